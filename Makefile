@@ -1,0 +1,35 @@
+# Échiquier: `make sim` runs the simulated board, `make test` runs every test.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-dev
+
+.PHONY: sim test install install-dev system-deps bench clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install-dev: $(STAMP)
+
+system-deps:
+	bash scripts/install-system-deps.sh
+
+sim: install
+	$(BIN)/echiquier sim
+
+test: system-deps install-dev
+	$(BIN)/python -m pytest -q
+
+bench: install-dev
+	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,1 @@
+"""The physical board: sensor sources, debouncing, LED sinks. Nothing about chess; squares are ints."""

@@ -1,0 +1,1 @@
+"""The board service: inference, feedback, session, opponents, web companion and the CLI."""

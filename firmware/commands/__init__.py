@@ -1,0 +1,1 @@
+"""Sub-commands of the `echiquier` command, one module each."""

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests need (stockfish, pgn-extract, chromium, systemd-analyze),
+# skipping those already present. Needs root or sudo; does nothing when all are there.
+set -euo pipefail
+need=()
+[ -x /usr/games/stockfish ] || need+=(stockfish)
+command -v pgn-extract >/dev/null 2>&1 || need+=(pgn-extract)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "installing Debian packages: ${need[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
