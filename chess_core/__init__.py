@@ -1,0 +1,11 @@
+"""The rules of chess and everything else that is pure: positions, moves, notation, outcomes, clock, PGN."""
+from .fen import FenError
+from .game import RULE_PROFILES, DrawClaimError, Game, GameOverError, material_can_mate
+from .move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
+from .notation import detect_language, parse_move, parse_san, parse_uci, san
+from .outcome import Outcome, Termination
+from .perft import divide, perft
+from .position import STARTING_FEN, Piece, Position
+from .squares import (BB_SQUARES, BISHOP, BLACK, COLORS, KING, KNIGHT, PAWN, PIECE_TYPES, QUEEN, ROOK,
+                      SQUARE_NAMES, WHITE, parse_square, scan_squares, square, square_file, square_name,
+                      square_rank)

@@ -1,0 +1,146 @@
+"""FEN reading and writing, with validation that names what is wrong with a position."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .squares import (BB_RANKS, BLACK, FILE_NAMES, KING, PAWN, PIECE_SYMBOLS, RANK_NAMES, SQUARE_NAMES,
+                      WHITE, parse_square)
+
+if TYPE_CHECKING:
+    from .position import Position
+
+
+class FenError(ValueError):
+    """A FEN string that cannot be read, or that describes an impossible position."""
+
+
+_CASTLE_NEEDS = {  # right letter -> (bit, king square, rook square, colour)
+    "K": (1, 4, 7, WHITE), "Q": (2, 4, 0, WHITE), "k": (4, 60, 63, BLACK), "q": (8, 60, 56, BLACK),
+}
+
+
+def load_fen(pos: "Position", fen: str) -> None:
+    """Fill an empty ``pos`` from ``fen``; FenError names the first problem found."""
+    from .position import Piece
+
+    if not isinstance(fen, str):
+        raise FenError(f"FEN must be a string, not {type(fen).__name__}")
+    fields = fen.split()
+    if len(fields) not in (4, 6):
+        raise FenError(f"FEN needs 6 fields (or 4), found {len(fields)}: {fen!r}")
+    board, side, castling, ep = fields[:4]
+    halfmove, fullmove = fields[4:] if len(fields) == 6 else ("0", "1")
+
+    ranks = board.split("/")
+    if len(ranks) != 8:
+        raise FenError(f"the board needs 8 ranks separated by '/', found {len(ranks)}")
+    for row, text in enumerate(ranks):
+        rank = 7 - row
+        file = 0
+        for ch in text:
+            if ch in "12345678":
+                file += int(ch)
+            elif ch.lower() in "pnbrqk" and ch.isascii():
+                if file > 7:
+                    raise FenError(f"rank {RANK_NAMES[rank]} has more than 8 squares: {text!r}")
+                pos.set_piece(file + 8 * rank, Piece.from_symbol(ch))
+                file += 1
+            else:
+                raise FenError(f"unexpected character {ch!r} in rank {RANK_NAMES[rank]} of the board")
+        if file != 8:
+            raise FenError(f"rank {RANK_NAMES[rank]} has {file} squares, not 8: {text!r}")
+
+    if side not in ("w", "b"):
+        raise FenError(f"side to move must be 'w' or 'b', not {side!r}")
+    pos.turn = WHITE if side == "w" else BLACK
+
+    pos.castling = 0
+    if castling != "-":
+        for letter in castling:
+            if letter not in _CASTLE_NEEDS:
+                raise FenError(f"unexpected castling letter {letter!r} in {castling!r}")
+            bit, ksq, rsq, color = _CASTLE_NEEDS[letter]
+            if pos.castling & bit:
+                raise FenError(f"castling letter {letter!r} repeated in {castling!r}")
+            pos.castling |= bit
+
+    if ep == "-":
+        pos.ep = -1
+    else:
+        try:
+            pos.ep = parse_square(ep)
+        except ValueError:
+            raise FenError(f"en passant square {ep!r} is not a square") from None
+
+    for name, text, low in (("halfmove clock", halfmove, 0), ("fullmove number", fullmove, 1)):
+        if not text.isdigit() or int(text) < low:
+            raise FenError(f"the {name} must be a whole number >= {low}, not {text!r}")
+    pos.halfmove_clock = int(halfmove)
+    pos.fullmove_number = int(fullmove)
+    validate(pos)
+
+
+def validate(pos: "Position") -> None:
+    """Raise FenError naming the first reason the position cannot occur in a game."""
+    for color, name in ((WHITE, "white"), (BLACK, "black")):
+        kings = (pos.bb_piece[KING] & pos.bb_color[color]).bit_count()
+        if kings != 1:
+            raise FenError(f"{name} must have exactly one king, found {kings}")
+        if pos.bb_color[color].bit_count() > 16:
+            raise FenError(f"{name} has more than 16 pieces")
+        if (pos.bb_piece[PAWN] & pos.bb_color[color]).bit_count() > 8:
+            raise FenError(f"{name} has more than 8 pawns")
+    backranks = pos.bb_piece[PAWN] & (BB_RANKS[0] | BB_RANKS[7])
+    if backranks:
+        sq = (backranks & -backranks).bit_length() - 1
+        raise FenError(f"a pawn stands on the first or last rank ({SQUARE_NAMES[sq]})")
+    for letter, (bit, ksq, rsq, color) in _CASTLE_NEEDS.items():
+        if pos.castling & bit:
+            king_ok = pos.board[ksq] == (KING | color << 3)
+            rook_ok = pos.board[rsq] == (4 | color << 3)
+            if not (king_ok and rook_ok):
+                raise FenError(f"castling right {letter!r} needs the king on {SQUARE_NAMES[ksq]} "
+                               f"and a rook on {SQUARE_NAMES[rsq]}")
+    if pos.ep >= 0:
+        ep = pos.ep
+        if pos.turn == WHITE:
+            rank_ok, pawn_sq, origin = ep >> 3 == 5, ep - 8, ep + 8
+            mover = BLACK
+        else:
+            rank_ok, pawn_sq, origin = ep >> 3 == 2, ep + 8, ep - 8
+            mover = WHITE
+        if not rank_ok:
+            raise FenError(f"en passant square {SQUARE_NAMES[ep]} is on the wrong rank for the side to move")
+        if pos.board[pawn_sq] != (PAWN | mover << 3) or pos.board[ep] or pos.board[origin]:
+            raise FenError(f"en passant square {SQUARE_NAMES[ep]} cannot be: no pawn just moved two squares "
+                           f"past it")
+    them = pos.turn ^ 1
+    if pos.attackers(pos.turn, pos.king[them]):
+        raise FenError(f"the side not to move ({'white' if them == WHITE else 'black'}) is in check")
+
+
+def dump_fen(pos: "Position") -> str:
+    """The FEN of ``pos``; the en passant square is written only when the capture is legal."""
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for file in range(8):
+            code = pos.board[file + 8 * rank]
+            if not code:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            symbol = PIECE_SYMBOLS[code & 7]
+            row += symbol.upper() if code >> 3 == WHITE else symbol
+        if empty:
+            row += str(empty)
+        rows.append(row)
+    castling = "".join(letter for letter, (bit, *_rest) in _CASTLE_NEEDS.items() if pos.castling & bit) or "-"
+    ep = SQUARE_NAMES[pos.ep] if pos.has_legal_en_passant() else "-"
+    side = "w" if pos.turn == WHITE else "b"
+    return f"{'/'.join(rows)} {side} {castling} {ep} {pos.halfmove_clock} {pos.fullmove_number}"
+
+
+__all__ = ["FenError", "load_fen", "dump_fen", "validate", "FILE_NAMES"]

@@ -1,0 +1,567 @@
+"""A chess position: placement, side to move, castling, en passant; legal moves, make and unmake."""
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple, Optional
+
+from .move import (FLAG_CASTLE, FLAG_DOUBLE_PUSH, FLAG_EN_PASSANT, IllegalMoveError, Move, decode)
+from .squares import (ANTI_ATTACKS, ANTI_MASKS, BB_DARK_SQUARES, BB_FILE_A, BB_FILE_H, BB_LIGHT_SQUARES,
+                      BB_RANKS, BETWEEN, BISHOP, BISHOP_PSEUDO, BLACK, DIAG_ATTACKS, DIAG_MASKS,
+                      FILE_ATTACKS, FILE_MASKS, KING, KING_ATTACKS, KNIGHT, KNIGHT_ATTACKS, LINE, PAWN,
+                      PAWN_ATTACKS, PIECE_SYMBOLS, QUEEN, RANK_ATTACKS, RANK_MASKS, ROOK, ROOK_PSEUDO,
+                      WHITE)
+
+STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+# Castling rights as bits.
+CASTLE_WK, CASTLE_WQ, CASTLE_BK, CASTLE_BQ = 1, 2, 4, 8
+CASTLING_LETTERS = ((CASTLE_WK, "K"), (CASTLE_WQ, "Q"), (CASTLE_BK, "k"), (CASTLE_BQ, "q"))
+# Rights kept when a piece leaves or lands on a square (a king or rook moves, a rook is taken).
+_CASTLE_KEEP = [15] * 64
+_CASTLE_KEEP[4] = 15 & ~(CASTLE_WK | CASTLE_WQ)
+_CASTLE_KEEP[7] = 15 & ~CASTLE_WK
+_CASTLE_KEEP[0] = 15 & ~CASTLE_WQ
+_CASTLE_KEEP[60] = 15 & ~(CASTLE_BK | CASTLE_BQ)
+_CASTLE_KEEP[63] = 15 & ~CASTLE_BK
+_CASTLE_KEEP[56] = 15 & ~CASTLE_BQ
+# King destination -> (rook from, rook to).
+_CASTLE_ROOK = {6: (7, 5), 2: (0, 3), 62: (63, 61), 58: (56, 59)}
+
+_RANK_1, _RANK_2, _RANK_3, _RANK_6, _RANK_7, _RANK_8 = (BB_RANKS[i] for i in (0, 1, 2, 5, 6, 7))
+_NOT_A, _NOT_H = ~BB_FILE_A, ~BB_FILE_H
+_PROMOS = (QUEEN << 12, ROOK << 12, BISHOP << 12, KNIGHT << 12)
+
+
+class Piece(NamedTuple):
+    """A piece type (PAWN..KING) and its colour (WHITE or BLACK)."""
+
+    piece_type: int
+    color: int
+
+    def symbol(self) -> str:
+        s = PIECE_SYMBOLS[self.piece_type]
+        return s.upper() if self.color == WHITE else s
+
+    @classmethod
+    def from_symbol(cls, symbol: str) -> "Piece":
+        return cls(PIECE_SYMBOLS.index(symbol.lower()), WHITE if symbol.isupper() else BLACK)
+
+
+class Position:
+    """Placement and game state, with legal move generation and push/pop.
+
+    >>> p = Position()
+    >>> len(p.legal_moves())
+    20
+    >>> p.push(Move.from_uci("e2e4")); p.fen()
+    'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
+    """
+
+    __slots__ = ("board", "bb_color", "bb_piece", "king", "turn", "castling", "ep", "halfmove_clock",
+                 "fullmove_number", "_stack")
+
+    def __init__(self, fen: Optional[str] = STARTING_FEN) -> None:
+        self.board = [0] * 64  # piece code per square: type | colour << 3, 0 when empty
+        self.bb_color = [0, 0]
+        self.bb_piece = [0] * 7
+        self.king = [-1, -1]
+        self.turn = WHITE
+        self.castling = 0
+        self.ep = -1  # square behind a pawn that just moved two squares, -1 when none
+        self.halfmove_clock = 0
+        self.fullmove_number = 1
+        self._stack: list[tuple] = []
+        if fen is not None:
+            from .fen import load_fen
+            load_fen(self, fen)
+
+    @classmethod
+    def from_fen(cls, fen: str) -> "Position":
+        return cls(fen)
+
+    @classmethod
+    def empty(cls) -> "Position":
+        return cls(None)
+
+    def fen(self) -> str:
+        from .fen import dump_fen
+        return dump_fen(self)
+
+    def copy(self, stack: bool = False) -> "Position":
+        other = Position.__new__(Position)
+        other.board = self.board[:]
+        other.bb_color = self.bb_color[:]
+        other.bb_piece = self.bb_piece[:]
+        other.king = self.king[:]
+        other.turn = self.turn
+        other.castling = self.castling
+        other.ep = self.ep
+        other.halfmove_clock = self.halfmove_clock
+        other.fullmove_number = self.fullmove_number
+        other._stack = self._stack[:] if stack else []
+        return other
+
+    def __repr__(self) -> str:
+        return f"Position({self.fen()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.fen() == other.fen()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # -- placement ---------------------------------------------------------------------------
+
+    @property
+    def occupied(self) -> int:
+        return self.bb_color[0] | self.bb_color[1]
+
+    def occupied_by(self, color: int) -> int:
+        return self.bb_color[color]
+
+    def pieces(self, piece_type: int, color: int) -> int:
+        return self.bb_piece[piece_type] & self.bb_color[color]
+
+    def piece_at(self, sq: int) -> Optional[Piece]:
+        code = self.board[sq]
+        return Piece(code & 7, code >> 3) if code else None
+
+    def set_piece(self, sq: int, piece: Optional[Piece]) -> None:
+        """Put ``piece`` on ``sq`` (or clear it); for building positions, not for moves."""
+        old = self.board[sq]
+        bit = 1 << sq
+        if old:
+            self.bb_color[old >> 3] &= ~bit
+            self.bb_piece[old & 7] &= ~bit
+            self.board[sq] = 0
+            if old & 7 == KING and self.king[old >> 3] == sq:
+                self.king[old >> 3] = -1
+        if piece is not None:
+            self.board[sq] = piece.piece_type | piece.color << 3
+            self.bb_color[piece.color] |= bit
+            self.bb_piece[piece.piece_type] |= bit
+            if piece.piece_type == KING:
+                self.king[piece.color] = sq
+
+    # -- attacks -----------------------------------------------------------------------------
+
+    def attackers(self, color: int, sq: int, occupied: Optional[int] = None) -> int:
+        """Bitboard of the pieces of ``color`` that attack ``sq``."""
+        occ = self.occupied if occupied is None else occupied
+        bbp = self.bb_piece
+        rq = bbp[ROOK] | bbp[QUEEN]
+        bq = bbp[BISHOP] | bbp[QUEEN]
+        att = ((KNIGHT_ATTACKS[sq] & bbp[KNIGHT]) | (KING_ATTACKS[sq] & bbp[KING])
+               | (PAWN_ATTACKS[color ^ 1][sq] & bbp[PAWN])
+               | ((RANK_ATTACKS[sq][occ & RANK_MASKS[sq]] | FILE_ATTACKS[sq][occ & FILE_MASKS[sq]]) & rq)
+               | ((DIAG_ATTACKS[sq][occ & DIAG_MASKS[sq]] | ANTI_ATTACKS[sq][occ & ANTI_MASKS[sq]]) & bq))
+        return att & self.bb_color[color]
+
+    def _attacked(self, color: int, sq: int, occ: int) -> bool:
+        bbp = self.bb_piece
+        own = self.bb_color[color]
+        if (KNIGHT_ATTACKS[sq] & bbp[KNIGHT] | KING_ATTACKS[sq] & bbp[KING]
+                | PAWN_ATTACKS[color ^ 1][sq] & bbp[PAWN]) & own:
+            return True
+        rq = (bbp[ROOK] | bbp[QUEEN]) & own
+        if rq & ROOK_PSEUDO[sq] and (RANK_ATTACKS[sq][occ & RANK_MASKS[sq]]
+                                     | FILE_ATTACKS[sq][occ & FILE_MASKS[sq]]) & rq:
+            return True
+        bq = (bbp[BISHOP] | bbp[QUEEN]) & own
+        return bool(bq & BISHOP_PSEUDO[sq] and (DIAG_ATTACKS[sq][occ & DIAG_MASKS[sq]]
+                                                | ANTI_ATTACKS[sq][occ & ANTI_MASKS[sq]]) & bq)
+
+    def is_attacked_by(self, color: int, sq: int) -> bool:
+        return self._attacked(color, sq, self.occupied)
+
+    def checkers(self) -> int:
+        ksq = self.king[self.turn]
+        return self.attackers(self.turn ^ 1, ksq) if ksq >= 0 else 0
+
+    def is_check(self) -> bool:
+        ksq = self.king[self.turn]
+        return ksq >= 0 and self._attacked(self.turn ^ 1, ksq, self.occupied)
+
+    def _king_exposed(self, color: int) -> bool:
+        ksq = self.king[color]
+        return ksq >= 0 and self._attacked(color ^ 1, ksq, self.bb_color[0] | self.bb_color[1])
+
+    # -- move generation ---------------------------------------------------------------------
+
+    def legal_codes(self) -> list[int]:
+        """Every legal move as an internal int code (see chess_core.move)."""
+        us = self.turn
+        them = us ^ 1
+        bbc = self.bb_color
+        bbp = self.bb_piece
+        own = bbc[us]
+        opp = bbc[them]
+        occ = own | opp
+        ksq = self.king[us]
+        moves: list[int] = []
+        append = moves.append
+        if ksq < 0:
+            return moves
+        attacked = self._attacked
+
+        # King steps, tested with the king taken off the board (it must not hide behind itself).
+        occ_noking = occ ^ (1 << ksq)
+        t = KING_ATTACKS[ksq] & ~own
+        while t:
+            b = t & -t
+            to = b.bit_length() - 1
+            t ^= b
+            if not attacked(them, to, occ_noking):
+                append(ksq | to << 6)
+
+        rq = (bbp[ROOK] | bbp[QUEEN]) & opp
+        bq = (bbp[BISHOP] | bbp[QUEEN]) & opp
+        checkers = (((KNIGHT_ATTACKS[ksq] & bbp[KNIGHT]) | (PAWN_ATTACKS[us][ksq] & bbp[PAWN])) & opp
+                    | (RANK_ATTACKS[ksq][occ & RANK_MASKS[ksq]] | FILE_ATTACKS[ksq][occ & FILE_MASKS[ksq]]) & rq
+                    | (DIAG_ATTACKS[ksq][occ & DIAG_MASKS[ksq]] | ANTI_ATTACKS[ksq][occ & ANTI_MASKS[ksq]]) & bq)
+        if checkers:
+            if checkers & (checkers - 1):
+                if self.ep >= 0:
+                    self._gen_en_passant(us, append)
+                return moves  # double check: only the king may move
+            csq = checkers.bit_length() - 1
+            target = BETWEEN[ksq][csq] | checkers
+        else:
+            target = ~own & 0xFFFFFFFFFFFFFFFF
+            self._gen_castling(us, them, occ, append)
+
+        # Pinned pieces: own pieces alone between the king and an enemy slider.
+        pinned = 0
+        snipers = (ROOK_PSEUDO[ksq] & rq) | (BISHOP_PSEUDO[ksq] & bq)
+        while snipers:
+            b = snipers & -snipers
+            snipers ^= b
+            between = BETWEEN[ksq][b.bit_length() - 1] & occ
+            if between and not between & (between - 1) and between & own:
+                pinned |= between
+        line = LINE[ksq]
+
+        # Knights (a pinned knight never moves).
+        pieces = bbp[KNIGHT] & own & ~pinned
+        while pieces:
+            b = pieces & -pieces
+            pieces ^= b
+            frm = b.bit_length() - 1
+            t = KNIGHT_ATTACKS[frm] & target
+            while t:
+                tb = t & -t
+                t ^= tb
+                append(frm | (tb.bit_length() - 1) << 6)
+
+        # Sliders.
+        pieces = (bbp[BISHOP] | bbp[ROOK] | bbp[QUEEN]) & own
+        board = self.board
+        while pieces:
+            b = pieces & -pieces
+            pieces ^= b
+            frm = b.bit_length() - 1
+            kind = board[frm] & 7
+            if kind == BISHOP:
+                t = DIAG_ATTACKS[frm][occ & DIAG_MASKS[frm]] | ANTI_ATTACKS[frm][occ & ANTI_MASKS[frm]]
+            elif kind == ROOK:
+                t = RANK_ATTACKS[frm][occ & RANK_MASKS[frm]] | FILE_ATTACKS[frm][occ & FILE_MASKS[frm]]
+            else:
+                t = (DIAG_ATTACKS[frm][occ & DIAG_MASKS[frm]] | ANTI_ATTACKS[frm][occ & ANTI_MASKS[frm]]
+                     | RANK_ATTACKS[frm][occ & RANK_MASKS[frm]] | FILE_ATTACKS[frm][occ & FILE_MASKS[frm]])
+            t &= target
+            if b & pinned:
+                t &= line[frm]
+            while t:
+                tb = t & -t
+                t ^= tb
+                append(frm | (tb.bit_length() - 1) << 6)
+
+        self._gen_pawns(us, own, opp, occ, target, pinned, line, append)
+        if self.ep >= 0:
+            self._gen_en_passant(us, append)
+        return moves
+
+    def _gen_pawns(self, us, own, opp, occ, target, pinned, line, append) -> None:
+        pawns = self.bb_piece[PAWN] & own
+        empty = ~occ & 0xFFFFFFFFFFFFFFFF
+        free = pawns & ~pinned
+        if us == WHITE:
+            single = (free << 8) & empty
+            double = ((single & _RANK_3) << 8) & empty & target
+            single &= target
+            left = ((free & _NOT_A) << 7) & opp & target
+            right = ((free & _NOT_H) << 9) & opp & target
+            d1, d2, dl, dr, last = 8, 16, 7, 9, _RANK_8
+        else:
+            single = (free >> 8) & empty
+            double = ((single & _RANK_6) >> 8) & empty & target
+            single &= target
+            left = ((free & _NOT_A) >> 9) & opp & target
+            right = ((free & _NOT_H) >> 7) & opp & target
+            d1, d2, dl, dr, last = -8, -16, -9, -7, _RANK_1
+        for t, delta in ((single, d1), (left, dl), (right, dr)):
+            promo = t & last
+            t ^= promo
+            while t:
+                b = t & -t
+                t ^= b
+                to = b.bit_length() - 1
+                append((to - delta) | to << 6)
+            while promo:
+                b = promo & -promo
+                promo ^= b
+                to = b.bit_length() - 1
+                base = (to - delta) | to << 6
+                for p in _PROMOS:
+                    append(base | p)
+        while double:
+            b = double & -double
+            double ^= b
+            to = b.bit_length() - 1
+            append((to - d2) | to << 6 | FLAG_DOUBLE_PUSH << 15)
+        # Pinned pawns move only along the line through their king.
+        pieces = pawns & pinned
+        while pieces:
+            b = pieces & -pieces
+            pieces ^= b
+            frm = b.bit_length() - 1
+            t = (PAWN_ATTACKS[us][frm] & opp)
+            one = frm + d1
+            if empty >> one & 1:
+                t |= 1 << one
+                if (b & (_RANK_2 if us == WHITE else _RANK_7)) and empty >> (one + d1) & 1:
+                    if (1 << (one + d1)) & target & line[frm]:
+                        append(frm | (one + d1) << 6 | FLAG_DOUBLE_PUSH << 15)
+            t &= target & line[frm]
+            while t:
+                tb = t & -t
+                t ^= tb
+                to = tb.bit_length() - 1
+                if tb & last:
+                    for p in _PROMOS:
+                        append(frm | to << 6 | p)
+                else:
+                    append(frm | to << 6)
+
+    def _gen_en_passant(self, us, append) -> None:
+        ep = self.ep
+        capturers = PAWN_ATTACKS[us ^ 1][ep] & self.bb_piece[PAWN] & self.bb_color[us]
+        while capturers:
+            b = capturers & -capturers
+            capturers ^= b
+            code = (b.bit_length() - 1) | ep << 6 | FLAG_EN_PASSANT << 15
+            # Rare and subtle (discovered checks along the rank): decide by playing it.
+            self.make(code)
+            exposed = self._king_exposed(us)
+            self.unmake()
+            if not exposed:
+                append(code)
+
+    def _gen_castling(self, us, them, occ, append) -> None:
+        rights = self.castling
+        attacked = self._attacked
+        if us == WHITE:
+            if rights & CASTLE_WK and not occ & 0x60 and not attacked(them, 5, occ) and not attacked(them, 6, occ):
+                append(4 | 6 << 6 | FLAG_CASTLE << 15)
+            if rights & CASTLE_WQ and not occ & 0x0E and not attacked(them, 3, occ) and not attacked(them, 2, occ):
+                append(4 | 2 << 6 | FLAG_CASTLE << 15)
+        else:
+            if rights & CASTLE_BK and not occ & (0x60 << 56) and not attacked(them, 61, occ) \
+                    and not attacked(them, 62, occ):
+                append(60 | 62 << 6 | FLAG_CASTLE << 15)
+            if rights & CASTLE_BQ and not occ & (0x0E << 56) and not attacked(them, 59, occ) \
+                    and not attacked(them, 58, occ):
+                append(60 | 58 << 6 | FLAG_CASTLE << 15)
+
+    # -- make / unmake -----------------------------------------------------------------------
+
+    def make(self, code: int) -> None:
+        """Play a move given as an internal code; no legality check (see push)."""
+        board = self.board
+        bbc = self.bb_color
+        bbp = self.bb_piece
+        frm = code & 63
+        to = (code >> 6) & 63
+        promo = (code >> 12) & 7
+        flag = code >> 15
+        us = self.turn
+        piece = board[frm]
+        captured = board[to]
+        self._stack.append((code, captured, self.castling, self.ep, self.halfmove_clock))
+        bto = 1 << to
+        moved = (1 << frm) | bto
+        if captured:
+            bbc[us ^ 1] ^= bto
+            bbp[captured & 7] ^= bto
+        bbc[us] ^= moved
+        board[frm] = 0
+        kind = piece & 7
+        if promo:
+            bbp[PAWN] ^= 1 << frm
+            bbp[promo] ^= bto
+            board[to] = promo | us << 3
+        else:
+            bbp[kind] ^= moved
+            board[to] = piece
+        self.ep = -1
+        if flag:
+            if flag == FLAG_DOUBLE_PUSH:
+                self.ep = (frm + to) >> 1
+            elif flag == FLAG_EN_PASSANT:
+                cap = to - 8 if us == WHITE else to + 8
+                cb = 1 << cap
+                bbc[us ^ 1] ^= cb
+                bbp[PAWN] ^= cb
+                board[cap] = 0
+            else:
+                rfrm, rto = _CASTLE_ROOK[to]
+                rb = (1 << rfrm) | (1 << rto)
+                bbc[us] ^= rb
+                bbp[ROOK] ^= rb
+                board[rto] = board[rfrm]
+                board[rfrm] = 0
+        if kind == KING:
+            self.king[us] = to
+        if self.castling:
+            self.castling &= _CASTLE_KEEP[frm] & _CASTLE_KEEP[to]
+        if kind == PAWN or captured:
+            self.halfmove_clock = 0
+        else:
+            self.halfmove_clock += 1
+        if us == BLACK:
+            self.fullmove_number += 1
+        self.turn = us ^ 1
+
+    def unmake(self) -> int:
+        """Take back the last move made; returns its code."""
+        code, captured, self.castling, self.ep, self.halfmove_clock = self._stack.pop()
+        board = self.board
+        bbc = self.bb_color
+        bbp = self.bb_piece
+        frm = code & 63
+        to = (code >> 6) & 63
+        promo = (code >> 12) & 7
+        flag = code >> 15
+        us = self.turn ^ 1
+        self.turn = us
+        if us == BLACK:
+            self.fullmove_number -= 1
+        bto = 1 << to
+        moved = (1 << frm) | bto
+        piece = board[to]
+        bbc[us] ^= moved
+        if promo:
+            bbp[promo] ^= bto
+            bbp[PAWN] ^= 1 << frm
+            board[frm] = PAWN | us << 3
+        else:
+            bbp[piece & 7] ^= moved
+            board[frm] = piece
+        board[to] = captured
+        if captured:
+            bbc[us ^ 1] |= bto
+            bbp[captured & 7] |= bto
+        if piece & 7 == KING:
+            self.king[us] = frm
+        if flag == FLAG_EN_PASSANT:
+            cap = to - 8 if us == WHITE else to + 8
+            cb = 1 << cap
+            bbc[us ^ 1] |= cb
+            bbp[PAWN] |= cb
+            board[cap] = PAWN | (us ^ 1) << 3
+        elif flag == FLAG_CASTLE:
+            rfrm, rto = _CASTLE_ROOK[to]
+            rb = (1 << rfrm) | (1 << rto)
+            bbc[us] ^= rb
+            bbp[ROOK] ^= rb
+            board[rfrm] = board[rto]
+            board[rto] = 0
+        return code
+
+    # -- public move API ---------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        return [decode(c) for c in self.legal_codes()]
+
+    def code_of(self, move: Move) -> int:
+        """The internal code of a legal move; IllegalMoveError otherwise."""
+        frm, to, promo = move.from_square, move.to_square, move.promotion or 0
+        for code in self.legal_codes():
+            if code & 63 == frm and (code >> 6) & 63 == to and (code >> 12) & 7 == promo:
+                return code
+        raise IllegalMoveError(f"illegal move {move.uci()} in {self.fen()}")
+
+    def is_legal(self, move: Move) -> bool:
+        try:
+            self.code_of(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def push(self, move: Move) -> None:
+        self.make(self.code_of(move))
+
+    def pop(self) -> Move:
+        return decode(self.unmake())
+
+    def move_stack(self) -> list[Move]:
+        return [decode(entry[0]) for entry in self._stack]
+
+    def is_castling(self, move: Move) -> bool:
+        return (self.board[move.from_square] & 7 == KING
+                and abs((move.from_square & 7) - (move.to_square & 7)) == 2)
+
+    def is_en_passant(self, move: Move) -> bool:
+        return (move.to_square == self.ep and self.board[move.from_square] & 7 == PAWN
+                and (move.from_square & 7) != (move.to_square & 7))
+
+    def is_capture(self, move: Move) -> bool:
+        return bool(self.board[move.to_square]) or self.is_en_passant(move)
+
+    def gives_check(self, move: Move) -> bool:
+        self.make(self.code_of(move))
+        try:
+            return self.is_check()
+        finally:
+            self.unmake()
+
+    # -- game end in this position -----------------------------------------------------------
+
+    def has_legal_move(self) -> bool:
+        return bool(self.legal_codes())
+
+    def is_checkmate(self) -> bool:
+        return self.is_check() and not self.legal_codes()
+
+    def is_stalemate(self) -> bool:
+        return not self.is_check() and not self.legal_codes()
+
+    def is_insufficient_material(self) -> bool:
+        """K v K, K+B v K, K+N v K, and any number of bishops all on squares of one colour."""
+        bbp = self.bb_piece
+        if bbp[PAWN] | bbp[ROOK] | bbp[QUEEN]:
+            return False
+        minors = bbp[KNIGHT] | bbp[BISHOP]
+        if not minors & (minors - 1):
+            return True
+        if bbp[KNIGHT]:
+            return False
+        bishops = bbp[BISHOP]
+        return not bishops & BB_DARK_SQUARES or not bishops & BB_LIGHT_SQUARES
+
+    def has_legal_en_passant(self) -> bool:
+        if self.ep < 0:
+            return False
+        found: list[int] = []
+        self._gen_en_passant(self.turn, found.append)
+        return bool(found)
+
+    def repetition_key(self) -> tuple:
+        """Equal for positions that FIDE 9.2.3 counts as the same (placement, turn, rights, e.p.)."""
+        bbc, bbp = self.bb_color, self.bb_piece
+        return (bbc[0], bbc[1], bbp[1], bbp[2], bbp[3], bbp[4], bbp[5], bbp[6], self.turn, self.castling,
+                self.ep if self.has_legal_en_passant() else -1)
+
+    def placement(self) -> Iterable[tuple[int, Piece]]:
+        for sq in range(64):
+            code = self.board[sq]
+            if code:
+                yield sq, Piece(code & 7, code >> 3)

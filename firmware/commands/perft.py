@@ -1,0 +1,34 @@
+"""`echiquier perft`: count the leaves of the legal move tree of a position."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from chess_core import STARTING_FEN, FenError, Position, divide, perft
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("perft", help="count the legal move tree's leaves (move generator check)")
+    p.add_argument("--fen", default=STARTING_FEN, help="position (default: the initial position)")
+    p.add_argument("--depth", type=int, required=True, help="plies to search (>= 0)")
+    p.add_argument("--divide", action="store_true", help="print the count below each first move")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.depth < 0:
+        print("echiquier perft: --depth must be >= 0", file=sys.stderr)
+        return 2
+    try:
+        pos = Position(args.fen)
+    except FenError as exc:
+        print(f"echiquier perft: bad --fen: {exc}", file=sys.stderr)
+        return 2
+    if args.divide and args.depth >= 1:
+        split = divide(pos, args.depth)
+        for uci in sorted(split):
+            print(f"{uci}: {split[uci]}")
+        print(f"\nNodes: {sum(split.values())}")
+    else:
+        print(perft(pos, args.depth))
+    return 0
