@@ -4,7 +4,7 @@
 set -euo pipefail
 need=()
 [ -x /usr/games/stockfish ] || need+=(stockfish)
-command -v pgn-extract >/dev/null 2>&1 || need+=(pgn-extract)
+[ -x /usr/games/pgn-extract ] || command -v pgn-extract >/dev/null 2>&1 || need+=(pgn-extract)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 if [ ${#need[@]} -eq 0 ]; then
