@@ -1,0 +1,302 @@
+"""The service's configuration: /etc/echiquier/config.toml read into checked dataclasses."""
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chess_core import RULE_PROFILES, FenError, Position
+from chess_core.timecontrol import TimeControl, TimeControlError
+
+DEFAULT_PATH = Path("/etc/echiquier/config.toml")
+SENSORS = ("gpio", "serial", "replay", "sim")
+LED_SINKS = ("neopixel", "serial", "sim", "none")
+LED_LAYOUTS = ("", "square", "corners")
+OPPONENTS = ("local", "engine", "lichess")
+ENGINE_SIDES = ("white", "black", "alternate")
+SIMULATED = ("replay", "sim")
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; the message names the file and the key."""
+
+
+def parse_colour(text: str) -> int:
+    """``"#rrggbb"`` as an int 0xRRGGBB.
+
+    >>> hex(parse_colour("#ff8000"))
+    '0xff8000'
+    """
+    if not isinstance(text, str) or len(text) != 7 or text[0] != "#":
+        raise ValueError(f'expected a colour "#rrggbb", got {text!r}')
+    try:
+        return int(text[1:], 16)
+    except ValueError:
+        raise ValueError(f'expected a colour "#rrggbb", got {text!r}') from None
+
+
+def _choice(*choices: str):
+    def check(value: str) -> None:
+        if value not in choices:
+            raise ValueError(f"expected one of {', '.join(map(repr, choices))}, got {value!r}")
+    return check
+
+
+def _between(low: float, high: float):
+    def check(value: float) -> None:
+        if not low <= value <= high:
+            raise ValueError(f"expected a number from {low:g} to {high:g}, got {value!r}")
+    return check
+
+
+def _time_control(value: str) -> None:
+    try:
+        TimeControl.parse(value)
+    except TimeControlError as exc:
+        raise ValueError(f"not a time control: {exc}") from None
+
+
+def _fen(value: str) -> None:
+    if value:
+        try:
+            Position(value)
+        except FenError as exc:
+            raise ValueError(f"not a FEN: {exc}") from None
+
+
+def _colour(value: str) -> None:
+    parse_colour(value)
+
+
+def _check(fn, default):
+    return field(default=default, metadata={"check": fn})
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    sensors: str = _check(_choice(*SENSORS), "gpio")
+    pinmap: str = "/etc/echiquier/pinmap.toml"
+    port: str = "/dev/ttyACM0"
+    capture: str = ""
+    speed: float = _check(_between(0, 1e6), 1.0)
+    settle_ms: int = _check(_between(0, 5000), 60)
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    time_control: str = _check(_time_control, "-")
+    rules: str = _check(_choice(*RULE_PROFILES), "fide")
+    white: str = "White"
+    black: str = "Black"
+    alternate_colours: bool = True
+    show_legal_squares: bool = True
+    touch_move: bool = False
+    takebacks: bool = False
+    opponent: str = _check(_choice(*OPPONENTS), "local")
+    fen: str = _check(_fen, "")
+    event: str = "Casual game"
+    site: str = ""
+
+
+@dataclass(frozen=True)
+class GesturesConfig:
+    enabled: bool = True
+    resign_s: float = _check(_between(0.5, 60), 3.0)
+    draw_s: float = _check(_between(0.5, 60), 2.0)
+
+
+@dataclass(frozen=True)
+class LedColours:
+    legal: str = _check(_colour, "#00c000")
+    capture: str = _check(_colour, "#ff6000")
+    lifted: str = _check(_colour, "#ffffff")
+    last_move: str = _check(_colour, "#0030ff")
+    check: str = _check(_colour, "#ff0000")
+    fix: str = _check(_colour, "#ff00ff")
+    opponent: str = _check(_colour, "#00ffff")
+    promotion: str = _check(_colour, "#ffff00")
+    win: str = _check(_colour, "#00ff00")
+    loss: str = _check(_colour, "#ff0000")
+    draw: str = _check(_colour, "#ffffff")
+    low_time: str = _check(_colour, "#ff2000")
+
+    def rgb(self, role: str) -> int:
+        return parse_colour(getattr(self, role))
+
+
+@dataclass(frozen=True)
+class LedConfig:
+    sink: str = _check(_choice("", *LED_SINKS), "")
+    brightness: float = _check(_between(0, 1), 0.5)
+    layout: str = _check(_choice(*LED_LAYOUTS), "")
+    low_time_s: float = _check(_between(0, 3600), 10.0)
+    colours: LedColours = field(default_factory=LedColours)
+
+
+@dataclass(frozen=True)
+class StorageConfig:
+    dir: str = "/var/lib/echiquier"
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    enabled: bool = True
+    host: str = ""
+    port: int = _check(_between(1, 65535), 8080)
+    pairing_code: str = ""
+
+
+@dataclass(frozen=True)
+class LichessConfig:
+    token_file: str = "/etc/echiquier/lichess.token"
+    base_url: str = "https://lichess.org"
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    path: str = "/usr/games/stockfish"
+    level: int = _check(_between(0, 20), 8)
+    move_time: float = _check(_between(0.01, 3600), 1.0)
+    side: str = _check(_choice(*ENGINE_SIDES), "black")
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration; ``source`` names the file it came from (for messages)."""
+
+    board: BoardConfig = field(default_factory=BoardConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    gestures: GesturesConfig = field(default_factory=GesturesConfig)
+    leds: LedConfig = field(default_factory=LedConfig)
+    storage: StorageConfig = field(default_factory=StorageConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    lichess: LichessConfig = field(default_factory=LichessConfig)
+    engine: EngineConfig = field(default_factory=EngineConfig)
+    source: str = field(default="<defaults>", compare=False, metadata={"internal": True})
+
+    @property
+    def state_dir(self) -> Path:
+        return Path(self.storage.dir)
+
+
+_TYPE_WORDS = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
+
+
+def _build(cls: type, table: Any, key: str) -> Any:
+    """An instance of dataclass ``cls`` from a TOML table; errors are ``(key, problem)``."""
+    if not isinstance(table, dict):
+        raise _Problem(key, f"expected a table [{key}], got {table!r}")
+    hints = typing.get_type_hints(cls)
+    known = [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
+    names = {f.name for f in known}
+    for name in table:
+        if name not in names:
+            where = f"{key}.{name}" if key else name
+            raise _Problem(where, f"unknown key (known in [{key or 'top level'}]: {', '.join(sorted(names))})")
+    values = {}
+    for f in known:
+        if f.name not in table:
+            continue
+        where = f"{key}.{f.name}" if key else f.name
+        kind, value = hints[f.name], table[f.name]
+        if dataclasses.is_dataclass(kind):
+            values[f.name] = _build(kind, value, where)
+            continue
+        ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value, ok = float(value), True
+        if not ok:
+            raise _Problem(where, f"expected {_TYPE_WORDS[kind]}, got {value!r}")
+        check = f.metadata.get("check")
+        if check is not None:
+            try:
+                check(value)
+            except ValueError as exc:
+                raise _Problem(where, str(exc)) from None
+        values[f.name] = value
+    return cls(**values)
+
+
+class _Problem(Exception):
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(key, message)
+        self.key, self.message = key, message
+
+
+def _resolve(config: Config, base: Path | None) -> Config:
+    """Fill the defaults that follow the sensors, and make relative paths relative to the file."""
+    simulated = config.board.sensors in SIMULATED
+    leds = config.leds
+    if not leds.sink:
+        leds = dataclasses.replace(leds, sink="sim" if simulated else "neopixel")
+    web = config.web
+    if not web.host:
+        web = dataclasses.replace(web, host="127.0.0.1" if config.board.sensors == "sim" else "0.0.0.0")
+
+    def rel(path: str) -> str:
+        if not path or base is None or Path(path).is_absolute():
+            return path
+        return str(base / path)
+
+    board = dataclasses.replace(config.board, pinmap=rel(config.board.pinmap), capture=rel(config.board.capture))
+    storage = dataclasses.replace(config.storage, dir=rel(config.storage.dir))
+    return dataclasses.replace(config, board=board, leds=leds, web=web, storage=storage)
+
+
+def parse_config(data: dict[str, Any], source: str = "<config>", base: Path | None = None) -> Config:
+    """A checked :class:`Config` from parsed TOML; ConfigError names ``source`` and the key."""
+    try:
+        config = _build(Config, data, "")
+    except _Problem as exc:
+        raise ConfigError(f"{source}: {exc.key}: {exc.message}") from None
+    config = dataclasses.replace(config, source=source)
+    if config.board.sensors == "replay" and not config.board.capture:
+        raise ConfigError(f'{source}: board.capture: sensors = "replay" needs a capture file')
+    return _resolve(config, base)
+
+
+def loads_config(text: str, source: str = "<string>") -> Config:
+    """A checked :class:`Config` from TOML text."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    return parse_config(data, source)
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """Read and check the configuration file (default /etc/echiquier/config.toml).
+
+    Without ``path``, a missing default file gives the defaults; a file named explicitly must
+    exist. Relative paths inside the file (pinmap, capture, storage.dir) are relative to it.
+    """
+    explicit = path is not None
+    path = Path(path) if explicit else DEFAULT_PATH
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if explicit:
+            raise ConfigError(f"{path}: no such configuration file") from None
+        return _resolve(Config(), None)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the configuration: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return parse_config(data, str(path), path.resolve().parent)
+
+
+def with_overrides(config: Config, **sections: dict[str, Any]) -> Config:
+    """``config`` with some keys replaced, checked as if read from the file (settings changes)."""
+    data = {name: dataclasses.asdict(getattr(config, name)) for name in sections}
+    for name, changes in sections.items():
+        data[name].update(changes)
+    try:
+        built = {name: _build(type(getattr(config, name)), data[name], name) for name in sections}
+    except _Problem as exc:
+        raise ConfigError(f"{config.source}: {exc.key}: {exc.message}") from None
+    return dataclasses.replace(config, **built)
