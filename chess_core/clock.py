@@ -286,11 +286,12 @@ class Clock:
     def set_time(self, side: int, ms: int, *, now_ms: int | None = None) -> None:
         """Set ``side``'s main time to ``ms``: ``remaining(side, now_ms)`` becomes ``ms``.
 
-        ``now_ms`` is needed while the clock runs. Refused after a flag fall (see undo_press).
+        ``now_ms`` is needed while that side's time runs (the side to move, or either side of a
+        running sandclock). Refused after a flag fall (see undo_press).
         """
         _check_side(side)
         _check_ms("ms", ms)
-        self._prepare_adjust(now_ms)
+        self._prepare_adjust(side, now_ms)
         self._set(side, ms)
 
     def add_time(self, side: int, ms: int, *, now_ms: int | None = None) -> None:
@@ -298,7 +299,7 @@ class Clock:
         _check_side(side)
         if type(ms) is not int:
             raise ValueError(f"ms must be an int of milliseconds, not {ms!r}")
-        self._prepare_adjust(now_ms)
+        self._prepare_adjust(side, now_ms)
         left = max(0, self._left(side, self._state.move_ms))
         if left + ms < 0:
             raise ValueError(f"cannot take {-ms} ms from a side that has {left} ms")
@@ -386,13 +387,13 @@ class Clock:
         else:
             self._state = replace(s, move_ms=s.move_ms + now_ms - s.since, since=now_ms)
 
-    def _prepare_adjust(self, now_ms: int | None) -> None:
+    def _prepare_adjust(self, side: int, now_ms: int | None) -> None:
         if not self.time_control.timed:
             raise ClockError(f"time control {self.time_control} has no game clock to adjust")
         if now_ms is not None:
             self._advance(now_ms)
-        elif self._ticking:
-            raise ClockError("the clock is running: pass now_ms, or pause it first")
+        elif self._ticking and (side == self._state.to_move or self.time_control.sandclock_ms is not None):
+            raise ClockError("that side's time is running: pass now_ms, or pause the clock first")
         if self._state.flag is not None:
             raise ClockError("the flag has fallen: undo_press, or start a new Clock")
 
