@@ -471,6 +471,43 @@ def test_a_pause_of_any_length_changes_nothing(before, pause, after):
     assert paused.flagged(before + pause + after) == straight.flagged(before + after)
 
 
+actions = st.lists(st.tuples(st.sampled_from(["press", "pause", "resume", "undo", "add"]),
+                             st.integers(0, 40 * S), st.integers(-5 * S, 5 * S)), max_size=60)
+
+
+@given(st.sampled_from(["10+2", "10d3", "10b3", "2/10+1:5", "*10", "-/m8", "30/m8", "-"]), actions)
+def test_random_use_keeps_times_non_negative_and_flags_sticky(text, steps):
+    clock, now = started(text), 0
+    for action, wait, amount in steps:
+        now += wait
+        fallen = clock.flagged(now)
+        if action == "press":
+            if clock.paused and fallen is None:
+                with pytest.raises(ClockError):
+                    clock.press(now)
+            else:
+                assert clock.press(now) == fallen
+        elif action == "pause":
+            clock.pause(now)
+        elif action == "resume":
+            if fallen is None:
+                clock.resume(now)
+        elif action == "undo" and clock.can_undo:
+            clock.undo_press(now)
+            fallen = None
+        elif action == "add" and fallen is None and clock.time_control.timed:
+            side = amount % 2
+            if clock.remaining(side, now) + amount >= 0:
+                clock.add_time(side, amount, now_ms=now)
+        if fallen is not None:
+            assert clock.flagged(now) == fallen
+        if clock.time_control.timed:
+            assert clock.remaining(WHITE, now) >= 0 and clock.remaining(BLACK, now) >= 0
+        at = clock.flag_time()
+        if clock.flagged(now) is None and at is not None:
+            assert at > now and clock.running_side is not None
+
+
 # -- display and PGN formats -------------------------------------------------------------------
 
 @pytest.mark.parametrize("ms, face", [
