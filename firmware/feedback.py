@@ -1,0 +1,198 @@
+"""LED feedback: a pure function from the session's state and the time to a frame of 64 colours.
+
+What the board shows, most important last (a later layer paints over an earlier one):
+
+1. the last move (from and to squares);
+2. a king in check;
+3. a lifted piece, and if it belongs to the side to move its legal destinations (captures in
+   another colour); if it is an opponent's piece being captured, the pieces that can take it;
+4. the opponent's move to carry out (engine or online): the from square blinks, the to square
+   stays lit;
+5. a promoted piece whose type can still be changed (blinks);
+6. the king of a side short of time (blinks);
+7. the squares to put right (blink), alone: after an illegal reading, or to restore a saved game;
+8. the end of the game, alone: the winner's and loser's kings, or both kings for a draw.
+
+Blinking is derived from ``now``: ``blink_on(now)`` is true for the first half of each period,
+and ``next_change`` says when the frame next changes by itself, so the service wakes up then
+instead of running a timer.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from chess_core import Move, Outcome, Position
+from chess_core.squares import BB_SQUARES, scan_squares
+
+from .config import LedConfig
+
+DARK = 0
+BLINK_PERIOD_S = 0.5  # 2 Hz: quick enough to catch the eye, slow enough to read
+
+
+@dataclass(frozen=True)
+class LedStyle:
+    """Colours (0xRRGGBB) per role, the brightness applied to all, and the blink period."""
+
+    legal: int = 0x00C000
+    capture: int = 0xFF6000
+    lifted: int = 0xFFFFFF
+    last_move: int = 0x0030FF
+    check: int = 0xFF0000
+    fix: int = 0xFF00FF
+    opponent: int = 0x00FFFF
+    promotion: int = 0xFFFF00
+    win: int = 0x00FF00
+    loss: int = 0xFF0000
+    draw: int = 0xFFFFFF
+    low_time: int = 0xFF2000
+    brightness: float = 1.0
+    blink_period: float = BLINK_PERIOD_S
+
+    @classmethod
+    def from_config(cls, leds: LedConfig) -> "LedStyle":
+        colours = {role: leds.colours.rgb(role) for role in (
+            "legal", "capture", "lifted", "last_move", "check", "fix", "opponent", "promotion",
+            "win", "loss", "draw", "low_time")}
+        return cls(**colours, brightness=leds.brightness)
+
+    def dim(self, colour: int) -> int:
+        if self.brightness >= 1.0:
+            return colour
+        b = self.brightness
+        return (round((colour >> 16) * b) << 16 | round(((colour >> 8) & 0xFF) * b) << 8
+                | round((colour & 0xFF) * b))
+
+
+@dataclass(frozen=True)
+class FeedbackState:
+    """What the LEDs need to know about the session at one moment.
+
+    ``position`` is the expected position (the game as committed); ``lifted`` the squares of
+    that position whose piece is off the board now; ``wrong`` the squares to put right;
+    ``low_time`` the side (WHITE/BLACK) whose time is short, if any.
+    """
+
+    position: Position
+    lifted: int = 0
+    wrong: int = 0
+    last_move: Move | None = None
+    opponent_move: Move | None = None
+    promotion_square: int | None = None
+    outcome: Outcome | None = None
+    low_time: int | None = None
+    show_legal: bool = True
+
+
+def blink_on(now: float, period: float = BLINK_PERIOD_S) -> bool:
+    """True in the first half of each blink period (a pure function of the time)."""
+    return (now / period) % 1.0 < 0.5
+
+
+def blinks(state: FeedbackState) -> bool:
+    """Whether the frame for ``state`` has blinking squares."""
+    if state.outcome is not None:
+        return False
+    return bool(state.wrong or state.opponent_move is not None or state.promotion_square is not None
+                or state.low_time is not None)
+
+
+def next_change(state: FeedbackState, now: float, period: float = BLINK_PERIOD_S) -> float | None:
+    """When the frame of ``state`` next changes by itself (a blink edge), or None."""
+    if not blinks(state):
+        return None
+    half = period / 2
+    return (math.floor(now / half) + 1) * half
+
+
+def destinations(position: Position, square: int) -> tuple[int, int]:
+    """Bitboards of the legal destinations of the piece on ``square``: (quiet, captures)."""
+    quiet = captures = 0
+    for move in position.legal_moves():
+        if move.from_square != square:
+            continue
+        if position.is_capture(move):
+            captures |= BB_SQUARES[move.to_square]
+        else:
+            quiet |= BB_SQUARES[move.to_square]
+    return quiet & ~captures, captures
+
+
+def takers(position: Position, square: int) -> int:
+    """Bitboard of the pieces of the side to move that can legally capture on ``square``."""
+    found = 0
+    for move in position.legal_moves():
+        if move.to_square == square and position.is_capture(move):
+            found |= BB_SQUARES[move.from_square]
+    return found
+
+
+def frame(state: FeedbackState, now: float, style: LedStyle = LedStyle()) -> tuple[int, ...]:
+    """The 64 colours (0xRRGGBB, a1 first) the board shows for ``state`` at ``now``."""
+    leds = [DARK] * 64
+    on = blink_on(now, style.blink_period)
+    pos = state.position
+    if state.outcome is not None:
+        _paint_outcome(leds, pos, state.outcome, style)
+        return _dimmed(leds, style)
+    if state.wrong:
+        if on:
+            _paint(leds, state.wrong, style.fix)
+        return _dimmed(leds, style)
+    if state.last_move is not None:
+        _paint(leds, BB_SQUARES[state.last_move.from_square] | BB_SQUARES[state.last_move.to_square],
+               style.last_move)
+    if pos.is_check():
+        leds[pos.king[pos.turn]] = style.check
+    if state.lifted:
+        _paint_lifted(leds, state, style)
+    if state.opponent_move is not None:
+        move = state.opponent_move
+        leds[move.to_square] = style.opponent
+        leds[move.from_square] = style.opponent if on else DARK
+    if state.promotion_square is not None:
+        leds[state.promotion_square] = style.promotion if on else DARK
+    if state.low_time is not None and pos.king[state.low_time] >= 0 and on:
+        leds[pos.king[state.low_time]] = style.low_time
+    return _dimmed(leds, style)
+
+
+def _paint_lifted(leds: list[int], state: FeedbackState, style: LedStyle) -> None:
+    pos = state.position
+    own = state.lifted & pos.occupied_by(pos.turn)
+    theirs = state.lifted & pos.occupied_by(pos.turn ^ 1)
+    if state.show_legal and state.opponent_move is None:
+        if own and not own & (own - 1):
+            quiet, captures = destinations(pos, own.bit_length() - 1)
+            _paint(leds, quiet, style.legal)
+            _paint(leds, captures, style.capture)
+        elif theirs and not own and not theirs & (theirs - 1):
+            _paint(leds, takers(pos, theirs.bit_length() - 1), style.capture)
+    _paint(leds, state.lifted, style.lifted)
+
+
+def _paint_outcome(leds: list[int], pos: Position, outcome: Outcome, style: LedStyle) -> None:
+    for color in (0, 1):
+        square = pos.king[color]
+        if square < 0:
+            continue
+        if outcome.winner is None:
+            leds[square] = style.draw
+        else:
+            leds[square] = style.win if outcome.winner == color else style.loss
+
+
+def _paint(leds: list[int], bb: int, colour: int) -> None:
+    for square in scan_squares(bb):
+        leds[square] = colour
+
+
+def _dimmed(leds: list[int], style: LedStyle) -> tuple[int, ...]:
+    if style.brightness >= 1.0:
+        return tuple(leds)
+    return tuple(style.dim(c) if c else DARK for c in leds)
+
+
+__all__ = ["FeedbackState", "LedStyle", "frame", "next_change", "blink_on", "blinks", "destinations",
+           "takers"]
