@@ -9,3 +9,6 @@ from .position import STARTING_FEN, Piece, Position
 from .squares import (BB_SQUARES, BISHOP, BLACK, COLORS, KING, KNIGHT, PAWN, PIECE_TYPES, QUEEN, ROOK,
                       SQUARE_NAMES, WHITE, parse_square, scan_squares, square, square_file, square_name,
                       square_rank)
+from .clock import (Clock, ClockError, ClockFormatError, FlagReason, format_clock, format_pgn_clk,
+                    parse_pgn_clk)
+from .timecontrol import UNTIMED, Period, TimeControl, TimeControlError
