@@ -1,0 +1,169 @@
+"""RPi.GPIO backend: scans the 8x8 diode matrix wired to the Pi's header.
+
+Electrical model (the reference build, ``active = "low"``): 8 row lines are outputs, 8 column
+lines are inputs with pull-ups. At each crossing a sensor (a reed switch, or the output of an
+open-collector Hall sensor such as the A3144) is in series with a diode whose anode is on the
+column. To read rank ``r`` the scanner drives row ``r`` low and reads the columns: a column
+reads low only through a closed sensor of that row, because the diodes of the other rows are
+reverse-biased (that is what removes the "ghost" square of three pieces in a rectangle).
+Unselected rows are released to the inactive level (or to high impedance, ``idle = "input"``)
+between rows and between scans. ``active = "high"`` is the inverted build: rows driven high,
+columns pulled down, diodes reversed.
+
+Raspberry Pi 5: RPi.GPIO does not drive the Pi 5's RP1 chip, but the ``rpi-lgpio`` package
+(``pip install rpi-lgpio``, in place of RPi.GPIO) provides the same ``RPi.GPIO`` module on top
+of lgpio, so this backend runs unchanged there.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from .pinmap import MatrixPins, PinMap
+from .reading import Reading
+from .sensors import BackendUnavailableError, SensorError, SensorSource
+
+SPIN_LIMIT_US = 2000
+"""Settling delays up to this are busy-waited (time.sleep overshoots by ~100 us on Linux)."""
+
+
+def busy_wait_us(us: float) -> None:
+    """Wait ``us`` microseconds: spin for short delays, sleep for long ones."""
+    if us >= SPIN_LIMIT_US:
+        time.sleep(us / 1e6)
+        return
+    end = time.perf_counter_ns() + int(us * 1000)
+    while time.perf_counter_ns() < end:
+        pass
+
+
+def import_rpi_gpio():
+    """Import ``RPi.GPIO`` (RPi.GPIO on Pi 1-4, rpi-lgpio on Pi 5) or raise a clear error."""
+    try:
+        import RPi.GPIO as GPIO  # noqa: N814 - the vendor's own spelling
+    except ImportError as exc:
+        raise BackendUnavailableError(
+            "RPi.GPIO is not available: install 'RPi.GPIO' (Raspberry Pi 1-4) or 'rpi-lgpio' "
+            f"(Raspberry Pi 5, same RPi.GPIO module) on the Pi ({exc})"
+        ) from exc
+    except RuntimeError as exc:  # RPi.GPIO raises this off a Pi or without /dev/gpiomem access
+        raise SensorError(f"RPi.GPIO cannot run here: {exc}") from exc
+    return GPIO
+
+
+class GpioMatrixSource(SensorSource):
+    """Scans the matrix through RPi.GPIO (BCM numbering); see the module docstring.
+
+    ``pinmap`` is a :class:`PinMap` or its :class:`MatrixPins`. ``settle_us`` (default: the
+    pin map's) is the wait between selecting a row and reading its columns. ``gpio`` injects a
+    module with the RPi.GPIO API (``board_driver.mock_gpio.MockGPIO`` in tests); ``delay_us``
+    injects the wait. ``poll_interval`` is the pause of the scanning thread between scans.
+    """
+
+    def __init__(
+        self,
+        pinmap: PinMap | MatrixPins,
+        *,
+        settle_us: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        gpio=None,
+        poll_interval: float = 0.002,
+        delay_us: Callable[[float], None] = busy_wait_us,
+    ):
+        super().__init__()
+        self.pins = pinmap.matrix if isinstance(pinmap, PinMap) else pinmap
+        if not isinstance(self.pins, MatrixPins):
+            raise TypeError(f"pinmap must be a PinMap or MatrixPins, not {type(pinmap).__name__}")
+        self.settle_us = self.pins.settle_us if settle_us is None else settle_us
+        if self.settle_us < 0:
+            raise ValueError("settle_us must be >= 0")
+        self.poll_interval = poll_interval
+        self._clock = clock
+        self._gpio = gpio
+        self._delay_us = delay_us
+        self._scan: Callable[[], int] | None = None
+        self._claimed: list[int] = []
+
+    @property
+    def gpio(self):
+        """The RPi.GPIO module in use (imported on first use)."""
+        if self._gpio is None:
+            self._gpio = import_rpi_gpio()
+        return self._gpio
+
+    def read_once(self) -> Reading:
+        with self._open_lock:
+            self._ensure_open()
+            occupied = self._scan()
+        return Reading(self._clock(), occupied)
+
+    def _open(self) -> None:
+        gpio = self.gpio
+        mode = gpio.getmode()
+        if mode not in (None, gpio.BCM):
+            raise SensorError("GPIO numbering is already set to BOARD in this process; the matrix scanner needs BCM")
+        pins = self.pins
+        active = gpio.LOW if pins.active == "low" else gpio.HIGH
+        inactive = gpio.HIGH if active == gpio.LOW else gpio.LOW
+        pull = gpio.PUD_UP if active == gpio.LOW else gpio.PUD_DOWN
+        try:
+            gpio.setmode(gpio.BCM)
+            for col in pins.cols:
+                gpio.setup(col, gpio.IN, pull_up_down=pull)
+                self._claimed.append(col)
+            for row in pins.rows:
+                if pins.idle == "drive":
+                    gpio.setup(row, gpio.OUT, initial=inactive)
+                else:
+                    gpio.setup(row, gpio.IN, pull_up_down=gpio.PUD_OFF)
+                self._claimed.append(row)
+        except (RuntimeError, ValueError) as exc:
+            self._release()
+            raise SensorError(f"cannot set up the matrix pins: {exc}") from exc
+        self._scan = self._build_scan(gpio, active, inactive)
+
+    def _build_scan(self, gpio, active: int, inactive: int) -> Callable[[], int]:
+        pins = self.pins
+        # One (row pin, [(column pin, square bit), ...]) per row, computed once.
+        plan = [
+            (row, [(col, 1 << pins.square(r, c)) for c, col in enumerate(pins.cols)])
+            for r, row in enumerate(pins.rows)
+        ]
+        inp, out, setup = gpio.input, gpio.output, gpio.setup
+        settle_us, delay = self.settle_us, self._delay_us
+        OUT, IN, PUD_OFF = gpio.OUT, gpio.IN, gpio.PUD_OFF
+
+        if pins.idle == "drive":
+            def scan() -> int:
+                occupied = 0
+                for row, cols in plan:
+                    out(row, active)
+                    if settle_us:
+                        delay(settle_us)
+                    for col, bit in cols:
+                        if inp(col) == active:
+                            occupied |= bit
+                    out(row, inactive)
+                return occupied
+        else:
+            def scan() -> int:
+                occupied = 0
+                for row, cols in plan:
+                    setup(row, OUT, initial=active)
+                    if settle_us:
+                        delay(settle_us)
+                    for col, bit in cols:
+                        if inp(col) == active:
+                            occupied |= bit
+                    setup(row, IN, pull_up_down=PUD_OFF)
+                return occupied
+        return scan
+
+    def _close(self) -> None:
+        self._scan = None
+        self._release()
+
+    def _release(self) -> None:
+        if self._claimed:
+            pins, self._claimed = self._claimed, []
+            self.gpio.cleanup(pins)  # only our pins: other users of RPi.GPIO keep theirs

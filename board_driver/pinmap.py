@@ -1,0 +1,210 @@
+"""Pin maps: which BCM pins scan the matrix and drive the LEDs, read from TOML and checked."""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from .sensors import PinMapError
+
+BCM_PINS = range(0, 28)
+"""GPIO numbers on the 40-pin header of every Raspberry Pi since the B+ (Pi 5 included)."""
+LED_LAYOUTS = ("square", "corners")
+ROTATIONS = (0, 90, 180, 270)
+
+
+def _fail(key: str, message: str) -> PinMapError:
+    return PinMapError(f"{key}: {message}")
+
+
+def _check_pins(key: str, pins: Any) -> tuple[int, ...]:
+    if not isinstance(pins, (list, tuple)):
+        raise _fail(key, f"expected a list of 8 BCM pin numbers, got {pins!r}")
+    if len(pins) != 8:
+        raise _fail(key, f"expected 8 BCM pins, got {len(pins)}")
+    for i, pin in enumerate(pins):
+        _check_pin(f"{key}[{i}]", pin)
+    return tuple(pins)
+
+
+def _check_pin(key: str, pin: Any) -> int:
+    if isinstance(pin, bool) or not isinstance(pin, int):
+        raise _fail(key, f"expected a BCM pin number, got {pin!r}")
+    if pin not in BCM_PINS:
+        raise _fail(key, f"BCM pin {pin} is out of range {BCM_PINS.start}..{BCM_PINS.stop - 1}")
+    return pin
+
+
+def _check_choice(key: str, value: Any, choices: tuple) -> Any:
+    if value not in choices or isinstance(value, bool):
+        raise _fail(key, f"expected one of {', '.join(map(repr, choices))}, got {value!r}")
+    return value
+
+
+def _check_number(key: str, value: Any, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise _fail(key, f"expected a number from {low:g} to {high:g}, got {value!r}")
+    return value
+
+
+def _check_bool(key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(key, f"expected true or false, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class MatrixPins:
+    """The sensor matrix: 8 row outputs (rank 1 first) and 8 column inputs (file a first).
+
+    ``active`` is the level that means "occupied" on a column and that selects a row:
+    ``"low"`` for reed switches to ground or open-collector Hall sensors (columns pulled up),
+    ``"high"`` for the inverted build (rows driven high, columns pulled down, diodes reversed).
+    ``idle`` says what an unselected row does: ``"drive"`` (driven to the inactive level,
+    the diodes block it) or ``"input"`` (high impedance). ``transpose`` is for boards whose
+    row lines run along files: then ``rows`` is file a first and ``cols`` rank 1 first.
+    """
+
+    rows: tuple[int, ...]
+    cols: tuple[int, ...]
+    active: str = "low"
+    settle_us: float = 10.0
+    idle: str = "drive"
+    transpose: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rows", _check_pins("matrix.rows", self.rows))
+        object.__setattr__(self, "cols", _check_pins("matrix.cols", self.cols))
+        _check_choice("matrix.active", self.active, ("low", "high"))
+        _check_number("matrix.settle_us", self.settle_us, 0, 100_000)
+        _check_choice("matrix.idle", self.idle, ("drive", "input"))
+        _check_bool("matrix.transpose", self.transpose)
+        seen: dict[int, str] = {}
+        for key, pins in (("matrix.rows", self.rows), ("matrix.cols", self.cols)):
+            for i, pin in enumerate(pins):
+                where = f"{key}[{i}]"
+                if pin in seen:
+                    raise _fail(where, f"BCM pin {pin} is already used by {seen[pin]}")
+                seen[pin] = where
+
+    def square(self, row_index: int, col_index: int) -> int:
+        """The square sensed where row line ``row_index`` crosses column line ``col_index``."""
+        if self.transpose:
+            return row_index + 8 * col_index
+        return col_index + 8 * row_index
+
+
+@dataclass(frozen=True, slots=True)
+class LedPins:
+    """The LED chain: data pin, length, geometry (see ``board_driver.layout``) and power."""
+
+    data_pin: int = 18
+    count: int = 64
+    layout: str = "square"
+    order: str = "GRB"
+    serpentine: bool = False
+    rotation: int = 0
+    mirror: bool = False
+    brightness: float = 0.5
+    max_milliamps: float | None = None
+
+    def __post_init__(self) -> None:
+        _check_pin("leds.data_pin", self.data_pin)
+        _check_choice("leds.layout", self.layout, LED_LAYOUTS)
+        needed = 64 if self.layout == "square" else 81
+        if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < needed:
+            raise _fail("leds.count", f"layout {self.layout!r} needs at least {needed} LEDs, got {self.count!r}")
+        order = self.order.upper() if isinstance(self.order, str) else self.order
+        if not isinstance(order, str) or sorted(order) not in (sorted("RGB"), sorted("RGBW")):
+            raise _fail("leds.order", f"expected a pixel order such as 'GRB', 'RGB' or 'GRBW', got {self.order!r}")
+        object.__setattr__(self, "order", order)
+        _check_bool("leds.serpentine", self.serpentine)
+        _check_choice("leds.rotation", self.rotation, ROTATIONS)
+        _check_bool("leds.mirror", self.mirror)
+        _check_number("leds.brightness", self.brightness, 0.0, 1.0)
+        if self.max_milliamps is not None:
+            _check_number("leds.max_milliamps", self.max_milliamps, 1, 1_000_000)
+
+
+@dataclass(frozen=True, slots=True)
+class PinMap:
+    """A whole pin map; ``source`` names the file it came from (for messages)."""
+
+    matrix: MatrixPins
+    leds: LedPins | None = None
+    source: str = field(default="<pinmap>", compare=False)
+
+    def __post_init__(self) -> None:
+        if self.leds is not None:
+            pin = self.leds.data_pin
+            for key, pins in (("matrix.rows", self.matrix.rows), ("matrix.cols", self.matrix.cols)):
+                if pin in pins:
+                    raise PinMapError(
+                        f"{self.source}: leds.data_pin: BCM pin {pin} is already used by "
+                        f"{key}[{pins.index(pin)}]"
+                    )
+
+
+REFERENCE = PinMap(
+    matrix=MatrixPins(
+        rows=(4, 17, 27, 22, 5, 6, 13, 19),
+        cols=(12, 16, 20, 21, 23, 24, 25, 26),
+        active="low",
+        settle_us=10.0,
+    ),
+    leds=LedPins(
+        data_pin=18, count=64, layout="square", order="GRB", serpentine=True,
+        brightness=0.4, max_milliamps=2000,
+    ),
+    source="<reference board>",
+)
+"""The reference build described in hardware/ (hardware/reference-board.toml)."""
+
+
+def _build(cls, table: Any, key: str):
+    if not isinstance(table, dict):
+        raise _fail(key, f"expected a table, got {table!r}")
+    known = {f.name for f in fields(cls)}
+    for name in table:
+        if name not in known:
+            raise _fail(f"{key}.{name}", f"unknown key (known: {', '.join(sorted(known))})")
+    missing = [f.name for f in fields(cls) if f.name not in table and f.name in ("rows", "cols")]
+    if missing:
+        raise _fail(f"{key}.{missing[0]}", "missing")
+    return cls(**table)
+
+
+def parse_pinmap(data: dict[str, Any], source: str = "<pinmap>") -> PinMap:
+    """Build a :class:`PinMap` from parsed TOML; errors name ``source`` and the key."""
+    try:
+        for name in data:
+            if name not in ("matrix", "leds"):
+                raise _fail(name, "unknown table (known: leds, matrix)")
+        if "matrix" not in data:
+            raise _fail("matrix", "missing table")
+        matrix = _build(MatrixPins, data["matrix"], "matrix")
+        leds = _build(LedPins, data["leds"], "leds") if "leds" in data else None
+    except PinMapError as exc:
+        raise PinMapError(f"{source}: {exc}") from None
+    except TypeError as exc:  # a dataclass refused the arguments
+        raise PinMapError(f"{source}: {exc}") from None
+    return PinMap(matrix, leds, source)
+
+
+def loads_pinmap(text: str, source: str = "<string>") -> PinMap:
+    """Parse a pin map from TOML text."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PinMapError(f"{source}: not valid TOML: {exc}") from None
+    return parse_pinmap(data, source)
+
+
+def load_pinmap(path: str | Path) -> PinMap:
+    """Read and check a pin map file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PinMapError(f"{path}: cannot read the pin map: {exc.strerror or exc}") from None
+    return loads_pinmap(text, str(path))
