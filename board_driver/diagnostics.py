@@ -1,0 +1,163 @@
+"""Wiring checks for makers: a matrix monitor (grid, scan rate, flicker) and LED test patterns. Pure."""
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+from .reading import Reading
+
+FILES = "abcdefgh"
+FLICKER_WINDOW = 2.0
+"""Seconds over which a square's changes are counted."""
+FLICKER_CHANGES = 4
+"""A square that changes this often within the window is flickering (bounce, a loose wire)."""
+
+
+def square_name(square: int) -> str:
+    """``square_name(0) == "a1"``, ``square_name(63) == "h8"``."""
+    return f"{FILES[square % 8]}{square // 8 + 1}"
+
+
+def squares_of(bitboard: int) -> list[int]:
+    result = []
+    while bitboard:
+        low = bitboard & -bitboard
+        result.append(low.bit_length() - 1)
+        bitboard ^= low
+    return result
+
+
+def render_grid(occupied: int, marks: Iterable[int] = (), *, piece: str = "#", empty: str = ".", mark: str = "!") -> str:
+    """An 8x8 text grid, rank 8 on top, file a on the left; ``marks`` squares show ``mark``."""
+    marks = set(marks)
+    lines = []
+    for rank in range(7, -1, -1):
+        cells = []
+        for file in range(8):
+            square = file + 8 * rank
+            cells.append(mark if square in marks else piece if occupied >> square & 1 else empty)
+        lines.append(f"{rank + 1} " + " ".join(cells))
+    lines.append("  " + " ".join(FILES))
+    return "\n".join(lines)
+
+
+class MatrixMonitor:
+    """Follows raw readings: per-square change counts, flickering squares and the scan rate.
+
+    Feed it every delivered reading with ``update()`` and the source's scan counter with
+    ``count_scans()``; times are the readings' own (injected in tests).
+    """
+
+    def __init__(self, window: float = FLICKER_WINDOW, threshold: int = FLICKER_CHANGES):
+        self.window = window
+        self.threshold = threshold
+        self.occupied = 0
+        self.readings = 0
+        self.changes = [0] * 64
+        """Total changes of each square since the start."""
+        self._recent: list[deque[float]] = [deque() for _ in range(64)]
+        self._scans: deque[tuple[float, int]] = deque()
+        self._previous: int | None = None
+
+    def update(self, reading: Reading) -> None:
+        self.readings += 1
+        if self._previous is not None:
+            for square in squares_of(self._previous ^ reading.occupied):
+                self.changes[square] += 1
+                self._recent[square].append(reading.time)
+        self._previous = self.occupied = reading.occupied
+
+    def flickering(self, now: float) -> dict[int, int]:
+        """``{square: changes within the window}`` for squares at or over the threshold."""
+        result = {}
+        for square, times in enumerate(self._recent):
+            while times and times[0] < now - self.window:
+                times.popleft()
+            if len(times) >= self.threshold:
+                result[square] = len(times)
+        return result
+
+    def count_scans(self, now: float, scan_count: int) -> None:
+        self._scans.append((now, scan_count))
+        while len(self._scans) > 2 and self._scans[1][0] <= now - self.window:
+            self._scans.popleft()
+
+    @property
+    def scan_rate(self) -> float | None:
+        """Scans per second over the window, or None before two samples."""
+        if len(self._scans) < 2:
+            return None
+        (t0, n0), (t1, n1) = self._scans[0], self._scans[-1]
+        return (n1 - n0) / (t1 - t0) if t1 > t0 else None
+
+    def render(self, now: float, *, title: str = "") -> str:
+        flicker = self.flickering(now)
+        rate = self.scan_rate
+        lines = [title] if title else []
+        lines.append(render_grid(self.occupied, flicker))
+        lines.append(f"occupied {bin(self.occupied).count('1'):2d} squares   {self.occupied:016x}")
+        lines.append("scan rate " + (f"{rate:,.0f} scans/s" if rate is not None else "-"))
+        if flicker:
+            names = ", ".join(f"{square_name(s)} x{n}" for s, n in sorted(flicker.items()))
+            lines.append(f"flickering {len(flicker)} squares (! above): {names}")
+        else:
+            lines.append("flickering 0 squares")
+        total = sum(self.changes)
+        lines.append(f"changes seen {total}")
+        return "\n".join(lines)
+
+
+# -- LED test patterns: step -> 64 colours -----------------------------------------------------
+RED, GREEN, BLUE, WHITE = 0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF
+PATTERNS = ("follow", "walk", "colours", "brightness", "off")
+
+
+def walk_frame(step: int, colour: int = WHITE) -> list[int]:
+    """Each square in turn: a1, b1, ... h8 (square ``step % 64`` lit)."""
+    frame = [0] * 64
+    frame[step % 64] = colour
+    return frame
+
+
+def colours_frame(step: int) -> list[int]:
+    """The whole board red, green, blue, then white."""
+    return [(RED, GREEN, BLUE, WHITE)[step % 4]] * 64
+
+
+def brightness_frame(step: int, levels: int = 8) -> list[int]:
+    """The whole board white, from dim to full in ``levels`` steps."""
+    level = (step % levels + 1) * 255 // levels
+    return [level * 0x010101] * 64
+
+
+def follow_frame(occupied: int, colour: int = GREEN) -> list[int]:
+    """The squares that read occupied lit: a piece put down lights the LED under it."""
+    return [colour if occupied >> s & 1 else 0 for s in range(64)]
+
+
+def pattern_frame(name: str, step: int, occupied: int = 0) -> list[int]:
+    """The frame of test pattern ``name`` (one of PATTERNS) at ``step``."""
+    if name == "follow":
+        return follow_frame(occupied)
+    if name == "walk":
+        return walk_frame(step)
+    if name == "colours":
+        return colours_frame(step)
+    if name == "brightness":
+        return brightness_frame(step)
+    if name == "off":
+        return [0] * 64
+    raise ValueError(f"unknown pattern {name!r} (known: {', '.join(PATTERNS)})")
+
+
+def describe_pattern(name: str, step: int) -> str:
+    """What the pattern shows at ``step``, for the screen."""
+    if name == "walk":
+        return f"walk: {square_name(step % 64)} lit"
+    if name == "colours":
+        return "colours: " + ("red", "green", "blue", "white")[step % 4]
+    if name == "brightness":
+        return f"brightness: {(step % 8 + 1) * 255 // 8}/255"
+    if name == "follow":
+        return "follow: occupied squares lit green"
+    return name
