@@ -1,0 +1,174 @@
+"""`echiquier hwtest`: check a board's wiring square by square (live matrix view, LED test patterns)."""
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import time
+from pathlib import Path
+
+from board_driver.diagnostics import PATTERNS, MatrixMonitor, describe_pattern, pattern_frame
+from board_driver.pinmap import REFERENCE, PinMap, load_pinmap
+from board_driver.reading import Reading
+from board_driver.sensors import SensorError
+
+DEFAULT_PINMAP = Path("/etc/echiquier/pinmap.toml")
+STARTING_OCCUPANCY = 0xFFFF00000000FFFF
+CLEAR = "\x1b[H\x1b[2J"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "hwtest",
+        help="live view of the sensor matrix and LED test patterns (wiring check)",
+        description="Shows which squares read occupied (rank 8 on top), the scan rate and flickering "
+        "squares, while the LEDs run a test pattern. With the default 'follow' pattern a piece put "
+        "on a square lights the LED under it, so sensor and LED wiring are checked together.",
+    )
+    p.add_argument("--pinmap", metavar="FILE", help=f"pin map (default: {DEFAULT_PINMAP} if present, else the reference board)")
+    p.add_argument("--once", action="store_true", help="read the matrix once and print the occupancy as 16 hex digits")
+    p.add_argument("--serial", metavar="PORT", help="read through a co-processor on PORT (e.g. /dev/ttyACM1)")
+    p.add_argument("--fake", action="store_true", help="no hardware: a simulated matrix and recorded LEDs")
+    p.add_argument("--fake-occupied", metavar="HEX16", default=f"{STARTING_OCCUPANCY:016x}",
+                   help="what the simulated matrix holds (default: the initial position)")
+    p.add_argument("--pattern", choices=PATTERNS, default="follow", help="LED test pattern (default: follow)")
+    p.add_argument("--step", type=float, default=0.5, metavar="S", help="seconds per pattern step (default 0.5)")
+    p.add_argument("--no-leds", action="store_true", help="leave the LEDs alone")
+    p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds (default: Ctrl-C)")
+    p.add_argument("--refresh", type=float, default=0.1, metavar="S", help="screen refresh period (default 0.1)")
+    p.add_argument("--frames", type=int, metavar="N", help=argparse.SUPPRESS)  # stop after N refreshes (tests)
+    p.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"echiquier hwtest: {message}", file=sys.stderr)
+    return 2
+
+
+def _pinmap(args) -> PinMap:
+    if args.pinmap:
+        return load_pinmap(args.pinmap)
+    if DEFAULT_PINMAP.exists() and not args.fake:
+        return load_pinmap(DEFAULT_PINMAP)
+    return REFERENCE
+
+
+def _source(args, pinmap: PinMap):
+    if args.serial:
+        from board_driver.serial_link import SerialSource
+
+        return SerialSource(args.serial, **({"serial_factory": args.serial_factory} if getattr(args, "serial_factory", None) else {}))
+    from board_driver.gpio_matrix import GpioMatrixSource
+
+    gpio = getattr(args, "gpio", None)
+    if gpio is None and args.fake:
+        from board_driver.mock_gpio import mock_board
+
+        gpio = mock_board(int(args.fake_occupied, 16), pinmap)
+    return GpioMatrixSource(pinmap, gpio=gpio)
+
+
+def _leds(args, pinmap: PinMap, source):
+    if args.no_leds:
+        return None
+    if getattr(args, "leds", None) is not None:
+        return args.leds
+    if args.fake or getattr(args, "gpio", None) is not None:
+        from board_driver.sim_leds import RecordingLedSink
+
+        return RecordingLedSink(max_frames=1)
+    leds = pinmap.leds
+    try:
+        if args.serial:
+            from board_driver.layout import LedLayout
+
+            if leds is None:
+                return source.led_sink()
+            return source.led_sink(layout=LedLayout.from_pins(leds), brightness=leds.brightness, max_milliamps=leds.max_milliamps)
+        if leds is None:
+            print("echiquier hwtest: the pin map has no [leds] table; LEDs not tested", file=sys.stderr)
+            return None
+        from board_driver.neopixel_sink import NeoPixelSink
+
+        return NeoPixelSink.from_pins(leds)
+    except (SensorError, ValueError, RuntimeError) as exc:
+        print(f"echiquier hwtest: LEDs not available ({exc}); showing the matrix only", file=sys.stderr)
+        return None
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        int(args.fake_occupied, 16)
+    except ValueError:
+        return _fail(f"--fake-occupied: not hex: {args.fake_occupied!r}")
+    try:
+        pinmap = _pinmap(args)
+        source = _source(args, pinmap)
+    except SensorError as exc:
+        return _fail(str(exc))
+    try:
+        if args.once:
+            print(f"{source.read_once().occupied:016x}")
+            return 0
+        return _live(args, pinmap, source)
+    except SensorError as exc:
+        return _fail(str(exc))
+    finally:
+        source.stop()
+
+
+def _live(args, pinmap: PinMap, source) -> int:
+    clock = getattr(args, "clock", None) or time.monotonic
+    sleep = getattr(args, "sleep", None) or time.sleep
+    out = getattr(args, "out", None) or sys.stdout
+    tty = out.isatty() if hasattr(out, "isatty") else False
+    leds = _leds(args, pinmap, source)
+    monitor = MatrixMonitor()
+    readings: queue.SimpleQueue[Reading] = queue.SimpleQueue()
+    monitor.update(source.read_once())
+    source.start(readings.put)
+    start = clock()
+    shown_frame = None
+    frames = 0
+    where = "co-processor on " + args.serial if args.serial else ("simulated matrix" if args.fake else pinmap.source)
+    try:
+        while True:
+            now = clock()
+            while True:
+                try:
+                    monitor.update(readings.get_nowait())
+                except queue.Empty:
+                    break
+            monitor.count_scans(now, source.scan_count)
+            step = int((now - start) / args.step) if args.step > 0 else frames
+            status = "LEDs off"
+            if leds is not None:
+                frame = pattern_frame(args.pattern, step, monitor.occupied)
+                if frame != shown_frame:
+                    leds.show(frame)
+                    shown_frame = frame
+                status = "LEDs " + describe_pattern(args.pattern, step)
+                milliamps = getattr(leds, "milliamps", None)
+                if milliamps is not None:
+                    status += f" (~{milliamps:.0f} mA)"
+            screen = monitor.render(now, title=f"echiquier hwtest - {where}") + f"\n{status}\nCtrl-C to quit\n"
+            out.write((CLEAR if tty else "") + screen + ("" if tty else "\n"))
+            out.flush()
+            frames += 1
+            if args.frames is not None and frames >= args.frames:
+                break
+            if args.duration is not None and now - start >= args.duration:
+                break
+            sleep(args.refresh)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        source.stop()
+        if leds is not None:
+            try:
+                leds.clear()
+            finally:
+                leds.close()
+    if source.error is not None:
+        return _fail(f"scanning stopped: {source.error}")
+    return 0

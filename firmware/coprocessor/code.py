@@ -1,0 +1,70 @@
+"""Échiquier co-processor: scans the sensor matrix and drives the LEDs for the Pi (CircuitPython, Pico).
+
+Copy this file with cp_protocol.py, cp_matrix.py, cp_device.py and boot.py to the CIRCUITPY
+drive (see README.md). Pins below are the reference wiring; change them here.
+"""
+import time
+
+import board
+import digitalio
+import neopixel
+
+import cp_device
+import cp_matrix
+
+ROW_PINS = ("GP2", "GP3", "GP4", "GP5", "GP6", "GP7", "GP8", "GP9")  # rank 1 first
+COL_PINS = ("GP10", "GP11", "GP12", "GP13", "GP14", "GP15", "GP16", "GP17")  # file a first
+ACTIVE_LOW = True  # reed switches to ground / open-collector Hall sensors, diodes to the rows
+SETTLE_US = 10
+LED_PIN = "GP22"
+LED_COUNT = 64  # 81 for a corner grid; the Pi decides what each pixel shows
+LED_ORDER = "GRB"  # WS2812B; "GRBW" for SK6812 RGBW
+UART_TX, UART_RX = "GP0", "GP1"  # used when boot.py did not enable the USB data port
+BAUDRATE = 115200
+
+
+def delay_function():
+    try:
+        import microcontroller
+
+        return microcontroller.delay_us
+    except (ImportError, AttributeError):
+        return lambda us: time.sleep(us / 1000000)
+
+
+def open_port():
+    """The USB CDC data port enabled by boot.py, else the UART on GP0/GP1."""
+    import usb_cdc
+
+    if usb_cdc.data is not None:
+        usb_cdc.data.timeout = 0
+        return usb_cdc.data
+    import busio
+
+    return busio.UART(getattr(board, UART_TX), getattr(board, UART_RX), baudrate=BAUDRATE, timeout=0)
+
+
+def build():
+    scanner = cp_matrix.MatrixScanner(
+        [getattr(board, name) for name in ROW_PINS],
+        [getattr(board, name) for name in COL_PINS],
+        digitalio,
+        active_low=ACTIVE_LOW,
+        settle_us=SETTLE_US,
+        delay_us=delay_function(),
+    )
+    pixels = neopixel.NeoPixel(
+        getattr(board, LED_PIN), LED_COUNT, bpp=len(LED_ORDER), brightness=1.0,
+        auto_write=False, pixel_order=getattr(neopixel, LED_ORDER),
+    )
+    return cp_device.Coprocessor(scanner, pixels, open_port(), time.monotonic)
+
+
+def main():
+    device = build()
+    while True:
+        device.step()
+
+
+if __name__ == "__main__":
+    main()
