@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: sim test install install-dev system-deps bench clean
+.PHONY: sim test install install-dev install-pi system-deps bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,9 @@ sim: install
 
 test: system-deps install-dev
 	$(BIN)/python -m pytest -q
+
+install-pi:
+	sudo bash systemd/install.sh
 
 bench: install-dev
 	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
