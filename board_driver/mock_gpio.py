@@ -125,7 +125,7 @@ class MockGPIO:
         self._rng = random.Random(seed)
         self._cache: dict[int, int] = {}
         self._stale: dict[int, int] = {}
-        self._changed_at = 0
+        self._changed_at = -(1 << 62)
         self._cache_key: object = None
 
     # -- RPi.GPIO API ---------------------------------------------------------------------
@@ -144,6 +144,7 @@ class MockGPIO:
 
     def setup(self, channel, direction: int, pull_up_down: int = PUD_OFF, initial: int = -1) -> None:
         self.call_count += 1
+        self._before_change()
         for pin in self._channels(channel):
             if direction not in (IN, OUT):
                 raise ValueError("An invalid direction was passed to setup()")
@@ -164,6 +165,7 @@ class MockGPIO:
         values = list(value) if isinstance(value, (list, tuple)) else [value] * len(pins)
         if len(values) != len(pins):
             raise RuntimeError("Number of channels != number of values")
+        self._before_change()
         for pin, level in zip(pins, values):
             if self.direction.get(pin) != OUT:
                 raise RuntimeError("The GPIO channel has not been set up as an OUTPUT")
@@ -225,12 +227,16 @@ class MockGPIO:
                 raise ValueError("The channel sent is invalid on a Raspberry Pi")
         return pins
 
-    def _touch(self) -> None:
-        # Remember what columns read before the change, for the settling model.
-        if self.settle_ns:
-            if self._cache_key is None:
+    def _before_change(self) -> None:
+        # The settling model: until settle_ns after a change, columns keep the levels they had
+        # settled to before it (a change during settling keeps the older levels).
+        if self.settle_ns and self._clock_ns() - self._changed_at >= self.settle_ns:
+            if self._cache_key is None or (self.matrix is not None and self._cache_key != self.matrix.version):
                 self._recompute()
             self._stale = dict(self._cache)
+
+    def _touch(self) -> None:
+        if self.settle_ns:
             self._changed_at = self._clock_ns()
         self._cache_key = None
 

@@ -1,0 +1,112 @@
+"""Pin maps: the reference file loads, and every kind of mistake is refused naming file and key."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from board_driver.pinmap import REFERENCE, LedPins, MatrixPins, load_pinmap, loads_pinmap
+from board_driver.sensors import PinMapError, SensorError
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD = """
+[matrix]
+rows = [4, 17, 27, 22, 5, 6, 13, 19]
+cols = [12, 16, 20, 21, 23, 24, 25, 26]
+active = "low"
+settle_us = 10
+"""
+
+
+def test_reference_board_file_matches_the_built_in_reference():
+    assert load_pinmap(ROOT / "hardware" / "reference-board.toml") == REFERENCE
+
+
+def test_minimal_pinmap_gets_defaults():
+    pm = loads_pinmap(GOOD, "board.toml")
+    assert pm.matrix.rows == (4, 17, 27, 22, 5, 6, 13, 19)
+    assert pm.matrix.idle == "drive" and pm.leds is None
+
+
+def test_pinmap_error_is_a_sensor_error_and_a_value_error():
+    assert issubclass(PinMapError, SensorError) and issubclass(PinMapError, ValueError)
+
+
+@pytest.mark.parametrize(
+    "edit, key, words",
+    [
+        (("rows = [4, 17, 27, 22, 5, 6, 13, 19]", "rows = [4, 17, 27, 22, 5, 6, 13]"), "matrix.rows", "expected 8 BCM pins, got 7"),
+        (("rows = [4, 17, 27, 22, 5, 6, 13, 19]", "rows = [4, 17, 27, 22, 5, 6, 13, 4]"), "matrix.rows[7]", "already used by matrix.rows[0]"),
+        (("cols = [12, 16, 20, 21, 23, 24, 25, 26]", "cols = [12, 16, 20, 21, 23, 24, 25, 4]"), "matrix.cols[7]", "already used by matrix.rows[0]"),
+        (("rows = [4, 17, 27, 22, 5, 6, 13, 19]", "rows = [4, 17, 27, 22, 5, 6, 13, 40]"), "matrix.rows[7]", "out of range 0..27"),
+        (("rows = [4, 17, 27, 22, 5, 6, 13, 19]", "rows = [4, 17, 27, 22, 5, 6, 13, -1]"), "matrix.rows[7]", "out of range"),
+        (("rows = [4, 17, 27, 22, 5, 6, 13, 19]", 'rows = [4, 17, 27, 22, 5, 6, 13, "19"]'), "matrix.rows[7]", "expected a BCM pin number"),
+        (("rows = [4, 17, 27, 22, 5, 6, 13, 19]", "rows = [4, 17, 27, 22, 5, 6, 13, true]"), "matrix.rows[7]", "expected a BCM pin number"),
+        (('active = "low"', 'active = "inverted"'), "matrix.active", "expected one of 'low', 'high'"),
+        (("settle_us = 10", "settle_us = -3"), "matrix.settle_us", "expected a number"),
+        (("settle_us = 10", "settle_us = 10\nsettle = 4"), "matrix.settle", "unknown key"),
+        (("[matrix]", "[matrixx]"), "matrixx", "unknown table"),
+    ],
+)
+def test_bad_pinmap_is_refused_naming_file_and_key(edit, key, words):
+    text = GOOD.replace(*edit)
+    with pytest.raises(PinMapError) as err:
+        loads_pinmap(text, "hw/board.toml")
+    message = str(err.value)
+    assert message.startswith(f"hw/board.toml: {key}:"), message
+    assert words in message
+
+
+def test_missing_matrix_table_and_missing_rows():
+    with pytest.raises(PinMapError, match=r"x.toml: matrix: missing table"):
+        loads_pinmap("[leds]\ndata_pin = 18\n", "x.toml")
+    with pytest.raises(PinMapError, match=r"x.toml: matrix.rows: missing"):
+        loads_pinmap("[matrix]\ncols = [12, 16, 20, 21, 23, 24, 25, 26]\n", "x.toml")
+
+
+def test_bad_toml_and_missing_file_are_pinmap_errors(tmp_path):
+    with pytest.raises(PinMapError, match=r"x.toml: not valid TOML"):
+        loads_pinmap("[matrix\n", "x.toml")
+    missing = tmp_path / "nope.toml"
+    with pytest.raises(PinMapError, match=r"nope.toml: cannot read"):
+        load_pinmap(missing)
+
+
+@pytest.mark.parametrize(
+    "leds, key, words",
+    [
+        ("data_pin = 4", "leds.data_pin", "already used by matrix.rows[0]"),
+        ("data_pin = 18\nlayout = \"diagonal\"", "leds.layout", "expected one of"),
+        ("data_pin = 18\nlayout = \"corners\"\ncount = 64", "leds.count", "needs at least 81 LEDs"),
+        ("data_pin = 18\norder = \"GRX\"", "leds.order", "pixel order"),
+        ("data_pin = 18\nbrightness = 1.5", "leds.brightness", "from 0 to 1"),
+        ("data_pin = 18\nrotation = 45", "leds.rotation", "expected one of 0, 90, 180, 270"),
+        ("data_pin = 18\nserpentine = \"yes\"", "leds.serpentine", "true or false"),
+        ("data_pin = 18\nmax_milliamps = 0", "leds.max_milliamps", "expected a number"),
+        ("data_pin = 18\ncolour = 3", "leds.colour", "unknown key"),
+    ],
+)
+def test_bad_led_table_is_refused(leds, key, words):
+    with pytest.raises(PinMapError) as err:
+        loads_pinmap(GOOD + "[leds]\n" + leds + "\n", "b.toml")
+    assert str(err.value).startswith(f"b.toml: {key}:"), str(err.value)
+    assert words in str(err.value)
+
+
+def test_led_table_accepts_order_in_any_case_and_rgbw():
+    pm = loads_pinmap(GOOD + '[leds]\norder = "grbw"\nlayout = "corners"\ncount = 81\n')
+    assert pm.leds.order == "GRBW" and pm.leds.count == 81
+
+
+def test_dataclasses_check_themselves_when_built_in_code():
+    with pytest.raises(PinMapError, match="matrix.cols: expected 8 BCM pins, got 2"):
+        MatrixPins(rows=(1, 2, 3, 4, 5, 6, 7, 8), cols=(9, 10))
+    with pytest.raises(PinMapError, match="leds.count"):
+        LedPins(layout="corners", count=64)
+
+
+def test_square_of_a_crossing_follows_rows_ranks_and_cols_files():
+    pins = REFERENCE.matrix
+    assert pins.square(0, 0) == 0 and pins.square(0, 7) == 7 and pins.square(7, 0) == 56
+    transposed = MatrixPins(pins.rows, pins.cols, transpose=True)
+    assert transposed.square(0, 7) == 56 and transposed.square(7, 0) == 7

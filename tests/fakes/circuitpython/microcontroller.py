@@ -1,0 +1,7 @@
+"""Stub of CircuitPython's ``microcontroller``: ``delay_us`` records the waits instead of waiting."""
+
+delays = []
+
+
+def delay_us(us):
+    delays.append(us)
