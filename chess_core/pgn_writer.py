@@ -1,0 +1,185 @@
+"""Writing a game as PGN export text: tags, English SAN, clocks, the result and its reason."""
+from __future__ import annotations
+
+import re
+from typing import Mapping, Optional, Sequence
+
+from .game import Game
+from .notation import san
+from .pgn_model import (PGN_TERMINATIONS, RESULTS, ROSTER_DEFAULTS, SEVEN_TAG_ROSTER, TAG_NAME_RE,
+                        clk_text, escape_tag_value, reason_text, termination_word)
+from .position import STARTING_FEN
+from .squares import WHITE
+
+LINE_WIDTH = 80
+_WORD_RE = re.compile(r"\[%\w+\s[^\]]{0,60}\]|\S+")
+_COMPUTED = ("SetUp", "FEN", "PlyCount")  # follow from the game; a caller's value is ignored
+
+
+def write_pgn(game: Game, headers: Optional[Mapping[str, Optional[str]]] = None,
+              clocks: Optional[Sequence[Optional[int]]] = None, termination: Optional[str] = None,
+              *, comments: Optional[Mapping[int, str]] = None,
+              nags: Optional[Mapping[int, Sequence[int]]] = None) -> str:
+    """The PGN of ``game`` (finished or still going), ending with a newline.
+
+    ``headers`` override or extend the default tags (a None value drops a non-roster tag);
+    ``clocks[i]`` is the ms left on the mover's clock after move i+1 (None: no ``[%clk]``);
+    ``termination`` is either a PGN Termination word ("rules infraction"...), which becomes the
+    tag, or the reason in words, which replaces the one told by ``game.outcome``;
+    ``comments[p]``/``nags[p]`` go after the p-th move (p = 0: before the first move).
+
+    >>> from chess_core.move import Move
+    >>> g = Game(); _ = g.push(Move.from_uci("e2e4"))
+    >>> print(write_pgn(g, {"White": "Ada"}, [299_700]).splitlines()[-1])
+    1. e4 { [%clk 0:04:59.7] } *
+    """
+    moves = game.moves
+    clocks = _checked_clocks(clocks, len(moves))
+    comments = dict(comments or {})
+    nags = {ply: list(values) for ply, values in (nags or {}).items()}
+    for ply in list(comments) + list(nags):
+        if not isinstance(ply, int) or not 0 <= ply <= len(moves):
+            raise ValueError(f"a comment or NAG at ply {ply!r}: the game has {len(moves)} moves")
+
+    tags = _tags(game, headers, clocks, termination)
+    result = tags["Result"]
+    outcome = game.outcome
+    reason = termination if termination and termination.lower() not in PGN_TERMINATIONS else None
+    if reason is None and outcome is not None and outcome.result() == result:
+        reason = reason_text(outcome)
+
+    units = _movetext_units(game, clocks, comments, nags, reason)
+    units.append(result)
+    lines = [f'[{name} "{escape_tag_value(value)}"]' for name, value in tags.items()]
+    lines.append("")
+    lines.extend(_wrap(units, LINE_WIDTH))
+    return "\n".join(lines) + "\n"
+
+
+def _checked_clocks(clocks: Optional[Sequence[Optional[int]]], plies: int) -> list[Optional[int]]:
+    found = list(clocks or [])
+    if len(found) > plies:
+        raise ValueError(f"{len(found)} clock values for a game of {plies} moves")
+    for i, ms in enumerate(found):
+        if ms is not None and (type(ms) is not int or ms < 0):
+            raise ValueError(f"clock after move {i + 1} must be None or an int of ms >= 0, not {ms!r}")
+    return found + [None] * (plies - len(found))
+
+
+def _tags(game: Game, headers: Optional[Mapping[str, Optional[str]]], clocks: list[Optional[int]],
+          termination: Optional[str]) -> dict[str, str]:
+    outcome = game.outcome
+    tags: dict[str, str] = dict(ROSTER_DEFAULTS)
+    tags["Result"] = outcome.result() if outcome else "*"
+    extra: dict[str, str] = {
+        "TimeControl": "?" if any(ms is not None for ms in clocks) else "-",
+        "Termination": termination_word(outcome),
+    }
+    if termination and termination.lower() in PGN_TERMINATIONS:
+        extra["Termination"] = termination.lower()
+    for name, value in (headers or {}).items():
+        if not isinstance(name, str) or not TAG_NAME_RE.fullmatch(name):
+            raise ValueError(f"not a PGN tag name: {name!r} (letters, digits and _+#=:- only)")
+        if name in _COMPUTED:
+            continue
+        if value is None:
+            if name in SEVEN_TAG_ROSTER:
+                raise ValueError(f"the {name} tag belongs to the seven tag roster and cannot be dropped")
+            extra.pop(name, None)
+        elif name in SEVEN_TAG_ROSTER:
+            tags[name] = str(value)
+        else:
+            extra[name] = str(value)
+    if tags["Result"] not in RESULTS:
+        raise ValueError(f"Result tag {tags['Result']!r}: expected one of {', '.join(RESULTS)}")
+    if game.start_fen != STARTING_FEN:
+        extra["SetUp"] = "1"
+        extra["FEN"] = game.start_fen
+    extra["PlyCount"] = str(len(game.moves))
+    for name in sorted(extra):  # the standard's export order: roster, then ASCII order
+        tags[name] = extra[name]
+    return tags
+
+
+def _movetext_units(game: Game, clocks: list[Optional[int]], comments: dict[int, str],
+                    nags: dict[int, list[int]], reason: Optional[str]) -> list[str]:
+    """Tokens that are never split across lines: ``12. Nf3``, ``$1``, comment words."""
+    units: list[str] = []
+    last = len(game.moves)
+    pos = game.start_position()
+
+    def after(ply: int) -> bool:
+        """Write what follows ply ``ply``; True when a comment was written."""
+        for nag in nags.get(ply, ()):
+            if type(nag) is not int or not 0 <= nag <= 255:
+                raise ValueError(f"NAG {nag!r} after ply {ply}: expected an int 0..255")
+            units.append(f"${nag}")
+        wrote = False
+        text = comments.get(ply, "")
+        if ply and clocks[ply - 1] is not None:
+            text = f"[%clk {clk_text(clocks[ply - 1])}] {text}"
+        words = _comment_units(text)
+        if words:
+            if ply and not nags.get(ply) and len(words[0]) <= 40:  # a move keeps its clock on its line
+                units[-1] += " " + words.pop(0)
+            units.extend(words)
+            wrote = True
+        if ply == last and reason:
+            units.extend(_comment_units(reason))
+            wrote = True
+        return wrote
+
+    numbered = after(0) or True
+    for ply, move in enumerate(game.moves, 1):
+        text = san(pos, move, "en")
+        if pos.turn == WHITE:
+            text = f"{pos.fullmove_number}. {text}"
+        elif numbered:
+            text = f"{pos.fullmove_number}... {text}"
+        units.append(text)
+        pos.push(move)
+        numbered = after(ply)
+    return units
+
+
+def _comment_units(text: str) -> list[str]:
+    """A brace comment cut into words; braces and ``%`` words cling to a neighbour.
+
+    A ``}`` cannot stand inside a PGN comment and is dropped; runs of white space become one
+    space. A command such as ``[%clk 0:04:59.7]`` stays whole. A word starting with ``%`` never
+    opens a line, where it would read as an escape line.
+    """
+    words = [" ".join(w.split()) for w in _WORD_RE.findall(text.replace("}", ""))]
+    units: list[str] = []
+    for word in words:
+        if units and word.startswith("%"):
+            units[-1] += " " + word
+        else:
+            units.append(word)
+    if not units:
+        return []
+    units[0] = "{ " + units[0]
+    units[-1] += " }"
+    return units
+
+
+def _wrap(units: list[str], width: int) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for unit in units:
+        while len(unit) > width:  # a single word longer than a line: cut it (comments only)
+            if current:
+                lines.append(current)
+                current = ""
+            lines.append(unit[:width])
+            unit = unit[width:]
+        if not current:
+            current = unit
+        elif len(current) + 1 + len(unit) <= width:
+            current += " " + unit
+        else:
+            lines.append(current)
+            current = unit
+    if current:
+        lines.append(current)
+    return lines
