@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .squares import (BB_RANKS, BLACK, FILE_NAMES, KING, PAWN, PIECE_SYMBOLS, RANK_NAMES, SQUARE_NAMES,
-                      WHITE, parse_square)
+from .squares import (BB_RANKS, BISHOP, BLACK, COLOR_NAMES, FILE_NAMES, KING, KNIGHT, LINE, PAWN,
+                      PIECE_SYMBOLS, QUEEN, RANK_NAMES, ROOK, SQUARE_NAMES, WHITE, parse_square)
 
 if TYPE_CHECKING:
     from .position import Position
@@ -37,16 +37,20 @@ def load_fen(pos: "Position", fen: str) -> None:
     for row, text in enumerate(ranks):
         rank = 7 - row
         file = 0
+        previous = ""
         for ch in text:
             if ch in "12345678":
+                if previous.isdigit():
+                    raise FenError(f"two digits in a row in rank {RANK_NAMES[rank]} of the board: {text!r}")
                 file += int(ch)
-            elif ch.lower() in "pnbrqk" and ch.isascii():
+            elif ch in "pnbrqkPNBRQK":
                 if file > 7:
                     raise FenError(f"rank {RANK_NAMES[rank]} has more than 8 squares: {text!r}")
                 pos.set_piece(file + 8 * rank, Piece.from_symbol(ch))
                 file += 1
             else:
                 raise FenError(f"unexpected character {ch!r} in rank {RANK_NAMES[rank]} of the board")
+            previous = ch
         if file != 8:
             raise FenError(f"rank {RANK_NAMES[rank]} has {file} squares, not 8: {text!r}")
 
@@ -73,7 +77,8 @@ def load_fen(pos: "Position", fen: str) -> None:
             raise FenError(f"en passant square {ep!r} is not a square") from None
 
     for name, text, low in (("halfmove clock", halfmove, 0), ("fullmove number", fullmove, 1)):
-        if not text.isdigit() or int(text) < low:
+        # isdigit() alone lets through '²' and other Unicode digits that int() refuses or misreads.
+        if not (text.isascii() and text.isdigit()) or int(text) < low:
             raise FenError(f"the {name} must be a whole number >= {low}, not {text!r}")
     pos.halfmove_clock = int(halfmove)
     pos.fullmove_number = int(fullmove)
@@ -88,8 +93,15 @@ def validate(pos: "Position") -> None:
             raise FenError(f"{name} must have exactly one king, found {kings}")
         if pos.bb_color[color].bit_count() > 16:
             raise FenError(f"{name} has more than 16 pieces")
-        if (pos.bb_piece[PAWN] & pos.bb_color[color]).bit_count() > 8:
+        pawns = (pos.bb_piece[PAWN] & pos.bb_color[color]).bit_count()
+        if pawns > 8:
             raise FenError(f"{name} has more than 8 pawns")
+        # Every piece beyond the initial set is a promoted pawn, and that pawn is no longer a pawn.
+        extra = sum(max(0, (pos.bb_piece[kind] & pos.bb_color[color]).bit_count() - start)
+                    for kind, start in ((KNIGHT, 2), (BISHOP, 2), (ROOK, 2), (QUEEN, 1)))
+        if extra > 8 - pawns:
+            raise FenError(f"{name} has more pieces than promotions allow: {extra} beyond the initial set "
+                           f"with {pawns} pawns still on the board")
     backranks = pos.bb_piece[PAWN] & (BB_RANKS[0] | BB_RANKS[7])
     if backranks:
         sq = (backranks & -backranks).bit_length() - 1
@@ -101,22 +113,46 @@ def validate(pos: "Position") -> None:
             if not (king_ok and rook_ok):
                 raise FenError(f"castling right {letter!r} needs the king on {SQUARE_NAMES[ksq]} "
                                f"and a rook on {SQUARE_NAMES[rsq]}")
+    pushed = origin = -1
     if pos.ep >= 0:
         ep = pos.ep
         if pos.turn == WHITE:
-            rank_ok, pawn_sq, origin = ep >> 3 == 5, ep - 8, ep + 8
+            rank_ok, pushed, origin = ep >> 3 == 5, ep - 8, ep + 8
             mover = BLACK
         else:
-            rank_ok, pawn_sq, origin = ep >> 3 == 2, ep + 8, ep - 8
+            rank_ok, pushed, origin = ep >> 3 == 2, ep + 8, ep - 8
             mover = WHITE
         if not rank_ok:
             raise FenError(f"en passant square {SQUARE_NAMES[ep]} is on the wrong rank for the side to move")
-        if pos.board[pawn_sq] != (PAWN | mover << 3) or pos.board[ep] or pos.board[origin]:
+        if pos.board[pushed] != (PAWN | mover << 3) or pos.board[ep] or pos.board[origin]:
             raise FenError(f"en passant square {SQUARE_NAMES[ep]} cannot be: no pawn just moved two squares "
                            f"past it")
     them = pos.turn ^ 1
     if pos.attackers(pos.turn, pos.king[them]):
-        raise FenError(f"the side not to move ({'white' if them == WHITE else 'black'}) is in check")
+        raise FenError(f"the side not to move ({COLOR_NAMES[them]}) is in check")
+    _validate_checks(pos, pushed, origin)
+
+
+def _validate_checks(pos: "Position", pushed: int, origin: int) -> None:
+    """Checks on the side to move that no last move could have given (``pushed`` >= 0: the pawn
+    that the en passant square says just moved two squares from ``origin``)."""
+    name = COLOR_NAMES[pos.turn]
+    checkers = pos.checkers()
+    count = checkers.bit_count()
+    if count > 2:
+        raise FenError(f"{name} is in check from {count} pieces; no move gives more than a double check")
+    if count == 2:
+        ksq = pos.king[pos.turn]
+        first, second = (checkers & -checkers).bit_length() - 1, checkers.bit_length() - 1
+        sliders = pos.bb_piece[BISHOP] | pos.bb_piece[ROOK] | pos.bb_piece[QUEEN]
+        # A double check is a move that checks and uncovers a slider's check on another line.
+        if not checkers & sliders or LINE[first][second] & (1 << ksq):
+            raise FenError(f"{name} is in double check from {SQUARE_NAMES[first]} and {SQUARE_NAMES[second]}, "
+                           f"which no move can give")
+    if count and pushed >= 0:
+        before = (pos.occupied & ~(1 << pushed)) | (1 << origin)
+        if count > 1 or (checkers != 1 << pushed and pos.attackers(pos.turn ^ 1, pos.king[pos.turn], before)):
+            raise FenError(f"{name} is in check, which the pawn move past {SQUARE_NAMES[pos.ep]} cannot have given")
 
 
 def dump_fen(pos: "Position") -> str:
