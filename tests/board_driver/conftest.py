@@ -18,12 +18,15 @@ def pinmap():
     return REFERENCE
 
 
-@pytest.fixture
-def coprocessor(monkeypatch):
-    """The co-processor's pure modules, imported as the Pico imports them (top-level names)."""
-    monkeypatch.syspath_prepend(str(COPROCESSOR))
-    names = ("cp_protocol", "cp_matrix", "cp_device")
-    modules = {name: importlib.import_module(name) for name in names}
-    yield type("Coprocessor", (), modules)
-    for name in names:
-        sys.modules.pop(name, None)
+@pytest.fixture(scope="session")
+def coprocessor():
+    """The co-processor's pure modules, imported as the Pico imports them (top-level names).
+
+    They stay in sys.modules (their cp_ names are unique); the folder leaves sys.path.
+    """
+    sys.path.insert(0, str(COPROCESSOR))
+    try:
+        modules = {name: importlib.import_module(name) for name in ("cp_protocol", "cp_matrix", "cp_device")}
+    finally:
+        sys.path.remove(str(COPROCESSOR))
+    return type("Coprocessor", (), modules)
