@@ -240,6 +240,15 @@ def _label(pos: Position, text: str) -> str:
     return f"{pos.fullmove_number}{'.' if pos.turn == WHITE else '...'} {text}"
 
 
+def _after(game: Game) -> str:
+    """Where a problem stands in the main line: ' (after 12... Nxe5)'."""
+    if not game.moves:
+        return " (before the first move)"
+    pos = game.position.copy(stack=True)
+    move = pos.pop()
+    return f" (after {_label(pos, san(pos, move, 'en'))})"
+
+
 class _GameReader:
     def __init__(self, chunk: _Chunk, rules: str) -> None:
         self.chunk = chunk
@@ -293,11 +302,11 @@ class _GameReader:
         for kind, text, number in self.chunk.tokens:
             frame = stack[-1]
             if kind == "bad":
-                raise _Failed(text, line=number)
+                raise _Failed(text + _after(game), line=number)
             if kind == "result":
                 if len(stack) > 1:
                     raise _Failed(f"result {text} inside a variation (opened on line {frame.opened}, "
-                                  "not closed)", line=number)
+                                  f"not closed){_after(game)}", line=number)
                 marker = "1/2-1/2" if text == "½-½" else text
                 continue
             if frame.broken:
@@ -326,10 +335,10 @@ class _GameReader:
                 stack.pop()
                 stack[-1].line.variations.setdefault(len(stack[-1].line.moves), []).append(frame.line)
             elif kind == "other":
-                raise _Failed(f"unexpected {text!r}", line=number)
+                raise _Failed(f"unexpected {text!r}{_after(game)}", line=number)
         if len(stack) > 1:
-            raise _Failed(f"the variation opened on line {stack[-1].opened} is not closed",
-                          line=stack[-1].opened)
+            raise _Failed(f"the variation opened on line {stack[-1].opened} is not closed"
+                          f"{_after(game)}", line=stack[-1].opened)
         return marker
 
     def _word(self, game: Game, frame: _Frame, is_main: bool, text: str, number: int, lang: str) -> None:
