@@ -29,8 +29,9 @@ def san(pos: Position, move: Move, lang: str = "en") -> str:
     >>> san(Position(), Move.from_uci("g1f3"), "fr")
     'Cf3'
     """
-    code = pos.code_of(move)
-    text = _san_body(pos, move, lang)
+    codes = pos.legal_codes()
+    code = pos._code_among(codes, move)
+    text = _san_body(pos, move, lang, codes)
     pos.make(code)
     try:
         if pos.is_check():
@@ -40,7 +41,7 @@ def san(pos: Position, move: Move, lang: str = "en") -> str:
     return text
 
 
-def _san_body(pos: Position, move: Move, lang: str) -> str:
+def _san_body(pos: Position, move: Move, lang: str, codes: Optional[list[int]] = None) -> str:
     letters = LETTERS[lang]
     frm, to = move.from_square, move.to_square
     kind = pos.board[frm] & 7
@@ -53,17 +54,21 @@ def _san_body(pos: Position, move: Move, lang: str) -> str:
             text += "=" + letters[move.promotion]
         return text
     text = letters[kind]
-    rivals = [c & 63 for c in pos.legal_codes()
-              if (c >> 6) & 63 == to and c & 63 != frm and pos.board[c & 63] & 7 == kind]
-    if rivals:
-        same_file = any(r & 7 == frm & 7 for r in rivals)
-        same_rank = any(r >> 3 == frm >> 3 for r in rivals)
-        if not same_file:
-            text += FILE_NAMES[frm & 7]
-        elif not same_rank:
-            text += RANK_NAMES[frm >> 3]
-        else:
-            text += SQUARE_NAMES[frm]
+    if kind != KING:
+        if codes is None:
+            codes = pos.legal_codes()
+        board = pos.board
+        rivals = [c & 63 for c in codes
+                  if (c >> 6) & 63 == to and c & 63 != frm and board[c & 63] & 7 == kind]
+        if rivals:
+            same_file = any(r & 7 == frm & 7 for r in rivals)
+            same_rank = any(r >> 3 == frm >> 3 for r in rivals)
+            if not same_file:
+                text += FILE_NAMES[frm & 7]
+            elif not same_rank:
+                text += RANK_NAMES[frm >> 3]
+            else:
+                text += SQUARE_NAMES[frm]
     if pos.board[to]:
         text += "x"
     return text + target
@@ -95,12 +100,14 @@ def parse_san(pos: Position, text: str, lang: str = "auto") -> Move:
     for each in langs:  # English first: in "auto", R is a rook unless only a king move fits
         try:
             found = _candidates(pos, m, each, text)
-        except (IllegalMoveError, InvalidMoveError) as exc:
+        except InvalidMoveError as exc:
             errors.append(exc)
             continue
         if found:
             return found[0]
-    if any(isinstance(e, IllegalMoveError) for e in errors) or not errors:
+    if len(errors) < len(langs):
+        # Some language read every letter and no legal move fits: the move is illegal (even if
+        # the other language cannot read it, as "Bc4" in French letters).
         side = "white" if pos.turn == 0 else "black"
         raise IllegalMoveError(f"illegal move {text!r} for {side} in {pos.fen()}")
     raise errors[0]
@@ -125,12 +132,15 @@ def _candidates(pos: Position, m: re.Match, lang: str, text: str) -> list[Move]:
     to = parse_square(m.group("to"))
     ffile = FILE_NAMES.index(m.group("file")) if m.group("file") else None
     frank = RANK_NAMES.index(m.group("rank")) if m.group("rank") else None
+    if kind == PAWN and ffile is None:
+        ffile = to & 7  # "d5" is a push: a capture names the file it comes from ("exd5")
     result = []
     needs_piece = False
+    board = pos.board
     for code in pos.legal_codes():
-        move = decode(code)
-        if move.to_square != to or pos.board[move.from_square] & 7 != kind:
+        if (code >> 6) & 63 != to or board[code & 63] & 7 != kind:
             continue
+        move = decode(code)
         if ffile is not None and move.from_square & 7 != ffile:
             continue
         if frank is not None and move.from_square >> 3 != frank:

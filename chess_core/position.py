@@ -483,9 +483,12 @@ class Position:
 
     def code_of(self, move: Move) -> int:
         """The internal code of a legal move; IllegalMoveError otherwise."""
-        frm, to, promo = move.from_square, move.to_square, move.promotion or 0
-        for code in self.legal_codes():
-            if code & 63 == frm and (code >> 6) & 63 == to and (code >> 12) & 7 == promo:
+        return self._code_among(self.legal_codes(), move)
+
+    def _code_among(self, codes: list[int], move: Move) -> int:
+        wanted = move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+        for code in codes:
+            if code & 0x7FFF == wanted:  # the flag bits (15 and up) are the generator's own
                 return code
         raise IllegalMoveError(f"illegal move {move.uci()} in {self.fen()}")
 
