@@ -91,7 +91,7 @@ def parse_clk(hours: str, minutes: str, seconds: str) -> int:
 
 def escape_tag_value(value: str) -> str:
     """A tag value as PGN writes it: one line, with backslash and quote escaped."""
-    value = " ".join(str(value).splitlines()).replace("\t", " ")
+    value = re.sub(r"\r\n|\r|\n", " ", str(value))
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
