@@ -1,0 +1,110 @@
+"""Perft: the move generator counts the published leaf numbers of the standard positions."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chess_core import Position, divide, perft
+from firmware.cli import main
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+PERFT_EPD = REPO_ROOT.parent / "shared" / "data" / "perft.epd"
+MAX_NODES = 2_200_000  # deeper counts are left to bench/perft.py
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def read_epd(path: Path) -> list[tuple[str, dict[int, int]]]:
+    """``FEN ;D1 n ;D2 n ...`` lines as (fen, {depth: nodes})."""
+    entries = []
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        fen, *counts = line.split(";")
+        entries.append((fen.strip(), {int(c.split()[0][1:]): int(c.split()[1]) for c in counts}))
+    return entries
+
+
+def _cases():
+    if not PERFT_EPD.exists():
+        return [pytest.param(None, 0, 0, marks=pytest.mark.skip(reason=f"perft data not found at {PERFT_EPD}"))]
+    cases = []
+    for number, (fen, counts) in enumerate(read_epd(PERFT_EPD), 1):
+        for depth, nodes in sorted(counts.items()):
+            if nodes <= MAX_NODES:
+                cases.append(pytest.param(fen, depth, nodes, id=f"epd{number}-d{depth}"))
+    return cases
+
+
+@pytest.mark.parametrize("fen, depth, nodes", _cases())
+def test_perft_matches_the_published_counts(fen, depth, nodes):
+    pos = Position(fen)
+    assert perft(pos, depth) == nodes
+    assert pos.fen() == Position(fen).fen(), "make/unmake leaves the position as it was"
+
+
+def test_every_epd_position_is_tested_below_two_million_nodes():
+    if not PERFT_EPD.exists():
+        pytest.skip(f"perft data not found at {PERFT_EPD}")
+    entries = read_epd(PERFT_EPD)
+    assert len(entries) >= 7
+    assert all(min(counts.values()) <= MAX_NODES for _, counts in entries)
+
+
+def test_perft_depth_zero_is_one_node():
+    assert perft(Position(), 0) == 1
+
+
+def test_divide_splits_perft_by_first_move():
+    pos = Position(KIWIPETE)
+    split = divide(pos, 2)
+    assert len(split) == 48 and sum(split.values()) == 2039
+    assert split["e1g1"] == 43 and split["e1c1"] == 43 and split["d5e6"] == 46
+    chess = pytest.importorskip("chess")
+    board = chess.Board(KIWIPETE)
+    for move in board.legal_moves:
+        board.push(move)
+        assert split[move.uci()] == board.legal_moves.count()
+        board.pop()
+
+
+# -- the command -----------------------------------------------------------------------------
+
+def test_perft_command_prints_the_node_count(capsys):
+    assert main(["perft", "--depth", "3"]) == 0
+    assert capsys.readouterr().out.strip() == "8902"
+    assert main(["perft", "--fen", KIWIPETE, "--depth", "2"]) == 0
+    assert capsys.readouterr().out.strip() == "2039"
+
+
+def test_perft_command_divide_prints_each_first_move_and_the_total(capsys):
+    assert main(["perft", "--fen", KIWIPETE, "--depth", "2", "--divide"]) == 0
+    out = capsys.readouterr().out
+    lines = [line for line in out.splitlines() if ": " in line and not line.startswith("Nodes")]
+    assert len(lines) == 48
+    assert "e1g1: 43" in lines and "a2a4: 44" in lines
+    assert lines == sorted(lines)
+    assert out.rstrip().endswith("Nodes: 2039")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["perft", "--fen", "not a fen", "--depth", "1"], "bad --fen"),
+    (["perft", "--fen", "4k3/8/8/8/8/8/8/3KK3 w - - 0 1", "--depth", "1"], "white must have exactly one king"),
+    (["perft", "--depth", "-1"], "--depth must be >= 0"),
+])
+def test_perft_command_refuses_bad_input_with_exit_2(argv, words, capsys):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert words in captured.err and captured.out == ""
+
+
+def test_perft_command_as_a_process():
+    ok = subprocess.run([sys.executable, "-m", "firmware.cli", "perft", "--depth", "2"],
+                        capture_output=True, text=True, cwd=REPO_ROOT, timeout=60)
+    assert (ok.returncode, ok.stdout.strip()) == (0, "400")
+    bad = subprocess.run([sys.executable, "-m", "firmware.cli", "perft", "--fen", "8/8/8 w - - 0 1", "--depth", "1"],
+                         capture_output=True, text=True, cwd=REPO_ROOT, timeout=60)
+    assert bad.returncode == 2
+    assert "bad --fen" in bad.stderr and "8 ranks" in bad.stderr and "Traceback" not in bad.stderr
