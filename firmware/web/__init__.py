@@ -1,0 +1,1 @@
+"""The web companion: the board's page (state over a websocket, commands, game library) and the simulator's hand."""

@@ -1,0 +1,104 @@
+"""What the web companion needs from the service: the page's state, changes, and the player's commands.
+
+The page draws one JSON object, the *page state* (below); the server sends it over the websocket
+each time the session changes. A :class:`Backend` turns the session into that object and the
+page's requests into session commands; :mod:`firmware.web.session_backend` adapts the real
+:class:`~firmware.session.Session`, the tests use a fake. Keeping the page's shape here, and
+not the session's, means a change in the session touches one adapter and no JavaScript.
+
+Page state (every key always present; squares by name, colours ``"#rrggbb"`` or ``""``)::
+
+    fen          the position the game knows (expected on the board)
+    turn         "white" | "black"
+    occupied     the squares the sensors report, a list of names
+    leds         64 LED colours, a1 first ("" when dark)
+    lifted       squares of the position whose piece is off the board now
+    wrong        squares to put right (an illegal or unexplained board)
+    last_move    [from, to] or null
+    clock        {"white": ms|null, "black": ms|null, "running": "white"|"black"|null,
+                  "paused": bool, "time_control": str, "delay_left": ms, "sandclock": bool}
+    moves        {"en": [SAN...], "fr": [SAN...]}
+    status       the game in words: "White to move", "Black wins by checkmate"
+    result       "1-0" | "0-1" | "1/2-1/2" | "*"
+    ending       how the game ended in words, or null
+    players      {"white": name, "black": name}
+    rules        "fide" | "casual"
+    claims       draws that may be claimed now, in words ("threefold repetition"); [] if none
+    draw_offer   "white" | "black" | null: the side whose draw offer is pending
+    promotion    {"square", "piece": "q"|"r"|"b"|"n", "color"} while the piece may still change,
+                 else null
+    can_takeback bool
+    problems     [str]: what is wrong on the board, in words
+    settings     {"show_legal": bool, "touch_move": bool, "alternate_colours": bool,
+                  "brightness": 0..1, "engine_level": 0..20, "takebacks": bool,
+                  "lichess": {"account": str|null, "connected": bool}}
+    opponent     {"kind": "local"|"engine"|"lichess", "name": str|null, "side": ...|null}
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from chess_core import Position
+
+Listener = Callable[[], None]
+
+PROMOTION_PIECES = ("q", "r", "b", "n")
+DRAW_ACTIONS = ("offer", "accept", "decline", "claim")
+CLOCK_ACTIONS = ("pause", "resume")
+COLOURS = ("white", "black")
+COLOUR_CHOICES = ("as-entered", "swap", "random")
+SETTINGS = ("show_legal", "touch_move", "alternate_colours", "brightness", "engine_level", "takebacks")
+
+
+class ActionRefused(Exception):
+    """A command that is well formed but not possible now (no valid claim, game over...): a 409."""
+
+
+class Backend:
+    """The session as the page sees it.
+
+    A backend **must** override ``state``, ``subscribe``, ``position`` and every command it
+    supports; a command it does not support raises :class:`ActionRefused` (the default).
+    Colours are "white"/"black"; times are seconds from the service's monotonic clock.
+    """
+
+    def state(self, now: float) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener()`` (no argument) after every change; returns the unsubscriber."""
+        raise NotImplementedError
+
+    def position(self) -> Position:
+        """The position the game knows now (the simulator's hand reads identities from it)."""
+        raise NotImplementedError
+
+    def new_game(self, *, white: str, black: str, time_control: str, rules: str, colours: str,
+                 now: float) -> None:
+        raise ActionRefused("new games are not supported here")
+
+    def resign(self, color: str, now: float) -> None:
+        raise ActionRefused("resigning is not supported here")
+
+    def draw(self, action: str, color: str, now: float) -> None:
+        raise ActionRefused("draws are not supported here")
+
+    def promote(self, piece: str, now: float) -> None:
+        raise ActionRefused("no promotion to choose")
+
+    def clock(self, action: str, now: float) -> None:
+        raise ActionRefused("the clock cannot be paused here")
+
+    def takeback(self, now: float) -> None:
+        raise ActionRefused("takebacks are not supported here")
+
+    def settings(self, changes: dict[str, Any], now: float) -> None:
+        raise ActionRefused("settings cannot be changed here")
+
+    def close(self) -> None:
+        """Release what the backend holds (subscriptions); idempotent."""
+
+
+__all__ = ["Backend", "ActionRefused", "Listener", "PROMOTION_PIECES", "DRAW_ACTIONS", "CLOCK_ACTIONS",
+           "COLOURS", "COLOUR_CHOICES", "SETTINGS"]

@@ -1,0 +1,497 @@
+"""The web companion's server: the page, its websocket, the commands, the game library, pairing.
+
+One :class:`WebCompanion` serves one :class:`~firmware.web.backend.Backend` on the session's
+asyncio loop. Reading is free: the page, ``GET /api/state``, the websocket ``/ws`` (the page
+state, pushed after every change; nothing polls) and the library. Every other method changes
+state and passes the guard first:
+
+* a request from another site is refused (its ``Origin`` must be this host), and a body must
+  be JSON (``Content-Type: application/json``), which a cross-site form cannot send;
+* on a server that needs pairing (bound to the LAN), the client must hold the pairing cookie
+  (``POST /api/pair`` with the code) or give the code in ``X-Pairing-Code``; wrong codes are
+  rate-limited.
+
+Bodies are checked field by field (:mod:`firmware.web.validate`). Errors are answered as JSON
+``{"error": "..."}`` with a 4xx status; anything unexpected is logged and answered with a
+500 that says nothing of the code.
+
+In the simulator the companion also drives the simulated board through a
+:class:`~firmware.web.simhand.SimHand` (``/api/sim/...``); those routes do not exist otherwise.
+"""
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from .backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, PROMOTION_PIECES, ActionRefused,
+                      Backend)
+from .library import GameLibrary, UnknownGame
+from .pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Refusal
+from .simhand import HandError, SimHand
+from .validate import BadRequest, Boolean, Choice, Number, Square, Squares, Text, check_body
+
+log = logging.getLogger(__name__)
+
+STATIC_DIR = Path(__file__).parent / "static"
+MAX_BODY = 16 * 1024
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address or "localhost") is reachable from this machine only."""
+    if host in ("localhost", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _error(status: int, message: str, **extra: Any) -> web.Response:
+    return web.json_response({"error": message, **extra}, status=status,
+                             headers={"Cache-Control": "no-store"})
+
+
+class _Client:
+    """One websocket: the latest text to send, and the task that sends it (latest wins)."""
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.pending: str | None = None
+        self.ready = asyncio.Event()
+        self.task: asyncio.Task | None = None
+
+    def offer(self, text: str) -> None:
+        self.pending = text
+        self.ready.set()
+
+    async def run(self) -> None:
+        try:
+            while not self.ws.closed:
+                await self.ready.wait()
+                self.ready.clear()
+                text, self.pending = self.pending, None
+                if text is not None:
+                    await self.ws.send_str(text)
+        except (ConnectionError, RuntimeError):
+            pass  # the peer went away; the handler closes and forgets us
+
+
+# Request bodies, one spec per command.
+NEW_GAME = {
+    "white": Text(max_length=60, default="White"),
+    "black": Text(max_length=60, default="Black"),
+    "time_control": Text(max_length=60, default="-"),
+    "rules": Choice("fide", "casual", default="fide"),
+    "colours": Choice(*COLOUR_CHOICES, default="as-entered"),
+}
+SIDE = {"color": Choice(*COLOURS)}
+DRAW = {"action": Choice(*DRAW_ACTIONS), "color": Choice(*COLOURS, optional=True)}
+PROMOTE = {"piece": Choice(*PROMOTION_PIECES)}
+CLOCK = {"action": Choice(*CLOCK_ACTIONS)}
+SETTINGS = {
+    "show_legal": Boolean(optional=True),
+    "touch_move": Boolean(optional=True),
+    "alternate_colours": Boolean(optional=True),
+    "takebacks": Boolean(optional=True),
+    "brightness": Number(low=0, high=1, optional=True),
+    "engine_level": Number(low=0, high=20, integer=True, optional=True),
+}
+PAIR = {"code": Text(max_length=32, min_length=1)}
+SIM_SQUARE = {"square": Square(), "index": Number(low=0, high=1, integer=True, optional=True)}
+SIM_PASS = {"squares": Squares(max_items=64)}
+SIM_ASIDE = {"index": Number(low=0, high=1, integer=True, optional=True)}
+EMPTY: dict = {}
+
+
+class WebCompanion:
+    """The page and its API for one backend; ``start(host, port)`` serves it, ``stop()`` ends it."""
+
+    def __init__(self, backend: Backend, *, pairing: Pairing, library: GameLibrary | None = None,
+                 hand: SimHand | None = None, clock: Callable[[], float] = time.monotonic,
+                 static_dir: Path = STATIC_DIR, on_sim_change: Callable[[], None] | None = None) -> None:
+        self.backend = backend
+        self.pairing = pairing
+        self.library = library
+        self.hand = hand
+        self.clock = clock
+        self.static_dir = Path(static_dir)
+        self.on_sim_change = on_sim_change
+        self.clients: set[_Client] = set()
+        self.seq = 0
+        self.last_state: dict[str, Any] | None = None
+        self._dirty: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._broadcaster: asyncio.Task | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._runner: web.AppRunner | None = None
+        self.sent = 0
+        self.app = self._build_app()
+
+    # -- application -----------------------------------------------------------------------------
+    def _build_app(self) -> web.Application:
+        app = web.Application(middlewares=[self._errors, self._guard], client_max_size=MAX_BODY)
+        r = app.router
+        r.add_get("/", self._index)
+        r.add_get("/ws", self._websocket)
+        r.add_get("/api/state", self._state)
+        r.add_get("/api/session", self._session_info)
+        r.add_post("/api/pair", self._pair)
+        r.add_post("/api/game/new", self._command(NEW_GAME, self._new_game))
+        r.add_post("/api/game/resign", self._command(SIDE, lambda v, now: self.backend.resign(v["color"], now)))
+        r.add_post("/api/game/draw", self._command(DRAW, self._draw))
+        r.add_post("/api/game/promotion", self._command(PROMOTE, lambda v, now: self.backend.promote(v["piece"], now)))
+        r.add_post("/api/game/clock", self._command(CLOCK, lambda v, now: self.backend.clock(v["action"], now)))
+        r.add_post("/api/game/takeback", self._command(EMPTY, lambda v, now: self.backend.takeback(now)))
+        r.add_post("/api/settings", self._command(SETTINGS, self._settings))
+        r.add_get("/api/games", self._games)
+        r.add_get("/api/games/{id}", self._game)
+        r.add_get("/games.pgn", self._all_pgn)
+        r.add_get("/games/{id}.pgn", self._game_pgn)
+        if self.hand is not None:
+            r.add_post("/api/sim/click", self._command(SIM_SQUARE, self._sim_click))
+            r.add_post("/api/sim/lift", self._command(SIM_SQUARE, self._sim_lift))
+            r.add_post("/api/sim/place", self._command(SIM_SQUARE, self._sim_place))
+            r.add_post("/api/sim/pass", self._command(SIM_PASS, self._sim_pass))
+            r.add_post("/api/sim/aside", self._command(SIM_ASIDE, self._sim_aside))
+            r.add_post("/api/sim/setup", self._command(EMPTY, self._sim_setup))
+        r.add_static("/static/", self.static_dir, append_version=False)
+        app.on_response_prepare.append(self._headers)
+        return app
+
+    @staticmethod
+    async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        if response.content_type == "text/html":
+            response.headers.setdefault("Content-Security-Policy", CSP)
+        if request.path.startswith("/static/") or request.path == "/":
+            response.headers.setdefault("Cache-Control", "no-cache")
+
+    @web.middleware
+    async def _errors(self, request: web.Request, handler):
+        try:
+            return await handler(request)
+        except web.HTTPException as exc:
+            if exc.status < 400 or exc.content_type == "application/json":
+                raise
+            reason = exc.text if exc.text and not exc.text.startswith(str(exc.status)) else exc.reason
+            return _error(exc.status, reason)
+        except BadRequest as exc:
+            return _error(400, str(exc))
+        except (ActionRefused, HandError) as exc:
+            return _error(409, str(exc))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the client gets no stack trace, the journal does
+            ref = secrets.token_hex(4)
+            log.exception("internal error %s on %s %s", ref, request.method, request.path)
+            return _error(500, f"internal error (reference {ref}, see the journal)")
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler):
+        if request.method in SAFE_METHODS:
+            return await handler(request)
+        origin = request.headers.get("Origin")
+        if origin is not None and origin != "null" and urlsplit(origin).netloc != request.host:
+            return _error(403, "requests from another site are refused")
+        if request.content_type != "application/json":
+            return _error(415, "the body must be JSON (Content-Type: application/json)")
+        if request.path != "/api/pair" and not self.pairing.token_valid(request.cookies.get(COOKIE)) \
+                and self.pairing.required:
+            code = request.headers.get(HEADER)
+            if code is None:
+                return _error(403, "this board needs its pairing code to change anything", pairing=True)
+            outcome = self.pairing.attempt(self._client_key(request), code, self.clock())
+            if isinstance(outcome, Refusal):
+                return self._too_many(outcome)
+            if outcome is None:
+                return _error(403, "wrong pairing code", pairing=True)
+        return await handler(request)
+
+    @staticmethod
+    def _client_key(request: web.Request) -> str:
+        return request.remote or "?"
+
+    @staticmethod
+    def _too_many(refusal: Refusal) -> web.Response:
+        wait = max(1, int(refusal.retry_after + 0.999))
+        response = _error(429, f"too many wrong codes: try again in {wait} s", retry_after=wait)
+        response.headers["Retry-After"] = str(wait)
+        return response
+
+    @staticmethod
+    async def _body(request: web.Request, spec: dict) -> dict[str, Any]:
+        if not request.can_read_body:
+            raw: Any = {}
+        else:
+            try:
+                text = await request.text()
+            except UnicodeDecodeError:
+                raise BadRequest("the body is not UTF-8 text") from None
+            try:
+                raw = json.loads(text) if text.strip() else {}
+            except ValueError as exc:
+                raise BadRequest(f"the body is not valid JSON ({exc.msg}, at character {exc.pos})") from None
+        return check_body(raw, spec)
+
+    def _command(self, spec: dict, action: Callable[[dict[str, Any], float], Any]):
+        async def handler(request: web.Request) -> web.Response:
+            values = await self._body(request, spec)
+            result = action(values, self.clock())
+            if asyncio.iscoroutine(result):
+                result = await result
+            self.changed()
+            body = {"ok": True}
+            if isinstance(result, dict):
+                body.update(result)
+            return web.json_response(body, headers={"Cache-Control": "no-store"})
+        return handler
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+    def attach(self) -> None:
+        """Subscribe to the backend and start broadcasting (on the running loop); idempotent."""
+        if self._broadcaster is not None:
+            return
+        self._loop = asyncio.get_running_loop()
+        self._dirty = asyncio.Event()
+        self._unsubscribe = self.backend.subscribe(self.changed)
+        self._broadcaster = self._loop.create_task(self._broadcast_loop(), name="web-broadcast")
+
+    async def start(self, host: str, port: int) -> int:
+        """Serve on ``host:port`` (port 0: any free port); returns the port. Idempotent."""
+        self.attach()
+        if self._runner is None:
+            self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+            await self._runner.setup()
+            site = web.TCPSite(self._runner, host, port, reuse_address=True)
+            await site.start()
+        server = self._runner.addresses
+        return server[0][1] if server else port
+
+    async def stop(self) -> None:
+        """Close every websocket, stop serving, unsubscribe; idempotent."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        for client in list(self.clients):
+            await client.ws.close()
+            if client.task is not None:
+                client.task.cancel()
+        self.clients.clear()
+        if self._broadcaster is not None:
+            self._broadcaster.cancel()
+            try:
+                await self._broadcaster
+            except asyncio.CancelledError:
+                pass
+            self._broadcaster = None
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # -- state and broadcasting ------------------------------------------------------------------------
+    def changed(self) -> None:
+        """Something changed: send the page state to every client soon (callable from any thread)."""
+        if self._dirty is None or self._loop is None:
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self._loop:
+            self._dirty.set()
+        else:
+            self._loop.call_soon_threadsafe(self._dirty.set)
+
+    def page_state(self) -> dict[str, Any]:
+        state = self.backend.state(self.clock())
+        if self.hand is not None:
+            self.hand.sync(self.backend.position())
+            state["sim"] = self.hand.state()
+        else:
+            state["sim"] = None
+        self.seq += 1
+        state["seq"] = self.seq
+        self.last_state = state
+        return state
+
+    async def _broadcast_loop(self) -> None:
+        assert self._dirty is not None
+        while True:
+            await self._dirty.wait()
+            self._dirty.clear()
+            if not self.clients:
+                continue
+            try:
+                text = json.dumps({"type": "state", "state": self.page_state()}, separators=(",", ":"))
+            except Exception:  # noqa: BLE001 - a bad state must not stop the broadcaster
+                log.exception("cannot build the page state")
+                continue
+            for client in list(self.clients):
+                client.offer(text)
+            self.sent += 1
+
+    # -- handlers: reading -------------------------------------------------------------------------
+    async def _index(self, request: web.Request) -> web.FileResponse:
+        return web.FileResponse(self.static_dir / "index.html", headers={"Content-Type": "text/html"})
+
+    def _paired(self, request: web.Request) -> bool:
+        return not self.pairing.required or self.pairing.token_valid(request.cookies.get(COOKIE))
+
+    def _hello(self, request: web.Request) -> dict[str, Any]:
+        return {"pairing_required": self.pairing.required, "paired": self._paired(request),
+                "sim": self.hand is not None}
+
+    async def _session_info(self, request: web.Request) -> web.Response:
+        return web.json_response(self._hello(request), headers={"Cache-Control": "no-store"})
+
+    async def _state(self, request: web.Request) -> web.Response:
+        return web.json_response(self.page_state(), headers={"Cache-Control": "no-store"})
+
+    async def _websocket(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=4096)
+        await ws.prepare(request)
+        client = _Client(ws)
+        await ws.send_str(json.dumps({"type": "hello", **self._hello(request)}))
+        await ws.send_str(json.dumps({"type": "state", "state": self.page_state()}, separators=(",", ":")))
+        self.clients.add(client)
+        client.task = asyncio.get_running_loop().create_task(client.run(), name="web-client")
+        try:
+            async for msg in ws:
+                if msg.type == WSMsgType.TEXT and msg.data == "ping":
+                    await ws.send_str('{"type":"pong"}')
+                elif msg.type == WSMsgType.ERROR:
+                    break
+        finally:
+            self.clients.discard(client)
+            client.task.cancel()
+            try:
+                await client.task
+            except asyncio.CancelledError:
+                pass
+        return ws
+
+    async def _games(self, request: web.Request) -> web.Response:
+        games = self.library.games() if self.library is not None else []
+        return web.json_response({"games": games}, headers={"Cache-Control": "no-store"})
+
+    def _library(self) -> GameLibrary:
+        if self.library is None:
+            raise web.HTTPNotFound(text="no game library here")
+        return self.library
+
+    async def _game(self, request: web.Request) -> web.Response:
+        try:
+            game = self._library().game(request.match_info["id"])
+        except UnknownGame:
+            return _error(404, "no such game")
+        return web.json_response(game, headers={"Cache-Control": "no-store"})
+
+    async def _game_pgn(self, request: web.Request) -> web.Response:
+        game_id = request.match_info["id"]
+        try:
+            text = self._library().pgn(game_id)
+        except UnknownGame:
+            return _error(404, "no such game")
+        return self._pgn_response(text, f"{game_id}.pgn")
+
+    async def _all_pgn(self, request: web.Request) -> web.Response:
+        text = self.library.all_pgn() if self.library is not None else ""
+        return self._pgn_response(text, "echiquier-games.pgn")
+
+    @staticmethod
+    def _pgn_response(text: str, filename: str) -> web.Response:
+        return web.Response(text=text, content_type="application/x-chess-pgn", charset="utf-8",
+                            headers={"Content-Disposition": f'attachment; filename="{filename}"',
+                                     "Cache-Control": "no-store"})
+
+    # -- handlers: pairing and commands -------------------------------------------------------------
+    async def _pair(self, request: web.Request) -> web.Response:
+        values = await self._body(request, PAIR)
+        if not self.pairing.required:
+            return web.json_response({"ok": True, "paired": True, "required": False})
+        outcome = self.pairing.attempt(self._client_key(request), values["code"], self.clock())
+        if isinstance(outcome, Refusal):
+            return self._too_many(outcome)
+        if outcome is None:
+            log.warning("wrong pairing code from %s", request.remote)
+            return _error(403, "wrong pairing code", pairing=True)
+        response = web.json_response({"ok": True, "paired": True, "required": True})
+        response.set_cookie(COOKIE, outcome, max_age=COOKIE_MAX_AGE_S, httponly=True, samesite="Strict",
+                            path="/")
+        return response
+
+    def _new_game(self, values: dict[str, Any], now: float) -> None:
+        self.backend.new_game(now=now, **values)
+        if self.hand is not None:
+            self.hand.setup(self.backend.position())
+
+    def _draw(self, values: dict[str, Any], now: float) -> None:
+        color = values["color"]
+        if color is None:
+            if values["action"] != "claim":
+                raise BadRequest("color: required to offer, accept or decline a draw")
+            color = "white" if self.backend.position().turn == 0 else "black"
+        self.backend.draw(values["action"], color, now)
+
+    def _settings(self, values: dict[str, Any], now: float) -> None:
+        changes = {k: v for k, v in values.items() if v is not None}
+        if not changes:
+            raise BadRequest("no setting given")
+        self.backend.settings(changes, now)
+
+    # -- handlers: the simulated hand ------------------------------------------------------------------
+    def _turn_colour(self) -> str:
+        return "white" if self.backend.position().turn == 0 else "black"
+
+    def _sim_done(self) -> None:
+        if self.on_sim_change is not None:
+            self.on_sim_change()
+
+    def _sim_click(self, values: dict[str, Any], now: float) -> dict[str, Any]:
+        assert self.hand is not None
+        did = self.hand.click(values["square"], self._turn_colour(), values["index"])
+        self._sim_done()
+        return {"did": did}
+
+    def _sim_lift(self, values: dict[str, Any], now: float) -> None:
+        assert self.hand is not None
+        self.hand.lift(values["square"])
+        self._sim_done()
+
+    def _sim_place(self, values: dict[str, Any], now: float) -> None:
+        assert self.hand is not None
+        self.hand.place(values["square"], self._turn_colour(), values["index"])
+        self._sim_done()
+
+    def _sim_pass(self, values: dict[str, Any], now: float) -> None:
+        assert self.hand is not None
+        for square in values["squares"]:
+            self.hand.pass_over(square)
+        self._sim_done()
+
+    def _sim_aside(self, values: dict[str, Any], now: float) -> None:
+        assert self.hand is not None
+        self.hand.put_aside(values["index"])
+
+    def _sim_setup(self, values: dict[str, Any], now: float) -> None:
+        assert self.hand is not None
+        self.hand.setup(self.backend.position())
+        self._sim_done()
+
+
+__all__ = ["WebCompanion", "is_loopback", "STATIC_DIR"]

@@ -1,0 +1,150 @@
+"""The simulator's hand: the pieces on the simulated board, which of them are held, and where they go.
+
+The sensors of a board only know which squares hold a piece. To draw the simulated board as it
+is (a knight put on a wrong square is still a knight) and to know what a click puts down, the
+simulator keeps the hand on the server side: it knows the piece on every square of the simulated
+board, since it starts from the game's position and every change goes through here. The page
+only sends where the mouse went; everything the sensors see still goes through the
+:class:`~board_driver.sim.SimulatedBoard`, so the session's debouncer and inference judge it
+exactly as they judge a real board.
+
+* ``lift(square)`` takes the piece there into the hand (two at most: a capture, castling);
+* ``place(square)`` puts a held piece down: the one chosen on the page, else the last lifted
+  piece of the side to move (so that in "lift the bishop, lift the pawn it takes, put down"
+  the bishop goes down), else the last lifted;
+* ``pass_over(square)`` is a held piece carried low over an empty square: its magnet closes the
+  sensor for an instant, which the debouncer must ignore;
+* ``sync(position)``: when the sensors agree with the game's position, the pieces take the
+  game's identities (a promoted pawn becomes the chosen piece) and what is left in the hand
+  (the captured pieces) is put aside.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from board_driver.sim import SimulatedBoard
+from chess_core import Position, square_name
+
+MAX_HELD = 2
+
+
+class HandError(ValueError):
+    """A hand movement that cannot be done (nothing to lift there, nothing held, hand full)."""
+
+
+@dataclass(frozen=True)
+class Held:
+    symbol: str   # "P", "n"... (upper case: white)
+    origin: int   # the square it was lifted from
+
+    @property
+    def colour(self) -> str:
+        return "white" if self.symbol.isupper() else "black"
+
+
+class SimHand:
+    """The pieces on a :class:`SimulatedBoard` and in the hand above it."""
+
+    def __init__(self, board: SimulatedBoard, position: Position | None = None) -> None:
+        self.board = board
+        self.pieces: dict[int, str] = {}
+        self.held: list[Held] = []
+        if position is not None:
+            self.pieces = _placement(position)
+            extra = board.occupied & ~position.occupied
+            for sq in range(64):
+                if extra >> sq & 1:
+                    self.pieces[sq] = "P"
+            for sq in list(self.pieces):
+                if not board.occupied >> sq & 1:
+                    del self.pieces[sq]
+
+    # -- the hand's movements ------------------------------------------------------------------
+    def lift(self, square: int) -> Held:
+        if square not in self.pieces:
+            raise HandError(f"there is no piece on {square_name(square)}")
+        if len(self.held) >= MAX_HELD:
+            raise HandError(f"the hand already holds {MAX_HELD} pieces: put one down first")
+        piece = Held(self.pieces[square], square)
+        self.board.lift(square)
+        del self.pieces[square]
+        self.held.append(piece)
+        return piece
+
+    def choose(self, turn_colour: str | None, index: int | None = None) -> int:
+        """Which held piece goes down next (index into ``held``)."""
+        if not self.held:
+            raise HandError("the hand holds no piece")
+        if index is not None:
+            if not 0 <= index < len(self.held):
+                raise HandError(f"the hand holds {len(self.held)} piece(s), there is no piece {index}")
+            return index
+        for i in range(len(self.held) - 1, -1, -1):
+            if self.held[i].colour == turn_colour:
+                return i
+        return len(self.held) - 1
+
+    def place(self, square: int, turn_colour: str | None = None, index: int | None = None) -> Held:
+        if square in self.pieces:
+            raise HandError(f"{square_name(square)} already holds a piece")
+        i = self.choose(turn_colour, index)
+        piece = self.held.pop(i)
+        self.pieces[square] = piece.symbol
+        self.board.place(square, piece.colour if self.board.colour else None)
+        return piece
+
+    def click(self, square: int, turn_colour: str | None = None, index: int | None = None) -> str:
+        """A click: lift the piece on ``square``, or put the held piece down there."""
+        if square in self.pieces:
+            self.lift(square)
+            return "lift"
+        self.place(square, turn_colour, index)
+        return "place"
+
+    def pass_over(self, square: int) -> bool:
+        """A held piece carried over ``square``: an empty square's sensor blinks once."""
+        if not self.held or square in self.pieces:
+            return False
+        colour = self.held[-1].colour if self.board.colour else None
+        self.board.place(square, colour)
+        self.board.lift(square)
+        return True
+
+    def put_aside(self, index: int | None = None) -> Held:
+        """Put a held piece beside the board (a captured piece)."""
+        i = self.choose(None, index if index is not None else len(self.held) - 1)
+        return self.held.pop(i)
+
+    # -- the game's view -------------------------------------------------------------------------
+    def setup(self, position: Position) -> None:
+        """Set every piece of ``position`` on its square at once (the arbiter sets the board up)."""
+        self.held.clear()
+        self.pieces = _placement(position)
+        if self.board.colour:
+            self.board.set_colours(position.occupied_by(0), position.occupied_by(1))
+        else:
+            self.board.set_occupied(position.occupied)
+
+    def sync(self, position: Position) -> bool:
+        """When the sensors agree with ``position``, take its identities and empty the hand."""
+        if self.board.occupied != position.occupied:
+            return False
+        if self.board.colour and (self.board.white != position.occupied_by(0)):
+            return False
+        self.pieces = _placement(position)
+        self.held.clear()
+        return True
+
+    def state(self) -> dict:
+        """For the page: the piece on each square, and the held pieces with their origins."""
+        return {
+            "pieces": {square_name(sq): sym for sq, sym in sorted(self.pieces.items())},
+            "hand": [{"piece": h.symbol, "from": square_name(h.origin)} for h in self.held],
+        }
+
+
+def _placement(position: Position) -> dict[int, str]:
+    return {sq: piece.symbol() for sq, piece in position.placement()}
+
+
+__all__ = ["SimHand", "HandError", "Held", "MAX_HELD"]

@@ -1,0 +1,691 @@
+// Échiquier web companion: draws the page state pushed by the board over a websocket, and sends
+// the player's commands. Plain JavaScript, no build step, nothing fetched from elsewhere.
+"use strict";
+
+(() => {
+  const FILES = "abcdefgh";
+  const NAMES = [];
+  for (let r = 0; r < 8; r++) for (let f = 0; f < 8; f++) NAMES.push(FILES[f] + (r + 1));
+  const GLYPH = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };
+  const TEXT_STYLE = "\uFE0E"; // ask for the text glyph, not an emoji
+  const LETTERS = {
+    en: { q: "Q", r: "R", b: "B", n: "N" },
+    fr: { q: "D", r: "T", b: "F", n: "C" },
+  };
+  const PIECE_NAMES = {
+    en: { q: "queen", r: "rook", b: "bishop", n: "knight" },
+    fr: { q: "dame", r: "tour", b: "fou", n: "cavalier" },
+  };
+
+  const $ = (sel) => document.querySelector(sel);
+  const $$ = (sel) => Array.from(document.querySelectorAll(sel));
+
+  const ui = {
+    state: null,
+    receivedAt: 0,
+    hello: { pairing_required: false, paired: true, sim: false },
+    lang: localStorage.getItem("echiquier.lang") === "fr" ? "fr" : "en",
+    flipped: localStorage.getItem("echiquier.flipped") === "1",
+    handIndex: null,
+    squares: {},
+    ws: null,
+    retry: 0,
+    simQueue: Promise.resolve(),
+    pointer: null,
+    libraryDirty: true,
+    viewer: null,
+  };
+
+  // -- helpers ------------------------------------------------------------------------------------
+  function pad(n) { return String(n).padStart(2, "0"); }
+
+  // The clock face of chess_core.format_clock: H:MM:SS from 20 s, tenths below, digits cut.
+  function formatClock(ms) {
+    if (ms === null || ms === undefined) return "-:--:--";
+    ms = Math.max(0, Math.floor(ms));
+    if (ms >= 20000) {
+      const s = Math.floor(ms / 1000), m = Math.floor(s / 60), h = Math.floor(m / 60);
+      return `${h}:${pad(m % 60)}:${pad(s % 60)}`;
+    }
+    const tenths = Math.floor(ms / 100);
+    return `0:${pad(Math.floor(tenths / 10))}.${tenths % 10}`;
+  }
+
+  function placement(fen) {
+    const out = new Array(64).fill(null);
+    if (!fen) return out;
+    const rows = fen.split(" ")[0].split("/");
+    for (let i = 0; i < 8 && i < rows.length; i++) {
+      const rank = 7 - i;
+      let file = 0;
+      for (const ch of rows[i]) {
+        if (ch >= "1" && ch <= "8") file += Number(ch);
+        else { if (file < 8) out[rank * 8 + file] = ch; file++; }
+      }
+    }
+    return out;
+  }
+
+  function glyph(symbol) { return GLYPH[symbol.toLowerCase()] + TEXT_STYLE; }
+  function colourOf(symbol) { return symbol === symbol.toUpperCase() ? "w" : "b"; }
+
+  let messageTimer = null;
+  function showMessage(text, kind = "info") {
+    const box = $("#message");
+    box.textContent = text;
+    box.dataset.kind = kind;
+    box.hidden = false;
+    clearTimeout(messageTimer);
+    messageTimer = setTimeout(() => { box.hidden = true; }, kind === "error" ? 8000 : 4000);
+  }
+
+  async function post(path, body) {
+    let response;
+    try {
+      response = await fetch(path, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body || {}),
+        credentials: "same-origin",
+      });
+    } catch (err) {
+      showMessage("The board cannot be reached.", "error");
+      throw err;
+    }
+    let data = null;
+    try { data = await response.json(); } catch (_) { data = null; }
+    if (!response.ok) {
+      const text = (data && data.error) || `Request refused (${response.status}).`;
+      showMessage(text, "error");
+      if (data && data.pairing) showPairing(true);
+      const err = new Error(text);
+      err.status = response.status;
+      throw err;
+    }
+    return data;
+  }
+
+  function act(path, body) { return post(path, body).catch(() => {}); }
+
+  // -- the board ------------------------------------------------------------------------------------
+  function buildBoard(container, squares, interactive) {
+    container.textContent = "";
+    const order = [];
+    for (let row = 0; row < 8; row++) {
+      for (let col = 0; col < 8; col++) {
+        const rank = ui.flipped && interactive ? row : 7 - row;
+        const file = ui.flipped && interactive ? 7 - col : col;
+        order.push(rank * 8 + file);
+      }
+    }
+    for (const sq of order) {
+      const file = sq % 8, rank = Math.floor(sq / 8);
+      const el = document.createElement("div");
+      el.className = "sq " + ((file + rank) % 2 ? "light" : "dark");
+      el.dataset.square = NAMES[sq];
+      el.dataset.led = "";
+      el.setAttribute("role", "gridcell");
+      const piece = document.createElement("span");
+      piece.className = "piece";
+      el.appendChild(piece);
+      const bottomRank = ui.flipped && interactive ? 7 : 0;
+      const leftFile = ui.flipped && interactive ? 7 : 0;
+      if (rank === bottomRank) {
+        const c = document.createElement("span"); c.className = "coord file"; c.textContent = FILES[file]; el.appendChild(c);
+      }
+      if (file === leftFile) {
+        const c = document.createElement("span"); c.className = "coord rank"; c.textContent = rank + 1; el.appendChild(c);
+      }
+      if (interactive) el.tabIndex = -1;
+      container.appendChild(el);
+      squares[NAMES[sq]] = el;
+    }
+  }
+
+  function setPiece(el, symbol, kind) {
+    const span = el.firstChild;
+    const text = symbol ? (symbol === "?" ? "\u25CF" : glyph(symbol)) : "";
+    if (span.textContent !== text) span.textContent = text;
+    const cls = "piece" + (symbol ? " " + (symbol === "?" ? "unknown" : colourOf(symbol)) : "") + (kind ? " " + kind : "");
+    if (span.className !== cls) span.className = cls;
+    el.dataset.piece = symbol || "";
+  }
+
+  function renderBoard(s) {
+    const expected = placement(s.fen);
+    const occupied = new Set(s.occupied);
+    const lifted = new Set(s.lifted);
+    const wrong = new Set(s.wrong);
+    const last = new Set(s.last_move || []);
+    const physical = s.sim ? s.sim.pieces : null;
+    for (let i = 0; i < 64; i++) {
+      const name = NAMES[i];
+      const el = ui.squares[name];
+      const occ = occupied.has(name);
+      const exp = expected[i];
+      if (physical) {
+        if (physical[name]) setPiece(el, physical[name], "");
+        else if (exp) setPiece(el, exp, "ghost");
+        else setPiece(el, null, "");
+      } else if (occ) {
+        setPiece(el, exp || "?", "");
+      } else if (exp) {
+        setPiece(el, exp, "ghost");
+      } else {
+        setPiece(el, null, "");
+      }
+      if (occ) el.dataset.occupied = "1"; else delete el.dataset.occupied;
+      const led = s.leds[i] || "";
+      if (el.dataset.led !== led) {
+        el.dataset.led = led;
+        if (led) el.style.setProperty("--led", led); else el.style.removeProperty("--led");
+      }
+      el.classList.toggle("lifted", lifted.has(name));
+      el.classList.toggle("wrong", wrong.has(name));
+      el.classList.toggle("last", last.has(name));
+    }
+  }
+
+  // -- clocks -------------------------------------------------------------------------------------------
+  function clockValue(side, now) {
+    const c = ui.state && ui.state.clock;
+    if (!c) return null;
+    let ms = c[side];
+    if (ms === null || ms === undefined) return null;
+    const elapsed = now - ui.receivedAt;
+    if (c.running === side) ms -= Math.max(0, elapsed - (c.delay_left || 0));
+    else if (c.running && c.sandclock) ms += elapsed;
+    return ms;
+  }
+
+  function tickClocks() {
+    if (!ui.state) return;
+    const now = performance.now();
+    for (const side of ["white", "black"]) {
+      const el = $("#clock-" + side);
+      const text = formatClock(clockValue(side, now));
+      if (el.textContent !== text) el.textContent = text;
+      const running = ui.state.clock.running === side ? "1" : "0";
+      if (el.dataset.running !== running) el.dataset.running = running;
+    }
+  }
+
+  // -- the game panel -------------------------------------------------------------------------------------
+  function startNumbering(s) {
+    const fen = s.start_fen;
+    if (!fen) return { number: 1, black: false };
+    const parts = fen.split(" ");
+    return { number: Number(parts[5]) || 1, black: parts[1] === "b" };
+  }
+
+  function renderMoves(list, sans, start, current, onPick) {
+    list.textContent = "";
+    let number = start.number;
+    let li = null;
+    sans.forEach((text, i) => {
+      const ply = i + (start.black ? 1 : 0);
+      if (ply % 2 === 0 || li === null) {
+        li = document.createElement("li");
+        const n = document.createElement("span");
+        n.className = "num";
+        n.textContent = number + ".";
+        li.appendChild(n);
+        if (ply % 2 === 1) {
+          const gap = document.createElement("span");
+          gap.className = "san gap";
+          li.appendChild(gap);
+        }
+        list.appendChild(li);
+      }
+      const m = document.createElement(onPick ? "button" : "span");
+      m.className = "san " + (ply % 2 === 0 ? "w" : "b");
+      m.textContent = text;
+      if (onPick) {
+        m.type = "button";
+        m.addEventListener("click", () => onPick(i + 1));
+      }
+      if (current === i + 1) m.classList.add("current");
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(m);
+      if (ply % 2 === 1) number++;
+    });
+    const lastItem = list.lastElementChild;
+    if (lastItem && !onPick) lastItem.scrollIntoView({ block: "nearest" });
+  }
+
+  function renderGame(s) {
+    $("#status").textContent = s.status;
+    const over = s.result && s.result !== "*";
+    const result = $("#result");
+    result.hidden = !over;
+    result.textContent = over ? `${s.result}${s.ending ? " — " + s.ending : ""}` : "";
+    $("#name-white").textContent = s.players.white;
+    $("#name-black").textContent = s.players.black;
+    $("#player-white").classList.toggle("to-move", !over && s.turn === "white");
+    $("#player-black").classList.toggle("to-move", !over && s.turn === "black");
+
+    const problems = $("#problems");
+    problems.textContent = "";
+    for (const p of s.problems || []) {
+      const li = document.createElement("li"); li.textContent = p; problems.appendChild(li);
+    }
+    problems.hidden = !(s.problems && s.problems.length);
+
+    renderMoves($("#moves"), s.moves[ui.lang] || s.moves.en, startNumbering(s), null, null);
+
+    const promo = $("#promotion");
+    promo.hidden = !s.promotion;
+    for (const b of promo.querySelectorAll("button")) {
+      const p = b.dataset.piece;
+      const white = !s.promotion || s.promotion.color !== "black";
+      b.textContent = `${glyph(white ? p.toUpperCase() : p)} ${LETTERS[ui.lang][p]}`;
+      b.title = PIECE_NAMES[ui.lang][p];
+      b.setAttribute("aria-pressed", s.promotion && s.promotion.piece === p ? "true" : "false");
+    }
+
+    const offer = $("#draw-offer");
+    offer.hidden = !s.draw_offer || over;
+    if (s.draw_offer) {
+      const who = s.draw_offer === "white" ? "White" : "Black";
+      $("#draw-offer-text").textContent = `${who} offers a draw.`;
+    }
+    const claim = $("#claim-draw");
+    claim.hidden = !(s.claims && s.claims.length) || over;
+    if (!claim.hidden) claim.textContent = `Claim a draw (${s.claims.join(", ")})`;
+    for (const side of ["white", "black"]) {
+      $("#offer-" + side).disabled = over || s.draw_offer === side;
+      $("#resign-" + side).disabled = over;
+    }
+    const c = s.clock;
+    const timed = c.white !== null || c.black !== null;
+    const pause = $("#pause");
+    pause.textContent = c.paused ? "Resume clock" : "Pause clock";
+    pause.disabled = over || !timed || (!c.paused && !c.running);
+    const takeback = $("#takeback");
+    takeback.disabled = !s.can_takeback;
+    takeback.hidden = !s.settings.takebacks && !s.can_takeback;
+    $("#pause").hidden = !timed;
+  }
+
+  function renderSettings(s) {
+    const form = $("#settings");
+    if (form.contains(document.activeElement) && document.activeElement.type !== "checkbox") return;
+    const st = s.settings;
+    for (const name of ["show_legal", "touch_move", "alternate_colours", "takebacks"]) {
+      form.elements[name].checked = !!st[name];
+    }
+    form.elements.brightness.value = st.brightness;
+    $("#brightness-out").textContent = Math.round(st.brightness * 100) + " %";
+    form.elements.engine_level.value = st.engine_level;
+    const l = st.lichess || {};
+    $("#lichess-state").textContent = l.account
+      ? `Account ${l.account}${l.connected ? " (connected)" : " (not connected)"}.`
+      : "Not connected. Connecting an account comes with online play.";
+  }
+
+  function renderSim(s) {
+    const box = $("#sim");
+    box.hidden = !s.sim;
+    document.body.classList.toggle("simulator", !!s.sim);
+    if (!s.sim) return;
+    const hand = $("#hand");
+    hand.textContent = "";
+    if (ui.handIndex !== null && ui.handIndex >= s.sim.hand.length) ui.handIndex = null;
+    s.sim.hand.forEach((h, i) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "held " + colourOf(h.piece);
+      b.textContent = glyph(h.piece);
+      b.title = `from ${h.from} (click to put this one down next)`;
+      b.dataset.piece = h.piece;
+      b.setAttribute("aria-pressed", ui.handIndex === i ? "true" : "false");
+      b.addEventListener("click", () => { ui.handIndex = ui.handIndex === i ? null : i; renderSim(ui.state); });
+      hand.appendChild(b);
+    });
+    if (!s.sim.hand.length) hand.textContent = "empty";
+    $("#aside").disabled = !s.sim.hand.length;
+  }
+
+  function render() {
+    const s = ui.state;
+    if (!s) return;
+    renderBoard(s);
+    renderGame(s);
+    renderSettings(s);
+    renderSim(s);
+    tickClocks();
+    document.body.dataset.seq = s.seq;
+    document.body.dataset.ready = "1";
+    const key = `${s.moves.en.length}|${s.result}`;
+    if (key !== ui.libraryKey) {
+      ui.libraryKey = key;
+      ui.libraryDirty = true;
+      if (!$('[data-panel="library"]').hidden) loadLibrary();
+    }
+  }
+
+  // -- websocket ---------------------------------------------------------------------------------------------
+  function setLink(state, text) {
+    const el = $("#link");
+    el.dataset.state = state;
+    el.textContent = text;
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws`);
+    ui.ws = ws;
+    setLink("connecting", "connecting…");
+    ws.addEventListener("open", () => { ui.retry = 0; setLink("up", "live"); });
+    ws.addEventListener("message", (event) => {
+      let msg;
+      try { msg = JSON.parse(event.data); } catch (_) { return; }
+      if (msg.type === "hello") {
+        ui.hello = msg;
+        applyPairing();
+      } else if (msg.type === "state") {
+        ui.state = msg.state;
+        ui.receivedAt = performance.now();
+        render();
+      }
+    });
+    ws.addEventListener("close", () => {
+      setLink("down", "reconnecting…");
+      const wait = Math.min(10000, 500 * 2 ** ui.retry++);
+      setTimeout(connect, wait);
+    });
+  }
+
+  // -- pairing -----------------------------------------------------------------------------------------------
+  function applyPairing() {
+    const need = ui.hello.pairing_required && !ui.hello.paired;
+    $("#pair-open").hidden = !need;
+    document.body.classList.toggle("read-only", need);
+    if (!need) $("#pairing").hidden = true;
+  }
+
+  function showPairing(show) {
+    $("#pairing").hidden = !show;
+    if (show) $("#pair-code").focus();
+  }
+
+  // -- the simulated hand ---------------------------------------------------------------------------------------
+  function simSend(path, body) {
+    ui.simQueue = ui.simQueue.then(() => post(path, body)).catch(() => {});
+    return ui.simQueue;
+  }
+
+  function squareAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    const sq = el && el.closest("#board [data-square]");
+    return sq ? sq.dataset.square : null;
+  }
+
+  function physicalPiece(name) {
+    const s = ui.state;
+    return !!(s && s.sim && s.sim.pieces[name]);
+  }
+
+  function takeIndex() {
+    const i = ui.handIndex;
+    ui.handIndex = null;
+    return i;
+  }
+
+  function onPointerDown(event) {
+    if (!ui.state || !ui.state.sim || event.button > 0) return;
+    const name = squareAt(event.clientX, event.clientY);
+    if (!name) return;
+    event.preventDefault();
+    const lifts = physicalPiece(name);
+    ui.pointer = { id: event.pointerId, from: name, lifted: lifts, last: name };
+    if (lifts) simSend("/api/sim/lift", { square: name });
+  }
+
+  function onPointerMove(event) {
+    const p = ui.pointer;
+    if (!p || p.id !== event.pointerId || !p.lifted) return;
+    const name = squareAt(event.clientX, event.clientY);
+    if (!name || name === p.last) return;
+    p.last = name;
+    if (!physicalPiece(name)) simSend("/api/sim/pass", { squares: [name] });
+  }
+
+  function onPointerUp(event) {
+    const p = ui.pointer;
+    if (!p || p.id !== event.pointerId) return;
+    ui.pointer = null;
+    const name = squareAt(event.clientX, event.clientY);
+    if (!name) return;
+    if (p.lifted && name !== p.from) {
+      simSend("/api/sim/place", { square: name, index: takeIndex() });
+    } else if (!p.lifted && name === p.from) {
+      simSend("/api/sim/place", { square: name, index: takeIndex() });
+    }
+  }
+
+  // -- the library ------------------------------------------------------------------------------------------------
+  async function loadLibrary() {
+    ui.libraryDirty = false;
+    let data;
+    try {
+      const r = await fetch("/api/games", { cache: "no-store" });
+      data = await r.json();
+    } catch (_) { return; }
+    const list = $("#library");
+    list.textContent = "";
+    if (!data.games.length) {
+      const li = document.createElement("li"); li.textContent = "No game recorded yet."; list.appendChild(li);
+    }
+    for (const g of data.games) {
+      const li = document.createElement("li");
+      li.dataset.id = g.id;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "game";
+      const moves = Math.ceil(g.plies / 2);
+      const when = `${g.date.replace(/\./g, "-")}${g.time ? " " + g.time.slice(0, 5) : ""}`;
+      b.textContent = `${g.white} – ${g.black} · ${g.in_progress ? "in progress" : g.result} · ${moves} move${moves === 1 ? "" : "s"} · ${when}`;
+      if (g.problem) b.title = g.problem;
+      b.addEventListener("click", () => openGame(g.id));
+      const a = document.createElement("a");
+      a.href = `/games/${encodeURIComponent(g.id)}.pgn`;
+      a.download = `${g.id}.pgn`;
+      a.textContent = "PGN";
+      li.append(b, " ", a);
+      list.appendChild(li);
+    }
+    if (ui.viewer && data.games.some((g) => g.id === ui.viewer.id)) openGame(ui.viewer.id, true);
+  }
+
+  async function openGame(id, keepPly) {
+    let game, pgn;
+    try {
+      const r = await fetch(`/api/games/${encodeURIComponent(id)}`, { cache: "no-store" });
+      if (!r.ok) return;
+      game = await r.json();
+      pgn = await (await fetch(`/games/${encodeURIComponent(id)}.pgn`, { cache: "no-store" })).text();
+    } catch (_) { return; }
+    const previous = ui.viewer && ui.viewer.id === id ? ui.viewer.ply : null;
+    ui.viewer = { id, game, ply: keepPly && previous !== null ? Math.min(previous, game.fens.length - 1) : game.fens.length - 1 };
+    $("#viewer").hidden = false;
+    $("#viewer-title").textContent = `${game.white} – ${game.black}, ${game.date}`;
+    $("#viewer-download").href = `/games/${encodeURIComponent(id)}.pgn`;
+    $("#viewer-download").download = `${id}.pgn`;
+    $("#viewer-pgn").textContent = pgn;
+    $("#viewer-ending").textContent = game.in_progress ? "In progress." : `${game.result}${game.ending ? " — " + game.ending : ""}`;
+    if (!ui.viewerSquares) {
+      ui.viewerSquares = {};
+      buildBoard($("#viewer-board"), ui.viewerSquares, false);
+    }
+    showPly();
+  }
+
+  function showPly() {
+    const v = ui.viewer;
+    if (!v) return;
+    const g = v.game;
+    const expected = placement(g.fens[v.ply]);
+    const last = v.ply > 0 ? new Set(g.last_moves[v.ply - 1]) : new Set();
+    for (let i = 0; i < 64; i++) {
+      const el = ui.viewerSquares[NAMES[i]];
+      setPiece(el, expected[i], "");
+      el.classList.toggle("last", last.has(NAMES[i]));
+    }
+    $("#v-ply").textContent = `${v.ply} / ${g.fens.length - 1}`;
+    const start = g.start_fen ? { number: Number(g.start_fen.split(" ")[5]) || 1, black: g.start_fen.split(" ")[1] === "b" } : { number: 1, black: false };
+    renderMoves($("#viewer-moves"), g.san[ui.lang] || g.san.en, start, v.ply, (ply) => { v.ply = ply; showPly(); });
+  }
+
+  function step(delta) {
+    const v = ui.viewer;
+    if (!v) return;
+    const n = v.game.fens.length - 1;
+    v.ply = delta === "first" ? 0 : delta === "last" ? n : Math.max(0, Math.min(n, v.ply + delta));
+    showPly();
+  }
+
+  // -- wiring ----------------------------------------------------------------------------------------------------------
+  function selectTab(name) {
+    for (const b of $$(".tabs [data-tab]")) b.setAttribute("aria-selected", b.dataset.tab === name ? "true" : "false");
+    for (const p of $$("[data-panel]")) p.hidden = p.dataset.panel !== name;
+    if (name === "library") loadLibrary();
+  }
+
+  function setLang(lang) {
+    ui.lang = lang;
+    localStorage.setItem("echiquier.lang", lang);
+    $("#lang-en").setAttribute("aria-pressed", lang === "en" ? "true" : "false");
+    $("#lang-fr").setAttribute("aria-pressed", lang === "fr" ? "true" : "false");
+    document.body.dataset.lang = lang;
+    render();
+    showPly();
+  }
+
+  function setFlipped(flipped) {
+    ui.flipped = flipped;
+    localStorage.setItem("echiquier.flipped", flipped ? "1" : "0");
+    $(".play").classList.toggle("flipped", flipped);
+    ui.squares = {};
+    buildBoard($("#board"), ui.squares, true);
+    render();
+  }
+
+  function wire() {
+    for (const b of $$(".tabs [data-tab]")) b.addEventListener("click", () => selectTab(b.dataset.tab));
+    $("#lang-en").addEventListener("click", () => setLang("en"));
+    $("#lang-fr").addEventListener("click", () => setLang("fr"));
+    $("#flip").addEventListener("click", () => setFlipped(!ui.flipped));
+
+    $("#pair-open").addEventListener("click", () => showPairing(true));
+    $("#pair-close").addEventListener("click", () => showPairing(false));
+    $("#pair-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await post("/api/pair", { code: $("#pair-code").value });
+        ui.hello.paired = true;
+        $("#pair-code").value = "";
+        applyPairing();
+        showMessage("Paired: this device may now play on the board.");
+      } catch (_) { /* the message says why */ }
+    });
+
+    for (const side of ["white", "black"]) {
+      // Resigning takes two clicks: the first arms the button for a few seconds.
+      const resign = $("#resign-" + side);
+      resign.addEventListener("click", () => {
+        const name = side === "white" ? "White" : "Black";
+        if (resign.dataset.armed === "1") {
+          resign.dataset.armed = "0";
+          resign.textContent = `${name} resigns`;
+          act("/api/game/resign", { color: side });
+          return;
+        }
+        resign.dataset.armed = "1";
+        resign.textContent = `Confirm: ${name} resigns`;
+        setTimeout(() => {
+          if (resign.dataset.armed === "1") { resign.dataset.armed = "0"; resign.textContent = `${name} resigns`; }
+        }, 4000);
+      });
+      $("#offer-" + side).addEventListener("click", () => act("/api/game/draw", { action: "offer", color: side }));
+    }
+    const other = () => (ui.state && ui.state.draw_offer === "white" ? "black" : "white");
+    $("#draw-accept").addEventListener("click", () => act("/api/game/draw", { action: "accept", color: other() }));
+    $("#draw-decline").addEventListener("click", () => act("/api/game/draw", { action: "decline", color: other() }));
+    $("#claim-draw").addEventListener("click", () => act("/api/game/draw", { action: "claim", color: ui.state.turn }));
+    $("#pause").addEventListener("click", () => act("/api/game/clock", { action: ui.state.clock.paused ? "resume" : "pause" }));
+    $("#takeback").addEventListener("click", () => act("/api/game/takeback", {}));
+    for (const b of $$("#promotion button")) b.addEventListener("click", () => act("/api/game/promotion", { piece: b.dataset.piece }));
+
+    const form = $("#new-game");
+    form.elements["tc-preset"].addEventListener("change", () => {
+      $("#tc-custom-label").hidden = form.elements["tc-preset"].value !== "custom";
+    });
+    $("#swap-names").addEventListener("click", () => {
+      const w = form.elements.white.value;
+      form.elements.white.value = form.elements.black.value;
+      form.elements.black.value = w;
+    });
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const preset = form.elements["tc-preset"].value;
+      const body = {
+        white: form.elements.white.value,
+        black: form.elements.black.value,
+        time_control: preset === "custom" ? form.elements["tc-custom"].value : preset,
+        rules: form.elements.rules.value,
+        colours: form.elements.colours.value,
+      };
+      try {
+        await post("/api/game/new", body);
+        selectTab("game");
+        showMessage("New game: set the pieces up if the board asks for it.");
+      } catch (_) { /* shown */ }
+    });
+
+    const settings = $("#settings");
+    settings.addEventListener("change", (event) => {
+      const input = event.target;
+      if (!input.name) return;
+      let value;
+      if (input.type === "checkbox") value = input.checked;
+      else if (input.name === "engine_level") value = Number(input.value);
+      else value = Number(input.value);
+      act("/api/settings", { [input.name]: value });
+    });
+    settings.elements.brightness.addEventListener("input", () => {
+      $("#brightness-out").textContent = Math.round(Number(settings.elements.brightness.value) * 100) + " %";
+    });
+
+    const board = $("#board");
+    board.addEventListener("pointerdown", onPointerDown);
+    window.addEventListener("pointermove", onPointerMove);
+    window.addEventListener("pointerup", onPointerUp);
+    window.addEventListener("pointercancel", () => { ui.pointer = null; });
+    $("#aside").addEventListener("click", () => simSend("/api/sim/aside", { index: takeIndex() }));
+    $("#setup").addEventListener("click", () => simSend("/api/sim/setup", {}));
+
+    $("#v-first").addEventListener("click", () => step("first"));
+    $("#v-prev").addEventListener("click", () => step(-1));
+    $("#v-next").addEventListener("click", () => step(1));
+    $("#v-last").addEventListener("click", () => step("last"));
+    document.addEventListener("keydown", (event) => {
+      if ($('[data-panel="library"]').hidden || !ui.viewer) return;
+      if (event.target.closest && event.target.closest("input, select, textarea")) return;
+      if (event.key === "ArrowLeft") step(-1);
+      else if (event.key === "ArrowRight") step(1);
+    });
+  }
+
+  function init() {
+    $(".play").classList.toggle("flipped", ui.flipped);
+    buildBoard($("#board"), ui.squares, true);
+    wire();
+    setLang(ui.lang);
+    connect();
+    setInterval(tickClocks, 100);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -1,0 +1,105 @@
+"""A fake backend for the server tests: a chess_core Game behind the Backend interface, commands recorded."""
+from __future__ import annotations
+
+from typing import Any
+
+from chess_core import SQUARE_NAMES, Game, Move, Position, format_clock
+from firmware.web.backend import ActionRefused, Backend
+
+
+class FakeBackend(Backend):
+    def __init__(self, fen: str | None = None, board=None) -> None:
+        self.game = Game(fen)
+        self.board = board
+        self.calls: list[tuple] = []
+        self.listeners: list = []
+        self.settings_values = {"show_legal": True, "touch_move": False, "alternate_colours": True,
+                                "brightness": 0.5, "engine_level": 8, "takebacks": False,
+                                "lichess": {"account": None, "connected": False}}
+        self.white_ms: int | None = 300_000
+        self.black_ms: int | None = 300_000
+        self.leds = [0] * 64
+        self.claims: list[str] = []
+
+    # -- Backend ------------------------------------------------------------------------------
+    def subscribe(self, listener):
+        self.listeners.append(listener)
+        return lambda: self.listeners.remove(listener)
+
+    def notify(self) -> None:
+        for listener in list(self.listeners):
+            listener()
+
+    def position(self) -> Position:
+        return self.game.position
+
+    def state(self, now: float) -> dict[str, Any]:
+        pos = self.game.position
+        occupied = self.board.occupied if self.board is not None else pos.occupied
+        outcome = self.game.outcome
+        turn = "white" if pos.turn == 0 else "black"
+        return {
+            "fen": pos.fen(),
+            "start_fen": self.game.start_fen,
+            "turn": turn,
+            "occupied": [SQUARE_NAMES[s] for s in range(64) if occupied >> s & 1],
+            "leds": [f"#{c:06x}" if c else "" for c in self.leds],
+            "lifted": [SQUARE_NAMES[s] for s in range(64) if (pos.occupied & ~occupied) >> s & 1],
+            "wrong": [],
+            "last_move": [SQUARE_NAMES[self.game.moves[-1].from_square],
+                          SQUARE_NAMES[self.game.moves[-1].to_square]] if self.game.moves else None,
+            "clock": {"white": self.white_ms, "black": self.black_ms,
+                      "running": None if outcome else turn, "paused": False, "time_control": "300",
+                      "delay_left": 0, "sandclock": False},
+            "moves": {"en": self.game.san_moves("en"), "fr": self.game.san_moves("fr")},
+            "status": outcome.describe() if outcome else f"{turn.title()} to move",
+            "result": outcome.result() if outcome else "*",
+            "ending": outcome.describe() if outcome else None,
+            "players": {"white": "White", "black": "Black"},
+            "rules": self.game.rules,
+            "claims": list(self.claims),
+            "draw_offer": None,
+            "promotion": None,
+            "can_takeback": bool(self.game.moves),
+            "problems": [],
+            "settings": dict(self.settings_values),
+            "opponent": {"kind": "local", "name": None, "side": None},
+        }
+
+    def new_game(self, **kw) -> None:
+        self.calls.append(("new_game", kw))
+        self.game = Game(None, kw["rules"])
+
+    def resign(self, color, now) -> None:
+        self.calls.append(("resign", color))
+        if self.game.is_over:
+            raise ActionRefused("the game is over")
+        self.game.resign(0 if color == "white" else 1)
+
+    def draw(self, action, color, now) -> None:
+        self.calls.append(("draw", action, color))
+        if action == "claim" and not self.claims:
+            raise ActionRefused("no draw can be claimed now")
+
+    def promote(self, piece, now) -> None:
+        self.calls.append(("promote", piece))
+
+    def clock(self, action, now) -> None:
+        self.calls.append(("clock", action))
+
+    def takeback(self, now) -> None:
+        self.calls.append(("takeback",))
+        self.game.pop()
+
+    def settings(self, changes, now) -> None:
+        self.calls.append(("settings", changes))
+        self.settings_values.update(changes)
+
+    # -- test helpers ----------------------------------------------------------------------------
+    def play(self, *ucis: str) -> None:
+        for uci in ucis:
+            self.game.push(Move.from_uci(uci))
+        self.notify()
+
+
+__all__ = ["FakeBackend", "format_clock"]
