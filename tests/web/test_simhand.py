@@ -1,0 +1,132 @@
+"""The simulator's hand: what clicks and drags do to the simulated board's sensors."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from board_driver.sim import SimulatedBoard
+from chess_core import Game, Position, parse_square
+from firmware.web.simhand import HandError, SimHand
+
+
+def sq(name):
+    return parse_square(name)
+
+
+def bb(*names):
+    return sum(1 << sq(n) for n in names)
+
+
+@pytest.fixture
+def board():
+    b = SimulatedBoard(Position().occupied, clock=lambda: 0.0)
+    b.readings = []
+    b.start(b.readings.append)
+    b.readings.clear()
+    return b
+
+
+def test_a_click_lifts_the_piece_and_the_next_click_puts_it_down(board):
+    hand = SimHand(board, Position())
+    assert hand.click(sq("e2")) == "lift"
+    assert hand.state()["hand"] == [{"piece": "P", "from": "e2"}]
+    assert hand.click(sq("e4")) == "place"
+    assert board.occupied == Position().occupied & ~bb("e2") | bb("e4")
+    assert [r.occupied for r in board.readings] == [Position().occupied & ~bb("e2"), board.occupied]
+    assert hand.state()["pieces"]["e4"] == "P"
+
+
+def test_the_hand_holds_two_pieces_and_puts_down_the_movers_piece_first(board):
+    game = Game("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 3")
+    board.set_occupied(game.position.occupied)
+    hand = SimHand(board, game.position)
+    hand.lift(sq("f7"))           # the victim first
+    hand.lift(sq("h5"))
+    with pytest.raises(HandError, match="holds 2 pieces"):
+        hand.lift(sq("c4"))
+    hand.place(sq("f7"), turn_colour="white")
+    assert hand.state()["pieces"]["f7"] == "Q"
+    assert hand.state()["hand"] == [{"piece": "p", "from": "f7"}]
+
+
+def test_a_chosen_piece_goes_down_instead(board):
+    hand = SimHand(board, Position())
+    hand.lift(sq("b1"))
+    hand.lift(sq("g1"))
+    hand.place(sq("f3"), turn_colour="white", index=0)
+    assert hand.state()["hand"] == [{"piece": "N", "from": "g1"}]
+
+
+def test_nothing_to_lift_or_nowhere_to_put_is_an_error(board):
+    hand = SimHand(board, Position())
+    with pytest.raises(HandError, match="no piece on e4"):
+        hand.lift(sq("e4"))
+    with pytest.raises(HandError, match="holds no piece"):
+        hand.place(sq("e4"))
+    hand.lift(sq("e2"))
+    with pytest.raises(HandError, match="already holds a piece"):
+        hand.place(sq("d2"))
+    assert len(board.readings) == 1
+
+
+def test_carrying_a_piece_over_an_empty_square_blinks_its_sensor(board):
+    hand = SimHand(board, Position())
+    hand.lift(sq("g1"))
+    before = board.occupied
+    assert hand.pass_over(sq("f3"))
+    assert not hand.pass_over(sq("e2"))  # occupied: nothing to see
+    assert [r.occupied for r in board.readings[1:]] == [before | bb("f3"), before]
+
+
+def test_when_the_board_agrees_with_the_game_captured_pieces_are_put_aside(board):
+    game = Game()
+    for text in ("e4", "d5"):
+        game.push_text(text)
+    board.set_occupied(game.position.occupied)
+    hand = SimHand(board, game.position)
+    hand.lift(sq("d5"))
+    hand.lift(sq("e4"))
+    hand.place(sq("d5"), turn_colour="white")
+    assert not hand.sync(game.position)  # the game has not seen the capture yet
+    game.push_text("exd5")
+    assert hand.sync(game.position)
+    assert hand.state()["hand"] == [] and hand.state()["pieces"]["d5"] == "P"
+
+
+def test_setting_up_puts_every_piece_where_the_game_expects_it(board):
+    hand = SimHand(board, Position())
+    hand.lift(sq("e2"))
+    hand.place(sq("e5"))
+    hand.setup(Position())
+    assert board.occupied == Position().occupied and hand.state()["hand"] == []
+    json.dumps(hand.state())
+
+
+def test_a_colour_board_is_told_the_colour_of_what_is_put_down():
+    pos = Position()
+    board = SimulatedBoard(colour=True, white=pos.occupied_by(0), black=pos.occupied_by(1))
+    hand = SimHand(board, pos)
+    hand.lift(sq("e7"))
+    hand.place(sq("e5"))
+    assert board.black >> sq("e5") & 1 and not board.white >> sq("e5") & 1
+
+
+async def test_clicks_over_http_move_the_simulated_pieces(serve):
+    client, companion, backend = await serve(sim=True)
+    headers = {"Content-Type": "application/json"}
+    r = await client.post("/api/sim/click", data='{"square": "e2"}', headers=headers)
+    assert (await r.json()) == {"ok": True, "did": "lift"}
+    r = await client.post("/api/sim/pass", data='{"squares": ["e3"]}', headers=headers)
+    assert r.status == 200
+    r = await client.post("/api/sim/place", data='{"square": "e4"}', headers=headers)
+    assert r.status == 200
+    state = await (await client.get("/api/state")).json()
+    assert state["sim"]["pieces"]["e4"] == "P" and "e2" not in state["sim"]["pieces"]
+    assert "e4" in state["occupied"]
+    r = await client.post("/api/sim/place", data='{"square": "e5"}', headers=headers)
+    assert r.status == 409 and "holds no piece" in (await r.json())["error"]
+    r = await client.post("/api/sim/click", data='{"square": "i9"}', headers=headers)
+    assert r.status == 400
+    r = await client.post("/api/sim/setup", data="{}", headers=headers)
+    assert r.status == 200 and companion.hand.board.occupied == Position().occupied
