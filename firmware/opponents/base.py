@@ -1,0 +1,260 @@
+"""The opponent interface: what the session gives an opponent, and what the opponent tells it back.
+
+An *opponent* plays one side (or, after a take-over, both sides) of the game on the board. The
+session owns the game, the clock and the LEDs; the opponent only proposes moves and decisions.
+Two objects meet here:
+
+``Opponent`` (implemented in this package: ``EngineOpponent``, ``LichessOpponent``)
+    ``name``                 shown on the page and written to the PGN player tag.
+    ``assistance_allowed``   False during an online game: the session must switch off engine
+                             help, hints and takebacks made on the board alone.
+    ``await start(listener)`` begins; idempotent. Everything the opponent has to say goes to
+                             ``listener`` (below), from the session's asyncio loop.
+    ``on_move(move)``        a move of the *local* player, committed on the board. Never blocks:
+                             the opponent queues it (and, for Lichess, sends it exactly once).
+    ``on_reset(fen, moves)`` the session's game changed in another way (takeback on the board, new
+                             game, position set up): the opponent re-reads the whole game. Lichess
+                             ignores it and answers with ``game_sync`` (the server's game wins).
+    ``await act(action)``    a decision of the local player (``Action``): resign, offer a draw,
+                             answer an offer... ``ActionNotSupported`` when this opponent has no such
+                             thing (the session then decides alone, e.g. a resignation against the
+                             engine is just ``match.resign``).
+    ``await stop()``         ends; idempotent; no task or process is left behind.
+
+``OpponentListener`` (implemented by the session; every method has a do-nothing default)
+    ``opponent_move(move)``  the opponent played ``move``: show it on the LEDs and wait for the
+                             board to carry it out (``match.expect(move)``); a wrong execution is
+                             pointed out like an illegal move.
+    ``game_sync(sync)``      the authoritative game (start FEN, every move, who plays which side):
+                             rebuild the session's game from it and let the LEDs guide the pieces
+                             into its position. Sent on joining a game (also one in progress), after
+                             a takeback and whenever the server's game and the board's differ.
+    ``clock_sync(clock)``    the server's clock (``ServerClock``, counted down with ``remaining``).
+    ``offer(offer)``         the opponent offers (or withdraws) a draw or a takeback.
+    ``move_rejected(move, reason)`` the other end refused a move of the board (e.g. Lichess's 400):
+                             undo it on the board like an illegal move; a ``game_sync`` follows.
+    ``game_over(end)``       the game ended over there (mate, resignation, flag, abort...).
+    ``chat(line)``, ``opponent_gone(gone)``, ``challenge(event)``: online extras for the page.
+    ``link(state, detail)``  connection or engine health for the page (``LinkState``).
+
+Squares and colours follow chess_core (WHITE = 0, BLACK = 1); times are ints of milliseconds.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Optional, Protocol, Sequence, runtime_checkable
+
+from chess_core import BLACK, STARTING_FEN, WHITE, Move, Outcome
+
+
+class Action(enum.Enum):
+    """A decision of the local player that the opponent may have to carry to the other end."""
+
+    RESIGN = "resign"
+    ABORT = "abort"                        # only before both sides have moved (Lichess)
+    OFFER_DRAW = "offer draw"              # also the answer "yes" when the opponent offered one
+    ACCEPT_DRAW = "accept draw"
+    DECLINE_DRAW = "decline draw"
+    PROPOSE_TAKEBACK = "propose takeback"
+    ACCEPT_TAKEBACK = "accept takeback"
+    DECLINE_TAKEBACK = "decline takeback"
+    CLAIM_VICTORY = "claim victory"        # the opponent is gone long enough (Lichess)
+
+
+class ActionNotSupported(Exception):
+    """This opponent has no such decision; the session handles it alone."""
+
+
+class ActionRefused(Exception):
+    """The other end refused the decision (e.g. Lichess: 'This is not the time to claim victory')."""
+
+
+class OfferKind(enum.Enum):
+    DRAW = "draw"
+    TAKEBACK = "takeback"
+
+
+class LinkState(enum.Enum):
+    """The health of the link to the opponent, for the page."""
+
+    CONNECTING = "connecting"      # first connection under way
+    CONNECTED = "connected"        # streams open, moves flow
+    RECONNECTING = "reconnecting"  # a drop, a 5xx, silence or a 429: waiting before trying again
+    FAILED = "failed"              # given up (engine crashed twice, token refused): needs a person
+    CLOSED = "closed"              # stopped on purpose
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player as the other end knows them."""
+
+    name: str
+    rating: Optional[int] = None
+    id: Optional[str] = None
+    title: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class GameSync:
+    """The whole game as the opponent's end knows it: the session rebuilds its game from this."""
+
+    start_fen: str = STARTING_FEN
+    moves: tuple[Move, ...] = ()
+    local_colors: frozenset[int] = frozenset({WHITE, BLACK})  # the sides played on the board
+    white: Optional[Player] = None
+    black: Optional[Player] = None
+    game_id: Optional[str] = None
+    time_control: Optional[str] = None    # PGN TimeControl spelling, e.g. "600+5"
+    rated: bool = False
+    speed: Optional[str] = None           # lichess: "rapid", "classical", "correspondence", ...
+
+
+@dataclass(frozen=True)
+class ServerClock:
+    """Both clocks as the server last stated them, and when (monotonic seconds) we heard it.
+
+    ``running`` is the side whose time is running (None before the clocks start).
+    """
+
+    white_ms: int
+    black_ms: int
+    running: Optional[int]
+    at: float
+    white_inc_ms: int = 0
+    black_inc_ms: int = 0
+
+    def remaining(self, side: int, now: float) -> int:
+        """``side``'s time at ``now`` (monotonic seconds), counted down locally; never below 0.
+
+        >>> ServerClock(60_000, 50_000, running=WHITE, at=10.0).remaining(WHITE, 12.5)
+        57500
+        >>> ServerClock(60_000, 50_000, running=WHITE, at=10.0).remaining(BLACK, 12.5)
+        50000
+        """
+        base = self.white_ms if side == WHITE else self.black_ms
+        if side != self.running:
+            return base
+        elapsed = max(0.0, now - self.at)
+        return max(0, base - int(round(elapsed * 1000)))
+
+
+@dataclass(frozen=True)
+class ClockTimes:
+    """The times an engine is told with ``go`` (ms); the session builds it from its clock."""
+
+    wtime: int
+    btime: int
+    winc: int = 0
+    binc: int = 0
+    movestogo: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Offer:
+    kind: OfferKind
+    by: int              # the colour that offers
+    active: bool = True  # False: the offer was withdrawn or declined
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    """The end of the game over there: ``status`` in the other end's words, ``outcome`` in ours.
+
+    ``outcome`` is None when the game is void (aborted before it began).
+    """
+
+    status: str
+    outcome: Optional[Outcome]
+    winner: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    room: str        # "player" or "spectator"
+    username: str
+    text: str
+
+
+@dataclass(frozen=True)
+class OpponentGone:
+    gone: bool
+    claim_win_in_seconds: Optional[int] = None   # 0: victory may be claimed now
+
+
+@dataclass(frozen=True)
+class ChallengeEvent:
+    """An incoming or outgoing challenge, or its cancellation / refusal."""
+
+    kind: str                   # "challenge", "challengeCanceled", "challengeDeclined"
+    id: str
+    challenger: Optional[Player] = None
+    dest: Optional[Player] = None
+    rated: bool = False
+    speed: Optional[str] = None
+    time_control: Optional[str] = None
+    color: Optional[str] = None
+    decline_reason: Optional[str] = None
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+class OpponentListener:
+    """What an opponent tells the session. Subclass and override what you need; see module doc."""
+
+    def opponent_move(self, move: Move) -> None:
+        pass
+
+    def game_sync(self, sync: GameSync) -> None:
+        pass
+
+    def clock_sync(self, clock: ServerClock) -> None:
+        pass
+
+    def offer(self, offer: Offer) -> None:
+        pass
+
+    def move_rejected(self, move: Move, reason: str) -> None:
+        pass
+
+    def game_over(self, end: GameEnd) -> None:
+        pass
+
+    def chat(self, line: ChatLine) -> None:
+        pass
+
+    def opponent_gone(self, gone: OpponentGone) -> None:
+        pass
+
+    def challenge(self, event: ChallengeEvent) -> None:
+        pass
+
+    def link(self, state: LinkState, detail: str = "") -> None:
+        pass
+
+
+@runtime_checkable
+class Opponent(Protocol):
+    """The side of the game that is not played on the board; see the module docstring."""
+
+    name: str
+    assistance_allowed: bool
+
+    async def start(self, listener: OpponentListener) -> None: ...
+
+    def on_move(self, move: Move) -> None: ...
+
+    def on_reset(self, start_fen: str, moves: Sequence[Move]) -> None: ...
+
+    async def act(self, action: Action) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+def assistance_allowed(opponent: Optional[object]) -> bool:
+    """Whether engine help, hints and board takebacks may be used against ``opponent``."""
+    return bool(getattr(opponent, "assistance_allowed", True))
+
+
+__all__ = ["Action", "ActionNotSupported", "ActionRefused", "ChallengeEvent", "ChatLine", "ClockTimes",
+           "GameEnd", "GameSync", "LinkState", "Offer", "OfferKind", "Opponent", "OpponentGone",
+           "OpponentListener", "Player", "ServerClock", "assistance_allowed"]

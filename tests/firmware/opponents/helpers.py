@@ -1,0 +1,95 @@
+"""Test helpers: a listener that records what an opponent says, fake engines, waiting with a deadline."""
+from __future__ import annotations
+
+import asyncio
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any, Callable
+
+from firmware.opponents.base import (ChallengeEvent, ChatLine, GameEnd, GameSync, LinkState, Offer, OpponentGone,
+                                     OpponentListener, ServerClock)
+
+STOCKFISH = "/usr/games/stockfish"
+
+
+class Recorder(OpponentListener):
+    """Records every call, in order, as (name, value); ``wait_for`` awaits the next one matching."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Any]] = []
+        self._changed = asyncio.Event()
+
+    def _note(self, name: str, value: Any) -> None:
+        self.calls.append((name, value))
+        self._changed.set()
+
+    def opponent_move(self, move):
+        self._note("opponent_move", move)
+
+    def game_sync(self, sync: GameSync):
+        self._note("game_sync", sync)
+
+    def clock_sync(self, clock: ServerClock):
+        self._note("clock_sync", clock)
+
+    def offer(self, offer: Offer):
+        self._note("offer", offer)
+
+    def move_rejected(self, move, reason: str):
+        self._note("move_rejected", (move, reason))
+
+    def game_over(self, end: GameEnd):
+        self._note("game_over", end)
+
+    def chat(self, line: ChatLine):
+        self._note("chat", line)
+
+    def opponent_gone(self, gone: OpponentGone):
+        self._note("opponent_gone", gone)
+
+    def challenge(self, event: ChallengeEvent):
+        self._note("challenge", event)
+
+    def link(self, state: LinkState, detail: str = ""):
+        self._note("link", (state, detail))
+
+    def values(self, name: str) -> list[Any]:
+        return [v for n, v in self.calls if n == name]
+
+    async def wait_for(self, name: str, predicate: Callable[[Any], bool] = lambda v: True, *, after: int = 0,
+                       timeout: float = 10.0) -> Any:
+        """The first call ``name`` at index >= ``after`` that satisfies ``predicate``."""
+        async def scan() -> Any:
+            while True:
+                for n, v in self.calls[after:]:
+                    if n == name and predicate(v):
+                        return v
+                self._changed.clear()
+                await self._changed.wait()
+        return await asyncio.wait_for(scan(), timeout)
+
+
+def fake_engine(tmp_path: Path, behaviour: str) -> tuple[str, tuple[str, ...]]:
+    """A UCI 'engine' that misbehaves: ``silent`` (never answers), ``no-bestmove`` (never moves),
+    ``nonsense`` (answers an illegal move). Returns (path, args) for EngineConfig."""
+    script = tmp_path / f"engine_{behaviour.replace('-', '_')}.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys
+        behaviour = {behaviour!r}
+        for line in sys.stdin:
+            word = line.split()[0] if line.split() else ""
+            if behaviour == "silent":
+                continue
+            if word == "uci":
+                print("id name FakeEngine 1", flush=True)
+                print("option name Skill Level type spin default 20 min 0 max 20", flush=True)
+                print("uciok", flush=True)
+            elif word == "isready":
+                print("readyok", flush=True)
+            elif word == "go" and behaviour == "nonsense":
+                print("bestmove e2e5", flush=True)
+            elif word == "quit":
+                break
+    """))
+    return sys.executable, (str(script),)
