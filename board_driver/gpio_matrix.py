@@ -8,7 +8,9 @@ reads low only through a closed sensor of that row, because the diodes of the ot
 reverse-biased (that is what removes the "ghost" square of three pieces in a rectangle).
 Unselected rows are released to the inactive level (or to high impedance, ``idle = "input"``)
 between rows and between scans. ``active = "high"`` is the inverted build: rows driven high,
-columns pulled down, diodes reversed.
+columns pulled down, diodes reversed. With transistor row drivers (``select`` in the pin map,
+e.g. an N-MOSFET per row grounding that row's Hall sensors) the row is selected by the level
+the driver needs while the columns keep their own active level.
 
 Raspberry Pi 5: RPi.GPIO does not drive the Pi 5's RP1 chip, but the ``rpi-lgpio`` package
 (``pip install rpi-lgpio``, in place of RPi.GPIO) provides the same ``RPi.GPIO`` module on top
@@ -103,9 +105,10 @@ class GpioMatrixSource(SensorSource):
         if mode not in (None, gpio.BCM):
             raise SensorError("GPIO numbering is already set to BOARD in this process; the matrix scanner needs BCM")
         pins = self.pins
-        active = gpio.LOW if pins.active == "low" else gpio.HIGH
-        inactive = gpio.HIGH if active == gpio.LOW else gpio.LOW
-        pull = gpio.PUD_UP if active == gpio.LOW else gpio.PUD_DOWN
+        occupied = gpio.LOW if pins.active == "low" else gpio.HIGH
+        pull = gpio.PUD_UP if occupied == gpio.LOW else gpio.PUD_DOWN
+        select = gpio.LOW if pins.select_level == "low" else gpio.HIGH
+        release = gpio.HIGH if select == gpio.LOW else gpio.LOW
         try:
             gpio.setmode(gpio.BCM)
             for col in pins.cols:
@@ -113,16 +116,16 @@ class GpioMatrixSource(SensorSource):
                 self._claimed.append(col)
             for row in pins.rows:
                 if pins.idle == "drive":
-                    gpio.setup(row, gpio.OUT, initial=inactive)
+                    gpio.setup(row, gpio.OUT, initial=release)
                 else:
                     gpio.setup(row, gpio.IN, pull_up_down=gpio.PUD_OFF)
                 self._claimed.append(row)
         except (RuntimeError, ValueError) as exc:
             self._release()
             raise SensorError(f"cannot set up the matrix pins: {exc}") from exc
-        self._scan = self._build_scan(gpio, active, inactive)
+        self._scan = self._build_scan(gpio, select, release, occupied)
 
-    def _build_scan(self, gpio, active: int, inactive: int) -> Callable[[], int]:
+    def _build_scan(self, gpio, select: int, release: int, occupied_level: int) -> Callable[[], int]:
         pins = self.pins
         # One (row pin, [(column pin, square bit), ...]) per row, computed once.
         plan = [
@@ -137,23 +140,23 @@ class GpioMatrixSource(SensorSource):
             def scan() -> int:
                 occupied = 0
                 for row, cols in plan:
-                    out(row, active)
+                    out(row, select)
                     if settle_us:
                         delay(settle_us)
                     for col, bit in cols:
-                        if inp(col) == active:
+                        if inp(col) == occupied_level:
                             occupied |= bit
-                    out(row, inactive)
+                    out(row, release)
                 return occupied
         else:
             def scan() -> int:
                 occupied = 0
                 for row, cols in plan:
-                    setup(row, OUT, initial=active)
+                    setup(row, OUT, initial=select)
                     if settle_us:
                         delay(settle_us)
                     for col, bit in cols:
-                        if inp(col) == active:
+                        if inp(col) == occupied_level:
                             occupied |= bit
                     setup(row, IN, pull_up_down=PUD_OFF)
                 return occupied

@@ -22,6 +22,10 @@ COL_TO_ROW = "col_to_row"
 """Diode anode on the column, cathode on the row: the active-low build (rows driven low)."""
 ROW_TO_COL = "row_to_col"
 """Diode anode on the row: the active-high build (rows driven high, columns pulled down)."""
+NMOS = "nmos"
+"""A low-side N-MOSFET per row: gate high grounds the row (its Hall sensors' ground)."""
+PMOS = "pmos"
+"""A high-side P-MOSFET per row: gate low pulls the row high."""
 
 
 class ElectricalFault(RuntimeError):
@@ -35,12 +39,16 @@ class MatrixModel:
     gives the level of every column given the state of every pin.
     """
 
-    def __init__(self, rows: Sequence[int], cols: Sequence[int], *, diodes: str | None = COL_TO_ROW):
+    def __init__(self, rows: Sequence[int], cols: Sequence[int], *, diodes: str | None = COL_TO_ROW,
+                 row_drivers: str | None = None):
         if diodes not in (COL_TO_ROW, ROW_TO_COL, None):
             raise ValueError(f"diodes must be {COL_TO_ROW!r}, {ROW_TO_COL!r} or None")
+        if row_drivers not in (None, NMOS, PMOS):
+            raise ValueError(f"row_drivers must be None, {NMOS!r} or {PMOS!r}")
         self.rows = tuple(rows)
         self.cols = tuple(cols)
         self.diodes = diodes
+        self.row_drivers = row_drivers
         self.closed: frozenset[tuple[int, int]] = frozenset()
         self._rows_of: dict[int, tuple[int, ...]] = {}
         self.version = 0  # bumped on every change so pin readers know to recompute
@@ -60,8 +68,21 @@ class MatrixModel:
                 pairs.append((self.rows[r], self.cols[c]))
         self.set_closed(pairs)
 
+    def row_nets(self, pins: dict[int, int]) -> dict[int, int]:
+        """The level of each row net, given the levels of the row pins driven as outputs.
+
+        Without drivers a pin drives its row directly. An N-MOSFET driver grounds the row
+        while its gate pin is high and leaves it floating otherwise; a P-MOSFET driver pulls
+        the row high while its gate is low.
+        """
+        if self.row_drivers is None:
+            return pins
+        if self.row_drivers == NMOS:
+            return {row: LOW for row, level in pins.items() if level == HIGH}
+        return {row: HIGH for row, level in pins.items() if level == LOW}
+
     def driven_level(self, col: int, driven: dict[int, int]) -> int | None:
-        """The level forced onto column ``col`` by the driven rows, or None if nothing drives it."""
+        """The level forced onto column ``col`` by the driven row nets, or None if nothing drives it."""
         if self.diodes == COL_TO_ROW:
             low = any(driven.get(r) == LOW for r in self._rows_of.get(col, ()))
             return LOW if low else None
@@ -243,7 +264,9 @@ class MockGPIO:
     def _recompute(self) -> None:
         self._cache = {}
         if self.matrix is not None:
-            driven = {p: self.out_level[p] for p in self.matrix.rows if self.direction.get(p) == OUT}
+            driven = self.matrix.row_nets(
+                {p: self.out_level[p] for p in self.matrix.rows if self.direction.get(p) == OUT}
+            )
             for col in self.matrix.cols:
                 if self.direction.get(col) == IN:
                     level = self.matrix.driven_level(col, driven)
@@ -260,6 +283,13 @@ class MockGPIO:
         return self._rng.getrandbits(1)  # a floating input reads noise
 
 
+def row_drivers_for(matrix_pins) -> str | None:
+    """The row drivers a pin map implies: none when rows are selected at the active level."""
+    if matrix_pins.select_level == matrix_pins.active:
+        return None
+    return NMOS if matrix_pins.select_level == "high" else PMOS
+
+
 def mock_board(bitboard: int = 0, pinmap=None, *, seed: int = 0, diodes: str | None = None) -> MockGPIO:
     """A MockGPIO wired like ``pinmap`` (the reference board by default) holding ``bitboard``."""
     from .pinmap import REFERENCE
@@ -267,6 +297,6 @@ def mock_board(bitboard: int = 0, pinmap=None, *, seed: int = 0, diodes: str | N
     matrix_pins = (pinmap or REFERENCE).matrix
     if diodes is None:
         diodes = COL_TO_ROW if matrix_pins.active == "low" else ROW_TO_COL
-    model = MatrixModel(matrix_pins.rows, matrix_pins.cols, diodes=diodes)
+    model = MatrixModel(matrix_pins.rows, matrix_pins.cols, diodes=diodes, row_drivers=row_drivers_for(matrix_pins))
     model.set_bitboard(bitboard, transpose=matrix_pins.transpose)
     return MockGPIO(model, seed=seed)

@@ -58,12 +58,15 @@ def _check_bool(key: str, value: Any) -> bool:
 class MatrixPins:
     """The sensor matrix: 8 row outputs (rank 1 first) and 8 column inputs (file a first).
 
-    ``active`` is the level that means "occupied" on a column and that selects a row:
-    ``"low"`` for reed switches to ground or open-collector Hall sensors (columns pulled up),
-    ``"high"`` for the inverted build (rows driven high, columns pulled down, diodes reversed).
-    ``idle`` says what an unselected row does: ``"drive"`` (driven to the inactive level,
-    the diodes block it) or ``"input"`` (high impedance). ``transpose`` is for boards whose
-    row lines run along files: then ``rows`` is file a first and ``cols`` rank 1 first.
+    ``active`` is the level that means "occupied" on a column, and by default also the level
+    that selects a row: ``"low"`` for reed switches (or open-collector Hall sensors) with
+    diodes to the rows, columns pulled up; ``"high"`` for the inverted build (rows driven
+    high, columns pulled down, diodes reversed). ``select`` overrides the row level when the
+    rows go through transistor drivers, e.g. ``select = "high"`` for an N-MOSFET per row that
+    grounds the row's Hall sensors. ``idle`` says what an unselected row does: ``"drive"``
+    (driven to the inactive level, the diodes block it) or ``"input"`` (high impedance).
+    ``transpose`` is for boards whose row lines run along files: then ``rows`` is file a
+    first and ``cols`` rank 1 first.
     """
 
     rows: tuple[int, ...]
@@ -72,6 +75,7 @@ class MatrixPins:
     settle_us: float = 10.0
     idle: str = "drive"
     transpose: bool = False
+    select: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rows", _check_pins("matrix.rows", self.rows))
@@ -80,6 +84,8 @@ class MatrixPins:
         _check_number("matrix.settle_us", self.settle_us, 0, 100_000)
         _check_choice("matrix.idle", self.idle, ("drive", "input"))
         _check_bool("matrix.transpose", self.transpose)
+        if self.select is not None:
+            _check_choice("matrix.select", self.select, ("low", "high"))
         seen: dict[int, str] = {}
         for key, pins in (("matrix.rows", self.rows), ("matrix.cols", self.cols)):
             for i, pin in enumerate(pins):
@@ -87,6 +93,11 @@ class MatrixPins:
                 if pin in seen:
                     raise _fail(where, f"BCM pin {pin} is already used by {seen[pin]}")
                 seen[pin] = where
+
+    @property
+    def select_level(self) -> str:
+        """The level that selects a row: ``select`` if given, else ``active``."""
+        return self.select or self.active
 
     def square(self, row_index: int, col_index: int) -> int:
         """The square sensed where row line ``row_index`` crosses column line ``col_index``."""

@@ -15,6 +15,7 @@ import cp_matrix
 ROW_PINS = ("GP2", "GP3", "GP4", "GP5", "GP6", "GP7", "GP8", "GP9")  # rank 1 first
 COL_PINS = ("GP10", "GP11", "GP12", "GP13", "GP14", "GP15", "GP16", "GP17")  # file a first
 ACTIVE_LOW = True  # reed switches to ground / open-collector Hall sensors, diodes to the rows
+SELECT_HIGH = None  # True with an N-MOSFET per row grounding Hall sensors (None: follow ACTIVE_LOW)
 SETTLE_US = 10
 LED_PIN = "GP22"
 LED_COUNT = 64  # 81 for a corner grid; the Pi decides what each pixel shows
@@ -52,6 +53,7 @@ def build():
         active_low=ACTIVE_LOW,
         settle_us=SETTLE_US,
         delay_us=delay_function(),
+        select_high=SELECT_HIGH,
     )
     pixels = neopixel.NeoPixel(
         getattr(board, LED_PIN), LED_COUNT, bpp=len(LED_ORDER), brightness=1.0,

@@ -157,6 +157,12 @@ def test_device_scanner_ghost_rectangle_and_inverted_logic(coprocessor, stubs):
     scanner = coprocessor.cp_matrix.MatrixScanner(ROWS, COLS, digitalio, active_low=False)
     assert scanner.scan() == three
     assert all(io.pull == digitalio.Pull.DOWN for io in scanner.cols)
+    scanner.deinit()
+    model = MatrixModel(ROWS, COLS, diodes=COL_TO_ROW, row_drivers="nmos")  # Hall sensors, MOSFET rows
+    model.set_bitboard(three)
+    digitalio.matrix = model
+    scanner = coprocessor.cp_matrix.MatrixScanner(ROWS, COLS, digitalio, select_high=True)
+    assert scanner.scan() == three
 
 
 # -- the loop and code.py -----------------------------------------------------------------------

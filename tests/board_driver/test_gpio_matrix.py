@@ -274,3 +274,25 @@ def test_scan_errors_end_the_thread_and_are_kept():
     source.stop()
     assert isinstance(source.error, RuntimeError)
     assert gpio.direction == {}
+
+
+HALL = PinMap(MatrixPins(REFERENCE.matrix.rows, REFERENCE.matrix.cols, active="low", select="high", settle_us=0))
+
+
+@settings(max_examples=60, deadline=None)
+@given(bitboards)
+def test_hall_build_with_mosfet_row_drivers_reads_back_exactly(bitboard):
+    # An N-MOSFET per row grounds that row's Hall sensors: rows are selected high, columns
+    # still read low for a magnet.
+    assert scan(HALL, bitboard) == bitboard
+
+
+def test_selecting_mosfet_rows_at_the_wrong_level_reads_garbage():
+    gpio = wired(HALL, 0xFFFF)  # the hardware has N-MOSFET drivers
+    with GpioMatrixSource(REFERENCE, gpio=gpio, settle_us=0) as source:  # the pin map forgot select
+        # Every idle row's gate is on, so its sensors show through every column.
+        assert source.read_once().occupied == (1 << 64) - 1
+    gpio = wired(HALL, 0xFFFF)
+    with GpioMatrixSource(HALL, gpio=gpio, settle_us=0) as source:
+        source.read_once()
+        assert all(gpio.out_level[r] == LOW for r in HALL.matrix.rows)  # gates off between rows

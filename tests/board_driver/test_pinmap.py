@@ -46,6 +46,7 @@ def test_pinmap_error_is_a_sensor_error_and_a_value_error():
         (("settle_us = 10", "settle_us = -3"), "matrix.settle_us", "expected a number"),
         (("settle_us = 10", "settle_us = 10\nsettle = 4"), "matrix.settle", "unknown key"),
         (("[matrix]", "[matrixx]"), "matrixx", "unknown table"),
+        (('active = "low"', 'active = "low"\nselect = "up"'), "matrix.select", "expected one of 'low', 'high'"),
     ],
 )
 def test_bad_pinmap_is_refused_naming_file_and_key(edit, key, words):
@@ -103,6 +104,11 @@ def test_dataclasses_check_themselves_when_built_in_code():
         MatrixPins(rows=(1, 2, 3, 4, 5, 6, 7, 8), cols=(9, 10))
     with pytest.raises(PinMapError, match="leds.count"):
         LedPins(layout="corners", count=64)
+
+
+def test_select_defaults_to_the_active_level():
+    assert loads_pinmap(GOOD).matrix.select_level == "low"
+    assert loads_pinmap(GOOD + 'select = "high"\n').matrix.select_level == "high"
 
 
 def test_square_of_a_crossing_follows_rows_ranks_and_cols_files():

@@ -56,7 +56,7 @@ class DigitalInOut:
             return _outputs[self.pin]
         level = None
         if matrix is not None and self.pin in matrix.cols:
-            driven = {p: HIGH if v else LOW for p, v in _outputs.items() if p in matrix.rows}
+            driven = matrix.row_nets({p: HIGH if v else LOW for p, v in _outputs.items() if p in matrix.rows})
             level = matrix.driven_level(self.pin, driven)
         if level is None:
             if self.pull == Pull.UP:
