@@ -144,9 +144,13 @@ class PgnGame:
         return self.game.moves
 
     def pgn(self) -> str:
-        """The game written back (main line, tags, clocks, comments and NAGs; no variations)."""
+        """The game written back (main line, tags, clocks, comments and NAGs; no variations).
+
+        The Result tag follows the game's outcome, as the writer does.
+        """
         from .pgn_writer import write_pgn
-        return write_pgn(self.game, self.headers, self.clocks, comments=self.comments, nags=self.nags)
+        headers = {name: value for name, value in self.headers.items() if name != "Result"}
+        return write_pgn(self.game, headers, self.clocks, comments=self.comments, nags=self.nags)
 
 
 class PgnError(ValueError):

@@ -25,7 +25,7 @@ _NEWLINE_RE = re.compile(r"\r\n|\r|\n")
 _TAG_NAME = r"[A-Za-z0-9][A-Za-z0-9_+#=:-]*"
 _TAG_RE = re.compile(r'\[\s*(' + _TAG_NAME + r')\s+"((?:[^"\\]|\\.)*)"\s*\]')
 # What python-chess writes for a value holding a quote: no escape, the last quote closes.
-_LOOSE_TAG_RE = re.compile(r'\[\s*(' + _TAG_NAME + r')\s+"(.*)"\s*\]')
+_LOOSE_TAG_RE = re.compile(r'\[\s*(' + _TAG_NAME + r')\s+"((?:(?!"\s*\]).)*)"\s*\]')
 _TAG_LINE_RE = re.compile(r'\s*(?:\[\s*' + _TAG_NAME + r'\s+"(?:[^"\\]|\\.)*"\s*\]\s*)+')
 _TOKEN_RE = re.compile(r"""
      (?P<space>\s+)
@@ -322,7 +322,10 @@ class _GameReader:
             if kind == "comment":
                 frame.note(ply, text)
             elif kind == "nag":
-                frame.line.nags.setdefault(ply, []).append(int(text[1:]))
+                if len(text) > 4 or int(text[1:]) > 255:
+                    self.warnings.append(f"line {number}: {text} is not a NAG (0 to 255), ignored")
+                else:
+                    frame.line.nags.setdefault(ply, []).append(int(text[1:]))
             elif kind == "word":
                 self._word(game, frame, frame is main, text, number, lang)
             elif kind == "open":

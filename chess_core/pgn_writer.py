@@ -125,7 +125,9 @@ def _movetext_units(game: Game, clocks: list[Optional[int]], comments: dict[int,
             units.extend(words)
             wrote = True
         if ply == last and reason:
-            units.extend(_comment_units(reason))
+            words = _comment_units(reason)
+            whole = " ".join(words)
+            units.extend([whole] if len(whole) <= LINE_WIDTH else words)  # one line if it can
             wrote = True
         return wrote
 
