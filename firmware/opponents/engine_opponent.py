@@ -1,0 +1,260 @@
+"""The engine as an opponent: plays its side(s) of the board's game, and takes over a player's side."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from typing import Callable, Iterable, Optional, Sequence, Union
+
+from chess_core import BLACK, STARTING_FEN, WHITE, Game, IllegalMoveError, Move, Position
+
+from .base import Action, ActionNotSupported, ClockTimes, LinkState, OpponentListener
+from .engine import EngineConfig, EngineCrashed, EngineError, EngineHung, UciEngine
+from .levels import DEFAULT_LEVEL, Level
+
+log = logging.getLogger(__name__)
+
+MAX_RESTARTS = 2   # engine failures in a row (crash, hang, nonsense move) before giving up
+COLOR_NAMES = ("White", "Black")
+
+
+@dataclass(frozen=True)
+class Takeover:
+    """The engine took over ``side`` from ``player`` at move ``from_move``: how the PGN records it.
+
+    The player tag becomes ``"Alice (Stockfish from move 23)"`` and the first engine move gets the
+    comment ``"Stockfish plays White from here"``.
+    """
+
+    side: int
+    player: str
+    engine: str
+    from_move: int
+
+    def player_tag(self) -> str:
+        name = self.player or COLOR_NAMES[self.side]
+        return f"{name} ({self.engine} from move {self.from_move})"
+
+    def comment(self) -> str:
+        return f"{self.engine} plays {COLOR_NAMES[self.side]} from here"
+
+
+def takeover_record(side: int, player: str, engine: str, position: Position) -> Takeover:
+    """The record of ``engine`` taking ``side`` over in ``position`` (the first move it will play).
+
+    >>> takeover_record(WHITE, "Alice", "Stockfish", Position()).player_tag()
+    'Alice (Stockfish from move 1)'
+    """
+    number = position.fullmove_number
+    if side == WHITE and position.turn == BLACK:
+        number += 1
+    return Takeover(side, player, engine, number)
+
+
+def _short_name(engine_id: str) -> str:
+    return engine_id.split()[0] if engine_id else "Engine"
+
+
+class EngineOpponent:
+    """Plays ``sides`` (WHITE, BLACK or both) with a UCI engine; see ``base`` for the protocol.
+
+    ``times`` returns the clock's ``ClockTimes`` when the engine is to move (None: no clock, the
+    level's move time is used). After a crash or a hang the engine is restarted, up to
+    ``max_restarts`` failures in a row; then the link is reported FAILED and the engine stays quiet.
+    """
+
+    assistance_allowed = True
+
+    def __init__(self, sides: Union[int, Iterable[int]] = BLACK, *, level: Level = DEFAULT_LEVEL,
+                 config: EngineConfig = EngineConfig(),
+                 times: Optional[Callable[[], Optional[ClockTimes]]] = None,
+                 start_fen: str = STARTING_FEN, moves: Sequence[Move] = (),
+                 max_restarts: int = MAX_RESTARTS) -> None:
+        self.sides = frozenset([sides] if isinstance(sides, int) else sides)
+        if not self.sides or not self.sides <= {WHITE, BLACK}:
+            raise ValueError(f"the engine plays WHITE and/or BLACK, not {sides!r}")
+        self.level = level
+        self.config = config
+        self.name = "Stockfish" if "stockfish" in config.path.lower() else "Engine"
+        self.max_restarts = max_restarts
+        self.failures = 0
+        self._times = times
+        self._game = self._new_game(start_fen, moves)
+        self._listener: OpponentListener = OpponentListener()
+        self._engine: Optional[UciEngine] = None
+        self._task: Optional[asyncio.Task] = None
+        self._generation = 0        # bumped whenever the game changes under a running search
+        self._delivered: Optional[int] = None   # ply of our move the board has yet to carry out
+        self._level_dirty = False
+        self._started = False
+        self._stopped = False
+        self._failed = False
+
+    # -- the Opponent protocol -----------------------------------------------------------------
+
+    async def start(self, listener: OpponentListener) -> None:
+        if self._started:
+            return
+        self._started = True
+        self._listener = listener
+        listener.link(LinkState.CONNECTING, f"starting {self.config.path}")
+        try:
+            self._engine = await self._spawn()
+        except EngineError as exc:
+            self._failed = True
+            listener.link(LinkState.FAILED, str(exc))
+            raise
+        listener.link(LinkState.CONNECTED, self._engine.name)
+        self._schedule()
+
+    def on_move(self, move: Move) -> None:
+        """A move committed on the board: the local player's, or ours once carried out."""
+        ply = len(self._game.moves)
+        try:
+            self._game.push(move)
+        except IllegalMoveError as exc:
+            log.error("the session committed %s, which the engine's copy of the game refuses (%s)", move, exc)
+            return
+        if self._delivered == ply:
+            self._delivered = None
+        self._game_changed()
+
+    def on_reset(self, start_fen: str, moves: Sequence[Move]) -> None:
+        self._game = self._new_game(start_fen, moves)
+        self._delivered = None
+        self._game_changed()
+
+    async def act(self, action: Action) -> None:
+        raise ActionNotSupported(f"the engine has no say in {action.value!r}: the board decides")
+
+    async def stop(self) -> None:
+        if self._stopped:
+            return
+        self._stopped = True
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._engine is not None:
+            await self._engine.close()
+        if self._started:
+            self._listener.link(LinkState.CLOSED, "")
+
+    # -- the page's actions --------------------------------------------------------------------
+
+    def take_over(self, side: int, player: str = "") -> Takeover:
+        """Play ``side`` too from now on (a player had to leave); returns the PGN record."""
+        record = takeover_record(side, player, _short_name(self.name), self._game.position)
+        self.sides = self.sides | {side}
+        self._schedule()
+        return record
+
+    def set_level(self, level: Level) -> None:
+        """Play at ``level`` from the next move on."""
+        self.level = level
+        self._level_dirty = True
+
+    @property
+    def thinking(self) -> bool:
+        return self._task is not None
+
+    # -- inside --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _new_game(start_fen: str, moves: Sequence[Move]) -> Game:
+        game = Game(start_fen)
+        for move in moves:
+            game.push(move)
+        return game
+
+    def _game_changed(self) -> None:
+        if self._task is not None:
+            # The search in progress is about a position that is gone: end it; its move is dropped.
+            self._generation += 1
+            if self._engine is not None:
+                self._engine.stop_search()
+        self._schedule()
+
+    def _wants_to_move(self) -> bool:
+        return (self._started and not self._stopped and not self._failed and self._delivered is None
+                and not self._game.is_over and self._game.turn in self.sides)
+
+    def _schedule(self) -> None:
+        if self._task is None and self._wants_to_move():
+            self._task = asyncio.get_running_loop().create_task(self._turn(), name="engine-turn")
+
+    async def _spawn(self) -> UciEngine:
+        engine = UciEngine(self.config)
+        try:
+            await engine.start()
+            for option, value in self.level.options(engine.options).items():
+                await engine.set_option(option, value)
+            await engine.new_game()
+        except BaseException:
+            await engine.close()
+            raise
+        self.name = engine.name
+        self._level_dirty = False
+        return engine
+
+    async def _turn(self) -> None:
+        try:
+            while self._wants_to_move():
+                generation = self._generation
+                game = self._game
+                fen, moves = game.start_fen, list(game.moves)
+                move = await self._search(fen, moves)
+                if generation != self._generation or move is None:
+                    continue
+                try:
+                    if not game.position.is_legal(move):
+                        raise IllegalMoveError(move.uci())
+                except IllegalMoveError:
+                    await self._failed_once(EngineError(f"the engine played {move.uci()}, which is illegal "
+                                                        f"in {game.fen()}"))
+                    continue
+                self.failures = 0
+                self._delivered = len(moves)
+                self._listener.opponent_move(move)
+        finally:
+            if self._task is asyncio.current_task():
+                self._task = None
+
+    async def _search(self, fen: str, moves: list[Move]) -> Optional[Move]:
+        engine = self._engine
+        assert engine is not None
+        try:
+            if self._level_dirty:
+                self._level_dirty = False
+                for option, value in self.level.options(engine.options).items():
+                    await engine.set_option(option, value)
+            times = self._times() if self._times is not None else None
+            best = await engine.play(fen, moves, self.level.limit(times))
+        except (EngineCrashed, EngineHung) as exc:
+            await self._failed_once(exc)
+            return None
+        return best.move
+
+    async def _failed_once(self, exc: Exception) -> None:
+        self.failures += 1
+        log.error("engine failure %d/%d: %s", self.failures, self.max_restarts, exc)
+        if self.failures > self.max_restarts:
+            self._failed = True
+            self._listener.link(LinkState.FAILED, f"{exc}; gave up after {self.max_restarts} restarts")
+            return
+        self._listener.link(LinkState.RECONNECTING, f"{exc}; restarting the engine")
+        old, self._engine = self._engine, None
+        if old is not None:
+            await old.close()
+        try:
+            self._engine = await self._spawn()
+        except EngineError as again:
+            self._failed = True
+            self._listener.link(LinkState.FAILED, f"the engine could not be restarted: {again}")
+            return
+        self._listener.link(LinkState.CONNECTED, self._engine.name)
+
+
+__all__ = ["EngineOpponent", "MAX_RESTARTS", "Takeover", "takeover_record"]
