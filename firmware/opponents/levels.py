@@ -89,29 +89,31 @@ class Level:
 
     @classmethod
     def parse(cls, text: str) -> "Level":
-        """Read a level as written in the config file or on the page.
+        """Read a level as written on the page or in a setting.
 
-        ``3`` or ``level=3`` (a preset, 1..8), or any of ``skill=N``, ``elo=N``, ``movetime=MS``,
-        ``depth=N`` separated by spaces or commas; a preset can be refined: ``level=3 movetime=200``.
+        A bare number or ``level=N`` is Stockfish's Skill Level (0..20, as ``[engine] level`` in
+        the config); ``preset=N`` one of the page's presets (1..8); then any of ``skill=N``,
+        ``elo=N``, ``movetime=MS``, ``depth=N``, separated by spaces or commas. Later items refine
+        earlier ones: ``preset=3 movetime=200``.
 
         >>> Level.parse("elo=1500, movetime=300")
         Level(skill=None, elo=1500, movetime_ms=300, depth=None)
-        >>> Level.parse("2") == Level.preset(2)
+        >>> Level.parse("preset=2") == Level.preset(2)
         True
         """
         text = (text or "").strip()
         if not text:
-            raise LevelError("an empty level: write e.g. 'level=4', 'skill=10' or 'elo=1600'")
+            raise LevelError("an empty level: write e.g. 'preset=4', 'skill=10' or 'elo=1600'")
         values: dict[str, int] = {}
         for item in re.split(r"[\s,]+", text):
             key, sep, value = item.partition("=")
             if not sep:
-                key, value = "level", key
+                key, value = "skill", key
             key = key.strip().lower().replace("-", "_")
-            key = {"movetime_ms": "movetime", "skill_level": "skill", "uci_elo": "elo"}.get(key, key)
-            if key not in ("level", "skill", "elo", "movetime", "depth"):
-                raise LevelError(f"unknown level setting {key!r} in {text!r}: use level, skill, elo, "
-                                 f"movetime or depth")
+            key = {"movetime_ms": "movetime", "skill_level": "skill", "uci_elo": "elo", "level": "skill"}.get(key, key)
+            if key not in ("preset", "skill", "elo", "movetime", "depth"):
+                raise LevelError(f"unknown level setting {key!r} in {text!r}: use preset, skill (or level), "
+                                 f"elo, movetime or depth")
             try:
                 values[key] = int(value)
             except ValueError:
@@ -120,16 +122,24 @@ class Level:
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> "Level":
-        """From a config table such as ``{level = 3}`` or ``{elo = 1500, movetime_ms = 300}``."""
+        """From a table such as ``{preset = 3}`` or ``{skill = 5, elo = 1500, movetime_ms = 300}``."""
         values = dict(values)
-        base = cls.preset(int(values.pop("level"))) if "level" in values else cls()
+        base = cls.preset(int(values.pop("preset"))) if "preset" in values else cls()
         changes = {}
         for key, value in values.items():
-            field_name = {"movetime": "movetime_ms"}.get(key, key)
+            field_name = {"movetime": "movetime_ms", "level": "skill"}.get(key, key)
             if field_name not in ("skill", "elo", "movetime_ms", "depth"):
                 raise LevelError(f"unknown level setting {key!r}")
             changes[field_name] = None if value is None else int(value)
         return replace(base, **changes)
+
+    @classmethod
+    def from_config(cls, engine: Any) -> "Level":
+        """From the config's ``[engine]`` table: ``level`` (Skill Level 0..20) and ``move_time`` (s);
+        an ``elo`` key, if the config has one, limits the strength too."""
+        move_time = getattr(engine, "move_time", None)
+        return cls(skill=getattr(engine, "level", None), elo=getattr(engine, "elo", None) or None,
+                   movetime_ms=None if move_time is None else max(1, round(move_time * 1000)))
 
 
 # Presets for the page, weakest first: a weak level is both a low skill and a short, shallow search.

@@ -125,7 +125,7 @@ def test_the_takeover_move_number_is_the_first_move_the_engine_plays():
 
 async def test_a_takeback_on_the_board_drops_the_search_and_the_engine_answers_the_new_position():
     recorder = Recorder()
-    opponent = EngineOpponent(BLACK, level=Level(movetime_ms=3_000), config=CONFIG)
+    opponent = EngineOpponent(BLACK, level=Level(movetime_ms=1_000), config=CONFIG)
     await opponent.start(recorder)
     try:
         opponent.on_move(Move.from_uci("e2e4"))
@@ -143,7 +143,7 @@ async def test_a_takeback_on_the_board_drops_the_search_and_the_engine_answers_t
 
 async def test_a_crashed_engine_is_restarted_and_the_move_still_comes():
     recorder = Recorder()
-    opponent = EngineOpponent(BLACK, level=Level(movetime_ms=2_000), config=CONFIG)
+    opponent = EngineOpponent(BLACK, level=Level(movetime_ms=800), config=CONFIG)
     await opponent.start(recorder)
     try:
         opponent.on_move(Move.from_uci("e2e4"))

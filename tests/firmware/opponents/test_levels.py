@@ -24,11 +24,12 @@ def test_presets_grow_stronger_and_slower():
 
 
 @pytest.mark.parametrize("text, level", [
-    ("3", PRESETS[3]),
-    ("level=3", PRESETS[3]),
+    ("3", Level(skill=3)),
+    ("level=3", Level(skill=3)),
+    ("preset=3", PRESETS[3]),
     ("skill=5", Level(skill=5)),
     ("elo=1500, movetime=300", Level(elo=1500, movetime_ms=300)),
-    ("level=2 movetime=500", Level(skill=3, movetime_ms=500, depth=2)),
+    ("preset=2 movetime=500", Level(skill=3, movetime_ms=500, depth=2)),
     ("Skill-Level=7 depth=4", Level(skill=7, depth=4)),
 ])
 def test_levels_are_read_as_written_in_the_config_or_on_the_page(text, level):
@@ -37,7 +38,8 @@ def test_levels_are_read_as_written_in_the_config_or_on_the_page(text, level):
 
 @pytest.mark.parametrize("text, message", [
     ("", "empty level"),
-    ("9", "presets are 1..8"),
+    ("preset=9", "presets are 1..8"),
+    ("21", "skill must be 0..20"),
     ("skill=25", "skill must be 0..20"),
     ("speed=3", "unknown level setting 'speed'"),
     ("elo=strong", "elo must be a whole number"),
@@ -49,7 +51,7 @@ def test_a_wrong_level_says_what_is_wrong(text, message):
 
 
 def test_a_config_table_is_read_too():
-    assert Level.from_mapping({"level": 5, "movetime_ms": 100}) == Level(skill=12, movetime_ms=100, depth=9)
+    assert Level.from_mapping({"preset": 5, "movetime_ms": 100}) == Level(skill=12, movetime_ms=100, depth=9)
     assert Level.parse(Level(elo=1600, movetime_ms=250).describe()) == Level(elo=1600, movetime_ms=250)
 
 
@@ -79,3 +81,9 @@ def test_with_a_clock_its_times_are_used_and_the_level_caps_them():
     assert Level(skill=3, movetime_ms=200, depth=2).limit(times) == SearchLimit(movetime_ms=200, depth=2,
                                                                                times=times)
     assert Level().limit(times) == SearchLimit(times=times)
+
+
+def test_the_engine_table_of_the_config_gives_a_level():
+    class EngineTable:      # firmware.config's [engine]: level is the Skill Level, move_time in seconds
+        level, move_time = 8, 1.5
+    assert Level.from_config(EngineTable()) == Level(skill=8, movetime_ms=1500)
