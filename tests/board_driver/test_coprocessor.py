@@ -70,7 +70,7 @@ def test_both_sides_build_the_same_bytes(coprocessor, frame):
     assert coprocessor.cp_protocol.encode_frame(ftype, seq, payload) == framing.encode_frame(ftype, seq, payload)
 
 
-@settings(max_examples=100)
+@settings(max_examples=50, deadline=None)
 @given(st.lists(st.tuples(valid_frames(), st.binary(max_size=6)), max_size=12))
 def test_host_frames_decode_on_the_device_through_garbage(coprocessor, items):
     stream = b"".join(garbage + framing.encode_frame(*f) for f, garbage in items)
@@ -85,7 +85,7 @@ def _is_subsequence(expected, got) -> bool:
     return all(any(g == e for g in it) for e in expected)
 
 
-@settings(max_examples=100)
+@settings(max_examples=50, deadline=None)
 @given(st.lists(valid_frames(), max_size=12))
 def test_device_frames_decode_on_the_host(coprocessor, frames):
     stream = b"".join(coprocessor.cp_protocol.encode_frame(*f) for f in frames)
@@ -93,7 +93,7 @@ def test_device_frames_decode_on_the_host(coprocessor, frames):
     assert FrameDecoder(DEVICE_TO_HOST).feed(stream) == expected
 
 
-@settings(max_examples=100)
+@settings(max_examples=50, deadline=None)
 @given(st.lists(valid_frames(), max_size=12), st.data())
 def test_both_decoders_agree_on_any_cut_and_corrupted_stream(coprocessor, frames, data):
     stream = bytearray(b"".join(framing.encode_frame(*f) for f in frames))
