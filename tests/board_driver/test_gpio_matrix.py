@@ -296,3 +296,26 @@ def test_selecting_mosfet_rows_at_the_wrong_level_reads_garbage():
     with GpioMatrixSource(HALL, gpio=gpio, settle_us=0) as source:
         source.read_once()
         assert all(gpio.out_level[r] == LOW for r in HALL.matrix.rows)  # gates off between rows
+
+
+def test_the_fake_refuses_what_rpi_gpio_refuses():
+    gpio = FakeGPIO()
+    with pytest.raises(RuntimeError, match="setmode"):
+        gpio.setup(4, gpio.OUT)
+    gpio.setmode(gpio.BCM)
+    with pytest.raises(ValueError, match="different mode"):
+        gpio.setmode(gpio.BOARD)
+    with pytest.raises(ValueError, match="invalid"):
+        gpio.setup(28, gpio.IN)
+    with pytest.raises(RuntimeError, match="setup"):
+        gpio.input(5)
+    gpio.setup(5, gpio.IN, pull_up_down=gpio.PUD_UP)
+    with pytest.raises(RuntimeError, match="OUTPUT"):
+        gpio.output(5, gpio.LOW)
+    with pytest.raises(ValueError, match="pull_up_down"):
+        gpio.setup(6, gpio.OUT, pull_up_down=gpio.PUD_UP)
+    gpio.setup([6, 7], gpio.OUT, initial=gpio.HIGH)
+    gpio.output([6, 7], [gpio.LOW, gpio.HIGH])
+    assert (gpio.input(6), gpio.input(7), gpio.input(5)) == (0, 1, 1)
+    gpio.cleanup()
+    assert gpio.direction == {} and gpio.getmode() is None
