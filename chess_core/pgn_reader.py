@@ -364,7 +364,6 @@ class _GameReader:
                 if game.outcome is not None:
                     problem += f" (the game was already over: {game.outcome.describe()})"
                 raise _Failed(problem, line=number, ply=ply + 1, move=text, label=label) from None
-            frame.line.san.append(san(pos, move, "en"))
             frame.line.moves.append(move)
             if is_main:
                 if game.outcome is not None:  # e.g. fivefold repetition that nobody stopped
@@ -372,6 +371,7 @@ class _GameReader:
                     game.outcome = None
                 game.push(move)
             else:
+                frame.line.san.append(san(pos, move, "en"))
                 pos.push(move)
             ply += 1
         if suffix:

@@ -74,7 +74,7 @@ SAMPLE = (Path(__file__).parent / "data" / "features.pgn").read_text(encoding="u
     (Path(__file__).parent / "data" / "french.pgn").read_text(encoding="utf-8")
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.integers(0, len(SAMPLE)), st.integers(0, 12), st.sampled_from(FRAGMENTS)),
                 min_size=1, max_size=6))
 def test_real_pgn_damaged_anywhere_gives_games_or_errors(edits):

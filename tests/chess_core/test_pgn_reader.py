@@ -313,3 +313,18 @@ def test_a_game_read_is_a_game_that_can_go_on():
     assert isinstance(pg.game, Game)
     pg.game.push_text("Nf3")
     assert pg.game.san_moves() == ["e4", "e5", "Nf3"]
+
+
+# -- what online servers export ---------------------------------------------------------------
+
+def test_lichess_and_chess_com_exports_are_read_with_their_clocks_and_endings():
+    lichess, chess_com = read_pgn(sample("online_exports.pgn"))
+    assert lichess.headers["Opening"] == "Italian Game: Two Knights Defense"
+    assert lichess.clocks[:3] == [180_000, 180_000, 179_000] and lichess.clocks[8] == 1_000
+    assert lichess.comments[9] == "[%eval -0.6] Inaccuracy. c3 was best."
+    assert lichess.nags == {9: [6]}
+    assert [line.san for line in lichess.variations[9]] == [["c3", "d6", "O-O"]]
+    assert lichess.game.outcome == Outcome(Termination.TIME_FORFEIT, BLACK)
+    assert chess_com.clocks == [59_900, 59_100, 58_800, 57_000]
+    assert chess_com.game.outcome == Outcome(Termination.RESIGNATION, WHITE)
+    assert lichess.warnings == chess_com.warnings == []
