@@ -439,7 +439,9 @@ def outcome_from_tag(tag: str, result: str, claims: Iterable[Termination] = ()) 
         raise ValueError(f"no outcome for result {result!r}")
     claims = list(claims)
     if "time" in words or "flag" in words:
-        return Outcome(Termination.TIME_VS_INSUFFICIENT) if draw else Outcome(Termination.TIME_FORFEIT, winner)
+        if draw:
+            return Outcome(Termination.TIME_VS_INSUFFICIENT)
+        return Outcome(Termination.TIME_FORFEIT, winner)
     if any(word in words for word in _STOPPED):
         return Outcome(Termination.ABANDONED, winner)
     if not draw:

@@ -131,7 +131,8 @@ def _movetext_units(game: Game, clocks: list[Optional[int]], comments: dict[int,
             wrote = True
         return wrote
 
-    numbered = after(0) or True
+    after(0)
+    numbered = True  # the first move always carries its number
     for ply, move in enumerate(game.moves, 1):
         text = san(pos, move, "en")
         if pos.turn == WHITE:
