@@ -200,20 +200,40 @@ class Position:
         append = moves.append
         if ksq < 0:
             return moves
-        attacked = self._attacked
-
-        # King steps, tested with the king taken off the board (it must not hide behind itself).
-        occ_noking = occ ^ (1 << ksq)
-        t = KING_ATTACKS[ksq] & ~own
-        while t:
-            b = t & -t
-            to = b.bit_length() - 1
-            t ^= b
-            if not attacked(them, to, occ_noking):
-                append(ksq | to << 6)
-
         rq = (bbp[ROOK] | bbp[QUEEN]) & opp
         bq = (bbp[BISHOP] | bbp[QUEEN]) & opp
+
+        # King steps. Squares the enemy king, pawns and knights attack go first, in bulk; the
+        # sliders are asked square by square, with our king taken off the board (it must not
+        # hide behind itself on the line of a check).
+        t = KING_ATTACKS[ksq] & ~own
+        if t:
+            eksq = self.king[them]
+            if eksq >= 0:
+                t &= ~KING_ATTACKS[eksq]
+            epawns = bbp[PAWN] & opp
+            if us == WHITE:
+                t &= ~(((epawns & _NOT_A) >> 9) | ((epawns & _NOT_H) >> 7))
+            else:
+                t &= ~(((epawns & _NOT_A) << 7) | ((epawns & _NOT_H) << 9))
+            knights = bbp[KNIGHT] & opp
+            while knights and t:
+                b = knights & -knights
+                knights ^= b
+                t &= ~KNIGHT_ATTACKS[b.bit_length() - 1]
+            occ_noking = occ ^ (1 << ksq)
+            while t:
+                b = t & -t
+                t ^= b
+                to = b.bit_length() - 1
+                if rq & ROOK_PSEUDO[to] and (RANK_ATTACKS[to][occ_noking & RANK_MASKS[to]]
+                                             | FILE_ATTACKS[to][occ_noking & FILE_MASKS[to]]) & rq:
+                    continue
+                if bq & BISHOP_PSEUDO[to] and (DIAG_ATTACKS[to][occ_noking & DIAG_MASKS[to]]
+                                               | ANTI_ATTACKS[to][occ_noking & ANTI_MASKS[to]]) & bq:
+                    continue
+                append(ksq | to << 6)
+
         checkers = (((KNIGHT_ATTACKS[ksq] & bbp[KNIGHT]) | (PAWN_ATTACKS[us][ksq] & bbp[PAWN])) & opp
                     | (RANK_ATTACKS[ksq][occ & RANK_MASKS[ksq]] | FILE_ATTACKS[ksq][occ & FILE_MASKS[ksq]]) & rq
                     | (DIAG_ATTACKS[ksq][occ & DIAG_MASKS[ksq]] | ANTI_ATTACKS[ksq][occ & ANTI_MASKS[ksq]]) & bq)
@@ -380,52 +400,56 @@ class Position:
         bbp = self.bb_piece
         frm = code & 63
         to = (code >> 6) & 63
-        promo = (code >> 12) & 7
-        flag = code >> 15
         us = self.turn
         piece = board[frm]
         captured = board[to]
         self._stack.append((code, captured, self.castling, self.ep, self.halfmove_clock))
         bto = 1 << to
         moved = (1 << frm) | bto
+        kind = piece & 7
         if captured:
             bbc[us ^ 1] ^= bto
             bbp[captured & 7] ^= bto
+            self.halfmove_clock = 0
+        elif kind == PAWN:
+            self.halfmove_clock = 0
+        else:
+            self.halfmove_clock += 1
         bbc[us] ^= moved
         board[frm] = 0
-        kind = piece & 7
-        if promo:
-            bbp[PAWN] ^= 1 << frm
-            bbp[promo] ^= bto
-            board[to] = promo | us << 3
-        else:
+        self.ep = -1
+        if code < 4096:  # no promotion, no flag: the common case
             bbp[kind] ^= moved
             board[to] = piece
-        self.ep = -1
-        if flag:
+            if kind == KING:
+                self.king[us] = to
+        else:
+            promo = (code >> 12) & 7
+            flag = code >> 15
+            if promo:
+                bbp[PAWN] ^= 1 << frm
+                bbp[promo] ^= bto
+                board[to] = promo | us << 3
+            else:
+                bbp[kind] ^= moved
+                board[to] = piece
             if flag == FLAG_DOUBLE_PUSH:
                 self.ep = (frm + to) >> 1
             elif flag == FLAG_EN_PASSANT:
-                cap = to - 8 if us == WHITE else to + 8
-                cb = 1 << cap
+                cb = 1 << (to - 8 if us == WHITE else to + 8)
                 bbc[us ^ 1] ^= cb
                 bbp[PAWN] ^= cb
-                board[cap] = 0
-            else:
+                board[to - 8 if us == WHITE else to + 8] = 0
+            elif flag == FLAG_CASTLE:
+                self.king[us] = to
                 rfrm, rto = _CASTLE_ROOK[to]
                 rb = (1 << rfrm) | (1 << rto)
                 bbc[us] ^= rb
                 bbp[ROOK] ^= rb
                 board[rto] = board[rfrm]
                 board[rfrm] = 0
-        if kind == KING:
-            self.king[us] = to
         if self.castling:
             self.castling &= _CASTLE_KEEP[frm] & _CASTLE_KEEP[to]
-        if kind == PAWN or captured:
-            self.halfmove_clock = 0
-        else:
-            self.halfmove_clock += 1
         if us == BLACK:
             self.fullmove_number += 1
         self.turn = us ^ 1
@@ -438,8 +462,6 @@ class Position:
         bbp = self.bb_piece
         frm = code & 63
         to = (code >> 6) & 63
-        promo = (code >> 12) & 7
-        flag = code >> 15
         us = self.turn ^ 1
         self.turn = us
         if us == BLACK:
@@ -448,6 +470,18 @@ class Position:
         moved = (1 << frm) | bto
         piece = board[to]
         bbc[us] ^= moved
+        board[to] = captured
+        if code < 4096:  # no promotion, no flag
+            bbp[piece & 7] ^= moved
+            board[frm] = piece
+            if captured:  # after the mover has left: it may be of the same type
+                bbc[us ^ 1] |= bto
+                bbp[captured & 7] |= bto
+            if piece & 7 == KING:
+                self.king[us] = frm
+            return code
+        promo = (code >> 12) & 7
+        flag = code >> 15
         if promo:
             bbp[promo] ^= bto
             bbp[PAWN] ^= 1 << frm
@@ -455,12 +489,9 @@ class Position:
         else:
             bbp[piece & 7] ^= moved
             board[frm] = piece
-        board[to] = captured
         if captured:
             bbc[us ^ 1] |= bto
             bbp[captured & 7] |= bto
-        if piece & 7 == KING:
-            self.king[us] = frm
         if flag == FLAG_EN_PASSANT:
             cap = to - 8 if us == WHITE else to + 8
             cb = 1 << cap
@@ -468,6 +499,7 @@ class Position:
             bbp[PAWN] |= cb
             board[cap] = PAWN | (us ^ 1) << 3
         elif flag == FLAG_CASTLE:
+            self.king[us] = frm
             rfrm, rto = _CASTLE_ROOK[to]
             rb = (1 << rfrm) | (1 << rto)
             bbc[us] ^= rb
