@@ -2,14 +2,16 @@
 
 What the board shows, most important last (a later layer paints over an earlier one):
 
-1. the last move (from and to squares);
+1. the last move (from and to squares), and both kings while a draw offer stands;
 2. a king in check;
 3. a lifted piece, and if it belongs to the side to move its legal destinations (captures in
    another colour); if it is an opponent's piece being captured, the pieces that can take it;
+   under touch-move, the touched piece and its destinations;
 4. the opponent's move to carry out (engine or online): the from square blinks, the to square
    stays lit;
 5. a promoted piece whose type can still be changed (blinks);
-6. the king of a side short of time (blinks);
+6. the king of a side short of time (blinks), and the kings of a gesture being held (blink in
+   the loss colour for a resignation, the draw colour for a draw);
 7. the squares to put right (blink), alone: after an illegal reading, or to restore a saved game;
 8. the end of the game, alone: the winner's and loser's kings, or both kings for a draw.
 
@@ -20,7 +22,7 @@ instead of running a timer.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from chess_core import Move, Outcome, Position
 from chess_core.squares import BB_SQUARES, scan_squares
@@ -83,6 +85,10 @@ class FeedbackState:
     outcome: Outcome | None = None
     low_time: int | None = None
     show_legal: bool = True
+    touched: int | None = None
+    held: int = 0
+    held_kind: str = ""
+    draw_offer: bool = False
 
 
 def blink_on(now: float, period: float = BLINK_PERIOD_S) -> bool:
@@ -95,7 +101,7 @@ def blinks(state: FeedbackState) -> bool:
     if state.outcome is not None:
         return False
     return bool(state.wrong or state.opponent_move is not None or state.promotion_square is not None
-                or state.low_time is not None)
+                or state.low_time is not None or state.held)
 
 
 def next_change(state: FeedbackState, now: float, period: float = BLINK_PERIOD_S) -> float | None:
@@ -143,10 +149,14 @@ def frame(state: FeedbackState, now: float, style: LedStyle = LedStyle()) -> tup
     if state.last_move is not None:
         _paint(leds, BB_SQUARES[state.last_move.from_square] | BB_SQUARES[state.last_move.to_square],
                style.last_move)
+    if state.draw_offer:
+        _paint(leds, _kings(pos), style.draw)
     if pos.is_check():
         leds[pos.king[pos.turn]] = style.check
     if state.lifted:
         _paint_lifted(leds, state, style)
+    elif state.touched is not None:
+        _paint_lifted(leds, replace(state, lifted=BB_SQUARES[state.touched]), style)
     if state.opponent_move is not None:
         move = state.opponent_move
         leds[move.to_square] = style.opponent
@@ -155,7 +165,13 @@ def frame(state: FeedbackState, now: float, style: LedStyle = LedStyle()) -> tup
         leds[state.promotion_square] = style.promotion if on else DARK
     if state.low_time is not None and pos.king[state.low_time] >= 0 and on:
         leds[pos.king[state.low_time]] = style.low_time
+    if state.held:
+        _paint(leds, state.held, (style.loss if state.held_kind == "resign" else style.draw) if on else DARK)
     return _dimmed(leds, style)
+
+
+def _kings(pos: Position) -> int:
+    return sum(BB_SQUARES[k] for k in pos.king if k >= 0)
 
 
 def _paint_lifted(leds: list[int], state: FeedbackState, style: LedStyle) -> None:

@@ -72,6 +72,9 @@ class GameRecord:
     ``clocks[i]`` is the mover's time (ms) after move i+1, or None without a clock; ``outcome``
     is ``[termination value, winner]`` once the game is over; ``swapped`` says whether the
     configured names were swapped for this game (colours alternate from game to game).
+    ``remaining`` is both clocks (ms, white first) after the last move; ``event_time`` the
+    session time (s) of the last saved event, and ``replay`` the capture being replayed, if
+    any: a replay restarted on the same capture resumes there.
     """
 
     pgn_name: str
@@ -88,6 +91,9 @@ class GameRecord:
     event: str = "Casual game"
     site: str = ""
     round: str = "-"
+    remaining: list[int] | None = None
+    event_time: float | None = None
+    replay: str | None = None
 
     @property
     def is_over(self) -> bool:

@@ -128,3 +128,20 @@ def test_destinations_separates_quiet_moves_and_captures():
     pos = Position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2")
     quiet, captures = destinations(pos, sq("e5"))
     assert quiet == bb("e6") and captures == bb("d6")
+
+
+def test_a_touched_piece_shows_where_it_can_go():
+    leds = frame(FeedbackState(Position(), touched=sq("g1")), ON)
+    assert lit(leds, S.legal) == {"f3", "h3"} and lit(leds, S.lifted) == {"g1"}
+
+
+def test_a_gesture_being_held_blinks_the_kings():
+    resign = FeedbackState(Position(), lifted=bb("e1"), held=bb("e1"), held_kind="resign")
+    assert frame(resign, ON)[sq("e1")] == S.loss
+    assert frame(resign, OFF)[sq("e1")] == 0
+    draw = FeedbackState(Position(), lifted=bb("e1", "e8"), held=bb("e1", "e8"), held_kind="draw")
+    assert lit(frame(draw, ON), S.draw) == {"e1", "e8"}
+
+
+def test_a_draw_offer_lights_both_kings():
+    assert lit(frame(FeedbackState(Position(), draw_offer=True), ON), S.draw) == {"e1", "e8"}

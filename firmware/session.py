@@ -1,0 +1,718 @@
+"""The game session: the match, the recorder, the LEDs and the opponent, behind one object.
+
+The service feeds it raw readings (``feed``) and the passing of time (``poll`` at
+``next_deadline()``); the web companion calls its commands and subscribes to its snapshots.
+Everything takes the time ``now`` (seconds, the readings' clock); commands default to
+``session.clock()``. Nothing here sleeps or reads the sensors: the async shell is
+:mod:`firmware.service`.
+
+Events from the match and from the gesture tracker go through dispatch tables
+(``_match_handlers``, ``_gesture_handlers``). After each input the LED frame is recomputed
+(pure, :mod:`firmware.feedback`) and shown first, then the game is saved if a move or a result
+was committed, then subscribers get a snapshot.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from datetime import datetime
+from typing import Any, Callable, Optional, Protocol, Sequence
+
+from board_driver.reading import Reading
+from chess_core import STARTING_FEN, Move, Outcome, Position, Termination, parse_move
+from chess_core.clock import ClockError
+from chess_core.game import DrawClaimError, GameOverError
+
+from .config import Config, with_overrides
+from .feedback import FeedbackState, LedStyle, frame, next_change
+from .gestures import CyclePromotion, DrawGesture, GestureTracker, Resign, next_promotion
+from .inference import Verdict, VerdictKind
+from .match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
+                    TakenBack)
+from .recorder import GameRecord, Recorder
+from .session_restore import restore_match
+from .session_view import SanCache, View, snapshot
+
+log = logging.getLogger(__name__)
+
+PROMOTION_LETTERS = {"q": 5, "r": 4, "b": 3, "n": 2}
+SETTINGS = {"game": ("white", "black", "time_control", "rules", "alternate_colours", "show_legal_squares",
+                     "touch_move", "takebacks", "event", "site"),
+            "leds": ("brightness", "low_time_s"),
+            "gestures": ("enabled", "resign_s", "draw_s")}
+
+
+class SessionError(ValueError):
+    """A command that cannot be carried out now; the message says why (for the web page)."""
+
+
+class Opponent(Protocol):
+    """The side not played on the board (engine, Lichess); see firmware.opponents.base.
+
+    The session calls ``await start(session)`` (the session is the listener: the opponent
+    calls ``session.opponent_move(move)``), ``on_move(move)`` for each move made on the
+    board, ``on_reset(start_fen, moves)`` when the game changes otherwise, and ``await stop()``.
+    """
+
+    async def start(self, listener: Any) -> None: ...
+
+    def on_move(self, move: Move) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+def _ms(seconds: float) -> int:
+    return int(round(seconds * 1000))
+
+
+class Session:
+    """One board's game session; see the module docstring."""
+
+    def __init__(self, config: Config, *, recorder: Optional[Recorder] = None, leds: Any = None,
+                 opponent: Optional[Opponent] = None, clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], datetime] = datetime.now, replay: Optional[str] = None) -> None:
+        self.config = config
+        self.recorder = recorder or Recorder(config.storage.dir)
+        self.leds = leds
+        self.opponent = opponent
+        self.clock = clock
+        self.wall = wall
+        self.replay = replay
+        self.style = LedStyle.from_config(config.leds)
+        self.gestures = GestureTracker(config.gestures.resign_s, config.gestures.draw_s)
+        self.match = Match(self._match_config())
+        self.record: Optional[GameRecord] = None
+        self.names = (config.game.white, config.game.black)
+        self.occupied: Optional[int] = None     # the latest raw reading
+        self.settled: Optional[Reading] = None  # the latest settled reading seen
+        self.verdict: Optional[Verdict] = None
+        self.expected_move: Optional[Move] = None
+        self.draw_offer: Optional[int] = None
+        self.paused = False
+        self.restoring = False
+        self.left_start = False                 # the board left the start position since the game ended
+        self.restored_plies = 0                 # moves made before a restart: final
+        self.link_text: Optional[str] = None
+        self.leds_frame: Optional[tuple[int, ...]] = None
+        self.frames_shown = 0
+        self._sans = SanCache()
+        self._subscribers: list[Callable[[dict], None]] = []
+        self._dirty = False
+        self._changed = True
+        self._tasks: set[asyncio.Task] = set()
+        self._match_handlers = {GameStarted: self._on_started, MoveMade: self._on_move,
+                                TakenBack: self._on_taken_back, BoardChanged: self._on_board,
+                                ProblemFound: self._on_problem, GameOver: self._on_game_over}
+        self._gesture_handlers = {Resign: self._on_resign_gesture, DrawGesture: self._on_draw_gesture,
+                                  CyclePromotion: self._on_cycle_gesture}
+
+    # -- state -----------------------------------------------------------------------------
+
+    @property
+    def game(self):
+        return self.match.game
+
+    @property
+    def live(self) -> bool:
+        return self.match.started and not self.match.game.is_over
+
+    def _match_config(self, **changes: Any) -> MatchConfig:
+        g = self.config.game
+        values = dict(rules=g.rules, time_control=g.time_control, fen=g.fen or None, touch_move=g.touch_move,
+                      takebacks=g.takebacks, settle_ms=self.config.board.settle_ms)
+        values.update(changes)
+        return MatchConfig(**values)
+
+    # -- input from the board and the passing of time --------------------------------------
+
+    def feed(self, reading: Reading) -> None:
+        """A raw reading from the sensors (any thread's reading, handed over on the loop)."""
+        self.occupied = reading.occupied
+        self._changed = True
+        if not self.paused:  # a paused game is frozen; the board is read again on resume
+            self._handle(self.match.feed(reading), reading.time)
+        self._after(reading.time)
+
+    def poll(self, now: float) -> None:
+        """Time has passed: settle readings, commit waiting moves, flags, gestures, blinking."""
+        if not self.paused:
+            self._handle(self.match.poll(now), now)
+            if self.live and self.config.gestures.enabled:
+                self._gestures(self.gestures.poll(now), now)
+        self._after(now)
+
+    def next_deadline(self, now: float, *, blink: bool = True) -> Optional[float]:
+        """When ``poll`` should run next if no reading comes (None: not before a reading)."""
+        if self.paused:
+            return None
+        found = [self.match.next_deadline()]
+        if self.live:
+            found.append(self.gestures.next_deadline())
+            found.append(self._low_time_deadline(now))
+        if blink:
+            found.append(next_change(self.feedback_state(now), now, self.style.blink_period))
+        found = [d for d in found if d is not None]
+        return min(found) if found else None
+
+    def finish(self, now: float) -> None:
+        """The input has ended (end of a replay): commit what waits, then save."""
+        self._handle(self.match.finish(), now)
+        self._after(now)
+
+    # -- restoring after a restart -----------------------------------------------------------
+
+    def restore(self, now: float) -> bool:
+        """Continue the saved game, if any; the LEDs then guide the pieces back. True if restored."""
+        record = self.recorder.load()
+        if record is None:
+            return False
+        self.match = restore_match(self._match_config(), record, now)
+        self.record = record
+        self.names = (record.white, record.black)
+        self.restored_plies = len(record.moves)
+        self.restoring = not record.is_over
+        self.left_start = record.is_over  # setting up the start position begins the next game
+        self.gestures.reset()
+        self._changed = True
+        log.info("restored %s: %d moves%s", record.pgn_name, len(record.moves),
+                 f", {record.get_outcome().describe()}" if record.is_over else "")
+        self._after(now)
+        return True
+
+    # -- commands (the web companion, buttons) ----------------------------------------------
+
+    def new_game(self, now: Optional[float] = None, *, time_control: Optional[str] = None,
+                 white: Optional[str] = None, black: Optional[str] = None, rules: Optional[str] = None,
+                 fen: Optional[str] = None) -> None:
+        """Start a new game (abandoning one in progress); it begins when the pieces stand ready."""
+        now = self._now(now)
+        changes = {k: v for k, v in (("time_control", time_control), ("rules", rules), ("fen", fen))
+                   if v is not None}
+        if changes:
+            self.config = self._checked(game=changes)
+        if self.live and self.record is not None and self.game.moves:
+            self.game.abandon(None)
+            self.record.set_outcome(self.game.outcome)
+            self._save()
+        self._begin(now, names=(white, black) if white is not None or black is not None else None)
+        self._after(now)
+
+    def resign(self, color: int, now: Optional[float] = None) -> None:
+        now = self._now(now)
+        self._require_live()
+        self._handle(self.match.resign(self._color(color), now), now)
+        self._tell_opponent("RESIGN")
+        self._after(now)
+
+    def offer_draw(self, color: int, now: Optional[float] = None) -> None:
+        """``color`` offers a draw; an offer already made by the other side is accepted."""
+        now = self._now(now)
+        self._require_live()
+        color = self._color(color)
+        if self.draw_offer == color ^ 1:
+            return self.accept_draw(color, now)
+        self.draw_offer = color
+        self._changed = True
+        self._tell_opponent("OFFER_DRAW")
+        self._after(now)
+
+    def accept_draw(self, color: int, now: Optional[float] = None) -> None:
+        now = self._now(now)
+        self._require_live()
+        color = self._color(color)
+        if self.draw_offer != color ^ 1:
+            raise SessionError("there is no draw offer from the other side to accept")
+        self._handle(self.match.agree_draw(now), now)
+        self._tell_opponent("ACCEPT_DRAW")
+        self._after(now)
+
+    def decline_draw(self, color: int, now: Optional[float] = None) -> None:
+        now = self._now(now)
+        if self.draw_offer == self._color(color) ^ 1:
+            self.draw_offer = None
+            self._changed = True
+            self._tell_opponent("DECLINE_DRAW")
+        self._after(now)
+
+    def claim_draw(self, now: Optional[float] = None, move: Optional[str | Move] = None) -> None:
+        """Claim a draw (threefold, fifty moves), by the move that brings it about if given."""
+        now = self._now(now)
+        self._require_live()
+        if isinstance(move, str):
+            try:
+                move = parse_move(self.game.position, move)
+            except ValueError as exc:
+                raise SessionError(f"cannot claim with {move!r}: {exc}") from None
+        try:
+            events = self.match.claim_draw(now, move)
+        except DrawClaimError as exc:
+            raise SessionError(str(exc)) from None
+        self._handle(events, now)
+        self._after(now)
+
+    def choose_promotion(self, piece: str | int, now: Optional[float] = None) -> None:
+        """The piece for the promotion just made (while it may change) or the next one."""
+        now = self._now(now)
+        if isinstance(piece, str):
+            if piece.lower() not in PROMOTION_LETTERS:
+                raise SessionError(f"a promotion is to q, r, b or n, not {piece!r}")
+            piece = PROMOTION_LETTERS[piece.lower()]
+        if piece not in PROMOTION_LETTERS.values():
+            raise SessionError(f"a promotion is to a knight, bishop, rook or queen, not {piece!r}")
+        self._handle(self.match.promote(piece, now), now)
+        self._after(now)
+
+    def pause(self, now: Optional[float] = None) -> None:
+        """Stop both clocks (an arbiter's stop). The game is frozen until ``resume``."""
+        now = self._now(now)
+        self._require_live()
+        try:
+            self.match.clock.pause(max(_ms(now), self.match._clock_ms))
+        except ClockError as exc:
+            raise SessionError(str(exc)) from None
+        self.paused = True
+        self._changed = True
+        self._after(now)
+
+    def resume(self, now: Optional[float] = None) -> None:
+        """Restart the clock of the side to move; the board is read again from now."""
+        now = self._now(now)
+        if not self.paused:
+            return
+        try:
+            self.match.clock.resume(max(_ms(now), self.match._clock_ms))
+        except ClockError as exc:
+            raise SessionError(str(exc)) from None
+        self.paused = False
+        self._changed = True
+        board = self.match.debouncer.settled
+        if self.occupied is not None and (board is None or board.occupied != self.occupied):
+            self._handle(self.match.feed(Reading(now, self.occupied)), now)
+        self._after(now)
+
+    def takeback(self, now: Optional[float] = None) -> None:
+        """Take back the last move; the LEDs then show the pieces to put back."""
+        now = self._now(now)
+        self._require_live(over_ok=True)
+        if len(self.game.moves) <= self.restored_plies:
+            raise SessionError("moves made before the restart cannot be taken back")
+        try:
+            self._handle(self.match.takeback(now), now)
+        except (ValueError, ClockError) as exc:
+            raise SessionError(str(exc)) from None
+        self._after(now)
+
+    def update_settings(self, now: Optional[float] = None, **changes: Any) -> None:
+        """Change settings: ``game`` keys (names, time control...), ``leds`` and ``gestures`` keys.
+
+        Names apply to the current game; time control, rules and the start position to the next;
+        touch-move, takebacks and the LED settings at once.
+        """
+        now = self._now(now)
+        sections: dict[str, dict[str, Any]] = {}
+        for key, value in changes.items():
+            section = next((s for s, keys in SETTINGS.items() if key in keys), None)
+            if section is None:
+                raise SessionError(f"{key}: not a setting that can be changed here")
+            sections.setdefault(section, {})[key] = value
+        self.config = self._checked(**sections)
+        g = self.config.game
+        self.match.config.touch_move = self.match.inference.touch_move = g.touch_move
+        self.match.config.takebacks = self.match.inference.takebacks = g.takebacks
+        self.style = LedStyle.from_config(self.config.leds)
+        self.gestures.resign_s, self.gestures.draw_s = self.config.gestures.resign_s, self.config.gestures.draw_s
+        if "white" in changes or "black" in changes:
+            white = changes.get("white", self.names[0])
+            black = changes.get("black", self.names[1])
+            self.names = (white, black)
+            if self.record is not None:
+                self.record.white, self.record.black = white, black
+                self._dirty = True
+        self._changed = True
+        self._after(now)
+
+    def subscribe(self, callback: Callable[[dict], None]) -> Callable[[], None]:
+        """Call ``callback(snapshot)`` after every change; returns the function that unsubscribes."""
+        self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+        return unsubscribe
+
+    def snapshot(self, now: Optional[float] = None) -> dict[str, Any]:
+        """The whole state as JSON values; see firmware.session_view.snapshot for the fields."""
+        now = self._now(now)
+        leds = self.leds_frame or frame(self.feedback_state(now), now, self.style)
+        return snapshot(self._view(now), self._sans, leds, now)
+
+    # -- the opponent (engine, Lichess): its listener side -------------------------------------
+
+    async def start_opponent(self, opponent: Optional[Opponent] = None) -> None:
+        if opponent is not None:
+            self.opponent = opponent
+        if self.opponent is not None:
+            await self.opponent.start(self)
+
+    async def aclose(self) -> None:
+        """Stop the opponent, wait for the messages sent to it, save. Idempotent."""
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        opponent, self.opponent = self.opponent, None
+        if opponent is not None:
+            await opponent.stop()
+        if self.record is not None and self._dirty:
+            self._save()
+
+    def opponent_move(self, move: Move) -> None:
+        """The opponent played ``move``: show it and wait for the board to carry it out."""
+        now = self.clock()
+        if not self.live:
+            log.warning("opponent move %s ignored: no game in progress", move.uci())
+            return
+        try:
+            self.match.expect(move)
+        except ValueError as exc:
+            log.error("opponent move refused: %s", exc)
+            return
+        self.expected_move = move
+        self._changed = True
+        self._after(now)
+
+    def offer(self, offer: Any) -> None:
+        """The opponent offers (or withdraws) a draw."""
+        if getattr(getattr(offer, "kind", None), "value", None) == "draw":
+            self.draw_offer = offer.by if offer.active else None
+            self._changed = True
+            self._after(self.clock())
+
+    def game_over(self, end: Any) -> None:
+        """The game ended at the other end (resignation, flag, abort...)."""
+        now = self.clock()
+        outcome: Optional[Outcome] = getattr(end, "outcome", None)
+        if not self.live or outcome is None:
+            return
+        if outcome.termination is Termination.RESIGNATION and outcome.winner is not None:
+            self._handle(self.match.resign(outcome.winner ^ 1, now), now)
+        elif outcome.termination is Termination.AGREEMENT:
+            self._handle(self.match.agree_draw(now), now)
+        else:
+            self.game.abandon(outcome.winner)
+            self.game.outcome = outcome
+            self._on_game_over(GameOver(outcome, now), now)
+        self._after(now)
+
+    def move_rejected(self, move: Move, reason: str) -> None:
+        log.error("the opponent's side refused %s: %s", move.uci(), reason)
+
+    def link(self, state: Any, detail: str = "") -> None:
+        """The health of the link to the opponent (connecting, connected, failed...)."""
+        self.link_text = f"{getattr(state, 'value', state)}{': ' + detail if detail else ''}"
+        self._changed = True
+
+    # -- match events ------------------------------------------------------------------------
+
+    def _handle(self, events: Sequence[Any], now: float) -> None:
+        for event in events:
+            self._match_handlers[type(event)](event, now)
+
+    def _on_started(self, event: GameStarted, now: float) -> None:
+        game = self.game
+        g = self.config.game
+        self.record = self.recorder.new_record(
+            self.wall(), self.names[0], self.names[1], start_fen=game.start_fen, rules=game.rules,
+            time_control=str(self.match.time_control), event=g.event, site=g.site, replay=self.replay)
+        self._note(event.time)
+        self.restoring = False
+        self.restored_plies = 0
+        self.gestures.reset()
+        self.expected_move = None
+        self.draw_offer = None
+        self._reset_opponent()
+
+    def _on_move(self, event: MoveMade, now: float) -> None:
+        mover = self.game.turn ^ 1
+        self._note(event.time)
+        if event.move.promotion:
+            self.gestures.promotion_made(event.move.to_square)
+        else:
+            self.gestures.promotion_closed()
+        if not event.amended and self.draw_offer is not None and self.draw_offer != mover:
+            self.draw_offer = None  # an offer is declined by moving
+        if self.expected_move is not None and event.move == self.expected_move:
+            self.expected_move = None  # the opponent's move, carried out: nothing to tell it
+        elif self.opponent is not None:
+            if event.amended:
+                self._reset_opponent()
+            else:
+                self.opponent.on_move(event.move)
+
+    def _on_taken_back(self, event: TakenBack, now: float) -> None:
+        self._note(event.time)
+        self.gestures.promotion_closed()
+        self._reset_opponent()
+
+    def _on_board(self, event: BoardChanged, now: float) -> None:
+        self.verdict = event.verdict
+        if event.verdict.kind is VerdictKind.STABLE:
+            self.restoring = False
+        self._changed = True
+
+    def _on_problem(self, event: ProblemFound, now: float) -> None:
+        log.warning("%s", event.message)
+
+    def _on_game_over(self, event: GameOver, now: float) -> None:
+        if self.record is not None:
+            self.record.set_outcome(event.outcome)
+        self._note(event.time)
+        self.gestures.reset()
+        self.expected_move = None
+        self.draw_offer = None
+        self.left_start = False
+        self.paused = False
+        log.info("game over: %s", event.outcome.describe())
+
+    def _note(self, time: float) -> None:
+        """Copy the game into the record; it is saved once the LEDs are out."""
+        record, match = self.record, self.match
+        if record is None:
+            return
+        record.moves = [m.uci() for m in match.game.moves]
+        record.clocks = list(match.clocks_after_move)
+        remaining = match.remaining(time)
+        record.remaining = list(remaining) if remaining is not None else None
+        record.event_time = time
+        self._dirty = True
+        self._changed = True
+
+    # -- gestures ------------------------------------------------------------------------------
+
+    def _gestures(self, found: Sequence[Any], now: float) -> None:
+        for gesture in found:
+            if self.live:
+                self._gesture_handlers[type(gesture)](gesture, now)
+
+    def _on_resign_gesture(self, gesture: Resign, now: float) -> None:
+        log.info("gesture: %s resigns", ("White", "Black")[gesture.color])
+        self._handle(self.match.resign(gesture.color, now), now)
+        self._tell_opponent("RESIGN")
+
+    def _on_draw_gesture(self, gesture: DrawGesture, now: float) -> None:
+        turn = self.game.turn
+        if self.game.claimable_draws():
+            log.info("gesture: draw claimed")
+            self._handle(self.match.claim_draw(now), now)
+        elif self.draw_offer == turn ^ 1:
+            log.info("gesture: draw offer accepted")
+            self._handle(self.match.agree_draw(now), now)
+            self._tell_opponent("ACCEPT_DRAW")
+        else:
+            log.info("gesture: %s offers a draw", ("White", "Black")[turn])
+            self.draw_offer = turn
+            self._changed = True
+            self._tell_opponent("OFFER_DRAW")
+
+    def _on_cycle_gesture(self, gesture: CyclePromotion, now: float) -> None:
+        last = self.game.moves[-1] if self.game.moves else None
+        if last is None or not last.promotion or last.to_square != gesture.square:
+            return
+        events = self.match.promote(next_promotion(last.promotion), now)
+        self._handle(events, now)
+        if not any(isinstance(e, MoveMade) for e in events):
+            self.match.promote("q", now)  # too late to change it: keep the default for the next one
+            self.gestures.promotion_closed()
+
+    # -- after every input: new games, LEDs, saving, subscribers ------------------------------
+
+    def _after(self, now: float) -> None:
+        self._watch_settled(now)
+        state = self.feedback_state(now)
+        leds = frame(state, now, self.style)
+        if leds != self.leds_frame:
+            self.leds_frame = leds
+            self._changed = True
+            if self.leds is not None:
+                self.leds.show(leds)
+                self.frames_shown += 1
+        if self._dirty:
+            self._save()
+        if self._changed and self._subscribers:
+            self._changed = False
+            data = self.snapshot(now)
+            for callback in list(self._subscribers):
+                try:
+                    callback(data)
+                except Exception:  # a page that fails must not stop the board
+                    log.exception("snapshot subscriber failed")
+
+    def _watch_settled(self, now: float) -> None:
+        settled = self.match.debouncer.settled
+        if settled is None or settled is self.settled:
+            return
+        self.settled = settled
+        self._changed = True
+        if self.live:
+            if self.config.gestures.enabled:
+                pos = self.game.position
+                found = self.gestures.observe(settled.time, settled.occupied, pos.occupied,
+                                              (pos.king[0], pos.king[1]), pos.turn)
+                self._gestures(found, now)
+            return
+        if self.match.game.is_over:
+            start = Position(self.config.game.fen or STARTING_FEN).occupied
+            if settled.occupied != start:
+                self.left_start = True
+            elif self.left_start:
+                self._begin(now, names=None)
+
+    def _begin(self, now: float, names: Optional[tuple[Optional[str], Optional[str]]]) -> None:
+        """Set up the next game; the match starts it once the board shows the start position."""
+        previous = self.match
+        if names is not None:
+            self.names = (names[0] or self.config.game.white, names[1] or self.config.game.black)
+        elif previous.started and self.config.game.alternate_colours:
+            self.names = (self.names[1], self.names[0])
+        self.match = Match(self._match_config())
+        self.match.debouncer = previous.debouncer
+        self.record = None
+        self.verdict = None
+        self.paused = False
+        self.restoring = False
+        self.left_start = False
+        self.restored_plies = 0
+        self.expected_move = None
+        self.draw_offer = None
+        self.gestures.reset()
+        self.settled = None
+        self._changed = True
+        self._handle(self.match.new_game(now), now)
+
+    def _save(self) -> None:
+        self._dirty = False
+        try:
+            self.recorder.save(self.record, self.game)
+        except OSError:
+            log.exception("cannot save the game to %s", self.recorder.state_dir)
+
+    # -- LED state and view ----------------------------------------------------------------------
+
+    def feedback_state(self, now: float) -> FeedbackState:
+        game, match = self.game, self.match
+        lifted = wrong = 0
+        touched = None
+        if not match.started:
+            if self.settled is not None:
+                wrong = self.settled.occupied ^ game.position.occupied
+        elif not game.is_over and self.verdict is not None:
+            kind = self.verdict.kind
+            if kind is VerdictKind.LIFTED:
+                lifted = self.verdict.lifted
+            elif kind is VerdictKind.ILLEGAL:
+                wrong = self.verdict.wrong
+            elif kind is VerdictKind.TOUCHED:
+                touched = self.verdict.square
+        hold = self.gestures.hold if self.live else None
+        show_hold = hold is not None and not hold.fired and now - hold.since >= (hold.due - hold.since) / 3
+        return FeedbackState(
+            position=game.position, lifted=lifted, wrong=wrong,
+            last_move=game.moves[-1] if game.moves else None, opponent_move=self.expected_move,
+            promotion_square=self.gestures.promotion_square if self.live else None,
+            outcome=game.outcome if match.started or game.is_over else None,
+            low_time=self._low_time(now), show_legal=self.config.game.show_legal_squares, touched=touched,
+            held=hold.squares if show_hold else 0, held_kind=hold.kind if show_hold else "",
+            draw_offer=self.draw_offer is not None and self.live)
+
+    def _low_time(self, now: float) -> Optional[int]:
+        side = self.match.clock.running_side if self.live and not self.paused else None
+        remaining = self.match.remaining(now) if side is not None else None
+        if remaining is None or remaining[side] > self.config.leds.low_time_s * 1000:
+            return None
+        return side
+
+    def _low_time_deadline(self, now: float) -> Optional[float]:
+        side = self.match.clock.running_side if not self.paused else None
+        remaining = self.match.remaining(now) if side is not None else None
+        threshold = self.config.leds.low_time_s * 1000
+        if remaining is None or remaining[side] <= threshold:
+            return None
+        return now + (remaining[side] - threshold) / 1000
+
+    def _view(self, now: float) -> View:
+        match = self.match
+        remaining = match.remaining(now) if match.started else None
+        state = self.feedback_state(now)
+        extra = {"game_file": self.record.pgn_name if self.record else None, "link": self.link_text,
+                 "restored_moves": self.restored_plies,
+                 "settings": {"show_legal_squares": self.config.game.show_legal_squares,
+                              "touch_move": self.config.game.touch_move,
+                              "takebacks": self.config.game.takebacks,
+                              "alternate_colours": self.config.game.alternate_colours,
+                              "time_control": self.config.game.time_control,
+                              "rules": self.config.game.rules},
+                 "time_control": str(match.time_control)}
+        return View(game=match.game, started=match.started, occupied=self.occupied or 0,
+                    lifted=state.lifted, wrong=state.wrong, paused=self.paused, restoring=self.restoring,
+                    waiting_for_start=not match.started, expected_move=self.expected_move,
+                    promotion_square=state.promotion_square, draw_offer=self.draw_offer,
+                    touched=state.touched, names=self.names,
+                    clocks=remaining if remaining is not None else (None, None),
+                    running=match.clock.running_side if match.started else None,
+                    problems=tuple(match.problems), extra=extra)
+
+    # -- small helpers -----------------------------------------------------------------------------
+
+    def _now(self, now: Optional[float]) -> float:
+        return self.clock() if now is None else now
+
+    @staticmethod
+    def _color(color: Any) -> int:
+        if color in ("white", "w"):
+            return 0
+        if color in ("black", "b"):
+            return 1
+        if type(color) is int and color in (0, 1):
+            return color
+        raise SessionError(f"a colour is 0/'white' or 1/'black', not {color!r}")
+
+    def _require_live(self, over_ok: bool = False) -> None:
+        if not self.match.started:
+            raise SessionError("no game in progress: set up the pieces first")
+        if self.game.is_over and not over_ok:
+            raise SessionError(f"the game is over ({self.game.outcome.describe()})")
+
+    def _checked(self, **sections: dict[str, Any]) -> Config:
+        try:
+            return with_overrides(self.config, **sections)
+        except ValueError as exc:
+            raise SessionError(str(exc)) from None
+
+    def _reset_opponent(self) -> None:
+        reset = getattr(self.opponent, "on_reset", None)
+        if reset is not None:
+            reset(self.game.start_fen, list(self.game.moves))
+
+    def _tell_opponent(self, action: str) -> None:
+        """Carry a decision to the opponent (Lichess), in the background; ignored if unsupported."""
+        act = getattr(self.opponent, "act", None)
+        if act is None:
+            return
+        try:
+            from .opponents.base import Action
+            loop = asyncio.get_running_loop()
+        except (ImportError, RuntimeError):  # no opponent package, or no loop (sync tests)
+            return
+        task = loop.create_task(self._act(act, Action[action]))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _act(act: Callable, action: Any) -> None:
+        try:
+            await act(action)
+        except Exception as exc:  # ActionNotSupported: decided here alone; others are logged
+            if type(exc).__name__ != "ActionNotSupported":
+                log.warning("the opponent could not take %s: %s", action, exc)
+
+
+__all__ = ["Session", "SessionError", "Opponent", "GameOverError"]

@@ -1,0 +1,54 @@
+"""Putting a saved game back into a Match after a restart: moves, result and both clocks."""
+from __future__ import annotations
+
+import dataclasses
+
+from chess_core import Move, Position
+from chess_core.clock import Clock
+from chess_core.squares import BLACK, WHITE
+
+from .match import Match, MatchConfig
+from .recorder import GameRecord
+
+
+def _ms(seconds: float) -> int:
+    return int(round(seconds * 1000))
+
+
+def restore_match(config: MatchConfig, record: GameRecord, now: float) -> Match:
+    """A Match that continues ``record`` at ``now``: started, with its moves, outcome and clocks.
+
+    The side to move's clock runs again from ``now`` with the time it had after the last move
+    (the time between that move and the restart is charged to nobody). Moves made before the
+    restart are final: the board cannot amend or take them back (the inference starts from the
+    position alone), and neither can the clock.
+
+    Match has no public way to load a game, so this sets the few attributes that its
+    ``_setup`` sets, to the values they would have after playing the saved moves.
+    """
+    match = Match(dataclasses.replace(config, fen=record.start_fen, rules=record.rules,
+                                      time_control=record.time_control))
+    for uci in record.moves:
+        match.game.push(Move.from_uci(uci))
+    outcome = record.get_outcome()
+    if outcome is not None and match.game.outcome != outcome:
+        match.game.outcome = outcome
+    start = Position(record.start_fen)
+    plies = len(record.moves)
+    first = start.turn
+    moves_first, moves_second = (plies + 1) // 2, plies // 2
+    made = {first: moves_first, first ^ 1: moves_second}
+    now_ms = _ms(now)
+    times = {}
+    if match.time_control.timed and record.remaining is not None:
+        times = {"start_ms_white": record.remaining[WHITE], "start_ms_black": record.remaining[BLACK]}
+    match.clock = Clock(match.time_control, moves_white=made[WHITE], moves_black=made[BLACK], **times)
+    match.clock.start(now_ms, match.game.turn)
+    if match.game.is_over:
+        match.clock.pause(now_ms)
+    match.started = True
+    match.clocks_after_move = list(record.clocks)
+    match._clock_ms = now_ms
+    match._press_ms = [now_ms] * plies
+    match.inference.reset(Position(match.game.fen()))
+    return match

@@ -1,0 +1,135 @@
+"""What the session looks like from outside: the status line and the JSON-able snapshot."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from chess_core import Game, Move, Outcome, Position, san
+from chess_core.clock import format_clock
+from chess_core.squares import SQUARE_NAMES, WHITE, scan_squares
+
+COLOR_NAMES = ("white", "black")
+SIDE_WORDS = ("White", "Black")
+
+
+def squares(bb: int) -> list[str]:
+    return [SQUARE_NAMES[s] for s in scan_squares(bb)]
+
+
+def colour_text(colour: int) -> str:
+    return f"#{colour:06x}"
+
+
+class SanCache:
+    """SAN of a game's moves in English and French, extended move by move instead of recomputed."""
+
+    def __init__(self) -> None:
+        self._key: tuple[str, tuple[Move, ...]] = ("", ())
+        self.en: list[str] = []
+        self.fr: list[str] = []
+
+    def update(self, game: Game) -> None:
+        moves = tuple(game.moves)
+        start, known = self._key
+        if start != game.start_fen or moves[:len(known)] != known:
+            known, self.en, self.fr = (), [], []
+        pos = Position(game.start_fen)
+        for move in known:
+            pos.push(move)
+        for move in moves[len(known):]:
+            self.en.append(san(pos, move, "en"))
+            self.fr.append(san(pos, move, "fr"))
+            pos.push(move)
+        self._key = (game.start_fen, moves)
+
+
+@dataclass(frozen=True)
+class View:
+    """The parts of the session a status line and a snapshot are made of."""
+
+    game: Game
+    started: bool
+    occupied: int
+    lifted: int = 0
+    wrong: int = 0
+    paused: bool = False
+    restoring: bool = False
+    waiting_for_start: bool = False
+    expected_move: Move | None = None
+    promotion_square: int | None = None
+    draw_offer: int | None = None
+    touched: int | None = None
+    names: tuple[str, str] = ("White", "Black")
+    clocks: tuple[int | None, int | None] = (None, None)
+    running: int | None = None
+    problems: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def status_text(view: View) -> str:
+    """One line for people: "White to move", "Black wins by checkmate", "Put the pieces right"."""
+    outcome: Outcome | None = view.game.outcome
+    if outcome is not None:
+        return outcome.describe()
+    if view.waiting_for_start:
+        return "Set up the pieces to start"
+    if view.restoring and view.wrong:
+        return "Put the pieces back as shown to continue the game"
+    if view.wrong:
+        return "Put the pieces right"
+    if view.paused:
+        return "Clock paused"
+    side = SIDE_WORDS[view.game.turn]
+    if view.expected_move is not None:
+        return f"{side} to move: play {view.expected_move.uci()} on the board"
+    text = f"{side} to move"
+    if view.game.position.is_check():
+        text += " (check)"
+    return text
+
+
+def snapshot(view: View, sans: SanCache, leds: tuple[int, ...], now: float) -> dict[str, Any]:
+    """The session's state at ``now`` as plain JSON values (for the web companion)."""
+    game = view.game
+    sans.update(game)
+    outcome = game.outcome
+    last = game.moves[-1] if game.moves else None
+    claims = [t.value for t in game.claimable_draws()] if view.started else []
+    data = {
+        "status": status_text(view),
+        "started": view.started,
+        "over": outcome is not None,
+        "result": outcome.result() if outcome else "*",
+        "termination": outcome.termination.value if outcome else None,
+        "winner": COLOR_NAMES[outcome.winner] if outcome and outcome.winner is not None else None,
+        "turn": COLOR_NAMES[game.turn],
+        "check": game.position.is_check(),
+        "fen": game.fen(),
+        "start_fen": game.start_fen,
+        "rules": game.rules,
+        "players": {"white": view.names[0], "black": view.names[1]},
+        "moves": {"uci": [m.uci() for m in game.moves], "san": list(sans.en), "san_fr": list(sans.fr)},
+        "last_move": last.uci() if last else None,
+        "occupied": squares(view.occupied),
+        "lifted": squares(view.lifted),
+        "wrong": squares(view.wrong),
+        "expected_move": view.expected_move.uci() if view.expected_move else None,
+        "promotion_square": SQUARE_NAMES[view.promotion_square] if view.promotion_square is not None else None,
+        "touched": SQUARE_NAMES[view.touched] if view.touched is not None else None,
+        "draw_offer": COLOR_NAMES[view.draw_offer] if view.draw_offer is not None else None,
+        "claimable_draws": claims,
+        "clocks": {
+            "white": view.clocks[0], "black": view.clocks[1],
+            "white_text": format_clock(view.clocks[0]), "black_text": format_clock(view.clocks[1]),
+            "running": COLOR_NAMES[view.running] if view.running is not None else None,
+            "paused": view.paused,
+        },
+        "leds": [colour_text(c) for c in leds],
+        "problems": list(view.problems),
+        "time": now,
+    }
+    data.update(view.extra)
+    return data
+
+
+__all__ = ["View", "SanCache", "status_text", "snapshot", "squares", "WHITE"]
