@@ -12,3 +12,4 @@ from .squares import (BB_SQUARES, BISHOP, BLACK, COLORS, KING, KNIGHT, PAWN, PIE
 from .clock import (Clock, ClockError, ClockFormatError, FlagReason, format_clock, format_pgn_clk,
                     parse_pgn_clk)
 from .timecontrol import UNTIMED, Period, TimeControl, TimeControlError
+from .pgn import PgnError, PgnGame, read_game, read_games, read_pgn, write_pgn

@@ -217,6 +217,10 @@ class Game:
             return self._end(Outcome(Termination.TIME_FORFEIT, color ^ 1))
         return self._end(Outcome(Termination.TIME_VS_INSUFFICIENT))
 
+    def end(self, outcome: Outcome) -> Outcome:
+        """End the game by a decision taken off the board (arbiter, adjudication, a PGN tag)."""
+        return self._end(outcome)
+
     def _end(self, outcome: Outcome) -> Outcome:
         if self.outcome is not None:
             raise GameOverError(f"the game is already over ({self.outcome.describe()})")
