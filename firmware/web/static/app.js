@@ -66,6 +66,17 @@
     return out;
   }
 
+  // The LEDs are dimmed by the brightness setting; the page draws their hue at full strength.
+  function displayColour(led) {
+    const v = parseInt(led.slice(1), 16);
+    const r = v >> 16, g = (v >> 8) & 255, b = v & 255;
+    const top = Math.max(r, g, b);
+    if (!top) return led;
+    const k = 255 / top;
+    const hex = (x) => Math.min(255, Math.round(x * k)).toString(16).padStart(2, "0");
+    return `#${hex(r)}${hex(g)}${hex(b)}`;
+  }
+
   function glyph(symbol) { return GLYPH[symbol.toLowerCase()] + TEXT_STYLE; }
   function colourOf(symbol) { return symbol === symbol.toUpperCase() ? "w" : "b"; }
 
@@ -178,7 +189,7 @@
       const led = s.leds[i] || "";
       if (el.dataset.led !== led) {
         el.dataset.led = led;
-        if (led) el.style.setProperty("--led", led); else el.style.removeProperty("--led");
+        if (led) el.style.setProperty("--led", displayColour(led)); else el.style.removeProperty("--led");
       }
       el.classList.toggle("lifted", lifted.has(name));
       el.classList.toggle("wrong", wrong.has(name));
@@ -266,10 +277,12 @@
 
     const problems = $("#problems");
     problems.textContent = "";
-    for (const p of s.problems || []) {
+    // The session keeps every problem met; the page shows the latest while the board is wrong.
+    const current = s.wrong && s.wrong.length && s.problems && s.problems.length ? [s.problems[s.problems.length - 1]] : [];
+    for (const p of current) {
       const li = document.createElement("li"); li.textContent = p; problems.appendChild(li);
     }
-    problems.hidden = !(s.problems && s.problems.length);
+    problems.hidden = !current.length;
 
     renderMoves($("#moves"), s.moves[ui.lang] || s.moves.en, startNumbering(s), null, null);
 

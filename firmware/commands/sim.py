@@ -1,0 +1,101 @@
+"""`echiquier sim`: the board's service on a simulated board, played with the mouse on the web page."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+
+from chess_core import FenError, Position
+from chess_core.timecontrol import TimeControl, TimeControlError
+
+from firmware.config import ConfigError, load_config
+
+
+def default_state_dir() -> Path:
+    """Where the simulator keeps its games: $XDG_DATA_HOME/echiquier-sim (~/.local/share/...)."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "echiquier-sim"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("sim", help="run the service on a simulated board, played in the browser")
+    p.add_argument("--port", type=int, default=8080, help="port of the web page (default: 8080; 0: any free port)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: 127.0.0.1; any other address needs the pairing code)")
+    p.add_argument("--state-dir", default=None,
+                   help=f"where games are recorded (default: {default_state_dir()})")
+    p.add_argument("--config", default=None, help="configuration file to start from (its sensors are ignored)")
+    p.add_argument("--time-control", default=None, help="time control of the first game, e.g. 300+3")
+    p.add_argument("--rules", choices=("fide", "casual"), default=None, help="rule profile")
+    p.add_argument("--fen", default=None, help="start position (default: the initial position)")
+    p.add_argument("--settle-ms", type=int, default=None, help="debounce settle time of the sensors")
+    p.add_argument("--pairing-code", default=None, help="pairing code when listening beyond this machine")
+    p.add_argument("--verbose", "-v", action="store_true", help="log what the session does")
+    p.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"echiquier sim: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not 0 <= args.port <= 65535:
+        return _fail(f"--port must be 0 to 65535, not {args.port}")
+    try:
+        if args.time_control is not None:
+            TimeControl.parse(args.time_control)
+        if args.fen is not None:
+            Position(args.fen)
+        base = load_config(args.config) if args.config else None
+    except TimeControlError as exc:
+        return _fail(f"bad --time-control: {exc}")
+    except FenError as exc:
+        return _fail(f"bad --fen: {exc}")
+    except ConfigError as exc:
+        return _fail(str(exc))
+
+    from firmware.web.simulator import Simulator, simulator_config
+
+    state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
+    try:
+        config = simulator_config(base, state_dir, time_control=args.time_control, rules=args.rules,
+                                  fen=args.fen, settle_ms=args.settle_ms)
+    except ConfigError as exc:
+        return _fail(str(exc))
+    try:
+        return asyncio.run(_serve(config, args))
+    except KeyboardInterrupt:
+        return 0
+
+
+async def _serve(config, args: argparse.Namespace) -> int:
+    from firmware.web.simulator import Simulator
+
+    sim = Simulator(config, host=args.host, port=args.port, pairing_code=args.pairing_code)
+    try:
+        url = await sim.start()
+    except OSError as exc:
+        await sim.stop()
+        return _fail(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
+    print(f"Échiquier simulator on {url}  (games in {config.storage.dir}; Ctrl-C to stop)", flush=True)
+    if sim.pairing.required:
+        print(f"Pairing code: {sim.pairing.code}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    try:
+        await stop.wait()
+    finally:
+        await sim.stop()
+    return 0
