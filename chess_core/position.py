@@ -377,18 +377,28 @@ class Position:
 
     def _gen_castling(self, us, them, occ, append) -> None:
         rights = self.castling
+        if not rights:
+            return
         attacked = self._attacked
+        rooks = self.bb_piece[ROOK] & self.bb_color[us]
+        # The rook and king presence tests matter only for rights set by hand (FEN checks them).
         if us == WHITE:
-            if rights & CASTLE_WK and not occ & 0x60 and not attacked(them, 5, occ) and not attacked(them, 6, occ):
+            if self.king[WHITE] != 4:
+                return
+            if (rights & CASTLE_WK and rooks & 0x80 and not occ & 0x60
+                    and not attacked(them, 5, occ) and not attacked(them, 6, occ)):
                 append(4 | 6 << 6 | FLAG_CASTLE << 15)
-            if rights & CASTLE_WQ and not occ & 0x0E and not attacked(them, 3, occ) and not attacked(them, 2, occ):
+            if (rights & CASTLE_WQ and rooks & 0x01 and not occ & 0x0E
+                    and not attacked(them, 3, occ) and not attacked(them, 2, occ)):
                 append(4 | 2 << 6 | FLAG_CASTLE << 15)
         else:
-            if rights & CASTLE_BK and not occ & (0x60 << 56) and not attacked(them, 61, occ) \
-                    and not attacked(them, 62, occ):
+            if self.king[BLACK] != 60:
+                return
+            if (rights & CASTLE_BK and rooks & (0x80 << 56) and not occ & (0x60 << 56)
+                    and not attacked(them, 61, occ) and not attacked(them, 62, occ)):
                 append(60 | 62 << 6 | FLAG_CASTLE << 15)
-            if rights & CASTLE_BQ and not occ & (0x0E << 56) and not attacked(them, 59, occ) \
-                    and not attacked(them, 58, occ):
+            if (rights & CASTLE_BQ and rooks & (0x01 << 56) and not occ & (0x0E << 56)
+                    and not attacked(them, 59, occ) and not attacked(them, 58, occ)):
                 append(60 | 58 << 6 | FLAG_CASTLE << 15)
 
     # -- make / unmake -----------------------------------------------------------------------

@@ -222,3 +222,13 @@ def test_push_pop_and_move_stack():
     assert copy == pos and copy.move_stack() == pos.move_stack()
     with pytest.raises(IllegalMoveError):
         pos.push(uci("e4e5"))
+
+
+def test_castling_rights_set_by_hand_without_the_rook_grant_nothing():
+    # Regression: a right set on a hand-built board made a rook appear from nowhere.
+    pos = Position("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    pos.castling = 1 | 2  # K and Q, with no rook on h1 or a1
+    assert "e1g1" not in ucis(pos) and "e1c1" not in ucis(pos)
+    moved_king = Position("4k3/8/8/8/8/8/8/R2K3R w - - 0 1")
+    moved_king.castling = 1 | 2
+    assert not [m for m in moved_king.legal_moves() if moved_king.is_castling(m)]
