@@ -152,7 +152,8 @@ def _validate_checks(pos: "Position", pushed: int, origin: int) -> None:
     if count and pushed >= 0:
         before = (pos.occupied & ~(1 << pushed)) | (1 << origin)
         if count > 1 or (checkers != 1 << pushed and pos.attackers(pos.turn ^ 1, pos.king[pos.turn], before)):
-            raise FenError(f"{name} is in check, which the pawn move past {SQUARE_NAMES[pos.ep]} cannot have given")
+            raise FenError(f"{name} is in check, which the pawn move past {SQUARE_NAMES[pos.ep]} "
+                           f"cannot have given")
 
 
 def dump_fen(pos: "Position") -> str:

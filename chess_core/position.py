@@ -364,6 +364,12 @@ class Position:
     def _gen_en_passant(self, us, append) -> None:
         ep = self.ep
         capturers = PAWN_ATTACKS[us ^ 1][ep] & self.bb_piece[PAWN] & self.bb_color[us]
+        if capturers:
+            # An en passant square set by hand must still have the pawn that passed it (FEN checks).
+            passed = ep - 8 if us == WHITE else ep + 8
+            board = self.board
+            if ep >> 3 != (5 if us == WHITE else 2) or board[ep] or board[passed] != PAWN | (us ^ 1) << 3:
+                return
         while capturers:
             b = capturers & -capturers
             capturers ^= b

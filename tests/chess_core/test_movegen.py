@@ -232,3 +232,11 @@ def test_castling_rights_set_by_hand_without_the_rook_grant_nothing():
     moved_king = Position("4k3/8/8/8/8/8/8/R2K3R w - - 0 1")
     moved_king.castling = 1 | 2
     assert not [m for m in moved_king.legal_moves() if moved_king.is_castling(m)]
+
+
+def test_en_passant_square_set_by_hand_without_the_pawn_grants_nothing():
+    # Regression: taking "en passant" a pawn that was not there made one appear.
+    pos = Position("4k3/8/8/4P3/8/8/8/4K3 w - - 0 1")
+    pos.ep = 43  # d6, but no black pawn on d5
+    assert "e5d6" not in ucis(pos)
+    assert not pos.has_legal_en_passant()

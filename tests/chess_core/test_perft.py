@@ -104,7 +104,7 @@ def test_perft_command_as_a_process():
     ok = subprocess.run([sys.executable, "-m", "firmware.cli", "perft", "--depth", "2"],
                         capture_output=True, text=True, cwd=REPO_ROOT, timeout=60)
     assert (ok.returncode, ok.stdout.strip()) == (0, "400")
-    bad = subprocess.run([sys.executable, "-m", "firmware.cli", "perft", "--fen", "8/8/8 w - - 0 1", "--depth", "1"],
-                         capture_output=True, text=True, cwd=REPO_ROOT, timeout=60)
+    bad = subprocess.run([sys.executable, "-m", "firmware.cli", "perft", "--fen", "8/8/8 w - - 0 1",
+                          "--depth", "1"], capture_output=True, text=True, cwd=REPO_ROOT, timeout=60)
     assert bad.returncode == 2
     assert "bad --fen" in bad.stderr and "8 ranks" in bad.stderr and "Traceback" not in bad.stderr
