@@ -173,6 +173,13 @@ class Recorder:
         atomic_write(self.pgn_path(record), self.pgn_text(record, game))
         self.saves += 1
 
+    def forget_current(self) -> None:
+        """No game in progress any more (a new one was asked for); its PGN stays."""
+        try:
+            os.unlink(self.current_path)
+        except FileNotFoundError:
+            pass
+
     def load(self) -> GameRecord | None:
         """The saved game (in progress or just finished), or None. A damaged file is set aside."""
         try:

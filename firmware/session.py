@@ -91,6 +91,7 @@ class Session:
         self.draw_offer: Optional[int] = None
         self.paused = False
         self.restoring = False
+        self.takeback_move: Optional[Move] = None  # asked for: the board must show the position before it
         self.left_start = False                 # the board left the start position since the game ended
         self.restored_plies = 0                 # moves made before a restart: final
         self.link_text: Optional[str] = None
@@ -191,10 +192,8 @@ class Session:
                    if v is not None}
         if changes:
             self.config = self._checked(game=changes)
-        if self.live and self.record is not None and self.game.moves:
-            self.game.abandon(None)
-            self.record.set_outcome(self.game.outcome)
-            self._save()
+        if self.live and self.record is not None:
+            self.recorder.forget_current()  # its PGN stays as it was, unfinished ("*")
         self._begin(now, names=(white, black) if white is not None or black is not None else None)
         self._after(now)
 
@@ -292,15 +291,16 @@ class Session:
         self._after(now)
 
     def takeback(self, now: Optional[float] = None) -> None:
-        """Take back the last move; the LEDs then show the pieces to put back."""
+        """Ask for the last move to be taken back: the LEDs show the pieces to put back, and the
+        move is undone when the board shows the position before it (needs ``takebacks``)."""
         now = self._now(now)
-        self._require_live(over_ok=True)
+        self._require_live()
+        if not self.config.game.takebacks:
+            raise SessionError("takebacks are not allowed in this game (game.takebacks)")
         if len(self.game.moves) <= self.restored_plies:
-            raise SessionError("moves made before the restart cannot be taken back")
-        try:
-            self._handle(self.match.takeback(now), now)
-        except (ValueError, ClockError) as exc:
-            raise SessionError(str(exc)) from None
+            raise SessionError("no move to take back (moves made before a restart are final)")
+        self.takeback_move = self.game.moves[-1]
+        self._changed = True
         self._after(now)
 
     def update_settings(self, now: Optional[float] = None, **changes: Any) -> None:
@@ -434,6 +434,7 @@ class Session:
     def _on_move(self, event: MoveMade, now: float) -> None:
         mover = self.game.turn ^ 1
         self._note(event.time)
+        self.takeback_move = None
         if event.move.promotion:
             self.gestures.promotion_made(event.move.to_square)
         else:
@@ -450,6 +451,7 @@ class Session:
 
     def _on_taken_back(self, event: TakenBack, now: float) -> None:
         self._note(event.time)
+        self.takeback_move = None
         self.gestures.promotion_closed()
         self._reset_opponent()
 
@@ -469,6 +471,7 @@ class Session:
         self.gestures.reset()
         self.expected_move = None
         self.draw_offer = None
+        self.takeback_move = None
         self.left_start = False
         self.paused = False
         log.info("game over: %s", event.outcome.describe())
@@ -583,6 +586,7 @@ class Session:
         self.restored_plies = 0
         self.expected_move = None
         self.draw_offer = None
+        self.takeback_move = None
         self.gestures.reset()
         self.settled = None
         self._changed = True
@@ -612,6 +616,11 @@ class Session:
                 wrong = self.verdict.wrong
             elif kind is VerdictKind.TOUCHED:
                 touched = self.verdict.square
+            if self.takeback_move is not None and self.settled is not None:
+                before = game.position.copy(stack=True)
+                before.pop()
+                wrong = before.occupied ^ self.settled.occupied
+                lifted = 0
         hold = self.gestures.hold if self.live else None
         show_hold = hold is not None and not hold.fired and now - hold.since >= (hold.due - hold.since) / 3
         return FeedbackState(
@@ -654,6 +663,7 @@ class Session:
         return View(game=match.game, started=match.started, occupied=self.occupied or 0,
                     lifted=state.lifted, wrong=state.wrong, paused=self.paused, restoring=self.restoring,
                     waiting_for_start=not match.started, expected_move=self.expected_move,
+                    takeback_move=self.takeback_move,
                     promotion_square=state.promotion_square, draw_offer=self.draw_offer,
                     touched=state.touched, names=self.names,
                     clocks=remaining if remaining is not None else (None, None),

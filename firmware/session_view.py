@@ -56,6 +56,7 @@ class View:
     restoring: bool = False
     waiting_for_start: bool = False
     expected_move: Move | None = None
+    takeback_move: Move | None = None
     promotion_square: int | None = None
     draw_offer: int | None = None
     touched: int | None = None
@@ -75,6 +76,8 @@ def status_text(view: View) -> str:
         return "Set up the pieces to start"
     if view.restoring and view.wrong:
         return "Put the pieces back as shown to continue the game"
+    if view.takeback_move is not None:
+        return f"Take back {view.takeback_move.uci()}: put the pieces back as shown"
     if view.wrong:
         return "Put the pieces right"
     if view.paused:
@@ -114,6 +117,7 @@ def snapshot(view: View, sans: SanCache, leds: tuple[int, ...], now: float) -> d
         "lifted": squares(view.lifted),
         "wrong": squares(view.wrong),
         "expected_move": view.expected_move.uci() if view.expected_move else None,
+        "takeback": view.takeback_move.uci() if view.takeback_move else None,
         "promotion_square": SQUARE_NAMES[view.promotion_square] if view.promotion_square is not None else None,
         "touched": SQUARE_NAMES[view.touched] if view.touched is not None else None,
         "draw_offer": COLOR_NAMES[view.draw_offer] if view.draw_offer is not None else None,

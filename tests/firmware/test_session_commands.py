@@ -1,0 +1,177 @@
+"""Commands of the web companion: new game, resign, draws, pause, takeback, touch-move, settings."""
+from __future__ import annotations
+
+import pytest
+
+from chess_core import BLACK, WHITE
+from firmware.feedback import LedStyle
+from firmware.session import SessionError
+
+from .session_support import Table
+
+STYLE = LedStyle()
+
+
+def test_resign_from_the_companion(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.play("e2e4")
+    table.session.resign("black")
+    assert table.session.snapshot()["status"] == "White wins by resignation"
+    with pytest.raises(SessionError, match="over"):
+        table.session.resign(WHITE)
+
+
+def test_commands_before_the_game_are_refused(tmp_path):
+    table = Table(tmp_path)
+    with pytest.raises(SessionError, match="set up the pieces"):
+        table.session.resign(WHITE)
+    with pytest.raises(SessionError, match="colour"):
+        table.setup()
+        table.session.resign("green")
+
+
+def test_a_draw_offered_and_accepted(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.play("e2e4")
+    table.session.offer_draw("white")
+    assert table.session.snapshot()["draw_offer"] == "white"
+    with pytest.raises(SessionError, match="no draw offer"):
+        table.session.accept_draw("white")
+    table.session.accept_draw("black")
+    assert table.session.snapshot()["status"] == "Draw by agreement"
+
+
+def test_a_draw_offered_and_declined(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.session.offer_draw(WHITE)
+    table.session.decline_draw(BLACK)
+    assert table.session.snapshot()["draw_offer"] is None
+
+
+def test_offers_from_both_sides_make_an_agreement(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.session.offer_draw(BLACK)
+    table.session.offer_draw(WHITE)
+    assert table.session.game.outcome.termination.value == "agreement"
+
+
+def test_a_draw_claim_must_be_valid(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    with pytest.raises(SessionError, match="no draw can be claimed"):
+        table.session.claim_draw()
+    table.play_all("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1", think=0.2)
+    table.session.claim_draw(move="Ng8")  # the move that repeats the position a third time
+    snap = table.session.snapshot()
+    assert snap["status"] == "Draw by threefold repetition" and snap["moves"]["san"][-1] == "Ng8"
+
+
+def test_pausing_stops_both_clocks_and_freezes_the_board(tmp_path):
+    table = Table(tmp_path, time_control="60")
+    table.setup()
+    table.play("e2e4", think=0)
+    table.session.pause()
+    table.wait(20)
+    table.board.lift(52)  # e7: ignored while paused
+    table.wait(1)
+    snap = table.session.snapshot()
+    assert snap["clocks"]["paused"] and snap["status"] == "Clock paused"
+    paused_black = snap["clocks"]["black"]
+    table.wait(5)
+    assert table.session.snapshot()["clocks"]["black"] == paused_black
+    table.session.resume()
+    table.place("e5")  # the lifted pawn goes to e5: the board is read again
+    assert [m.uci() for m in table.session.game.moves] == ["e2e4", "e7e5"]
+    assert table.session.snapshot()["clocks"]["black"] > 55_000
+
+
+def test_a_takeback_from_the_companion_shows_the_pieces_to_put_back(tmp_path):
+    table = Table(tmp_path, takebacks=True)
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    table.session.takeback()
+    snap = table.session.snapshot()
+    assert snap["status"] == "Take back e7e5: put the pieces back as shown"
+    assert set(snap["wrong"]) == {"e5", "e7"} and snap["takeback"] == "e7e5"
+    table.lift("e5")
+    table.place("e7")
+    snap = table.session.snapshot()
+    assert snap["wrong"] == [] and snap["status"] == "Black to move"
+    assert table.session.recorder.load().moves == ["e2e4"]
+
+
+def test_takebacks_can_be_refused(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.play("e2e4")
+    with pytest.raises(SessionError, match="takebacks are not allowed"):
+        table.session.takeback()
+
+
+def test_a_takeback_on_the_board(tmp_path):
+    table = Table(tmp_path, takebacks=True)
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    table.wait(2)
+    table.lift("e5")
+    table.place("e7")
+    table.wait(1)
+    assert [m.uci() for m in table.session.game.moves] == ["e2e4"]
+
+
+def test_touch_move_holds_the_player_to_the_touched_piece(tmp_path):
+    table = Table(tmp_path, touch_move=True)
+    table.setup()
+    table.lift("g1")
+    table.place("g1")
+    snap = table.session.snapshot()
+    assert snap["touched"] == "g1"
+    assert table.lit_names(STYLE.legal) == {"f3", "h3"}
+    table.lift("e2")
+    table.place("e4")
+    assert table.session.snapshot()["wrong"]  # another piece may not move
+    table.lift("e4")
+    table.place("e2")
+    table.play("g1f3")
+    assert [m.uci() for m in table.session.game.moves] == ["g1f3"]
+
+
+def test_a_new_game_from_the_companion_with_its_own_settings(tmp_path):
+    table = Table(tmp_path, white="Ada", black="Bob")
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    first = table.session.record
+    table.session.new_game(time_control="180+2", white="Cleo", black="Dan")
+    snap = table.session.snapshot()
+    assert snap["players"] == {"white": "Cleo", "black": "Dan"}
+    assert snap["moves"]["uci"] == [] and snap["time_control"] == "180+2"
+    assert snap["status"] == "Set up the pieces to start"
+    old = (tmp_path / "state" / "games" / first.pgn_name).read_text()
+    assert '[Result "*"]' in old and "1. e4 e5 *" in old  # the unfinished game stays as it was
+    assert table.session.recorder.load() is None  # and is not restored after a restart
+    table.setup()
+    assert table.session.match.started and 179_000 < table.session.snapshot()["clocks"]["white"] <= 180_000
+
+
+def test_a_new_game_with_a_bad_time_control_is_refused(tmp_path):
+    table = Table(tmp_path)
+    with pytest.raises(SessionError, match="game.time_control"):
+        table.session.new_game(time_control="soon")
+
+
+def test_settings_change_at_once(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.session.update_settings(show_legal_squares=False, white="Ada")
+    table.lift("g1")
+    assert table.lit_names() == {"g1"}
+    assert table.session.snapshot()["players"]["white"] == "Ada"
+    assert table.session.recorder.load().white == "Ada"
+    with pytest.raises(SessionError, match="port"):
+        table.session.update_settings(port=80)
+    with pytest.raises(SessionError, match="game.touch_move"):
+        table.session.update_settings(touch_move="yes")

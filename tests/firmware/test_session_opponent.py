@@ -1,0 +1,146 @@
+"""An opponent off the board (engine, Lichess), played by a scripted fake: its moves on the LEDs."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chess_core import BLACK, WHITE, Move, Outcome, Termination, parse_square
+from firmware.feedback import LedStyle
+
+from .session_support import Table
+
+STYLE = LedStyle()
+
+
+class ScriptedOpponent:
+    """Plays Black from a script: after each local move it has the reply ready; ``reply()`` sends it."""
+
+    name = "Script"
+    assistance_allowed = True
+
+    def __init__(self, replies: dict[str, str]) -> None:
+        self.replies = replies
+        self.listener = None
+        self.received: list[str] = []
+        self.resets: list[tuple[str, list[str]]] = []
+        self.actions: list[str] = []
+        self.ready: list[str] = []
+        self.stopped = False
+
+    async def start(self, listener) -> None:
+        self.listener = listener
+
+    def on_move(self, move: Move) -> None:
+        self.received.append(move.uci())
+        if move.uci() in self.replies:
+            self.ready.append(self.replies[move.uci()])
+
+    def on_reset(self, start_fen: str, moves) -> None:
+        self.resets.append((start_fen, [m.uci() for m in moves]))
+
+    async def act(self, action) -> None:
+        self.actions.append(action.name)
+
+    async def stop(self) -> None:
+        self.stopped = True
+
+    def reply(self) -> None:
+        self.listener.opponent_move(Move.from_uci(self.ready.pop(0)))
+
+
+@dataclass(frozen=True)
+class DrawOffer:
+    kind: object
+    by: int
+    active: bool = True
+
+
+@dataclass(frozen=True)
+class End:
+    status: str
+    outcome: Outcome
+
+
+class _Kind:
+    value = "draw"
+
+
+async def _table(tmp_path, replies):
+    table = Table(tmp_path)
+    opponent = ScriptedOpponent(replies)
+    await table.session.start_opponent(opponent)
+    table.setup()
+    return table, opponent
+
+
+async def test_the_opponents_move_is_shown_and_waited_for(tmp_path):
+    table, opponent = await _table(tmp_path, {"e2e4": "e7e5", "g1f3": "b8c6"})
+    table.play("e2e4")
+    assert opponent.received == ["e2e4"]
+    opponent.reply()
+    snap = table.session.snapshot()
+    assert snap["expected_move"] == "e7e5"
+    assert snap["status"] == "Black to move: play e7e5 on the board"
+    assert table.lit_names(STYLE.opponent, blink_on=True) == {"e7", "e5"}
+    table.play("e7e5")
+    assert [m.uci() for m in table.session.game.moves] == ["e2e4", "e7e5"]
+    assert opponent.received == ["e2e4"]  # its own move is not sent back
+    assert table.session.snapshot()["expected_move"] is None
+    table.play("g1f3")
+    opponent.reply()
+    table.play("b8c6")
+    assert table.session.snapshot()["moves"]["san"] == ["e4", "e5", "Nf3", "Nc6"]
+    await table.session.aclose()
+    assert opponent.stopped
+
+
+async def test_a_wrong_execution_of_the_opponents_move_is_pointed_out(tmp_path):
+    table, opponent = await _table(tmp_path, {"e2e4": "e7e5"})
+    table.play("e2e4")
+    opponent.reply()
+    table.lift("e7")
+    table.place("f6")
+    snap = table.session.snapshot()
+    assert snap["wrong"] and snap["moves"]["uci"] == ["e2e4"]
+    table.lift("f6")
+    table.place("e5")
+    assert [m.uci() for m in table.session.game.moves] == ["e2e4", "e7e5"]
+    await table.session.aclose()
+
+
+async def test_decisions_are_carried_to_the_opponent(tmp_path):
+    table, opponent = await _table(tmp_path, {})
+    table.play("e2e4")
+    table.session.resign(WHITE)
+    await table.session.aclose()
+    assert opponent.actions == ["RESIGN"]
+
+
+async def test_a_draw_offered_by_the_opponent_is_accepted_on_the_companion(tmp_path):
+    table, opponent = await _table(tmp_path, {})
+    table.play("e2e4")
+    table.session.offer(DrawOffer(_Kind(), BLACK))
+    assert table.session.snapshot()["draw_offer"] == "black"
+    assert table.lit_names(STYLE.draw) == {"e1", "e8"}
+    table.session.accept_draw(WHITE)
+    await table.session.aclose()
+    assert table.session.snapshot()["status"] == "Draw by agreement"
+    assert opponent.actions == ["ACCEPT_DRAW"]
+
+
+async def test_the_game_ended_at_the_other_end(tmp_path):
+    table, opponent = await _table(tmp_path, {})
+    table.play("e2e4")
+    table.session.game_over(End("resign", Outcome(Termination.RESIGNATION, WHITE)))
+    assert table.session.snapshot()["status"] == "White wins by resignation"
+    assert table.session.recorder.load().is_over
+    await table.session.aclose()
+
+
+async def test_a_new_game_tells_the_opponent(tmp_path):
+    table, opponent = await _table(tmp_path, {})
+    table.play("e2e4")
+    table.session.new_game()
+    table.setup()
+    assert opponent.resets[-1] == (table.session.game.start_fen, [])
+    assert parse_square("e2") not in table.lit
+    await table.session.aclose()

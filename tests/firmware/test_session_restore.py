@@ -1,0 +1,114 @@
+"""A restart in the middle of a game: the saved game continues, the LEDs guide the pieces back."""
+from __future__ import annotations
+
+import pytest
+
+from chess_core import BLACK, WHITE, parse_square
+from firmware.feedback import LedStyle
+from firmware.session import SessionError
+
+from .session_support import START_OCCUPIED, Table
+
+STYLE = LedStyle()
+
+
+def restart(table: Table):
+    """A new session on the same state dir and board, as after a power cut."""
+    table.board.stop()
+    session = table.new_session()
+    table.session = session
+    assert session.restore(table.t)
+    table.board.start(table.feed)
+    table.wait(0.5)
+    return session
+
+
+def test_the_game_continues_after_a_restart_when_the_board_matches(tmp_path):
+    table = Table(tmp_path, time_control="300+5", white="Ada", black="Bob")
+    table.setup()
+    table.play_all("e2e4 e7e5 g1f3")
+    before = table.session.recorder.load().remaining  # both clocks after the last move
+    pgn_name = table.session.record.pgn_name
+    table.wait(7)  # Black thinks, then the power goes
+    session = restart(table)
+    snap = session.snapshot()
+    assert snap["status"] == "Black to move" and snap["moves"]["uci"] == ["e2e4", "e7e5", "g1f3"]
+    assert snap["players"] == {"white": "Ada", "black": "Bob"}
+    white, black = session.match.remaining(table.t)
+    # the clocks come back as they were after the last move (Black's 7 s before the cut are lost)
+    assert white == before[WHITE]
+    assert before[BLACK] - 600 <= black <= before[BLACK]
+    table.play("b8c6")
+    table.play("f1b5")
+    assert session.record.pgn_name == pgn_name
+    saved = session.recorder.load()
+    assert saved.moves == "e2e4 e7e5 g1f3 b8c6 f1b5".split() and len(saved.clocks) == 5
+    assert len(list(session.recorder.games_dir.iterdir())) == 1
+
+
+def test_the_leds_guide_the_pieces_back_when_the_board_differs(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    table.board.stop()
+    table.board.lift(parse_square("g1"))  # knocked over while the power was off
+    table.board.lift(parse_square("e4"))
+    table.board.place(parse_square("e2"))
+    session = restart(table)
+    snap = session.snapshot()
+    assert set(snap["wrong"]) == {"g1", "e4", "e2"}
+    assert snap["status"] == "Put the pieces back as shown to continue the game"
+    assert table.lit_names(STYLE.fix, blink_on=True) == {"g1", "e4", "e2"}
+    table.lift("e2")
+    table.place("e4")
+    table.place("g1")
+    assert session.snapshot()["status"] == "White to move"
+    table.play("g1f3")
+    assert session.recorder.load().moves == ["e2e4", "e7e5", "g1f3"]
+
+
+def test_moves_made_before_the_restart_are_final(tmp_path):
+    table = Table(tmp_path, takebacks=True)
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    session = restart(table)
+    with pytest.raises(SessionError, match="before a restart"):
+        session.takeback()
+    table.play("d2d4")
+    session.takeback()
+    table.lift("d4")
+    table.place("d2")
+    assert [m.uci() for m in session.game.moves] == ["e2e4", "e7e5"]
+
+
+def test_a_finished_game_shows_its_result_until_the_next_one(tmp_path):
+    table = Table(tmp_path, white="Ada", black="Bob")
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    table.session.resign(BLACK)
+    session = restart(table)
+    assert session.snapshot()["status"] == "White wins by resignation"
+    assert session.feedback_state(table.t).outcome is not None
+    table.board.set_occupied(0)
+    table.wait(1)
+    table.setup()
+    snap = session.snapshot()
+    assert snap["started"] and not snap["over"]
+    assert snap["players"] == {"white": "Bob", "black": "Ada"}
+
+
+def test_a_game_in_the_start_position_after_a_finished_one_starts_at_once(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.session.resign(WHITE)
+    table.board.set_occupied(0)
+    table.wait(1)
+    table.board.stop()  # the pieces are set up while the power is off
+    table.board.set_occupied(START_OCCUPIED)
+    session = restart(table)
+    assert session.snapshot()["started"] and not session.snapshot()["over"]
+
+
+def test_nothing_to_restore(tmp_path):
+    table = Table(tmp_path)
+    assert not table.session.restore(table.t)
