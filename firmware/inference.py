@@ -1,0 +1,468 @@
+"""Move inference: a pure state machine that turns settled sensor readings into moves.
+
+It is fed *settled* readings (see :mod:`board_driver.debounce`) with their times, and the
+passing of time; it never reads a clock, never sleeps, and does no I/O. Each call returns the
+verdicts it reached, in order.
+
+Contract
+========
+
+``MoveInference(position, *, touch_move=False, takebacks=False)``
+
+* ``position``: the expected position, after every committed move (a copy; read-only for you).
+* ``feed(time, occupied, white=None, black=None) -> list[Verdict]``: a settled reading at
+  ``time`` (seconds). ``white``/``black`` are the colour bitboards of a colour-sensing board.
+  A reading equal to the previous one returns ``[]``.
+* ``poll(time) -> list[Verdict]``: time has passed; commits a move that was waiting.
+* ``next_deadline() -> float | None``: when ``poll`` may commit something, if nothing changes.
+* ``pending_time() -> float | None``: the time of a move that is complete on the board but
+  still waiting (a clock must not let a flag fall over it before its deadline).
+* ``expect(move | None)``: the opponent's move (engine, online) that the board must carry out;
+  only it is accepted, and the last move can no longer be amended.
+* ``choose_promotion(piece_type)``: the piece for the next promotion (queen by default; back
+  to queen after each promotion).
+* ``reset(position)``: start again from ``position`` (its move stack allows takebacks).
+
+Verdicts (``Verdict.kind``, a :class:`VerdictKind`) and their fields:
+
+* STABLE: the board shows the expected position, nothing in hand.
+* LIFTED: pieces in hand, or a move on its way; ``lifted`` = expected squares now empty;
+  ``candidates`` = the legal moves consistent with the board (the LEDs may show them);
+  ``move`` = the move the board shows when it is complete but waits (see below).
+* MOVE: ``move`` is committed; ``time`` is when the board showed it complete (earlier than the
+  call when it waited), which is when the mover's clock should stop.
+* AMEND: the last committed move is replaced by ``move`` (a piece set down, then moved on
+  before the opponent started).
+* TAKEBACK: the board is back at the position before the last move (``move``, now undone):
+  always while that move could still be amended (the mover put the piece back), and after
+  that only with ``takebacks=True``.
+* ILLEGAL: no legal move explains the board; ``wrong`` = the squares that differ from the
+  expected position (occupancy, and colour on a colour-sensing board).
+* TOUCHED (``touch_move=True``): a piece of the side to move was lifted and put back; it must
+  move (``square``). Until it does, a move of another piece is ILLEGAL.
+
+How a move is recognised
+========================
+
+Readings are matched against every legal move's *shape* (:mod:`firmware.inference_frame`):
+what it empties, fills and replaces. The history since the last stable board tells a finished
+capture (the victim's square emptied, then filled after the mover was lifted) from a piece in
+the hand. Captures (victim first or mover first), castling (king first, rook first, both
+lifted), en passant (victim before or after), promotions and slides all reduce to that.
+
+Latency: a complete move is committed as soon as its reading arrives, unless the reading is
+also a partial state of *another* legal move, i.e. the move could still be extended: a slider,
+king or pawn that could continue along its line (``WAIT_SLIDE`` without change), or a rook
+move that is the first half of castling (``WAIT_CASTLE``: the king lifted next makes it
+castling). A capture, a knight move, a move against one's own blocker or the edge, a
+promotion commit at once. A capture whose victim was swept off as the mover landed (its square
+never read empty) looks like a piece still in hand: when only one capture from that square is
+legal it is committed after ``WAIT_SWEPT`` without change, or at once when the next reading
+shows the opponent starting a move; with several, the LEDs show them and the next reading that
+touches one resolves it. On a colour-sensing board the victim's square changes colour, so a
+swept capture is committed at once.
+
+A waiting move is also committed as soon as a reading shows the opponent beginning a move from
+the position after it (that reading is then interpreted from there). While the opponent has not
+started, a reading that shows a different legal move from the position before the last move
+amends it (a player who paused mid-slide, or set a piece down and moved it on).
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from chess_core import Move, Position
+from chess_core.squares import KING, QUEEN, ROOK
+
+from .inference_frame import CASTLE, Evaluation, Fit, Frame, Shape
+
+WAIT_SLIDE = 0.2    # s without change before a move that could be extended (a slide) commits
+WAIT_CASTLE = 1.5   # s before a rook move that begins castling commits as a rook move
+WAIT_SWEPT = 1.5    # s before the only capture from a lifted square is taken as swept off
+
+__all__ = ["MoveInference", "Verdict", "VerdictKind", "WAIT_SLIDE", "WAIT_CASTLE", "WAIT_SWEPT"]
+
+
+class VerdictKind(enum.Enum):
+    STABLE = "stable"      # the board shows the expected position, nothing in hand
+    LIFTED = "lifted"      # pieces in hand / a move on its way, consistent with legal move(s)
+    MOVE = "move"          # a move committed
+    AMEND = "amend"        # the last committed move replaced by ``move``
+    TAKEBACK = "takeback"  # the board is back at the position before the last move
+    ILLEGAL = "illegal"    # no legal move explains the board: ``wrong`` squares differ
+    TOUCHED = "touched"    # touch-move: a piece lifted and put back must move (``square``)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the board shows at ``time`` (see the module docstring for each kind)."""
+
+    kind: VerdictKind
+    time: float
+    move: Move | None = None
+    lifted: int = 0
+    wrong: int = 0
+    candidates: tuple[Move, ...] = ()
+    square: int | None = None
+
+
+@dataclass
+class _Candidate:
+    move: Move
+    frame: Frame                      # from the position after ``move``: the opponent's side
+    fit: Evaluation | None = None     # the last reading seen from there
+
+
+@dataclass
+class _Pending:
+    """A move complete on the board (or swept-capture candidates) not yet committed."""
+
+    amend: bool                 # committing it amends the last move instead of adding one
+    candidates: list[_Candidate]
+    time: float                 # when the board showed it
+    reading: tuple              # the reading that showed it; the timer runs only while it stays
+    deadline: float | None      # None: only a later reading can resolve it
+    swept: bool = False         # swept-capture candidates (the mover may still be in the hand)
+    fresh: bool = True          # no reading since it was made
+
+    def rank(self) -> tuple:
+        return (self.swept, -self.time)
+
+    def same(self, other: _Pending) -> bool:
+        return self.amend == other.amend and [c.move for c in self.candidates] == [c.move for c in other.candidates]
+
+
+class MoveInference:
+    """Settled readings in, verdicts out; see the module docstring."""
+
+    def __init__(self, position: Position, *, touch_move: bool = False, takebacks: bool = False) -> None:
+        self.touch_move = touch_move
+        self.takebacks = takebacks
+        self.reset(position)
+
+    # -- public API ------------------------------------------------------------------------
+
+    def reset(self, position: Position) -> None:
+        self.position = position.copy(stack=True)
+        self._expected: Move | None = None
+        self._promotion = QUEEN
+        self._a = Frame(self.position)       # the side to move, from the expected position
+        self._b: Frame | None = None         # the last mover again, from the position before
+        self._last: Move | None = None       # the move that ``_b`` may amend
+        # Moves complete on the board but not committed: competing hypotheses, the likeliest
+        # first (a move seen on the board before a swept capture that was not, the newest first).
+        self._pendings: list[_Pending] = []
+        self._touched: int | None = None
+        self._reading: tuple = (self.position.occupied, None, None)
+        self._reading_time = 0.0
+
+    def expect(self, move: Move | None) -> None:
+        """Accept only ``move`` (a legal move of the side to move) next; None accepts any."""
+        if move is not None and not self.position.is_legal(move):
+            raise ValueError(f"expected move {move.uci()} is not legal in {self.position.fen()}")
+        self._expected = move
+        self._b = None
+        self._last = None
+        self._pendings = []
+        self._a = self._new_frame(self.position)
+        self._a.update(self._reading[0])
+
+    def choose_promotion(self, piece_type: int) -> None:
+        """The piece for the next promotion (also one complete on the board but not committed)."""
+        if piece_type not in (2, 3, 4, 5):
+            raise ValueError(f"a promotion is to a knight, bishop, rook or queen, not {piece_type!r}")
+        self._promotion = piece_type
+        for p in self._pendings:
+            for c in p.candidates:
+                if c.move.promotion:
+                    before = c.frame.pos.copy(stack=True)
+                    before.pop()
+                    c.move = Move(c.move.from_square, c.move.to_square, piece_type)
+                    c.frame = self._new_frame(self._after(before, c.move))
+                    c.frame.update(self._reading[0])
+
+    def feed(self, time: float, occupied: int, white: int | None = None, black: int | None = None) -> list[Verdict]:
+        reading = (occupied, white, black)
+        if reading == self._reading:
+            return []
+        self._reading = reading
+        self._reading_time = time
+        a, b = self._a, self._b
+        a.update(occupied)
+        ea = a.evaluate(occupied, white, black)
+        eb = None
+        if b is not None:
+            b.update(occupied)
+            eb = b.evaluate(occupied, white, black)
+        early = []
+        for p in self._pendings:
+            for c in p.candidates:
+                c.frame.update(occupied)
+                c.fit = c.frame.evaluate(occupied, white, black)
+            if p.fresh:
+                p.fresh = False
+                # The piece left its square again within WAIT_SLIDE of landing there: the mover's
+                # hand is still at work (the opponent does not take a piece the other hand is
+                # just leaving).
+                c = p.candidates[0]
+                if (not p.swept and time < p.time + WAIT_SLIDE and not occupied >> c.move.to_square & 1
+                        and not c.frame.started()):
+                    early.append(p)
+        if early:
+            self._pendings = [p for p in self._pendings if p not in early]
+        return self._dispatch(time, ea, eb)
+
+    def poll(self, time: float) -> list[Verdict]:
+        p = self._due()
+        if p is None or time < p.deadline:
+            return []
+        self._pendings = []
+        c = p.candidates[0]
+        return self._commit(p.amend, c.move, p.time, c.frame)
+
+    def next_deadline(self) -> float | None:
+        p = self._due()
+        return p.deadline if p is not None else None
+
+    def pending_time(self) -> float | None:
+        p = self._due()
+        return p.time if p is not None else None
+
+    @property
+    def touched(self) -> int | None:
+        """The square of the piece that must move (touch-move), or None."""
+        return self._touched
+
+    # -- decisions -------------------------------------------------------------------------
+
+    def _due(self) -> _Pending | None:
+        """The pending move whose timer runs: the board still shows it; a swept capture only
+        when no other hypothesis is left."""
+        for p in self._pendings:
+            if p.deadline is not None and p.reading == self._reading:
+                if p.swept and len(self._pendings) > 1:
+                    continue
+                return p
+        return None
+
+    def _dispatch(self, time: float, ea: Evaluation, eb: Evaluation | None) -> list[Verdict]:
+        fit = ea.fit
+        if fit is Fit.STABLE:
+            return self._stable(time)
+        if self._pendings:
+            resolved = self._resolve_pending(fit, ea, time)
+            if resolved is not None:
+                return resolved
+        if fit is Fit.COMPLETE:
+            return self._complete(False, ea, time)
+        if fit is Fit.SWEPT:
+            return self._swept(False, ea, time)
+        if fit is Fit.PARTIAL:
+            if eb is not None and eb.fit is Fit.COMPLETE and eb.complete[0].move[:2] != self._last[:2]:
+                return self._complete(True, eb, time)
+            if eb is not None and not eb.consistent:
+                self._b = None
+                self._last = None
+            return [self._lifted(time, ea)]
+        # Nothing from the expected position explains the board.
+        if eb is not None:
+            if eb.fit is Fit.COMPLETE:
+                return self._complete(True, eb, time)
+            if eb.fit is Fit.SWEPT:
+                return self._swept(True, eb, time)
+            if eb.fit is Fit.PARTIAL:
+                return [self._lifted(time, eb)]
+            if eb.fit is Fit.STABLE:
+                return self._revoke(time)
+        if self.takebacks:
+            verdict = self._takeback(time)
+            if verdict is not None:
+                return [verdict]
+        if self._only_lifted():
+            return [self._lifted(time, ea)]  # pieces in hand that cannot move: not wrong yet
+        return [self._illegal(time)]
+
+    def _resolve_pending(self, fit: Fit, ea: Evaluation, time: float) -> list[Verdict] | None:
+        """Commit a pending move if this reading shows the opponent going on from after it."""
+        for p in self._pendings:
+            p.candidates = [c for c in p.candidates if c.fit.consistent]
+        self._pendings = [p for p in self._pendings if p.candidates]
+        if not self._pendings:
+            return None
+        done = [(p, c) for p in self._pendings for c in p.candidates
+                if c.fit.fit is Fit.COMPLETE and c.frame.started()]
+        if done and fit is not Fit.COMPLETE:
+            return self._resolve(*done[0], ea, time)  # the opponent even finished a move
+        # The opponent began a move from the position after a pending one. (Or the mover,
+        # resting on the way, removes a victim: then a later reading amends.) After a swept
+        # capture the mover may still hold its piece, and lifting a piece it can capture is
+        # more likely that capture going on (mover first). While two hypotheses both fit, the
+        # next readings tell them apart.
+        if len(self._pendings) > 1:
+            return [self._undecided(time)] if fit is not Fit.COMPLETE else None
+        p = self._pendings[0]
+        started = [c for c in p.candidates if c.frame.started()]
+        if len(started) == 1 and not (p.swept and any(s.victims & started[0].frame.started() for s in ea.shapes())):
+            return self._resolve(p, started[0], ea, time)
+        if fit is Fit.NONE:
+            if len(p.candidates) == 1:
+                return self._resolve(p, p.candidates[0], ea, time)
+            return [self._undecided(time)]
+        return None
+
+    def _add_pending(self, pending: _Pending) -> None:
+        pendings = [p for p in self._pendings if not p.same(pending)]
+        pendings.append(pending)
+        pendings.sort(key=_Pending.rank)
+        self._pendings = pendings
+
+    def _stable(self, time: float) -> list[Verdict]:
+        self._pendings = []
+        first = self._a.first_lift
+        self._a.reset()
+        if self._b is not None:
+            # A correction starts again from this board; forget lifts that were put back
+            # (an opponent's hesitation must not read as the victim of a correction).
+            self._b.reset()
+            self._b.update(self._reading[0])
+        if self.touch_move and self._touched is None and first is not None and self._expected is None:
+            if any(s.frm == first for s in self._a.shapes):
+                self._touched = first
+        if self._touched is not None:
+            return [Verdict(VerdictKind.TOUCHED, time, square=self._touched)]
+        return [Verdict(VerdictKind.STABLE, time)]
+
+    def _complete(self, amend: bool, e: Evaluation, time: float) -> list[Verdict]:
+        s = e.complete[0]
+        if any((o.frm, o.to) != (s.frm, s.to) for o in e.complete):
+            return [self._lifted(time, e)]  # two moves leave the same board (not in chess, kept safe)
+        if not amend and self._touched is not None and s.frm != self._touched:
+            return [self._illegal(time)]
+        frame = self._b if amend else self._a
+        move = self._with_promotion(s)
+        extensions = ()
+        if s.dst:  # a piece set down on an empty square may still be on its way (captures may not)
+            extensions = tuple(o.move for o in e.partial if (o.frm, o.to) != (s.frm, s.to))
+        if extensions:
+            castle = s.piece == ROOK and any(o.kind == CASTLE for o in e.partial)
+            wait = WAIT_CASTLE if castle else WAIT_SLIDE
+            after = self._new_frame(self._after(frame.pos, move))
+            self._add_pending(_Pending(amend, [_Candidate(move, after)], time, self._reading, time + wait))
+            return [Verdict(VerdictKind.LIFTED, time, move=move, lifted=self._gone(),
+                            candidates=(move,) + extensions)]
+        self._pendings = []
+        return self._commit(amend, move, time, None)
+
+    def _swept(self, amend: bool, e: Evaluation, time: float) -> list[Verdict]:
+        frame = self._b if amend else self._a
+        candidates = []
+        for s in e.swept:
+            if not amend and self._touched is not None and s.frm != self._touched:
+                continue
+            move = self._with_promotion(s)
+            candidates.append(_Candidate(move, self._new_frame(self._after(frame.pos, move))))
+        if candidates:
+            deadline = time + WAIT_SWEPT if len(candidates) == 1 else None
+            self._add_pending(_Pending(amend, candidates, time, self._reading, deadline, swept=True))
+        return [self._lifted(time, e)]
+
+    def _resolve(self, p: _Pending, c: _Candidate, ea: Evaluation, time: float) -> list[Verdict]:
+        """Commit the pending candidate ``c``; then this reading is seen from after it."""
+        self._pendings = []
+        out = self._commit(p.amend, c.move, p.time, c.frame)
+        eb = ea if not p.amend else (self._b.evaluate(*self._reading) if self._b is not None else None)
+        return out + self._dispatch(time, c.fit, eb)
+
+    def _commit(self, amend: bool, move: Move, time: float, frame: Frame | None) -> list[Verdict]:
+        if amend:
+            base = self._b.pos
+            kind = VerdictKind.AMEND
+        else:
+            base = self.position
+            self._b = self._a
+            kind = VerdictKind.MOVE
+        self._last = move
+        self._touched = None
+        self._expected = None
+        self.position = frame.pos if frame is not None else self._after(base, move)
+        if frame is None:
+            frame = self._new_frame(self.position)
+            frame.update(self._reading[0])
+        self._a = frame
+        if move.promotion:
+            self._promotion = QUEEN
+        return [Verdict(kind, time, move=move)]
+
+    def _revoke(self, time: float) -> list[Verdict]:
+        """The last mover put the piece back before the opponent started: the move is undone."""
+        move = self._last
+        self.position = self._b.pos
+        self._a = self._b
+        self._a.reset()
+        self._b = None
+        self._last = None
+        self._pendings = []
+        return [Verdict(VerdictKind.TAKEBACK, time, move=move)]
+
+    def _takeback(self, time: float) -> Verdict | None:
+        if not self.position.move_stack():
+            return None
+        before = self.position.copy(stack=True)
+        move = before.pop()
+        occ, white, black = self._reading
+        if occ != before.occupied:
+            return None
+        if white is not None and (white != before.bb_color[0] or black != before.bb_color[1]):
+            return None
+        self.position = before
+        self._a = self._new_frame(before)
+        self._b = None
+        self._last = None
+        self._pendings = []
+        self._touched = None
+        return Verdict(VerdictKind.TAKEBACK, time, move=move)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _new_frame(self, pos: Position) -> Frame:
+        allowed = self._expected if pos is self.position else None
+        return Frame(pos, allowed)
+
+    @staticmethod
+    def _after(pos: Position, move: Move) -> Position:
+        after = pos.copy(stack=True)
+        after.push(move)
+        return after
+
+    def _with_promotion(self, s: Shape) -> Move:
+        if s.move.promotion:
+            return Move(s.frm, s.to, self._promotion)
+        return s.move
+
+    def _only_lifted(self) -> bool:
+        occ, white, black = self._reading
+        pos = self.position
+        if occ & ~pos.occupied:
+            return False
+        return white is None or not (white & ~pos.bb_color[0] or black & ~pos.bb_color[1])
+
+    def _gone(self) -> int:
+        return self.position.occupied & ~self._reading[0]
+
+    def _lifted(self, time: float, e: Evaluation) -> Verdict:
+        return Verdict(VerdictKind.LIFTED, time, lifted=self._gone(),
+                       candidates=tuple(self._with_promotion(s) for s in e.shapes()))
+
+    def _undecided(self, time: float) -> Verdict:
+        """Several pending moves still fit the board: LIFTED, with all of them as candidates."""
+        moves = tuple(c.move for p in self._pendings for c in p.candidates)
+        return Verdict(VerdictKind.LIFTED, time, lifted=self._gone(), candidates=moves)
+
+    def _illegal(self, time: float) -> Verdict:
+        occ, white, black = self._reading
+        pos = self.position
+        wrong = pos.occupied ^ occ
+        if white is not None:
+            wrong |= (pos.bb_color[0] ^ white) | (pos.bb_color[1] ^ black)
+        return Verdict(VerdictKind.ILLEGAL, time, lifted=self._gone(), wrong=wrong)

@@ -1,0 +1,225 @@
+"""Move shapes and frames for the move inference: how each legal move looks to occupancy sensors.
+
+A *shape* is one legal move seen by the sensors: the squares it empties (``src``: the mover, the
+castling rook, the en-passant victim), the empty squares it fills (``dst``), the square whose
+occupant it replaces (``cap``, a normal capture), the squares a sliding hand may rest on on
+the way (``path``) and the occupancy (and colours) it leaves behind (``after``).
+
+A *frame* follows the settled readings from one base position (the position a player is
+moving from) and classifies each against the base's shapes:
+
+* STABLE: the board shows the base position;
+* COMPLETE: the board shows the position after one move, and the lifts seen on the way
+  account for it (a capture needs its victim's square to have been emptied and filled again
+  after the mover was lifted, or, on a colour-sensing board, the mover's colour there);
+* SWEPT: the board shows a capture's result but its victim's square never read empty, which
+  on occupancy alone looks exactly like the mover still held in the hand;
+* PARTIAL: pieces in hand, or resting on the way, consistent with some move(s); or only
+  pieces of the side to move lifted, even pieces that cannot move (a hesitation);
+* NONE: no legal move explains the board.
+
+The frame remembers which squares were seen empty (``lifted``) and when each square last
+emptied and filled, because the end state of a capture (the mover's square empty) is the same
+as a piece in the hand: only the history tells them apart.
+"""
+from __future__ import annotations
+
+import enum
+
+from chess_core import Move, Position
+from chess_core.move import FLAG_CASTLE, FLAG_EN_PASSANT
+from chess_core.squares import BETWEEN, BISHOP, KING, PAWN, QUEEN, ROOK, WHITE
+
+# Shape kinds.
+QUIET, CAPTURE, EN_PASSANT, CASTLE = range(4)
+# King destination -> (rook from, rook to).
+_CASTLE_ROOK = {6: (7, 5), 2: (0, 3), 62: (63, 61), 58: (56, 59)}
+_SLIDERS = (BISHOP, ROOK, QUEEN)
+
+
+class Fit(enum.Enum):
+    """How a reading fits a frame (see the module docstring)."""
+
+    STABLE = "stable"
+    COMPLETE = "complete"
+    SWEPT = "swept"
+    PARTIAL = "partial"
+    NONE = "none"
+
+
+class Shape:
+    """One legal move as the sensors see it; promotions have one shape per square pair."""
+
+    __slots__ = ("move", "kind", "piece", "frm", "to", "src", "dst", "cap", "victims", "path", "after",
+                 "after_white", "after_black")
+
+    def __init__(self, pos: Position, code: int) -> None:
+        frm, to, flag = code & 63, (code >> 6) & 63, code >> 15
+        us = pos.turn
+        own, their = pos.bb_color[us], pos.bb_color[us ^ 1]
+        self.piece = pos.board[frm] & 7
+        self.frm, self.to = frm, to
+        self.move = Move(frm, to, QUEEN if (code >> 12) & 7 else None)
+        fb, tb = 1 << frm, 1 << to
+        cap = victims = path = 0
+        if flag == FLAG_CASTLE:
+            rf, rt = _CASTLE_ROOK[to]
+            self.kind = CASTLE
+            src, dst = fb | 1 << rf, tb | 1 << rt
+            path = BETWEEN[frm][to] | BETWEEN[rf][rt]
+        elif flag == FLAG_EN_PASSANT:
+            self.kind = EN_PASSANT
+            victims = 1 << (to - 8 if us == WHITE else to + 8)
+            src, dst = fb | victims, tb
+        else:
+            src = fb
+            if tb & their:
+                self.kind, cap, victims, dst = CAPTURE, tb, tb, 0
+            else:
+                self.kind, dst = QUIET, tb
+            if self.piece in _SLIDERS or (self.piece == PAWN and abs(to - frm) == 16):
+                path = BETWEEN[frm][to]
+        self.src, self.dst, self.cap, self.victims, self.path = src, dst, cap, victims, path
+        after_own = (own & ~src) | dst | cap
+        after_their = their & ~victims
+        self.after = after_own | after_their
+        if us == WHITE:
+            self.after_white, self.after_black = after_own, after_their
+        else:
+            self.after_white, self.after_black = after_their, after_own
+
+    def __repr__(self) -> str:
+        return f"<Shape {self.move.uci()}>"
+
+
+def build_shapes(pos: Position, allowed: Move | None = None) -> list[Shape]:
+    """The shapes of the legal moves of ``pos`` (only ``allowed``'s squares, if given)."""
+    shapes = []
+    for code in pos.legal_codes():
+        promo = (code >> 12) & 7
+        if promo and promo != QUEEN:
+            continue
+        if allowed is not None and (allowed.from_square != code & 63 or allowed.to_square != (code >> 6) & 63):
+            continue
+        shapes.append(Shape(pos, code))
+    return shapes
+
+
+class Evaluation:
+    """A reading classified against a frame: the fit and the shapes behind it."""
+
+    __slots__ = ("fit", "complete", "swept", "partial")
+
+    def __init__(self, fit: Fit, complete: list[Shape] = (), swept: list[Shape] = (),
+                 partial: list[Shape] = ()) -> None:
+        self.fit = fit
+        self.complete = complete
+        self.swept = swept
+        self.partial = partial
+
+    @property
+    def consistent(self) -> bool:
+        return self.fit is not Fit.NONE
+
+    def shapes(self) -> list[Shape]:
+        return [*self.complete, *self.swept, *self.partial]
+
+    def __repr__(self) -> str:
+        return f"<Evaluation {self.fit.value} complete={self.complete} swept={self.swept} partial={self.partial}>"
+
+
+class Frame:
+    """Settled readings followed from a base position; see the module docstring."""
+
+    __slots__ = ("pos", "occ", "white", "black", "us", "to_move", "shapes", "lifted", "prev", "seq",
+                 "emptied", "filled", "first_lift")
+
+    def __init__(self, pos: Position, allowed: Move | None = None) -> None:
+        self.pos = pos
+        self.white, self.black = pos.bb_color[0], pos.bb_color[1]
+        self.occ = self.white | self.black
+        self.us = pos.turn
+        self.to_move = pos.bb_color[pos.turn]  # the pieces of the side to move
+        self.shapes = build_shapes(pos, allowed)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the history: the board is taken to show the base position now."""
+        self.lifted = 0          # base squares seen empty
+        self.prev = self.occ     # the last reading's occupancy
+        self.seq = 0             # a counter of changes, to order the events below
+        self.emptied: dict[int, int] = {}  # square -> seq when it last went empty
+        self.filled: dict[int, int] = {}   # square -> seq when it last filled
+        self.first_lift: int | None = None  # the first piece of the side to move that was lifted
+
+    def update(self, occ: int) -> None:
+        """Take one more settled reading into the history."""
+        changed = self.prev ^ occ
+        if not changed:
+            return
+        self.seq += 1
+        seq = self.seq
+        while changed:
+            low = changed & -changed
+            changed ^= low
+            sq = low.bit_length() - 1
+            if occ & low:
+                self.filled[sq] = seq
+            else:
+                self.emptied[sq] = seq
+        gone = self.occ & ~occ
+        if self.first_lift is None and gone & self.to_move:
+            low = gone & self.to_move
+            self.first_lift = (low & -low).bit_length() - 1
+        self.lifted |= gone
+        self.prev = occ
+
+    def started(self) -> int:
+        """The pieces of the side to move lifted so far (that side has begun a move)."""
+        return self.lifted & self.to_move
+
+    def evaluate(self, occ: int, white: int | None = None, black: int | None = None) -> Evaluation:
+        """Classify the reading ``occ`` (with colours, if sensed) given the history so far."""
+        coloured = white is not None and black is not None
+        if occ == self.occ and (not coloured or (white == self.white and black == self.black)):
+            return Evaluation(Fit.STABLE)
+        gone = self.occ & ~occ
+        new = occ & ~self.occ
+        if coloured:
+            recoloured = (white & self.black) | (black & self.white)
+            new_wrong = new & (black if self.us == WHITE else white)
+        else:
+            recoloured = new_wrong = 0
+        complete: list[Shape] = []
+        swept: list[Shape] = []
+        partial: list[Shape] = []
+        lifted, emptied, filled = self.lifted, self.emptied, self.filled
+        for s in self.shapes:
+            if occ == s.after:
+                if coloured:
+                    if white == s.after_white and black == s.after_black:
+                        complete.append(s)
+                        continue
+                elif not s.cap:
+                    complete.append(s)
+                    continue
+                elif lifted & s.cap and filled.get(s.to, -1) >= emptied.get(s.frm, 1 << 62):
+                    complete.append(s)
+                    continue
+                else:
+                    swept.append(s)
+                    continue
+            if gone & ~(s.src | s.cap) or new & ~(s.dst | s.path):
+                continue
+            if new and new.bit_count() > (gone & s.src).bit_count():
+                continue  # every piece set down must have been lifted
+            if coloured and (new_wrong or recoloured & ~s.cap):
+                continue
+            partial.append(s)
+        if complete:
+            return Evaluation(Fit.COMPLETE, complete, swept, partial)
+        if swept:
+            return Evaluation(Fit.SWEPT, complete, swept, partial)
+        if partial or (not new and not gone & ~self.to_move and not recoloured):
+            return Evaluation(Fit.PARTIAL, complete, swept, partial)  # (or pieces that cannot move, in hand)
+        return Evaluation(Fit.NONE)
