@@ -1,0 +1,418 @@
+"""The referee of one game on the board: raw readings in, moves, clock and result out, free of I/O.
+
+Used by ``echiquier replay`` and by the live service, which wraps it in its asyncio loop. A
+:class:`Match` owns the debouncer, the move inference, the game (with the dead-position and
+flag rules of :mod:`chess_core.dead`) and the clock. It never reads the time: every call takes
+``now`` (seconds, monotonic), and readings carry their own.
+
+Contract
+========
+
+``Match(config: MatchConfig)``
+
+* ``feed(reading) -> list[MatchEvent]``: a RAW reading (it is debounced here). Timers due
+  before it (settling, waiting moves, flag fall) run first.
+* ``poll(now) -> list[MatchEvent]``: time has passed; ``next_deadline()`` says when to call it
+  next (None: nothing will happen without a reading or a command).
+* ``finish() -> list[MatchEvent]``: the input has ended (end of a capture): what the hands left
+  on the board is final; settles and commits what waits, and records an unresolved board.
+* ``promote(piece_type, now)`` (``2..5`` or ``"n" "b" "r" "q"``), ``resign(color, now)``,
+  ``agree_draw(now)``, ``claim_draw(now, move=None)`` (DrawClaimError when not valid),
+  ``takeback(now)`` (ValueError unless ``config.takebacks``), ``expect(move)`` (the opponent's
+  move, which the board must then carry out), ``new_game(now, fen=None)``: each returns events.
+* State: ``game``, ``clock``, ``started``, ``last_verdict``, ``problems`` (strings),
+  ``clocks_after_move`` (ms on the mover's clock after each move, None when untimed),
+  ``remaining(now) -> (white_ms, black_ms) | None``.
+* Output: ``to_pgn(headers=None)``, ``to_json()`` (``moves``, ``san``, ``fen``, ``result``,
+  ``termination``, ``problems``, as DESIGN.md says for ``echiquier replay``).
+
+Events (frozen dataclasses): :class:`GameStarted`, :class:`MoveMade` (``amended=True`` when it
+replaces the previous move), :class:`TakenBack`, :class:`BoardChanged` (every verdict of the
+inference, for the LEDs), :class:`ProblemFound` (also appended to ``problems``),
+:class:`GameOver`.
+
+Timing rules
+============
+
+* The game starts at the first settled reading that shows the start position (and colours, on
+  a colour-sensing board); the clock of the side to move starts at that reading's time.
+* A move stops the mover's clock at the time the board showed it complete (the last contact),
+  even when the inference committed it later (a slide that waited); the debouncing and the
+  waiting are charged to nobody.
+* An amended move is timed at the amended move's completion: the mover is charged the time
+  between the first version and the correction. A takeback gives the move back to its mover
+  and charges the mover the time since that move was made.
+* A flag falls when the clock says so, except that it waits for a move that the board may
+  have completed before the flag instant (a reading still settling, a move waiting to commit).
+* Readings after the end of the game are not moves (they only show as nothing at all).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from board_driver.debounce import SETTLE_MS, Debouncer
+from board_driver.reading import Reading
+from chess_core import Game, Move, Outcome, Position, san
+from chess_core.clock import Clock
+from chess_core.squares import BLACK, COLOR_NAMES, WHITE, scan_squares, square_name
+from chess_core.timecontrol import TimeControl
+
+from .inference import MoveInference, Verdict, VerdictKind
+
+try:  # the exact dead-position and flag rules; material rules without them
+    from chess_core.dead import can_possibly_mate, is_dead
+except ImportError:  # pragma: no cover
+    can_possibly_mate = is_dead = None
+
+__all__ = ["Match", "MatchConfig", "MatchEvent", "GameStarted", "MoveMade", "TakenBack", "BoardChanged",
+           "ProblemFound", "GameOver"]
+
+
+@dataclass
+class MatchConfig:
+    rules: str = "fide"
+    time_control: str = "-"
+    fen: Optional[str] = None
+    touch_move: bool = False
+    takebacks: bool = False
+    settle_ms: float = SETTLE_MS
+    # Dead positions and flag falls judged by chess_core.dead (exact, but a search after every
+    # move); False: by material alone (chess_core.game), for bulk replays.
+    exact_dead_positions: bool = True
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    time: float
+
+
+@dataclass(frozen=True)
+class MoveMade:
+    move: Move
+    san: str
+    time: float
+    amended: bool = False  # True: this move replaces the previous one
+
+
+@dataclass(frozen=True)
+class TakenBack:
+    move: Move
+    time: float
+
+
+@dataclass(frozen=True)
+class BoardChanged:
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class ProblemFound:
+    message: str
+    time: float
+
+
+@dataclass(frozen=True)
+class GameOver:
+    outcome: Outcome
+    time: float
+
+
+MatchEvent = Union[GameStarted, MoveMade, TakenBack, BoardChanged, ProblemFound, GameOver]
+
+
+def _ms(seconds: float) -> int:
+    return int(round(seconds * 1000))
+
+
+def _squares(bb: int) -> str:
+    return " ".join(square_name(s) for s in scan_squares(bb)) or "none"
+
+
+_PROMOTION_LETTERS = {"n": 2, "b": 3, "r": 4, "q": 5}
+
+
+class Match:
+    """One game refereed from the board; see the module docstring."""
+
+    def __init__(self, config: Optional[MatchConfig] = None) -> None:
+        self.config = config = config or MatchConfig()
+        self.time_control = TimeControl.parse(config.time_control)
+        if config.fen is not None:
+            Position(config.fen)  # FenError names what is wrong
+        self.debouncer = Debouncer(config.settle_ms)
+        self._setup(config.fen)
+
+    def _setup(self, fen: Optional[str]) -> None:
+        cfg = self.config
+        self.fen = fen
+        if is_dead is not None and cfg.exact_dead_positions:
+            self.game = Game(fen, cfg.rules, dead_position=is_dead, can_mate=can_possibly_mate)
+        else:  # pragma: no cover
+            self.game = Game(fen, cfg.rules)
+        self.clock = Clock(self.time_control)
+        self.inference = MoveInference(self.game.position, touch_move=cfg.touch_move, takebacks=cfg.takebacks)
+        self.started = False
+        self.last_verdict: Optional[Verdict] = None
+        self.problems: list[str] = []
+        self.clocks_after_move: list[Optional[int]] = []
+        self._press_ms: list[int] = []   # when each move stopped its mover's clock
+        self._clock_ms = 0               # the latest time given to a clock call that advances it
+        self._illegal = False            # inside a run of ILLEGAL verdicts (one problem per run)
+
+    # -- input -----------------------------------------------------------------------------
+
+    def feed(self, reading: Reading) -> list[MatchEvent]:
+        events = self.poll(reading.time)
+        for settled in self.debouncer.feed(reading):
+            events += self._settled(settled)
+        return events
+
+    def poll(self, now: float) -> list[MatchEvent]:
+        events: list[MatchEvent] = []
+        for settled in self.debouncer.poll(now):
+            events += self._settled(settled)
+        if self._live():
+            since = self.debouncer.unsettled_since()
+            events += self._apply(self.inference.poll(now if since is None else min(now, since)))
+        events += self._check_flag(now)
+        return events
+
+    def next_deadline(self) -> Optional[float]:
+        deadlines = [self.debouncer.next_deadline()]
+        if self._live():
+            deadlines.append(self.inference.next_deadline())
+            at = self.clock.flag_time()
+            if at is not None:
+                deadlines.append(at / 1000)
+        deadlines = [d for d in deadlines if d is not None]
+        return min(deadlines) if deadlines else None
+
+    def finish(self) -> list[MatchEvent]:
+        events: list[MatchEvent] = []
+        while True:
+            deadlines = [self.debouncer.next_deadline()]
+            if self._live():
+                deadlines.append(self.inference.next_deadline())
+            deadlines = [d for d in deadlines if d is not None]
+            if not deadlines:
+                break
+            events += self.poll(min(deadlines))
+        v = self.last_verdict
+        if self._live() and v is not None and v.kind in (VerdictKind.LIFTED, VerdictKind.ILLEGAL):
+            lifted = f"; lifted: {_squares(v.lifted)}" if v.lifted else ""
+            events += self._problem(v.time, f"the board is left unresolved ({v.kind.value}{lifted})")
+        return events
+
+    # -- commands --------------------------------------------------------------------------
+
+    def promote(self, piece_type: Union[int, str], now: float) -> list[MatchEvent]:
+        if isinstance(piece_type, str):
+            if piece_type.lower() not in _PROMOTION_LETTERS:
+                raise ValueError(f"promotion piece must be q, r, b or n, not {piece_type!r}")
+            piece_type = _PROMOTION_LETTERS[piece_type.lower()]
+        events = self.poll(now)
+        self.inference.choose_promotion(piece_type)
+        return events
+
+    def resign(self, color: int, now: float) -> list[MatchEvent]:
+        events = self.poll(now)
+        return events + self._end(self.game.resign(color), now)
+
+    def agree_draw(self, now: float) -> list[MatchEvent]:
+        events = self.poll(now)
+        return events + self._end(self.game.agree_draw(), now)
+
+    def claim_draw(self, now: float, move: Optional[Move] = None) -> list[MatchEvent]:
+        events = self.poll(now)
+        if move is not None:
+            mover = self.game.turn
+            text = san(self.game.position, move)
+        outcome = self.game.claim_draw(move)  # DrawClaimError when the claim is not valid
+        if move is not None:
+            events.append(MoveMade(move, text, now))
+            self._press(mover, _ms(now))
+        return events + self._end(outcome, now)
+
+    def takeback(self, now: float) -> list[MatchEvent]:
+        if not self.config.takebacks:
+            raise ValueError("takebacks are not allowed in this game (MatchConfig.takebacks)")
+        if not self.game.moves:
+            raise ValueError("there is no move to take back")
+        events = self.poll(now)
+        move = self.game.moves[-1]
+        events += self._take_back(move, now)
+        self.inference.reset(self.game.position)
+        board = self.debouncer.settled
+        if board is not None:
+            events += self._apply(self.inference.feed(now, board.occupied, board.white, board.black))
+        return events
+
+    def expect(self, move: Optional[Move]) -> None:
+        self.inference.expect(move)
+
+    def new_game(self, now: float, fen: Optional[str] = None) -> list[MatchEvent]:
+        if fen is not None:
+            Position(fen)
+        self._setup(fen if fen is not None else self.config.fen)
+        board = self.debouncer.settled
+        return self._settled(Reading(now, board.occupied, board.white, board.black)) if board else []
+
+    # -- state -----------------------------------------------------------------------------
+
+    def remaining(self, now: float) -> Optional[tuple[int, int]]:
+        if not self.time_control.timed:
+            return None
+        at = max(_ms(now), self._clock_ms)
+        return self.clock.remaining(WHITE, at), self.clock.remaining(BLACK, at)
+
+    def to_pgn(self, headers: Optional[dict] = None) -> str:
+        from chess_core.pgn import write_pgn
+        tags = {"TimeControl": str(self.time_control)}
+        tags.update(headers or {})
+        clocks = self.clocks_after_move if self.time_control.timed else None
+        return write_pgn(self.game, tags, clocks)
+
+    def to_json(self) -> dict:
+        outcome = self.game.outcome
+        return {
+            "moves": [m.uci() for m in self.game.moves],
+            "san": self.game.san_moves(),
+            "fen": self.game.fen(),
+            "result": outcome.result() if outcome else "*",
+            "termination": outcome.termination.value if outcome else None,
+            "problems": list(self.problems),
+        }
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def _live(self) -> bool:
+        return self.started and not self.game.is_over
+
+    def _settled(self, reading: Reading) -> list[MatchEvent]:
+        if not self.started:
+            pos = self.game.position
+            if reading.occupied != pos.occupied:
+                return []
+            if reading.white is not None and (reading.white, reading.black) != tuple(pos.bb_color):
+                return []
+            self.started = True
+            self._clock_ms = _ms(reading.time)
+            self.clock.start(self._clock_ms, pos.turn)
+            self.inference.reset(pos)
+            self.inference.feed(reading.time, reading.occupied, reading.white, reading.black)
+            return [GameStarted(reading.time)]
+        if self.game.is_over:
+            return []
+        return self._apply(self.inference.feed(reading.time, reading.occupied, reading.white, reading.black))
+
+    def _apply(self, verdicts: list[Verdict]) -> list[MatchEvent]:
+        events: list[MatchEvent] = []
+        for v in verdicts:
+            if self.game.is_over:
+                break
+            self.last_verdict = v
+            kind = v.kind
+            if kind is VerdictKind.ILLEGAL:
+                if not self._illegal:
+                    side = COLOR_NAMES[self.game.turn]
+                    events += self._problem(v.time, f"no legal move explains the board ({side} to move); "
+                                                    f"squares that differ: {_squares(v.wrong)}")
+                self._illegal = True
+            else:
+                self._illegal = False
+            events.append(BoardChanged(v))
+            if kind is VerdictKind.MOVE:
+                events += self._move(v)
+            elif kind is VerdictKind.AMEND:
+                events += self._amend(v)
+            elif kind is VerdictKind.TAKEBACK:
+                events += self._take_back(v.move, v.time)
+        return events
+
+    def _move(self, v: Verdict) -> list[MatchEvent]:
+        t = max(_ms(v.time), self._clock_ms)
+        flag = self.clock.flag_time()
+        if flag is not None and t >= flag:
+            return self._flag(flag)
+        mover = self.game.turn
+        text = san(self.game.position, v.move)
+        outcome = self.game.push(v.move)
+        self._press(mover, t)
+        events: list[MatchEvent] = [MoveMade(v.move, text, v.time)]
+        if outcome is not None:
+            events += self._end(outcome, v.time)
+        return events
+
+    def _press(self, mover: int, t: int) -> None:
+        self.clock.press(t)
+        self._clock_ms = t
+        self._press_ms.append(t)
+        self.clocks_after_move.append(self.clock.remaining(mover, t) if self.time_control.timed else None)
+
+    def _unpress(self, now_ms: int, charge_ms: int) -> None:
+        """Undo the last press at ``now_ms`` and charge its mover ``charge_ms`` more."""
+        self._press_ms.pop()
+        self.clocks_after_move.pop()
+        self.clock.undo_press(now_ms)
+        self._clock_ms = now_ms
+        if charge_ms > 0 and self.time_control.timed:
+            side = self.clock.side_to_move
+            left = self.clock.remaining(side, now_ms)
+            self.clock.add_time(side, -min(charge_ms, left), now_ms=now_ms)
+
+    def _amend(self, v: Verdict) -> list[MatchEvent]:
+        now = max(self._clock_ms, _ms(v.time))
+        pressed = self._press_ms[-1]
+        done = max(_ms(v.time), pressed)
+        self.game.pop()
+        mover = self.game.turn
+        # Timed as if the clock had been pressed when the amended move was complete.
+        self._unpress(now, done - pressed)
+        if self.time_control.timed and self.clock.remaining(mover, now) == 0:
+            return self._flag(now)
+        text = san(self.game.position, v.move)
+        outcome = self.game.push(v.move)
+        self._press(mover, now)
+        events: list[MatchEvent] = [MoveMade(v.move, text, v.time, amended=True)]
+        if outcome is not None:
+            events += self._end(outcome, v.time)
+        return events
+
+    def _take_back(self, move: Move, time: float) -> list[MatchEvent]:
+        now = max(self._clock_ms, _ms(time))
+        reopened = self.game.is_over
+        self.game.pop()
+        if reopened and self.clock.paused:
+            self.clock.resume(now)
+        self._unpress(now, now - self._press_ms[-1])
+        return [TakenBack(move, time)]
+
+    def _check_flag(self, now: float) -> list[MatchEvent]:
+        if not self._live():
+            return []
+        at = self.clock.flag_time()
+        if at is None or _ms(now) < at:
+            return []
+        for t in (self.debouncer.unsettled_since(), self.inference.pending_time()):
+            if t is not None and _ms(t) < at:
+                return []  # a move the board may have completed in time is still settling
+        return self._flag(at)
+
+    def _flag(self, at_ms: int) -> list[MatchEvent]:
+        side = self.clock.side_to_move
+        self._clock_ms = max(self._clock_ms, at_ms)
+        return self._end(self.game.flag(side), at_ms / 1000)
+
+    def _end(self, outcome: Outcome, time: float) -> list[MatchEvent]:
+        if self.clock.started and not self.clock.paused and self.clock.flag_fallen is None:
+            t = max(self._clock_ms, _ms(time))
+            self.clock.pause(t)
+            self._clock_ms = t
+        return [GameOver(outcome, time)]
+
+    def _problem(self, time: float, message: str) -> list[MatchEvent]:
+        text = f"{time:.3f} s: {message}"
+        self.problems.append(text)
+        return [ProblemFound(text, time)]
+

@@ -1,0 +1,445 @@
+"""Human-like hands on a sensor board: turns games into raw captures (format v1), for tests and benches.
+
+``capture_game(moves, seed=...)`` plays a game (UCI moves) with simulated hands and returns a
+:class:`Capture`: its lines, the moves, and which physical patterns were used. For every move
+the hands pick at random among the patterns that apply:
+
+* quiet moves carried through the air, or slid over the squares on the way (sliders, and pawns
+  going two squares), sometimes with a long pause mid-slide (then the move is amended);
+* captures with the victim lifted first, the mover lifted first, or the victim swept off as the
+  mover lands (its square never reads empty). When a swept capture is ambiguous on occupancy
+  alone (several captures from that square), the hand reacts to the LEDs and touches the
+  square it captured on;
+* castling king first (placed, or slid over the square between), rook first (carried or slid),
+  or both lifted before either is placed;
+* en passant with the victim removed before or after the capturing pawn lands;
+* promotion, with a ``promote`` line for under-promotions (and now and then for a queen);
+* hesitations: a piece lifted, held, put back, then the real move;
+* amends: the piece set down on another square it could legally reach, then moved on;
+* contact bounce: a few ms of flicker when a piece leaves or lands on a square;
+* think times between 50 ms and a few seconds.
+
+Optionally the board senses colours (``colour=True``): lines carry white and black bitboards,
+and a swept capture shows as the square changing colour.
+
+``random_game(seed)`` makes a legal game biased toward castling, en passant, promotions and
+under-promotions. Both use python-chess (a test-only oracle), never the code under test.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+import chess
+
+# Timing (ms). The inference waits 200 ms before committing a move that could be extended,
+# so a steady slide steps faster than that; longer pauses mid-slide are amends.
+SLIDE_STEP = (30, 140)
+CARRY = (120, 900)
+THINK = (50, 3000)
+BETWEEN_HANDS = (60, 1200)
+BOUNCE_SPAN = 8  # flicker lasts at most this many ms
+# A hand does not take the piece the opponent has just set down sooner than this (the other
+# hand is still leaving it): removing it as a victim waits at least REACT ms after it landed.
+REACT = 300
+
+
+@dataclass
+class Capture:
+    """A generated capture: the lines of the file and what it should replay to."""
+
+    lines: list[str]
+    moves: list[str]
+    fen: str
+    colour: bool
+    patterns: Counter = field(default_factory=Counter)
+    end_ms: int = 0
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+def _log_uniform(rng: random.Random, lo: float, hi: float) -> int:
+    return int(round(math.exp(rng.uniform(math.log(lo), math.log(hi)))))
+
+
+class Hands:
+    """Physical board state and the lines it produces as pieces are moved."""
+
+    def __init__(self, rng: random.Random, *, colour: bool, bounce: bool) -> None:
+        self.rng = rng
+        self.colour = colour
+        self.bounce = bounce
+        self.t = 0
+        self.white = 0
+        self.black = 0
+        self.lines: list[str] = []
+        self._last = None
+
+    # -- output ----------------------------------------------------------------------------
+
+    def emit(self) -> None:
+        state = (self.white, self.black)
+        if state == self._last:
+            return
+        self._last = state
+        if self.colour:
+            self.lines.append(f"{self.t} {self.white:016x} {self.black:016x}")
+        else:
+            self.lines.append(f"{self.t} {self.white | self.black:016x}")
+
+    def wait(self, lo: float, hi: float) -> None:
+        self.t += _log_uniform(self.rng, lo, hi)
+
+    def promote(self, piece: str) -> None:
+        self.lines.append(f"{self.t} promote {piece}")
+
+    # -- contacts --------------------------------------------------------------------------
+
+    def _set(self, sq: int, colour: bool | None) -> None:
+        bit = 1 << sq
+        self.white &= ~bit
+        self.black &= ~bit
+        if colour is chess.WHITE:
+            self.white |= bit
+        elif colour is chess.BLACK:
+            self.black |= bit
+
+    def contact(self, sq: int, colour: bool | None) -> None:
+        """A piece of ``colour`` lands on ``sq`` (None: the piece on it leaves), with bounce."""
+        before = chess.WHITE if self.white >> sq & 1 else chess.BLACK if self.black >> sq & 1 else None
+        if self.bounce and self.rng.random() < 0.7:
+            end = self.t + self.rng.randint(2, BOUNCE_SPAN)
+            state = colour
+            for _ in range(self.rng.randint(1, 3)):
+                self._set(sq, state)
+                self.emit()
+                self.t = min(end, self.t + self.rng.randint(1, 3))
+                state = before if state == colour else colour
+                self._set(sq, state)
+                self.emit()
+                self.t = min(end, self.t + self.rng.randint(1, 3))
+            self.t = end
+        self._set(sq, colour)
+        self.emit()
+
+    def swap(self, sq: int, colour: bool) -> None:
+        """The piece on ``sq`` is swept off as a piece of ``colour`` lands: never reads empty."""
+        self._set(sq, colour)
+        self.emit()
+
+    def setup(self, board: chess.Board) -> None:
+        """Pieces set up on the board; sometimes the position is reached after a few misplacements."""
+        final = (board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK])
+        if self.rng.random() < 0.3:
+            for _ in range(self.rng.randint(1, 4)):
+                self.white = final[0] & self.rng.getrandbits(64)
+                self.black = final[1] & self.rng.getrandbits(64)
+                self.emit()
+                self.wait(200, 2000)
+        self.white, self.black = final
+        self.emit()
+
+
+def _path(frm: int, to: int) -> list[int]:
+    """The squares strictly between ``frm`` and ``to`` on a line, in order."""
+    return [sq for sq in chess.SquareSet(chess.between(frm, to))] if frm < to else \
+        sorted(chess.SquareSet(chess.between(frm, to)), reverse=True)
+
+
+class _Player:
+    """Chooses and performs the physical pattern for each move."""
+
+    def __init__(self, hands: Hands, rng: random.Random, *, amend_rate: float, hesitate_rate: float) -> None:
+        self.h = hands
+        self.rng = rng
+        self.amend_rate = amend_rate
+        self.hesitate_rate = hesitate_rate
+        self.patterns: Counter = Counter()
+        self.last_to: int | None = None  # where the previous move landed, and when
+        self.last_time = 0
+
+    # -- building blocks -------------------------------------------------------------------
+
+    def travel(self, board: chess.Board, frm: int, to: int, colour: bool, *, slide_ok: bool, swept: bool = False,
+               long_pause: bool = False) -> None:
+        """Take the piece from ``frm`` to ``to``: carried, or slid over the squares between."""
+        h = self.h
+        path = _path(frm, to) if slide_ok else []
+        if path and self.rng.random() < 0.5:
+            self.patterns["slide"] += 1
+            squares = [frm, *path]
+            pause_at = self.rng.randrange(1, len(squares)) if long_pause else None
+            for i in range(1, len(squares)):
+                self._step(squares[i - 1], squares[i], colour)
+                if i == pause_at:
+                    self.patterns["slide pause (amend)"] += 1
+                    h.wait(400, 2500)
+                else:
+                    h.wait(*SLIDE_STEP)
+            self._land(squares[-1], to, colour, swept)
+            return
+        h.contact(frm, None)
+        h.wait(*CARRY)
+        if swept:
+            h.swap(to, colour)
+        else:
+            h.contact(to, colour)
+
+    def _step(self, a: int, b: int, colour: bool) -> None:
+        """Slide one square: ``a`` empties and ``b`` fills, a few ms apart in either order."""
+        h = self.h
+        if self.rng.random() < 0.5:
+            h.contact(a, None)
+            h.t += self.rng.randint(0, 6)
+            h.contact(b, colour)
+        else:
+            h.contact(b, colour)
+            h.t += self.rng.randint(0, 6)
+            h.contact(a, None)
+
+    def _land(self, a: int, to: int, colour: bool, swept: bool) -> None:
+        h = self.h
+        if swept:
+            h.contact(a, None)
+            h.t += self.rng.randint(0, 6)
+            h.swap(to, colour)
+        else:
+            self._step(a, to, colour)
+
+    @staticmethod
+    def slides(board: chess.Board, move: chess.Move) -> bool:
+        piece = board.piece_type_at(move.from_square)
+        if piece in (chess.BISHOP, chess.ROOK, chess.QUEEN):
+            return True
+        return piece == chess.PAWN and abs(move.to_square - move.from_square) == 16
+
+    # -- one move --------------------------------------------------------------------------
+
+    def play(self, board: chess.Board, move: chess.Move) -> None:
+        h = self.h
+        rng = self.rng
+        us = board.turn
+        h.wait(*THINK)
+        if rng.random() < self.hesitate_rate:
+            self.hesitate(board, move)
+        if move.promotion and (move.promotion != chess.QUEEN or rng.random() < 0.2):
+            if rng.random() < 0.5:
+                h.promote(chess.piece_symbol(move.promotion))
+                choice_later = False
+            else:
+                choice_later = True
+        else:
+            choice_later = False
+        if board.is_castling(move):
+            self.castle(board, move)
+        elif board.is_en_passant(move):
+            self.en_passant(board, move)
+        elif board.is_capture(move):
+            self.capture(board, move, choice_later)
+        else:
+            self.quiet(board, move, choice_later)
+        self.last_to = move.to_square
+        self.last_time = h.t
+        del us
+
+    def hesitate(self, board: chess.Board, move: chess.Move) -> None:
+        """Lift a piece of the mover (often the one that will move), hold it, put it back."""
+        h = self.h
+        own = list(chess.SquareSet(board.occupied_co[board.turn]))
+        sq = move.from_square if self.rng.random() < 0.6 else self.rng.choice(own)
+        self.patterns["hesitation"] += 1
+        h.contact(sq, None)
+        h.wait(200, 2500)
+        h.contact(sq, board.turn)
+        h.wait(*BETWEEN_HANDS)
+
+    def _maybe_choose(self, move: chess.Move, later: bool) -> None:
+        if later:
+            self.h.promote(chess.piece_symbol(move.promotion))
+
+    def _amend_square(self, board: chess.Board, move: chess.Move) -> int | None:
+        """Another square the mover could legally go to first, without ending the game."""
+        options = []
+        for other in board.legal_moves:
+            if other.from_square != move.from_square or other.to_square == move.to_square:
+                continue
+            if board.is_capture(other) or board.is_castling(other) or other.promotion:
+                continue
+            board.push(other)
+            ends = (board.is_checkmate() or board.is_stalemate() or board.is_insufficient_material()
+                    or board.is_fivefold_repetition() or board.is_seventyfive_moves()
+                    or board.can_claim_threefold_repetition())
+            board.pop()
+            if not ends:
+                options.append(other.to_square)
+        return self.rng.choice(options) if options else None
+
+    def quiet(self, board: chess.Board, move: chess.Move, choose_later: bool) -> None:
+        h = self.h
+        us = board.turn
+        frm, to = move.from_square, move.to_square
+        slide = self.slides(board, move)
+        if self.rng.random() < self.amend_rate and not move.promotion:
+            first = self._amend_square(board, move)
+            if first is not None:
+                self.patterns["amend"] += 1
+                h.contact(frm, None)
+                h.wait(*CARRY)
+                h.contact(first, us)
+                h.wait(100, 2500)
+                h.contact(first, None)
+                h.wait(*CARRY)
+                h.contact(to, us)
+                self.patterns["quiet"] += 1
+                return
+        long_pause = slide and len(_path(frm, to)) >= 2 and self.rng.random() < self.amend_rate
+        self.patterns["promotion" if move.promotion else "quiet"] += 1
+        if choose_later:
+            h.contact(frm, None)
+            h.wait(*CARRY)
+            self._maybe_choose(move, True)
+            h.wait(50, 300)
+            h.contact(to, us)
+            return
+        self.travel(board, frm, to, us, slide_ok=slide, long_pause=long_pause)
+
+    def capture(self, board: chess.Board, move: chess.Move, choose_later: bool) -> None:
+        h = self.h
+        rng = self.rng
+        us = board.turn
+        frm, to = move.from_square, move.to_square
+        slide = self.slides(board, move)
+        captures_here = {m.to_square for m in board.legal_moves
+                         if m.from_square == frm and board.is_capture(m) and not board.is_en_passant(m)}
+        style = rng.choice(("victim first", "mover first", "swept"))
+        if move.promotion:
+            self.patterns["promotion"] += 1
+        if style == "victim first":
+            if to == self.last_to:
+                h.t = max(h.t, self.last_time + REACT)
+            h.contact(to, None)
+            h.wait(*BETWEEN_HANDS)
+            self._maybe_choose(move, choose_later)
+            self.travel(board, frm, to, us, slide_ok=slide)
+        elif style == "mover first":
+            h.contact(frm, None)
+            h.wait(*CARRY)
+            h.contact(to, None)
+            h.wait(*BETWEEN_HANDS)
+            self._maybe_choose(move, choose_later)
+            h.contact(to, us)
+        else:
+            self._maybe_choose(move, choose_later)
+            self.travel(board, frm, to, us, slide_ok=slide, swept=True)
+            if not self.h.colour and len(captures_here) > 1:
+                # The LEDs show the candidates: the hand touches the square it captured on.
+                self.patterns["swept, touched to resolve"] += 1
+                h.wait(300, 1500)
+                h.contact(to, None)
+                h.wait(80, 400)
+                h.contact(to, us)
+        self.patterns[f"capture, {style}"] += 1
+
+    def castle(self, board: chess.Board, move: chess.Move) -> None:
+        h = self.h
+        us = board.turn
+        king_from, king_to = move.from_square, move.to_square
+        rank = chess.square_rank(king_from)
+        kingside = chess.square_file(king_to) == 6
+        rook_from = chess.square(7 if kingside else 0, rank)
+        rook_to = chess.square(5 if kingside else 3, rank)
+        style = self.rng.choice(("king first", "rook first", "both lifted"))
+        self.patterns[f"castling, {style}"] += 1
+        if style == "king first":
+            self.travel(board, king_from, king_to, us, slide_ok=True)
+            h.wait(*BETWEEN_HANDS)
+            h.contact(rook_from, None)
+            h.wait(*CARRY)
+            h.contact(rook_to, us)
+        elif style == "rook first":
+            self.travel(board, rook_from, rook_to, us, slide_ok=True)
+            h.wait(*BETWEEN_HANDS)
+            h.contact(king_from, None)
+            h.wait(*CARRY)
+            h.contact(king_to, us)
+        else:
+            first, second = (king_from, rook_from) if self.rng.random() < 0.5 else (rook_from, king_from)
+            h.contact(first, None)
+            h.wait(30, 400)
+            h.contact(second, None)
+            h.wait(*CARRY)
+            places = [king_to, rook_to]
+            self.rng.shuffle(places)
+            h.contact(places[0], us)
+            h.wait(30, 400)
+            h.contact(places[1], us)
+
+    def en_passant(self, board: chess.Board, move: chess.Move) -> None:
+        h = self.h
+        us = board.turn
+        victim = move.to_square + (-8 if us == chess.WHITE else 8)
+        if self.rng.random() < 0.5:
+            self.patterns["en passant, victim before"] += 1
+            h.contact(victim, None)
+            h.wait(*BETWEEN_HANDS)
+            self.travel(board, move.from_square, move.to_square, us, slide_ok=False)
+        else:
+            self.patterns["en passant, victim after"] += 1
+            self.travel(board, move.from_square, move.to_square, us, slide_ok=False)
+            h.wait(*BETWEEN_HANDS)
+            h.contact(victim, None)
+
+
+def capture_game(moves: list[str], *, fen: str = chess.STARTING_FEN, seed: int = 0, colour: bool = False,
+                 bounce: bool = True, amend_rate: float = 0.05, hesitate_rate: float = 0.08) -> Capture:
+    """A capture of ``moves`` (UCI) played by simulated hands from ``fen``."""
+    rng = random.Random(seed)
+    board = chess.Board(fen)
+    hands = Hands(rng, colour=colour, bounce=bounce)
+    hands.lines.append(f"# generated by tests/fakes/hands.py, seed {seed}")
+    hands.setup(board)
+    player = _Player(hands, rng, amend_rate=amend_rate, hesitate_rate=hesitate_rate)
+    for uci in moves:
+        move = chess.Move.from_uci(uci)
+        if move not in board.legal_moves:
+            raise ValueError(f"illegal move {uci} in {board.fen()}")
+        player.play(board, move)
+        board.push(move)
+        after = (board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK])
+        if (hands.white, hands.black) != after:
+            raise AssertionError(f"hands left the board wrong after {uci}")
+    hands.wait(500, 1500)
+    return Capture(hands.lines, list(moves), fen, colour, player.patterns, hands.t)
+
+
+def random_game(seed: int, *, fen: str = chess.STARTING_FEN, max_plies: int = 120) -> list[str]:
+    """A legal game (UCI moves) biased toward castling, en passant and (under-)promotions."""
+    rng = random.Random(seed)
+    board = chess.Board(fen)
+    moves: list[str] = []
+    while len(moves) < max_plies and not board.is_game_over(claim_draw=False):
+        legal = list(board.legal_moves)
+        weights = []
+        for m in legal:
+            w = 1.0
+            if board.is_castling(m):
+                w = 40.0
+            elif board.is_en_passant(m):
+                w = 60.0
+            elif m.promotion:
+                w = 30.0 if m.promotion != chess.QUEEN else 15.0
+            elif board.is_capture(m):
+                w = 3.0
+            elif board.piece_type_at(m.from_square) == chess.PAWN:
+                w = 2.5
+                if abs(m.to_square - m.from_square) == 16:
+                    w = 4.0  # double steps make en passant possible
+            weights.append(w)
+        move = rng.choices(legal, weights)[0]
+        moves.append(move.uci())
+        board.push(move)
+    return moves
