@@ -82,7 +82,7 @@ class BoardConfig:
     port: str = "/dev/ttyACM0"
     capture: str = ""
     speed: float = _check(_between(0, 1e6), 1.0)
-    settle_ms: int = _check(_between(0, 5000), 60)
+    settle_ms: int = _check(_between(0, 5000), 30)
 
 
 @dataclass(frozen=True)

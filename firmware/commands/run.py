@@ -1,0 +1,36 @@
+"""`echiquier run`: the board service, as systemd starts it (see systemd/echiquier.service)."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="run the board service (sensors, LEDs, clock, recorder)")
+    p.add_argument("--config", type=Path, default=None,
+                   help="configuration file (default: /etc/echiquier/config.toml)")
+    p.add_argument("--capture", type=Path, default=None,
+                   help="also record every raw reading to this file (capture format v1)")
+    p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    # journald adds the time and the unit; keep the line short
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    from firmware.config import ConfigError, load_config
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"echiquier run: {exc}", file=sys.stderr)
+        return 2
+    from firmware.service import Service
+    try:
+        service = Service(config, capture=args.capture)
+    except (OSError, ValueError, ImportError) as exc:
+        print(f"echiquier run: cannot start: {exc}", file=sys.stderr)
+        return 1
+    return asyncio.run(service.run())

@@ -1,0 +1,312 @@
+"""The board service: sensor thread -> queue -> session loop -> LEDs, with systemd notifications.
+
+The scanner runs in its own thread (the sensor source's) and hands each raw reading to the
+asyncio loop with ``loop.call_soon_threadsafe``; one task feeds them to the :class:`Session`,
+polls it at the deadlines it names (settling, flags, gestures, blinking) and feeds the systemd
+watchdog. Nothing else decides anything here.
+
+Time: on a live board it is ``time.monotonic()``, the clock the sources stamp readings with.
+A replay runs on the capture's own time: the latest reading's, with the session polled at its
+deadlines in between, so a replay decides exactly as the game did at any speed.
+
+Resuming a replay: every save records the session time of the event saved and the capture
+being replayed. A replay restarted on the same capture (after a crash or a kill) restores the
+saved game and continues the capture from that instant: the reading showing the board then,
+re-stamped with that time, then every later line. The readings before were consumed by the
+saved moves; those after are played again, so a move that was not saved is made again.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Optional
+
+from board_driver.reading import Reading
+
+from .config import Config
+from .sdnotify import Notifier
+from .session import Session
+
+log = logging.getLogger(__name__)
+
+READY_STATUS = "board read"
+
+
+@dataclass(frozen=True)
+class Promote:
+    """A ``promote`` line of a capture: the piece for the next promotion."""
+
+    time: float
+    piece: str
+
+
+class _End:
+    """The replay has delivered everything."""
+
+
+END = _End()
+
+
+def build_source(config: Config, *, on_promote: Optional[Callable[[Any], None]] = None):
+    """The sensor source named by ``[board] sensors``; hardware libraries are imported here only."""
+    sensors = config.board.sensors
+    if sensors == "replay":
+        from board_driver.replay import ReplaySource
+        speed = config.board.speed or None
+        return ReplaySource(Path(config.board.capture), speed=speed, on_promote=on_promote)
+    if sensors == "sim":
+        from board_driver.sim import SimulatedBoard
+        return SimulatedBoard()
+    if sensors == "serial":
+        from board_driver.serial_link import SerialSource
+        return SerialSource(config.board.port)
+    from board_driver.gpio_matrix import GpioMatrixSource
+    from board_driver.pinmap import load_pinmap
+    return GpioMatrixSource(load_pinmap(config.board.pinmap))
+
+
+def build_leds(config: Config, source: Any = None):
+    """The LED sink named by ``[leds] sink`` (None for "none")."""
+    sink = config.leds.sink
+    if sink == "none":
+        return None
+    if sink == "sim":
+        from board_driver.sim_leds import RecordingLedSink
+        return RecordingLedSink(max_frames=8)
+    import dataclasses
+
+    from board_driver.layout import LedLayout
+    from board_driver.pinmap import LedPins, load_pinmap
+    pins = load_pinmap(config.board.pinmap).leds or LedPins()
+    if config.leds.layout:
+        pins = dataclasses.replace(pins, layout=config.leds.layout)
+    if sink == "serial":
+        return source.led_sink(layout=LedLayout.from_pins(pins), brightness=pins.brightness,
+                               max_milliamps=pins.max_milliamps)
+    from board_driver.neopixel_sink import NeoPixelSink
+    return NeoPixelSink.from_pins(pins)
+
+
+def resume_events(events: list, at: float) -> list:
+    """The events of a capture from instant ``at`` on: the reading in effect then (stamped ``at``)
+    and everything after it."""
+    current = None
+    rest = []
+    for event in events:
+        if event.time <= at:
+            if isinstance(event, Reading):
+                current = event
+        else:
+            rest.append(event)
+    head = [Reading(at, current.occupied, current.white, current.black)] if current is not None else []
+    return head + rest
+
+
+class Service:
+    """Runs a :class:`Session` on a sensor source until stopped (or the replay ends).
+
+    ``source``/``leds`` default to those the configuration names; ``capture`` records every raw
+    reading to that file (capture format v1); ``companions`` are coroutine functions called
+    with the service once it runs (the web companion), cancelled when it stops.
+    """
+
+    def __init__(self, config: Config, *, source: Any = None, leds: Any = None, capture: Optional[Path] = None,
+                 notifier: Optional[Notifier] = None, clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], datetime] = datetime.now,
+                 companions: tuple[Callable[["Service"], Awaitable[None]], ...] = ()) -> None:
+        self.config = config
+        self.replaying = config.board.sensors == "replay"
+        self.source = source if source is not None else build_source(config, on_promote=self._promote)
+        self.leds = leds if leds is not None or source is not None else build_leds(config, self.source)
+        self.capture_path = capture
+        self.notifier = notifier or Notifier()
+        self._monotonic = clock
+        self.now = clock() if not self.replaying else 0.0
+        replay = str(Path(config.board.capture).resolve()) if self.replaying else None
+        self.session = Session(config, leds=self.leds, clock=self._clock, wall=wall, replay=replay)
+        self.companions = companions
+        self.ready = asyncio.Event()
+        self.readings = 0
+        self.exit_code = 0
+        self._queue: Optional[asyncio.Queue] = None
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+        self._stopping = False
+        self._capture_writer = None
+        self._capture_file = None
+        self._tasks: list[asyncio.Task] = []
+
+    # -- the shell -------------------------------------------------------------------------------
+
+    def _clock(self) -> float:
+        return self.now if self.replaying else self._monotonic()
+
+    def _hand_over(self, item: Any) -> None:
+        """Called on the scanner's thread: put ``item`` on the loop's queue."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._queue.put_nowait, item)
+
+    def _promote(self, choice: Any) -> None:
+        self._hand_over(Promote(choice.time, choice.piece))
+
+    def poke(self) -> None:
+        """Wake the loop to poll the session now (tests that move an injected clock); it comes
+        after the readings handed over before it."""
+        self._hand_over(True)
+
+    async def processed(self) -> None:
+        """Wait until the loop has handled everything handed over so far."""
+        await asyncio.sleep(0)  # let the hand-overs scheduled by call_soon_threadsafe land
+        await self._queue.join()
+
+    def stop(self) -> None:
+        """Ask the loop to stop (signal handlers, tests); idempotent."""
+        self._stopping = True
+        if self._queue is not None:
+            self._queue.put_nowait(None)
+
+    async def run(self) -> int:
+        """Run until stopped or the replay ends; returns the exit code."""
+        self._loop = asyncio.get_running_loop()
+        self._queue = asyncio.Queue()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                self._loop.add_signal_handler(sig, self.stop)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass  # not the main thread (tests): stop() is called directly
+        self._open_capture()
+        try:
+            self._start_session()
+            self._start_source()
+            self.notifier.status("waiting for the board")
+            self._tasks = [asyncio.create_task(companion(self)) for companion in self.companions]
+            await self._main_loop()
+        finally:
+            await self._shutdown()
+        return self.exit_code
+
+    def _start_session(self) -> None:
+        session = self.session
+        if not self.replaying:
+            session.restore(self._clock())
+            return
+        record = session.recorder.load()
+        self.resume_at = None
+        if record is not None and record.replay == session.replay and record.event_time is not None:
+            self.resume_at = record.event_time
+            self.now = record.event_time
+            session.restore(record.event_time)
+            self.source.events = resume_events(self.source.events, record.event_time)
+            log.info("replay resumed at %.3f s of %s", record.event_time, session.replay)
+
+    def _start_source(self) -> None:
+        if self.replaying:
+            self._replay_thread = asyncio.get_running_loop().run_in_executor(None, self._replay)
+        else:
+            self.source.start(self._hand_over)
+
+    def _replay(self) -> None:
+        try:
+            self.source.run(self._hand_over)
+        finally:
+            self._hand_over(END)
+
+    async def _main_loop(self) -> None:
+        queue, session, notifier = self._queue, self.session, self.notifier
+        interval = notifier.watchdog_interval
+        next_watchdog = self._monotonic() + (interval or 0)
+        while not self._stopping:
+            timeout = None
+            if not self.replaying:
+                deadline = session.next_deadline(self._clock())
+                if deadline is not None:
+                    timeout = max(0.0, deadline - self._clock())
+            if interval is not None:
+                wait = max(0.0, next_watchdog - self._monotonic())
+                timeout = wait if timeout is None else min(timeout, wait)
+            if not queue.empty():
+                item = queue.get_nowait()
+            else:
+                try:
+                    item = await asyncio.wait_for(queue.get(), timeout)
+                except asyncio.TimeoutError:
+                    item = False
+            if item is None:
+                break
+            if item is END:  # what the hands left is final; the clocks stop with the capture
+                session.finish(self.now)
+                break
+            if isinstance(item, Reading):
+                self._reading(item)
+            elif isinstance(item, Promote):
+                self._advance(item.time)
+                session.choose_promotion(item.piece, item.time)
+            elif not self.replaying:
+                session.poll(self._clock())
+            if item is not False:
+                queue.task_done()
+            if interval is not None and self._monotonic() >= next_watchdog:
+                notifier.watchdog()
+                next_watchdog = self._monotonic() + interval
+
+    def _reading(self, reading: Reading) -> None:
+        if self._capture_writer is not None:
+            self._capture_writer.write(reading)
+        if self.replaying:
+            self._advance(reading.time)
+        self.session.feed(reading)
+        self.readings += 1
+        if not self.ready.is_set():
+            self.ready.set()
+            self.notifier.ready(READY_STATUS)
+            log.info("board read: ready")
+
+    def _advance(self, until: float) -> None:
+        """Replay: poll the session at each of its deadlines before ``until``, in order."""
+        session = self.session
+        while True:
+            deadline = session.next_deadline(self.now, blink=False)
+            if deadline is None or deadline >= until:
+                break
+            self.now = max(self.now, deadline)
+            session.poll(self.now)
+        self.now = max(self.now, until)
+
+    def _open_capture(self) -> None:
+        if self.capture_path is None:
+            return
+        from board_driver.capture import CaptureWriter
+        self._capture_file = open(self.capture_path, "a", encoding="utf-8")
+        self._capture_writer = CaptureWriter(self._capture_file, header=f"echiquier capture v1, {datetime.now():%Y-%m-%d %H:%M}")
+
+    async def _shutdown(self) -> None:
+        self.notifier.stopping()
+        for task in self._tasks:
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.source.stop()
+        if self.replaying and getattr(self, "_replay_thread", None) is not None:
+            await asyncio.gather(self._replay_thread, return_exceptions=True)
+        await self.session.aclose()
+        if self.leds is not None:
+            try:
+                if not self.replaying:
+                    self.leds.clear()
+                self.leds.close()
+            except Exception:
+                log.exception("closing the LEDs")
+        if self._capture_file is not None:
+            self._capture_file.close()
+        self.notifier.close()
+        if self._loop is not None:
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                try:
+                    self._loop.remove_signal_handler(sig)
+                except (NotImplementedError, RuntimeError, ValueError):
+                    pass

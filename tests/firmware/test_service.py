@@ -1,0 +1,230 @@
+"""The service shell: replay to the end, a live board through the queue, capture, sd_notify, SIGTERM."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import chess.pgn
+import pytest
+
+from board_driver.capture import parse_capture
+from board_driver.reading import Reading
+from board_driver.sim import SimulatedBoard
+from board_driver.sim_leds import RecordingLedSink
+from chess_core import Position, parse_square
+from firmware.config import loads_config
+from firmware.service import Service, resume_events
+from tests.fakes.hands import capture_game
+
+MOVES = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1 f7f6".split()
+ECHIQUIER = Path(sys.executable).with_name("echiquier")
+
+
+class FakeNotifier:
+    watchdog_interval = None
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def ready(self, status: str = "") -> bool:
+        self.sent.append("READY=1")
+        return True
+
+    def watchdog(self) -> bool:
+        self.sent.append("WATCHDOG=1")
+        return True
+
+    def status(self, text: str) -> bool:
+        self.sent.append(f"STATUS={text}")
+        return True
+
+    def stopping(self) -> bool:
+        self.sent.append("STOPPING=1")
+        return True
+
+    def close(self) -> None:
+        pass
+
+
+def write_replay(tmp_path: Path, moves=MOVES, seed=1, time_control="300+2", extra="") -> Path:
+    capture = capture_game(moves, seed=seed, amend_rate=0)
+    (tmp_path / "game.cap").write_text(capture.text)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[board]\nsensors = "replay"\ncapture = "game.cap"\nspeed = 0\n'
+                      f'[game]\ntime_control = "{time_control}"\n{extra}[storage]\ndir = "state"\n')
+    return config
+
+
+def saved_pgn(state: Path):
+    games = list((state / "games").glob("*.pgn"))
+    assert len(games) == 1, games
+    return chess.pgn.read_game(open(games[0], encoding="utf-8"))
+
+
+async def test_a_replay_runs_to_its_end_and_the_game_is_saved(tmp_path):
+    from firmware.config import load_config
+    config = load_config(write_replay(tmp_path))
+    notifier = FakeNotifier()
+    service = Service(config, notifier=notifier)
+    assert await service.run() == 0
+    game = saved_pgn(tmp_path / "state")
+    assert [m.uci() for m in game.mainline_moves()] == MOVES
+    assert all(node.clock() is not None for node in game.mainline())
+    assert notifier.sent[0] == "STATUS=waiting for the board" and "READY=1" in notifier.sent
+    assert notifier.sent[-1] == "STOPPING=1"
+    assert isinstance(service.leds, RecordingLedSink) and service.leds.show_count > 0
+
+
+async def test_a_replay_records_the_readings_it_was_fed(tmp_path):
+    from firmware.config import load_config
+    config = load_config(write_replay(tmp_path))
+    out = tmp_path / "again.cap"
+    assert await Service(config, capture=out, notifier=FakeNotifier()).run() == 0
+    original = [e for e in parse_capture((tmp_path / "game.cap").read_text()) if isinstance(e, Reading)]
+    again = [e for e in parse_capture(out.read_text()) if isinstance(e, Reading)]
+    assert [r.occupied for r in again] == [r.occupied for r in original]
+    assert [round(r.time - original[0].time, 3) for r in again] == [round(r.time - original[0].time, 3)
+                                                                      for r in original]
+
+
+async def test_a_restarted_replay_resumes_after_the_last_saved_move(tmp_path):
+    from firmware.config import load_config
+    config = load_config(write_replay(tmp_path))
+    assert await Service(config, notifier=FakeNotifier()).run() == 0
+    reference = saved_pgn(tmp_path / "state")
+    # cut the saved game back to its first four moves, as a kill would have left it
+    from firmware.recorder import Recorder
+    recorder = Recorder(tmp_path / "state")
+    record = recorder.load()
+    full = Service(config, notifier=FakeNotifier())  # to read when the fourth move was made
+    events = full.source.events
+    record.moves, record.clocks, record.outcome = record.moves[:4], record.clocks[:4], None
+    times = _move_times(config)
+    record.event_time = times[3]
+    record.remaining = _remaining_after(config, 4)
+    recorder.save(record)
+    service = Service(config, notifier=FakeNotifier())
+    assert await service.run() == 0
+    assert len(service.source.events) < len(events)
+    game = saved_pgn(tmp_path / "state")
+    assert str(game.mainline_moves()) == str(reference.mainline_moves())
+    assert [n.clock() for n in game.mainline()] == [n.clock() for n in reference.mainline()]
+
+
+def _move_times(config):
+    from firmware.match import Match, MatchConfig, MoveMade
+    match = Match(MatchConfig(time_control=config.game.time_control, settle_ms=config.board.settle_ms))
+    times = []
+    for event in parse_capture(Path(config.board.capture).read_text()):
+        if isinstance(event, Reading):
+            times += [e.time for e in match.feed(event) if isinstance(e, MoveMade)]
+    return times + [e.time for e in match.finish() if isinstance(e, MoveMade)]
+
+
+def _remaining_after(config, plies):
+    from firmware.match import Match, MatchConfig, MoveMade
+    match = Match(MatchConfig(time_control=config.game.time_control, settle_ms=config.board.settle_ms))
+    for event in parse_capture(Path(config.board.capture).read_text()):
+        if isinstance(event, Reading):
+            for e in match.feed(event):
+                if isinstance(e, MoveMade) and len(match.game.moves) == plies:
+                    return list(match.remaining(e.time))
+    raise AssertionError("not that many moves")
+
+
+def test_resume_events_restamps_the_reading_in_effect():
+    events = [Reading(0.0, 1), Reading(1.0, 3), Reading(2.5, 7), Reading(4.0, 15)]
+    assert resume_events(events, 3.0) == [Reading(3.0, 7), Reading(4.0, 15)]
+    assert resume_events(events, 2.5) == [Reading(2.5, 7), Reading(4.0, 15)]
+
+
+class HandClock:
+    def __init__(self) -> None:
+        self.t = 50.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+async def test_a_live_board_goes_through_the_queue_to_the_leds(tmp_path):
+    config = loads_config(f'[board]\nsensors = "sim"\nsettle_ms = 30\n[storage]\ndir = "{tmp_path}"\n'
+                          '[leds]\nbrightness = 1.0\n')
+    clock = HandClock()
+    board = SimulatedBoard(Position().occupied, clock=clock)
+    leds = RecordingLedSink()
+    notifier = FakeNotifier()
+    service = Service(config, source=board, leds=leds, notifier=notifier, clock=clock)
+    import asyncio
+    task = asyncio.create_task(service.run())
+    await asyncio.wait_for(service.ready.wait(), 5)
+    assert notifier.sent.count("READY=1") == 1
+
+    async def after(seconds):
+        clock.t += seconds
+        service.poke()
+        await service.processed()
+
+    await after(0.1)
+    assert service.session.match.started
+    board.lift(parse_square("g1"))
+    await after(0.1)
+    assert {parse_square("f3"), parse_square("h3")} <= set(leds.lit())
+    board.place(parse_square("f3"))
+    await after(0.1)
+    assert [m.uci() for m in service.session.game.moves] == ["g1f3"]
+    service.stop()
+    assert await asyncio.wait_for(task, 5) == 0
+    assert leds.last == (0,) * 64 and leds.closed  # the LEDs are turned off at the end
+    assert service.session.recorder.load().moves == ["g1f3"]
+
+
+def test_sigterm_stops_the_service_cleanly_and_systemd_hears_it(tmp_path):
+    path = str(tmp_path / "notify")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(path)
+    sock.settimeout(10)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[board]\nsensors = "sim"\n[storage]\ndir = "{tmp_path / "state"}"\n')
+    env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC="200000")
+    started = time.monotonic()
+    proc = subprocess.Popen([str(ECHIQUIER), "run", "--config", str(config)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        messages = []
+        while not any("READY=1" in m for m in messages):
+            messages.append(sock.recv(4096).decode())
+        ready_after = time.monotonic() - started
+        while not any("WATCHDOG=1" in m for m in messages):
+            messages.append(sock.recv(4096).decode())
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0, proc.stderr.read()
+        while not any("STOPPING=1" in m for m in messages):
+            messages.append(sock.recv(4096).decode())
+    finally:
+        proc.kill()
+        proc.wait()
+        sock.close()
+    assert ready_after < 5
+
+
+def test_a_bad_configuration_stops_the_start_with_the_key_named(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text('[game]\ntouch_move = "sometimes"\n')
+    result = subprocess.run([str(ECHIQUIER), "run", "--config", str(config)], capture_output=True,
+                            text=True, timeout=30)
+    assert result.returncode == 2
+    assert f"{config}: game.touch_move: expected true or false" in result.stderr
+
+
+@pytest.mark.parametrize("sensors", ["gpio"])
+def test_a_board_that_cannot_be_opened_is_reported(tmp_path, sensors):
+    config = tmp_path / "config.toml"
+    config.write_text(f'[board]\nsensors = "{sensors}"\npinmap = "absent.toml"\n[storage]\ndir = "{tmp_path}"\n')
+    result = subprocess.run([str(ECHIQUIER), "run", "--config", str(config)], capture_output=True,
+                            text=True, timeout=30)
+    assert result.returncode == 1 and "absent.toml" in result.stderr
