@@ -1,0 +1,193 @@
+"""Lichess Board API events read into the opponent interface's values: games, states, clocks, endings."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from chess_core import BLACK, KING, ROOK, STARTING_FEN, WHITE, Move, Outcome, Position, Termination
+
+from .base import ChallengeEvent, GameEnd, GameSync, Player, ServerClock
+
+PLAYING_STATUSES = frozenset({"created", "started"})
+VOID_STATUSES = frozenset({"aborted"})            # the game never counted: no outcome
+TERMINATIONS = {
+    "mate": Termination.CHECKMATE,
+    "resign": Termination.RESIGNATION,
+    "stalemate": Termination.STALEMATE,
+    "timeout": Termination.ABANDONED,             # a player left and the other claimed the win
+    "draw": Termination.AGREEMENT,                # agreement, or a claimed threefold / fifty moves
+    "outoftime": Termination.TIME_FORFEIT,
+    "cheat": Termination.ABANDONED,
+    "noStart": Termination.ABANDONED,
+    "unknownFinish": Termination.ABANDONED,
+    "insufficientMaterialClaim": Termination.INSUFFICIENT_MATERIAL,
+    "variantEnd": Termination.ABANDONED,
+}
+CLOCK_START_PLIES = 2   # Lichess starts the clocks once both sides have made their first move
+
+
+def color_of(name: Any) -> Optional[int]:
+    return {"white": WHITE, "black": BLACK}.get(name) if isinstance(name, str) else None
+
+
+def start_fen_of(initial_fen: Any) -> str:
+    return STARTING_FEN if not initial_fen or initial_fen == "startpos" else str(initial_fen)
+
+
+def normalize_castling(position: Position, move: Move) -> Move:
+    """Lichess may write castling king-to-rook (``e1h1``): make it king-two-squares (``e1g1``)."""
+    piece = position.piece_at(move.from_square)
+    target = position.piece_at(move.to_square)
+    if (piece is not None and piece.piece_type == KING and target is not None and target.piece_type == ROOK
+            and target.color == piece.color):
+        step = 2 if move.to_square > move.from_square else -2
+        return Move(move.from_square, move.from_square + step)
+    return move
+
+
+def parse_moves(start_fen: str, text: str) -> tuple[Move, ...]:
+    """The moves of a ``moves`` string, checked to be legal one after the other (ValueError)."""
+    return MovesReader(start_fen).read(text)
+
+
+class MovesReader:
+    """Reads successive ``moves`` strings of one game, redoing only what changed since the last.
+
+    Each state repeats the whole game; on a Pi, checking 150 moves at every state adds up.
+    """
+
+    def __init__(self, start_fen: str) -> None:
+        self.start_fen = start_fen
+        self._position = Position(start_fen)
+        self._words: list[str] = []
+        self._moves: list[Move] = []
+
+    def read(self, text: str) -> tuple[Move, ...]:
+        words = (text or "").split()
+        same = 0
+        for old, new in zip(self._words, words):
+            if old != new:
+                break
+            same += 1
+        while len(self._words) > same:        # a takeback, or a different game: unwind
+            self._words.pop()
+            self._moves.pop()
+            self._position.pop()
+        for word in words[same:]:
+            move = normalize_castling(self._position, Move.from_uci(word))
+            if not self._position.is_legal(move):
+                raise ValueError(f"Lichess sent {word}, which is illegal after "
+                                 f"{' '.join(self._words) or 'the start'}")
+            self._position.push(move)
+            self._words.append(word)
+            self._moves.append(move)
+        return tuple(self._moves)
+
+
+@dataclass(frozen=True)
+class BoardState:
+    """A ``gameState`` (or the ``state`` of a ``gameFull``): the moves so far, clocks, status, offers."""
+
+    moves_text: str
+    wtime: int
+    btime: int
+    winc: int
+    binc: int
+    status: str
+    winner: Optional[int] = None
+    draw_offers: frozenset[int] = frozenset()
+    takeback_offers: frozenset[int] = frozenset()
+
+    @classmethod
+    def from_event(cls, event: dict) -> "BoardState":
+        return cls(moves_text=str(event.get("moves") or ""), wtime=int(event.get("wtime") or 0),
+                   btime=int(event.get("btime") or 0), winc=int(event.get("winc") or 0),
+                   binc=int(event.get("binc") or 0), status=str(event.get("status") or "started"),
+                   winner=color_of(event.get("winner")),
+                   draw_offers=frozenset(c for c, k in ((WHITE, "wdraw"), (BLACK, "bdraw")) if event.get(k)),
+                   takeback_offers=frozenset(c for c, k in ((WHITE, "wtakeback"), (BLACK, "btakeback"))
+                                             if event.get(k)))
+
+    @property
+    def over(self) -> bool:
+        return self.status not in PLAYING_STATUSES
+
+    def plies(self) -> int:
+        return len(self.moves_text.split())
+
+    def clock(self, first_to_move: int, at: float) -> ServerClock:
+        """The server's clocks as of ``at`` (monotonic s): running for the side to move, if started."""
+        plies = self.plies()
+        running = None
+        if not self.over and plies >= CLOCK_START_PLIES:
+            running = first_to_move ^ (plies & 1)
+        return ServerClock(self.wtime, self.btime, running, at, self.winc, self.binc)
+
+    def end(self) -> GameEnd:
+        """How the game ended, in our terms (only meaningful when ``over``)."""
+        if self.status in VOID_STATUSES:
+            return GameEnd(self.status, None, None)
+        termination = TERMINATIONS.get(self.status, Termination.ABANDONED)
+        if termination is Termination.TIME_FORFEIT and self.winner is None:
+            termination = Termination.TIME_VS_INSUFFICIENT
+        if termination in (Termination.STALEMATE, Termination.AGREEMENT, Termination.INSUFFICIENT_MATERIAL):
+            return GameEnd(self.status, Outcome(termination), None)
+        return GameEnd(self.status, Outcome(termination, self.winner), self.winner)
+
+
+def player_of(data: Any) -> Optional[Player]:
+    if not isinstance(data, dict):
+        return None
+    if data.get("aiLevel"):
+        return Player(f"Stockfish level {data['aiLevel']}", None, None, None)
+    name = data.get("name") or data.get("username") or data.get("id") or "?"
+    rating = data.get("rating")
+    return Player(str(name), int(rating) if isinstance(rating, int) else None, data.get("id"), data.get("title"))
+
+
+def time_control_of(full: dict) -> str:
+    """The PGN TimeControl of a ``gameFull``: ``600+5`` (seconds), ``1/86400`` style days, or ``-``."""
+    clock = full.get("clock")
+    if isinstance(clock, dict) and clock.get("initial") is not None:
+        initial = int(clock["initial"]) // 1000
+        increment = int(clock.get("increment") or 0) // 1000
+        return f"{initial}+{increment}"
+    days = full.get("daysPerTurn")
+    if days:
+        return f"1/{int(days) * 86400}"
+    return "-"
+
+
+def game_sync_of(full: dict, local_color: int, moves: tuple[Move, ...]) -> GameSync:
+    """A ``gameFull`` as the whole game for the session (``moves`` already parsed)."""
+    return GameSync(start_fen=start_fen_of(full.get("initialFen")), moves=moves,
+                    local_colors=frozenset({local_color}), white=player_of(full.get("white")),
+                    black=player_of(full.get("black")), game_id=full.get("id"),
+                    time_control=time_control_of(full), rated=bool(full.get("rated")),
+                    speed=full.get("speed"))
+
+
+def challenge_of(event: dict) -> ChallengeEvent:
+    data = event.get("challenge") or {}
+    control = data.get("timeControl") or {}
+    if control.get("type") == "clock":
+        tc = f"{control.get('limit')}+{control.get('increment')}"
+    elif control.get("type") == "correspondence":
+        tc = f"1/{int(control.get('daysPerTurn') or 1) * 86400}"
+    else:
+        tc = "-"
+    return ChallengeEvent(kind=str(event.get("type")), id=str(data.get("id") or ""),
+                          challenger=player_of(data.get("challenger")), dest=player_of(data.get("destUser")),
+                          rated=bool(data.get("rated")), speed=data.get("speed"), time_control=tc,
+                          color=data.get("finalColor") or data.get("color"),
+                          decline_reason=data.get("declineReason"), raw=data)
+
+
+def game_id_of(game: dict) -> Optional[str]:
+    """The id in a ``gameStart``/``gameFinish`` event's ``game`` (``gameId``, or ``id``)."""
+    value = game.get("gameId") or game.get("id")
+    return str(value) if value else None
+
+
+__all__ = ["BoardState", "PLAYING_STATUSES", "TERMINATIONS", "challenge_of", "color_of", "game_id_of",
+           "game_sync_of", "MovesReader", "normalize_castling", "parse_moves", "player_of", "start_fen_of", "time_control_of"]

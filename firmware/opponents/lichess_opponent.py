@@ -1,0 +1,207 @@
+"""Lichess as the opponent: the event stream, joining games started anywhere, seeks and challenges."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from typing import Any, Awaitable, Callable, Optional, Sequence
+
+from chess_core import Move
+
+from .base import Action, ActionRefused, ChallengeEvent, LinkState, OpponentListener
+from .lichess import LichessClient, LichessError, Seek
+from .lichess_game import LichessGame
+from .lichess_models import challenge_of, color_of, game_id_of
+from .reconnect import ReconnectingStream, StreamState
+
+log = logging.getLogger(__name__)
+
+_LINK = {StreamState.CONNECTING: LinkState.CONNECTING, StreamState.OPEN: LinkState.CONNECTED,
+         StreamState.WAITING: LinkState.RECONNECTING, StreamState.FAILED: LinkState.FAILED}
+
+
+class LichessOpponent:
+    """The board as the physical front-end of Lichess games; see ``base`` for the protocol.
+
+    The event stream runs from ``start`` to ``stop``. A game that starts anywhere (a seek or a
+    challenge from the board, or the website / app) arrives as ``gameStart`` and is joined at once,
+    also when already in progress; the session gets the whole game with ``game_sync``. Games that
+    start while one is being played are joined in turn. Engine help, hints and board takebacks are
+    off (``assistance_allowed``).
+    """
+
+    assistance_allowed = False
+
+    def __init__(self, client: LichessClient, *, game_id: Optional[str] = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+                 draw: Callable[[], float] = random.random) -> None:
+        self.client = client
+        self.account_id: Optional[str] = None
+        self.game: Optional[LichessGame] = None
+        self.games_played: list[str] = []
+        self._first_game = game_id
+        self._clock, self._sleep, self._draw = clock, sleep, draw
+        self._listener = OpponentListener()
+        self._pending: dict[str, Optional[int]] = {}   # games announced meanwhile -> our colour
+        self._seek: Optional[Seek] = None
+        self._tasks: set[asyncio.Task] = set()
+        self._started = False
+        self._stopped = False
+        self.events = ReconnectingStream(
+            "events", client.event_stream,
+            {"gameStart": self._on_game_start, "gameFinish": self._on_game_finish,
+             "challenge": self._on_challenge, "challengeCanceled": self._on_challenge,
+             "challengeDeclined": self._on_challenge},
+            backoff=client.config.backoff, sleep=sleep, draw=draw, on_state=self._link)
+
+    @property
+    def name(self) -> str:
+        game = self.game
+        if game is not None and game.full is not None and game.opponent_color is not None:
+            player = game.full.get("white" if game.opponent_color == 0 else "black") or {}
+            name = player.get("name") or player.get("username")
+            if player.get("aiLevel"):
+                name = f"Stockfish level {player['aiLevel']}"
+            if name:
+                return str(name)
+        return "Lichess"
+
+    # -- the Opponent protocol -----------------------------------------------------------------
+
+    async def start(self, listener: OpponentListener) -> None:
+        if self._started:
+            return
+        self._started = True
+        self._listener = listener
+        listener.link(LinkState.CONNECTING, self.client.config.base_url)
+        try:
+            account = await self.client.account()
+            self.account_id = account.get("id") or account.get("username")
+        except LichessError as exc:   # not fatal: gameStart says which side we play
+            log.warning("could not read the Lichess account (%s); carrying on", exc)
+        self.events.start()
+        if self._first_game:
+            self._follow(self._first_game, None)
+
+    def on_move(self, move: Move) -> None:
+        if self.game is None:
+            log.warning("move %s committed with no Lichess game in progress; ignored", move)
+            return
+        self.game.on_move(move)
+
+    def on_reset(self, start_fen: str, moves: Sequence[Move]) -> None:
+        if self.game is not None:
+            self.game.resync()
+
+    async def act(self, action: Action) -> None:
+        if self.game is None or self.game.ended:
+            raise ActionRefused("no Lichess game in progress")
+        await self.game.act(action)
+
+    async def stop(self) -> None:
+        if self._stopped:
+            return
+        self._stopped = True
+        await self.cancel_seek()
+        if self.game is not None:
+            await self.game.stop()
+        await self.events.stop()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._started:
+            self._listener.link(LinkState.CLOSED, "")
+
+    # -- lobby: what the page offers before a game ---------------------------------------------
+
+    async def seek(self, **kwargs: Any) -> Seek:
+        """Seek a game (see ``LichessClient.seek``); the game arrives through the event stream."""
+        await self.cancel_seek()
+        self._seek = await self.client.seek(**kwargs)
+        return self._seek
+
+    async def cancel_seek(self) -> None:
+        seek, self._seek = self._seek, None
+        if seek is not None:
+            await seek.cancel()
+
+    async def challenge(self, username: str, **kwargs: Any) -> ChallengeEvent:
+        data = await self.client.challenge(username, **kwargs)
+        return challenge_of({"type": "challenge", "challenge": data})
+
+    async def accept_challenge(self, challenge_id: str) -> None:
+        await self.client.accept_challenge(challenge_id)
+
+    async def decline_challenge(self, challenge_id: str, reason: str = "generic") -> None:
+        await self.client.decline_challenge(challenge_id, reason)
+
+    async def say(self, text: str) -> None:
+        if self.game is None:
+            raise ActionRefused("no Lichess game in progress")
+        await self.client.chat(self.game.id, text)
+
+    # -- the event stream ----------------------------------------------------------------------
+
+    def _on_game_start(self, event: dict) -> None:
+        game = event.get("game") or {}
+        game_id = game_id_of(game)
+        if not game_id:
+            return
+        compat = game.get("compat")
+        if isinstance(compat, dict) and compat.get("board") is False:
+            log.warning("game %s cannot be played with the Board API (too fast?); not joined", game_id)
+            return
+        color = color_of(game.get("color"))
+        if self.game is not None and self.game.id == game_id:
+            return                                   # announced again after a reconnect
+        if self.game is not None and not self.game.ended:
+            self._pending.setdefault(game_id, color)  # joined once the current one ends
+            return
+        self._follow(game_id, color)
+
+    def _on_game_finish(self, event: dict) -> None:
+        game_id = game_id_of(event.get("game") or {})
+        if game_id:
+            self._pending.pop(game_id, None)
+
+    def _on_challenge(self, event: dict) -> None:
+        self._listener.challenge(challenge_of(event))
+
+    # -- games ---------------------------------------------------------------------------------
+
+    def _follow(self, game_id: str, color: Optional[int]) -> None:
+        if self._stopped:
+            return
+        log.info("joining Lichess game %s", game_id)
+        self._pending.pop(game_id, None)
+        previous = self.game
+        if previous is not None:
+            self._background(previous.stop())
+        self.games_played.append(game_id)
+        self.game = LichessGame(self.client, game_id, color, self._listener, account_id=self.account_id,
+                                clock=self._clock, sleep=self._sleep, draw=self._draw,
+                                on_end=self._game_ended, on_link=self._link)
+        self.game.start()
+
+    def _game_ended(self, game: LichessGame) -> None:
+        if self._pending:
+            game_id, color = next(iter(self._pending.items()))
+            self._follow(game_id, color)
+
+    def _background(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _link(self, state: StreamState, detail: str) -> None:
+        link = _LINK.get(state)
+        if link is not None and not self._stopped:
+            self._listener.link(link, detail)
+
+
+__all__ = ["LichessOpponent"]

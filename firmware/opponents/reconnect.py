@@ -1,0 +1,209 @@
+"""Keeping a stream alive: capped exponential backoff with jitter, and a reader that reconnects and dispatches."""
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import random
+from dataclasses import dataclass
+from typing import Any, AsyncContextManager, AsyncIterator, Awaitable, Callable, Mapping, Optional
+
+log = logging.getLogger(__name__)
+
+BACKOFF_FIRST = 1.0     # s before the first new try
+BACKOFF_FACTOR = 2.0    # each failure in a row doubles the wait...
+BACKOFF_CAP = 60.0      # ...up to this many seconds
+BACKOFF_JITTER = 0.5    # each wait is drawn from [(1 - jitter) * d, d], so that boards do not reconnect in step
+
+
+class TransientError(Exception):
+    """Might work if tried again later. ``pause``: a wait the server imposed (429), in seconds."""
+
+    pause: Optional[float] = None
+
+
+class PermanentError(Exception):
+    """Trying again will not help (token refused, game unknown): a person has to act."""
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """Capped exponential backoff with jitter; ``delay`` is pure (the random draw is passed in).
+
+    >>> Backoff(first=1, factor=2, cap=10, jitter=0.5).delay(3, 0.0)
+    8.0
+    >>> Backoff(first=1, factor=2, cap=10, jitter=0.5).delay(9, 0.5)
+    7.5
+    """
+
+    first: float = BACKOFF_FIRST
+    factor: float = BACKOFF_FACTOR
+    cap: float = BACKOFF_CAP
+    jitter: float = BACKOFF_JITTER
+
+    def delay(self, attempt: int, draw: float) -> float:
+        """The wait after ``attempt`` failures in a row (0 = the first); ``draw`` is in [0, 1)."""
+        exponent = min(attempt, 64)   # past the cap anyway; keeps the float finite
+        return min(self.cap, self.first * self.factor ** exponent) * (1.0 - self.jitter * draw)
+
+
+class StreamState(enum.Enum):
+    IDLE = "idle"                # not started
+    CONNECTING = "connecting"    # a connection is being opened
+    OPEN = "open"                # events are flowing
+    WAITING = "waiting"          # a drop, a 5xx, silence or a 429: backing off before the next try
+    ENDED = "ended"              # the server ended it and nothing more will come (the game is over)
+    FAILED = "failed"            # a permanent error: not retried
+    STOPPED = "stopped"          # stopped on purpose
+
+
+Handler = Callable[[dict], Any]
+
+
+class _Kick(Exception):
+    """Internal: the current connection was dropped on purpose, to reconnect at once."""
+
+
+class ReconnectingStream:
+    """Reads an ndjson stream forever: every event goes to ``handlers[event["type"]]``.
+
+    ``open_stream()`` returns an async context manager giving an async iterator of events (dicts);
+    it raises ``TransientError`` (retried after a backoff, and at least its ``pause``) or
+    ``PermanentError`` (the stream fails). When the server ends the stream cleanly, the stream
+    reconnects if ``keep_going()`` is true (a cut), else it has ENDED (a finished game).
+    ``reconnect()`` drops the current connection and opens a new one at once, to re-read the
+    whole state. ``sleep`` and ``draw`` (the jitter's random source) are injectable for tests.
+    """
+
+    def __init__(self, name: str, open_stream: Callable[[], AsyncContextManager[AsyncIterator[dict]]],
+                 handlers: Mapping[str, Handler], *, backoff: Backoff = Backoff(),
+                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+                 draw: Callable[[], float] = random.random,
+                 on_state: Optional[Callable[[StreamState, str], None]] = None,
+                 keep_going: Callable[[], bool] = lambda: True) -> None:
+        self.name = name
+        self.backoff = backoff
+        self.connections = 0      # connections opened so far
+        self.failures = 0         # failures in a row (reset by the first event of a connection)
+        self.waits: list[float] = []   # every backoff wait, for the page and the tests
+        self._open = open_stream
+        self._handlers = dict(handlers)
+        self._sleep = sleep
+        self._draw = draw
+        self._on_state = on_state
+        self._keep_going = keep_going
+        self._state = StreamState.IDLE
+        self._task: Optional[asyncio.Task] = None
+        self._conn: Optional[asyncio.Task] = None
+        self._kicked = False
+        self._stopping = False
+
+    @property
+    def state(self) -> StreamState:
+        return self._state
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def start(self) -> None:
+        """Begin reading; idempotent."""
+        if self._task is None and not self._stopping:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name=f"stream-{self.name}")
+
+    async def stop(self) -> None:
+        """Close the stream and wait for its task; idempotent."""
+        self._stopping = True
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                if asyncio.current_task().cancelling():   # we are being cancelled ourselves
+                    raise
+        if self._state not in (StreamState.ENDED, StreamState.FAILED):
+            self._set(StreamState.STOPPED, "")
+
+    def reconnect(self) -> None:
+        """Drop the current connection and open a new one now (no backoff)."""
+        if self._conn is not None and not self._conn.done():
+            self._kicked = True
+            self._conn.cancel()
+
+    async def wait(self) -> None:
+        """Until the stream has ended, failed or been stopped."""
+        if self._task is not None:
+            await asyncio.shield(self._task)
+
+    # -- inside --------------------------------------------------------------------------------
+
+    def _set(self, state: StreamState, detail: str) -> None:
+        self._state = state
+        if self._on_state is not None:
+            self._on_state(state, detail)
+
+    async def _run(self) -> None:
+        while True:
+            pause: Optional[float] = None
+            self._set(StreamState.CONNECTING, "")
+            self._conn = asyncio.get_running_loop().create_task(self._connection(),
+                                                                 name=f"stream-{self.name}-conn")
+            try:
+                await self._conn
+                if not self._keep_going():
+                    self._set(StreamState.ENDED, "")
+                    return
+                reason = "the server closed the stream"
+            except asyncio.CancelledError:
+                if asyncio.current_task().cancelling() or not self._kicked:
+                    raise
+                self._kicked = False
+                log.info("stream %s: reconnecting at once to re-read the state", self.name)
+                continue
+            except PermanentError as exc:
+                log.error("stream %s failed: %s", self.name, exc)
+                self._set(StreamState.FAILED, str(exc))
+                return
+            except TransientError as exc:
+                reason = str(exc) or type(exc).__name__
+                pause = exc.pause
+            finally:
+                self._conn = None
+            if not self._keep_going():
+                self._set(StreamState.ENDED, "")
+                return
+            delay = self.backoff.delay(self.failures, self._draw())
+            if pause is not None:
+                delay = max(delay, pause)
+            self.failures += 1
+            self.waits.append(delay)
+            log.warning("stream %s: %s; trying again in %.1f s", self.name, reason, delay)
+            self._set(StreamState.WAITING, f"{reason}; trying again in {delay:.0f} s")
+            await self._sleep(delay)
+
+    async def _connection(self) -> None:
+        async with self._open() as events:
+            self.connections += 1
+            self._set(StreamState.OPEN, "")
+            first = True
+            async for event in events:
+                if first:
+                    self.failures = 0
+                    first = False
+                self._dispatch(event)
+
+    def _dispatch(self, event: dict) -> None:
+        kind = event.get("type")
+        handler = self._handlers.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            log.debug("stream %s: no handler for an event of type %r", self.name, kind)
+            return
+        try:
+            handler(event)
+        except Exception:   # a bug in one handler must not stop the stream
+            log.exception("stream %s: the %r handler failed", self.name, kind)
+
+
+__all__ = ["BACKOFF_CAP", "BACKOFF_FACTOR", "BACKOFF_FIRST", "BACKOFF_JITTER", "Backoff", "PermanentError",
+           "ReconnectingStream", "StreamState", "TransientError"]
