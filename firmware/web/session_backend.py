@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from chess_core import Position, parse_square
+from chess_core import PAWN, Position, parse_square
 
 from ..config import ConfigError, with_overrides
 from .backend import ActionRefused, Backend, Listener
@@ -33,18 +33,33 @@ def _last_move(uci: str | None) -> list[str] | None:
     return [uci[0:2], uci[2:4]] if uci else None
 
 
-def _promotion(snap: dict[str, Any]) -> dict[str, Any] | None:
+def _promotion(snap: dict[str, Any], choice: str) -> dict[str, Any] | None:
+    """The promotion the page may choose: one just made (square set), or one on its way.
+
+    A promotion is on its way when a pawn of the side to move is lifted from the rank before
+    the last: the piece chosen now is the one its move will make.
+    """
+    pos = Position(snap["fen"])
     name = snap.get("promotion_square")
-    if not name:
+    if name:
+        piece = pos.piece_at(parse_square(name))
+        if piece is None:
+            return None
+        symbol = piece.symbol()
+        return {"square": name, "piece": symbol.lower(), "color": "white" if symbol.isupper() else "black"}
+    if snap.get("over"):
         return None
-    piece = Position(snap["fen"]).piece_at(parse_square(name))
-    if piece is None:
-        return None
-    symbol = piece.symbol()
-    return {"square": name, "piece": symbol.lower(), "color": "white" if symbol.isupper() else "black"}
+    turn = 0 if snap["turn"] == "white" else 1
+    seventh = 6 if turn == 0 else 1
+    for lifted in snap.get("lifted", []):
+        sq = parse_square(lifted)
+        piece = pos.piece_at(sq)
+        if piece is not None and piece.piece_type == PAWN and piece.color == turn and sq // 8 == seventh:
+            return {"square": None, "piece": choice, "color": snap["turn"]}
+    return None
 
 
-def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine_level: int = 8,
+def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine_level: int = 8, promotion_choice: str = "q",
                can_takeback: bool = False, opponent: dict[str, Any] | None = None,
                lichess: dict[str, Any] | None = None) -> dict[str, Any]:
     """The page state (see :mod:`firmware.web.backend`) of a session snapshot."""
@@ -75,7 +90,7 @@ def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine_level: i
         "rules": snap.get("rules", "fide"),
         "claims": list(snap.get("claimable_draws", [])),
         "draw_offer": snap.get("draw_offer"),
-        "promotion": _promotion(snap),
+        "promotion": _promotion(snap, promotion_choice),
         "can_takeback": can_takeback,
         "problems": [_problem_text(p) for p in snap.get("problems", [])],
         "game_file": snap.get("game_file"),
@@ -113,8 +128,14 @@ class SessionBackend(Backend):
             brightness=config.leds.brightness,
             engine_level=config.engine.level,
             can_takeback=self._can_takeback(),
+            promotion_choice=self._promotion_choice(),
             opponent={"kind": kind, "name": getattr(opponent, "name", None), "side": None},
         )
+
+    def _promotion_choice(self) -> str:
+        # The inference keeps the piece for the next promotion; it has no public reader yet.
+        piece_type = getattr(self.session.match.inference, "_promotion", 5)
+        return {5: "q", 4: "r", 3: "b", 2: "n"}.get(piece_type, "q")
 
     def _can_takeback(self) -> bool:
         s = self.session

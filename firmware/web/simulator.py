@@ -79,7 +79,10 @@ class SessionPump:
     def _feed(self, reading: Reading) -> None:
         if self._loop is None:
             return
-        self.session.feed(reading)
+        try:
+            self.session.feed(reading)
+        except Exception:  # noqa: BLE001 - one bad reading must not stop the board
+            log.exception("the session failed on a reading")
         self.fed += 1
         self._done()
 
@@ -87,7 +90,10 @@ class SessionPump:
         self._timer = None
         if self._loop is None:
             return
-        self.session.poll(self.clock())
+        try:
+            self.session.poll(self.clock())
+        except Exception:  # noqa: BLE001 - keep polling: the clock and the LEDs depend on it
+            log.exception("the session failed to poll")
         self._done()
 
     def _done(self) -> None:

@@ -1,0 +1,216 @@
+"""The real Session behind the page: its snapshot as the page state, the page's commands as its methods.
+
+The session is driven by hand: the simulated board's readings are fed at explicit times and the
+session is polled after the settle time; nothing sleeps.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from board_driver.sim import SimulatedBoard
+from chess_core import Position, parse_square
+from firmware.config import parse_config
+from firmware.web.backend import ActionRefused
+from firmware.web.session_backend import SessionBackend, page_state
+from firmware.web.simhand import SimHand
+
+from .conftest import ManualClock
+
+
+class Table:
+    """A session, a simulated board with a hand over it, and the page's backend."""
+
+    def __init__(self, tmp_path, fen: str | None = None, **game) -> None:
+        from firmware.session import Session
+        if fen:
+            game["fen"] = fen
+        config = parse_config({"board": {"sensors": "sim"}, "storage": {"dir": str(tmp_path)}, "game": game})
+        self.clock = ManualClock(100.0)
+        self.session = Session(config, clock=self.clock)
+        position = Position(fen) if fen else Position()
+        self.board = SimulatedBoard(position.occupied, clock=self.clock)
+        self.hand = SimHand(self.board, position)
+        self.board.start(self.session.feed)
+        self.backend = SessionBackend(self.session, rng=random.Random(1))
+        self.settle()
+
+    def settle(self, seconds: float = 2.0) -> None:
+        """Let the hands rest: every waiting move commits (slides and rook moves wait longest)."""
+        end = self.clock.now + seconds
+        while True:
+            deadline = self.session.next_deadline(self.clock.now, blink=False)
+            if deadline is None or deadline > end:
+                break
+            self.clock.now = max(self.clock.now, deadline)
+            self.session.poll(self.clock.now)
+        self.clock.now = end
+        self.session.poll(end)
+
+    def move(self, *squares: str) -> None:
+        for name in squares:
+            self.clock.advance(0.1)
+            turn = "white" if self.session.game.turn == 0 else "black"
+            self.hand.click(parse_square(name), turn)
+        self.settle()
+
+    def state(self) -> dict:
+        return self.backend.state(self.clock.now)
+
+
+@pytest.fixture
+def table(tmp_path):
+    return Table(tmp_path)
+
+
+def test_a_fresh_game_as_the_page_sees_it(table):
+    state = table.state()
+    assert state["status"] == "White to move" and state["turn"] == "white" and state["result"] == "*"
+    assert len(state["occupied"]) == 32 and len(state["leds"]) == 64 and state["leds"][0] == ""
+    assert state["clock"] == {"white": None, "black": None, "running": "white", "paused": False,
+                              "time_control": "-", "delay_left": 0, "sandclock": False}
+    assert state["settings"]["show_legal"] is True and state["settings"]["engine_level"] == 8
+    assert state["promotion"] is None and state["claims"] == [] and state["can_takeback"] is False
+
+
+def test_moves_on_the_board_reach_the_page_in_both_notations(table):
+    table.move("e2", "e4", "e7", "e5", "g1", "f3")
+    state = table.state()
+    assert state["moves"] == {"en": ["e4", "e5", "Nf3"], "fr": ["e4", "e5", "Cf3"]}
+    assert state["last_move"] == ["g1", "f3"] and state["status"] == "Black to move"
+
+
+def test_a_lifted_piece_lights_its_legal_squares(table):
+    table.move("g1")
+    state = table.state()
+    assert state["lifted"] == ["g1"]
+    lit = {name for name, colour in zip((sq for sq in __import__("chess_core").SQUARE_NAMES), state["leds"]) if colour}
+    assert {"f3", "h3", "g1"} <= lit
+
+
+def test_an_illegal_board_is_reported_without_the_journals_timestamp(table):
+    table.move("e2", "e5")
+    state = table.state()
+    assert state["status"] == "Put the pieces right" and set(state["wrong"]) == {"e2", "e5"}
+    assert state["problems"][-1].startswith("no legal move explains the board")
+
+
+PROMOTING = "k7/4P3/8/8/8/8/P7/4K3 w - - 0 1"
+
+
+def test_the_promotion_piece_is_chosen_from_the_page_while_the_pawn_is_in_hand(tmp_path):
+    table = Table(tmp_path, fen=PROMOTING)
+    table.move("e7")
+    state = table.state()
+    assert state["promotion"] == {"square": None, "piece": "q", "color": "white"}
+    table.backend.promote("n", table.clock.now)
+    assert table.state()["promotion"]["piece"] == "n"
+    table.move("e8")
+    state = table.state()
+    assert state["moves"]["en"] == ["e8=N"] and state["moves"]["fr"] == ["e8=C"]
+    assert state["promotion"] == {"square": "e8", "piece": "n", "color": "white"}
+
+
+@pytest.mark.xfail(reason="firmware.inference: choose_promotion does not amend a promotion already committed "
+                          "(its contract says it returns [AMEND]); reported to the session's owner")
+def test_a_promotion_just_made_may_still_be_changed_from_the_page(tmp_path):
+    table = Table(tmp_path, fen=PROMOTING)
+    table.move("e7", "e8")
+    assert table.state()["promotion"] == {"square": "e8", "piece": "q", "color": "white"}
+    table.backend.promote("r", table.clock.now)
+    assert table.state()["moves"]["en"] == ["e8=R"]
+
+
+def test_a_draw_offered_and_accepted(table):
+    table.move("e2", "e4")
+    table.backend.draw("offer", "black", table.clock.now)
+    assert table.state()["draw_offer"] == "black"
+    with pytest.raises(ActionRefused, match="no draw offer"):
+        table.backend.draw("accept", "black", table.clock.now)
+    table.backend.draw("accept", "white", table.clock.now)
+    state = table.state()
+    assert state["result"] == "1/2-1/2" and state["ending"] == "Draw by agreement"
+
+
+def test_a_draw_claim_is_refused_until_it_is_valid(table):
+    with pytest.raises(ActionRefused, match="no draw can be claimed"):
+        table.backend.draw("claim", "white", table.clock.now)
+    for _ in range(2):
+        table.move("g1", "f3", "g8", "f6", "f3", "g1", "f6", "g8")
+    state = table.state()
+    assert state["claims"] == ["threefold repetition"]
+    table.backend.draw("claim", "white", table.clock.now)
+    assert table.state()["ending"] == "Draw by threefold repetition"
+
+
+def test_takebacks_only_where_allowed(table):
+    table.move("e2", "e4")
+    assert table.state()["can_takeback"] is False
+    with pytest.raises(ActionRefused, match="takebacks are not allowed"):
+        table.backend.takeback(table.clock.now)
+    table.backend.settings({"takebacks": True}, table.clock.now)
+    assert table.state()["can_takeback"] is True
+
+
+@pytest.mark.xfail(reason="firmware.match: Match.takeback re-reads the settled board, which still shows the "
+                          "move, and commits it again; reported to the session's owner")
+def test_a_takeback_from_the_page_undoes_the_move(table):
+    table.backend.settings({"takebacks": True}, table.clock.now)
+    table.move("e2", "e4")
+    table.backend.takeback(table.clock.now)
+    state = table.state()
+    assert state["moves"]["en"] == [] and state["turn"] == "white"
+
+
+def test_settings_change_the_session(table):
+    table.backend.settings({"show_legal": False, "touch_move": True, "alternate_colours": False,
+                            "brightness": 0.2, "engine_level": 3}, table.clock.now)
+    settings = table.state()["settings"]
+    assert (settings["show_legal"], settings["touch_move"], settings["alternate_colours"]) == (False, True, False)
+    assert settings["brightness"] == 0.2 and settings["engine_level"] == 3
+    table.move("g1")
+    assert not table.state()["leds"][parse_square("f3")]  # no legal-square hints any more
+
+
+def test_a_new_game_with_names_time_control_and_colours(table):
+    table.move("e2", "e4")
+    table.backend.new_game(white="Anna", black="Ben", time_control="300+3", rules="casual", colours="swap",
+                           now=table.clock.now)
+    table.hand.setup(table.backend.position())
+    table.settle()
+    state = table.state()
+    assert state["players"] == {"white": "Ben", "black": "Anna"}
+    assert state["moves"]["en"] == [] and state["rules"] == "casual"
+    assert 290_000 < state["clock"]["white"] <= 300_000 and state["clock"]["black"] == 300_000
+    assert state["clock"]["running"] == "white" and state["clock"]["time_control"] == "300+3"
+    with pytest.raises(ActionRefused):
+        table.backend.new_game(white="A", black="B", time_control="banana", rules="fide", colours="as-entered",
+                               now=table.clock.now)
+
+
+def test_pausing_freezes_the_clock(tmp_path):
+    table = Table(tmp_path, time_control="60")
+    table.move("e2", "e4")
+    table.backend.clock("pause", table.clock.now)
+    frozen = table.state()["clock"]["black"]
+    table.clock.advance(10)
+    state = table.state()
+    assert state["status"] == "Clock paused" and state["clock"]["paused"] and state["clock"]["black"] == frozen
+    table.backend.clock("resume", table.clock.now)
+    table.clock.advance(1)
+    assert table.state()["clock"]["black"] == frozen - 1000
+
+
+def test_resigning_after_the_end_is_refused(table):
+    table.backend.resign("white", table.clock.now)
+    assert table.state()["status"] == "Black wins by resignation"
+    with pytest.raises(ActionRefused, match="the game is over"):
+        table.backend.resign("black", table.clock.now)
+
+
+def test_page_state_of_a_minimal_snapshot():
+    snap = {"fen": Position().fen(), "turn": "white", "status": "White to move",
+            "moves": {"san": [], "san_fr": []}}
+    state = page_state(snap)
+    assert state["leds"] == [""] * 64 and state["clock"]["running"] is None and state["ending"] is None
