@@ -199,7 +199,6 @@ class MoveInference:
         for p in self._pendings:
             for c in p.candidates:
                 c.frame.update(occupied)
-                c.fit = c.frame.evaluate(occupied, white, black)
             if p.fresh:
                 p.fresh = False
                 # The piece left its square again within WAIT_SLIDE of landing there: the mover's
@@ -211,6 +210,9 @@ class MoveInference:
                     early.append(p)
         if early:
             self._pendings = [p for p in self._pendings if p not in early]
+        for p in self._pendings:
+            for c in p.candidates:
+                c.fit = c.frame.evaluate(occupied, white, black)
         return self._dispatch(time, ea, eb)
 
     def poll(self, time: float) -> list[Verdict]:
@@ -347,7 +349,7 @@ class MoveInference:
         if extensions:
             castle = s.piece == ROOK and any(o.kind == CASTLE for o in e.partial)
             wait = WAIT_CASTLE if castle else WAIT_SLIDE
-            after = self._new_frame(self._after(frame.pos, move))
+            after = self._new_frame(s.play(frame.pos, move.promotion))
             self._add_pending(_Pending(amend, [_Candidate(move, after)], time, self._reading, time + wait))
             return [Verdict(VerdictKind.LIFTED, time, move=move, lifted=self._gone(),
                             candidates=(move,) + extensions)]
@@ -361,7 +363,7 @@ class MoveInference:
             if not amend and self._touched is not None and s.frm != self._touched:
                 continue
             move = self._with_promotion(s)
-            candidates.append(_Candidate(move, self._new_frame(self._after(frame.pos, move))))
+            candidates.append(_Candidate(move, self._new_frame(s.play(frame.pos, move.promotion))))
         if candidates:
             deadline = time + WAIT_SWEPT if len(candidates) == 1 else None
             self._add_pending(_Pending(amend, candidates, time, self._reading, deadline, swept=True))

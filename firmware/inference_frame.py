@@ -50,10 +50,11 @@ class Fit(enum.Enum):
 class Shape:
     """One legal move as the sensors see it; promotions have one shape per square pair."""
 
-    __slots__ = ("move", "kind", "piece", "frm", "to", "src", "dst", "cap", "victims", "path", "after",
+    __slots__ = ("code", "move", "kind", "piece", "frm", "to", "src", "dst", "cap", "victims", "path", "after",
                  "after_white", "after_black")
 
     def __init__(self, pos: Position, code: int) -> None:
+        self.code = code  # the generator's code of the move (a queen for a promotion)
         frm, to, flag = code & 63, (code >> 6) & 63, code >> 15
         us = pos.turn
         own, their = pos.bb_color[us], pos.bb_color[us ^ 1]
@@ -90,6 +91,15 @@ class Shape:
 
     def __repr__(self) -> str:
         return f"<Shape {self.move.uci()}>"
+
+    def play(self, pos: Position, promotion: int | None = None) -> Position:
+        """A copy of ``pos`` (this shape's base) after the move, promoting to ``promotion``."""
+        after = pos.copy(stack=True)
+        code = self.code
+        if promotion:
+            code = (code & ~(7 << 12)) | promotion << 12
+        after.make(code)
+        return after
 
 
 def build_shapes(pos: Position, allowed: Move | None = None) -> list[Shape]:
@@ -131,7 +141,7 @@ class Evaluation:
 class Frame:
     """Settled readings followed from a base position; see the module docstring."""
 
-    __slots__ = ("pos", "occ", "white", "black", "us", "to_move", "shapes", "lifted", "prev", "seq",
+    __slots__ = ("pos", "occ", "white", "black", "us", "to_move", "allowed", "_shapes", "lifted", "prev", "seq",
                  "emptied", "filled", "first_lift")
 
     def __init__(self, pos: Position, allowed: Move | None = None) -> None:
@@ -140,8 +150,16 @@ class Frame:
         self.occ = self.white | self.black
         self.us = pos.turn
         self.to_move = pos.bb_color[pos.turn]  # the pieces of the side to move
-        self.shapes = build_shapes(pos, allowed)
+        self.allowed = allowed
+        self._shapes: list[Shape] | None = None
         self.reset()
+
+    @property
+    def shapes(self) -> list[Shape]:
+        """The legal moves' shapes, built when first needed (many frames are dropped unused)."""
+        if self._shapes is None:
+            self._shapes = build_shapes(self.pos, self.allowed)
+        return self._shapes
 
     def reset(self) -> None:
         """Forget the history: the board is taken to show the base position now."""

@@ -24,6 +24,9 @@ and a swept capture shows as the square changing colour.
 
 ``random_game(seed)`` makes a legal game biased toward castling, en passant, promotions and
 under-promotions. Both use python-chess (a test-only oracle), never the code under test.
+
+:class:`Hand` is a hand for unit tests of the inference itself: it lifts and places pieces by
+square name and feeds the *settled* readings straight to a ``MoveInference``.
 """
 from __future__ import annotations
 
@@ -33,6 +36,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import chess
+
+from chess_core import STARTING_FEN, Move, Position, parse_square
+from firmware.inference import MoveInference, Verdict, VerdictKind
 
 # Timing (ms). The inference waits 200 ms before committing a move that could be extended,
 # so a steady slide steps faster than that; longer pauses mid-slide are amends.
@@ -443,3 +449,130 @@ def random_game(seed: int, *, fen: str = chess.STARTING_FEN, max_plies: int = 12
         moves.append(move.uci())
         board.push(move)
     return moves
+
+
+# -- a hand that feeds settled readings to the inference --------------------------------------
+
+
+def bb(*names: str) -> int:
+    out = 0
+    for name in names:
+        out |= 1 << parse_square(name)
+    return out
+
+
+class Hand:
+    """Settled readings built from a FEN by lifting and placing pieces, fed to a MoveInference.
+
+    Each action happens ``dt`` seconds after the previous one (0.5 s by default). With
+    ``colour=True`` the readings carry white and black bitboards, as on a colour-sensing board.
+    """
+
+    def __init__(self, fen: str = STARTING_FEN, *, colour: bool = False, **options) -> None:
+        pos = Position(fen)
+        self.white, self.black = pos.bb_color
+        self.inference = MoveInference(pos, **options)
+        self.colour = colour
+        self.t = 0.0
+        self.verdicts: list[Verdict] = []
+        self.held: list[int] = []  # colours of the pieces in the hand, last lifted last
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def lift(self, name: str, dt: float = 0.5) -> list[Verdict]:
+        bit = bb(name)
+        assert (self.white | self.black) & bit, f"nothing to lift on {name}"
+        self.held.append(0 if self.white & bit else 1)
+        self.white &= ~bit
+        self.black &= ~bit
+        return self._feed(dt)
+
+    def place(self, name: str, colour: int | None = None, dt: float = 0.5) -> list[Verdict]:
+        bit = bb(name)
+        if colour is None:
+            colour = self.held.pop() if self.held else 0
+        self.white &= ~bit
+        self.black &= ~bit
+        if colour == 0:
+            self.white |= bit
+        else:
+            self.black |= bit
+        return self._feed(dt)
+
+    def sweep(self, name: str, colour: int | None = None, dt: float = 0.5) -> list[Verdict]:
+        """The piece held lands on ``name``, sweeping off the one there: the square never empties."""
+        return self.place(name, colour, dt)
+
+    def move(self, frm: str, to: str, dt: float = 0.5) -> list[Verdict]:
+        """Lift and place (a quiet move, or a capture whose victim was lifted before)."""
+        return self.lift(frm, dt) + self.place(to, dt=dt)
+
+    def slide(self, *squares: str, step: float = 0.06) -> list[Verdict]:
+        """Slide a piece over ``squares[1:-1]`` to ``squares[-1]``, one settled reading per square."""
+        out = self.lift(squares[0])
+        for i, name in enumerate(squares[1:]):
+            out += self.place(name, dt=step if i else 0.5)
+            if i < len(squares) - 2:
+                self.held.append(self._colour_at(name))
+                bit = bb(name)
+                self.white &= ~bit
+                self.black &= ~bit
+        return out
+
+    def wait(self, seconds: float) -> list[Verdict]:
+        """Let time pass without a change (``poll`` at the end)."""
+        self.t += seconds
+        out = self.inference.poll(self.t)
+        self.verdicts += out
+        return out
+
+    def settle(self) -> list[Verdict]:
+        """Let any waiting move commit."""
+        deadline = self.inference.next_deadline()
+        if deadline is None:
+            return []
+        return self.wait(max(0.0, deadline - self.t))
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def occupied(self) -> int:
+        return self.white | self.black
+
+    @property
+    def position(self) -> Position:
+        return self.inference.position
+
+    def moves(self) -> list[str]:
+        """The UCI moves of the game as the verdicts so far tell it (amends and takebacks applied)."""
+        moves: list[str] = []
+        for v in self.verdicts:
+            if v.kind is VerdictKind.MOVE:
+                moves.append(v.move.uci())
+            elif v.kind is VerdictKind.AMEND:
+                moves[-1] = v.move.uci()
+            elif v.kind is VerdictKind.TAKEBACK:
+                moves.pop()
+        return moves
+
+    def kinds(self) -> list[VerdictKind]:
+        return [v.kind for v in self.verdicts]
+
+    def last(self) -> Verdict:
+        return self.verdicts[-1]
+
+    def _colour_at(self, name: str) -> int:
+        return 0 if self.white & bb(name) else 1
+
+    def _feed(self, dt: float) -> list[Verdict]:
+        self.t += dt
+        if self.colour:
+            out = self.inference.feed(self.t, self.occupied, self.white, self.black)
+        else:
+            out = self.inference.feed(self.t, self.occupied)
+        self.verdicts += out
+        return out
+
+
+def uci(text: str) -> Move:
+    return Move.from_uci(text)
