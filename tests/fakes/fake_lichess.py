@@ -25,12 +25,12 @@ class Fault:
     """Answer ``status`` to the next ``count`` requests matching ``method`` and ``pattern``.
 
     ``after``: carry the request out first, then answer ``status`` (the answer is lost).
-    ``delay``: wait this long before answering (a hung server).
+    ``delay``: wait this long before answering (a hung server); with ``status`` None, only that.
     """
 
     method: str
     pattern: str
-    status: int = 503
+    status: Optional[int] = 503
     count: int = 1
     after: bool = False
     delay: float = 0.0
@@ -200,7 +200,7 @@ class FakeLichess:
 
     # -- faults and the opponent's doings ------------------------------------------------------
 
-    def add_fault(self, method: str, pattern: str, status: int = 503, count: int = 1, *, after: bool = False,
+    def add_fault(self, method: str, pattern: str, status: Optional[int] = 503, count: int = 1, *, after: bool = False,
                   delay: float = 0.0, body: Optional[dict] = None) -> Fault:
         fault = Fault(method, pattern, status, count, after, delay, body)
         self.faults.append(fault)
@@ -302,6 +302,10 @@ class FakeLichess:
             fault.count -= 1
             if fault.delay:
                 await asyncio.sleep(fault.delay)
+            if fault.status is None:      # only slow: answered as usual after the delay
+                response = await handler(request)
+                self.requests.append((request.method, request.path, response.status))
+                return response
             if fault.after:
                 await handler(request)
             self.requests.append((request.method, request.path, fault.status))
