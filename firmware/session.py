@@ -176,6 +176,7 @@ class Session:
         self.left_start = record.is_over  # setting up the start position begins the next game
         self.gestures.reset()
         self._changed = True
+        self._dirty = True  # the PGN is written again from the record: a cut may have left it behind
         log.info("restored %s: %d moves%s", record.pgn_name, len(record.moves),
                  f", {record.get_outcome().describe()}" if record.is_over else "")
         self._after(now)

@@ -11,6 +11,10 @@ from .match import Match, MatchConfig
 from .recorder import GameRecord
 
 
+def _never_dead(position: Position) -> bool:
+    return False
+
+
 def _ms(seconds: float) -> int:
     return int(round(seconds * 1000))
 
@@ -28,8 +32,16 @@ def restore_match(config: MatchConfig, record: GameRecord, now: float) -> Match:
     """
     match = Match(dataclasses.replace(config, fen=record.start_fen, rules=record.rules,
                                       time_control=record.time_control))
-    for uci in record.moves:
-        match.game.push(Move.from_uci(uci))
+    # No position before the last was dead (the game would have ended there), and the record
+    # says how the game ended: the exact dead-position search, costly, is skipped while the
+    # moves are pushed again (Game has no bulk load, so its hook is swapped for the while).
+    game = match.game
+    exact, game._dead = game._dead, _never_dead
+    try:
+        for uci in record.moves:
+            game.push(Move.from_uci(uci))
+    finally:
+        game._dead = exact
     outcome = record.get_outcome()
     if outcome is not None and match.game.outcome != outcome:
         match.game.outcome = outcome
