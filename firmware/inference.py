@@ -21,7 +21,8 @@ Contract
   only it is accepted, and the last move can no longer be amended.
 * ``choose_promotion(piece_type)``: the piece for the next promotion (queen by default; back
   to queen after each promotion).
-* ``reset(position)``: start again from ``position`` (its move stack allows takebacks).
+* ``reset(position, *, guide_back=False)``: start again from ``position`` (its move stack
+  allows takebacks); ``guide_back``: the board must first be brought to it (see ``reset``).
 
 Verdicts (``Verdict.kind``, a :class:`VerdictKind`) and their fields:
 
@@ -143,8 +144,12 @@ class MoveInference:
 
     # -- public API ------------------------------------------------------------------------
 
-    def reset(self, position: Position) -> None:
+    def reset(self, position: Position, *, guide_back: bool = False) -> None:
+        """Start again from ``position``. With ``guide_back`` (a takeback or a restore decided
+        off the board), the board need not show it yet: until it does, every reading is
+        ILLEGAL, naming the squares to put right (none is taken for a move)."""
         self.position = position.copy(stack=True)
+        self._guide_back = guide_back
         self._expected: Move | None = None
         self._promotion = QUEEN
         self._a = Frame(self.position)       # the side to move, from the expected position
@@ -251,7 +256,10 @@ class MoveInference:
     def _dispatch(self, time: float, ea: Evaluation, eb: Evaluation | None) -> list[Verdict]:
         fit = ea.fit
         if fit is Fit.STABLE:
+            self._guide_back = False
             return self._stable(time)
+        if self._guide_back:
+            return [self._illegal(time)]
         if self._pendings:
             resolved = self._resolve_pending(fit, ea, time)
             if resolved is not None:

@@ -231,7 +231,10 @@ class Match:
         outcome = self.game.claim_draw(move)  # DrawClaimError when the claim is not valid
         if move is not None:
             events.append(MoveMade(move, text, now))
-            self._press(mover, _ms(now))
+            if self.clock.started:
+                self._press(mover, self._clock_now(now))
+            else:
+                self.clocks_after_move.append(None)
         return events + self._end(outcome, now)
 
     def takeback(self, now: float) -> list[MatchEvent]:
@@ -242,11 +245,28 @@ class Match:
         events = self.poll(now)
         move = self.game.moves[-1]
         events += self._take_back(move, now)
-        self.inference.reset(self.game.position)
+        self.inference.reset(self.game.position, guide_back=True)
         board = self.debouncer.settled
         if board is not None:
             events += self._apply(self.inference.feed(now, board.occupied, board.white, board.black))
         return events
+
+    def pause(self, now: float) -> list[MatchEvent]:
+        """Stop both clocks (an arbiter's stop); moves made meanwhile are recorded, untimed."""
+        events = self.poll(now)
+        if self.clock.started and self.clock.flag_fallen is None:
+            t = self._clock_now(now)
+            self.clock.pause(t)
+            self._clock_ms = t
+        return events
+
+    def resume(self, now: float) -> list[MatchEvent]:
+        """Restart the clock of the side to move after ``pause``."""
+        if self.clock.paused and self._live():
+            t = self._clock_now(now)
+            self.clock.resume(t)
+            self._clock_ms = t
+        return self.poll(now)
 
     def expect(self, move: Optional[Move]) -> None:
         self.inference.expect(move)
@@ -263,7 +283,7 @@ class Match:
     def remaining(self, now: float) -> Optional[tuple[int, int]]:
         if not self.time_control.timed:
             return None
-        at = max(_ms(now), self._clock_ms)
+        at = self._clock_now(now)
         return self.clock.remaining(WHITE, at), self.clock.remaining(BLACK, at)
 
     def to_pgn(self, headers: Optional[dict] = None) -> str:
@@ -285,6 +305,12 @@ class Match:
         }
 
     # -- inside ----------------------------------------------------------------------------
+
+    def _clock_now(self, seconds: float) -> int:
+        """``seconds`` in clock ms, never before the clock's last change (times pass in
+        late: a move is timed at its landing, after the clock was last touched maybe)."""
+        last = getattr(self.clock, "_last_ms", None) or 0  # also changes made by others
+        return max(_ms(seconds), self._clock_ms, last)
 
     def _live(self) -> bool:
         return self.started and not self.game.is_over
@@ -331,7 +357,7 @@ class Match:
         return events
 
     def _move(self, v: Verdict) -> list[MatchEvent]:
-        t = max(_ms(v.time), self._clock_ms)
+        t = self._clock_now(v.time)
         flag = self.clock.flag_time()
         if flag is not None and t >= flag:
             return self._flag(flag)
@@ -345,7 +371,12 @@ class Match:
         return events
 
     def _press(self, mover: int, t: int) -> None:
-        self.clock.press(t)
+        if self.clock.paused:  # an arbiter's stop: the move counts, no time passes
+            self.clock.resume(t)
+            self.clock.press(t)
+            self.clock.pause(t)
+        else:
+            self.clock.press(t)
         self._clock_ms = t
         self._press_ms.append(t)
         self.clocks_after_move.append(self.clock.remaining(mover, t) if self.time_control.timed else None)
@@ -362,7 +393,7 @@ class Match:
             self.clock.add_time(side, -min(charge_ms, left), now_ms=now_ms)
 
     def _amend(self, v: Verdict) -> list[MatchEvent]:
-        now = max(self._clock_ms, _ms(v.time))
+        now = self._clock_now(v.time)
         pressed = self._press_ms[-1]
         done = max(_ms(v.time), pressed)
         self.game.pop()
@@ -380,7 +411,7 @@ class Match:
         return events
 
     def _take_back(self, move: Move, time: float) -> list[MatchEvent]:
-        now = max(self._clock_ms, _ms(time))
+        now = self._clock_now(time)
         reopened = self.game.is_over
         self.game.pop()
         if reopened and self.clock.paused:
@@ -406,7 +437,7 @@ class Match:
 
     def _end(self, outcome: Outcome, time: float) -> list[MatchEvent]:
         if self.clock.started and not self.clock.paused and self.clock.flag_fallen is None:
-            t = max(self._clock_ms, _ms(time))
+            t = self._clock_now(time)
             self.clock.pause(t)
             self._clock_ms = t
         return [GameOver(outcome, time)]

@@ -1,0 +1,336 @@
+"""The referee: raw readings in; game start, moves, clock, flag fall, results and records out."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from board_driver.reading import Reading
+from chess_core import BLACK, WHITE, DrawClaimError, Move, Position, Termination, parse_square
+from firmware.inference import WAIT_SLIDE, VerdictKind
+from firmware.match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
+                            TakenBack)
+
+START = Position().occupied
+
+
+def sq(name: str) -> int:
+    return 1 << parse_square(name)
+
+
+class Table:
+    """Raw readings by hand, without bounce: each change is one raw line, ``dt`` seconds later."""
+
+    def __init__(self, match: Match, occupied: int = START, t: float = 0.0) -> None:
+        self.match = match
+        self.occ = occupied
+        self.t = t
+        self.events: list = []
+
+    def show(self, occupied: int, dt: float = 0.5, settle: bool = True) -> list:
+        """The board shows ``occupied`` ``dt`` s after the last change; with ``settle``, time then
+        passes until it is settled (the next change comes later anyway)."""
+        self.t += dt
+        self.occ = occupied
+        out = self.match.feed(Reading(self.t, occupied))
+        if settle:
+            out += self.match.poll(self.t + self.match.config.settle_ms / 1000)
+        self.events += out
+        return out
+
+    def lift(self, name: str, dt: float = 0.5) -> list:
+        return self.show(self.occ & ~sq(name), dt)
+
+    def place(self, name: str, dt: float = 0.5) -> list:
+        return self.show(self.occ | sq(name), dt)
+
+    def move(self, frm: str, to: str, dt: float = 0.5) -> list:
+        return self.lift(frm, dt) + self.place(to, dt)
+
+    def capture(self, frm: str, to: str, dt: float = 0.5) -> list:
+        return self.lift(to, dt) + self.lift(frm, dt) + self.place(to, dt)
+
+    def wait(self, seconds: float) -> list:
+        self.t += seconds
+        out = self.match.poll(self.t)
+        self.events += out
+        return out
+
+    def of(self, kind) -> list:
+        return [e for e in self.events if isinstance(e, kind)]
+
+
+def started_table(**config) -> Table:
+    config.setdefault("exact_dead_positions", False)
+    match = Match(MatchConfig(**config))
+    table = Table(match, occupied=0)
+    table.show(START, dt=0.0)
+    table.wait(0.1)
+    assert match.started
+    return table
+
+
+def uci(moves) -> list[str]:
+    return [m.uci() for m in moves]
+
+
+# -- start ---------------------------------------------------------------------------------------
+
+def test_game_starts_at_the_first_settled_reading_of_the_start_position():
+    match = Match(MatchConfig(time_control="300"))
+    table = Table(match, occupied=0)
+    table.show(START & ~sq("e2"), dt=1.0)        # still setting up
+    table.show(START, dt=1.0, settle=False)     # complete at t=2.0 ...
+    table.show(START & ~sq("d1"), dt=0.01, settle=False)  # ... a bounce, not settled
+    table.show(START, dt=0.01)
+    table.wait(0.5)
+    started = table.of(GameStarted)
+    assert len(started) == 1 and started[0].time == pytest.approx(2.02)
+    assert match.clock.side_to_move == WHITE
+    assert match.remaining(3.02) == (299_000, 300_000)
+
+
+def test_game_from_a_fen_starts_when_the_board_shows_it():
+    fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1"
+    match = Match(MatchConfig(fen=fen, exact_dead_positions=False))
+    table = Table(match, occupied=0)
+    table.show(START)
+    table.wait(1)
+    assert not match.started
+    table.show(Position(fen).occupied)
+    table.wait(1)
+    assert match.started and match.clock.side_to_move == BLACK
+
+
+def test_colour_board_starts_only_when_the_colours_are_right():
+    pos = Position()
+    match = Match(MatchConfig(exact_dead_positions=False))
+    white, black = pos.bb_color
+    match.feed(Reading(0.0, START, black, white))  # the board set up the wrong way round
+    match.poll(1.0)
+    assert not match.started
+    match.feed(Reading(1.0, START, white, black))
+    match.poll(2.0)
+    assert match.started
+
+
+# -- moves and clock -----------------------------------------------------------------------------
+
+def test_moves_are_recorded_with_san_and_bounce_is_ignored():
+    table = started_table()
+    table.lift("g1")
+    table.place("f3")
+    table.show(table.occ & ~sq("f3"), dt=0.004, settle=False)  # contact bounce
+    table.show(table.occ | sq("f3"), dt=0.003)
+    table.move("e7", "e5")
+    table.wait(1)
+    made = table.of(MoveMade)
+    assert [(m.move.uci(), m.san) for m in made] == [("g1f3", "Nf3"), ("e7e5", "e5")]
+    assert uci(table.match.game.moves) == ["g1f3", "e7e5"]
+
+
+def test_clock_stops_at_the_landing_of_a_move_that_waited():
+    table = started_table(time_control="60")
+    table.lift("e2", dt=0.4)
+    table.place("e3", dt=0.6)  # lands at 1.1 s; commits 0.2 s later
+    landed = table.t
+    table.wait(WAIT_SLIDE + 0.1)
+    made = table.of(MoveMade)
+    assert made[0].move == Move.from_uci("e2e3") and made[0].time == pytest.approx(landed)
+    assert table.match.clocks_after_move == [60_000 - 1_100]  # started at 0.0 s, stopped at 1.1 s
+
+
+def test_flag_falls_during_play_and_later_moves_are_not_recorded():
+    table = started_table(time_control="2")
+    table.move("e2", "e4", dt=0.25)       # white stops its clock at 0.6 s
+    table.wait(3.0)                        # black's 2 s run out at 2.6 s
+    over = table.of(GameOver)
+    assert len(over) == 1 and over[0].time == pytest.approx(2.6)
+    assert over[0].outcome.termination is Termination.TIME_FORFEIT and over[0].outcome.winner == WHITE
+    table.move("e7", "e5")
+    assert uci(table.match.game.moves) == ["e2e4"]
+    assert table.match.to_json()["result"] == "1-0"
+
+
+def test_flag_waits_for_a_move_completed_before_it():
+    table = started_table(time_control="1")
+    table.lift("e2", dt=0.5)
+    table.place("e3", dt=0.35)            # lands at 0.95 s, 50 ms before white's flag (1.0 s)
+    assert table.match.next_deadline() == pytest.approx(1.0)
+    table.wait(0.1)                       # past the flag instant, the move still waits
+    assert not table.of(GameOver)
+    table.wait(WAIT_SLIDE)
+    assert uci(table.match.game.moves) == ["e2e3"] and not table.match.game.is_over
+    assert table.match.clocks_after_move == [50]
+
+
+def test_flag_falls_when_the_landing_came_after_it():
+    table = started_table(time_control="1")
+    table.lift("g1", dt=0.5)
+    table.place("f3", dt=0.6)             # lands at 1.2 s: the flag fell at 1.0 s
+    table.wait(0.1)
+    assert table.match.game.moves == []
+    assert table.of(GameOver)[0].outcome.winner == BLACK
+
+
+def test_per_move_limit_is_a_flag_fall():
+    table = started_table(time_control="-/m5")
+    table.move("e2", "e4")
+    table.wait(6)
+    assert table.of(GameOver)[0].outcome.termination is Termination.TIME_FORFEIT
+
+
+def test_readings_after_checkmate_are_ignored():
+    table = started_table()
+    table.move("f2", "f3")
+    table.move("e7", "e5")
+    table.move("g2", "g4")
+    table.move("d8", "h4")
+    table.wait(1)
+    assert table.of(GameOver)[0].outcome.termination is Termination.CHECKMATE
+    table.move("e1", "f2")
+    table.move("h4", "e1")
+    table.wait(1)
+    assert uci(table.match.game.moves) == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    assert table.match.to_json()["result"] == "0-1"
+    assert not table.match.problems
+
+
+def test_amended_move_charges_the_mover_for_the_correction():
+    table = started_table(time_control="60")
+    table.move("g1", "f3")                 # white stops at 1.1 s
+    assert table.match.clocks_after_move == [58_900]
+    table.lift("f3", dt=2.0)
+    table.place("h3", dt=0.5)             # the real move lands at 3.6 s
+    table.wait(0.1)
+    assert uci(table.match.game.moves) == ["g1h3"]
+    made = table.of(MoveMade)
+    assert made[-1].amended and made[-1].san == "Nh3"
+    assert table.match.clocks_after_move == [56_400]
+    assert table.match.remaining(4.6)[BLACK] == 59_000
+
+
+def test_piece_put_back_after_a_commit_gives_the_move_back_to_its_mover():
+    table = started_table(time_control="60")
+    table.move("g1", "f3")
+    table.move("f3", "g1", dt=1.0)
+    assert table.of(TakenBack)[0].move == Move.from_uci("g1f3")
+    assert table.match.game.moves == [] and table.match.clocks_after_move == []
+    assert table.match.clock.side_to_move == WHITE
+    table.move("e2", "e4")
+    assert uci(table.match.game.moves) == ["e2e4"]
+
+
+def test_takeback_command_needs_the_option_and_guides_the_board_back():
+    table = started_table()
+    table.move("e2", "e4")
+    with pytest.raises(ValueError):
+        table.match.takeback(table.t + 1)
+    table = started_table(takebacks=True)
+    table.move("e2", "e4")
+    events = table.match.takeback(table.t + 1)
+    assert any(isinstance(e, TakenBack) for e in events)
+    assert table.match.last_verdict.kind is VerdictKind.ILLEGAL
+    assert table.match.last_verdict.wrong == sq("e2") | sq("e4")
+    table.t += 1
+    table.move("e4", "e2")
+    assert table.match.last_verdict.kind is VerdictKind.STABLE
+    table.move("d2", "d4")
+    assert uci(table.match.game.moves) == ["d2d4"]
+
+
+def test_illegal_board_is_a_problem_named_once_per_episode():
+    table = started_table()
+    table.move("f1", "c4")
+    table.move("c4", "f1")
+    table.move("e2", "e4")
+    problems = table.of(ProblemFound)
+    assert len(problems) == 1 and problems[0].message.endswith("squares that differ: f1 c4")
+    assert table.match.problems == [problems[0].message]
+    assert uci(table.match.game.moves) == ["e2e4"]
+
+
+def test_board_changed_carries_every_verdict():
+    table = started_table()
+    table.move("g1", "f3")
+    kinds = [e.verdict.kind for e in table.of(BoardChanged)]
+    assert kinds == [VerdictKind.LIFTED, VerdictKind.MOVE]
+
+
+# -- decisions and records -----------------------------------------------------------------------
+
+def test_resign_and_agree_draw():
+    table = started_table()
+    events = table.match.resign(WHITE, 5.0)
+    assert events[-1].outcome.termination is Termination.RESIGNATION and events[-1].outcome.winner == BLACK
+    table = started_table()
+    assert table.match.agree_draw(5.0)[-1].outcome.result() == "1/2-1/2"
+
+
+def test_claim_draw_is_refused_unless_valid():
+    table = started_table()
+    with pytest.raises(DrawClaimError):
+        table.match.claim_draw(2.0)
+    for _ in range(2):
+        table.move("g1", "f3")
+        table.move("g8", "f6")
+        table.move("f3", "g1")
+        table.move("f6", "g8")
+    events = table.match.claim_draw(table.t + 1)
+    assert events[-1].outcome.termination is Termination.THREEFOLD_REPETITION
+
+
+def test_pause_stops_the_clocks():
+    table = started_table(time_control="60")
+    table.match.pause(1.0)
+    table.t = 10.0
+    table.move("e2", "e4")
+    assert table.match.remaining(20.0) == (59_000, 60_000)
+    table.match.resume(21.0)
+    assert table.match.remaining(22.0) == (59_000, 59_000)
+
+
+def test_new_game_waits_for_the_start_position():
+    table = started_table()
+    table.move("e2", "e4")
+    table.match.new_game(table.t + 1)
+    assert not table.match.started and table.match.game.moves == []
+    table.move("e4", "e2")
+    table.wait(0.1)
+    assert table.match.started
+
+
+def test_json_and_pgn_records():
+    table = started_table(time_control="300+3")
+    table.move("e2", "e4")
+    table.move("e7", "e5")
+    data = table.match.to_json()
+    assert data == {"moves": ["e2e4", "e7e5"], "san": ["e4", "e5"], "fen": Position(
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2").fen(), "result": "*",
+        "termination": None, "problems": []}
+    json.dumps(data)
+    pgn = table.match.to_pgn({"White": "Ada"})
+    assert '[White "Ada"]' in pgn and '[TimeControl "300+3"]' in pgn
+    assert "1. e4 { [%clk 0:05:01.9] } 1... e5 { [%clk 0:05:02] } *" in pgn
+
+
+def test_finish_commits_a_waiting_move_and_reports_an_unresolved_board():
+    table = started_table()
+    table.lift("e2")
+    table.place("e3")
+    table.match.finish()
+    assert uci(table.match.game.moves) == ["e2e3"]
+    assert table.match.problems == []
+    table.lift("g8")
+    table.match.finish()
+    assert len(table.match.problems) == 1 and "unresolved" in table.match.problems[0]
+
+
+def test_exact_dead_positions_end_the_game():
+    fen = "4k3/8/8/8/8/8/8/4K2B w - - 0 1"  # K+B v K: dead at once
+    match = Match(MatchConfig(fen=fen))
+    match.feed(Reading(0.0, Position(fen).occupied))
+    events = match.poll(0.1)
+    assert match.started
+    del events
+    assert match.game.is_over and match.game.outcome.termination is Termination.INSUFFICIENT_MATERIAL
