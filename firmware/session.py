@@ -31,7 +31,7 @@ from .inference import Verdict, VerdictKind
 from .match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
                     TakenBack)
 from .recorder import GameRecord, Recorder
-from .session_restore import restore_match
+from .session_match import amend_promotion, restore_match
 from .session_view import SanCache, View, snapshot
 
 log = logging.getLogger(__name__)
@@ -131,22 +131,18 @@ class Session:
         """A raw reading from the sensors (any thread's reading, handed over on the loop)."""
         self.occupied = reading.occupied
         self._changed = True
-        if not self.paused:  # a paused game is frozen; the board is read again on resume
-            self._handle(self.match.feed(reading), reading.time)
+        self._handle(self.match.feed(reading), reading.time)
         self._after(reading.time)
 
     def poll(self, now: float) -> None:
         """Time has passed: settle readings, commit waiting moves, flags, gestures, blinking."""
-        if not self.paused:
-            self._handle(self.match.poll(now), now)
-            if self.live and self.config.gestures.enabled:
-                self._gestures(self.gestures.poll(now), now)
+        self._handle(self.match.poll(now), now)
+        if self.live and self.config.gestures.enabled:
+            self._gestures(self.gestures.poll(now), now)
         self._after(now)
 
     def next_deadline(self, now: float, *, blink: bool = True) -> Optional[float]:
         """When ``poll`` should run next if no reading comes (None: not before a reading)."""
-        if self.paused:
-            return None
         found = [self.match.next_deadline()]
         if self.live:
             found.append(self.gestures.next_deadline())
@@ -252,7 +248,7 @@ class Session:
         self._after(now)
 
     def choose_promotion(self, piece: str | int, now: Optional[float] = None) -> None:
-        """The piece for the promotion just made (while it may change) or the next one."""
+        """The piece of the promotion just made (until the opponent moves), or of the next one."""
         now = self._now(now)
         if isinstance(piece, str):
             if piece.lower() not in PROMOTION_LETTERS:
@@ -260,47 +256,45 @@ class Session:
             piece = PROMOTION_LETTERS[piece.lower()]
         if piece not in PROMOTION_LETTERS.values():
             raise SessionError(f"a promotion is to a knight, bishop, rook or queen, not {piece!r}")
-        self._handle(self.match.promote(piece, now), now)
+        if self.live and self.gestures.promotion_square is not None:
+            self._handle(amend_promotion(self.match, piece, now), now)
+        else:
+            self._handle(self.match.promote(piece, now), now)
         self._after(now)
 
     def pause(self, now: Optional[float] = None) -> None:
-        """Stop both clocks (an arbiter's stop). The game is frozen until ``resume``."""
+        """Stop both clocks (an arbiter's stop); moves made meanwhile count, untimed."""
         now = self._now(now)
         self._require_live()
-        try:
-            self.match.clock.pause(max(_ms(now), self.match._clock_ms))
-        except ClockError as exc:
-            raise SessionError(str(exc)) from None
+        self._handle(self.match.pause(now), now)
         self.paused = True
         self._changed = True
         self._after(now)
 
     def resume(self, now: Optional[float] = None) -> None:
-        """Restart the clock of the side to move; the board is read again from now."""
+        """Restart the clock of the side to move."""
         now = self._now(now)
         if not self.paused:
             return
-        try:
-            self.match.clock.resume(max(_ms(now), self.match._clock_ms))
-        except ClockError as exc:
-            raise SessionError(str(exc)) from None
         self.paused = False
         self._changed = True
-        board = self.match.debouncer.settled
-        if self.occupied is not None and (board is None or board.occupied != self.occupied):
-            self._handle(self.match.feed(Reading(now, self.occupied)), now)
+        self._handle(self.match.resume(now), now)
         self._after(now)
 
     def takeback(self, now: Optional[float] = None) -> None:
-        """Ask for the last move to be taken back: the LEDs show the pieces to put back, and the
-        move is undone when the board shows the position before it (needs ``takebacks``)."""
+        """Take back the last move (needs ``takebacks``): the game and the clock go back at once,
+        and the LEDs show the pieces to put back until the board shows the position before it."""
         now = self._now(now)
-        self._require_live()
-        if not self.config.game.takebacks:
-            raise SessionError("takebacks are not allowed in this game (game.takebacks)")
+        self._require_live(over_ok=True)
         if len(self.game.moves) <= self.restored_plies:
             raise SessionError("no move to take back (moves made before a restart are final)")
-        self.takeback_move = self.game.moves[-1]
+        move = self.game.moves[-1]
+        try:
+            events = self.match.takeback(now)
+        except (ValueError, ClockError) as exc:
+            raise SessionError(str(exc)) from None
+        self._handle(events, now)
+        self.takeback_move = move
         self._changed = True
         self._after(now)
 
@@ -452,7 +446,6 @@ class Session:
 
     def _on_taken_back(self, event: TakenBack, now: float) -> None:
         self._note(event.time)
-        self.takeback_move = None
         self.gestures.promotion_closed()
         self._reset_opponent()
 
@@ -460,6 +453,7 @@ class Session:
         self.verdict = event.verdict
         if event.verdict.kind is VerdictKind.STABLE:
             self.restoring = False
+            self.takeback_move = None
         self._changed = True
 
     def _on_problem(self, event: ProblemFound, now: float) -> None:
@@ -519,13 +513,8 @@ class Session:
 
     def _on_cycle_gesture(self, gesture: CyclePromotion, now: float) -> None:
         last = self.game.moves[-1] if self.game.moves else None
-        if last is None or not last.promotion or last.to_square != gesture.square:
-            return
-        events = self.match.promote(next_promotion(last.promotion), now)
-        self._handle(events, now)
-        if not any(isinstance(e, MoveMade) for e in events):
-            self.match.promote("q", now)  # too late to change it: keep the default for the next one
-            self.gestures.promotion_closed()
+        if last is not None and last.promotion and last.to_square == gesture.square:
+            self._handle(amend_promotion(self.match, next_promotion(last.promotion), now), now)
 
     # -- after every input: new games, LEDs, saving, subscribers ------------------------------
 
@@ -617,11 +606,6 @@ class Session:
                 wrong = self.verdict.wrong
             elif kind is VerdictKind.TOUCHED:
                 touched = self.verdict.square
-            if self.takeback_move is not None and self.settled is not None:
-                before = game.position.copy(stack=True)
-                before.pop()
-                wrong = before.occupied ^ self.settled.occupied
-                lifted = 0
         hold = self.gestures.hold if self.live else None
         show_hold = hold is not None and not hold.fired and now - hold.since >= (hold.due - hold.since) / 3
         return FeedbackState(

@@ -1,13 +1,14 @@
-"""Putting a saved game back into a Match after a restart: moves, result and both clocks."""
+"""What the session does to a Match that Match has no public call for: restore a saved game,
+change the piece of a promotion just made."""
 from __future__ import annotations
 
 import dataclasses
 
-from chess_core import Move, Position
+from chess_core import Move, Position, san
 from chess_core.clock import Clock
 from chess_core.squares import BLACK, WHITE
 
-from .match import Match, MatchConfig
+from .match import GameOver, Match, MatchConfig, MatchEvent, MoveMade
 from .recorder import GameRecord
 
 
@@ -64,3 +65,29 @@ def restore_match(config: MatchConfig, record: GameRecord, now: float) -> Match:
     match._press_ms = [now_ms] * plies
     match.inference.reset(Position(match.game.fen()))
     return match
+
+
+def amend_promotion(match: Match, piece_type: int, now: float) -> list[MatchEvent]:
+    """Make the last move, a promotion, promote to ``piece_type`` instead; its time stays.
+
+    The board shows the same squares either way, so the inference starts again from the new
+    position and the reading it had. Returns the amended MoveMade (and GameOver if the new
+    piece ends the game), or nothing when there is nothing to change.
+    """
+    game = match.game
+    last = game.moves[-1] if game.moves else None
+    if last is None or not last.promotion or last.promotion == piece_type or game.is_over:
+        return []
+    game.pop()
+    move = Move(last.from_square, last.to_square, piece_type)
+    text = san(game.position, move)
+    outcome = game.push(move)
+    match.inference.reset(game.position)
+    board = match.debouncer.settled
+    if board is not None:
+        match.inference.feed(now, board.occupied, board.white, board.black)
+    events: list[MatchEvent] = [MoveMade(move, text, now, amended=True)]
+    if outcome is not None:
+        events += match.pause(now)
+        events.append(GameOver(outcome, now))
+    return events
