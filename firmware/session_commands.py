@@ -1,0 +1,204 @@
+"""The session's commands: what the web companion (and buttons) can ask of the game."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from chess_core import Move, parse_move
+from chess_core.clock import ClockError
+from chess_core.game import DrawClaimError
+
+from .config import Config, with_overrides
+from .feedback import LedStyle
+from .session_match import amend_promotion
+
+PROMOTION_LETTERS = {"q": 5, "r": 4, "b": 3, "n": 2}
+SETTINGS = {"game": ("white", "black", "time_control", "rules", "alternate_colours", "show_legal_squares",
+                     "touch_move", "takebacks", "event", "site"),
+            "leds": ("brightness", "low_time_s"),
+            "gestures": ("enabled", "resign_s", "draw_s")}
+
+
+class SessionError(ValueError):
+    """A command that cannot be carried out now; the message says why (for the web page)."""
+
+
+class SessionCommands:
+    """The commands of :class:`firmware.session.Session` (a part of it, kept in its own module).
+
+    Each takes ``now`` (default: ``session.clock()``), raises :class:`SessionError` when it
+    cannot be carried out, and leaves the LEDs, the saved game and the subscribers up to date.
+    """
+
+    def new_game(self, now: Optional[float] = None, *, time_control: Optional[str] = None,
+                 white: Optional[str] = None, black: Optional[str] = None, rules: Optional[str] = None,
+                 fen: Optional[str] = None) -> None:
+        """Start a new game (abandoning one in progress); it begins when the pieces stand ready."""
+        now = self._now(now)
+        changes = {k: v for k, v in (("time_control", time_control), ("rules", rules), ("fen", fen))
+                   if v is not None}
+        if changes:
+            self.config = self._checked(game=changes)
+        if self.live and self.record is not None:
+            self.recorder.forget_current()  # its PGN stays as it was, unfinished ("*")
+        self._begin(now, names=(white, black) if white is not None or black is not None else None)
+        self._after(now)
+
+    def resign(self, color: int, now: Optional[float] = None) -> None:
+        now = self._now(now)
+        self._require_live()
+        self._handle(self.match.resign(self._color(color), now), now)
+        self._tell_opponent("RESIGN")
+        self._after(now)
+
+    def offer_draw(self, color: int, now: Optional[float] = None) -> None:
+        """``color`` offers a draw; an offer already made by the other side is accepted."""
+        now = self._now(now)
+        self._require_live()
+        color = self._color(color)
+        if self.draw_offer == color ^ 1:
+            return self.accept_draw(color, now)
+        self.draw_offer = color
+        self._changed = True
+        self._tell_opponent("OFFER_DRAW")
+        self._after(now)
+
+    def accept_draw(self, color: int, now: Optional[float] = None) -> None:
+        now = self._now(now)
+        self._require_live()
+        color = self._color(color)
+        if self.draw_offer != color ^ 1:
+            raise SessionError("there is no draw offer from the other side to accept")
+        self._handle(self.match.agree_draw(now), now)
+        self._tell_opponent("ACCEPT_DRAW")
+        self._after(now)
+
+    def decline_draw(self, color: int, now: Optional[float] = None) -> None:
+        now = self._now(now)
+        if self.draw_offer == self._color(color) ^ 1:
+            self.draw_offer = None
+            self._changed = True
+            self._tell_opponent("DECLINE_DRAW")
+        self._after(now)
+
+    def claim_draw(self, now: Optional[float] = None, move: Optional[str | Move] = None) -> None:
+        """Claim a draw (threefold, fifty moves), by the move that brings it about if given."""
+        now = self._now(now)
+        self._require_live()
+        if isinstance(move, str):
+            try:
+                move = parse_move(self.game.position, move)
+            except ValueError as exc:
+                raise SessionError(f"cannot claim with {move!r}: {exc}") from None
+        try:
+            events = self.match.claim_draw(now, move)
+        except DrawClaimError as exc:
+            raise SessionError(str(exc)) from None
+        self._handle(events, now)
+        self._after(now)
+
+    def choose_promotion(self, piece: str | int, now: Optional[float] = None) -> None:
+        """The piece of the promotion just made (until the opponent moves), or of the next one."""
+        now = self._now(now)
+        if isinstance(piece, str):
+            if piece.lower() not in PROMOTION_LETTERS:
+                raise SessionError(f"a promotion is to q, r, b or n, not {piece!r}")
+            piece = PROMOTION_LETTERS[piece.lower()]
+        if piece not in PROMOTION_LETTERS.values():
+            raise SessionError(f"a promotion is to a knight, bishop, rook or queen, not {piece!r}")
+        if self.live and self.gestures.promotion_square is not None:
+            self._handle(amend_promotion(self.match, piece, now), now)
+        else:
+            self._handle(self.match.promote(piece, now), now)
+        self._after(now)
+
+    def pause(self, now: Optional[float] = None) -> None:
+        """Stop both clocks (an arbiter's stop); moves made meanwhile count, untimed."""
+        now = self._now(now)
+        self._require_live()
+        self._handle(self.match.pause(now), now)
+        self.paused = True
+        self._changed = True
+        self._after(now)
+
+    def resume(self, now: Optional[float] = None) -> None:
+        """Restart the clock of the side to move."""
+        now = self._now(now)
+        if not self.paused:
+            return
+        self.paused = False
+        self._changed = True
+        self._handle(self.match.resume(now), now)
+        self._after(now)
+
+    def takeback(self, now: Optional[float] = None) -> None:
+        """Take back the last move (needs ``takebacks``): the game and the clock go back at once,
+        and the LEDs show the pieces to put back until the board shows the position before it."""
+        now = self._now(now)
+        self._require_live(over_ok=True)
+        if len(self.game.moves) <= self.restored_plies:
+            raise SessionError("no move to take back (moves made before a restart are final)")
+        move = self.game.moves[-1]
+        try:
+            events = self.match.takeback(now)
+        except (ValueError, ClockError) as exc:
+            raise SessionError(str(exc)) from None
+        self._handle(events, now)
+        self.takeback_move = move
+        self._changed = True
+        self._after(now)
+
+    def update_settings(self, now: Optional[float] = None, **changes: Any) -> None:
+        """Change settings: ``game`` keys (names, time control...), ``leds`` and ``gestures`` keys.
+
+        Names apply to the current game; time control, rules and the start position to the next;
+        touch-move, takebacks and the LED settings at once.
+        """
+        now = self._now(now)
+        sections: dict[str, dict[str, Any]] = {}
+        for key, value in changes.items():
+            section = next((s for s, keys in SETTINGS.items() if key in keys), None)
+            if section is None:
+                raise SessionError(f"{key}: not a setting that can be changed here")
+            sections.setdefault(section, {})[key] = value
+        self.config = self._checked(**sections)
+        g = self.config.game
+        self.match.config.touch_move = self.match.inference.touch_move = g.touch_move
+        self.match.config.takebacks = self.match.inference.takebacks = g.takebacks
+        self.style = LedStyle.from_config(self.config.leds)
+        self.gestures.resign_s, self.gestures.draw_s = self.config.gestures.resign_s, self.config.gestures.draw_s
+        if "white" in changes or "black" in changes:
+            white = changes.get("white", self.names[0])
+            black = changes.get("black", self.names[1])
+            self.names = (white, black)
+            if self.record is not None:
+                self.record.white, self.record.black = white, black
+                self._dirty = True
+        self._changed = True
+        self._after(now)
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def _now(self, now: Optional[float]) -> float:
+        return self.clock() if now is None else now
+
+    @staticmethod
+    def _color(color: Any) -> int:
+        if color in ("white", "w"):
+            return 0
+        if color in ("black", "b"):
+            return 1
+        if type(color) is int and color in (0, 1):
+            return color
+        raise SessionError(f"a colour is 0/'white' or 1/'black', not {color!r}")
+
+    def _require_live(self, over_ok: bool = False) -> None:
+        if not self.match.started:
+            raise SessionError("no game in progress: set up the pieces first")
+        if self.game.is_over and not over_ok:
+            raise SessionError(f"the game is over ({self.game.outcome.describe()})")
+
+    def _checked(self, **sections: dict[str, Any]) -> Config:
+        try:
+            return with_overrides(self.config, **sections)
+        except ValueError as exc:
+            raise SessionError(str(exc)) from None
