@@ -11,7 +11,11 @@ Two objects meet here:
     ``await start(listener)`` begins; idempotent. Everything the opponent has to say goes to
                              ``listener`` (below), from the session's asyncio loop.
     ``on_move(move)``        a move of the *local* player, committed on the board. Never blocks:
-                             the opponent queues it (and, for Lichess, sends it exactly once).
+                             the opponent queues it (and, for Lichess, sends it exactly once). The
+                             opponent's own move, once carried out, may be passed too (it is
+                             recognised); if it is not, the next local move implies it was. When
+                             the engine plays both sides (a take-over), it needs that call to know
+                             the board has caught up.
     ``on_reset(fen, moves)`` the session's game changed in another way (takeback on the board, new
                              game, position set up): the opponent re-reads the whole game. Lichess
                              ignores it and answers with ``game_sync`` (the server's game wins).
@@ -232,6 +236,26 @@ class OpponentListener:
         pass
 
 
+class _Completed(OpponentListener):
+    """A listener that lacks some methods, completed with the do-nothing defaults."""
+
+    def __init__(self, inner: object) -> None:
+        self._inner = inner
+
+    def __getattribute__(self, name: str) -> Any:
+        if not name.startswith("_"):
+            found = getattr(object.__getattribute__(self, "_inner"), name, None)
+            if found is not None:
+                return found
+        return object.__getattribute__(self, name)
+
+
+def complete_listener(listener: object) -> OpponentListener:
+    """``listener`` itself if it is an OpponentListener, else a wrapper that gives the methods it
+    lacks a do-nothing default (a session need not implement chat or challenges)."""
+    return listener if isinstance(listener, OpponentListener) else _Completed(listener)
+
+
 @runtime_checkable
 class Opponent(Protocol):
     """The side of the game that is not played on the board; see the module docstring."""
@@ -257,4 +281,4 @@ def assistance_allowed(opponent: Optional[object]) -> bool:
 
 __all__ = ["Action", "ActionNotSupported", "ActionRefused", "ChallengeEvent", "ChatLine", "ClockTimes",
            "GameEnd", "GameSync", "LinkState", "Offer", "OfferKind", "Opponent", "OpponentGone",
-           "OpponentListener", "Player", "ServerClock", "assistance_allowed"]
+           "OpponentListener", "Player", "ServerClock", "assistance_allowed", "complete_listener"]

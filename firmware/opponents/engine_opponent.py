@@ -9,7 +9,7 @@ from typing import Callable, Iterable, Optional, Sequence, Union
 
 from chess_core import BLACK, STARTING_FEN, WHITE, Game, IllegalMoveError, Move, Position
 
-from .base import Action, ActionNotSupported, ClockTimes, LinkState, OpponentListener
+from .base import Action, ActionNotSupported, ClockTimes, LinkState, OpponentListener, complete_listener
 from .engine import EngineConfig, EngineCrashed, EngineError, EngineHung, UciEngine
 from .levels import DEFAULT_LEVEL, Level
 
@@ -85,7 +85,7 @@ class EngineOpponent:
         self._engine: Optional[UciEngine] = None
         self._task: Optional[asyncio.Task] = None
         self._generation = 0        # bumped whenever the game changes under a running search
-        self._delivered: Optional[int] = None   # ply of our move the board has yet to carry out
+        self._delivered: Optional[tuple[int, Move]] = None   # our move the board has yet to carry out
         self._level_dirty = False
         self._started = False
         self._stopped = False
@@ -97,7 +97,7 @@ class EngineOpponent:
         if self._started:
             return
         self._started = True
-        self._listener = listener
+        self._listener = listener = complete_listener(listener)
         listener.link(LinkState.CONNECTING, f"starting {self.config.path}")
         try:
             self._engine = await self._spawn()
@@ -111,14 +111,20 @@ class EngineOpponent:
     def on_move(self, move: Move) -> None:
         """A move committed on the board: the local player's, or ours once carried out."""
         ply = len(self._game.moves)
+        delivered = self._delivered
+        if delivered is not None and delivered[0] == ply and move != delivered[1]:
+            # The session did not say that our move was carried out; this move, played after it,
+            # says so.
+            self._push(delivered[1])
+        self._delivered = None
+        self._push(move)
+        self._game_changed()
+
+    def _push(self, move: Move) -> None:
         try:
             self._game.push(move)
         except IllegalMoveError as exc:
             log.error("the session committed %s, which the engine's copy of the game refuses (%s)", move, exc)
-            return
-        if self._delivered == ply:
-            self._delivered = None
-        self._game_changed()
 
     def on_reset(self, start_fen: str, moves: Sequence[Move]) -> None:
         self._game = self._new_game(start_fen, moves)
@@ -216,7 +222,7 @@ class EngineOpponent:
                                                         f"in {game.fen()}"))
                     continue
                 self.failures = 0
-                self._delivered = len(moves)
+                self._delivered = (len(moves), move)
                 self._listener.opponent_move(move)
         finally:
             if self._task is asyncio.current_task():

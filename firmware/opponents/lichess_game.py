@@ -112,6 +112,12 @@ class LichessGame:
             log.warning("game %s: move %s committed while no game is being played; ignored", self.id, move)
             return
         ply = len(self.board)
+        if self._side(ply) != self.color and self.delivered is not None and move != self.delivered:
+            # The session did not say that the opponent's move was carried out; the board's move,
+            # played after it, says so.
+            self.board.append(self.delivered)
+            self.delivered = None
+            ply += 1
         if self._side(ply) != self.color:
             if move == self.delivered:
                 self.board.append(move)

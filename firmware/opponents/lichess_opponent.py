@@ -10,7 +10,7 @@ from typing import Any, Awaitable, Callable, Optional, Sequence
 
 from chess_core import Move
 
-from .base import Action, ActionRefused, ChallengeEvent, LinkState, OpponentListener
+from .base import Action, ActionRefused, ChallengeEvent, LinkState, OpponentListener, complete_listener
 from .lichess import LichessClient, LichessError, Seek
 from .lichess_game import LichessGame
 from .lichess_models import challenge_of, color_of, game_id_of
@@ -75,7 +75,7 @@ class LichessOpponent:
         if self._started:
             return
         self._started = True
-        self._listener = listener
+        self._listener = listener = complete_listener(listener)
         listener.link(LinkState.CONNECTING, self.client.config.base_url)
         try:
             account = await self.client.account()

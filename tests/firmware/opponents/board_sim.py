@@ -39,8 +39,9 @@ class BoardSim(Recorder):
     """Rebuilds its game on ``game_sync``, carries out each ``opponent_move`` at once, and plays the
     board's side with ``greedy``. ``hooks[ply]`` run once when the game first reaches ``ply``."""
 
-    def __init__(self, seed: int = 1, max_plies: int = 400) -> None:
+    def __init__(self, seed: int = 1, max_plies: int = 400, confirm: bool = True) -> None:
         super().__init__()
+        self.confirm = confirm    # tell the opponent when its own move was carried out (or not, as Session)
         self.rng = random.Random(seed)
         self.max_plies = max_plies
         self.game: Optional[Game] = None
@@ -106,7 +107,8 @@ class BoardSim(Recorder):
             move = self._to_carry_out.pop(0)
             assert game.position.is_legal(move), f"{move} is not legal in {game.fen()}"
             game.push(move)
-            opponent.on_move(move)
+            if self.confirm:
+                opponent.on_move(move)
             self._poke.set()
         elif (self.auto_play and game.turn == self.local and not game.is_over and ply < self.max_plies):
             move = greedy(game, self.rng)

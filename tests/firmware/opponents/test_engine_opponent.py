@@ -32,7 +32,7 @@ async def next_move(recorder: Recorder, count: int, timeout: float = 10.0) -> Mo
 
 
 async def play(opponent, recorder: Recorder, game: Game, local: set, rng: random.Random, max_plies: int = 400,
-               on_ply=None) -> None:
+               on_ply=None, confirm: bool = True) -> None:
     """What the session does: local moves are random; the opponent's are carried out as told."""
     engine_moves = 0
     while not game.is_over and len(game.moves) < max_plies:
@@ -44,6 +44,9 @@ async def play(opponent, recorder: Recorder, game: Game, local: set, rng: random
             move = await next_move(recorder, engine_moves)
             engine_moves += 1
             assert game.position.is_legal(move)
+            if not confirm:     # as Session: the engine is not told its move was carried out
+                game.push(move)
+                continue
         game.push(move)
         opponent.on_move(move)
 
@@ -53,13 +56,14 @@ def test_the_engine_opponent_follows_the_protocol():
     assert EngineOpponent(BLACK, config=CONFIG).assistance_allowed
 
 
+@pytest.mark.parametrize("confirm", [True, False], ids=["told when carried out", "not told (as Session)"])
 @pytest.mark.parametrize("engine_side", [BLACK, WHITE])
-async def test_a_full_game_against_random_moves_ends_by_the_rules(engine_side):
+async def test_a_full_game_against_random_moves_ends_by_the_rules(engine_side, confirm):
     recorder, game, rng = Recorder(), Game(rules="casual"), random.Random(7)
     opponent = EngineOpponent(engine_side, level=FAST, config=CONFIG)
     await opponent.start(recorder)
     try:
-        await play(opponent, recorder, game, {engine_side ^ 1}, rng)
+        await play(opponent, recorder, game, {engine_side ^ 1}, rng, confirm=confirm)
     finally:
         await opponent.stop()
     assert game.outcome is not None, "the game ended by the rules"

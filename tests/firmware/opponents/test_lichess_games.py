@@ -34,9 +34,10 @@ Hooks = Callable[[Ctx], dict[int, Callable[[], Any]]]
 
 
 async def play_game(fake: FakeLichess, hooks: Hooks = lambda ctx: {}, *, color: int = WHITE, seed: int = 1,
-                    moves: tuple[str, ...] = (), config: dict | None = None) -> tuple[Ctx, FakeGame]:
+                    moves: tuple[str, ...] = (), config: dict | None = None,
+                    confirm: bool = True) -> tuple[Ctx, FakeGame]:
     client = LichessClient(fast_config(fake.base_url, **(config or {})), Token(BOARD_TOKEN))
-    sim = BoardSim(seed)
+    sim = BoardSim(seed, confirm=confirm)
     opponent = LichessOpponent(client)
     try:
         await opponent.start(sim)
@@ -78,9 +79,10 @@ def ended_by_the_board_rules(game: FakeGame) -> bool:
 
 # -- no fault ----------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("confirm", [True, False], ids=["told when carried out", "not told (as Session)"])
 @pytest.mark.parametrize("color", [WHITE, BLACK])
-async def test_a_full_game_with_no_fault(fake, color):
-    ctx, game = await play_game(fake, color=color, seed=color + 3)
+async def test_a_full_game_with_no_fault(fake, color, confirm):
+    ctx, game = await play_game(fake, color=color, seed=color + 3, confirm=confirm)
     check_every_move_exactly_once(ctx, game)
     assert ended_by_the_board_rules(game)
     assert ctx.sim.end.status == game.status
