@@ -1,0 +1,152 @@
+"""Dead positions and the flag rule: can a side still checkmate by any series of legal moves?
+
+FIDE 5.2.2 ends the game as a draw when neither side can checkmate by any series of legal moves
+(a dead position); FIDE 6.9 turns a lost-on-time game into a draw when the opponent could not
+checkmate by any series of legal moves. Both ask the same question of one side: is there a
+*helpmate*, a series of legal moves, both sides cooperating, that ends with that side giving mate?
+
+``can_mate`` answers it, after the Chess Unwinnability Analyzer of Miguel Ambrona, in stages, each
+sound on its own:
+
+1. the position itself (already mate or stalemate) and the material (a bare king, lone knight or
+   bishops of one colour against what cannot help them);
+2. a short guided helpmate search, which finds most mates quickly;
+3. a static proof (chess_core.dead_static): where every piece could ever stand, and why no mate
+   fits there; it settles locked pawn chains, bishops shut out, kings that cannot be boxed in;
+4. a walk through every position that can follow, when there are few, closing the lines the
+   static proof settles: a walk that ends without a mate is a proof;
+5. a longer guided search.
+
+A ``CAN_MATE`` verdict carries the helpmate it found; ``CANNOT_MATE`` is only given with a proof;
+when the node budget runs out first, the verdict is ``UNDETERMINED``.
+
+``is_dead`` and ``can_possibly_mate`` are the hooks for chess_core.game.Game.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from .dead_search import GuidedSearch, Walk, hopeless, order_moves, shorten
+from .dead_static import Reach, mate_impossible
+from .move import Move, decode
+from .position import Position
+from .squares import BLACK, PAWN, QUEEN, ROOK, WHITE
+
+DEFAULT_BUDGET = 20_000  # positions searched by can_mate at most (about a second at worst)
+DEAD_POSITION_BUDGET = 4_000  # the same for is_dead, asked after every move of a game
+_FREEDOM = 10  # legal moves each side needs for is_dead's fast path
+
+
+class Mateability(enum.Enum):
+    CAN_MATE = "can mate"  # a helpmate exists (see MateVerdict.line)
+    CANNOT_MATE = "cannot mate"  # proved: no series of legal moves ends in this side's mate
+    UNDETERMINED = "undetermined"  # the budget ran out before either was shown
+
+
+@dataclass(frozen=True)
+class MateVerdict:
+    """The answer for one side; for CAN_MATE, ``line`` is a helpmate from the position."""
+
+    verdict: Mateability
+    line: tuple[Move, ...] = ()
+
+
+_CANNOT = MateVerdict(Mateability.CANNOT_MATE)
+_UNDETERMINED = MateVerdict(Mateability.UNDETERMINED)
+
+
+def _can(pos: Position, codes: list[int]) -> MateVerdict:
+    return MateVerdict(Mateability.CAN_MATE, tuple(decode(c) for c in shorten(pos, codes)))
+
+
+def _static_cannot(pos: Position, color: int) -> bool:
+    return mate_impossible(Reach(pos), color)
+
+
+def can_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> MateVerdict:
+    """Whether ``color`` can checkmate from ``pos`` by some series of legal moves (a helpmate).
+
+    ``budget`` bounds the number of positions searched, and so the time taken. ``pos`` is left as
+    it was.
+
+    >>> can_mate(Position("8/8/8/8/8/8/8/K1k5 w - - 0 1"), 0).verdict
+    <Mateability.CANNOT_MATE: 'cannot mate'>
+    """
+    work = pos.copy()
+    codes = work.legal_codes()
+    if not codes:
+        if work.turn != color and work.is_check():
+            return MateVerdict(Mateability.CAN_MATE)
+        return _CANNOT
+    if hopeless(work, color):
+        return _CANNOT
+    if mate_impossible(Reach(work), color):
+        return _CANNOT
+    quick = GuidedSearch(work, color, min(budget, 600)).run(1, 3)
+    spent = quick.nodes
+    if quick.line is not None:
+        return _can(work, quick.line)
+    if quick.exhausted:
+        return _CANNOT
+    walk = Walk(work, color, prune=lambda p: mate_impossible(Reach(p), color),
+                order=lambda p, codes: order_moves(p, color, codes))
+    first = walk.run(max(1, (budget - spent) * 3 // 4))
+    spent += first.nodes
+    if first.line is not None:
+        return _can(work, first.line)
+    if first.exhausted:
+        return _CANNOT
+    deep = GuidedSearch(work, color, max(1, budget - spent)).run(1, 1000)
+    if deep.line is not None:
+        return _can(work, deep.line)
+    if deep.exhausted:
+        return _CANNOT
+    return _UNDETERMINED
+
+
+def can_possibly_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> bool:
+    """False only when ``color`` provably cannot mate (FIDE 6.9: a flag fall is then a draw).
+
+    An undetermined answer counts as "can mate": no player is given a draw without a proof.
+    """
+    return can_mate(pos, color, budget=budget).verdict is not Mateability.CANNOT_MATE
+
+
+def is_dead(pos: Position, *, budget: int = DEAD_POSITION_BUDGET) -> bool:
+    """True only when neither side can mate by any series of legal moves (FIDE 5.2.2).
+
+    Called after every move of a game, so ordinary positions are let through at once: when both
+    sides have freedom (ten legal moves or more each) and either a rook or queen is on the board,
+    or there are pawns and none is blocked by an enemy pawn. Those tests cost two move generations;
+    no position of the analyser's test vector that is dead passes them. Other positions get the
+    full analysis with a smaller ``budget``.
+    """
+    if hopeless(pos, WHITE) and hopeless(pos, BLACK):
+        return True
+    if _obviously_alive(pos):
+        return False
+    return all(can_mate(pos, color, budget=budget).verdict is Mateability.CANNOT_MATE
+               for color in (pos.turn ^ 1, pos.turn))
+
+
+def _obviously_alive(pos: Position) -> bool:
+    bbp, bbc = pos.bb_piece, pos.bb_color
+    heavy = bbp[ROOK] | bbp[QUEEN]
+    pawns = bbp[PAWN]
+    rams = ((pawns & bbc[WHITE]) << 8) & pawns & bbc[BLACK]
+    if not heavy and (not pawns or rams):
+        return False
+    if len(pos.legal_codes()) < _FREEDOM:
+        return False
+    if pos.checkers():
+        return False
+    pos.turn ^= 1  # the other side's freedom, as if it were to move (it is not in check)
+    try:
+        return len(pos.legal_codes()) >= _FREEDOM
+    finally:
+        pos.turn ^= 1
+
+
+__all__ = ["Mateability", "MateVerdict", "can_mate", "can_possibly_mate", "is_dead", "DEFAULT_BUDGET",
+           "DEAD_POSITION_BUDGET"]

@@ -1,0 +1,391 @@
+"""Searches for the dead-position analysis: a guided helpmate search, and an exhaustive one.
+
+Both sides cooperate (a helpmate), so a search is a walk through the graph of positions towards
+any checkmate of the loser. The guided search (after Ambrona's Chess Unwinnability Analyzer)
+deepens iteratively and lets moves that make progress towards a mating pattern cost nothing, so
+that long but purposeful lines are reached early. When a search ends without having cut any line
+short (no depth limit met, no node budget spent), it has seen every position that can follow and
+none is a mate: that is a proof that the side cannot mate.
+
+Lines are cut, soundly, where the winner can no longer mate whatever follows (``hopeless``), and
+optionally where the static analysis of chess_core.dead_static proves it.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from .move import FLAG_EN_PASSANT
+from .position import Position
+from .squares import (BB_DARK_SQUARES, BB_LIGHT_SQUARES, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK,
+                      WHITE)
+
+_NORMAL, _REWARD, _PUNISH = 0, 1, 2
+# A static proof attempt costs about as much time as this many searched positions.
+PRUNE_COST = 40
+
+
+def _knight_distances() -> list[list[int]]:
+    from .squares import KNIGHT_ATTACKS
+    table = []
+    for s in range(64):
+        dist = [99] * 64
+        dist[s] = 0
+        frontier = [s]
+        d = 0
+        while frontier:
+            d += 1
+            nxt = []
+            for a in frontier:
+                b = KNIGHT_ATTACKS[a]
+                while b:
+                    low = b & -b
+                    b ^= low
+                    t = low.bit_length() - 1
+                    if dist[t] == 99:
+                        dist[t] = d
+                        nxt.append(t)
+            frontier = nxt
+        table.append(dist)
+    return table
+
+
+KNIGHT_DISTANCE = _knight_distances()
+KING_DISTANCE = [[max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) for b in range(64)] for a in range(64)]
+
+
+def hopeless(pos: Position, winner: int) -> bool:
+    """Whether material alone shows that ``winner`` can never mate, whatever is played.
+
+    - a bare king never mates;
+    - a king and one knight never mate a king whose only other pieces are queens (a queen standing
+      next to its king can always take the checking knight or leaves a square free) when the loser
+      has no pawn that could become something else;
+    - a king and bishops all on squares of one colour never mate a king whose pieces are rooks,
+      queens and bishops of that same colour, without pawns: a check comes from one bishop only
+      (a discovered double check by two bishops of one colour is geometrically impossible), the
+      king's neighbours of the other colour cannot be attacked by the bishops and the winner's king
+      covers at most one of the two next to the checking line, so a rook or queen stands there and
+      can take the checker or step into its line.
+    """
+    bbc = pos.bb_color
+    bbp = pos.bb_piece
+    own = bbc[winner]
+    kings = bbp[KING]
+    mine = own & ~kings
+    if not mine:
+        return True
+    theirs = bbc[winner ^ 1]
+    if theirs & bbp[PAWN]:
+        return False
+    if mine & (bbp[PAWN] | bbp[ROOK] | bbp[QUEEN]):
+        return False
+    knights = mine & bbp[KNIGHT]
+    if knights:
+        if mine != knights or knights & (knights - 1):
+            return False
+        return not theirs & (bbp[KNIGHT] | bbp[BISHOP] | bbp[ROOK])
+    bishops = bbp[BISHOP]
+    if theirs & bbp[KNIGHT]:
+        return False
+    return not bishops & BB_DARK_SQUARES or not bishops & BB_LIGHT_SQUARES
+
+
+def position_key(pos: Position) -> tuple:
+    bbc, bbp = pos.bb_color, pos.bb_piece
+    return (bbc[0], bbc[1], bbp[1], bbp[2], bbp[3], bbp[4], bbp[5], pos.turn, pos.castling, pos.ep)
+
+
+def _mating_targets(pos: Position, winner: int) -> tuple[int, int, int, int]:
+    """Squares to head for, after the analyser's plan of a mate in a corner on the loser's side.
+
+    The corner is dark if the winner has a dark bishop (or has no bishop and the loser has a light
+    one, which can then block). Returns (loser's king, loser's pieces, winner's king, winner's
+    pieces) targets: the loser's king in the corner, a loser's piece next to it to block, the
+    winner's king two squares away and the winner's pieces aiming at the corner.
+    """
+    bbp, bbc = pos.bb_piece, pos.bb_color
+    wb = bbp[BISHOP] & bbc[winner]
+    dark = bool(wb & BB_DARK_SQUARES) or (not wb and bool(bbp[BISHOP] & bbc[winner ^ 1] & BB_LIGHT_SQUARES))
+    flip = (0 if dark else 7) ^ (0 if winner == WHITE else 63)
+    return 63 ^ flip, 62 ^ flip, 47 ^ flip, 63 ^ flip  # h8, g8, h6, h8 seen from White, dark corner
+
+
+def _need_loser_promotion(pos: Position, winner: int) -> bool:
+    """Whether the winner's material can only mate once the loser has promoted a pawn to a blocker."""
+    bbp, bbc = pos.bb_piece, pos.bb_color
+    mine = bbc[winner] & ~bbp[KING]
+    theirs = bbc[winner ^ 1]
+    if mine == mine & bbp[KNIGHT] and not mine & (mine - 1):
+        return not theirs & (bbp[KNIGHT] | bbp[BISHOP] | bbp[ROOK])
+    if mine == mine & bbp[BISHOP]:
+        bishops = bbp[BISHOP]
+        one = not bishops & BB_DARK_SQUARES or not bishops & BB_LIGHT_SQUARES
+        return one and not theirs & bbp[KNIGHT]
+    return False
+
+
+def classify(pos: Position, winner: int, codes: list[int]) -> list[tuple[int, int]]:
+    """Each move with its kind: _REWARD (progress towards a mate), _PUNISH (away from it), _NORMAL.
+
+    Progress for the winner: captures, pawn moves and pieces heading for the mating corner. For the
+    loser: its king and pieces heading for the corner, and its pawns when the winner needs the loser
+    to promote; its captures are punished (they take away the winner's material).
+    """
+    board = pos.board
+    winners_turn = pos.turn == winner
+    lking, lpiece, wking, wpiece = _mating_targets(pos, winner)
+    if winners_turn:
+        king_target, piece_target = wking, wpiece
+        need_promo = False
+    else:
+        king_target, piece_target = lking, lpiece
+        need_promo = _need_loser_promotion(pos, winner)
+    out = []
+    for code in codes:
+        frm = code & 63
+        to = (code >> 6) & 63
+        kind = board[frm] & 7
+        capture = board[to] or (code >> 15) == FLAG_EN_PASSANT
+        if kind == KING:
+            closer = KING_DISTANCE[to][king_target] < KING_DISTANCE[frm][king_target]
+        elif kind == KNIGHT:
+            closer = KNIGHT_DISTANCE[to][piece_target] < KNIGHT_DISTANCE[frm][piece_target]
+        elif kind != PAWN:
+            closer = KING_DISTANCE[to][piece_target] < KING_DISTANCE[frm][piece_target]
+        else:
+            closer = False
+        variation = _NORMAL
+        if winners_turn:
+            if kind == PAWN or capture or closer:
+                variation = _REWARD
+        else:
+            if need_promo:
+                promo = (code >> 12) & 7
+                variation = _REWARD if kind == PAWN and promo not in (QUEEN, ROOK) else _PUNISH
+            if closer:
+                variation = _REWARD
+            elif capture:
+                variation = _PUNISH
+        out.append((code, variation))
+    return out
+
+
+def order_moves(pos: Position, winner: int, codes: list[int]) -> list[int]:
+    """The moves, most promising last (a walk takes moves from the end of the list)."""
+    rank = {_PUNISH: 0, _NORMAL: 1, _REWARD: 2}
+    return [code for _, code in sorted((rank[v], code) for code, v in classify(pos, winner, codes))]
+
+
+class SearchResult:
+    __slots__ = ("line", "exhausted", "nodes")
+
+    def __init__(self, line: Optional[list[int]], exhausted: bool, nodes: int) -> None:
+        self.line = line  # codes of a helpmate, or None
+        self.exhausted = exhausted  # True: every line was followed to its end (a proof)
+        self.nodes = nodes
+
+
+class GuidedSearch:
+    """Iterative deepening helpmate search with rewarded (free) and punished (dear) moves."""
+
+    def __init__(self, pos: Position, winner: int, budget: int,
+                 prune: Optional[Callable[[Position], bool]] = None) -> None:
+        self.pos = pos
+        self.winner = winner
+        self.budget = budget
+        self.nodes = 0
+        self.prune = prune
+        self.line: list[int] = []
+        self.found: Optional[list[int]] = None
+        self.interrupted = False
+        self.tt: dict[tuple, int] = {}
+        self.max_depth = 0
+        self.limit = budget
+
+    def run(self, first_depth: int = 1, last_depth: int = 1000, local: int = 0) -> SearchResult:
+        """Deepen from ``first_depth`` to ``last_depth``; each iteration stops after ``local`` nodes
+        (0: no limit but the budget), so that deep iterations are probes rather than sweeps."""
+        total = self.budget
+        for depth in range(first_depth, last_depth + 1):
+            self.interrupted = False
+            self.tt.clear()
+            self.max_depth = depth
+            self.limit = min(total, self.nodes + local) if local else total
+            if self._search(depth, False):
+                return SearchResult(self.found, False, self.nodes)
+            if not self.interrupted:
+                return SearchResult(None, True, self.nodes)
+            if self.nodes >= total:
+                break
+        return SearchResult(None, False, self.nodes)
+
+    def _search(self, remaining: int, past_progress: bool) -> bool:
+        pos = self.pos
+        winner = self.winner
+        if hopeless(pos, winner):
+            return False
+        codes = pos.legal_codes()
+        self.nodes += 1
+        if not codes:
+            if pos.turn != winner and pos.is_check():
+                self.found = list(self.line)
+                return True
+            return False
+        if remaining <= 0 or self.nodes >= self.limit:
+            self.interrupted = True
+            return False
+        key = position_key(pos)
+        seen = self.tt.get(key)
+        if seen is not None and seen >= remaining:
+            return False
+        self.tt[key] = remaining
+        if self.prune is not None and self.prune(pos):
+            return False
+        scored = [((variation != _REWARD), code, variation) for code, variation in classify(pos, winner, codes)]
+        scored.sort()
+        line = self.line
+        for _, code, variation in scored:
+            if variation == _REWARD:
+                cost = 0
+            elif variation == _PUNISH:
+                cost = 3
+            else:
+                cost = 0 if past_progress else 1
+            pos.make(code)
+            line.append(code)
+            found = self._search(remaining - cost, variation == _REWARD)
+            line.pop()
+            pos.unmake()
+            if found:
+                return True
+        return False
+
+
+class Walk:
+    """Every position that can follow, each visited once (depth first); a mate ends the walk.
+
+    The walk can be paused when its budget is spent and resumed with more (``run``); between
+    runs the position is left as it was. ``prune(pos)`` is asked after each capture or pawn move
+    (the only moves that change what the static analysis sees); True closes that position: the
+    winner provably cannot mate from it.
+    """
+
+    def __init__(self, pos: Position, winner: int,
+                 prune: Optional[Callable[[Position], bool]] = None,
+                 order: Optional[Callable[[Position, list[int]], list[int]]] = None) -> None:
+        self.pos = pos
+        self.winner = winner
+        self.prune = prune
+        self.order = order
+        self.nodes = 0
+        self.seen = {position_key(pos)}
+        self.line: list[int] = []
+        self.stack: list[list[int]] = []
+        self.done: Optional[SearchResult] = None
+        if hopeless(pos, winner):
+            self.done = SearchResult(None, True, 0)
+            return
+        codes = pos.legal_codes()
+        if not codes:
+            mate = pos.turn != winner and pos.is_check()
+            self.done = SearchResult([] if mate else None, not mate, 0)
+            return
+        self.stack.append(order(pos, codes) if order is not None else codes)
+
+    def run(self, budget: int) -> SearchResult:
+        if self.done is not None:
+            return self.done
+        pos = self.pos
+        winner = self.winner
+        board = pos.board
+        seen = self.seen
+        line = self.line
+        stack = self.stack
+        prune = self.prune
+        order = self.order
+        make, unmake, legal = pos.make, pos.unmake, pos.legal_codes
+        for code in line:
+            make(code)
+        limit = self.nodes + budget
+        nodes = self.nodes
+        result = None
+        while stack:
+            top = stack[-1]
+            if not top:
+                stack.pop()
+                if line:
+                    line.pop()
+                    unmake()
+                continue
+            if nodes >= limit:
+                break
+            code = top.pop()
+            irreversible = board[(code >> 6) & 63] or board[code & 63] & 7 == PAWN
+            make(code)
+            key = position_key(pos)
+            if key in seen:
+                unmake()
+                continue
+            seen.add(key)
+            nodes += 1
+            if irreversible and hopeless(pos, winner):
+                unmake()
+                continue
+            codes = legal()
+            if not codes:
+                if pos.turn != winner and pos.is_check():
+                    result = SearchResult(line + [code], False, nodes)
+                unmake()
+                if result is not None:
+                    break
+                continue
+            if irreversible and prune is not None:
+                nodes += PRUNE_COST
+                if prune(pos):
+                    unmake()
+                    continue
+            line.append(code)
+            stack.append(order(pos, codes) if order is not None else codes)
+        self.nodes = nodes
+        for _ in line:
+            unmake()
+        if result is not None:
+            self.done = result
+            return result
+        if not stack:
+            self.done = SearchResult(None, True, nodes)
+            return self.done
+        return SearchResult(None, False, nodes)
+
+
+def shorten(pos: Position, codes: list[int]) -> list[int]:
+    """A line to the same final position, with detours cut out.
+
+    The positions along the line are numbered; from each one, a move that lands directly on a
+    later position of the line replaces the moves in between. ``pos`` is left as it was.
+    """
+    if len(codes) < 3:
+        return codes
+    index = {position_key(pos): 0}
+    for i, code in enumerate(codes, 1):
+        pos.make(code)
+        index[position_key(pos)] = i
+    for _ in codes:
+        pos.unmake()
+    out: list[int] = []
+    at = 0
+    last = len(codes)
+    while at < last:
+        best, best_code = at + 1, codes[at]
+        for code in pos.legal_codes():
+            pos.make(code)
+            j = index.get(position_key(pos), -1)
+            pos.unmake()
+            if j > best:
+                best, best_code = j, code
+        pos.make(best_code)
+        out.append(best_code)
+        at = best
+    for _ in out:
+        pos.unmake()
+    return out

@@ -1,0 +1,314 @@
+"""Static proofs that a side can never checkmate: where every piece could ever stand, and why no mate fits.
+
+The analysis over-approximates the future of a position. For every piece it computes the squares
+the piece could ever occupy, by any series of legal moves, as the least fixpoint of rules that each
+state a *necessary* condition of a real event:
+
+- a piece steps (one king, knight, pawn or slider step at a time) only onto a square not held for
+  ever by a piece of its own colour; stepping onto an enemy piece means capturing it, so that enemy
+  piece is marked as able to leave its square;
+- a pawn pushes only onto a square not held for ever by any piece, and captures only onto a square
+  an enemy piece (not the king) could stand on, or en passant;
+- a king never steps onto a square attacked for ever by an enemy piece that can never leave its
+  square and attacks without a line that could be blocked (pawn, knight, king, or a slider's
+  adjacent squares);
+- a pawn that can reach its last rank may become anything and then go anywhere it could step.
+
+A piece is *fixed* when the fixpoint never shows it leaving its square (moving or being captured).
+Because every real move satisfies the rules above with the facts true before it, induction on the
+moves of any game shows that what really happens is included in the fixpoint: the fixpoint is an
+over-approximation, and so a proof built on it is sound.
+
+On top of the reach sets, ``mate_impossible`` looks for a square where the loser's king could be
+checkmated: the king must be able to stand there, some piece of the winner must be able to attack
+it, and each neighbour the king could otherwise enter must be attacked by the winner or taken by
+one of the loser's own pieces (each of those pieces on a different square). If no square
+survives, the winner cannot checkmate, whatever both sides play.
+"""
+from __future__ import annotations
+
+from .squares import (BB_ALL, BB_FILE_A, BB_FILE_H, BB_FILES, BB_RANKS, BISHOP, KING, KING_ATTACKS, KNIGHT,
+                      KNIGHT_ATTACKS, PAWN, PAWN_ATTACKS, QUEEN, ROOK, WHITE, BLACK)
+
+_NOT_A = BB_ALL & ~BB_FILE_A
+_NOT_H = BB_ALL & ~BB_FILE_H
+_NOT_AB = _NOT_A & ~(BB_FILE_A << 1)
+_NOT_GH = _NOT_H & ~(BB_FILE_H >> 1)
+_LAST_RANK = (BB_RANKS[7], BB_RANKS[0])
+
+
+def orth_step(b: int) -> int:
+    """The squares one rook step away from any square of ``b``."""
+    return ((b << 8) & BB_ALL) | (b >> 8) | ((b << 1) & _NOT_A) | ((b >> 1) & _NOT_H)
+
+
+def diag_step(b: int) -> int:
+    """The squares one bishop step away from any square of ``b``."""
+    return ((b << 9) & _NOT_A) | ((b << 7) & _NOT_H) | ((b >> 7) & _NOT_A) | ((b >> 9) & _NOT_H)
+
+
+def king_step(b: int) -> int:
+    return orth_step(b) | diag_step(b)
+
+
+def knight_step(b: int) -> int:
+    return (((b << 17) & _NOT_A) | ((b << 15) & _NOT_H) | ((b << 10) & _NOT_AB) | ((b << 6) & _NOT_GH)
+            | ((b >> 17) & _NOT_H) | ((b >> 15) & _NOT_A) | ((b >> 10) & _NOT_GH) | ((b >> 6) & _NOT_AB)) & BB_ALL
+
+
+def pawn_push(b: int, color: int) -> int:
+    return (b << 8) & BB_ALL if color == WHITE else b >> 8
+
+
+def pawn_captures(b: int, color: int) -> int:
+    if color == WHITE:
+        return ((b << 9) & _NOT_A & BB_ALL) | ((b << 7) & _NOT_H & BB_ALL)
+    return ((b >> 7) & _NOT_A) | ((b >> 9) & _NOT_H)
+
+
+_STEP = {KNIGHT: knight_step, BISHOP: diag_step, ROOK: orth_step, QUEEN: king_step, KING: king_step}
+
+
+def _amazon_step(b: int) -> int:
+    return king_step(b) | knight_step(b)
+
+
+def _pawn_reach(start: int, color: int, pushable: int, capturable: int, allowed: int) -> tuple[int, int]:
+    """The squares a pawn could walk to as a pawn, and those it could stand on once promoted."""
+    walked = start
+    while True:
+        grown = walked | (pawn_push(walked, color) & pushable) | (pawn_captures(walked, color) & capturable)
+        if grown == walked:
+            break
+        walked = grown
+    last = walked & _LAST_RANK[color]
+    if not last:
+        return walked, 0
+    return walked & ~last, _flood(last, _amazon_step, allowed)
+
+
+def _flood(start: int, step, allowed: int) -> int:
+    reach = start
+    while True:
+        grown = reach | (step(reach) & allowed)
+        if grown == reach:
+            return reach
+        reach = grown
+
+
+def attacks_of(kind: int, color: int, reach: int, promoted: int) -> int:
+    """Every square a piece could ever attack, given the squares it could ever stand on.
+
+    A slider attacks the square one step beyond any square it could stand on: the squares between
+    are ones it could have stood on, so they may be empty (over-approximation).
+    """
+    if kind == PAWN:
+        return pawn_captures(reach & ~promoted, color) | _amazon_step(promoted)
+    return _STEP[kind](reach)
+
+
+class Reach:
+    """The fixpoint of where every piece of a position could ever go.
+
+    ``pieces``: list of (square, kind, colour) of the position's pieces; ``reach[i]`` the squares
+    piece ``i`` could ever stand on, ``attacks[i]`` the squares it could ever attack, ``mobile``
+    the starting squares whose piece could ever leave (move away or be captured).
+    """
+
+    __slots__ = ("pieces", "reach", "attacks", "mobile", "promoted", "king_index")
+
+    def __init__(self, pos) -> None:
+        board, bb_color, ep = pos.board, pos.bb_color, pos.ep
+        pieces = []
+        for color in (0, 1):
+            b = bb_color[color]
+            while b:
+                low = b & -b
+                b ^= low
+                sq = low.bit_length() - 1
+                pieces.append((sq, board[sq] & 7, color))
+        self.pieces = pieces
+        self.king_index = [0, 0]
+        for i, (sq, kind, color) in enumerate(pieces):
+            if kind == KING:
+                self.king_index[color] = i
+        n = len(pieces)
+        mobile = 0
+        # capturable[c]: squares where a piece of the other colour (not its king) could ever stand,
+        # the only squares onto which a pawn of colour c could ever capture.
+        capturable = [0, 0]
+        for sq, kind, color in pieces:
+            if kind != KING:
+                capturable[color ^ 1] |= 1 << sq
+        # Pawns still on their starting rank, with the square they would skip and the one they land on.
+        double_pushers = [(i, 1 << (sq - 8 if color else sq + 8), 1 << (sq - 16 if color else sq + 16), color)
+                          for i, (sq, kind, color) in enumerate(pieces)
+                          if kind == PAWN and sq >> 3 == (6 if color else 1)]
+        ep_victim = 0
+        if ep >= 0:
+            taker = WHITE if ep >> 3 == 5 else BLACK
+            capturable[taker] |= 1 << ep
+            if PAWN_ATTACKS[taker ^ 1][ep] & bb_color[taker] & pos.bb_piece[PAWN]:
+                ep_victim = 1 << (ep - 8 if taker == WHITE else ep + 8)
+        reach = [1 << sq for sq, _, _ in pieces]
+        promoted = [0] * n
+        # Pawns (bit i for piece i) that could leave their file or be taken: until then, two pawns
+        # facing each other on one file can never pass each other.
+        released = 0
+        while True:
+            fixed = [bb_color[0] & ~mobile, bb_color[1] & ~mobile]
+            fixed_all = fixed[0] | fixed[1]
+            forbidden = [0, 0]  # squares the king of that colour can never step on
+            for sq, kind, color in pieces:
+                bit = 1 << sq
+                if bit & mobile:
+                    continue
+                if kind == PAWN:
+                    forbidden[color ^ 1] |= PAWN_ATTACKS[color][sq]
+                elif kind == KNIGHT:
+                    forbidden[color ^ 1] |= KNIGHT_ATTACKS[sq]
+                elif kind == KING:
+                    forbidden[color ^ 1] |= KING_ATTACKS[sq]
+                else:
+                    forbidden[color ^ 1] |= _STEP[kind](bit)
+            new_capturable = [capturable[0], capturable[1]]
+            captured_on = [0, 0]  # squares where colour c could capture something
+            for i, (sq, kind, color) in enumerate(pieces):
+                start = 1 << sq
+                allowed = BB_ALL & ~fixed[color]
+                if kind == PAWN:
+                    pushable = BB_ALL & ~fixed_all & ~self._passing_forbidden(i, released, reach)
+                    walked, prom = _pawn_reach(start, color, pushable, capturable[color], allowed)
+                    r = walked | prom
+                    promoted[i] = prom
+                    captured_on[color] |= (pawn_captures(walked, color) & capturable[color]) | prom
+                elif kind == KING:
+                    r = _flood(start, king_step, allowed & ~forbidden[color])
+                    captured_on[color] |= r
+                else:
+                    r = _flood(start, _STEP[kind], allowed)
+                    captured_on[color] |= r
+                reach[i] = r
+                if kind != KING:
+                    new_capturable[color ^ 1] |= r
+            for i, skipped, landing, color in double_pushers:
+                if reach[i] & landing:
+                    new_capturable[color ^ 1] |= skipped
+            new_released = released
+            for i, (sq, kind, color) in enumerate(pieces):
+                if kind == PAWN and not new_released >> i & 1:
+                    if reach[i] & ~BB_FILES[sq & 7] or reach[i] & captured_on[color ^ 1]:
+                        new_released |= 1 << i
+            new_mobile = mobile | ep_victim
+            for i, (sq, kind, color) in enumerate(pieces):
+                bit = 1 << sq
+                if reach[i] != bit or (kind != KING and captured_on[color ^ 1] & bit):
+                    new_mobile |= bit
+            if new_mobile == mobile and new_capturable == capturable and new_released == released:
+                break
+            released = new_released
+            mobile = new_mobile
+            capturable = new_capturable
+        self.reach = reach
+        self.promoted = promoted
+        self.mobile = mobile
+        self.attacks = [attacks_of(kind, color, reach[i], promoted[i])
+                        for i, (sq, kind, color) in enumerate(pieces)]
+
+    def _passing_forbidden(self, i: int, released: int, reach: list[int]) -> int:
+        """Squares of its file that pawn ``i`` cannot push to while an enemy pawn ahead blocks the way.
+
+        A pawn never jumps over a pawn: while neither leaves the file (by a capture) and the one
+        ahead is not taken, the pawn behind stays behind it, below the rank where it stands now.
+        """
+        sq, _, color = self.pieces[i]
+        if reach[i] & ~BB_FILES[sq & 7]:
+            return 0
+        forbidden = 0
+        for j, (other, kind, other_color) in enumerate(self.pieces):
+            if kind != PAWN or other_color == color or (other ^ sq) & 7 or released >> j & 1:
+                continue
+            if color == WHITE and other > sq:
+                forbidden |= BB_FILES[sq & 7] & ~((1 << other) - 1)
+            elif color != WHITE and other < sq:
+                forbidden |= BB_FILES[sq & 7] & ((1 << (other + 1)) - 1)
+        return forbidden
+
+    def state_estimate(self) -> int:
+        """A rough count of the positions that could follow: the product of every piece's squares."""
+        total = 2
+        for r in self.reach:
+            total *= r.bit_count()
+        return total
+
+    def king_region(self, color: int) -> int:
+        return self.reach[self.king_index[color]]
+
+
+def _match(need: list[int], blockers: list[int]) -> bool:
+    """Whether every square of ``need`` (bits) can get its own blocker; blockers are reach bitboards."""
+    owner: dict[int, int] = {}
+
+    def augment(bit: int, seen: set[int]) -> bool:
+        for j, r in enumerate(blockers):
+            if r & bit and j not in seen:
+                seen.add(j)
+                if j not in owner or augment(owner[j], seen):
+                    owner[j] = bit
+                    return True
+        return False
+
+    return all(augment(bit, set()) for bit in need)
+
+
+def mate_impossible(reach: Reach, winner: int) -> bool:
+    """Whether the over-approximation leaves no square where ``winner`` could checkmate."""
+    loser = winner ^ 1
+    pieces = reach.pieces
+    region = reach.king_region(loser)
+    wking = reach.king_region(winner)
+    w_attack = 0
+    blockers = []
+    for i, (sq, kind, color) in enumerate(pieces):
+        if kind == KING:
+            continue
+        if color == winner:
+            w_attack |= reach.attacks[i]
+        else:
+            blockers.append(reach.reach[i])
+    checkable = region & w_attack
+    while checkable:
+        low = checkable & -checkable
+        checkable ^= low
+        k = low.bit_length() - 1
+        near = KING_ATTACKS[k]
+        open_bb = near & region & ~w_attack
+        if not open_bb:
+            return False
+        # The winner's king stands on one square, not next to the loser's king, and covers the
+        # open neighbours next to it; the loser's pieces must take the others, one each.
+        if not wking & ~near & ~low & king_step(open_bb):
+            kings = [0]
+        else:
+            kings = [1 << s for s in _squares(wking & ~near & ~low & king_step(open_bb))]
+        for w in kings:
+            need_bb = open_bb & ~king_step(w)
+            if not need_bb:
+                return False
+            need = []
+            while need_bb:
+                b = need_bb & -need_bb
+                need_bb ^= b
+                need.append(b)
+            if len(need) <= len(blockers) and _match(need, blockers):
+                return False
+    return True
+
+
+def _squares(bb: int) -> list[int]:
+    out = []
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        out.append(low.bit_length() - 1)
+    return out

@@ -1,0 +1,319 @@
+"""Dead positions and the flag rule: chess_core.dead against hand-made cases and the CHA test vector.
+
+Every CAN_MATE answer carries a helpmate; each one is played with chess_core and with python-chess
+(the oracle) and must end in checkmate of the other side. A CANNOT_MATE answer must never meet a
+side that the vector (or the case) says can mate.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from pathlib import Path
+
+import chess
+import pytest
+
+from chess_core.dead import (DEFAULT_BUDGET, Mateability, MateVerdict, can_mate, can_possibly_mate,
+                             is_dead)
+from chess_core.dead_search import hopeless
+from chess_core.fen import FenError
+from chess_core.game import Game
+from chess_core.outcome import Termination
+from chess_core.position import Piece, Position
+from chess_core.squares import (BLACK, KING, KING_ATTACKS, KNIGHT, KNIGHT_ATTACKS, QUEEN, WHITE,
+                                parse_square)
+
+CAN, CANNOT, UNDETERMINED = Mateability.CAN_MATE, Mateability.CANNOT_MATE, Mateability.UNDETERMINED
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+VECTOR = REPO_ROOT.parent / "shared" / "data" / "cha-test-vector.txt"
+# The vector is checked with a smaller budget than the default, to keep this file to a few minutes;
+# bench/dead_position.py measures the default budget.
+VECTOR_BUDGET = 3_000
+VECTOR_CHUNK = 100
+
+
+def position(fen: str) -> Position:
+    """The position of ``fen``; composed positions that FEN validation refuses (more promoted pieces
+    than missing pawns, as in some of the vector's problems) are set up square by square."""
+    fields = fen.split()
+    fields += ["-"] * (4 - len(fields))
+    try:
+        return Position(" ".join(fields))
+    except FenError:
+        pos = Position.empty()
+        for row, text in enumerate(fields[0].split("/")):
+            file = 0
+            for ch in text:
+                if ch.isdigit():
+                    file += int(ch)
+                else:
+                    pos.set_piece(file + 8 * (7 - row), Piece.from_symbol(ch))
+                    file += 1
+        pos.turn = WHITE if fields[1] == "w" else BLACK
+        pos.castling = sum(bit for letter, bit in (("K", 1), ("Q", 2), ("k", 4), ("q", 8))
+                           if letter in fields[2])
+        pos.ep = -1 if fields[3] == "-" else parse_square(fields[3])
+        return pos
+
+
+def oracle_board(fen: str) -> chess.Board:
+    fields = fen.split()
+    fields += ["-"] * (4 - len(fields))
+    return chess.Board(" ".join(fields[:4]) + " 0 1")
+
+
+def assert_helpmate(fen: str, color: int, verdict: MateVerdict) -> None:
+    """The line of a CAN_MATE verdict is legal and ends with ``color`` giving mate, in both libraries."""
+    assert verdict.verdict is CAN
+    pos = position(fen)
+    board = oracle_board(fen)
+    for move in verdict.line:
+        pos.push(move)  # IllegalMoveError if chess_core refuses it
+        oracle_move = chess.Move(move.from_square, move.to_square, move.promotion)
+        assert oracle_move in board.legal_moves, f"{move.uci()} illegal for python-chess in {board.fen()}"
+        board.push(oracle_move)
+    assert pos.is_checkmate() and pos.turn == color ^ 1, f"{fen}: line does not mate for {color}"
+    assert board.is_checkmate() and board.turn == (color == BLACK), f"{fen}: python-chess sees no mate"
+
+
+def verdicts(fen: str, budget: int = DEFAULT_BUDGET) -> tuple[MateVerdict, MateVerdict]:
+    return can_mate(position(fen), WHITE, budget=budget), can_mate(position(fen), BLACK, budget=budget)
+
+
+# -- material ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fen", [
+    "8/8/8/4k3/8/8/8/4K3 w - - 0 1",  # K v K
+    "8/8/8/4k3/8/8/8/2B1K3 w - - 0 1",  # KB v K
+    "8/8/8/4k3/8/8/8/1N2K3 b - - 0 1",  # KN v K
+    "8/8/3b4/4k3/8/8/8/2B1K3 w - - 0 1",  # KB v KB, bishops on dark squares
+    "5b2/8/8/4k3/8/8/8/2B1K3 w - - 0 1",  # and both on dark squares, far apart
+])
+def test_insufficient_material_is_dead(fen):
+    white, black = verdicts(fen)
+    assert white.verdict is CANNOT and black.verdict is CANNOT
+    assert is_dead(position(fen))
+
+
+@pytest.mark.parametrize("fen, color", [
+    ("8/8/8/4k3/8/8/8/1NN1K3 w - - 0 1", WHITE),  # KNN v K: no forced mate, but a helpmate
+    ("8/8/2b5/4k3/8/8/8/2B1K3 w - - 0 1", WHITE),  # KB v KB on opposite colours: both can
+    ("8/8/2b5/4k3/8/8/8/2B1K3 w - - 0 1", BLACK),
+    ("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", WHITE),  # KP v K: after the promotion
+    ("8/8/8/4k3/8/8/8/1B2KN2 b - - 0 1", WHITE),  # bishop and knight
+])
+def test_helpmate_exists_and_is_verified(fen, color):
+    verdict = can_mate(position(fen), color)
+    assert_helpmate(fen, color, verdict)
+    assert not is_dead(position(fen))
+
+
+def test_lone_king_and_pawn_side_cannot_be_mated_by_the_bare_king():
+    fen = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"
+    assert can_mate(position(fen), BLACK).verdict is CANNOT
+
+
+def test_a_lone_knight_never_mates_a_king_whose_only_helpers_are_queens():
+    """The material rule behind ``hopeless`` for K+N v K+Q(s), checked on every mating pattern.
+
+    Put the loser's king anywhere, the knight giving check, the winner's king anywhere not next to
+    it, and a queen of the loser on every neighbour that neither attacks (the fewest blockers that
+    could hold the king in): the loser always has a legal move.
+    """
+    pos0 = position("8/8/8/8/8/8/8/8 w - - 0 1")
+    for k, w in itertools.permutations(range(64), 2):
+        if KING_ATTACKS[k] >> w & 1:
+            continue
+        knights = KNIGHT_ATTACKS[k] & ~(1 << w)
+        while knights:
+            n = (knights & -knights).bit_length() - 1
+            knights &= knights - 1
+            covered = KING_ATTACKS[w] | KNIGHT_ATTACKS[n] | 1 << w | 1 << n
+            pos = pos0.copy()
+            pos.set_piece(k, Piece(KING, BLACK))
+            pos.set_piece(w, Piece(KING, WHITE))
+            pos.set_piece(n, Piece(KNIGHT, WHITE))
+            open_squares = KING_ATTACKS[k] & ~covered
+            while open_squares:
+                q = (open_squares & -open_squares).bit_length() - 1
+                open_squares &= open_squares - 1
+                pos.set_piece(q, Piece(QUEEN, BLACK))
+            pos.turn = BLACK
+            assert not pos.is_checkmate(), pos.fen()
+            assert hopeless(pos, WHITE)
+
+
+# -- blocked positions ---------------------------------------------------------------------------
+
+def test_fully_locked_pawn_chain_with_kings_only_is_dead():
+    fen = "4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1"
+    assert verdicts(fen)[0].verdict is CANNOT
+    assert verdicts(fen)[1].verdict is CANNOT
+    assert is_dead(position(fen))
+
+
+def test_bishops_locked_out_of_the_kings_squares_cannot_mate():
+    # Each bishop runs on the squares its own pawns hold: neither can ever cross the chain.
+    fen = "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1"
+    assert verdicts(fen)[0].verdict is CANNOT and verdicts(fen)[1].verdict is CANNOT
+    assert is_dead(position(fen))
+
+
+def test_only_one_sides_bishops_are_locked_out():
+    # Black's dark bishops never reach White's king; White's bishop and knight can mate Black's.
+    fen = "7b/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N7 b - - 0 1"
+    white, black = verdicts(fen)
+    assert_helpmate(fen, WHITE, white)
+    assert black.verdict is CANNOT
+    assert not is_dead(position(fen))
+
+
+def test_rook_that_can_never_pass_its_own_king():
+    # White's king and rook share h3-h5 (pawns on the g-file and h2, h6 guarded by g7): the rook
+    # never gets past the king, and nothing else of White's moves. Static reach alone would let
+    # the rook out; the walk through every position that can follow proves it.
+    fen = "2k5/6p1/6P1/6PK/6P1/6PR/7P/8 b - - 0 1"
+    white, black = verdicts(fen)
+    assert white.verdict is CANNOT and black.verdict is CANNOT
+    assert is_dead(position(fen))
+
+
+# -- the game hooks ------------------------------------------------------------------------------
+
+def test_flag_fall_against_a_side_that_cannot_mate_is_a_draw():
+    fen = "4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1"
+    game = Game(fen, can_mate=can_possibly_mate)
+    outcome = game.flag(WHITE)
+    assert outcome.termination is Termination.TIME_VS_INSUFFICIENT
+    assert outcome.winner is None
+
+
+def test_flag_fall_against_a_side_that_can_helpmate_loses():
+    # The lone king's flag falls; two knights cannot force mate but can helpmate: a loss.
+    game = Game("8/8/8/4k3/8/8/8/1NN1K3 b - - 0 1", can_mate=can_possibly_mate)
+    outcome = game.flag(BLACK)
+    assert outcome.termination is Termination.TIME_FORFEIT
+    assert outcome.winner == WHITE
+
+
+def test_flag_fall_of_the_side_with_the_knights_is_a_draw():
+    game = Game("8/8/8/4k3/8/8/8/1NN1K3 w - - 0 1", can_mate=can_possibly_mate)
+    assert game.flag(WHITE).termination is Termination.TIME_VS_INSUFFICIENT
+
+
+def test_dead_position_ends_the_game_at_once():
+    game = Game("4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 b - - 0 1", dead_position=is_dead)
+    assert game.outcome is not None and game.outcome.termination is Termination.INSUFFICIENT_MATERIAL
+
+
+def test_move_into_a_dead_position_ends_the_game():
+    # Bishop against knight: each side could still help the other mate. Taking the knight leaves
+    # a lone bishop: dead.
+    game = Game("8/8/8/4k3/8/8/3n4/4KB2 w - - 0 1", dead_position=is_dead)
+    assert game.outcome is None
+    game.push_text("Kxd2")
+    assert game.outcome is not None and game.outcome.termination is Termination.INSUFFICIENT_MATERIAL
+
+
+# -- contract ------------------------------------------------------------------------------------
+
+def test_can_mate_leaves_the_position_as_it_was():
+    pos = position("8/1p4p1/1Pp3p1/k1P3p1/1pP3Pb/1P4p1/6P1/7K w - - 0 1")
+    pos.push(pos.legal_moves()[0])
+    before = (pos.fen(), pos.move_stack())
+    can_mate(pos, WHITE, budget=2_000)
+    can_mate(pos, BLACK, budget=2_000)
+    assert (pos.fen(), pos.move_stack()) == before
+
+
+def test_tiny_budget_answers_undetermined_never_wrong():
+    fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    verdict = can_mate(position(fen), WHITE, budget=1)
+    assert verdict.verdict in (CAN, UNDETERMINED)
+    if verdict.verdict is CAN:
+        assert_helpmate(fen, WHITE, verdict)
+    assert can_possibly_mate(position(fen), WHITE, budget=1)
+
+
+def test_budget_bounds_the_time():
+    # A position the analysis cannot settle: the search stops with its budget.
+    fen = "1k6/1P1p1p1p/BP6/1P5p/8/8/3P1PKP/8 w - - 0 1"
+    start = time.perf_counter()
+    verdict = can_mate(position(fen), BLACK, budget=2_000)
+    assert time.perf_counter() - start < 2.0
+    assert verdict.verdict in (CAN, UNDETERMINED)
+
+
+def test_is_dead_fast_path_does_not_search(monkeypatch):
+    import chess_core.dead as dead
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("is_dead searched an ordinary position")
+
+    monkeypatch.setattr(dead, "can_mate", no_search)
+    for fen in ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+                "rnbqkb1r/pp3ppp/4pn2/2pp4/3P4/4PN2/PPPN1PPP/R1BQKB1R w KQkq - 0 5"):
+        assert not dead.is_dead(position(fen))
+
+
+def test_checkmate_and_stalemate_on_the_board():
+    mate = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"
+    assert can_mate(position(mate), WHITE) == MateVerdict(CAN)
+    assert can_mate(position(mate), BLACK).verdict is CANNOT
+    stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+    assert verdicts(stalemate)[0].verdict is CANNOT and verdicts(stalemate)[1].verdict is CANNOT
+    assert is_dead(position(stalemate))
+
+
+# -- the CHA test vector -------------------------------------------------------------------------
+
+def _vector() -> list[tuple[str, str]]:
+    if not VECTOR.exists():
+        return []
+    rows = []
+    for line in VECTOR.read_text().splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        rows.append((line[:2], line[3:].strip()))
+    return rows
+
+
+VECTOR_ROWS = _vector()
+DECIDED: dict[int, int] = {}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not VECTOR_ROWS, reason=f"CHA test vector not found at {VECTOR}")
+@pytest.mark.parametrize("start", range(0, max(len(VECTOR_ROWS), 1), VECTOR_CHUNK))
+def test_vector_no_wrong_verdict_and_every_line_mates(start):
+    wrong = []
+    decided = 0
+    for tag, fen in VECTOR_ROWS[start:start + VECTOR_CHUNK]:
+        for color in (WHITE, BLACK):
+            expected_can = tag[color] != "-"
+            verdict = can_mate(position(fen), color, budget=VECTOR_BUDGET)
+            if verdict.verdict is CAN:
+                if not expected_can:
+                    wrong.append((fen, color, "CAN_MATE"))
+                else:
+                    assert_helpmate(fen, color, verdict)
+                decided += 1
+            elif verdict.verdict is CANNOT:
+                if expected_can:
+                    wrong.append((fen, color, "CANNOT_MATE"))
+                decided += 1
+    DECIDED[start] = decided
+    assert not wrong
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not VECTOR_ROWS, reason=f"CHA test vector not found at {VECTOR}")
+def test_vector_decided_count():
+    if len(DECIDED) * VECTOR_CHUNK < len(VECTOR_ROWS):
+        pytest.skip("run with the vector chunks to count decided questions")
+    total = sum(DECIDED.values())
+    print(f"\nCHA vector: {total} of {2 * len(VECTOR_ROWS)} side-questions decided "
+          f"with a budget of {VECTOR_BUDGET} positions")
+    assert total >= 3_000
