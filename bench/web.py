@@ -13,6 +13,8 @@ change to the first websocket message that shows it:
 
 The peer, measured in the same run on the same events, is the session's own subscriber: the
 moment the session's snapshot shows the change, before any web work. The ratio is page / peer.
+Both go through the service's shell (reading handed over to the loop, session fed, polled at
+its deadlines), as in ``echiquier run``.
 Run: .venv/bin/python bench/web.py [--moves N]
 """
 from __future__ import annotations
@@ -76,8 +78,9 @@ def percentile(samples: list[float], p: float) -> float:
 
 async def measure(moves: int) -> dict[str, list[float]]:
     state_dir = tempfile.mkdtemp(prefix="echiquier-bench-")
-    sim = Simulator(simulator_config(None, state_dir), host="127.0.0.1", port=0)
-    url = await sim.start()
+    sim = Simulator(simulator_config(None, state_dir), port=0)
+    service = asyncio.create_task(sim.run())
+    url = await sim.started()
     loop = asyncio.get_running_loop()
     pages: asyncio.Queue = asyncio.Queue()
     client = PageClient(url, loop, pages)
@@ -139,7 +142,8 @@ async def measure(moves: int) -> dict[str, list[float]]:
         unsubscribe()
         client.stop.set()
         await loop.run_in_executor(None, client.thread.join)
-        await sim.stop()
+        sim.stop()
+        await service
     return results
 
 

@@ -5,7 +5,6 @@ import argparse
 import asyncio
 import logging
 import os
-import signal
 import sys
 from pathlib import Path
 
@@ -61,41 +60,31 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         return _fail(str(exc))
 
-    from firmware.web.simulator import Simulator, simulator_config
+    from firmware.web.simulator import simulator_config
 
     state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
     try:
         config = simulator_config(base, state_dir, time_control=args.time_control, rules=args.rules,
-                                  fen=args.fen, settle_ms=args.settle_ms)
+                                  fen=args.fen, settle_ms=args.settle_ms, host=args.host, port=args.port,
+                                  pairing_code=args.pairing_code)
     except ConfigError as exc:
         return _fail(str(exc))
     try:
-        return asyncio.run(_serve(config, args))
+        return asyncio.run(_serve(config, args.port))
     except KeyboardInterrupt:
         return 0
 
 
-async def _serve(config, args: argparse.Namespace) -> int:
+async def _serve(config, port: int) -> int:
     from firmware.web.simulator import Simulator
 
-    sim = Simulator(config, host=args.host, port=args.port, pairing_code=args.pairing_code)
-    try:
-        url = await sim.start()
-    except OSError as exc:
-        await sim.stop()
-        return _fail(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
-    print(f"Échiquier simulator on {url}  (games in {config.storage.dir}; Ctrl-C to stop)", flush=True)
-    if sim.pairing.required:
-        print(f"Pairing code: {sim.pairing.code}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):
-            pass
-    try:
-        await stop.wait()
-    finally:
-        await sim.stop()
-    return 0
+    def announce(url: str) -> None:
+        print(f"Échiquier simulator on {url}  (games in {config.storage.dir}; Ctrl-C to stop)", flush=True)
+        if sim.pairing.required:
+            print(f"Pairing code: {sim.pairing.code}", flush=True)
+
+    sim = Simulator(config, port=port, announce=announce)
+    code = await sim.run()
+    if sim.url is None:
+        return _fail(f"cannot listen on {config.web.host}:{port}")
+    return code

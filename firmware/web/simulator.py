@@ -1,120 +1,38 @@
-"""The simulator: the game session on a simulated board, driven from the web page.
+"""The simulator: the board's service on a simulated board, driven from the web page.
 
-Everything a real board runs runs here: the :class:`~firmware.session.Session` (debouncer,
-inference, clock, draw rules, recorder, LED feedback), fed with the readings of a
-:class:`~board_driver.sim.SimulatedBoard` whose pieces the page moves through a
-:class:`~firmware.web.simhand.SimHand`. The LEDs go to a
-:class:`~board_driver.sim_leds.RecordingLedSink`, and the page draws them.
-
-:class:`SessionPump` is the thin async shell between a sensor source and the session (feed each
-reading on the loop, poll at the session's next deadline); it is what ``firmware.service`` does
-for ``echiquier run``.
+Everything a real board runs runs here: the :class:`~firmware.service.Service` shell (readings
+handed over to the loop, the session polled at its deadlines) and its
+:class:`~firmware.session.Session` (debouncer, inference, clock, draw rules, recorder, LED
+feedback). Only the ends differ: the sensors are a :class:`~board_driver.sim.SimulatedBoard`
+whose pieces the page moves through a :class:`~firmware.web.simhand.SimHand`, and the LEDs a
+:class:`~board_driver.sim_leds.RecordingLedSink` that the page draws.
 """
 from __future__ import annotations
 
 import asyncio
 import dataclasses
 import logging
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from board_driver.reading import Reading
 from board_driver.sim import SimulatedBoard
 from board_driver.sim_leds import RecordingLedSink
+from chess_core import STARTING_FEN, Position
 
 from ..config import Config, parse_config, with_overrides
 from ..recorder import Recorder
-from .library import GameLibrary
-from .pairing import Pairing, led_pattern, load_or_create_code
-from .server import WebCompanion, is_loopback
-from .session_backend import SessionBackend
+from .companion import build_companion, page_address, pairing_for
+from .server import WebCompanion
 from .simhand import SimHand
 
 log = logging.getLogger(__name__)
 
 
-class SessionPump:
-    """Feeds a session with a sensor source's readings and polls it at its deadlines.
-
-    Readings may arrive on any thread; they are fed on the loop, in order. After each input the
-    next ``poll`` is scheduled at ``session.next_deadline`` (blinking LEDs included), so nothing
-    runs on a fixed tick. ``after_input`` is called after each feed and poll (the web companion
-    uses it to push the new state).
-    """
-
-    def __init__(self, session: Any, *, clock: Callable[[], float] = time.monotonic,
-                 after_input: Callable[[], None] | None = None) -> None:
-        self.session = session
-        self.clock = clock
-        self.after_input = after_input
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._timer: asyncio.TimerHandle | None = None
-        self._thread: int | None = None
-        self.fed = 0
-
-    def start(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._thread = threading.get_ident()
-        self._schedule()
-
-    def stop(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self._loop = None
-
-    def sink(self, reading: Reading) -> None:
-        """The sensor source's sink: feed now if on the loop's thread, else hand over."""
-        loop = self._loop
-        if loop is None:
-            return
-        if threading.get_ident() == self._thread:
-            self._feed(reading)
-        else:
-            loop.call_soon_threadsafe(self._feed, reading)
-
-    def _feed(self, reading: Reading) -> None:
-        if self._loop is None:
-            return
-        try:
-            self.session.feed(reading)
-        except Exception:  # noqa: BLE001 - one bad reading must not stop the board
-            log.exception("the session failed on a reading")
-        self.fed += 1
-        self._done()
-
-    def _poll(self) -> None:
-        self._timer = None
-        if self._loop is None:
-            return
-        try:
-            self.session.poll(self.clock())
-        except Exception:  # noqa: BLE001 - keep polling: the clock and the LEDs depend on it
-            log.exception("the session failed to poll")
-        self._done()
-
-    def _done(self) -> None:
-        if self.after_input is not None:
-            self.after_input()
-        self._schedule()
-
-    def _schedule(self) -> None:
-        if self._loop is None:
-            return
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        now = self.clock()
-        deadline = self.session.next_deadline(now)
-        if deadline is not None:
-            self._timer = self._loop.call_later(max(0.0, deadline - now), self._poll)
-
-
 def simulator_config(base: Config | None, state_dir: str | Path, *, time_control: str | None = None,
-                     rules: str | None = None, fen: str | None = None, settle_ms: int | None = None) -> Config:
+                     rules: str | None = None, fen: str | None = None, settle_ms: int | None = None,
+                     host: str = "127.0.0.1", port: int = 8080, pairing_code: str | None = None) -> Config:
     """``base`` (or the defaults) for the simulator: simulated sensors and LEDs, ``state_dir``."""
     config = base if base is not None else parse_config({"board": {"sensors": "sim"}}, "echiquier sim")
     game: dict[str, Any] = {}
@@ -127,65 +45,91 @@ def simulator_config(base: Config | None, state_dir: str | Path, *, time_control
     board: dict[str, Any] = {"sensors": "sim"}
     if settle_ms is not None:
         board["settle_ms"] = settle_ms
-    sections: dict[str, dict[str, Any]] = {"board": board, "storage": {"dir": str(state_dir)}}
+    web: dict[str, Any] = {"host": host, "enabled": True}
+    if port:  # 0 (any free port) is for Simulator(port=0): the configuration names a real port
+        web["port"] = port
+    if pairing_code is not None:
+        web["pairing_code"] = pairing_code
+    sections: dict[str, dict[str, Any]] = {"board": board, "storage": {"dir": str(state_dir)}, "web": web}
     if game:
         sections["game"] = game
     config = with_overrides(config, **sections)
     return dataclasses.replace(config, leds=dataclasses.replace(config.leds, sink="sim"))
 
 
-class Simulator:
-    """A session on a simulated board with its web companion; ``await start()``, ``await stop()``."""
+def saved_position(config: Config) -> Position:
+    """Where the pieces stand when the simulator starts: the saved game's position, else the start."""
+    record = Recorder(config.storage.dir).load()
+    if record is not None:
+        return record.game().position
+    return Position(config.game.fen or STARTING_FEN)
 
-    def __init__(self, config: Config, *, host: str = "127.0.0.1", port: int = 8080,
-                 pairing_code: str | None = None, clock: Callable[[], float] = time.monotonic) -> None:
-        from ..session import Session  # the session imports the whole game stack: only when used
+
+class Simulator:
+    """The service on a simulated board, with the web companion driving it.
+
+    ``await run()`` runs until ``stop()`` (or SIGINT/SIGTERM); ``await started()`` returns the
+    page's address once it is served.
+    """
+
+    def __init__(self, config: Config, *, port: int | None = None, clock: Callable[[], float] = time.monotonic,
+                 announce: Callable[[str], None] | None = None) -> None:
+        from ..service import Service  # the service imports the whole game stack: only when used
 
         self.config = config
-        self.host = host
-        self.port = port
+        self.port = config.web.port if port is None else port
         self.clock = clock
-        self.state_dir = Path(config.storage.dir)
-        self.leds = RecordingLedSink(max_frames=8)
-        self.recorder = Recorder(self.state_dir)
-        self.session = Session(config, recorder=self.recorder, leds=self.leds, clock=clock)
-        self.session.restore(clock())
-        position = self.session.game.position
+        self.announce = announce
+        position = saved_position(config)
         self.board = SimulatedBoard(position.occupied, clock=clock)
         self.hand = SimHand(self.board, position)
-        self.backend = SessionBackend(self.session)
-        required = not is_loopback(host)
-        code = None
-        if required:
-            code = pairing_code or config.web.pairing_code or load_or_create_code(self.state_dir)
-        self.pairing = Pairing(code, required=required)
-        self.companion = WebCompanion(self.backend, pairing=self.pairing,
-                                      library=GameLibrary(self.recorder.games_dir), hand=self.hand, clock=clock)
-        self.pump = SessionPump(self.session, clock=clock)
-        self.companion.on_sim_change = self.companion.changed
+        self.leds = RecordingLedSink(max_frames=8)
+        self.service = Service(config, source=self.board, leds=self.leds, clock=clock,
+                               companions=(self._serve,))
+        self.session = self.service.session
+        self.pairing = pairing_for(config)
+        self.companion: WebCompanion | None = None
         self.url: str | None = None
+        self._started: asyncio.Future | None = None
 
     @property
-    def pairing_pattern(self) -> tuple[int, ...] | None:
-        return led_pattern(self.pairing.code) if self.pairing.required else None
+    def backend(self):
+        return self.companion.backend if self.companion is not None else None
 
-    async def start(self) -> str:
-        """Serve the page and start the board; returns the page's address."""
-        self.recorder.prepare()
-        self.pump.start()
-        self.board.start(self.pump.sink)
-        port = await self.companion.start(self.host, self.port)
-        shown = f"[{self.host}]" if ":" in self.host else self.host
-        self.url = f"http://{shown}:{port}/"
-        return self.url
+    async def run(self) -> int:
+        self._started = asyncio.get_running_loop().create_future()
+        try:
+            return await self.service.run()
+        finally:
+            if not self._started.done():
+                self._started.set_exception(RuntimeError("the simulator stopped before serving its page"))
 
-    async def stop(self) -> None:
-        """Stop the page, the board and the session (saving the game). Idempotent."""
-        await self.companion.stop()
-        self.pump.stop()
-        self.board.stop()
-        self.backend.close()
-        await self.session.aclose()
+    async def started(self) -> str:
+        while self._started is None:
+            await asyncio.sleep(0)
+        return await asyncio.shield(self._started)
+
+    def stop(self) -> None:
+        self.service.stop()
+
+    async def _serve(self, service: Any) -> None:
+        web = self.config.web
+        self.companion = build_companion(self.session, self.config, pairing=self.pairing, hand=self.hand,
+                                         clock=self.clock)
+        try:
+            port = await self.companion.start(web.host, self.port)
+        except OSError as exc:
+            self._started.set_exception(exc)
+            service.stop()
+            return
+        self.url = page_address(web.host, port)
+        if self.announce is not None:
+            self.announce(self.url)
+        self._started.set_result(self.url)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await self.companion.stop()
 
 
-__all__ = ["Simulator", "SessionPump", "simulator_config"]
+__all__ = ["Simulator", "simulator_config", "saved_position"]

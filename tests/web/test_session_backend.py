@@ -153,12 +153,15 @@ def test_takebacks_only_where_allowed(table):
     assert table.state()["can_takeback"] is True
 
 
-@pytest.mark.xfail(reason="firmware.match: Match.takeback re-reads the settled board, which still shows the "
-                          "move, and commits it again; reported to the session's owner")
-def test_a_takeback_from_the_page_undoes_the_move(table):
+def test_a_takeback_from_the_page_undoes_the_move_and_asks_for_the_piece_back(table):
     table.backend.settings({"takebacks": True}, table.clock.now)
     table.move("e2", "e4")
     table.backend.takeback(table.clock.now)
+    state = table.state()
+    assert state["moves"]["en"] == [] and state["turn"] == "white"
+    assert set(state["wrong"]) == {"e2", "e4"}
+    table.move("e4", "e2")
+    assert table.state()["status"] == "White to move"
     state = table.state()
     assert state["moves"]["en"] == [] and state["turn"] == "white"
 
