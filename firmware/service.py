@@ -236,6 +236,11 @@ class Service:
                     item = await asyncio.wait_for(queue.get(), timeout)
                 except asyncio.TimeoutError:
                     item = False
+                    # Readings handed over while the loop was busy wait in the loop's ready
+                    # queue: they come first, or a poll at "now" would pass them by.
+                    await asyncio.sleep(0)
+                    if not queue.empty():
+                        continue
             if item is None:
                 break
             if item is END:  # what the hands left is final; the clocks stop with the capture
