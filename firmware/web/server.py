@@ -6,7 +6,8 @@ state, pushed after every change; nothing polls) and the library. Every other me
 state and passes the guard first:
 
 * a request from another site is refused (its ``Origin`` must be this host), and a body must
-  be JSON (``Content-Type: application/json``), which a cross-site form cannot send;
+  be JSON (``Content-Type: application/json``), which a cross-site form cannot send; without
+  pairing (loopback only) the ``Host`` must be a loopback name, against DNS rebinding;
 * on a server that needs pairing (bound to the LAN), the client must hold the pairing cookie
   (``POST /api/pair`` with the code) or give the code in ``X-Pairing-Code``; wrong codes are
   rate-limited.
@@ -208,6 +209,9 @@ class WebCompanion:
         origin = request.headers.get("Origin")
         if origin is not None and origin != "null" and urlsplit(origin).netloc != request.host:
             return _error(403, "requests from another site are refused")
+        if not self.pairing.required and not is_loopback(urlsplit(f"//{request.host}").hostname or ""):
+            # A server without pairing listens on loopback only; another Host means DNS rebinding.
+            return _error(403, "this board answers changes addressed to 127.0.0.1 only")
         if request.content_type != "application/json":
             return _error(415, "the body must be JSON (Content-Type: application/json)")
         if request.path != "/api/pair" and not self.pairing.token_valid(request.cookies.get(COOKIE)) \

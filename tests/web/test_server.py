@@ -169,6 +169,14 @@ async def test_a_request_from_another_site_is_refused(serve):
     assert same.status == 200
 
 
+async def test_a_simulator_refuses_changes_addressed_to_another_host(serve):
+    client, _, backend = await serve()
+    rebound = await post(client, "/api/game/resign", {"color": "white"}, headers={"Host": "evil.example:8080"})
+    assert rebound.status == 403 and not backend.calls
+    local = await post(client, "/api/game/resign", {"color": "white"}, headers={"Host": "localhost:8080"})
+    assert local.status == 200
+
+
 async def test_a_huge_body_is_refused(serve):
     client, _, _ = await serve()
     response = await post(client, "/api/game/new", {"white": "x" * 100_000})

@@ -291,7 +291,10 @@
     for (const b of promo.querySelectorAll("button")) {
       const p = b.dataset.piece;
       const white = !s.promotion || s.promotion.color !== "black";
-      b.textContent = `${glyph(white ? p.toUpperCase() : p)} ${LETTERS[ui.lang][p]}`;
+      const g = document.createElement("span");
+      g.className = "glyph " + (white ? "w" : "b");
+      g.textContent = glyph(white ? p.toUpperCase() : p);
+      b.replaceChildren(g, ` ${LETTERS[ui.lang][p]}`);
       b.title = PIECE_NAMES[ui.lang][p];
       b.setAttribute("aria-pressed", s.promotion && s.promotion.piece === p ? "true" : "false");
     }
