@@ -167,22 +167,29 @@ def _comment_units(text: str) -> list[str]:
 
 
 def _wrap(units: list[str], width: int) -> list[str]:
+    """Fill lines up to ``width``; a line never opens with ``%`` (it would read as an escape)."""
     lines: list[str] = []
     current = ""
+
+    def opening(piece: str) -> str:
+        return " " + piece if piece.startswith("%") else piece
+
     for unit in units:
-        while len(unit) > width:  # a single word longer than a line: cut it (comments only)
-            if current:
+        pieces = unit.split(" ") if len(unit) > width and " " in unit else [unit]
+        for piece in pieces:
+            while len(piece) > width:  # a single word longer than a line: cut it (comments only)
+                if current:
+                    lines.append(current)
+                    current = ""
+                lines.append(piece[:width])
+                piece = piece[width:]
+            if not current:
+                current = opening(piece)
+            elif len(current) + 1 + len(piece) <= width:
+                current += " " + piece
+            else:
                 lines.append(current)
-                current = ""
-            lines.append(unit[:width])
-            unit = unit[width:]
-        if not current:
-            current = unit
-        elif len(current) + 1 + len(unit) <= width:
-            current += " " + unit
-        else:
-            lines.append(current)
-            current = unit
+                current = opening(piece)
     if current:
         lines.append(current)
     return lines

@@ -9,7 +9,7 @@ import pytest
 from chess_core import pgn, pgn_model, pgn_reader, pgn_writer
 from chess_core.game import Game
 from chess_core.move import Move
-from chess_core.pgn import write_pgn
+from chess_core.pgn import read_game, write_pgn
 from chess_core.squares import BLACK, WHITE
 
 SCHOLAR = "e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7"
@@ -219,3 +219,12 @@ def test_a_move_keeps_its_number_and_its_clock_on_one_line():
 @pytest.mark.parametrize("module", [pgn, pgn_model, pgn_reader, pgn_writer])
 def test_docstring_examples_hold(module):
     assert doctest.testmod(module).failed == 0
+
+
+def test_a_long_comment_of_percent_words_wraps_without_cutting_a_word():
+    game = Game()
+    game.push_text("e4")
+    comment = "x" * 70 + " %hmm %hmm e4 knight"
+    text = write_pgn(game, comments={1: comment})
+    assert all(len(line) <= 80 and not line.startswith("%") for line in text.splitlines())
+    assert read_game(text).comments[1] == comment
