@@ -280,7 +280,7 @@ def main() -> int:
     print(f"  session alone (peer)          median {statistics.median(base):.2f} ms  p99 {pct(base, 0.99):.2f} ms  "
           f"(service p99 / peer p99 x{pct(lat, 0.99) / max(pct(base, 0.99), 1e-6):.1f})")
     lm, pm = material["samples"], peer_material["samples"]
-    print(f"  with dead positions by material only (chess_core.dead's exact search left out):")
+    print("  with dead positions by material only (chess_core.dead's exact search left out):")
     print(f"    service                     median {statistics.median(lm):.2f} ms  p99 {pct(lm, 0.99):.2f} ms  "
           f"max {max(lm):.2f} ms ({material['moves']} moves)")
     print(f"    session alone (peer)        median {statistics.median(pm):.2f} ms  p99 {pct(pm, 0.99):.2f} ms")

@@ -176,6 +176,22 @@ class SessionCommands:
         self._changed = True
         self._after(now)
 
+    def button(self, name: str, now: Optional[float] = None) -> None:
+        """A press of the GPIO button ``name`` (see firmware.gestures.BUTTONS): the same as the
+        gesture; "promote" changes the piece of the promotion just made."""
+        from .gestures import BUTTONS, CyclePromotion
+        now = self._now(now)
+        if name == "promote":
+            square = self.gestures.promotion_square
+            gesture = CyclePromotion(square) if square is not None else None
+        elif name in BUTTONS:
+            gesture = BUTTONS[name]
+        else:
+            raise SessionError(f"no button {name!r} (known: {', '.join(sorted(BUTTONS))}, promote)")
+        if gesture is not None and self.live:
+            self._gestures([gesture], now)
+        self._after(now)
+
     # -- helpers ---------------------------------------------------------------------------------
 
     def _now(self, now: Optional[float]) -> float:

@@ -116,3 +116,18 @@ def test_choosing_the_promotion_from_the_companion(tmp_path):
     assert table.session.snapshot()["moves"]["san"] == ["b8=N"]
     assert table.session.game.turn != WHITE
     assert parse_square("b8") in table.lit
+
+
+def test_buttons_do_what_the_gestures_do(tmp_path):
+    import pytest
+    from firmware.session import SessionError
+
+    table = _promote(tmp_path)
+    table.session.button("promote")
+    assert table.session.game.moves[-1].promotion == ROOK
+    table.session.button("draw")
+    assert table.session.snapshot()["draw_offer"] == "black"
+    table.session.button("resign_black")
+    assert table.session.snapshot()["status"] == "White wins by resignation"
+    with pytest.raises(SessionError, match="no button"):
+        table.session.button("eject")
