@@ -7,8 +7,7 @@
 It serves the page on ``[web] host``/``port`` for as long as the service runs. Bound beyond the
 loopback interface (the default on a real board), every change needs the pairing code: the
 configured ``[web] pairing_code``, or one drawn once and kept in the state directory. The code
-is written to the journal at start; :func:`firmware.web.pairing.led_pattern` gives the frame
-that shows it on the LEDs.
+is written to the journal at start and shown on the LEDs for a while (:func:`show_pairing_code`).
 """
 from __future__ import annotations
 
@@ -48,21 +47,54 @@ def page_address(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
-async def serve_web(service: Any) -> None:
-    """Companion coroutine for the service: serve the page until cancelled."""
+PATTERN_S = 15.0   # how long the LEDs show the pairing code at start
+
+
+def show_pairing_code(service: Any, code: str, seconds: float = PATTERN_S) -> bool:
+    """Show ``code`` on the LEDs for ``seconds``, then give them back to the session.
+
+    The session shows a frame only when its frame changes, so the pattern stays until the
+    board changes or the time is up; then the session's own frame is shown again.
+    """
+    pattern = led_pattern(code)
+    leds = getattr(service, "leds", None)
+    if pattern is None or leds is None:
+        return False
+    leds.show(pattern)
+
+    def give_back() -> None:
+        frame = service.session.leds_frame
+        if frame is not None and not leds.closed:
+            leds.show(frame)
+
+    asyncio.get_running_loop().call_later(seconds, give_back)
+    return True
+
+
+async def start_web(service: Any, *, pattern_s: float = PATTERN_S) -> WebCompanion | None:
+    """Serve the page of ``service``'s session; None when ``[web] enabled = false``."""
     config: Config = service.config
     if not config.web.enabled:
-        return
+        return None
     companion = build_companion(service.session, config, clock=service.session.clock)
     port = await companion.start(config.web.host, config.web.port)
     log.info("web companion on %s (listening on %s)", page_address(config.web.host, port), config.web.host)
     if companion.pairing.required:
-        log.warning("pairing code of this board: %s (shown on the LEDs as bars on files a-f: %s)",
-                    companion.pairing.code, "yes" if led_pattern(companion.pairing.code) else "no")
+        shown = show_pairing_code(service, companion.pairing.code, pattern_s)
+        log.warning("pairing code of this board: %s%s", companion.pairing.code,
+                    " (on the LEDs now: count the lit squares up each file from a)" if shown else "")
+    return companion
+
+
+async def serve_web(service: Any) -> None:
+    """Companion coroutine for the service: serve the page until cancelled."""
+    companion = await start_web(service)
+    if companion is None:
+        return
     try:
         await asyncio.Event().wait()
     finally:
         await companion.stop()
 
 
-__all__ = ["serve_web", "build_companion", "pairing_for", "page_address"]
+__all__ = ["serve_web", "start_web", "show_pairing_code", "build_companion", "pairing_for", "page_address"]

@@ -6,6 +6,7 @@ never slept on.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 
 import aiohttp
@@ -13,7 +14,7 @@ import pytest
 
 from chess_core import parse_square
 from firmware.config import parse_config
-from firmware.web.companion import build_companion, page_address, pairing_for, serve_web
+from firmware.web.companion import build_companion, page_address, pairing_for, serve_web, start_web
 from firmware.web.simulator import Simulator, saved_position, simulator_config
 
 from .conftest import ManualClock
@@ -124,5 +125,33 @@ async def test_the_service_companion_serves_the_session(tmp_path):
             async with http.post(f"http://127.0.0.1:{port}/api/sim/click", data="{}",
                                  headers={"Content-Type": "application/json"}) as response:
                 assert response.status == 404  # no simulated hand on a real board
+    finally:
+        await companion.stop()
+
+
+async def test_on_the_lan_the_code_is_journalled_and_shown_on_the_leds_then_the_game_comes_back(tmp_path, caplog):
+    from board_driver.sim_leds import RecordingLedSink
+    from firmware.session import Session
+    from firmware.web.pairing import led_pattern
+
+    config = parse_config({"board": {"sensors": "sim"}, "storage": {"dir": str(tmp_path)},
+                           "web": {"host": "0.0.0.0", "port": 8080, "pairing_code": "123456"}})
+
+    class Service:
+        pass
+    service = Service()
+    service.config = config
+    service.leds = RecordingLedSink()
+    service.session = Session(config, leds=service.leds)
+    service.session.poll(service.session.clock())     # the session shows its own frame first
+    before = service.session.leds_frame
+    service.config = dataclasses.replace(config, web=dataclasses.replace(config.web, port=0))  # any free port
+    companion = await start_web(service, pattern_s=0)
+    try:
+        assert companion.pairing.required and "pairing code of this board: 123456" in caplog.text
+        assert service.leds.frames[-1] == led_pattern("123456")
+        for _ in range(3):
+            await asyncio.sleep(0)                     # the give-back timer (0 s) runs
+        assert service.leds.last == before
     finally:
         await companion.stop()
