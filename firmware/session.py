@@ -66,6 +66,7 @@ class Session(SessionCommands, OpponentSide):
         self.left_start = False                 # the board left the start position since the game ended
         self.restored_plies = 0                 # moves made before a restart: final
         self.link_text: Optional[str] = None
+        self.server_clock: Any = None           # the clocks of an online game (Lichess), if any
         self.leds_frame: Optional[tuple[int, ...]] = None
         self.frames_shown = 0
         self._sans = SanCache()
@@ -347,6 +348,7 @@ class Session(SessionCommands, OpponentSide):
         self.expected_move = None
         self.draw_offer = None
         self.takeback_move = None
+        self.server_clock = None
         self.gestures.reset()
         self.settled = None
         self._changed = True
@@ -405,6 +407,10 @@ class Session(SessionCommands, OpponentSide):
     def _view(self, now: float) -> View:
         match = self.match
         remaining = match.remaining(now) if match.started else None
+        running = match.clock.running_side if match.started else None
+        if self.server_clock is not None:
+            remaining = (self.server_clock.remaining(0, now), self.server_clock.remaining(1, now))
+            running = self.server_clock.running
         state = self.feedback_state(now)
         extra = {"game_file": self.record.pgn_name if self.record else None, "link": self.link_text,
                  "restored_moves": self.restored_plies,
@@ -422,7 +428,7 @@ class Session(SessionCommands, OpponentSide):
                     promotion_square=state.promotion_square, draw_offer=self.draw_offer,
                     touched=state.touched, names=self.names,
                     clocks=remaining if remaining is not None else (None, None),
-                    running=match.clock.running_side if match.started else None,
+                    running=running,
                     problems=tuple(match.problems), extra=extra)
 
 

@@ -20,13 +20,15 @@ def _ms(seconds: float) -> int:
     return int(round(seconds * 1000))
 
 
-def restore_match(config: MatchConfig, record: GameRecord, now: float) -> Match:
+def restore_match(config: MatchConfig, record: GameRecord, now: float, *, guide_back: bool = False) -> Match:
     """A Match that continues ``record`` at ``now``: started, with its moves, outcome and clocks.
 
     The side to move's clock runs again from ``now`` with the time it had after the last move
     (the time between that move and the restart is charged to nobody). Moves made before the
     restart are final: the board cannot amend or take them back (the inference starts from the
-    position alone), and neither can the clock.
+    position alone), and neither can the clock. With ``guide_back`` the board must be brought to
+    the position before anything counts (a game decided elsewhere); without it, a board that
+    shows one more legal move (made before a cut, not yet saved) has that move made again.
 
     Match has no public way to load a game, so this sets the few attributes that its
     ``_setup`` sets, to the values they would have after playing the saved moves.
@@ -63,7 +65,7 @@ def restore_match(config: MatchConfig, record: GameRecord, now: float) -> Match:
     match.clocks_after_move = list(record.clocks)
     match._clock_ms = now_ms
     match._press_ms = [now_ms] * plies
-    match.inference.reset(Position(match.game.fen()))
+    match.inference.reset(Position(match.game.fen()), guide_back=guide_back)
     return match
 
 

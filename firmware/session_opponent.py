@@ -5,9 +5,11 @@ import asyncio
 import logging
 from typing import Any, Callable, Optional, Protocol
 
+from board_driver.reading import Reading
 from chess_core import Move, Outcome, Termination
 
 from .match import GameOver
+from .session_match import restore_match
 
 log = logging.getLogger(__name__)
 
@@ -71,11 +73,48 @@ class OpponentSide:
             self._handle(self.match.resign(outcome.winner ^ 1, now), now)
         elif outcome.termination is Termination.AGREEMENT:
             self._handle(self.match.agree_draw(now), now)
-        else:
-            self.game.abandon(outcome.winner)
+        else:  # a flag, an abort, a claim over there: the other end's word is final
+            self._handle(self.match.pause(now), now)
             self.game.outcome = outcome
             self._on_game_over(GameOver(outcome, now), now)
         self._after(now)
+
+    def game_sync(self, sync: Any) -> None:
+        """The whole game as the other end knows it: the session's game becomes it, and the LEDs
+        guide the pieces into its position. The same game continued keeps its PGN file."""
+        now = self.clock()
+        moves = [m.uci() for m in sync.moves]
+        same_start = self.match.started and self.game.start_fen == sync.start_fen
+        current = [m.uci() for m in self.game.moves]
+        if same_start and current == moves and not self.game.is_over:
+            return
+        names = tuple(getattr(player, "name", None) or default
+                      for player, default in ((sync.white, self.names[0]), (sync.black, self.names[1])))
+        record = self.record
+        if record is None or not same_start or moves[:len(current)] != current:
+            record = self.recorder.new_record(self.wall(), names[0], names[1], replay=self.replay,
+                                              event=self.config.game.event, site=self.config.game.site)
+        record.white, record.black = names
+        record.start_fen, record.rules, record.time_control = sync.start_fen, self.game.rules, "-"
+        record.moves, record.clocks, record.outcome, record.remaining = moves, [None] * len(moves), None, None
+        record.event_time = now
+        board = self.match.debouncer.settled
+        self.match = restore_match(self._match_config(), record, now, guide_back=True)
+        self.record, self.names = record, names
+        self.restored_plies = len(moves)   # the other end's moves: final on the board
+        self.restoring = True
+        self.expected_move = self.draw_offer = self.takeback_move = None
+        self.verdict = None
+        self.gestures.reset()
+        self._dirty = self._changed = True
+        if board is not None:  # the board as it stands, read again against the new position
+            self._handle(self.match.feed(Reading(now, board.occupied, board.white, board.black)), now)
+        self._after(now)
+
+    def clock_sync(self, clock: Any) -> None:
+        """The other end's clocks, which are the game's (the board's clock is not run)."""
+        self.server_clock = clock
+        self._changed = True
 
     def move_rejected(self, move: Move, reason: str) -> None:
         log.error("the opponent's side refused %s: %s", move.uci(), reason)

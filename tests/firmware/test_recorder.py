@@ -11,7 +11,7 @@ import pytest
 
 import firmware.recorder
 from chess_core import BLACK, Move, Outcome, Termination
-from firmware.recorder import GameRecord, Recorder, atomic_write, safe_name
+from firmware.recorder import Recorder, atomic_write, safe_name
 
 START = datetime(2026, 11, 29, 19, 30, 12)
 

@@ -1,6 +1,7 @@
 """The service shell: replay to the end, a live board through the queue, capture, sd_notify, SIGTERM."""
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -20,6 +21,15 @@ from chess_core import Position, parse_square
 from firmware.config import loads_config
 from firmware.service import Service, resume_events
 from tests.fakes.hands import capture_game
+
+
+@pytest.fixture(autouse=True)
+async def no_task_left_behind():
+    """Fail a test that leaves a task running (aioesphomeapi's habit)."""
+    yield
+    current = asyncio.current_task()
+    left = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
+    assert not left, f"tasks left behind: {left}"
 
 MOVES = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1 f7f6".split()
 ECHIQUIER = Path(sys.executable).with_name("echiquier")
@@ -159,7 +169,6 @@ async def test_a_live_board_goes_through_the_queue_to_the_leds(tmp_path):
     leds = RecordingLedSink()
     notifier = FakeNotifier()
     service = Service(config, source=board, leds=leds, notifier=notifier, clock=clock)
-    import asyncio
     task = asyncio.create_task(service.run())
     await asyncio.wait_for(service.ready.wait(), 5)
     assert notifier.sent.count("READY=1") == 1

@@ -6,7 +6,7 @@ import json
 import chess.pgn
 import pytest
 
-from chess_core import BLACK, WHITE, parse_square
+from chess_core import WHITE, parse_square
 from firmware.feedback import LedStyle
 
 from .session_support import START_OCCUPIED, Table

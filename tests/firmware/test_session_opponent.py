@@ -1,12 +1,25 @@
 """An opponent off the board (engine, Lichess), played by a scripted fake: its moves on the LEDs."""
 from __future__ import annotations
 
+import asyncio
+
 from dataclasses import dataclass
+
+import pytest
 
 from chess_core import BLACK, WHITE, Move, Outcome, Termination, parse_square
 from firmware.feedback import LedStyle
 
 from .session_support import Table
+
+
+@pytest.fixture(autouse=True)
+async def no_task_left_behind():
+    """Fail a test that leaves a task running (aioesphomeapi's habit)."""
+    yield
+    current = asyncio.current_task()
+    left = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
+    assert not left, f"tasks left behind: {left}"
 
 STYLE = LedStyle()
 
@@ -143,4 +156,54 @@ async def test_a_new_game_tells_the_opponent(tmp_path):
     table.setup()
     assert opponent.resets[-1] == (table.session.game.start_fen, [])
     assert parse_square("e2") not in table.lit
+    await table.session.aclose()
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+
+
+@dataclass(frozen=True)
+class Sync:
+    start_fen: str
+    moves: tuple
+    white: Player | None = None
+    black: Player | None = None
+
+
+@dataclass(frozen=True)
+class ServerClock:
+    white_ms: int
+    black_ms: int
+    running: int | None
+    at: float
+
+    def remaining(self, side: int, now: float) -> int:
+        base = self.white_ms if side == WHITE else self.black_ms
+        return base - int((now - self.at) * 1000) if side == self.running else base
+
+
+async def test_the_other_ends_game_replaces_the_boards_and_the_leds_guide_the_pieces(tmp_path):
+    from chess_core import STARTING_FEN
+    table, opponent = await _table(tmp_path, {})
+    sync = Sync(STARTING_FEN, tuple(Move.from_uci(u) for u in ("e2e4", "c7c5")), Player("me"), Player("them"))
+    table.session.game_sync(sync)
+    table.wait(0.1)
+    snap = table.session.snapshot()
+    assert snap["moves"]["uci"] == ["e2e4", "c7c5"] and snap["players"] == {"white": "me", "black": "them"}
+    assert set(snap["wrong"]) == {"e2", "e4", "c7", "c5"}
+    assert snap["status"] == "Put the pieces back as shown to continue the game"
+    table.lift("e2")
+    table.place("e4")
+    table.lift("c7")
+    table.place("c5")
+    assert table.session.snapshot()["status"] == "White to move"
+    first = table.session.record.pgn_name
+    table.session.game_sync(Sync(STARTING_FEN, sync.moves + (Move.from_uci("g1f3"),), Player("me"), Player("them")))
+    assert table.session.record.pgn_name == first  # the same game, continued
+    table.session.clock_sync(ServerClock(60_000, 55_000, BLACK, table.t))
+    table.wait(2)
+    clocks = table.session.snapshot()["clocks"]
+    assert clocks["white"] == 60_000 and clocks["black"] == 53_000 and clocks["running"] == "black"
     await table.session.aclose()
