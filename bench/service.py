@@ -227,7 +227,7 @@ def ready_time(tmp: Path, runs: int = 5) -> list[float]:
     sock.bind(path)
     sock.settimeout(30)
     config = tmp / "ready.toml"
-    config.write_text(f'[board]\nsensors = "sim"\n[storage]\ndir = "{tmp / "ready-state"}"\n')
+    config.write_text(f'[board]\nsensors = "sim"\n[storage]\ndir = "{tmp / "ready-state"}"\n[web]\nenabled = false\n')
     times = []
     for _ in range(runs):
         start = time.monotonic()

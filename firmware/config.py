@@ -234,7 +234,7 @@ def _resolve(config: Config, base: Path | None) -> Config:
         leds = dataclasses.replace(leds, sink="sim" if simulated else "neopixel")
     web = config.web
     if not web.host:
-        web = dataclasses.replace(web, host="127.0.0.1" if config.board.sensors == "sim" else "0.0.0.0")
+        web = dataclasses.replace(web, host="127.0.0.1" if simulated else "0.0.0.0")
 
     def rel(path: str) -> str:
         if not path or base is None or Path(path).is_absolute():

@@ -92,6 +92,11 @@ def build_leds(config: Config, source: Any = None):
     return NeoPixelSink.from_pins(pins)
 
 
+def _log_failure(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("companion %s stopped: %s", task.get_name(), task.exception())
+
+
 def resume_events(events: list, at: float) -> list:
     """The events of a capture from instant ``at`` on: the reading in effect then (stamped ``at``)
     and everything after it."""
@@ -185,6 +190,8 @@ class Service:
             self._start_source()
             self.notifier.status("waiting for the board")
             self._tasks = [asyncio.create_task(companion(self)) for companion in self.companions]
+            for task in self._tasks:
+                task.add_done_callback(_log_failure)
             await self._main_loop()
         finally:
             await self._shutdown()

@@ -29,8 +29,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from firmware.service import Service
     try:
-        service = Service(config, capture=args.capture)
+        service = Service(config, capture=args.capture, companions=(_web,) if config.web.enabled else ())
     except (OSError, ValueError, ImportError) as exc:
         print(f"echiquier run: cannot start: {exc}", file=sys.stderr)
         return 1
     return asyncio.run(service.run())
+
+
+async def _web(service) -> None:
+    """The web companion, started once the board is read (READY=1 does not wait for aiohttp)."""
+    await service.ready.wait()
+    from firmware.web.companion import serve_web
+    await serve_web(service)

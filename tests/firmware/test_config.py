@@ -77,6 +77,8 @@ def test_simulated_sensors_default_to_the_simulated_led_sink():
     assert loads_config('[board]\nsensors = "sim"').leds.sink == "sim"
     assert loads_config('[board]\nsensors = "sim"').web.host == "127.0.0.1"
     assert loads_config('[board]\nsensors = "replay"\ncapture = "x.cap"').leds.sink == "sim"
+    assert loads_config('[board]\nsensors = "replay"\ncapture = "x.cap"').web.host == "127.0.0.1"
+    assert loads_config('[board]\nsensors = "gpio"').web.host == "0.0.0.0"
     assert loads_config('[board]\nsensors = "serial"').leds.sink == "neopixel"
     assert loads_config('[board]\nsensors = "sim"\n[leds]\nsink = "none"').leds.sink == "none"
 

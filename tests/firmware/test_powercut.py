@@ -37,7 +37,7 @@ def _config(directory: Path, capture: Path, speed: float) -> Path:
     path = directory / "config.toml"
     path.write_text(f'[board]\nsensors = "replay"\ncapture = "{capture}"\nspeed = {speed}\n'
                     f'[game]\ntime_control = "300+2"\nwhite = "Morphy"\nblack = "Duke and Count"\n'
-                    f'[storage]\ndir = "{directory / "state"}"\n')
+                    f'[storage]\ndir = "{directory / "state"}"\n[web]\nenabled = false\n')
     return path
 
 

@@ -198,7 +198,7 @@ def test_sigterm_stops_the_service_cleanly_and_systemd_hears_it(tmp_path):
     sock.bind(path)
     sock.settimeout(10)
     config = tmp_path / "config.toml"
-    config.write_text(f'[board]\nsensors = "sim"\n[storage]\ndir = "{tmp_path / "state"}"\n')
+    config.write_text(f'[board]\nsensors = "sim"\n[storage]\ndir = "{tmp_path / "state"}"\n[web]\nenabled = false\n')
     env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC="200000")
     started = time.monotonic()
     proc = subprocess.Popen([str(ECHIQUIER), "run", "--config", str(config)], env=env,
