@@ -21,7 +21,7 @@ from .squares import (BB_DARK_SQUARES, BB_LIGHT_SQUARES, BISHOP, KING, KNIGHT, P
 
 _NORMAL, _REWARD, _PUNISH = 0, 1, 2
 # A static proof attempt costs about as much time as this many searched positions.
-PRUNE_COST = 40
+PRUNE_COST = 25
 
 
 def _knight_distances() -> list[list[int]]:
@@ -88,6 +88,62 @@ def hopeless(pos: Position, winner: int) -> bool:
     if theirs & bbp[KNIGHT]:
         return False
     return not bishops & BB_DARK_SQUARES or not bishops & BB_LIGHT_SQUARES
+
+
+# Castling rights kept when a piece leaves or lands on a square (as chess_core.position does).
+_KEEP = [15] * 64
+_KEEP[4], _KEEP[7], _KEEP[0] = 12, 14, 13
+_KEEP[60], _KEEP[63], _KEEP[56] = 3, 11, 7
+
+
+def child_key(pos: Position, code: int) -> Optional[tuple]:
+    """The position_key after the plain move ``code`` (no promotion, castling, en passant or double
+    push), computed without making it; None for the other moves."""
+    if code >= 4096:
+        return None
+    frm = code & 63
+    to = (code >> 6) & 63
+    board = pos.board
+    kind = board[frm] & 7
+    captured = board[to] & 7
+    bbc, bbp = pos.bb_color, pos.bb_piece
+    moved = (1 << frm) | (1 << to)
+    white, black = bbc[0], bbc[1]
+    p1, p2, p3, p4, p5 = bbp[1], bbp[2], bbp[3], bbp[4], bbp[5]
+    if pos.turn == WHITE:
+        white ^= moved
+        if captured:
+            black ^= 1 << to
+    else:
+        black ^= moved
+        if captured:
+            white ^= 1 << to
+    if kind == PAWN:
+        p1 ^= moved
+    elif kind == KNIGHT:
+        p2 ^= moved
+    elif kind == BISHOP:
+        p3 ^= moved
+    elif kind == ROOK:
+        p4 ^= moved
+    elif kind == QUEEN:
+        p5 ^= moved
+    if captured:
+        bit = 1 << to
+        if captured == PAWN:
+            p1 ^= bit
+        elif captured == KNIGHT:
+            p2 ^= bit
+        elif captured == BISHOP:
+            p3 ^= bit
+        elif captured == ROOK:
+            p4 ^= bit
+        else:
+            p5 ^= bit
+    castling = pos.castling
+    if castling:
+        castling &= _KEEP[frm] & _KEEP[to]
+    return (white, black, p1, p2, p3, p4, p5, pos.turn ^ 1, castling, -1)
 
 
 def position_key(pos: Position) -> tuple:
@@ -321,11 +377,15 @@ class Walk:
                 break
             code = top.pop()
             irreversible = board[(code >> 6) & 63] or board[code & 63] & 7 == PAWN
-            make(code)
-            key = position_key(pos)
-            if key in seen:
-                unmake()
+            key = child_key(pos, code)
+            if key is not None and key in seen:
                 continue
+            make(code)
+            if key is None:
+                key = position_key(pos)
+                if key in seen:
+                    unmake()
+                    continue
             seen.add(key)
             nodes += 1
             if irreversible and hopeless(pos, winner):

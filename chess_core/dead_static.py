@@ -73,18 +73,33 @@ def _amazon_step(b: int) -> int:
     return king_step(b) | knight_step(b)
 
 
-def _pawn_reach(start: int, color: int, pushable: int, capturable: int, allowed: int) -> tuple[int, int]:
-    """The squares a pawn could walk to as a pawn, and those it could stand on once promoted."""
+def _pawn_walk(start: int, color: int, pushable: int, capturable: int) -> int:
+    """The squares a pawn could walk to (its last rank included, where it promotes)."""
     walked = start
     while True:
         grown = walked | (pawn_push(walked, color) & pushable) | (pawn_captures(walked, color) & capturable)
         if grown == walked:
-            break
+            return walked
         walked = grown
-    last = walked & _LAST_RANK[color]
-    if not last:
-        return walked, 0
-    return walked & ~last, _flood(last, _amazon_step, allowed)
+
+
+def _passing_forbidden(ahead: list[tuple[int, int]], released: int, reach: int, sq: int) -> int:
+    """Squares of its file that a pawn cannot push to while an enemy pawn ahead blocks the way.
+
+    A pawn never jumps over a pawn: while neither leaves the file (by a capture) and the one ahead
+    is not taken, the pawn behind stays behind it, below the rank where it stands now.
+    """
+    file = BB_FILES[sq & 7]
+    if not ahead or reach & ~file:
+        return 0
+    forbidden = 0
+    for bit, other in ahead:
+        if not released & bit:
+            if other > sq:
+                forbidden |= file & ~((1 << other) - 1)
+            else:
+                forbidden |= file & ((1 << (other + 1)) - 1)
+    return forbidden
 
 
 def _flood(start: int, step, allowed: int) -> int:
@@ -155,6 +170,16 @@ class Reach:
         # Pawns (bit i for piece i) that could leave their file or be taken: until then, two pawns
         # facing each other on one file can never pass each other.
         released = 0
+        pawns = [i for i, (_, kind, _) in enumerate(pieces) if kind == PAWN]
+        # ahead[i]: (bit of j, square) of the enemy pawns ahead of pawn i on its file.
+        ahead = {}
+        for i in pawns:
+            sq, _, color = pieces[i]
+            ahead[i] = [(1 << j, other) for j in pawns
+                        for other, _, other_color in (pieces[j],)
+                        if other_color != color and not (other ^ sq) & 7
+                        and (other > sq if color == WHITE else other < sq)]
+        prom_reach = [0, 0]
         while True:
             fixed = [bb_color[0] & ~mobile, bb_color[1] & ~mobile]
             fixed_all = fixed[0] | fixed[1]
@@ -173,24 +198,40 @@ class Reach:
                     forbidden[color ^ 1] |= _STEP[kind](bit)
             new_capturable = [capturable[0], capturable[1]]
             captured_on = [0, 0]  # squares where colour c could capture something
-            for i, (sq, kind, color) in enumerate(pieces):
-                start = 1 << sq
-                allowed = BB_ALL & ~fixed[color]
-                if kind == PAWN:
-                    pushable = BB_ALL & ~fixed_all & ~self._passing_forbidden(i, released, reach)
-                    walked, prom = _pawn_reach(start, color, pushable, capturable[color], allowed)
-                    r = walked | prom
-                    promoted[i] = prom
-                    captured_on[color] |= (pawn_captures(walked, color) & capturable[color]) | prom
-                elif kind == KING:
-                    r = _flood(start, king_step, allowed & ~forbidden[color])
-                    captured_on[color] |= r
-                else:
-                    r = _flood(start, _STEP[kind], allowed)
-                    captured_on[color] |= r
+            allowed = [BB_ALL & ~fixed[0], BB_ALL & ~fixed[1]]
+            # Pawns walk first; those that can reach their last rank share one promoted reach per
+            # colour (the union over all of them: an over-approximation, computed once).
+            last = [0, 0]
+            for i in pawns:
+                sq, _, color = pieces[i]
+                pushable = BB_ALL & ~fixed_all & ~_passing_forbidden(ahead[i], released, reach[i], sq)
+                walked = _pawn_walk(reach[i] & ~promoted[i] | 1 << sq, color, pushable, capturable[color])
+                reach[i] = walked
+                last[color] |= walked & _LAST_RANK[color]
+            for color in (0, 1):
+                if last[color]:
+                    prom_reach[color] = _flood(prom_reach[color] | last[color], _amazon_step, allowed[color])
+            for i in pawns:
+                sq, _, color = pieces[i]
+                walked = reach[i]
+                if walked & _LAST_RANK[color]:
+                    walked &= ~_LAST_RANK[color]
+                    promoted[i] = prom_reach[color]
+                r = walked | promoted[i]
                 reach[i] = r
-                if kind != KING:
+                captured_on[color] |= (pawn_captures(walked, color) & capturable[color]) | promoted[i]
+                new_capturable[color ^ 1] |= r
+            for i, (sq, kind, color) in enumerate(pieces):
+                if kind == PAWN:
+                    continue
+                # Every set only grows from one round to the next: each flood starts from the last.
+                if kind == KING:
+                    r = _flood(reach[i], king_step, allowed[color] & ~forbidden[color])
+                else:
+                    r = _flood(reach[i], _STEP[kind], allowed[color])
                     new_capturable[color ^ 1] |= r
+                captured_on[color] |= r
+                reach[i] = r
             for i, skipped, landing, color in double_pushers:
                 if reach[i] & landing:
                     new_capturable[color ^ 1] |= skipped
@@ -214,25 +255,6 @@ class Reach:
         self.mobile = mobile
         self.attacks = [attacks_of(kind, color, reach[i], promoted[i])
                         for i, (sq, kind, color) in enumerate(pieces)]
-
-    def _passing_forbidden(self, i: int, released: int, reach: list[int]) -> int:
-        """Squares of its file that pawn ``i`` cannot push to while an enemy pawn ahead blocks the way.
-
-        A pawn never jumps over a pawn: while neither leaves the file (by a capture) and the one
-        ahead is not taken, the pawn behind stays behind it, below the rank where it stands now.
-        """
-        sq, _, color = self.pieces[i]
-        if reach[i] & ~BB_FILES[sq & 7]:
-            return 0
-        forbidden = 0
-        for j, (other, kind, other_color) in enumerate(self.pieces):
-            if kind != PAWN or other_color == color or (other ^ sq) & 7 or released >> j & 1:
-                continue
-            if color == WHITE and other > sq:
-                forbidden |= BB_FILES[sq & 7] & ~((1 << other) - 1)
-            elif color != WHITE and other < sq:
-                forbidden |= BB_FILES[sq & 7] & ((1 << (other + 1)) - 1)
-        return forbidden
 
     def state_estimate(self) -> int:
         """A rough count of the positions that could follow: the product of every piece's squares."""
