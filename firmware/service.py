@@ -49,7 +49,15 @@ class _End:
     """The replay has delivered everything."""
 
 
-END = _End()
+class _Stop:
+    """Stop the loop (SIGTERM, ``stop()``)."""
+
+
+class _Tick:
+    """Poll the session now (``poke()``, a timeout)."""
+
+
+END, STOP, TICK = _End(), _Stop(), _Tick()
 
 
 def build_source(config: Config, *, on_promote: Optional[Callable[[Any], None]] = None):
@@ -162,7 +170,7 @@ class Service:
     def poke(self) -> None:
         """Wake the loop to poll the session now (tests that move an injected clock); it comes
         after the readings handed over before it."""
-        self._hand_over(True)
+        self._hand_over(TICK)
 
     async def processed(self) -> None:
         """Wait until the loop has handled everything handed over so far."""
@@ -173,7 +181,7 @@ class Service:
         """Ask the loop to stop (signal handlers, tests); idempotent."""
         self._stopping = True
         if self._queue is not None:
-            self._queue.put_nowait(None)
+            self._queue.put_nowait(STOP)
 
     async def run(self) -> int:
         """Run until stopped or the replay ends; returns the exit code."""
@@ -224,49 +232,49 @@ class Service:
             self._hand_over(END)
 
     async def _main_loop(self) -> None:
-        queue, session, notifier = self._queue, self.session, self.notifier
+        queue, notifier = self._queue, self.notifier
+        handlers = {Reading: self._on_reading, Promote: self._on_promote, _Tick: self._on_tick}
         interval = notifier.watchdog_interval
         next_watchdog = self._monotonic() + (interval or 0)
         while not self._stopping:
-            timeout = None
-            if not self.replaying:
-                deadline = session.next_deadline(self._clock())
-                if deadline is not None:
-                    timeout = max(0.0, deadline - self._clock())
-            if interval is not None:
-                wait = max(0.0, next_watchdog - self._monotonic())
-                timeout = wait if timeout is None else min(timeout, wait)
             if not queue.empty():
                 item = queue.get_nowait()
             else:
                 try:
-                    item = await asyncio.wait_for(queue.get(), timeout)
+                    item = await asyncio.wait_for(queue.get(), self._timeout(next_watchdog))
                 except asyncio.TimeoutError:
-                    item = False
                     # Readings handed over while the loop was busy wait in the loop's ready
                     # queue: they come first, or a poll at "now" would pass them by.
                     await asyncio.sleep(0)
-                    if not queue.empty():
-                        continue
-            if item is None:
+                    if queue.empty():
+                        self._on_tick(TICK)
+                    item = None
+            if item is STOP:
                 break
             if item is END:  # what the hands left is final; the clocks stop with the capture
-                session.finish(self.now)
+                self.session.finish(self.now)
                 break
-            if isinstance(item, Reading):
-                self._reading(item)
-            elif isinstance(item, Promote):
-                self._advance(item.time)
-                session.choose_promotion(item.piece, item.time)
-            elif not self.replaying:
-                session.poll(self._clock())
-            if item is not False:
+            if item is not None:
+                handlers[type(item)](item)
                 queue.task_done()
             if interval is not None and self._monotonic() >= next_watchdog:
                 notifier.watchdog()
                 next_watchdog = self._monotonic() + interval
 
-    def _reading(self, reading: Reading) -> None:
+    def _timeout(self, next_watchdog: float) -> Optional[float]:
+        """How long the loop may wait for a reading: until the session's next deadline (live)
+        or the next watchdog ping, whichever comes first."""
+        timeout = None
+        if not self.replaying:
+            deadline = self.session.next_deadline(self._clock())
+            if deadline is not None:
+                timeout = max(0.0, deadline - self._clock())
+        if self.notifier.watchdog_interval is not None:
+            wait = max(0.0, next_watchdog - self._monotonic())
+            timeout = wait if timeout is None else min(timeout, wait)
+        return timeout
+
+    def _on_reading(self, reading: Reading) -> None:
         if self._capture_writer is not None:
             self._capture_writer.write(reading)
         if self.replaying:
@@ -277,6 +285,14 @@ class Service:
             self.ready.set()
             self.notifier.ready(READY_STATUS)
             log.info("board read: ready")
+
+    def _on_promote(self, choice: "Promote") -> None:
+        self._advance(choice.time)
+        self.session.choose_promotion(choice.piece, choice.time)
+
+    def _on_tick(self, tick: "_Tick") -> None:
+        if not self.replaying:
+            self.session.poll(self._clock())
 
     def _advance(self, until: float) -> None:
         """Replay: poll the session at each of its deadlines before ``until``, in order."""
