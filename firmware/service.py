@@ -125,13 +125,15 @@ class Service:
 
     ``source``/``leds`` default to those the configuration names; ``capture`` records every raw
     reading to that file (capture format v1); ``companions`` are coroutine functions called
-    with the service once it runs (the web companion), cancelled when it stops.
+    with the service once it runs (the web companion), cancelled when it stops; ``opponent``
+    (engine, Lichess; see firmware.session_opponent) is started with the session.
     """
 
     def __init__(self, config: Config, *, source: Any = None, leds: Any = None, capture: Optional[Path] = None,
                  notifier: Optional[Notifier] = None, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], datetime] = datetime.now,
-                 companions: tuple[Callable[["Service"], Awaitable[None]], ...] = ()) -> None:
+                 companions: tuple[Callable[["Service"], Awaitable[None]], ...] = (),
+                 opponent: Any = None) -> None:
         self.config = config
         self.replaying = config.board.sensors == "replay"
         self.source = source if source is not None else build_source(config, on_promote=self._promote)
@@ -141,7 +143,8 @@ class Service:
         self._monotonic = clock
         self.now = clock() if not self.replaying else 0.0
         replay = str(Path(config.board.capture).resolve()) if self.replaying else None
-        self.session = Session(config, leds=self.leds, clock=self._clock, wall=wall, replay=replay)
+        self.session = Session(config, leds=self.leds, clock=self._clock, wall=wall, replay=replay,
+                               opponent=opponent)
         self.companions = companions
         self.ready = asyncio.Event()
         self.readings = 0
@@ -195,6 +198,7 @@ class Service:
         self._open_capture()
         try:
             self._start_session()
+            await self.session.start_opponent()
             self._start_source()
             self.notifier.status("waiting for the board")
             self._tasks = [asyncio.create_task(companion(self)) for companion in self.companions]
