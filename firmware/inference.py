@@ -74,13 +74,16 @@ import enum
 from dataclasses import dataclass
 
 from chess_core import Move, Position
-from chess_core.squares import KING, QUEEN, ROOK
+from chess_core.squares import QUEEN, ROOK
 
 from .inference_frame import CASTLE, Evaluation, Fit, Frame, Shape
 
 WAIT_SLIDE = 0.2    # s without change before a move that could be extended (a slide) commits
 WAIT_CASTLE = 1.5   # s before a rook move that begins castling commits as a rook move
-WAIT_SWEPT = 1.5    # s before the only capture from a lifted square is taken as swept off
+WAIT_SWEPT = 2.5    # s before the only capture from a lifted square is taken as swept off
+# (Longer than a piece is usually held in the air: a hesitation held longer is first taken for
+# the capture, then undone when the piece comes back. The clock does not mind: the move is
+# timed at the lift either way.)
 
 __all__ = ["MoveInference", "Verdict", "VerdictKind", "WAIT_SLIDE", "WAIT_CASTLE", "WAIT_SWEPT"]
 

@@ -28,7 +28,7 @@ import enum
 
 from chess_core import Move, Position
 from chess_core.move import FLAG_CASTLE, FLAG_EN_PASSANT
-from chess_core.squares import BETWEEN, BISHOP, KING, PAWN, QUEEN, ROOK, WHITE
+from chess_core.squares import BETWEEN, BISHOP, PAWN, QUEEN, ROOK, WHITE
 
 # Shape kinds.
 QUIET, CAPTURE, EN_PASSANT, CASTLE = range(4)

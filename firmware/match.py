@@ -179,22 +179,17 @@ class Match:
         return events
 
     def next_deadline(self) -> Optional[float]:
-        deadlines = [self.debouncer.next_deadline()]
+        deadlines = self._timers()
         if self._live():
-            deadlines.append(self.inference.next_deadline())
             at = self.clock.flag_time()
-            if at is not None:
+            if at is not None and not self._flag_deferred(at):
                 deadlines.append(at / 1000)
-        deadlines = [d for d in deadlines if d is not None]
         return min(deadlines) if deadlines else None
 
     def finish(self) -> list[MatchEvent]:
         events: list[MatchEvent] = []
         while True:
-            deadlines = [self.debouncer.next_deadline()]
-            if self._live():
-                deadlines.append(self.inference.next_deadline())
-            deadlines = [d for d in deadlines if d is not None]
+            deadlines = self._timers()
             if not deadlines:
                 break
             events += self.poll(min(deadlines))
@@ -419,15 +414,30 @@ class Match:
         self._unpress(now, now - self._press_ms[-1])
         return [TakenBack(move, time)]
 
+    def _timers(self) -> list[float]:
+        """When the debouncer or the inference may next decide something (not the flag)."""
+        deadlines = []
+        settle = self.debouncer.next_deadline()
+        if settle is not None:
+            deadlines.append(settle)
+        if self._live() and self.debouncer.unsettled_since() is None:
+            # (While a change settles, the inference's time stands still: its deadline waits.)
+            commit = self.inference.next_deadline()
+            if commit is not None:
+                deadlines.append(commit)
+        return deadlines
+
+    def _flag_deferred(self, at_ms: int) -> bool:
+        """A move the board may have completed before the flag is still settling or waiting."""
+        return any(t is not None and _ms(t) < at_ms
+                   for t in (self.debouncer.unsettled_since(), self.inference.pending_time()))
+
     def _check_flag(self, now: float) -> list[MatchEvent]:
         if not self._live():
             return []
         at = self.clock.flag_time()
-        if at is None or _ms(now) < at:
+        if at is None or _ms(now) < at or self._flag_deferred(at):
             return []
-        for t in (self.debouncer.unsettled_since(), self.inference.pending_time()):
-            if t is not None and _ms(t) < at:
-                return []  # a move the board may have completed in time is still settling
         return self._flag(at)
 
     def _flag(self, at_ms: int) -> list[MatchEvent]:

@@ -62,6 +62,7 @@ class Capture:
     colour: bool
     patterns: Counter = field(default_factory=Counter)
     end_ms: int = 0
+    per_move: list[set[str]] = field(default_factory=list)  # the patterns each move was played with
 
     @property
     def text(self) -> str:
@@ -165,8 +166,13 @@ class _Player:
         self.amend_rate = amend_rate
         self.hesitate_rate = hesitate_rate
         self.patterns: Counter = Counter()
+        self.per_move: list[set[str]] = []
         self.last_to: int | None = None  # where the previous move landed, and when
         self.last_time = 0
+
+    def note(self, pattern: str) -> None:
+        self.patterns[pattern] += 1
+        self.per_move[-1].add(pattern)
 
     # -- building blocks -------------------------------------------------------------------
 
@@ -176,13 +182,13 @@ class _Player:
         h = self.h
         path = _path(frm, to) if slide_ok else []
         if path and self.rng.random() < 0.5:
-            self.patterns["slide"] += 1
+            self.note("slide")
             squares = [frm, *path]
             pause_at = self.rng.randrange(1, len(squares)) if long_pause else None
             for i in range(1, len(squares)):
                 self._step(squares[i - 1], squares[i], colour)
                 if i == pause_at:
-                    self.patterns["slide pause (amend)"] += 1
+                    self.note("slide pause (amend)")
                     h.wait(400, 2500)
                 else:
                     h.wait(*SLIDE_STEP)
@@ -229,6 +235,7 @@ class _Player:
         h = self.h
         rng = self.rng
         us = board.turn
+        self.per_move.append(set())
         h.wait(*THINK)
         if rng.random() < self.hesitate_rate:
             self.hesitate(board, move)
@@ -257,7 +264,7 @@ class _Player:
         h = self.h
         own = list(chess.SquareSet(board.occupied_co[board.turn]))
         sq = move.from_square if self.rng.random() < 0.6 else self.rng.choice(own)
-        self.patterns["hesitation"] += 1
+        self.note("hesitation")
         h.contact(sq, None)
         h.wait(200, 2500)
         h.contact(sq, board.turn)
@@ -292,7 +299,7 @@ class _Player:
         if self.rng.random() < self.amend_rate and not move.promotion:
             first = self._amend_square(board, move)
             if first is not None:
-                self.patterns["amend"] += 1
+                self.note("amend")
                 h.contact(frm, None)
                 h.wait(*CARRY)
                 h.contact(first, us)
@@ -300,10 +307,10 @@ class _Player:
                 h.contact(first, None)
                 h.wait(*CARRY)
                 h.contact(to, us)
-                self.patterns["quiet"] += 1
+                self.note("quiet")
                 return
         long_pause = slide and len(_path(frm, to)) >= 2 and self.rng.random() < self.amend_rate
-        self.patterns["promotion" if move.promotion else "quiet"] += 1
+        self.note("promotion" if move.promotion else "quiet")
         if choose_later:
             h.contact(frm, None)
             h.wait(*CARRY)
@@ -323,7 +330,7 @@ class _Player:
                          if m.from_square == frm and board.is_capture(m) and not board.is_en_passant(m)}
         style = rng.choice(("victim first", "mover first", "swept"))
         if move.promotion:
-            self.patterns["promotion"] += 1
+            self.note("promotion")
         if style == "victim first":
             if to == self.last_to:
                 h.t = max(h.t, self.last_time + REACT)
@@ -343,12 +350,12 @@ class _Player:
             self.travel(board, frm, to, us, slide_ok=slide, swept=True)
             if not self.h.colour and len(captures_here) > 1:
                 # The LEDs show the candidates: the hand touches the square it captured on.
-                self.patterns["swept, touched to resolve"] += 1
+                self.note("swept, touched to resolve")
                 h.wait(300, 1500)
                 h.contact(to, None)
                 h.wait(80, 400)
                 h.contact(to, us)
-        self.patterns[f"capture, {style}"] += 1
+        self.note(f"capture, {style}")
 
     def castle(self, board: chess.Board, move: chess.Move) -> None:
         h = self.h
@@ -359,7 +366,7 @@ class _Player:
         rook_from = chess.square(7 if kingside else 0, rank)
         rook_to = chess.square(5 if kingside else 3, rank)
         style = self.rng.choice(("king first", "rook first", "both lifted"))
-        self.patterns[f"castling, {style}"] += 1
+        self.note(f"castling, {style}")
         if style == "king first":
             self.travel(board, king_from, king_to, us, slide_ok=True)
             h.wait(*BETWEEN_HANDS)
@@ -389,12 +396,12 @@ class _Player:
         us = board.turn
         victim = move.to_square + (-8 if us == chess.WHITE else 8)
         if self.rng.random() < 0.5:
-            self.patterns["en passant, victim before"] += 1
+            self.note("en passant, victim before")
             h.contact(victim, None)
             h.wait(*BETWEEN_HANDS)
             self.travel(board, move.from_square, move.to_square, us, slide_ok=False)
         else:
-            self.patterns["en passant, victim after"] += 1
+            self.note("en passant, victim after")
             self.travel(board, move.from_square, move.to_square, us, slide_ok=False)
             h.wait(*BETWEEN_HANDS)
             h.contact(victim, None)
@@ -419,7 +426,7 @@ def capture_game(moves: list[str], *, fen: str = chess.STARTING_FEN, seed: int =
         if (hands.white, hands.black) != after:
             raise AssertionError(f"hands left the board wrong after {uci}")
     hands.wait(500, 1500)
-    return Capture(hands.lines, list(moves), fen, colour, player.patterns, hands.t)
+    return Capture(hands.lines, list(moves), fen, colour, player.patterns, hands.t, player.per_move)
 
 
 def random_game(seed: int, *, fen: str = chess.STARTING_FEN, max_plies: int = 120) -> list[str]:

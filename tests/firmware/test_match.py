@@ -156,7 +156,7 @@ def test_flag_waits_for_a_move_completed_before_it():
     table = started_table(time_control="1")
     table.lift("e2", dt=0.5)
     table.place("e3", dt=0.35)            # lands at 0.95 s, 50 ms before white's flag (1.0 s)
-    assert table.match.next_deadline() == pytest.approx(1.0)
+    assert table.match.next_deadline() == pytest.approx(0.95 + WAIT_SLIDE)  # the flag waits for it
     table.wait(0.1)                       # past the flag instant, the move still waits
     assert not table.of(GameOver)
     table.wait(WAIT_SLIDE)
