@@ -136,6 +136,15 @@ def drag(page, frm: str, to: str) -> None:
     square(page, frm).drag_to(square(page, to))
 
 
+def slide(page, frm: str, to: str, steps: int = 12) -> None:
+    """Drag with the mouse held low over the squares between: their sensors blink as it passes."""
+    a, b = square(page, frm).bounding_box(), square(page, to).bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=steps)
+    page.mouse.up()
+
+
 # -- the tests -----------------------------------------------------------------------------------------
 
 def test_the_simulator_prints_its_address_and_listens_on_loopback(sim):
@@ -196,8 +205,11 @@ def test_rook_first_castling_and_dragged_moves(sim, open_page):
     page = open_page(server)
     drag(page, "e2", "e4")
     expect(page.locator("#moves")).to_contain_text("e4")
-    drag(page, "e7", "e5")
+    passes = []
+    page.on("request", lambda r: passes.append(r.post_data) if r.url.endswith("/api/sim/pass") else None)
+    slide(page, "e7", "e5")                # over e6, whose sensor blinks on the way
     expect(page.locator("#moves")).to_contain_text("e5")
+    assert any('"e6"' in body for body in passes)
     play(page, ("g1", "f3", "Nf3"), ("b8", "c6", "Nc6"), ("f1", "c4", "Bc4"), ("f8", "c5", "Bc5"))
     click(page, "h1", "f1")               # the rook first...
     click(page, "e1", "g1")               # ...then the king
