@@ -122,14 +122,13 @@ class WebCompanion:
 
     def __init__(self, backend: Backend, *, pairing: Pairing, library: GameLibrary | None = None,
                  hand: SimHand | None = None, clock: Callable[[], float] = time.monotonic,
-                 static_dir: Path = STATIC_DIR, on_sim_change: Callable[[], None] | None = None) -> None:
+                 static_dir: Path = STATIC_DIR) -> None:
         self.backend = backend
         self.pairing = pairing
         self.library = library
         self.hand = hand
         self.clock = clock
         self.static_dir = Path(static_dir)
-        self.on_sim_change = on_sim_change
         self.clients: set[_Client] = set()
         self.seq = 0
         self.last_state: dict[str, Any] | None = None
@@ -462,31 +461,23 @@ class WebCompanion:
     def _turn_colour(self) -> str:
         return "white" if self.backend.position().turn == 0 else "black"
 
-    def _sim_done(self) -> None:
-        if self.on_sim_change is not None:
-            self.on_sim_change()
-
     def _sim_click(self, values: dict[str, Any], now: float) -> dict[str, Any]:
         assert self.hand is not None
         did = self.hand.click(values["square"], self._turn_colour(), values["index"])
-        self._sim_done()
         return {"did": did}
 
     def _sim_lift(self, values: dict[str, Any], now: float) -> None:
         assert self.hand is not None
         self.hand.lift(values["square"])
-        self._sim_done()
 
     def _sim_place(self, values: dict[str, Any], now: float) -> None:
         assert self.hand is not None
         self.hand.place(values["square"], self._turn_colour(), values["index"])
-        self._sim_done()
 
     def _sim_pass(self, values: dict[str, Any], now: float) -> None:
         assert self.hand is not None
         for square in values["squares"]:
             self.hand.pass_over(square)
-        self._sim_done()
 
     def _sim_aside(self, values: dict[str, Any], now: float) -> None:
         assert self.hand is not None
@@ -495,7 +486,6 @@ class WebCompanion:
     def _sim_setup(self, values: dict[str, Any], now: float) -> None:
         assert self.hand is not None
         self.hand.setup(self.backend.position())
-        self._sim_done()
 
 
 __all__ = ["WebCompanion", "is_loopback", "STATIC_DIR"]
