@@ -149,13 +149,15 @@ def _read_or_refuse(text: str) -> Position | None:
     return pos
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.text())
 def test_any_text_gives_a_position_or_a_fen_error(text):
     _read_or_refuse(text)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1500, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_fens())
 def test_mutated_fen_gives_a_position_or_a_fen_error(text):
     pos = _read_or_refuse(text)

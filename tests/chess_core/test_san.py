@@ -205,7 +205,8 @@ PARSERS = [lambda p, t: parse_san(p, t, "en"), lambda p, t: parse_san(p, t, "fr"
            parse_uci]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(FUZZ_FENS), st.text(), st.sampled_from(PARSERS))
 def test_any_text_gives_a_move_or_a_move_error(fen, text, how):
     _parse_or_refuse(fen, text, how)
@@ -230,7 +231,8 @@ def mutated_sans(draw):
     return fen, "".join(text)
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1000, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_sans(), st.sampled_from(PARSERS))
 def test_mutated_san_gives_a_move_or_a_move_error(case, how):
     _parse_or_refuse(*case, how)
