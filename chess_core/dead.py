@@ -25,9 +25,10 @@ when the node budget runs out first, the verdict is ``UNDETERMINED``.
 from __future__ import annotations
 
 import enum
+from collections import OrderedDict
 from dataclasses import dataclass
 
-from .dead_search import GuidedSearch, Walk, hopeless, order_moves, shorten
+from .dead_search import GuidedSearch, Walk, hopeless, order_moves, position_key, shorten
 from .dead_static import Reach, mate_impossible
 from .move import Move, decode
 from .position import Position
@@ -73,6 +74,10 @@ def can_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> Mate
     >>> can_mate(Position("8/8/8/8/8/8/8/K1k5 w - - 0 1"), 0).verdict
     <Mateability.CANNOT_MATE: 'cannot mate'>
     """
+    return _can_mate(pos, color, budget, settle_other=False)
+
+
+def _can_mate(pos: Position, color: int, budget: int, settle_other: bool) -> MateVerdict:
     work = pos.copy()
     codes = work.legal_codes()
     if not codes:
@@ -81,7 +86,12 @@ def can_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> Mate
         return _CANNOT
     if hopeless(work, color):
         return _CANNOT
-    if mate_impossible(Reach(work), color):
+    key = position_key(work)
+    known = _PROOFS.get((key, color))
+    if known is not None:
+        return known
+    reach = Reach(work)
+    if mate_impossible(reach, color):
         return _CANNOT
     quick = GuidedSearch(work, color, min(budget, 600)).run(1, 3)
     spent = quick.nodes
@@ -89,13 +99,20 @@ def can_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> Mate
         return _can(work, quick.line)
     if quick.exhausted:
         return _CANNOT
-    walk = Walk(work, color, prune=lambda p: mate_impossible(Reach(p), color),
-                order=lambda p, codes: order_moves(p, color, codes))
+    # For is_dead, which asks both sides, the walk settles the other colour too when it needs a
+    # walk as well: lines are then closed only where neither can mate. (Not for a single question:
+    # the walk would spend its budget on lines that only the other colour cares about.)
+    other = color ^ 1
+    watch_other = settle_other and not hopeless(work, other) and not mate_impossible(reach, other)
+    walk = Walk(work, color, prune=_prune, order=lambda p, codes: order_moves(p, color, codes),
+                other=other if watch_other else None)
     first = walk.run(max(1, (budget - spent) * 3 // 4))
     spent += first.nodes
     if first.line is not None:
         return _can(work, first.line)
     if first.exhausted:
+        if watch_other:
+            _remember(key, other, _CANNOT if walk.other_line is None else _can(work, walk.other_line))
         return _CANNOT
     deep = GuidedSearch(work, color, max(1, budget - spent)).run(1, 1000)
     if deep.line is not None:
@@ -103,6 +120,23 @@ def can_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> Mate
     if deep.exhausted:
         return _CANNOT
     return _UNDETERMINED
+
+
+def _prune(pos: Position, colors: tuple[int, ...]) -> bool:
+    reach = Reach(pos)
+    return all(mate_impossible(reach, c) for c in colors)
+
+
+# Verdicts proved on the way for the other colour (a walk that settles both), by position: the
+# next question about the same position (is_dead asks both sides) is answered at once.
+_PROOFS: "OrderedDict[tuple[tuple, int], MateVerdict]" = OrderedDict()
+_PROOFS_KEPT = 256
+
+
+def _remember(key: tuple, color: int, verdict: MateVerdict) -> None:
+    _PROOFS[(key, color)] = verdict
+    while len(_PROOFS) > _PROOFS_KEPT:
+        _PROOFS.popitem(last=False)
 
 
 def can_possibly_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> bool:
@@ -126,7 +160,7 @@ def is_dead(pos: Position, *, budget: int = DEAD_POSITION_BUDGET) -> bool:
         return True
     if _obviously_alive(pos):
         return False
-    return all(can_mate(pos, color, budget=budget).verdict is Mateability.CANNOT_MATE
+    return all(_can_mate(pos, color, budget, settle_other=True).verdict is Mateability.CANNOT_MATE
                for color in (pos.turn ^ 1, pos.turn))
 
 

@@ -16,8 +16,8 @@ from typing import Callable, Optional
 
 from .move import FLAG_EN_PASSANT
 from .position import Position
-from .squares import (BB_DARK_SQUARES, BB_LIGHT_SQUARES, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK,
-                      WHITE)
+from .squares import (BB_DARK_SQUARES, BB_LIGHT_SQUARES, BISHOP, KING, KING_ATTACKS, KNIGHT, PAWN, QUEEN,
+                      ROOK, WHITE)
 
 _NORMAL, _REWARD, _PUNISH = 0, 1, 2
 # A static proof attempt costs about as much time as this many searched positions.
@@ -226,10 +226,26 @@ def classify(pos: Position, winner: int, codes: list[int]) -> list[tuple[int, in
     return out
 
 
+_RANK = {_PUNISH: 0, _NORMAL: 2, _REWARD: 4}
+
+
 def order_moves(pos: Position, winner: int, codes: list[int]) -> list[int]:
-    """The moves, most promising last (a walk takes moves from the end of the list)."""
-    rank = {_PUNISH: 0, _NORMAL: 1, _REWARD: 2}
-    return [code for _, code in sorted((rank[v], code) for code, v in classify(pos, winner, codes))]
+    """The moves, most promising last (a walk takes moves from the end of the list).
+
+    Within each kind, moves to a square next to the loser's king come later (tried first): the
+    winner's pieces closing in, the loser's pieces taking the squares its king would flee to.
+    """
+    ksq = pos.king[winner ^ 1]
+    near = KING_ATTACKS[ksq] if ksq >= 0 else 0
+    board = pos.board
+    scored = []
+    for code, variation in classify(pos, winner, codes):
+        rank = _RANK[variation]
+        if near >> ((code >> 6) & 63) & 1 and board[code & 63] & 7 != KING:
+            rank += 1
+        scored.append((rank, code))
+    scored.sort()
+    return [code for _, code in scored]
 
 
 class SearchResult:
@@ -321,29 +337,39 @@ class Walk:
     """Every position that can follow, each visited once (depth first); a mate ends the walk.
 
     The walk can be paused when its budget is spent and resumed with more (``run``); between
-    runs the position is left as it was. ``prune(pos)`` is asked after each capture or pawn move
-    (the only moves that change what the static analysis sees); True closes that position: the
-    winner provably cannot mate from it.
+    runs the position is left as it was. ``prune(pos, colours)`` is asked after each capture or
+    pawn move (the only moves that change what the static analysis sees); True closes that
+    position: none of those colours can mate from it.
+
+    ``other``: a second colour to settle on the same walk. Lines are then closed only where
+    neither colour can mate; a mate by ``other`` is recorded (``other_line``) and the walk goes
+    on for ``winner``. When the walk is exhausted, ``other_line`` tells the other colour's answer
+    as well (None: it cannot mate).
     """
 
     def __init__(self, pos: Position, winner: int,
-                 prune: Optional[Callable[[Position], bool]] = None,
-                 order: Optional[Callable[[Position, list[int]], list[int]]] = None) -> None:
+                 prune: Optional[Callable[[Position, tuple[int, ...]], bool]] = None,
+                 order: Optional[Callable[[Position, list[int]], list[int]]] = None,
+                 other: Optional[int] = None) -> None:
         self.pos = pos
         self.winner = winner
         self.prune = prune
         self.order = order
+        self.watch: tuple[int, ...] = (winner,) if other is None else (winner, other)
+        self.other_line: Optional[list[int]] = None
         self.nodes = 0
         self.seen = {position_key(pos)}
         self.line: list[int] = []
         self.stack: list[list[int]] = []
         self.done: Optional[SearchResult] = None
-        if hopeless(pos, winner):
+        if all(hopeless(pos, c) for c in self.watch):
             self.done = SearchResult(None, True, 0)
             return
         codes = pos.legal_codes()
         if not codes:
             mate = pos.turn != winner and pos.is_check()
+            if pos.is_check() and pos.turn ^ 1 == other:
+                self.other_line = []
             self.done = SearchResult([] if mate else None, not mate, 0)
             return
         self.stack.append(order(pos, codes) if order is not None else codes)
@@ -359,6 +385,7 @@ class Walk:
         stack = self.stack
         prune = self.prune
         order = self.order
+        watch = self.watch
         make, unmake, legal = pos.make, pos.unmake, pos.legal_codes
         for code in line:
             make(code)
@@ -388,20 +415,24 @@ class Walk:
                     continue
             seen.add(key)
             nodes += 1
-            if irreversible and hopeless(pos, winner):
+            if irreversible and all(hopeless(pos, c) for c in watch):
                 unmake()
                 continue
             codes = legal()
             if not codes:
-                if pos.turn != winner and pos.is_check():
-                    result = SearchResult(line + [code], False, nodes)
+                if pos.is_check():
+                    if pos.turn != winner:
+                        result = SearchResult(line + [code], False, nodes)
+                    elif len(watch) > 1:
+                        self.other_line = line + [code]
+                        watch = self.watch = (winner,)
                 unmake()
                 if result is not None:
                     break
                 continue
             if irreversible and prune is not None:
                 nodes += PRUNE_COST
-                if prune(pos):
+                if prune(pos, watch):
                     unmake()
                     continue
             line.append(code)

@@ -251,7 +251,7 @@ def test_is_dead_fast_path_does_not_search(monkeypatch):
     def no_search(*args, **kwargs):
         raise AssertionError("is_dead searched an ordinary position")
 
-    monkeypatch.setattr(dead, "can_mate", no_search)
+    monkeypatch.setattr(dead, "_can_mate", no_search)
     for fen in ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                 "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
                 "rnbqkb1r/pp3ppp/4pn2/2pp4/3P4/4PN2/PPPN1PPP/R1BQKB1R w KQkq - 0 5"):
