@@ -191,8 +191,8 @@ def main() -> int:
         run_game(seed, args.colour, stats)
     wall = time.perf_counter() - wall
 
-    board = "colour-sensing" if args.colour else "occupancy-only"
-    print(f"{stats['games']} generated games on an {board} board, {len(stats['cpu'])} settled readings "
+    board = "a colour-sensing" if args.colour else "an occupancy-only"
+    print(f"{stats['games']} generated games on {board} board, {len(stats['cpu'])} settled readings "
           f"({wall:.1f} s)")
     print(f"  games replayed exactly: inference {stats['exact']}/{stats['games']}, "
           f"naive peer {stats['peer_exact']}/{stats['games']} (its first error at ply "

@@ -38,7 +38,9 @@ Verdicts (``Verdict.kind``, a :class:`VerdictKind`) and their fields:
   always while that move could still be amended (the mover put the piece back), and after
   that only with ``takebacks=True``.
 * ILLEGAL: no legal move explains the board; ``wrong`` = the squares that differ from the
-  expected position (occupancy, and colour on a colour-sensing board).
+  expected position (occupancy, and colour on a colour-sensing board). Pieces that are only
+  missing (in the hand) are LIFTED, even if they cannot move or are the wrong side's: nothing is
+  wrong until something is set down where no legal move puts it.
 * TOUCHED (``touch_move=True``): a piece of the side to move was lifted and put back; it must
   move (``square``). Until it does, a move of another piece is ILLEGAL.
 
@@ -280,7 +282,7 @@ class MoveInference:
             return [self._lifted(time, ea)]
         # Nothing from the expected position explains the board.
         if eb is not None:
-            if eb.fit is Fit.COMPLETE:
+            if eb.fit is Fit.COMPLETE and eb.complete[0].move[:2] != self._last[:2]:
                 return self._complete(True, eb, time)
             if eb.fit is Fit.SWEPT:
                 return self._swept(True, eb, time)

@@ -182,6 +182,17 @@ def test_king_sliding_over_f1_is_castling_not_a_king_move():
     assert committed(hand.place("f1")) == ["e1g1"]
 
 
+def test_king_pausing_on_f1_on_its_way_to_castle_is_amended_to_castling():
+    hand = Hand(CASTLING)
+    hand.slide("e1", "f1")
+    hand.wait(WAIT_SLIDE * 2)
+    assert hand.moves() == ["e1f1"]
+    hand.slide("f1", "g1")
+    hand.lift("h1")
+    hand.place("f1")
+    assert hand.moves() == ["e1g1"] and hand.last().kind is AMEND
+
+
 def test_rook_first_castling_is_recorded_as_castling():
     hand = Hand(CASTLING)
     hand.lift("h1")
