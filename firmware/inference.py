@@ -66,9 +66,19 @@ touches one resolves it. On a colour-sensing board the victim's square changes c
 swept capture is committed at once.
 
 A waiting move is also committed as soon as a reading shows the opponent beginning a move from
-the position after it (that reading is then interpreted from there). While the opponent has not
-started, a reading that shows a different legal move from the position before the last move
-amends it (a player who paused mid-slide, or set a piece down and moved it on).
+the position after it (lifting one of their own pieces; that reading is then interpreted from
+there). While the opponent has not started, a reading that shows a different legal move from
+the position before the last move amends it (a player who paused mid-slide, or set a piece
+down and moved it on); the piece put back on its square takes the move back.
+
+Ambiguity is resolved by keeping the hypotheses that fit, one frame each: the expected position
+(the mover still at work), the position before the last move (a correction), and, for each
+complete but uncommitted move, the position after it (the opponent at work). A hypothesis is
+dropped as soon as a reading does not fit it; when two remain (a slide that stopped, then the
+piece left again: the opponent taking it, or the slide going on to sweep a capture?) the next
+readings decide. One rule of thumb: the board changing within ``WAIT_SLIDE`` of a piece landing,
+by that piece's square emptying, is the mover's hand going on, never the opponent's (a hand does
+not take a piece the other hand is just leaving).
 """
 from __future__ import annotations
 
@@ -165,7 +175,6 @@ class MoveInference:
         self._pendings: list[_Pending] = []
         self._touched: int | None = None
         self._reading: tuple = (self.position.occupied, None, None)
-        self._reading_time = 0.0
 
     def expect(self, move: Move | None) -> None:
         """Accept only ``move`` (a legal move of the side to move) next; None accepts any."""
@@ -197,7 +206,6 @@ class MoveInference:
         if reading == self._reading:
             return []
         self._reading = reading
-        self._reading_time = time
         a, b = self._a, self._b
         a.update(occupied)
         ea = a.evaluate(occupied, white, black)
