@@ -403,7 +403,12 @@ class Walk:
             if nodes >= limit:
                 break
             code = top.pop()
-            irreversible = board[(code >> 6) & 63] or board[code & 63] & 7 == PAWN
+            to = (code >> 6) & 63
+            irreversible = board[to] or board[code & 63] & 7 == PAWN
+            # A static proof is tried where material changes or a pawn runs into a pawn (when the
+            # structure can lock), not after every pawn step.
+            worth_proof = board[to] or code >= 4096 or (
+                irreversible and board[to + 8 if pos.turn == WHITE else to - 8] & 7 == PAWN)
             key = child_key(pos, code)
             if key is not None and key in seen:
                 continue
@@ -430,7 +435,7 @@ class Walk:
                 if result is not None:
                     break
                 continue
-            if irreversible and prune is not None:
+            if worth_proof and prune is not None:
                 nodes += PRUNE_COST
                 if prune(pos, watch):
                     unmake()
