@@ -20,7 +20,8 @@ Contract
 * ``expect(move | None)``: the opponent's move (engine, online) that the board must carry out;
   only it is accepted, and the last move can no longer be amended.
 * ``choose_promotion(piece_type)``: the piece for the next promotion (queen by default; back
-  to queen after each promotion).
+  to queen after each promotion). ``amend_promotion(piece_type, time)``: change the piece of
+  the promotion just made, before the opponent starts (``[AMEND]``, or ``[]``).
 * ``reset(position, *, guide_back=False)``: start again from ``position`` (its move stack
   allows takebacks); ``guide_back``: the board must first be brought to it (see ``reset``).
 
@@ -200,6 +201,22 @@ class MoveInference:
                     c.move = Move(c.move.from_square, c.move.to_square, piece_type)
                     c.frame = self._new_frame(self._after(before, c.move))
                     c.frame.update(self._reading[0])
+
+    def amend_promotion(self, piece_type: int, time: float) -> list[Verdict]:
+        """Change the piece of the promotion just made, while it may still be amended (the
+        opponent has not started): ``[AMEND]``, or ``[]`` when there is no such promotion.
+
+        (A ``promote`` choice is for the *next* promotion; this is the UI's "oops, a knight".)
+        """
+        if piece_type not in (2, 3, 4, 5):
+            raise ValueError(f"a promotion is to a knight, bishop, rook or queen, not {piece_type!r}")
+        last = self._last
+        if self._b is None or last is None or not last.promotion or self._a.started():
+            return []
+        if last.promotion == piece_type:
+            return []
+        self._pendings = []
+        return self._commit(True, Move(last.from_square, last.to_square, piece_type), time, None)
 
     def feed(self, time: float, occupied: int, white: int | None = None, black: int | None = None) -> list[Verdict]:
         reading = (occupied, white, black)

@@ -16,7 +16,8 @@ Contract
   next (None: nothing will happen without a reading or a command).
 * ``finish() -> list[MatchEvent]``: the input has ended (end of a capture): what the hands left
   on the board is final; settles and commits what waits, and records an unresolved board.
-* ``promote(piece_type, now)`` (``2..5`` or ``"n" "b" "r" "q"``), ``resign(color, now)``,
+* ``promote(piece_type, now)`` (``2..5`` or ``"n" "b" "r" "q"``: for the next promotion),
+  ``change_promotion(piece_type, now)`` (the promotion just made), ``resign(color, now)``,
   ``agree_draw(now)``, ``claim_draw(now, move=None)`` (DrawClaimError when not valid),
   ``takeback(now)`` (ValueError unless ``config.takebacks``), ``expect(move)`` (the opponent's
   move, which the board must then carry out), ``new_game(now, fen=None)``: each returns events.
@@ -132,6 +133,16 @@ def _squares(bb: int) -> str:
 _PROMOTION_LETTERS = {"n": 2, "b": 3, "r": 4, "q": 5}
 
 
+def _piece_type(piece: Union[int, str]) -> int:
+    if isinstance(piece, str):
+        if piece.lower() not in _PROMOTION_LETTERS:
+            raise ValueError(f"promotion piece must be q, r, b or n, not {piece!r}")
+        return _PROMOTION_LETTERS[piece.lower()]
+    if piece not in _PROMOTION_LETTERS.values():
+        raise ValueError(f"a promotion is to a knight, bishop, rook or queen, not {piece!r}")
+    return piece
+
+
 class Match:
     """One game refereed from the board; see the module docstring."""
 
@@ -202,13 +213,21 @@ class Match:
     # -- commands --------------------------------------------------------------------------
 
     def promote(self, piece_type: Union[int, str], now: float) -> list[MatchEvent]:
-        if isinstance(piece_type, str):
-            if piece_type.lower() not in _PROMOTION_LETTERS:
-                raise ValueError(f"promotion piece must be q, r, b or n, not {piece_type!r}")
-            piece_type = _PROMOTION_LETTERS[piece_type.lower()]
+        """The piece for the next promotion (2..5, or n b r q), as a capture's ``promote`` line."""
+        piece_type = _piece_type(piece_type)
         events = self.poll(now)
         self.inference.choose_promotion(piece_type)
         return events
+
+    def change_promotion(self, piece_type: Union[int, str], now: float) -> list[MatchEvent]:
+        """Change the piece of the promotion just made (before the opponent starts): the move is
+        amended. ValueError when there is no such promotion. (``promote`` is for the next one.)"""
+        piece_type = _piece_type(piece_type)
+        events = self.poll(now)
+        verdicts = self.inference.amend_promotion(piece_type, now) if self._live() else []
+        if not verdicts:
+            raise ValueError("there is no promotion just made that may still be changed")
+        return events + self._apply(verdicts)
 
     def resign(self, color: int, now: float) -> list[MatchEvent]:
         events = self.poll(now)

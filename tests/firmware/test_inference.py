@@ -491,3 +491,22 @@ def test_duplicate_reading_gives_no_verdict():
     hand = Hand()
     hand.lift("e2")
     assert hand.inference.feed(hand.t + 1, hand.occupied) == []
+
+
+def test_the_promotion_just_made_may_be_changed_until_the_opponent_starts():
+    hand = Hand(PROMO)
+    hand.move("a7", "a8")
+    out = hand.inference.amend_promotion(KNIGHT, hand.t + 1)
+    assert [v.kind for v in out] == [AMEND] and out[0].move == uci("a7a8n")
+    hand.verdicts += out
+    hand.lift("e8", dt=1.5)
+    assert hand.inference.amend_promotion(ROOK, hand.t + 1) == []  # black has started
+    assert hand.moves() == ["a7a8n"]
+
+
+def test_a_promote_choice_after_a_promotion_is_for_the_next_one():
+    hand = Hand("8/P7/6k1/8/8/8/p7/4K3 w - - 0 1")
+    hand.move("a7", "a8")
+    hand.inference.choose_promotion(KNIGHT)  # black picks before promoting
+    hand.move("a2", "a1")
+    assert hand.moves() == ["a7a8q", "a2a1n"]

@@ -334,3 +334,19 @@ def test_exact_dead_positions_end_the_game():
     assert match.started
     del events
     assert match.game.is_over and match.game.outcome.termination is Termination.INSUFFICIENT_MATERIAL
+
+
+def test_change_promotion_amends_the_promotion_just_made():
+    fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+    match = Match(MatchConfig(fen=fen, exact_dead_positions=False))
+    table = Table(match, occupied=0)
+    table.show(Position(fen).occupied)
+    table.move("a7", "a8")
+    events = match.change_promotion("r", table.t + 1)
+    assert [(e.san, e.amended) for e in events if isinstance(e, MoveMade)] == [("a8=R+", True)]
+    with pytest.raises(ValueError):
+        match.change_promotion("x", table.t + 2)
+    table.t += 2
+    table.move("e8", "d7")
+    with pytest.raises(ValueError):
+        match.change_promotion("q", table.t + 1)
