@@ -268,6 +268,8 @@ def main() -> int:
         ready = ready_time(tmp)
     py_start, py_rss = bare_python()
     lat, base = live["samples"], peer["samples"]
+    print(f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
+          "(real-time figures include the scheduling of everything else running)")
     print(f"game: {live['moves']} moves replayed live ({len(lat)} LED frames); session alone: {peer['moves']} moves")
     print(f"resident memory after start     {live['rss_start_mb']:6.1f} MB   bare python {py_rss:5.1f} MB  "
           f"(x{live['rss_start_mb'] / py_rss:.1f})  goal <= {GOALS['rss_mb']:.0f} MB")

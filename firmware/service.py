@@ -35,6 +35,9 @@ from .session import Session
 log = logging.getLogger(__name__)
 
 READY_STATUS = "board read"
+# epoll waits whole milliseconds, rounded up: the loop wakes this much before a deadline and
+# sleeps the rest (under a millisecond, precise), so a settled reading is not served late.
+EARLY_S = 0.001
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,7 @@ class Service:
         self._capture_writer = None
         self._capture_file = None
         self._tasks: list[asyncio.Task] = []
+        self._deadline: Optional[float] = None
 
     # -- the shell -------------------------------------------------------------------------------
 
@@ -269,10 +273,12 @@ class Service:
         """How long the loop may wait for a reading: until the session's next deadline (live)
         or the next watchdog ping, whichever comes first."""
         timeout = None
+        self._deadline = None
         if not self.replaying:
             deadline = self.session.next_deadline(self._clock())
             if deadline is not None:
-                timeout = max(0.0, deadline - self._clock())
+                self._deadline = deadline
+                timeout = max(0.0, deadline - self._clock() - EARLY_S)
         if self.notifier.watchdog_interval is not None:
             wait = max(0.0, next_watchdog - self._monotonic())
             timeout = wait if timeout is None else min(timeout, wait)
@@ -295,8 +301,12 @@ class Service:
         self.session.choose_promotion(choice.piece, choice.time)
 
     def _on_tick(self, tick: "_Tick") -> None:
-        if not self.replaying:
-            self.session.poll(self._clock())
+        if self.replaying:
+            return
+        early = (self._deadline or 0.0) - self._clock()
+        if 0 < early <= EARLY_S:
+            time.sleep(early)
+        self.session.poll(self._clock())
 
     def _advance(self, until: float) -> None:
         """Replay: poll the session at each of its deadlines before ``until``, in order."""
