@@ -90,6 +90,13 @@ def _can_mate(pos: Position, color: int, budget: int, settle_other: bool) -> Mat
     known = _PROOFS.get((key, color))
     if known is not None:
         return known
+    verdict = _search(work, key, color, budget, settle_other)
+    if verdict.verdict is not Mateability.UNDETERMINED:
+        _remember(key, color, verdict)
+    return verdict
+
+
+def _search(work: Position, key: tuple, color: int, budget: int, settle_other: bool) -> MateVerdict:
     reach = Reach(work)
     if mate_impossible(reach, color):
         return _CANNOT
@@ -127,8 +134,9 @@ def _prune(pos: Position, colors: tuple[int, ...]) -> bool:
     return all(mate_impossible(reach, c) for c in colors)
 
 
-# Verdicts proved on the way for the other colour (a walk that settles both), by position: the
-# next question about the same position (is_dead asks both sides) is answered at once.
+# Verdicts proved by a search, by position and colour (and those proved on the way for the other
+# colour, by a walk that settles both): a question asked again (a takeback, Game.reopen, is_dead
+# asking both sides) is answered at once. A proof holds whatever the budget.
 _PROOFS: "OrderedDict[tuple[tuple, int], MateVerdict]" = OrderedDict()
 _PROOFS_KEPT = 256
 

@@ -180,6 +180,7 @@ class Reach:
                         if other_color != color and not (other ^ sq) & 7
                         and (other > sq if color == WHITE else other < sq)]
         prom_reach = [0, 0]
+        kings = pos.bb_piece[KING]
         while True:
             fixed = [bb_color[0] & ~mobile, bb_color[1] & ~mobile]
             fixed_all = fixed[0] | fixed[1]
@@ -198,7 +199,9 @@ class Reach:
                     forbidden[color ^ 1] |= _STEP[kind](bit)
             new_capturable = [capturable[0], capturable[1]]
             captured_on = [0, 0]  # squares where colour c could capture something
-            allowed = [BB_ALL & ~fixed[0], BB_ALL & ~fixed[1]]
+            # No piece ever stands on the square of an enemy king that never moves.
+            kings_fixed = fixed_all & kings
+            allowed = [BB_ALL & ~fixed[0] & ~kings_fixed, BB_ALL & ~fixed[1] & ~kings_fixed]
             # Pawns walk first; those that can reach their last rank share one promoted reach per
             # colour (the union over all of them: an over-approximation, computed once).
             last = [0, 0]
