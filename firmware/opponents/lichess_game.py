@@ -37,6 +37,7 @@ class Outgoing:
     move: Move
     state: SendState = SendState.QUEUED
     failed_on_connection: int = 0   # the stream's connection count when the send went wrong
+    acked_on_connection: int = 0    # ... when Lichess answered 200
 
 
 class LichessGame:
@@ -199,6 +200,10 @@ class LichessGame:
     def _stream_state(self, state: StreamState, detail: str) -> None:
         if self._on_link is not None:
             self._on_link(state, detail)
+        if state is StreamState.FAILED and not self.ended:
+            self.ended = True            # the game cannot be followed (not found, token refused)
+            if self._on_end is not None:
+                self._on_end(self)
 
     # -- the heart: the server's game against the board's --------------------------------------
 
@@ -215,7 +220,7 @@ class LichessGame:
         if fresh and out is not None and len(moves) == out.ply:
             if out.state is SendState.UNCERTAIN and self.stream.connections > out.failed_on_connection:
                 out.state = SendState.QUEUED    # a fresh read shows it never arrived: send it again
-            elif out.state is SendState.ACKED:
+            elif out.state is SendState.ACKED and self.stream.connections > out.acked_on_connection:
                 self.outbox = None              # accepted, then gone (taken back): the server wins
         self._reconcile()
         self._offers_changed(state)
@@ -320,6 +325,7 @@ class LichessGame:
             return
         if self.outbox is out:
             out.state = SendState.ACKED
+            out.acked_on_connection = self.stream.connections
 
     async def _reread_after(self, delay: float) -> None:
         await self._sleep(delay)

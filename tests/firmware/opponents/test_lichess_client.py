@@ -312,3 +312,17 @@ async def test_a_refused_token_is_not_in_the_error_either(fake):
     finally:
         await bad.aclose()
     assert secret not in str(refused.value) and secret not in repr(refused.value)
+
+
+async def test_a_game_that_cannot_be_followed_is_reported_and_the_next_one_joined(fake, client):
+    lichess = LichessOpponent(client, game_id="nosuchgm")
+    sim = BoardSim()
+    try:
+        await lichess.start(sim)
+        failed = await sim.wait_for("link", lambda v: v[0] is LinkState.FAILED)
+        assert "Not found" in failed[1]
+        game = fake.start_game("Bobby")
+        sync = await sim.wait_for("game_sync")
+    finally:
+        await lichess.stop()
+    assert sync.game_id == game.id
