@@ -211,7 +211,7 @@ class EngineOpponent:
                 generation = self._generation
                 game = self._game
                 fen, moves = game.start_fen, list(game.moves)
-                move = await self._search(fen, moves)
+                move = await self._search(fen, moves)   # None: it failed (restarted, or given up)
                 if generation != self._generation or move is None:
                     continue
                 try:
@@ -241,6 +241,8 @@ class EngineOpponent:
         except (EngineCrashed, EngineHung) as exc:
             await self._failed_once(exc)
             return None
+        if best.move is None:   # the game is not over here, so this is the engine's fault
+            await self._failed_once(EngineError(f"the engine found no move in {self._game.fen()}"))
         return best.move
 
     async def _failed_once(self, exc: Exception) -> None:

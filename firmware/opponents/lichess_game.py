@@ -11,7 +11,7 @@ from typing import Any, Awaitable, Callable, Optional
 
 from chess_core import Move, Position
 
-from .base import (Action, ActionRefused, ChatLine, GameSync, LinkState, Offer, OfferKind, OpponentGone,
+from .base import (Action, ActionRefused, ChatLine, LinkState, Offer, OfferKind, OpponentGone,
                    OpponentListener)
 from .lichess import LichessClient, LichessError, LichessRefused, LichessUnavailable
 from .lichess_models import BoardState, MovesReader, game_sync_of, start_fen_of

@@ -14,7 +14,7 @@ from firmware.opponents.lichess import (LichessAuthError, LichessClient, Lichess
                                         speed_of)
 from firmware.opponents.lichess_opponent import LichessOpponent
 from firmware.opponents.token import Token
-from tests.fakes.fake_lichess import NOT_YOUR_TURN, FakeLichess
+from tests.fakes.fake_lichess import NOT_YOUR_TURN
 
 from .board_sim import BoardSim
 from .conftest import BOARD_TOKEN, fast_config
