@@ -5,20 +5,23 @@ FIDE 5.2.2 ends the game as a draw when neither side can checkmate by any series
 checkmate by any series of legal moves. Both ask the same question of one side: is there a
 *helpmate*, a series of legal moves, both sides cooperating, that ends with that side giving mate?
 
-``can_mate`` answers it, after the Chess Unwinnability Analyzer of Miguel Ambrona, in stages, each
-sound on its own:
+``can_mate`` answers it, after the Chess Unwinnability Analyzer (CHA) of Miguel Ambrona, in stages,
+each sound on its own:
 
-1. the position itself (already mate or stalemate) and the material (a bare king, lone knight or
-   bishops of one colour against what cannot help them);
-2. a short guided helpmate search, which finds most mates quickly;
-3. a static proof (chess_core.dead_static): where every piece could ever stand, and why no mate
-   fits there; it settles locked pawn chains, bishops shut out, kings that cannot be boxed in;
-4. a walk through every position that can follow, when there are few, closing the lines the
-   static proof settles: a walk that ends without a mate is a proof;
-5. a longer guided search.
+1. the position itself (already mate or stalemate) and the material (a bare king; a lone knight,
+   or bishops all of one colour, against pieces that could never help them mate);
+2. a static proof (chess_core.dead_static): where every piece could ever stand, and why no mate
+   fits there. It settles locked pawn chains, bishops shut out of the king's squares, kings that
+   can never be boxed in, with no search at all;
+3. a short guided helpmate search (chess_core.dead_search), which finds the quick mates;
+4. a walk through every position that can follow, each once, most promising moves first: it finds
+   the long helpmates (through promotions, king marches), and when it ends without a mate it is
+   a proof. Static proofs close its lines where material changes or pawns lock;
+5. a longer guided search, with what is left of the budget.
 
 A ``CAN_MATE`` verdict carries the helpmate it found; ``CANNOT_MATE`` is only given with a proof;
-when the node budget runs out first, the verdict is ``UNDETERMINED``.
+when the node ``budget`` runs out first, the verdict is ``UNDETERMINED``. Proved verdicts are
+remembered for the last few hundred positions asked.
 
 ``is_dead`` and ``can_possibly_mate`` are the hooks for chess_core.game.Game.
 """
@@ -59,10 +62,6 @@ _UNDETERMINED = MateVerdict(Mateability.UNDETERMINED)
 
 def _can(pos: Position, codes: list[int]) -> MateVerdict:
     return MateVerdict(Mateability.CAN_MATE, tuple(decode(c) for c in shorten(pos, codes)))
-
-
-def _static_cannot(pos: Position, color: int) -> bool:
-    return mate_impossible(Reach(pos), color)
 
 
 def can_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> MateVerdict:
@@ -183,11 +182,15 @@ def _obviously_alive(pos: Position) -> bool:
         return False
     if pos.checkers():
         return False
-    pos.turn ^= 1  # the other side's freedom, as if it were to move (it is not in check)
+    # The other side's freedom, as if it were to move (it is not in check); the en passant square
+    # belongs to the side to move, so it is set aside meanwhile.
+    ep, pos.ep = pos.ep, -1
+    pos.turn ^= 1
     try:
         return len(pos.legal_codes()) >= _FREEDOM
     finally:
         pos.turn ^= 1
+        pos.ep = ep
 
 
 __all__ = ["Mateability", "MateVerdict", "can_mate", "can_possibly_mate", "is_dead", "DEFAULT_BUDGET",

@@ -29,7 +29,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 VECTOR = REPO_ROOT.parent / "shared" / "data" / "cha-test-vector.txt"
 # The vector is checked with a smaller budget than the default, to keep this file to a few minutes;
 # bench/dead_position.py measures the default budget.
-VECTOR_BUDGET = 3_000
+VECTOR_BUDGET = 10_000
 VECTOR_CHUNK = 100
 
 
@@ -284,6 +284,18 @@ VECTOR_ROWS = _vector()
 DECIDED: dict[int, int] = {}
 
 
+@pytest.mark.skipif(not VECTOR_ROWS, reason=f"CHA test vector not found at {VECTOR}")
+def test_is_dead_fast_path_lets_no_dead_position_of_the_vector_through():
+    import chess_core.dead as dead
+
+    for tag, fen in VECTOR_ROWS:
+        if tag == "--":
+            pos = position(fen)
+            before = pos.fen()
+            assert not dead._obviously_alive(pos), fen
+            assert pos.fen() == before
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not VECTOR_ROWS, reason=f"CHA test vector not found at {VECTOR}")
 @pytest.mark.parametrize("start", range(0, max(len(VECTOR_ROWS), 1), VECTOR_CHUNK))
@@ -316,4 +328,4 @@ def test_vector_decided_count():
     total = sum(DECIDED.values())
     print(f"\nCHA vector: {total} of {2 * len(VECTOR_ROWS)} side-questions decided "
           f"with a budget of {VECTOR_BUDGET} positions")
-    assert total >= 3_000
+    assert total >= 3_200  # 3,257 when written (deterministic: the budget counts positions, not time)
