@@ -15,7 +15,7 @@ from firmware.opponents.token import Token
 from tests.fakes.fake_lichess import FakeGame, FakeLichess
 
 from .board_sim import BoardSim
-from .conftest import BOARD_TOKEN, fast_config
+from .conftest import BOARD_TOKEN, FAST_BACKOFF, fast_config
 
 MOVE = r"/api/board/game/\w+/move/"
 GAME_STREAM = r"/api/board/game/stream/"
@@ -173,10 +173,12 @@ async def test_after_a_429_requests_pause_for_the_configured_time(fake):
 async def test_a_stream_that_keeps_failing_backs_off_more_each_time(fake):
     ctx, game = await play_game(fake, stream_fault(503, 4))
     check_every_move_exactly_once(ctx, game)
-    waits = ctx.opponent.game.stream.waits if ctx.opponent.game else []
-    assert ctx.fake.game_connections >= 2
-    assert [v[0] for v in ctx.sim.values("link")].count(LinkState.RECONNECTING) >= 4
-    assert not waits or max(waits) <= fast_config("").backoff.cap
+    waits = ctx.opponent.game.stream.waits
+    assert len(waits) == 5, "the cut, then four 503s"
+    for attempt, wait in enumerate(waits):
+        full = FAST_BACKOFF.delay(attempt, 0.0)      # 0.01, 0.02, 0.04, then the 0.05 cap
+        assert full * (1 - FAST_BACKOFF.jitter) <= wait <= full
+    assert [v[0] for v in ctx.sim.values("link")].count(LinkState.RECONNECTING) == 5
 
 
 # -- the opponent's doings ---------------------------------------------------------------------
