@@ -67,6 +67,7 @@ class Session(SessionCommands, OpponentSide):
         self.restored_plies = 0                 # moves made before a restart: final
         self.link_text: Optional[str] = None
         self.server_clock: Any = None           # the clocks of an online game (Lichess), if any
+        self.pending_end: Optional[Any] = None  # the other end's result, once its last move is on the board
         self.leds_frame: Optional[tuple[int, ...]] = None
         self.frames_shown = 0
         self._sans = SanCache()
@@ -209,6 +210,8 @@ class Session(SessionCommands, OpponentSide):
             self.draw_offer = None  # an offer is declined by moving
         if self.expected_move is not None and event.move == self.expected_move:
             self.expected_move = None  # the opponent's move, carried out: nothing to tell it
+            if self.pending_end is not None:
+                self._end_from_other_side(self.pending_end, now)
         elif self.opponent is not None:
             if event.amended:
                 self._reset_opponent()
@@ -349,6 +352,7 @@ class Session(SessionCommands, OpponentSide):
         self.draw_offer = None
         self.takeback_move = None
         self.server_clock = None
+        self.pending_end = None
         self.gestures.reset()
         self.settled = None
         self._changed = True

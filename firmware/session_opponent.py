@@ -64,10 +64,20 @@ class OpponentSide:
             self._after(self.clock())
 
     def game_over(self, end: Any) -> None:
-        """The game ended at the other end (resignation, flag, abort...)."""
-        now = self.clock()
+        """The game ended at the other end (mate, resignation, flag, abort...). When the
+        opponent's last move is still to be carried out on the board, the end waits for it, so
+        that the move is in the game (a mate then ends it on the board by itself)."""
         outcome: Optional[Outcome] = getattr(end, "outcome", None)
         if not self.live or outcome is None:
+            return
+        if self.expected_move is not None:
+            self.pending_end = outcome
+            return
+        self._end_from_other_side(outcome, self.clock())
+
+    def _end_from_other_side(self, outcome: Outcome, now: float) -> None:
+        self.pending_end = None
+        if not self.live:
             return
         if outcome.termination is Termination.RESIGNATION and outcome.winner is not None:
             self._handle(self.match.resign(outcome.winner ^ 1, now), now)
@@ -103,7 +113,7 @@ class OpponentSide:
         self.record, self.names = record, names
         self.restored_plies = len(moves)   # the other end's moves: final on the board
         self.restoring = True
-        self.expected_move = self.draw_offer = self.takeback_move = None
+        self.expected_move = self.draw_offer = self.takeback_move = self.pending_end = None
         self.verdict = None
         self.gestures.reset()
         self._dirty = self._changed = True

@@ -207,3 +207,19 @@ async def test_the_other_ends_game_replaces_the_boards_and_the_leds_guide_the_pi
     clocks = table.session.snapshot()["clocks"]
     assert clocks["white"] == 60_000 and clocks["black"] == 53_000 and clocks["running"] == "black"
     await table.session.aclose()
+
+
+async def test_the_opponents_mating_move_is_carried_out_before_the_game_ends(tmp_path):
+    table, opponent = await _table(tmp_path, {"f2f3": "e7e5", "g2g4": "d8h4"})
+    table.play("f2f3")
+    opponent.reply()
+    table.play("e7e5")
+    table.play("g2g4")
+    opponent.reply()
+    table.session.game_over(End("mate", Outcome(Termination.CHECKMATE, BLACK)))
+    assert not table.session.game.is_over  # the mate is not on the board yet
+    table.play("d8h4")
+    snap = table.session.snapshot()
+    assert snap["status"] == "Black wins by checkmate" and snap["moves"]["uci"][-1] == "d8h4"
+    assert table.session.recorder.load().moves[-1] == "d8h4"
+    await table.session.aclose()
