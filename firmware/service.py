@@ -93,7 +93,10 @@ def build_leds(config: Config, source: Any = None):
 
     from board_driver.layout import LedLayout
     from board_driver.pinmap import LedPins, load_pinmap
-    pins = load_pinmap(config.board.pinmap).leds or LedPins()
+    if sink == "serial" and not Path(config.board.pinmap).exists():
+        pins = LedPins()  # a co-processor board needs no pin map: the reference chain's geometry
+    else:
+        pins = load_pinmap(config.board.pinmap).leds or LedPins()
     if config.leds.layout:
         pins = dataclasses.replace(pins, layout=config.leds.layout)
     if sink == "serial":
