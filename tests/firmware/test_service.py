@@ -237,3 +237,24 @@ def test_a_board_that_cannot_be_opened_is_reported(tmp_path, sensors):
     result = subprocess.run([str(ECHIQUIER), "run", "--config", str(config)], capture_output=True,
                             text=True, timeout=30)
     assert result.returncode == 1 and "absent.toml" in result.stderr
+
+
+def test_the_sources_and_sinks_follow_the_configuration(tmp_path):
+    from board_driver.replay import ReplaySource
+    from firmware.service import build_leds, build_source
+    (tmp_path / "g.cap").write_text("0 ffff00000000ffff\n")
+    replay = loads_config(f'[board]\nsensors = "replay"\ncapture = "{tmp_path / "g.cap"}"\nspeed = 0\n')
+    source = build_source(replay)
+    assert isinstance(source, ReplaySource) and source.speed is None
+    assert build_source(loads_config(f'[board]\nsensors = "replay"\ncapture = "{tmp_path / "g.cap"}"\n'
+                                     'speed = 4\n')).speed == 4.0
+    assert isinstance(build_source(loads_config('[board]\nsensors = "sim"')), SimulatedBoard)
+    assert isinstance(build_leds(replay), RecordingLedSink)
+    assert build_leds(loads_config('[board]\nsensors = "sim"\n[leds]\nsink = "none"')) is None
+
+    class CoProcessor:
+        def led_sink(self, **options):
+            return options
+
+    serial = loads_config(f'[board]\nsensors = "serial"\npinmap = "{tmp_path / "none.toml"}"\n[leds]\nsink = "serial"')
+    assert build_leds(serial, CoProcessor())["layout"].pixel_count == 64
