@@ -31,7 +31,7 @@ import enum
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from .dead_search import GuidedSearch, Walk, hopeless, order_moves, position_key, shorten
+from .dead_search import BestFirst, GuidedSearch, Walk, hopeless, order_moves, position_key, shorten
 from .dead_static import Reach, mate_impossible
 from .move import Move, decode
 from .position import Position
@@ -104,6 +104,14 @@ def _search(work: Position, key: tuple, color: int, budget: int, settle_other: b
     if quick.line is not None:
         return _can(work, quick.line)
     if quick.exhausted:
+        return _CANNOT
+    # The best-first search first, briefly: it finds the mates that need the loser's king led to
+    # a corner while idle pieces could wander, where the walk would lose itself.
+    best = BestFirst(work, color).run(max(1, (budget - spent) // 6))
+    spent += best.nodes
+    if best.line is not None:
+        return _can(work, best.line)
+    if best.exhausted:
         return _CANNOT
     # For is_dead, which asks both sides, the walk settles the other colour too when it needs a
     # walk as well: lines are then closed only where neither can mate. (Not for a single question:

@@ -12,6 +12,7 @@ optionally where the static analysis of chess_core.dead_static proves it.
 """
 from __future__ import annotations
 
+import heapq
 from typing import Callable, Optional
 
 from .move import FLAG_EN_PASSANT
@@ -452,6 +453,125 @@ class Walk:
             self.done = SearchResult(None, True, nodes)
             return self.done
         return SearchResult(None, False, nodes)
+
+
+_SAME_DIAGONAL = [[abs((a & 7) - (b & 7)) == abs((a >> 3) - (b >> 3)) for b in range(64)] for a in range(64)]
+
+
+def mating_distance(pos: Position, winner: int, targets: tuple[int, int, int, int]) -> int:
+    """A rough count of the moves left before the corner mate of ``_mating_targets`` can be given.
+
+    The loser's king to its corner (weighed most: it is the slowest and the one that decides), the
+    winner's king two squares from it, the winner's best piece aiming at the corner (a promotion
+    first for a pawn), and the loser's nearest piece next to the corner as a blocker.
+    """
+    lking, blocker = targets[0], targets[1]
+    loser = winner ^ 1
+    bbc, bbp = pos.bb_color, pos.bb_piece
+    board = pos.board
+    score = 3 * KING_DISTANCE[pos.king[loser]][lking] + abs(KING_DISTANCE[pos.king[winner]][lking] - 2)
+    best = 8
+    pieces = bbc[winner] & ~bbp[KING]
+    light = ((lking & 7) + (lking >> 3)) & 1
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        sq = low.bit_length() - 1
+        kind = board[sq] & 7
+        lines = (sq & 7) == (lking & 7) or (sq >> 3) == (lking >> 3)
+        if kind == QUEEN:
+            cost = 0 if lines or _SAME_DIAGONAL[sq][lking] else 1
+        elif kind == ROOK:
+            cost = 0 if lines else 1
+        elif kind == BISHOP:
+            if ((sq & 7) + (sq >> 3)) & 1 != light:
+                cost = 8
+            else:
+                cost = 0 if _SAME_DIAGONAL[sq][lking] else 1
+        elif kind == KNIGHT:
+            cost = max(0, KNIGHT_DISTANCE[sq][lking] - 1)
+        else:
+            cost = 2 + (7 - (sq >> 3) if winner == WHITE else sq >> 3)
+        if cost < best:
+            best = cost
+    score += 2 * best
+    blockers = bbc[loser] & ~bbp[KING]
+    nearest = 8
+    while blockers:
+        low = blockers & -blockers
+        blockers ^= low
+        d = KING_DISTANCE[low.bit_length() - 1][blocker]
+        if d < nearest:
+            nearest = d
+    return score + (nearest if nearest < 8 else 0)
+
+
+class BestFirst:
+    """A greedy best-first helpmate search: the position nearest a corner mate is expanded next.
+
+    Where the walk goes deep along one line and can lose itself in moves of pieces that do not
+    matter, this search always comes back to the most advanced position, so idle pieces cost
+    little. Positions are seen once; if every position that can follow has been expanded without a
+    mate, that is a proof too. ``run`` can be called again to go on with more budget.
+    """
+
+    # A generated child (made, measured, unmade) costs about a third of an expanded position.
+    CHILD_COST = 3
+
+    def __init__(self, pos: Position, winner: int) -> None:
+        self.winner = winner
+        self.targets = _mating_targets(pos, winner)
+        self.nodes: list[tuple[int, int, Optional[Position]]] = [(-1, 0, pos.copy())]
+        self.heap: list[tuple[int, int, int]] = [(0, 0, 0)]
+        self.seen = {position_key(pos)}
+        self.spent = 0
+        self.generated = 0
+
+    def run(self, budget: int) -> SearchResult:
+        winner = self.winner
+        targets = self.targets
+        nodes, heap, seen = self.nodes, self.heap, self.seen
+        limit = self.spent + budget
+        pop, push = heapq.heappop, heapq.heappush
+        while heap:
+            if self.spent >= limit:
+                return SearchResult(None, False, self.spent)
+            _, _, index = pop(heap)
+            parent, code, pos = nodes[index]
+            if pos is None:
+                pos = nodes[parent][2].copy()
+                pos.make(code)
+                nodes[index] = (parent, code, pos)
+            self.spent += 1
+            codes = pos.legal_codes()
+            if not codes:
+                if pos.turn != winner and pos.is_check():
+                    line = []
+                    while nodes[index][0] >= 0:
+                        line.append(nodes[index][1])
+                        index = nodes[index][0]
+                    line.reverse()
+                    return SearchResult(line, False, self.spent)
+                continue
+            if hopeless(pos, winner):
+                continue
+            for child in codes:
+                key = child_key(pos, child)
+                if key is None:
+                    pos.make(child)
+                    key = position_key(pos)
+                    pos.unmake()
+                if key in seen:
+                    continue
+                seen.add(key)
+                pos.make(child)
+                distance = mating_distance(pos, winner, targets)
+                pos.unmake()
+                self.generated += 1
+                nodes.append((index, child, None))
+                push(heap, (distance, -self.generated, len(nodes) - 1))
+            self.spent += len(codes) // self.CHILD_COST
+        return SearchResult(None, True, self.spent)
 
 
 def shorten(pos: Position, codes: list[int]) -> list[int]:
