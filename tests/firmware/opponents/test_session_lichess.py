@@ -4,8 +4,6 @@ from __future__ import annotations
 import asyncio
 import random
 
-import pytest
-
 from chess_core import WHITE
 from firmware.opponents.lichess_opponent import LichessOpponent
 from tests.firmware.session_support import Table
@@ -58,8 +56,6 @@ async def test_a_lichess_game_played_on_the_board_through_the_session(tmp_path, 
     assert accepted == list(range(0, len(server_moves), 2)), "each board move sent once"
 
 
-@pytest.mark.xfail(strict=True, reason="Session.game_over ends the game before the board carries out the "
-                                       "opponent's final (mating) move, which is then missing from the PGN")
 async def test_the_opponents_mating_move_is_in_the_sessions_game(tmp_path, fake, client):
     table, server_moves = await play_on_the_board(tmp_path, fake, client, seed=2, greedy=False)
     assert fake.games[next(iter(fake.games))].status == "mate" and len(server_moves) % 2 == 0
