@@ -48,7 +48,11 @@ DRAW_ACTIONS = ("offer", "accept", "decline", "claim")
 CLOCK_ACTIONS = ("pause", "resume")
 COLOURS = ("white", "black")
 COLOUR_CHOICES = ("as-entered", "swap", "random")
-SETTINGS = ("show_legal", "touch_move", "alternate_colours", "brightness", "engine_level", "takebacks")
+OPPONENTS = ("none", "engine", "lichess")
+ENGINE_SIDES = ("white", "black", "random")
+TAKEBACK_ANSWERS = ("accept", "decline")
+SETTINGS = ("show_legal", "touch_move", "alternate_colours", "brightness", "engine_level", "engine_elo",
+            "engine_move_time", "takebacks")
 
 
 class ActionRefused(Exception):
@@ -74,8 +78,13 @@ class Backend:
         """The position the game knows now (the simulator's hand reads identities from it)."""
         raise NotImplementedError
 
-    def new_game(self, *, white: str, black: str, time_control: str, rules: str, colours: str,
-                 now: float) -> None:
+    def new_game(self, *, white: str, black: str, time_control: str, rules: str, colours: str, now: float,
+                 fen: str | None = None, opponent: str | None = None, engine_side: str | None = None,
+                 engine_level: int | None = None, player: str | None = None) -> None:
+        """``opponent``: "none" (two players over the board), "engine", "lichess"; None keeps the
+        configured one. Against the engine, ``engine_side`` is the side it plays ("random": drawn)
+        and ``player`` the name of the side played on the board; online, the names are the
+        server's."""
         raise ActionRefused("new games are not supported here")
 
     def resign(self, color: str, now: float) -> None:
@@ -93,12 +102,28 @@ class Backend:
     def takeback(self, now: float) -> None:
         raise ActionRefused("takebacks are not supported here")
 
+    def answer_takeback(self, action: str, now: float) -> None:
+        """Accept or decline the opponent's takeback offer (an online game)."""
+        raise ActionRefused("there is no takeback offer to answer")
+
+    def take_over(self, color: str, now: float) -> None:
+        """The computer plays ``color`` for the rest of the game (its player has to leave)."""
+        raise ActionRefused("the computer cannot take over here")
+
     def settings(self, changes: dict[str, Any], now: float) -> None:
         raise ActionRefused("settings cannot be changed here")
+
+    def lichess_login(self, token: str, now: float) -> None:
+        """Connect the Lichess account of ``token``; the token is kept by the service and never
+        shown again (not in the page state, not in a message)."""
+        raise ActionRefused("online play is not supported here")
+
+    def lichess_logout(self, now: float) -> None:
+        raise ActionRefused("online play is not supported here")
 
     def close(self) -> None:
         """Release what the backend holds (subscriptions); idempotent."""
 
 
 __all__ = ["Backend", "ActionRefused", "Listener", "PROMOTION_PIECES", "DRAW_ACTIONS", "CLOCK_ACTIONS",
-           "COLOURS", "COLOUR_CHOICES", "SETTINGS"]
+           "COLOURS", "COLOUR_CHOICES", "OPPONENTS", "ENGINE_SIDES", "TAKEBACK_ANSWERS", "SETTINGS"]

@@ -34,12 +34,13 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from .backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, PROMOTION_PIECES, ActionRefused,
-                      Backend)
+from .backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
+                      PROMOTION_PIECES, TAKEBACK_ANSWERS, ActionRefused, Backend)
 from .library import GameLibrary, UnknownGame
 from .pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Refusal
 from .simhand import HandError, SimHand
-from .validate import BadRequest, Boolean, Choice, Number, Square, Squares, Text, check_body
+from .validate import (BadRequest, Boolean, Choice, Fen, Number, Secret, Square, Squares, Text, TimeControlText,
+                       check_body)
 
 log = logging.getLogger(__name__)
 
@@ -94,11 +95,19 @@ class _Client:
 NEW_GAME = {
     "white": Text(max_length=60, default="White"),
     "black": Text(max_length=60, default="Black"),
-    "time_control": Text(max_length=60, default="-"),
+    "time_control": TimeControlText(default="-"),
     "rules": Choice("fide", "casual", default="fide"),
     "colours": Choice(*COLOUR_CHOICES, default="as-entered"),
+    "fen": Fen(optional=True),
+    "opponent": Choice(*OPPONENTS, optional=True),          # absent: the configured one
+    "player": Text(max_length=60, optional=True),           # the board's player against the engine
+    "engine_side": Choice(*ENGINE_SIDES, optional=True),
+    "engine_level": Number(low=0, high=20, integer=True, optional=True),
 }
+ENGINE_FIELDS = ("engine_side", "engine_level", "player")
 SIDE = {"color": Choice(*COLOURS)}
+TAKEBACK_ANSWER = {"action": Choice(*TAKEBACK_ANSWERS)}
+LICHESS_LOGIN = {"token": Secret(max_length=200)}
 DRAW = {"action": Choice(*DRAW_ACTIONS), "color": Choice(*COLOURS, optional=True)}
 PROMOTE = {"piece": Choice(*PROMOTION_PIECES)}
 CLOCK = {"action": Choice(*CLOCK_ACTIONS)}
@@ -109,6 +118,8 @@ SETTINGS = {
     "takebacks": Boolean(optional=True),
     "brightness": Number(low=0, high=1, optional=True),
     "engine_level": Number(low=0, high=20, integer=True, optional=True),
+    "engine_elo": Number(low=0, high=4000, integer=True, optional=True),   # 0: not limited by Elo
+    "engine_move_time": Number(low=0.05, high=60, optional=True),          # seconds per move, no clock
 }
 PAIR = {"code": Text(max_length=32, min_length=1)}
 SIM_SQUARE = {"square": Square(), "index": Number(low=0, high=1, integer=True, optional=True)}
@@ -155,6 +166,12 @@ class WebCompanion:
         r.add_post("/api/game/promotion", self._command(PROMOTE, lambda v, now: self.backend.promote(v["piece"], now)))
         r.add_post("/api/game/clock", self._command(CLOCK, lambda v, now: self.backend.clock(v["action"], now)))
         r.add_post("/api/game/takeback", self._command(EMPTY, lambda v, now: self.backend.takeback(now)))
+        r.add_post("/api/game/takeback-offer",
+                   self._command(TAKEBACK_ANSWER, lambda v, now: self.backend.answer_takeback(v["action"], now)))
+        r.add_post("/api/game/takeover",
+                   self._command(SIDE, lambda v, now: self.backend.take_over(v["color"], now)))
+        r.add_post("/api/lichess/login", self._command(LICHESS_LOGIN, self._lichess_login))
+        r.add_post("/api/lichess/logout", self._command(EMPTY, lambda v, now: self.backend.lichess_logout(now)))
         r.add_post("/api/settings", self._command(SETTINGS, self._settings))
         r.add_get("/api/games", self._games)
         r.add_get("/api/games/{id}", self._game)
@@ -439,6 +456,11 @@ class WebCompanion:
         return response
 
     def _new_game(self, values: dict[str, Any], now: float) -> None:
+        opponent = values["opponent"]
+        if opponent is not None and opponent != "engine":
+            given = [name for name in ENGINE_FIELDS if values[name] is not None]
+            if given:
+                raise BadRequest(f"{given[0]}: only for a game against the engine (opponent \"engine\")")
         self.backend.new_game(now=now, **values)
         if self.hand is not None:
             self.hand.setup(self.backend.position())
@@ -450,6 +472,16 @@ class WebCompanion:
                 raise BadRequest("color: required to offer, accept or decline a draw")
             color = "white" if self.backend.position().turn == 0 else "black"
         self.backend.draw(values["action"], color, now)
+
+    async def _lichess_login(self, values: dict[str, Any], now: float) -> None:
+        token = values["token"]
+        try:
+            result = self.backend.lichess_login(token, now)
+            if asyncio.iscoroutine(result):
+                await result
+        except ActionRefused as exc:
+            # The session's words, without the token should they quote it.
+            raise ActionRefused(str(exc).replace(token, "<token>")) from None
 
     def _settings(self, values: dict[str, Any], now: float) -> None:
         changes = {k: v for k, v in values.items() if v is not None}

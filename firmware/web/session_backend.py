@@ -6,6 +6,7 @@ session's methods; a :class:`~firmware.session.SessionError` becomes a 409 with 
 """
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from collections.abc import Callable
@@ -13,12 +14,13 @@ from typing import Any
 
 from chess_core import PAWN, Position, parse_square
 
-from ..config import ConfigError, with_overrides
 from .backend import ActionRefused, Backend, Listener
 
-# Page setting -> (session setting, config section) for Session.update_settings.
+# Page setting -> the session's setting, for Session.update_settings.
 SESSION_SETTINGS = {"show_legal": "show_legal_squares", "touch_move": "touch_move",
                     "alternate_colours": "alternate_colours", "takebacks": "takebacks", "brightness": "brightness"}
+# Page setting engine_<key> -> Session.update_settings(engine={<key>: ...}).
+ENGINE_SETTINGS = ("level", "elo", "move_time")
 
 
 _TIME_PREFIX = re.compile(r"^\d+(?:\.\d+)? s: ")
@@ -59,14 +61,73 @@ def _promotion(snap: dict[str, Any], choice: str) -> dict[str, Any] | None:
     return None
 
 
-def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine_level: int = 8, promotion_choice: str = "q",
-               can_takeback: bool = False, opponent: dict[str, Any] | None = None,
-               lichess: dict[str, Any] | None = None) -> dict[str, Any]:
+LINK_STATES = ("connecting", "connected", "reconnecting", "failed", "closed")
+OFFLINE_KINDS = ("none", "local", "", None)
+
+
+def _link(value: Any) -> dict[str, Any] | None:
+    """The opponent's link as the page shows it: ``{"state", "detail"}``, from the snapshot's
+    ``{"state", "detail"}`` or its older text ``"connected: Stockfish 16"``."""
+    if not value:
+        return None
+    if isinstance(value, dict):
+        state, detail = value.get("state"), value.get("detail") or ""
+    else:
+        state, _, detail = str(value).partition(":")
+    state = str(getattr(state, "value", state) or "").strip().lower()
+    return {"state": state if state in LINK_STATES else "connecting", "detail": str(detail).strip()}
+
+
+def _colours(sides: Any) -> list[str]:
+    out = []
+    for side in sides or ():
+        name = {0: "white", 1: "black"}.get(side, side) if not isinstance(side, bool) else None
+        if name in ("white", "black") and name not in out:
+            out.append(name)
+    return sorted(out, key=("white", "black").index)
+
+
+def _opponent(snap: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot's opponent for the page: who plays the sides not played over the board."""
+    raw = snap.get("opponent") or {}
+    kind = raw.get("kind")
+    kind = "none" if kind in OFFLINE_KINDS else str(kind)
+    return {"kind": kind, "name": raw.get("name"), "sides": _colours(raw.get("sides")),
+            "link": _link(raw.get("link")) if kind != "none" else None,
+            "assistance_allowed": bool(raw.get("assistance_allowed", True)),
+            "takeover": raw.get("takeover")}
+
+
+def _take_over(snap: dict[str, Any], opponent: dict[str, Any]) -> list[str]:
+    """The sides the computer may take over now: during a game, not online, not its own already."""
+    if not snap.get("started", True) or snap.get("over") or opponent["kind"] == "lichess":
+        return []
+    return [side for side in ("white", "black") if side not in opponent["sides"]]
+
+
+def _lichess(snap: dict[str, Any], opponent: dict[str, Any]) -> dict[str, Any]:
+    """The Lichess account as the settings show it (never its token)."""
+    raw = snap.get("lichess") or {}
+    link = _link(raw.get("link")) or (opponent["link"] if opponent["kind"] == "lichess" else None)
+    account = raw.get("account") or raw.get("username")
+    connected = raw.get("connected")
+    if connected is None:
+        connected = bool(account) and (link is None or link["state"] == "connected")
+    status = raw.get("status") or raw.get("game")
+    return {"account": account, "connected": bool(connected), "link": link,
+            "status": str(status) if status else None}
+
+
+def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine: dict[str, Any] | None = None,
+               can_takeback: bool = False) -> dict[str, Any]:
     """The page state (see :mod:`firmware.web.backend`) of a session snapshot."""
     clocks = snap.get("clocks") or {}
     time_control = snap.get("time_control") or "-"
     settings = snap.get("settings") or {}
     over = bool(snap.get("over"))
+    engine = engine or {}
+    opponent = _opponent(snap)
+    assisted = opponent["assistance_allowed"]
     return {
         "fen": snap["fen"],
         "start_fen": snap.get("start_fen"),
@@ -80,7 +141,7 @@ def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine_level: i
         "touched": snap.get("touched"),
         "clock": {"white": clocks.get("white"), "black": clocks.get("black"), "running": clocks.get("running"),
                   "paused": bool(clocks.get("paused")), "time_control": time_control,
-                  "delay_left": clocks.get("delay_left", 0), "sandclock": time_control.startswith("*")},
+                  "delay_left": clocks.get("delay_left") or 0, "sandclock": time_control.startswith("*")},
         "moves": {"en": list(snap["moves"]["san"]), "fr": list(snap["moves"]["san_fr"])},
         "status": snap["status"],
         "result": snap.get("result", "*"),
@@ -90,22 +151,50 @@ def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine_level: i
         "rules": snap.get("rules", "fide"),
         "claims": list(snap.get("claimable_draws", [])),
         "draw_offer": snap.get("draw_offer"),
-        "promotion": _promotion(snap, promotion_choice),
-        "can_takeback": can_takeback,
+        "takeback_offer": None if over else snap.get("takeback_offer"),
+        "promotion": _promotion(snap, snap.get("next_promotion") or "q"),
+        "can_takeback": can_takeback and assisted,
+        "take_over": _take_over(snap, opponent),
         "problems": [_problem_text(p) for p in snap.get("problems", [])],
         "game_file": snap.get("game_file"),
-        "link": snap.get("link"),
+        "link": opponent["link"],
         "settings": {
             "show_legal": bool(settings.get("show_legal_squares", True)),
             "touch_move": bool(settings.get("touch_move", False)),
             "alternate_colours": bool(settings.get("alternate_colours", True)),
             "takebacks": bool(settings.get("takebacks", False)),
             "brightness": brightness,
-            "engine_level": engine_level,
-            "lichess": lichess or {"account": None, "connected": False},
+            "engine_level": engine.get("level", 8),
+            "engine_elo": engine.get("elo") or 0,
+            "engine_move_time": engine.get("move_time", 1.0),
+            "lichess": _lichess(snap, opponent),
         },
-        "opponent": opponent or {"kind": "local", "name": None, "side": None},
+        "opponent": opponent,
     }
+
+
+# TRANSITION: until the session's new commands land (new_game's opponent, update_settings(engine=...)).
+def _transition_new_game(session: Any, extra: dict[str, Any]) -> dict[str, Any]:
+    import inspect
+    known = inspect.signature(session.new_game).parameters
+    if all(k in known for k in extra):
+        return extra
+    if extra.get("opponent") not in (None, "none") or any(k in extra for k in ("engine_side", "engine_level")):
+        raise ActionRefused("this session cannot choose the opponent yet")
+    return {k: v for k, v in extra.items() if k in known}
+
+
+def _transition_engine_settings(session: Any, engine: dict[str, Any]) -> bool:
+    from ..config import ConfigError, with_overrides
+    from ..session_commands import SETTINGS
+    if "engine" in SETTINGS:
+        return False
+    try:
+        session.config = with_overrides(session.config, engine={k: v for k, v in engine.items()
+                                                                if hasattr(session.config.engine, k)})
+    except ConfigError as exc:
+        raise ActionRefused(str(exc)) from None
+    return True
 
 
 class SessionBackend(Backend):
@@ -119,29 +208,21 @@ class SessionBackend(Backend):
     # -- reading -----------------------------------------------------------------------------------
     def state(self, now: float) -> dict[str, Any]:
         s = self.session
-        snap = s.snapshot(now)
         config = s.config
-        opponent = s.opponent
-        kind = config.game.opponent if opponent is not None else "local"
+        engine = config.engine
+        snap = s.snapshot(now)
+        snap.setdefault("next_promotion", {5: "q", 4: "r", 3: "b", 2: "n"}.get(  # TRANSITION
+            getattr(s.match.inference, "_promotion", 5), "q"))
         return page_state(
             snap,
             brightness=config.leds.brightness,
-            engine_level=config.engine.level,
+            engine={"level": engine.level, "elo": getattr(engine, "elo", 0), "move_time": engine.move_time},
             can_takeback=self._can_takeback(),
-            promotion_choice=self._promotion_choice(),
-            opponent={"kind": kind, "name": getattr(opponent, "name", None), "side": None},
         )
-
-    def _promotion_choice(self) -> str:
-        # The inference keeps the piece for the next promotion; it has no public reader yet.
-        piece_type = getattr(self.session.match.inference, "_promotion", 5)
-        return {5: "q", 4: "r", 3: "b", 2: "n"}.get(piece_type, "q")
 
     def _can_takeback(self) -> bool:
         s = self.session
         if not s.match.started or not s.config.game.takebacks:
-            return False
-        if getattr(s.opponent, "assistance_allowed", True) is False:
             return False
         return len(s.game.moves) > s.restored_plies
 
@@ -158,19 +239,42 @@ class SessionBackend(Backend):
             self._unsubscribers.pop()()
 
     # -- commands ------------------------------------------------------------------------------------
-    def _call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+    def _call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Call a session command; its SessionError becomes ActionRefused (also from a coroutine)."""
         from ..session import SessionError
         try:
-            fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
         except SessionError as exc:
             raise ActionRefused(str(exc)) from None
+        if asyncio.iscoroutine(result):
+            async def awaited() -> Any:
+                try:
+                    return await result
+                except SessionError as exc:
+                    raise ActionRefused(str(exc)) from None
+            return awaited()
+        return None
 
-    def new_game(self, *, white: str, black: str, time_control: str, rules: str, colours: str,
-                 now: float) -> None:
-        if colours == "swap" or (colours == "random" and self.rng.random() < 0.5):
-            white, black = black, white
-        self._call(self.session.new_game, now, time_control=time_control, white=white or "White",
-                   black=black or "Black", rules=rules)
+    def new_game(self, *, white: str, black: str, time_control: str, rules: str, colours: str, now: float,
+                 fen: str | None = None, opponent: str | None = None, engine_side: str | None = None,
+                 engine_level: int | None = None, player: str | None = None) -> Any:
+        names: tuple[str | None, str | None]
+        if opponent == "lichess":
+            names = (None, None)           # the server's names, with the game
+        elif opponent == "engine":
+            if engine_side == "random":
+                engine_side = self.rng.choice(("white", "black"))
+            side = engine_side or self.session.config.engine.side
+            names = (None, player or "Black") if side == "white" else (player or "White", None)
+        else:
+            if colours == "swap" or (colours == "random" and self.rng.random() < 0.5):
+                white, black = black, white
+            names = (white or "White", black or "Black")
+        extra = {k: v for k, v in (("fen", fen), ("opponent", opponent), ("engine_side", engine_side),
+                                   ("engine_level", engine_level)) if v is not None}
+        extra = _transition_new_game(self.session, extra)  # TRANSITION
+        return self._call(self.session.new_game, now, time_control=time_control, white=names[0], black=names[1],
+                          rules=rules, **extra)
 
     def resign(self, color: str, now: float) -> None:
         self._call(self.session.resign, color, now)
@@ -203,18 +307,29 @@ class SessionBackend(Backend):
             raise ActionRefused("takebacks are not allowed: switch them on in the settings first")
         self._call(self.session.takeback, now)
 
-    def settings(self, changes: dict[str, Any], now: float) -> None:
+    def answer_takeback(self, action: str, now: float) -> Any:
         s = self.session
-        session_changes = {SESSION_SETTINGS[k]: v for k, v in changes.items() if k in SESSION_SETTINGS}
-        if "engine_level" in changes:
-            # Session.update_settings has no engine section yet: the level is kept in the
-            # configuration, where the next engine opponent reads it.
-            try:
-                s.config = with_overrides(s.config, engine={"level": changes["engine_level"]})
-            except ConfigError as exc:
-                raise ActionRefused(str(exc)) from None
-        if session_changes:
-            self._call(s.update_settings, now, **session_changes)
+        return self._call(s.accept_takeback if action == "accept" else s.decline_takeback, now)
+
+    def take_over(self, color: str, now: float) -> Any:
+        return self._call(self.session.take_over, color, now)
+
+    def settings(self, changes: dict[str, Any], now: float) -> Any:
+        sections: dict[str, Any] = {SESSION_SETTINGS[k]: v for k, v in changes.items() if k in SESSION_SETTINGS}
+        engine = {key: changes[f"engine_{key}"] for key in ENGINE_SETTINGS if f"engine_{key}" in changes}
+        if engine:
+            sections["engine"] = engine
+            if _transition_engine_settings(self.session, engine):  # TRANSITION
+                del sections["engine"]
+        if sections:
+            return self._call(self.session.update_settings, now, **sections)
+        return None
+
+    def lichess_login(self, token: str, now: float) -> Any:
+        return self._call(self.session.lichess_login, token, now)
+
+    def lichess_logout(self, now: float) -> Any:
+        return self._call(self.session.lichess_logout, now)
 
 
 __all__ = ["SessionBackend", "page_state"]

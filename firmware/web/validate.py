@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from chess_core import SQUARE_NAMES
+from chess_core import SQUARE_NAMES, FenError, Position
+from chess_core.timecontrol import TimeControl, TimeControlError
 
 _MISSING = object()
 
@@ -54,6 +55,58 @@ class Text(Field):
             raise ValueError("control characters are not allowed")
         if not self.min_length <= len(value) <= self.max_length:
             raise ValueError(f"expected {self.min_length} to {self.max_length} characters, got {len(value)}")
+        return value
+
+
+@dataclass(frozen=True)
+class Secret(Field):
+    """A secret (an API token): one word of printable characters. No message ever shows the value,
+    not even a part of it, so that a mistyped token is not echoed to the page or the journal."""
+
+    max_length: int = 200
+    min_length: int = 1
+
+    def check(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise ValueError("expected text")
+        value = value.strip()
+        if not value:
+            raise ValueError("required (it is empty)")
+        if any(ch.isspace() or not ch.isprintable() for ch in value):
+            raise ValueError("expected one word without spaces or control characters")
+        if not self.min_length <= len(value) <= self.max_length:
+            raise ValueError(f"expected {self.min_length} to {self.max_length} characters")
+        return value
+
+
+@dataclass(frozen=True)
+class TimeControlText(Text):
+    """A time control in the PGN ``TimeControl`` spelling (``300+3``, ``-``...), checked by chess_core."""
+
+    max_length: int = 60
+
+    def check(self, value: Any) -> str:
+        value = super().check(value)
+        try:
+            TimeControl.parse(value or "-")
+        except TimeControlError as exc:
+            raise ValueError(f"not a time control ({exc})") from None
+        return value or "-"
+
+
+@dataclass(frozen=True)
+class Fen(Text):
+    """A position in FEN, checked by chess_core (a legal position: one king each, side not to
+    move not in check...)."""
+
+    max_length: int = 100
+
+    def check(self, value: Any) -> str:
+        value = " ".join(super().check(value).split())
+        try:
+            Position(value)
+        except (FenError, ValueError) as exc:
+            raise ValueError(f"not a usable FEN ({exc})") from None
         return value
 
 
@@ -150,4 +203,5 @@ def check_body(body: Any, spec: dict[str, Field]) -> dict[str, Any]:
     return values
 
 
-__all__ = ["BadRequest", "Field", "Text", "Choice", "Boolean", "Number", "Square", "Squares", "check_body"]
+__all__ = ["BadRequest", "Field", "Text", "Secret", "TimeControlText", "Fen", "Choice", "Boolean", "Number", "Square",
+           "Squares", "check_body"]

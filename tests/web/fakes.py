@@ -14,8 +14,13 @@ class FakeBackend(Backend):
         self.calls: list[tuple] = []
         self.listeners: list = []
         self.settings_values = {"show_legal": True, "touch_move": False, "alternate_colours": True,
-                                "brightness": 0.5, "engine_level": 8, "takebacks": False,
-                                "lichess": {"account": None, "connected": False}}
+                                "brightness": 0.5, "engine_level": 8, "engine_elo": 0, "engine_move_time": 1.0,
+                                "takebacks": False,
+                                "lichess": {"account": None, "connected": False, "link": None, "status": None}}
+        self.opponent = {"kind": "none", "name": None, "sides": [], "link": None, "assistance_allowed": True,
+                         "takeover": None}
+        self.takeback_offer: str | None = None
+        self.login_error: str | None = None
         self.white_ms: int | None = 300_000
         self.black_ms: int | None = 300_000
         self.leds = [0] * 64
@@ -59,11 +64,14 @@ class FakeBackend(Backend):
             "rules": self.game.rules,
             "claims": list(self.claims),
             "draw_offer": None,
+            "takeback_offer": self.takeback_offer,
             "promotion": None,
             "can_takeback": bool(self.game.moves),
+            "take_over": [] if outcome else [s for s in ("white", "black") if s not in self.opponent["sides"]],
             "problems": [],
+            "link": self.opponent["link"],
             "settings": dict(self.settings_values),
-            "opponent": {"kind": "local", "name": None, "side": None},
+            "opponent": dict(self.opponent),
         }
 
     def new_game(self, **kw) -> None:
@@ -94,6 +102,27 @@ class FakeBackend(Backend):
     def settings(self, changes, now) -> None:
         self.calls.append(("settings", changes))
         self.settings_values.update(changes)
+
+    def answer_takeback(self, action, now) -> None:
+        self.calls.append(("answer_takeback", action))
+        if self.takeback_offer is None:
+            raise ActionRefused("there is no takeback offer to answer")
+        self.takeback_offer = None
+
+    def take_over(self, color, now) -> None:
+        self.calls.append(("take_over", color))
+        self.opponent = {**self.opponent, "kind": "engine", "name": "Stockfish",
+                         "sides": sorted({*self.opponent["sides"], color})}
+
+    async def lichess_login(self, token, now) -> None:
+        self.calls.append(("lichess_login", "<token>"))   # never kept: the fake forgets it at once
+        if self.login_error is not None:
+            raise ActionRefused(self.login_error.format(token=token))
+        self.settings_values["lichess"] = {"account": "anna", "connected": True, "link": None, "status": None}
+
+    def lichess_logout(self, now) -> None:
+        self.calls.append(("lichess_logout",))
+        self.settings_values["lichess"] = {"account": None, "connected": False, "link": None, "status": None}
 
     # -- test helpers ----------------------------------------------------------------------------
     def play(self, *ucis: str) -> None:

@@ -99,7 +99,9 @@ async def test_commands_reach_the_backend(serve):
     assert (await post(client, "/api/game/new", {"white": " Anna ", "black": "Ben", "time_control": "300+3",
                                                 "rules": "casual"})).status == 200
     assert backend.calls[-1] == ("new_game", {"now": 1000.0, "white": "Anna", "black": "Ben", "time_control": "300+3",
-                                              "rules": "casual", "colours": "as-entered"})
+                                              "rules": "casual", "colours": "as-entered", "fen": None,
+                                              "opponent": None, "player": None, "engine_side": None,
+                                              "engine_level": None})
     backend.play("e2e4")
     for path, body, call in [
         ("/api/game/draw", {"action": "offer", "color": "white"}, ("draw", "offer", "white")),
@@ -108,11 +110,89 @@ async def test_commands_reach_the_backend(serve):
         ("/api/game/takeback", {}, ("takeback",)),
         ("/api/settings", {"touch_move": True, "brightness": 0.25}, ("settings", {"touch_move": True,
                                                                                 "brightness": 0.25})),
+        ("/api/settings", {"engine_level": 3, "engine_elo": 1500, "engine_move_time": 0.5},
+         ("settings", {"engine_level": 3, "engine_elo": 1500, "engine_move_time": 0.5})),
+        ("/api/game/takeover", {"color": "white"}, ("take_over", "white")),
+        ("/api/lichess/logout", {}, ("lichess_logout",)),
         ("/api/game/resign", {"color": "black"}, ("resign", "black")),
     ]:
         response = await post(client, path, body)
         assert response.status == 200, (path, await response.text())
         assert backend.calls[-1] == call
+
+
+async def test_a_new_game_against_the_engine_from_a_fen(serve):
+    client, _, backend = await serve()
+    fen = "k7/4P3/8/8/8/8/P7/4K3  w - - 0 1"
+    response = await post(client, "/api/game/new", {"opponent": "engine", "engine_side": "random",
+                                                     "engine_level": 0, "player": "Anna", "fen": fen,
+                                                     "time_control": " 300d5 "})
+    assert response.status == 200, await response.text()
+    call = backend.calls[-1][1]
+    assert (call["opponent"], call["engine_side"], call["engine_level"], call["player"]) == ("engine", "random", 0,
+                                                                                             "Anna")
+    assert call["fen"] == "k7/4P3/8/8/8/8/P7/4K3 w - - 0 1" and call["time_control"] == "300d5"
+    online = await post(client, "/api/game/new", {"opponent": "lichess"})
+    assert online.status == 200 and backend.calls[-1][1]["opponent"] == "lichess"
+
+
+async def test_the_takeback_offer_of_the_other_end_is_answered(serve):
+    client, _, backend = await serve()
+    backend.takeback_offer = "black"
+    state = await (await client.get("/api/state")).json()
+    assert state["takeback_offer"] == "black"
+    assert (await post(client, "/api/game/takeback-offer", {"action": "accept"})).status == 200
+    assert backend.calls[-1] == ("answer_takeback", "accept")
+    again = await post(client, "/api/game/takeback-offer", {"action": "decline"})
+    assert again.status == 409 and "no takeback offer" in (await again.json())["error"]
+
+
+async def test_the_computer_takes_over_a_side(serve):
+    client, _, backend = await serve()
+    assert (await post(client, "/api/game/takeover", {"color": "black"})).status == 200
+    state = await (await client.get("/api/state")).json()
+    assert state["opponent"]["sides"] == ["black"] and state["take_over"] == ["white"]
+
+
+TOKEN = "lip_Sup3rSecretT0ken"
+
+
+async def test_a_lichess_token_goes_in_and_never_comes_back(serve):
+    client, _, backend = await serve()
+    ws = await client.ws_connect("/ws")
+    await next_state(ws)
+    response = await post(client, "/api/lichess/login", {"token": f"  {TOKEN} "})
+    assert response.status == 200
+    text = await response.text()
+    assert TOKEN not in text and json.loads(text) == {"ok": True}
+    pushed = await next_state(ws)
+    assert pushed["settings"]["lichess"]["account"] == "anna"
+    assert TOKEN not in json.dumps(pushed)
+    assert TOKEN not in await (await client.get("/api/state")).text()
+    assert backend.calls[-1] == ("lichess_login", "<token>")
+    assert (await post(client, "/api/lichess/logout", {})).status == 200
+    assert (await (await client.get("/api/state")).json())["settings"]["lichess"]["account"] is None
+    await ws.close()
+
+
+async def test_a_refused_lichess_token_is_not_quoted_in_the_answer(serve):
+    client, _, backend = await serve()
+    backend.login_error = "Lichess refused the token {token}: 401 Unauthorized"
+    response = await post(client, "/api/lichess/login", {"token": TOKEN})
+    assert response.status == 409
+    error = (await response.json())["error"]
+    assert TOKEN not in error and "Lichess refused the token <token>: 401" in error
+
+
+@pytest.mark.parametrize("token", [TOKEN + " and more", 12345, "", "x" * 201, TOKEN + "\u0007"])
+async def test_a_malformed_lichess_token_is_a_400_that_does_not_echo_it(serve, token):
+    client, _, backend = await serve()
+    response = await post(client, "/api/lichess/login", {"token": token})
+    assert response.status == 400
+    error = (await response.json())["error"]
+    assert error.startswith("token: ")
+    assert not str(token) or str(token)[:8] not in error.replace("token: ", "", 1)
+    assert not backend.calls
 
 
 async def test_a_draw_claim_without_colour_is_made_by_the_side_to_move(serve):
@@ -144,6 +224,23 @@ async def test_a_command_impossible_now_is_a_409_with_the_reason(serve):
     ("/api/settings", {"engine_level": 2.5}, "engine_level: expected a whole number"),
     ("/api/settings", {}, "no setting given"),
     ("/api/game/draw", {"action": "offer"}, "color: required to offer"),
+    ("/api/game/new", {"time_control": "banana"}, "time_control: not a time control"),
+    ("/api/game/new", {"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}, "fen: not a usable FEN (white must have exactly one king"),
+    ("/api/game/new", {"opponent": "stockfish"}, "opponent: expected one of 'none', 'engine', 'lichess'"),
+    ("/api/game/new", {"opponent": "engine", "engine_side": "green"}, "engine_side: expected one of"),
+    ("/api/game/new", {"opponent": "engine", "engine_level": 21}, "engine_level: expected a number from 0 to 20"),
+    ("/api/game/new", {"opponent": "none", "engine_level": 3}, "engine_level: only for a game against the engine"),
+    ("/api/game/new", {"opponent": "lichess", "engine_side": "white"}, "engine_side: only for a game against"),
+    ("/api/game/takeover", {"color": "both"}, "color: expected one of 'white', 'black'"),
+    ("/api/game/takeover", {}, "color: required"),
+    ("/api/game/takeback-offer", {"action": "offer"}, "action: expected one of 'accept', 'decline'"),
+    ("/api/game/takeback-offer", {"action": "accept", "color": "white"}, "unknown field 'color'"),
+    ("/api/lichess/login", {}, "token: required"),
+    ("/api/lichess/login", {"token": "abc", "user": "anna"}, "unknown field 'user'"),
+    ("/api/lichess/logout", {"now": 1}, "unknown field 'now'"),
+    ("/api/settings", {"engine_elo": -5}, "engine_elo: expected a number from 0 to 4000"),
+    ("/api/settings", {"engine_move_time": 0}, "engine_move_time: expected a number from 0.05 to 60"),
+    ("/api/settings", {"engine_move_time": "1"}, "engine_move_time: expected a number, got '1'"),
 ])
 async def test_bad_bodies_are_400s_that_say_what_is_wrong(serve, path, body, words):
     client, _, backend = await serve()
@@ -217,6 +314,30 @@ async def test_on_the_lan_a_change_without_the_code_is_refused_but_reading_is_fr
     hello = json.loads((await ws.receive(timeout=2)).data)
     assert hello["pairing_required"] is True and hello["paired"] is False
     await ws.close()
+
+
+CHANGES = [
+    ("/api/game/new", {"opponent": "engine", "engine_side": "black"}),
+    ("/api/game/takeover", {"color": "black"}),
+    ("/api/game/takeback-offer", {"action": "accept"}),
+    ("/api/lichess/login", {"token": TOKEN}),
+    ("/api/lichess/logout", {}),
+    ("/api/settings", {"engine_level": 4}),
+]
+
+
+@pytest.mark.parametrize("path, body", CHANGES)
+async def test_on_the_lan_every_new_command_needs_the_code(serve, path, body):
+    client, _, backend = await serve(code="351624")
+    refused = await post(client, path, body)
+    assert refused.status == 403 and (await refused.json())["pairing"] is True
+    wrong = await post(client, path, body, headers={"X-Pairing-Code": "111111"})
+    assert wrong.status == 403
+    assert not backend.calls
+    backend.takeback_offer = "black"
+    allowed = await post(client, path, body, headers={"X-Pairing-Code": "351624"})
+    assert allowed.status == 200, await allowed.text()
+    assert len(backend.calls) == 1
 
 
 async def test_pairing_sets_a_cookie_that_opens_the_commands(serve):

@@ -112,14 +112,14 @@ def test_the_promotion_piece_is_chosen_from_the_page_while_the_pawn_is_in_hand(t
     assert state["promotion"] == {"square": "e8", "piece": "n", "color": "white"}
 
 
-@pytest.mark.xfail(reason="firmware.inference: choose_promotion does not amend a promotion already committed "
-                          "(its contract says it returns [AMEND]); reported to the session's owner")
 def test_a_promotion_just_made_may_still_be_changed_from_the_page(tmp_path):
     table = Table(tmp_path, fen=PROMOTING)
     table.move("e7", "e8")
     assert table.state()["promotion"] == {"square": "e8", "piece": "q", "color": "white"}
     table.backend.promote("r", table.clock.now)
-    assert table.state()["moves"]["en"] == ["e8=R"]
+    state = table.state()
+    assert state["moves"]["en"] == ["e8=R+"]          # the rook on e8 checks the king on a8
+    assert state["promotion"] == {"square": "e8", "piece": "r", "color": "white"}
 
 
 def test_a_draw_offered_and_accepted(table):
