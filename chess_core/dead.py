@@ -14,10 +14,14 @@ each sound on its own:
    fits there. It settles locked pawn chains, bishops shut out of the king's squares, kings that
    can never be boxed in, with no search at all;
 3. a short guided helpmate search (chess_core.dead_search), which finds the quick mates;
-4. a walk through every position that can follow, each once, most promising moves first: it finds
+4. a greedy best-first search towards a corner mate, briefly: it leads the loser's king to its
+   corner while idle pieces may wander (and exhausts small sets of positions);
+5. a walk through every position that can follow, each once, most promising moves first: it finds
    the long helpmates (through promotions, king marches), and when it ends without a mate it is
    a proof. Static proofs close its lines where material changes or pawns lock;
-5. a longer guided search, with what is left of the budget.
+6. a longer guided search, with what is left of the budget.
+
+Every search that runs out of positions without finding a mate is a proof as well.
 
 A ``CAN_MATE`` verdict carries the helpmate it found; ``CANNOT_MATE`` is only given with a proof;
 when the node ``budget`` runs out first, the verdict is ``UNDETERMINED``. Proved verdicts are
@@ -37,7 +41,7 @@ from .move import Move, decode
 from .position import Position
 from .squares import BLACK, PAWN, QUEEN, ROOK, WHITE
 
-DEFAULT_BUDGET = 20_000  # positions searched by can_mate at most (about a second at worst)
+DEFAULT_BUDGET = 50_000  # positions searched by can_mate at most (under a second of CPU here)
 DEAD_POSITION_BUDGET = 4_000  # the same for is_dead, asked after every move of a game
 _FREEDOM = 10  # legal moves each side needs for is_dead's fast path
 
