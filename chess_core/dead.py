@@ -35,7 +35,8 @@ import enum
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from .dead_search import BestFirst, GuidedSearch, Walk, hopeless, order_moves, position_key, shorten
+from .dead_guide import order_moves
+from .dead_search import BestFirst, GuidedSearch, Walk, hopeless, position_key, shorten
 from .dead_static import Reach, mate_impossible
 from .move import Move, decode
 from .position import Position
