@@ -150,6 +150,11 @@ class Clock:
         return self._state.flag_reason
 
     @property
+    def last_time_ms(self) -> int | None:
+        """The latest ``now_ms`` the clock was given (None before any): earlier times are refused."""
+        return self._last_ms
+
+    @property
     def can_undo(self) -> bool:
         return bool(self._history)
 

@@ -433,6 +433,18 @@ def test_time_must_not_go_backwards():
         clock.remaining(WHITE, 9 * S)
 
 
+def test_the_last_time_given_is_readable_so_that_a_caller_never_goes_back_before_it():
+    clock = Clock("300")
+    assert clock.last_time_ms is None
+    clock.start(10 * S, WHITE)
+    clock.press(12 * S)
+    assert clock.last_time_ms == 12 * S
+    clock.remaining(WHITE, 15 * S)    # a query does not move it on
+    assert clock.last_time_ms == 12 * S
+    clock.pause(20 * S)
+    assert clock.last_time_ms == 20 * S
+
+
 @pytest.mark.parametrize("side", [True, False, 2, -1, "white", None])
 def test_a_side_is_a_plain_int_zero_or_one(side):
     with pytest.raises(ValueError, match="WHITE"):
