@@ -33,6 +33,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fen", default=None, help="start position (default: the initial position)")
     p.add_argument("--settle-ms", type=int, default=None, help="debounce settle time of the sensors")
     p.add_argument("--pairing-code", default=None, help="pairing code when listening beyond this machine")
+    p.add_argument("--opponent", choices=("none", "engine", "lichess"), default=None,
+                   help="who plays the other side: none (two players over the board), engine (Stockfish), "
+                        "lichess (your online games); default: [game] opponent of the configuration")
+    p.add_argument("--engine-side", choices=("white", "black", "alternate"), default=None,
+                   help="the side the engine plays (default: [engine] side)")
+    p.add_argument("--engine-level", type=int, default=None, help="engine level, 0 to 20 (default: [engine] level)")
     p.add_argument("--verbose", "-v", action="store_true", help="log what the session does")
     p.set_defaults(func=run)
 
@@ -66,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = simulator_config(base, state_dir, time_control=args.time_control, rules=args.rules,
                                   fen=args.fen, settle_ms=args.settle_ms, host=args.host, port=args.port,
-                                  pairing_code=args.pairing_code)
+                                  pairing_code=args.pairing_code, opponent=args.opponent,
+                                  engine_side=args.engine_side, engine_level=args.engine_level)
     except ConfigError as exc:
         return _fail(str(exc))
     try:
@@ -75,15 +82,31 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
 
+def _opponent(config):
+    """The configured opponent ([game] opponent), built as `echiquier run` builds it."""
+    try:
+        from firmware.opponents.factory import build_opponent
+    except ImportError:  # TRANSITION: until the factory lands
+        if config.game.opponent in ("none", "local"):
+            return None
+        raise ValueError("this version cannot build an opponent yet") from None
+    return build_opponent(config)
+
+
 async def _serve(config, port: int) -> int:
     from firmware.web.simulator import Simulator
+
+    try:
+        opponent = _opponent(config)
+    except (ConfigError, ValueError, OSError) as exc:
+        return _fail(f"cannot set up the opponent: {exc}")
 
     def announce(url: str) -> None:
         print(f"Échiquier simulator on {url}  (games in {config.storage.dir}; Ctrl-C to stop)", flush=True)
         if sim.pairing.required:
             print(f"Pairing code: {sim.pairing.code}", flush=True)
 
-    sim = Simulator(config, port=port, announce=announce)
+    sim = Simulator(config, port=port, announce=announce, opponent=opponent)
     code = await sim.run()
     if sim.url is None:
         return _fail(f"cannot listen on {config.web.host}:{port}")

@@ -9,14 +9,18 @@ not the session's, means a change in the session touches one adapter and no Java
 Page state (every key always present; squares by name, colours ``"#rrggbb"`` or ``""``)::
 
     fen          the position the game knows (expected on the board)
+    start_fen    the position the game started from
     turn         "white" | "black"
     occupied     the squares the sensors report, a list of names
     leds         64 LED colours, a1 first ("" when dark)
     lifted       squares of the position whose piece is off the board now
     wrong        squares to put right (an illegal or unexplained board)
     last_move    [from, to] or null
+    expected_move  the opponent's move (UCI) the board has to carry out, or null
     clock        {"white": ms|null, "black": ms|null, "running": "white"|"black"|null,
-                  "paused": bool, "time_control": str, "delay_left": ms, "sandclock": bool}
+                  "paused": bool, "time_control": str, "sandclock": bool,
+                  "delay_left": ms of a simple delay left to the side to move: its main time
+                  waits until that is used up}
     moves        {"en": [SAN...], "fr": [SAN...]}
     status       the game in words: "White to move", "Black wins by checkmate"
     result       "1-0" | "0-1" | "1/2-1/2" | "*"
@@ -25,14 +29,26 @@ Page state (every key always present; squares by name, colours ``"#rrggbb"`` or 
     rules        "fide" | "casual"
     claims       draws that may be claimed now, in words ("threefold repetition"); [] if none
     draw_offer   "white" | "black" | null: the side whose draw offer is pending
+    takeback_offer "white" | "black" | null: the other end asks to take back (online)
     promotion    {"square", "piece": "q"|"r"|"b"|"n", "color"} while the piece may still change,
                  else null
-    can_takeback bool
+    can_takeback bool (never during an online game)
+    take_over    the sides the computer may take over now ([] when none)
     problems     [str]: what is wrong on the board, in words
+    link         the opponent's link, as opponent.link
     settings     {"show_legal": bool, "touch_move": bool, "alternate_colours": bool,
-                  "brightness": 0..1, "engine_level": 0..20, "takebacks": bool,
-                  "lichess": {"account": str|null, "connected": bool}}
-    opponent     {"kind": "local"|"engine"|"lichess", "name": str|null, "side": ...|null}
+                  "brightness": 0..1, "takebacks": bool,
+                  "engine_level": 0..20, "engine_elo": 0 (by level only) | Elo,
+                  "engine_move_time": seconds per move without a clock,
+                  "lichess": {"account": str|null, "connected": bool, "link": {...}|null,
+                              "status": str|null: the account's game, in words}}
+                 (never the Lichess token)
+    opponent     {"kind": "none"|"engine"|"lichess", "name": str|null,
+                  "sides": the sides it plays, ["black"]...,
+                  "link": {"state": "connecting"|"connected"|"reconnecting"|"failed"|"closed",
+                           "detail": str} | null,
+                  "assistance_allowed": bool (false online: no takebacks, no hints),
+                  "takeover": what the session says of a take-over, or null}
 """
 from __future__ import annotations
 

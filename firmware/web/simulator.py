@@ -5,7 +5,9 @@ handed over to the loop, the session polled at its deadlines) and its
 :class:`~firmware.session.Session` (debouncer, inference, clock, draw rules, recorder, LED
 feedback). Only the ends differ: the sensors are a :class:`~board_driver.sim.SimulatedBoard`
 whose pieces the page moves through a :class:`~firmware.web.simhand.SimHand`, and the LEDs a
-:class:`~board_driver.sim_leds.RecordingLedSink` that the page draws.
+:class:`~board_driver.sim_leds.RecordingLedSink` that the page draws. The opponent (Stockfish,
+Lichess) is the one the configuration names, built as for a real board
+(:func:`firmware.opponents.factory.build_opponent`), or the one chosen in the page's new-game dialog.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from board_driver.sim import SimulatedBoard
 from board_driver.sim_leds import RecordingLedSink
 from chess_core import STARTING_FEN, Position
 
-from ..config import Config, parse_config, with_overrides
+from ..config import Config, LichessConfig, parse_config, with_overrides
 from ..recorder import Recorder
 from .companion import build_companion, page_address, pairing_for
 from .server import WebCompanion
@@ -32,10 +34,21 @@ log = logging.getLogger(__name__)
 
 def simulator_config(base: Config | None, state_dir: str | Path, *, time_control: str | None = None,
                      rules: str | None = None, fen: str | None = None, settle_ms: int | None = None,
-                     host: str = "127.0.0.1", port: int = 8080, pairing_code: str | None = None) -> Config:
-    """``base`` (or the defaults) for the simulator: simulated sensors and LEDs, ``state_dir``."""
+                     host: str = "127.0.0.1", port: int = 8080, pairing_code: str | None = None,
+                     opponent: str | None = None, engine_side: str | None = None,
+                     engine_level: int | None = None) -> Config:
+    """``base`` (or the defaults) for the simulator: simulated sensors and LEDs, ``state_dir``;
+    ``opponent`` ("none", "engine", "lichess"), ``engine_side`` and ``engine_level`` as in the
+    configuration's ``[game] opponent`` and ``[engine]``."""
     config = base if base is not None else parse_config({"board": {"sensors": "sim"}}, "echiquier sim")
     game: dict[str, Any] = {}
+    if opponent is not None:
+        game["opponent"] = _opponent_key(opponent)
+    engine: dict[str, Any] = {}
+    if engine_side is not None:
+        engine["side"] = engine_side
+    if engine_level is not None:
+        engine["level"] = engine_level
     if time_control is not None:
         game["time_control"] = time_control
     if rules is not None:
@@ -53,8 +66,21 @@ def simulator_config(base: Config | None, state_dir: str | Path, *, time_control
     sections: dict[str, dict[str, Any]] = {"board": board, "storage": {"dir": str(state_dir)}, "web": web}
     if game:
         sections["game"] = game
+    if engine:
+        sections["engine"] = engine
+    if config.lichess.token_file == LichessConfig().token_file:
+        # The simulator keeps a Lichess token with its games, never in the board's /etc.
+        sections["lichess"] = {"token_file": str(Path(state_dir) / "lichess.token")}
     config = with_overrides(config, **sections)
     return dataclasses.replace(config, leds=dataclasses.replace(config.leds, sink="sim"))
+
+
+def _opponent_key(opponent: str) -> str:
+    """The page's "none" (two players over the board) in the configuration's spelling."""
+    from ..config import OPPONENTS
+    if opponent in ("none", "local"):
+        return "none" if "none" in OPPONENTS else "local"
+    return opponent
 
 
 def saved_position(config: Config) -> Position:
@@ -73,7 +99,7 @@ class Simulator:
     """
 
     def __init__(self, config: Config, *, port: int | None = None, clock: Callable[[], float] = time.monotonic,
-                 announce: Callable[[str], None] | None = None) -> None:
+                 announce: Callable[[str], None] | None = None, opponent: Any = None) -> None:
         from ..service import Service  # the service imports the whole game stack: only when used
 
         self.config = config
@@ -85,7 +111,7 @@ class Simulator:
         self.hand = SimHand(self.board, position)
         self.leds = RecordingLedSink(max_frames=8)
         self.service = Service(config, source=self.board, leds=self.leds, clock=clock,
-                               companions=(self._serve,))
+                               companions=(self._serve,), opponent=opponent)
         self.session = self.service.session
         self.pairing = pairing_for(config)
         self.companion: WebCompanion | None = None

@@ -163,6 +163,7 @@
   }
 
   function renderBoard(s) {
+    $("#board").dataset.expected = s.expected_move || "";
     const expected = placement(s.fen);
     const occupied = new Set(s.occupied);
     const lifted = new Set(s.lifted);
@@ -209,6 +210,13 @@
     return ms;
   }
 
+  // The delay of the side to move (a "simple delay" time control): the main time waits for it.
+  function delayValue(side, now) {
+    const c = ui.state && ui.state.clock;
+    if (!c || c.running !== side || c.paused || !c.delay_left) return 0;
+    return Math.max(0, c.delay_left - (now - ui.receivedAt));
+  }
+
   function tickClocks() {
     if (!ui.state) return;
     const now = performance.now();
@@ -218,6 +226,11 @@
       if (el.textContent !== text) el.textContent = text;
       const running = ui.state.clock.running === side ? "1" : "0";
       if (el.dataset.running !== running) el.dataset.running = running;
+      const delay = $("#delay-" + side);
+      const left = delayValue(side, now);
+      const delayText = left > 0 ? `+${(Math.ceil(left / 100) / 10).toFixed(1)}` : "";
+      if (delay.textContent !== delayText) delay.textContent = delayText;
+      delay.hidden = !delayText;
     }
   }
 
@@ -299,11 +312,25 @@
       b.setAttribute("aria-pressed", s.promotion && s.promotion.piece === p ? "true" : "false");
     }
 
+    const opp = s.opponent || { kind: "none", sides: [], assistance_allowed: true };
+    const theirs = new Set(opp.sides || []);   // the sides played off the board (engine, online)
+    renderOpponent(s, opp);
+
+    // An offer of the board's side to the other end waits for its answer; one from the other
+    // end (or across the board) is answered here.
     const offer = $("#draw-offer");
     offer.hidden = !s.draw_offer || over;
     if (s.draw_offer) {
       const who = s.draw_offer === "white" ? "White" : "Black";
-      $("#draw-offer-text").textContent = `${who} offers a draw.`;
+      const waiting = opp.kind !== "none" && !theirs.has(s.draw_offer) && theirs.size > 0;
+      $("#draw-offer-text").textContent = waiting ? `${who} offers a draw; waiting for the answer.` : `${who} offers a draw.`;
+      $("#draw-accept").hidden = $("#draw-decline").hidden = waiting;
+    }
+    const tbOffer = $("#takeback-offer");
+    tbOffer.hidden = !s.takeback_offer || over;
+    if (s.takeback_offer) {
+      const who = s.takeback_offer === "white" ? "White" : "Black";
+      $("#takeback-offer-text").textContent = `${who} asks to take back the last move.`;
     }
     const claim = $("#claim-draw");
     claim.hidden = !(s.claims && s.claims.length) || over;
@@ -311,16 +338,47 @@
     for (const side of ["white", "black"]) {
       $("#offer-" + side).disabled = over || s.draw_offer === side;
       $("#resign-" + side).disabled = over;
+      // The computer or the other end decides for its own side.
+      $("#offer-" + side).hidden = $("#resign-" + side).hidden = theirs.has(side);
     }
     const c = s.clock;
     const timed = c.white !== null || c.black !== null;
     const pause = $("#pause");
     pause.textContent = c.paused ? "Resume clock" : "Pause clock";
     pause.disabled = over || !timed || (!c.paused && !c.running);
+    // Online (no assistance allowed) a takeback is the other end's to grant: no button here.
     const takeback = $("#takeback");
     takeback.disabled = !s.can_takeback;
-    takeback.hidden = !s.settings.takebacks && !s.can_takeback;
-    $("#pause").hidden = !timed;
+    takeback.hidden = !opp.assistance_allowed || (!s.settings.takebacks && !s.can_takeback);
+    $("#pause").hidden = !timed || opp.kind === "lichess";
+
+    const takeOver = s.take_over || [];
+    $("#takeover").hidden = !takeOver.length;
+    for (const side of ["white", "black"]) {
+      const b = $("#takeover-" + side);
+      b.hidden = !takeOver.includes(side);
+      if (b.hidden) disarm(b);
+    }
+  }
+
+  const LINK_WORDS = { connecting: "connecting…", connected: "connected", reconnecting: "reconnecting…",
+                       failed: "failed", closed: "stopped" };
+
+  function renderOpponent(s, opp) {
+    const line = $("#opponent");
+    line.hidden = opp.kind === "none";
+    if (line.hidden) return;
+    const sides = (opp.sides || []).map((x) => (x === "white" ? "White" : "Black")).join(" and ");
+    const name = opp.name || (opp.kind === "lichess" ? "Lichess" : "Stockfish");
+    let text = opp.kind === "lichess" ? `Online on Lichess${sides ? `: ${name} plays ${sides}` : ""}`
+      : `${name} plays ${sides || "no side yet"}`;
+    if (opp.takeover && opp.takeover.player_tag) text += ` (${opp.takeover.player_tag})`;
+    $("#opponent-text").textContent = text + ".";
+    const link = $("#opponent-link");
+    const state = opp.link ? opp.link.state : "";
+    link.dataset.state = state;
+    link.textContent = state ? (LINK_WORDS[state] || state) + (opp.link.detail && state !== "connected" ? ` (${opp.link.detail})` : "") : "";
+    link.title = opp.link && opp.link.detail ? opp.link.detail : "";
   }
 
   function renderSettings(s) {
@@ -333,10 +391,30 @@
     form.elements.brightness.value = st.brightness;
     $("#brightness-out").textContent = Math.round(st.brightness * 100) + " %";
     form.elements.engine_level.value = st.engine_level;
-    const l = st.lichess || {};
-    $("#lichess-state").textContent = l.account
-      ? `Account ${l.account}${l.connected ? " (connected)" : " (not connected)"}.`
-      : "Not connected. Connecting an account comes with online play.";
+    form.elements.engine_elo.value = st.engine_elo || 0;
+    form.elements.engine_move_time.value = st.engine_move_time;
+    // Online, legal-square hints are assistance: the session switches them off.
+    const assisted = !s.opponent || s.opponent.assistance_allowed !== false;
+    form.elements.show_legal.disabled = !assisted;
+    form.elements.takebacks.disabled = !assisted;
+    renderLichess(st.lichess || {});
+  }
+
+  function renderLichess(l) {
+    let text;
+    if (l.account) {
+      text = `Account ${l.account}: ${l.connected ? "connected" : "not connected"}`;
+      if (l.link && l.link.state && l.link.state !== "connected") text += ` (${LINK_WORDS[l.link.state] || l.link.state})`;
+      text += ".";
+      if (l.status) text += ` ${l.status}`;
+    } else {
+      text = "Not connected. Paste a Lichess API token to play your online games on this board; it is kept on the board and never shown again.";
+    }
+    const el = $("#lichess-state");
+    el.textContent = text;
+    el.dataset.state = l.link ? l.link.state : l.account ? "connected" : "";
+    $("#lichess-form").hidden = !!l.account;
+    $("#lichess-logout").hidden = !l.account;
   }
 
   function renderSim(s) {
@@ -562,6 +640,28 @@
   }
 
   // -- wiring ----------------------------------------------------------------------------------------------------------
+  // A button that takes two clicks: the first arms it (its text asks to confirm) for a few seconds.
+  function armed(button, confirmText, action) {
+    button.dataset.label = button.textContent;
+    button.addEventListener("click", () => {
+      if (button.dataset.armed === "1") {
+        disarm(button);
+        action();
+        return;
+      }
+      button.dataset.armed = "1";
+      button.textContent = confirmText;
+      clearTimeout(button.disarmTimer);
+      button.disarmTimer = setTimeout(() => disarm(button), 4000);
+    });
+  }
+
+  function disarm(button) {
+    if (button.dataset.armed !== "1") return;
+    button.dataset.armed = "0";
+    button.textContent = button.dataset.label;
+  }
+
   function selectTab(name) {
     for (const b of $$(".tabs [data-tab]")) b.setAttribute("aria-selected", b.dataset.tab === name ? "true" : "false");
     for (const p of $$("[data-panel]")) p.hidden = p.dataset.panel !== name;
@@ -607,24 +707,14 @@
     });
 
     for (const side of ["white", "black"]) {
-      // Resigning takes two clicks: the first arms the button for a few seconds.
-      const resign = $("#resign-" + side);
-      resign.addEventListener("click", () => {
-        const name = side === "white" ? "White" : "Black";
-        if (resign.dataset.armed === "1") {
-          resign.dataset.armed = "0";
-          resign.textContent = `${name} resigns`;
-          act("/api/game/resign", { color: side });
-          return;
-        }
-        resign.dataset.armed = "1";
-        resign.textContent = `Confirm: ${name} resigns`;
-        setTimeout(() => {
-          if (resign.dataset.armed === "1") { resign.dataset.armed = "0"; resign.textContent = `${name} resigns`; }
-        }, 4000);
-      });
+      const name = side === "white" ? "White" : "Black";
+      armed($("#resign-" + side), `Confirm: ${name} resigns`, () => act("/api/game/resign", { color: side }));
+      armed($("#takeover-" + side), `Confirm: the computer plays ${name}`,
+            () => act("/api/game/takeover", { color: side }));
       $("#offer-" + side).addEventListener("click", () => act("/api/game/draw", { action: "offer", color: side }));
     }
+    $("#takeback-accept").addEventListener("click", () => act("/api/game/takeback-offer", { action: "accept" }));
+    $("#takeback-decline").addEventListener("click", () => act("/api/game/takeback-offer", { action: "decline" }));
     const other = () => (ui.state && ui.state.draw_offer === "white" ? "black" : "white");
     $("#draw-accept").addEventListener("click", () => act("/api/game/draw", { action: "accept", color: other() }));
     $("#draw-decline").addEventListener("click", () => act("/api/game/draw", { action: "decline", color: other() }));
@@ -637,6 +727,18 @@
     form.elements["tc-preset"].addEventListener("change", () => {
       $("#tc-custom-label").hidden = form.elements["tc-preset"].value !== "custom";
     });
+    const showOpponent = () => {
+      const kind = form.elements.opponent.value;
+      $("#ng-local").hidden = kind !== "none";
+      $("#ng-engine").hidden = kind !== "engine";
+      $("#ng-lichess").hidden = kind !== "lichess";
+      $("#ng-clock").hidden = kind === "lichess";
+    };
+    for (const radio of form.querySelectorAll("[name=opponent]")) radio.addEventListener("change", showOpponent);
+    showOpponent();
+    form.elements.engine_level.addEventListener("input", () => {
+      $("#ng-level-out").textContent = form.elements.engine_level.value;
+    });
     $("#swap-names").addEventListener("click", () => {
       const w = form.elements.white.value;
       form.elements.white.value = form.elements.black.value;
@@ -645,13 +747,25 @@
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const preset = form.elements["tc-preset"].value;
-      const body = {
-        white: form.elements.white.value,
-        black: form.elements.black.value,
-        time_control: preset === "custom" ? form.elements["tc-custom"].value : preset,
-        rules: form.elements.rules.value,
-        colours: form.elements.colours.value,
-      };
+      const opponent = form.elements.opponent.value;
+      let body;
+      if (opponent === "lichess") {
+        body = { opponent };
+      } else {
+        body = {
+          opponent,
+          time_control: preset === "custom" ? form.elements["tc-custom"].value : preset,
+          rules: form.elements.rules.value,
+        };
+        if (opponent === "engine") {
+          body.engine_side = form.elements.engine_side.value;
+          body.engine_level = Number(form.elements.engine_level.value);
+          if (form.elements.player.value.trim()) body.player = form.elements.player.value;
+        } else {
+          Object.assign(body, { white: form.elements.white.value, black: form.elements.black.value,
+                                colours: form.elements.colours.value });
+        }
+      }
       try {
         await post("/api/game/new", body);
         selectTab("game");
@@ -665,13 +779,29 @@
       if (!input.name) return;
       let value;
       if (input.type === "checkbox") value = input.checked;
-      else if (input.name === "engine_level") value = Number(input.value);
-      else value = Number(input.value);
+      else {
+        if (input.value === "" || !input.checkValidity()) { showMessage(`${input.name.replace(/_/g, " ")}: ${input.validationMessage || "not a valid value"}`, "error"); return; }
+        value = Number(input.value);
+      }
       act("/api/settings", { [input.name]: value });
     });
     settings.elements.brightness.addEventListener("input", () => {
       $("#brightness-out").textContent = Math.round(Number(settings.elements.brightness.value) * 100) + " %";
     });
+
+    // The token goes to the board once and is wiped from the page at once, whatever the answer.
+    $("#lichess-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const input = $("#lichess-token");
+      const token = input.value;
+      input.value = "";
+      if (!token.trim()) return;
+      try {
+        await post("/api/lichess/login", { token });
+        showMessage("Lichess account connected.");
+      } catch (_) { /* the message says why */ }
+    });
+    $("#lichess-logout").addEventListener("click", () => act("/api/lichess/logout", {}));
 
     const board = $("#board");
     board.addEventListener("pointerdown", onPointerDown);
