@@ -20,7 +20,7 @@ Contract
 * ``expect(move | None)``: the opponent's move (engine, online) that the board must carry out;
   only it is accepted, and the last move can no longer be amended.
 * ``choose_promotion(piece_type)``: the piece for the next promotion (queen by default; back
-  to queen after each promotion). ``amend_promotion(piece_type, time)``: change the piece of
+  to queen after each promotion; ``next_promotion`` reads it). ``amend_promotion(piece_type, time)``: change the piece of
   the promotion just made, before the opponent starts (``[AMEND]``, or ``[]``).
 * ``reset(position, *, guide_back=False)``: start again from ``position`` (its move stack
   allows takebacks); ``guide_back``: the board must first be brought to it (see ``reset``).
@@ -265,6 +265,11 @@ class MoveInference:
     def pending_time(self) -> float | None:
         p = self._due()
         return p.time if p is not None else None
+
+    @property
+    def next_promotion(self) -> int:
+        """The piece type (2..5) of the next promotion: queen unless ``choose_promotion`` said."""
+        return self._promotion
 
     @property
     def touched(self) -> int | None:

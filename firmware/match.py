@@ -21,7 +21,12 @@ Contract
   ``agree_draw(now)``, ``claim_draw(now, move=None)`` (DrawClaimError when not valid),
   ``takeback(now)`` (ValueError unless ``config.takebacks``), ``expect(move)`` (the opponent's
   move, which the board must then carry out), ``new_game(now, fen=None)``: each returns events.
+* ``undo(now)``: take back the last move on a decision taken off the board (an online server
+  refused it), whatever ``config.takebacks`` says; the LEDs then guide the pieces back.
+* ``Match.restore(config, moves, now, ...)``: a match that continues a game played before (a
+  restart, or a game decided elsewhere): started, its moves made, its clock running.
 * State: ``game``, ``clock``, ``started``, ``last_verdict``, ``problems`` (strings),
+  ``next_promotion`` (the piece type of the next promotion),
   ``clocks_after_move`` (ms on the mover's clock after each move, None when untimed),
   ``remaining(now) -> (white_ms, black_ms) | None``.
 * Output: ``to_pgn(headers=None)``, ``to_json()`` (``moves``, ``san``, ``fen``, ``result``,
@@ -50,7 +55,7 @@ Timing rules
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Callable, Optional, Sequence, Union
 
 from board_driver.debounce import SETTLE_MS, Debouncer
 from board_driver.reading import Reading
@@ -109,8 +114,9 @@ class BoardChanged:
 
 @dataclass(frozen=True)
 class ProblemFound:
-    message: str
+    message: str     # "12.345 s: no legal move explains the board...", as in ``Match.problems``
     time: float
+    text: str = ""   # the same without the time, for people
 
 
 @dataclass(frozen=True)
@@ -143,6 +149,20 @@ def _piece_type(piece: Union[int, str]) -> int:
     return piece
 
 
+class _DeadRule:
+    """The game's dead-position test, which a restore switches off while it pushes moves the
+    game has already been judged on (the exact search is costly, and the record says the end)."""
+
+    def __init__(self, check: Optional[Callable[[Position], bool]]) -> None:
+        self.check = check
+        self.enabled = True
+
+    def __call__(self, position: Position) -> bool:
+        if not self.enabled:
+            return False
+        return self.check(position) if self.check is not None else position.is_insufficient_material()
+
+
 class Match:
     """One game refereed from the board; see the module docstring."""
 
@@ -157,10 +177,9 @@ class Match:
     def _setup(self, fen: Optional[str]) -> None:
         cfg = self.config
         self.fen = fen
-        if is_dead is not None and cfg.exact_dead_positions:
-            self.game = Game(fen, cfg.rules, dead_position=is_dead, can_mate=can_possibly_mate)
-        else:  # pragma: no cover
-            self.game = Game(fen, cfg.rules)
+        exact = is_dead is not None and cfg.exact_dead_positions
+        self._dead_rule = _DeadRule(is_dead if exact else None)
+        self.game = Game(fen, cfg.rules, dead_position=self._dead_rule, can_mate=can_possibly_mate if exact else None)
         self.clock = Clock(self.time_control)
         self.inference = MoveInference(self.game.position, touch_move=cfg.touch_move, takebacks=cfg.takebacks)
         self.started = False
@@ -254,6 +273,11 @@ class Match:
     def takeback(self, now: float) -> list[MatchEvent]:
         if not self.config.takebacks:
             raise ValueError("takebacks are not allowed in this game (MatchConfig.takebacks)")
+        return self.undo(now)
+
+    def undo(self, now: float) -> list[MatchEvent]:
+        """Take back the last move, decided off the board: the game and the clock go back at once
+        and the board must show the position before it (until then every reading is wrong)."""
         if not self.game.moves:
             raise ValueError("there is no move to take back")
         events = self.poll(now)
@@ -292,7 +316,54 @@ class Match:
         board = self.debouncer.settled
         return self._settled(Reading(now, board.occupied, board.white, board.black)) if board else []
 
+    @classmethod
+    def restore(cls, config: MatchConfig, moves: Sequence[Union[Move, str]], now: float, *,
+                outcome: Optional[Outcome] = None, remaining: Optional[Sequence[int]] = None,
+                clocks: Sequence[Optional[int]] = (), guide_back: bool = False) -> "Match":
+        """A match that continues, at ``now``, the game of ``moves`` from ``config.fen``: started,
+        with ``outcome`` if it ended, and the side to move's clock running again.
+
+        ``remaining`` is both clocks (ms, white first) after the last move, ``clocks`` the mover's
+        time after each move (as ``clocks_after_move``). The time between the last move and
+        ``now`` is charged to nobody. The moves are final: the board cannot amend or take them
+        back (the inference starts from the position alone). With ``guide_back`` the board must
+        be brought to the position before anything counts (a game decided elsewhere); without
+        it, a board that shows one more legal move (made before a cut) has that move made again.
+        """
+        match = cls(config)
+        game = match.game
+        match._dead_rule.enabled = False   # judged already: the outcome says how it ended
+        try:
+            for move in moves:
+                game.push(move if isinstance(move, Move) else Move.from_uci(move))
+        finally:
+            match._dead_rule.enabled = True
+        if outcome is not None and game.outcome != outcome:
+            game.outcome = outcome
+        plies = len(game.moves)
+        first = Position(game.start_fen).turn
+        made = {first: (plies + 1) // 2, first ^ 1: plies // 2}
+        now_ms = _ms(now)
+        times = {}
+        if match.time_control.timed and remaining is not None:
+            times = {"start_ms_white": remaining[WHITE], "start_ms_black": remaining[BLACK]}
+        match.clock = Clock(match.time_control, moves_white=made[WHITE], moves_black=made[BLACK], **times)
+        match.clock.start(now_ms, game.turn)
+        if game.is_over:
+            match.clock.pause(now_ms)
+        match.started = True
+        match.clocks_after_move = list(clocks) if len(clocks) == plies else [None] * plies
+        match._clock_ms = now_ms
+        match._press_ms = [now_ms] * plies
+        match.inference.reset(Position(game.fen()), guide_back=guide_back)
+        return match
+
     # -- state -----------------------------------------------------------------------------
+
+    @property
+    def next_promotion(self) -> int:
+        """The piece type (2..5) the next promotion makes, unless the player chooses another."""
+        return self.inference.next_promotion
 
     def remaining(self, now: float) -> Optional[tuple[int, int]]:
         if not self.time_control.timed:
@@ -323,7 +394,7 @@ class Match:
     def _clock_now(self, seconds: float) -> int:
         """``seconds`` in clock ms, never before the clock's last change (times pass in
         late: a move is timed at its landing, after the clock was last touched maybe)."""
-        last = getattr(self.clock, "_last_ms", None) or 0  # also changes made by others
+        last = self.clock.last_time_ms or 0  # also changes made by others
         return max(_ms(seconds), self._clock_ms, last)
 
     def _live(self) -> bool:
@@ -474,5 +545,5 @@ class Match:
     def _problem(self, time: float, message: str) -> list[MatchEvent]:
         text = f"{time:.3f} s: {message}"
         self.problems.append(text)
-        return [ProblemFound(text, time)]
+        return [ProblemFound(text, time, message)]
 

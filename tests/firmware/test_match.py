@@ -350,3 +350,65 @@ def test_change_promotion_amends_the_promotion_just_made():
     table.move("e8", "d7")
     with pytest.raises(ValueError):
         match.change_promotion("q", table.t + 1)
+
+
+def test_the_next_promotion_is_readable_and_back_to_a_queen_after_each_promotion():
+    fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+    match = Match(MatchConfig(fen=fen, exact_dead_positions=False))
+    table = Table(match, occupied=0)
+    table.show(Position(fen).occupied)
+    assert match.next_promotion == 5
+    match.promote("n", table.t)
+    assert match.next_promotion == 2
+    table.move("a7", "a8")
+    assert uci(match.game.moves) == ["a7a8n"] and match.next_promotion == 5
+
+
+def test_undo_takes_back_a_move_refused_elsewhere_even_without_takebacks():
+    table = started_table(time_control="300")
+    table.move("e2", "e4")
+    events = table.match.undo(table.t + 2)
+    assert isinstance(events[0], TakenBack) and events[0].move == Move.from_uci("e2e4")
+    assert table.match.game.moves == [] and table.match.clock.side_to_move == WHITE
+    assert table.match.last_verdict.kind is VerdictKind.ILLEGAL   # the board still shows e4
+    assert table.match.last_verdict.wrong == sq("e2") | sq("e4")
+    table.move("e4", "e2")
+    assert table.match.last_verdict.kind is VerdictKind.STABLE
+    with pytest.raises(ValueError, match="no move"):
+        table.match.undo(table.t)
+
+
+def test_a_problem_carries_its_words_without_the_time():
+    table = started_table()
+    table.move("f1", "c4")
+    (problem,) = table.of(ProblemFound)
+    assert problem.text.startswith("no legal move explains the board")
+    assert problem.message == f"{problem.time:.3f} s: {problem.text}"
+
+
+def test_restore_continues_a_game_with_its_clock_and_guides_the_board_to_it():
+    config = MatchConfig(time_control="300+2", exact_dead_positions=False)
+    match = Match.restore(config, ["e2e4", "e7e5", "g1f3"], 50.0, remaining=(250_000, 280_000),
+                          clocks=[299_000, 290_000, 250_000], guide_back=True)
+    assert match.started and uci(match.game.moves) == ["e2e4", "e7e5", "g1f3"]
+    assert match.remaining(52.0) == (250_000, 278_000)
+    assert match.clocks_after_move == [299_000, 290_000, 250_000]
+    table = Table(match, occupied=START)
+    table.wait(0.1)
+    table.show(START, dt=0.1)
+    assert table.match.game.moves[-1] == Move.from_uci("g1f3")   # a board not yet there is not a move
+    table.move("e2", "e4")
+    table.move("e7", "e5")
+    table.move("g1", "f3")
+    table.move("b8", "c6")
+    assert uci(match.game.moves)[-1] == "b8c6"
+
+
+def test_restore_keeps_the_recorded_end_without_judging_the_moves_again():
+    outcome_fen = "4k3/8/8/8/8/8/8/4K2B w - - 0 1"
+    match = Match.restore(MatchConfig(fen=outcome_fen), [], 0.0)
+    assert match.game.outcome.termination is Termination.INSUFFICIENT_MATERIAL   # judged at the start
+    from chess_core import Outcome
+    resigned = Match.restore(MatchConfig(), ["f2f3", "e7e5"], 0.0, outcome=Outcome(Termination.RESIGNATION, BLACK))
+    assert resigned.game.outcome == Outcome(Termination.RESIGNATION, BLACK)
+    assert resigned.clock.running_side is None
