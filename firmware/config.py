@@ -15,9 +15,12 @@ DEFAULT_PATH = Path("/etc/echiquier/config.toml")
 SENSORS = ("gpio", "serial", "replay", "sim")
 LED_SINKS = ("neopixel", "serial", "sim", "none")
 LED_LAYOUTS = ("", "square", "corners")
-OPPONENTS = ("local", "engine", "lichess")
+OPPONENTS = ("none", "engine", "lichess")   # who plays the sides not played over the board
+OPPONENT_ALIASES = {"local": "none"}         # the older spelling of "none"
 ENGINE_SIDES = ("white", "black", "alternate")
 SIMULATED = ("replay", "sim")
+MIN_ELO, MAX_ELO = 500, 4000   # [engine] elo; the engine clamps it to its own range (Stockfish: 1320..3190)
+TOKEN_FILE_NAME = "lichess.token"   # in the storage dir, when [lichess] token_file is empty
 
 
 class ConfigError(ValueError):
@@ -67,6 +70,11 @@ def _fen(value: str) -> None:
             raise ValueError(f"not a FEN: {exc}") from None
 
 
+def _elo(value: int) -> None:
+    if value != 0 and not MIN_ELO <= value <= MAX_ELO:
+        raise ValueError(f"expected 0 (full strength) or an Elo from {MIN_ELO} to {MAX_ELO}, got {value!r}")
+
+
 def _colour(value: str) -> None:
     parse_colour(value)
 
@@ -95,10 +103,13 @@ class GameConfig:
     show_legal_squares: bool = True
     touch_move: bool = False
     takebacks: bool = False
-    opponent: str = _check(_choice(*OPPONENTS), "local")
+    opponent: str = _check(_choice(*OPPONENTS, *OPPONENT_ALIASES), "none")
     fen: str = _check(_fen, "")
     event: str = "Casual game"
     site: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "opponent", OPPONENT_ALIASES.get(self.opponent, self.opponent))
 
 
 @dataclass(frozen=True)
@@ -151,7 +162,7 @@ class WebConfig:
 
 @dataclass(frozen=True)
 class LichessConfig:
-    token_file: str = "/etc/echiquier/lichess.token"
+    token_file: str = ""   # empty: <storage dir>/lichess.token (see Config.lichess_token_path)
     base_url: str = "https://lichess.org"
 
 
@@ -161,6 +172,7 @@ class EngineConfig:
     level: int = _check(_between(0, 20), 8)
     move_time: float = _check(_between(0.01, 3600), 1.0)
     side: str = _check(_choice(*ENGINE_SIDES), "black")
+    elo: int = _check(_elo, 0)   # 0: not limited (level alone); else UCI_LimitStrength at this Elo
 
 
 @dataclass(frozen=True)
@@ -180,6 +192,11 @@ class Config:
     @property
     def state_dir(self) -> Path:
         return Path(self.storage.dir)
+
+    @property
+    def lichess_token_path(self) -> Path:
+        """Where the Lichess token is kept: ``[lichess] token_file``, else in the storage dir."""
+        return Path(self.lichess.token_file) if self.lichess.token_file else self.state_dir / TOKEN_FILE_NAME
 
 
 _TYPE_WORDS = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
@@ -243,7 +260,8 @@ def _resolve(config: Config, base: Path | None) -> Config:
 
     board = dataclasses.replace(config.board, pinmap=rel(config.board.pinmap), capture=rel(config.board.capture))
     storage = dataclasses.replace(config.storage, dir=rel(config.storage.dir))
-    return dataclasses.replace(config, board=board, leds=leds, web=web, storage=storage)
+    lichess = dataclasses.replace(config.lichess, token_file=rel(config.lichess.token_file))
+    return dataclasses.replace(config, board=board, leds=leds, web=web, storage=storage, lichess=lichess)
 
 
 def parse_config(data: dict[str, Any], source: str = "<config>", base: Path | None = None) -> Config:

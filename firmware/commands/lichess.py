@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                            "--token-file, from standard input, or asked for; it is never "
                                            "printed, and it is written with mode 0600.")
     login.add_argument("--token-file", help="read the token from this file (which must have mode 0600)")
-    login.add_argument("--output", help="where to store it (default: [lichess] token_file of the config)")
+    login.add_argument("--output", help="where to store it (default: [lichess] token_file of the config, "
+                                        "else lichess.token in its storage dir)")
     login.add_argument("--config", help="configuration file (default /etc/echiquier/config.toml)")
     login.add_argument("--check", action="store_true",
                        help="ask Lichess which account the token belongs to before storing it")
@@ -37,7 +38,7 @@ def _lichess_settings(config_path: Optional[str]) -> tuple[str, str]:
     except ImportError:
         return DEFAULT_TOKEN_FILE, "https://lichess.org"
     config = load_config(config_path)
-    return config.lichess.token_file, config.lichess.base_url
+    return str(config.lichess_token_path), config.lichess.base_url
 
 
 def _read_token(args: argparse.Namespace, stdin: TextIO) -> Token:

@@ -113,6 +113,11 @@ def test_unknown_table_is_refused():
     ('[board]\nsensors = "replay"', "board.capture"),
     ('[leds]\nbrightness = 2', "leds.brightness: expected a number from 0 to 1"),
     ('[engine]\nlevel = 30', "engine.level"),
+    ('[game]\nopponent = "stockfish"', "game.opponent: expected one of 'none', 'engine', 'lichess'"),
+    ('[game]\nopponent = true', "game.opponent: expected a string"),
+    ('[engine]\nside = "both"', "engine.side: expected one of 'white', 'black', 'alternate'"),
+    ('[engine]\nelo = 100', "engine.elo: expected 0 (full strength) or an Elo from 500 to 4000"),
+    ('[engine]\nelo = "1500"', "engine.elo: expected an integer"),
     ('[game\n', "not valid TOML"),
 ])
 def test_bad_values_name_the_key(text, key):
@@ -153,3 +158,26 @@ def test_overrides_are_checked_like_the_file():
         with_overrides(config, game={"time_control": "soon"})
     with pytest.raises(ConfigError, match="game.colour"):
         with_overrides(config, game={"colour": "white"})
+
+
+def test_the_opponent_is_none_by_default_and_one_of_three():
+    assert loads_config("").game.opponent == "none"
+    for kind in ("none", "engine", "lichess"):
+        assert loads_config(f'[game]\nopponent = "{kind}"').game.opponent == kind
+    assert loads_config('[game]\nopponent = "local"').game.opponent == "none"   # the older spelling
+    assert with_overrides(loads_config(""), game={"opponent": "local"}).game.opponent == "none"
+
+
+def test_the_engine_elo_is_off_by_default_and_checked():
+    assert loads_config("").engine.elo == 0
+    assert loads_config("[engine]\nelo = 1500").engine.elo == 1500
+    with pytest.raises(ConfigError, match="engine.elo"):
+        with_overrides(loads_config(""), engine={"elo": 5000})
+
+
+def test_the_lichess_token_is_kept_in_the_storage_dir_unless_a_file_is_named(tmp_path):
+    config = loads_config(f'[storage]\ndir = "{tmp_path}"')
+    assert config.lichess.token_file == "" and config.lichess_token_path == tmp_path / "lichess.token"
+    path = tmp_path / "config.toml"
+    path.write_text('[lichess]\ntoken_file = "secret/token"\n')
+    assert load_config(path).lichess_token_path == tmp_path / "secret" / "token"

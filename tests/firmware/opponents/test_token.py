@@ -143,3 +143,12 @@ def test_login_check_refuses_a_token_lichess_refuses(tmp_path, monkeypatch, caps
     code, out, err = login(monkeypatch, capsys, "--check", "--base-url", fake_in_thread.base_url,
                            "--output", str(tmp_path / "t"), stdin="lip_wrong")
     assert code == 2 and "No such token" in err and not (tmp_path / "t").exists()
+
+
+def test_login_stores_the_token_where_the_service_reads_it(tmp_path, monkeypatch, capsys):
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\ndir = "{tmp_path / "state"}"\n')
+    code, out, err = login(monkeypatch, capsys, "--config", str(config), stdin=BOARD_TOKEN + "\n")
+    assert code == 0, err
+    stored = tmp_path / "state" / "lichess.token"
+    assert mode(stored) == 0o600 and read_token(stored) == Token(BOARD_TOKEN)
