@@ -112,7 +112,7 @@ def _search(work: Position, key: tuple, color: int, budget: int, settle_other: b
         return _CANNOT
     # The best-first search first, briefly: it finds the mates that need the loser's king led to
     # a corner while idle pieces could wander, where the walk would lose itself.
-    best = BestFirst(work, color).run(max(1, (budget - spent) // 6))
+    best = BestFirst(work, color).run(max(1, (budget - spent) // 4))
     spent += best.nodes
     if best.line is not None:
         return _can(work, best.line)
