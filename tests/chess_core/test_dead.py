@@ -328,4 +328,6 @@ def test_vector_decided_count():
     total = sum(DECIDED.values())
     print(f"\nCHA vector: {total} of {2 * len(VECTOR_ROWS)} side-questions decided "
           f"with a budget of {VECTOR_BUDGET} positions")
-    assert total >= 3_200  # 3,243 when written (deterministic: the budget counts positions, not time)
+    # 3,227 when written; deterministic (the budget counts positions, not time), but the order of
+    # the moves chess_core generates steers the searches, hence the margin.
+    assert total >= 3_150
