@@ -42,7 +42,7 @@ from .move import Move, decode
 from .position import Position
 from .squares import BLACK, PAWN, QUEEN, ROOK, WHITE
 
-DEFAULT_BUDGET = 50_000  # positions searched by can_mate at most (under a second of CPU here)
+DEFAULT_BUDGET = 50_000  # positions searched by can_mate at most (about a second of CPU at worst here)
 DEAD_POSITION_BUDGET = 4_000  # the same for is_dead, asked after every move of a game
 _FREEDOM = 10  # legal moves each side needs for is_dead's fast path
 
