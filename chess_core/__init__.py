@@ -13,3 +13,4 @@ from .clock import (Clock, ClockError, ClockFormatError, FlagReason, format_cloc
                     parse_pgn_clk)
 from .timecontrol import UNTIMED, Period, TimeControl, TimeControlError
 from .pgn import PgnError, PgnGame, read_game, read_games, read_pgn, write_pgn
+from .dead import Mateability, MateVerdict, can_mate, can_possibly_mate, is_dead
