@@ -40,7 +40,8 @@ Page state (every key always present; squares by name, colours ``"#rrggbb"`` or 
                   "brightness": 0..1, "takebacks": bool,
                   "engine_level": 0..20, "engine_elo": 0 (by level only) | Elo,
                   "engine_move_time": seconds per move without a clock,
-                  "lichess": {"account": str|null, "connected": bool, "link": {...}|null,
+                  "lichess": {"logged_in": bool (a token is kept), "account": str|null,
+                              "connected": bool, "link": {...}|null, "game": id|null,
                               "status": str|null: the account's game, in words}}
                  (never the Lichess token)
     opponent     {"kind": "none"|"engine"|"lichess", "name": str|null,
@@ -48,7 +49,8 @@ Page state (every key always present; squares by name, colours ``"#rrggbb"`` or 
                   "link": {"state": "connecting"|"connected"|"reconnecting"|"failed"|"closed",
                            "detail": str} | null,
                   "assistance_allowed": bool (false online: no takebacks, no hints),
-                  "takeover": what the session says of a take-over, or null}
+                  "takeover": {side: "Anna (Stockfish from move 23)"} for the sides the
+                              computer took over in this game, or null}
 """
 from __future__ import annotations
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -21,14 +20,6 @@ SESSION_SETTINGS = {"show_legal": "show_legal_squares", "touch_move": "touch_mov
                     "alternate_colours": "alternate_colours", "takebacks": "takebacks", "brightness": "brightness"}
 # Page setting engine_<key> -> Session.update_settings(engine={<key>: ...}).
 ENGINE_SETTINGS = ("level", "elo", "move_time")
-
-
-_TIME_PREFIX = re.compile(r"^\d+(?:\.\d+)? s: ")
-
-
-def _problem_text(text: str) -> str:
-    """A problem as the page says it: without the monotonic time the journal needs."""
-    return _TIME_PREFIX.sub("", text)
 
 
 def _last_move(uci: str | None) -> list[str] | None:
@@ -62,60 +53,47 @@ def _promotion(snap: dict[str, Any], choice: str) -> dict[str, Any] | None:
 
 
 LINK_STATES = ("connecting", "connected", "reconnecting", "failed", "closed")
-OFFLINE_KINDS = ("none", "local", "", None)
 
 
-def _link(value: Any) -> dict[str, Any] | None:
-    """The opponent's link as the page shows it: ``{"state", "detail"}``, from the snapshot's
-    ``{"state", "detail"}`` or its older text ``"connected: Stockfish 16"``."""
-    if not value:
-        return None
-    if isinstance(value, dict):
-        state, detail = value.get("state"), value.get("detail") or ""
-    else:
-        state, _, detail = str(value).partition(":")
+def _link(state: Any, detail: Any = "") -> dict[str, Any] | None:
+    """The link of the opponent as the page shows it: ``{"state", "detail"}``, or None."""
     state = str(getattr(state, "value", state) or "").strip().lower()
-    return {"state": state if state in LINK_STATES else "connecting", "detail": str(detail).strip()}
+    if not state:
+        return None
+    return {"state": state if state in LINK_STATES else "connecting", "detail": str(detail or "")}
 
 
 def _colours(sides: Any) -> list[str]:
-    out = []
-    for side in sides or ():
-        name = {0: "white", 1: "black"}.get(side, side) if not isinstance(side, bool) else None
-        if name in ("white", "black") and name not in out:
-            out.append(name)
-    return sorted(out, key=("white", "black").index)
+    return [side for side in ("white", "black") if side in (sides or ())]
 
 
 def _opponent(snap: dict[str, Any]) -> dict[str, Any]:
     """The snapshot's opponent for the page: who plays the sides not played over the board."""
     raw = snap.get("opponent") or {}
-    kind = raw.get("kind")
-    kind = "none" if kind in OFFLINE_KINDS else str(kind)
+    kind = raw.get("kind") or "none"
+    takeover = raw.get("takeover") or {}
     return {"kind": kind, "name": raw.get("name"), "sides": _colours(raw.get("sides")),
-            "link": _link(raw.get("link")) if kind != "none" else None,
+            "link": _link(raw.get("link"), raw.get("link_detail")) if kind != "none" else None,
             "assistance_allowed": bool(raw.get("assistance_allowed", True)),
-            "takeover": raw.get("takeover")}
+            "takeover": {side: takeover[side].get("tag") for side in _colours(takeover)} or None}
 
 
 def _take_over(snap: dict[str, Any], opponent: dict[str, Any]) -> list[str]:
     """The sides the computer may take over now: during a game, not online, not its own already."""
-    if not snap.get("started", True) or snap.get("over") or opponent["kind"] == "lichess":
+    if not snap.get("started", True) or snap.get("over") or not opponent["assistance_allowed"]:
         return []
-    return [side for side in ("white", "black") if side not in opponent["sides"]]
+    mine = opponent["sides"] if opponent["kind"] == "engine" else []
+    return [side for side in ("white", "black") if side not in mine]
 
 
-def _lichess(snap: dict[str, Any], opponent: dict[str, Any]) -> dict[str, Any]:
-    """The Lichess account as the settings show it (never its token)."""
+def _lichess(snap: dict[str, Any]) -> dict[str, Any]:
+    """The Lichess account as the settings show it (whether a token is kept; never the token)."""
     raw = snap.get("lichess") or {}
-    link = _link(raw.get("link")) or (opponent["link"] if opponent["kind"] == "lichess" else None)
-    account = raw.get("account") or raw.get("username")
-    connected = raw.get("connected")
-    if connected is None:
-        connected = bool(account) and (link is None or link["state"] == "connected")
-    status = raw.get("status") or raw.get("game")
-    return {"account": account, "connected": bool(connected), "link": link,
-            "status": str(status) if status else None}
+    link = _link(raw.get("link"))
+    game = raw.get("game")
+    return {"logged_in": bool(raw.get("logged_in")), "account": raw.get("account"),
+            "connected": link is not None and link["state"] == "connected", "link": link,
+            "game": game, "status": f"Playing game {game}." if game else None}
 
 
 def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine: dict[str, Any] | None = None,
@@ -155,7 +133,7 @@ def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine: dict[st
         "promotion": _promotion(snap, snap.get("next_promotion") or "q"),
         "can_takeback": can_takeback and assisted,
         "take_over": _take_over(snap, opponent),
-        "problems": [_problem_text(p) for p in snap.get("problems", [])],
+        "problems": list(snap.get("problems", [])),
         "game_file": snap.get("game_file"),
         "link": opponent["link"],
         "settings": {
@@ -167,7 +145,7 @@ def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine: dict[st
             "engine_level": engine.get("level", 8),
             "engine_elo": engine.get("elo") or 0,
             "engine_move_time": engine.get("move_time", 1.0),
-            "lichess": _lichess(snap, opponent),
+            "lichess": _lichess(snap),
         },
         "opponent": opponent,
     }

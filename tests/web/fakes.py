@@ -7,6 +7,9 @@ from chess_core import SQUARE_NAMES, Game, Move, Position, format_clock
 from firmware.web.backend import ActionRefused, Backend
 
 
+LOGGED_OUT = {"logged_in": False, "account": None, "connected": False, "link": None, "game": None, "status": None}
+
+
 class FakeBackend(Backend):
     def __init__(self, fen: str | None = None, board=None) -> None:
         self.game = Game(fen)
@@ -16,7 +19,7 @@ class FakeBackend(Backend):
         self.settings_values = {"show_legal": True, "touch_move": False, "alternate_colours": True,
                                 "brightness": 0.5, "engine_level": 8, "engine_elo": 0, "engine_move_time": 1.0,
                                 "takebacks": False,
-                                "lichess": {"account": None, "connected": False, "link": None, "status": None}}
+                                "lichess": LOGGED_OUT}
         self.opponent = {"kind": "none", "name": None, "sides": [], "link": None, "assistance_allowed": True,
                          "takeover": None}
         self.takeback_offer: str | None = None
@@ -118,11 +121,12 @@ class FakeBackend(Backend):
         self.calls.append(("lichess_login", "<token>"))   # never kept: the fake forgets it at once
         if self.login_error is not None:
             raise ActionRefused(self.login_error.format(token=token))
-        self.settings_values["lichess"] = {"account": "anna", "connected": True, "link": None, "status": None}
+        self.settings_values["lichess"] = {"logged_in": True, "account": "anna", "connected": True,
+                                           "link": {"state": "connected", "detail": ""}, "game": None, "status": None}
 
     def lichess_logout(self, now) -> None:
         self.calls.append(("lichess_logout",))
-        self.settings_values["lichess"] = {"account": None, "connected": False, "link": None, "status": None}
+        self.settings_values["lichess"] = LOGGED_OUT
 
     # -- test helpers ----------------------------------------------------------------------------
     def play(self, *ucis: str) -> None:

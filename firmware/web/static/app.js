@@ -372,7 +372,6 @@
     const name = opp.name || (opp.kind === "lichess" ? "Lichess" : "Stockfish");
     let text = opp.kind === "lichess" ? `Online on Lichess${sides ? `: ${name} plays ${sides}` : ""}`
       : `${name} plays ${sides || "no side yet"}`;
-    if (opp.takeover && opp.takeover.player_tag) text += ` (${opp.takeover.player_tag})`;
     $("#opponent-text").textContent = text + ".";
     const link = $("#opponent-link");
     const state = opp.link ? opp.link.state : "";
@@ -402,9 +401,11 @@
 
   function renderLichess(l) {
     let text;
-    if (l.account) {
-      text = `Account ${l.account}: ${l.connected ? "connected" : "not connected"}`;
-      if (l.link && l.link.state && l.link.state !== "connected") text += ` (${LINK_WORDS[l.link.state] || l.link.state})`;
+    if (l.logged_in) {
+      const state = l.link ? l.link.state : "";
+      text = l.account ? `Account ${l.account}` : "Token kept";
+      text += state ? `: ${LINK_WORDS[state] || state}` : "";
+      if (l.link && l.link.detail && state !== "connected") text += ` (${l.link.detail})`;
       text += ".";
       if (l.status) text += ` ${l.status}`;
     } else {
@@ -412,9 +413,9 @@
     }
     const el = $("#lichess-state");
     el.textContent = text;
-    el.dataset.state = l.link ? l.link.state : l.account ? "connected" : "";
-    $("#lichess-form").hidden = !!l.account;
-    $("#lichess-logout").hidden = !l.account;
+    el.dataset.state = l.logged_in ? (l.link ? l.link.state : "connecting") : "";
+    $("#lichess-form").hidden = !!l.logged_in;
+    $("#lichess-logout").hidden = !l.logged_in;
   }
 
   function renderSim(s) {
