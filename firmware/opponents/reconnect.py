@@ -170,6 +170,8 @@ class ReconnectingStream:
                 pause = exc.pause
             finally:
                 self._conn = None
+            if self._stopping:   # a stop that reached the connection as another error: not a failure
+                return
             if not self._keep_going():
                 self._set(StreamState.ENDED, "")
                 return

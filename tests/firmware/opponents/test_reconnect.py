@@ -201,3 +201,25 @@ async def test_start_and_stop_are_idempotent():
     await stream.stop()
     stream.start()       # a stopped stream stays stopped: it is used once
     assert not stream.running
+
+
+async def test_a_stop_that_reaches_the_connection_as_another_error_still_stops():
+    """Cancelling a connection under way may surface as a transport error (httpx while it connects):
+    the stop must not be taken for a failure to retry after a backoff."""
+    timers = Timers()
+    opening = asyncio.Event()
+
+    @contextlib.asynccontextmanager
+    async def connect():
+        opening.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            raise TransientError("ConnectError") from None
+        yield None   # never reached
+
+    stream = ReconnectingStream("t", connect, {}, sleep=timers.sleep)
+    stream.start()
+    await asyncio.wait_for(opening.wait(), 2)
+    await asyncio.wait_for(stream.stop(), 2)
+    assert not stream.running and not timers.pending and stream.state is StreamState.STOPPED
