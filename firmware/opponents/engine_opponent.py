@@ -60,10 +60,11 @@ class EngineOpponent:
     """Plays ``sides`` (WHITE, BLACK or both) with a UCI engine; see ``base`` for the protocol.
 
     ``times`` returns the clock's ``ClockTimes`` when the engine is to move (None: no clock, the
-    level's move time is used). After a crash or a hang the engine is restarted, up to
+    level's move time is used); the session sets it when it starts the engine, if it is None. After a crash or a hang the engine is restarted, up to
     ``max_restarts`` failures in a row; then the link is reported FAILED and the engine stays quiet.
     """
 
+    kind = "engine"
     assistance_allowed = True
 
     def __init__(self, sides: Union[int, Iterable[int]] = BLACK, *, level: Level = DEFAULT_LEVEL,
@@ -71,15 +72,13 @@ class EngineOpponent:
                  times: Optional[Callable[[], Optional[ClockTimes]]] = None,
                  start_fen: str = STARTING_FEN, moves: Sequence[Move] = (),
                  max_restarts: int = MAX_RESTARTS) -> None:
-        self.sides = frozenset([sides] if isinstance(sides, int) else sides)
-        if not self.sides or not self.sides <= {WHITE, BLACK}:
-            raise ValueError(f"the engine plays WHITE and/or BLACK, not {sides!r}")
+        self.sides = self._checked_sides(sides)
         self.level = level
         self.config = config
         self.name = "Stockfish" if "stockfish" in config.path.lower() else "Engine"
         self.max_restarts = max_restarts
         self.failures = 0
-        self._times = times
+        self.times = times
         self._game = self._new_game(start_fen, moves)
         self._listener: OpponentListener = OpponentListener()
         self._engine: Optional[UciEngine] = None
@@ -157,6 +156,12 @@ class EngineOpponent:
         self._schedule()
         return record
 
+    def set_sides(self, sides: Union[int, Iterable[int]]) -> None:
+        """Play ``sides`` from now on (a new game with the colours changed); a search for a side
+        it no longer plays is dropped."""
+        self.sides = self._checked_sides(sides)
+        self._game_changed()
+
     def set_level(self, level: Level) -> None:
         """Play at ``level`` from the next move on."""
         self.level = level
@@ -167,6 +172,13 @@ class EngineOpponent:
         return self._task is not None
 
     # -- inside --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _checked_sides(sides: Union[int, Iterable[int]]) -> frozenset[int]:
+        found = frozenset([sides] if isinstance(sides, int) else sides)
+        if not found or not found <= {WHITE, BLACK}:
+            raise ValueError(f"the engine plays WHITE and/or BLACK, not {sides!r}")
+        return found
 
     @staticmethod
     def _new_game(start_fen: str, moves: Sequence[Move]) -> Game:
@@ -236,7 +248,7 @@ class EngineOpponent:
                 self._level_dirty = False
                 for option, value in self.level.options(engine.options).items():
                     await engine.set_option(option, value)
-            times = self._times() if self._times is not None else None
+            times = self.times() if self.times is not None else None
             best = await engine.play(fen, moves, self.level.limit(times))
         except (EngineCrashed, EngineHung) as exc:
             await self._failed_once(exc)

@@ -32,13 +32,15 @@ class LichessOpponent:
     off (``assistance_allowed``).
     """
 
+    kind = "lichess"
     assistance_allowed = False
 
     def __init__(self, client: LichessClient, *, game_id: Optional[str] = None,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
-                 draw: Callable[[], float] = random.random) -> None:
+                 draw: Callable[[], float] = random.random, close_client: bool = False) -> None:
         self.client = client
+        self._close_client = close_client   # the client was made for this opponent: close it with it
         self.account_id: Optional[str] = None
         self.game: Optional[LichessGame] = None
         self.games_played: list[str] = []
@@ -68,6 +70,14 @@ class LichessOpponent:
             if name:
                 return str(name)
         return "Lichess"
+
+    @property
+    def sides(self) -> frozenset[int]:
+        """The colour the other end plays in the game followed (none before a game)."""
+        game = self.game
+        if game is None or game.opponent_color is None:
+            return frozenset()
+        return frozenset({game.opponent_color})
 
     # -- the Opponent protocol -----------------------------------------------------------------
 
@@ -116,6 +126,8 @@ class LichessOpponent:
                 await task
         if self._started:
             self._listener.link(LinkState.CLOSED, "")
+        if self._close_client:
+            await self.client.aclose()
 
     # -- lobby: what the page offers before a game ---------------------------------------------
 

@@ -1,0 +1,115 @@
+"""The opponent the configuration names (``[game] opponent``, ``[engine]``, ``[lichess]``), built for the session."""
+from __future__ import annotations
+
+import logging
+from typing import Any, Iterable, Optional, Sequence, Union
+
+from chess_core import BLACK, STARTING_FEN, WHITE, Move
+
+from .base import ActionRefused, LinkState, Opponent, OpponentListener, complete_listener
+
+log = logging.getLogger(__name__)
+
+KINDS = ("none", "engine", "lichess")
+SIDE_NAMES = {"white": WHITE, "black": BLACK}
+
+
+def opponent_kind(opponent: Optional[object]) -> str:
+    """ "none", "engine" or "lichess": what ``opponent`` is, for the page and the session's rules.
+
+    An opponent says so with ``kind``; one that does not is taken for an engine unless it
+    forbids assistance (an online opponent).
+    """
+    if opponent is None:
+        return "none"
+    kind = getattr(opponent, "kind", None)
+    if kind in KINDS:
+        return kind
+    return "engine" if getattr(opponent, "assistance_allowed", True) else "lichess"
+
+
+def engine_side(side: Union[str, int], *, previous: Optional[int] = None) -> int:
+    """The colour the engine plays for ``[engine] side``: "white", "black", or "alternate" (the
+    other colour than ``previous``; Black first)."""
+    if side in (WHITE, BLACK) and type(side) is int:
+        return side
+    if side == "alternate":
+        return BLACK if previous is None else previous ^ 1
+    if side not in SIDE_NAMES:
+        raise ValueError(f"the engine plays 'white', 'black' or 'alternate', not {side!r}")
+    return SIDE_NAMES[side]
+
+
+def build_engine(config: Any, sides: Union[int, Iterable[int], None] = None, *, start_fen: str = STARTING_FEN,
+                 moves: Sequence[Move] = ()) -> Opponent:
+    """An ``EngineOpponent`` for ``[engine]`` (path, level, elo, move_time), playing ``sides``
+    (default: ``[engine] side``) from the game of ``start_fen`` and ``moves``."""
+    from .engine import EngineConfig
+    from .engine_opponent import EngineOpponent
+    from .levels import Level
+    if sides is None:
+        sides = engine_side(config.engine.side)
+    return EngineOpponent(sides, level=Level.from_config(config.engine), config=EngineConfig(path=config.engine.path),
+                          start_fen=start_fen, moves=moves)
+
+
+def build_lichess(config: Any) -> Opponent:
+    """A ``LichessOpponent`` with the token kept at ``config.lichess_token_path``; without a usable
+    token, a stand-in that says so on the page (``LinkState.FAILED``) until the player logs in."""
+    from .lichess import LichessClient, LichessConfig
+    from .lichess_opponent import LichessOpponent
+    from .token import TokenError
+    path = config.lichess_token_path
+    try:
+        client = LichessClient(LichessConfig(base_url=config.lichess.base_url, token_file=str(path)))
+    except TokenError as exc:
+        return NotLoggedIn(str(exc))
+    return LichessOpponent(client, close_client=True)
+
+
+def build_opponent(config: Any, kind: Optional[str] = None) -> Optional[Opponent]:
+    """The opponent of ``[game] opponent`` (or ``kind``): None for "none" (two players over the
+    board), an engine on ``[engine] side``, or Lichess. Not started: the session starts it.
+
+    Nothing is started or connected here, so this never fails for a missing engine or token:
+    those show as the opponent's link state once the session starts it.
+    """
+    kind = kind or config.game.opponent
+    if kind == "none":
+        return None
+    if kind == "engine":
+        return build_engine(config)
+    if kind == "lichess":
+        return build_lichess(config)
+    raise ValueError(f"the opponent is 'none', 'engine' or 'lichess', not {kind!r}")
+
+
+class NotLoggedIn:
+    """Lichess without an account: the board plays over the board; the page asks for a token."""
+
+    kind = "lichess"
+    name = "Lichess"
+    assistance_allowed = False
+    sides: frozenset[int] = frozenset()
+    account_id: Optional[str] = None
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    async def start(self, listener: OpponentListener) -> None:
+        complete_listener(listener).link(LinkState.FAILED, self.reason)
+
+    def on_move(self, move: Move) -> None:
+        pass
+
+    def on_reset(self, start_fen: str, moves: Sequence[Move]) -> None:
+        pass
+
+    async def act(self, action: Any) -> None:
+        raise ActionRefused(self.reason)
+
+    async def stop(self) -> None:
+        pass
+
+
+__all__ = ["KINDS", "NotLoggedIn", "build_engine", "build_lichess", "build_opponent", "engine_side", "opponent_kind"]
