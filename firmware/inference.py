@@ -220,8 +220,8 @@ class MoveInference:
 
     def feed(self, time: float, occupied: int, white: int | None = None, black: int | None = None) -> list[Verdict]:
         reading = (occupied, white, black)
-        if reading == self._reading:
-            return []
+        if reading == self._reading and not self._guide_back:
+            return []   # (while guiding back, the same reading still says whether the board is there)
         self._reading = reading
         a, b = self._a, self._b
         a.update(occupied)

@@ -24,7 +24,8 @@ Contract
 * ``undo(now)``: take back the last move on a decision taken off the board (an online server
   refused it), whatever ``config.takebacks`` says; the LEDs then guide the pieces back.
 * ``Match.restore(config, moves, now, ...)``: a match that continues a game played before (a
-  restart, or a game decided elsewhere): started, its moves made, its clock running.
+  restart, or a game decided elsewhere): started, its moves made, its clock running;
+  ``reread(now)`` then reads the settled board against it.
 * State: ``game``, ``clock``, ``started``, ``last_verdict``, ``problems`` (strings),
   ``next_promotion`` (the piece type of the next promotion),
   ``clocks_after_move`` (ms on the mover's clock after each move, None when untimed),
@@ -357,6 +358,14 @@ class Match:
         match._press_ms = [now_ms] * plies
         match.inference.reset(Position(game.fen()), guide_back=guide_back)
         return match
+
+    def reread(self, now: float) -> list[MatchEvent]:
+        """Read the settled board again against the expected position, e.g. after ``restore`` with
+        the debouncer of the match it replaces: the verdict says what to put right, if anything."""
+        board = self.debouncer.settled
+        if board is None or not self._live():
+            return []
+        return self._apply(self.inference.feed(now, board.occupied, board.white, board.black))
 
     # -- state -----------------------------------------------------------------------------
 

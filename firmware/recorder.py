@@ -74,7 +74,9 @@ class GameRecord:
     configured names were swapped for this game (colours alternate from game to game).
     ``remaining`` is both clocks (ms, white first) after the last move; ``event_time`` the
     session time (s) of the last saved event, and ``replay`` the capture being replayed, if
-    any: a replay restarted on the same capture resumes there.
+    any: a replay restarted on the same capture resumes there. ``comments`` are PGN comments by
+    ply (the key, a string for JSON: "12" goes after the 12th move), e.g. where an engine took a
+    side over.
     """
 
     pgn_name: str
@@ -94,6 +96,7 @@ class GameRecord:
     remaining: list[int] | None = None
     event_time: float | None = None
     replay: str | None = None
+    comments: dict[str, str] = field(default_factory=dict)
 
     @property
     def is_over(self) -> bool:
@@ -164,7 +167,8 @@ class Recorder:
 
     def pgn_text(self, record: GameRecord, game: Game | None = None) -> str:
         game = game if game is not None else record.game()
-        return _write_pgn(game, record.headers(), record.clocks)
+        comments = {int(ply): text for ply, text in record.comments.items() if int(ply) <= len(game.moves)}
+        return _write_pgn(game, record.headers(), record.clocks, comments=comments)
 
     def save(self, record: GameRecord, game: Game | None = None) -> None:
         """Write ``current.json``, then the game's PGN; ``game`` spares rebuilding it."""

@@ -61,6 +61,7 @@ class _Tick:
 
 
 END, STOP, TICK = _End(), _Stop(), _Tick()
+CONFIGURED = object()   # Service(opponent=...): the one ``[game] opponent`` names
 
 
 def build_source(config: Config, *, on_promote: Optional[Callable[[Any], None]] = None):
@@ -132,14 +133,16 @@ class Service:
     ``source``/``leds`` default to those the configuration names; ``capture`` records every raw
     reading to that file (capture format v1); ``companions`` are coroutine functions called
     with the service once it runs (the web companion), cancelled when it stops; ``opponent``
-    (engine, Lichess; see firmware.session_opponent) is started with the session.
+    (engine, Lichess; see firmware.session_opponent) is started with the session: by default the
+    one ``[game] opponent`` names (firmware.opponents.factory.build_opponent), none for a replay;
+    None: two players over the board.
     """
 
     def __init__(self, config: Config, *, source: Any = None, leds: Any = None, capture: Optional[Path] = None,
                  notifier: Optional[Notifier] = None, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], datetime] = datetime.now,
                  companions: tuple[Callable[["Service"], Awaitable[None]], ...] = (),
-                 opponent: Any = None) -> None:
+                 opponent: Any = CONFIGURED) -> None:
         self.config = config
         self.replaying = config.board.sensors == "replay"
         self.source = source if source is not None else build_source(config, on_promote=self._promote)
@@ -149,6 +152,9 @@ class Service:
         self._monotonic = clock
         self.now = clock() if not self.replaying else 0.0
         replay = str(Path(config.board.capture).resolve()) if self.replaying else None
+        if opponent is CONFIGURED:
+            from .opponents.factory import build_opponent
+            opponent = None if self.replaying else build_opponent(config)
         self.session = Session(config, leds=self.leds, clock=self._clock, wall=wall, replay=replay,
                                opponent=opponent)
         self.companions = companions

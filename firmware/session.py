@@ -10,6 +10,9 @@ Events from the match and from the gesture tracker go through dispatch tables
 (``_match_handlers``, ``_gesture_handlers``). After each input the LED frame is recomputed
 (pure, :mod:`firmware.feedback`) and shown first, then the game is saved if a move or a result
 was committed, then subscribers get a snapshot.
+
+The parts: the commands (:mod:`firmware.session_commands`), the opponent's listener methods
+(:mod:`firmware.session_opponent`) and the choice of opponent (:mod:`firmware.session_players`).
 """
 from __future__ import annotations
 
@@ -28,17 +31,25 @@ from .gestures import CyclePromotion, DrawGesture, GestureTracker, Resign, next_
 from .inference import Verdict, VerdictKind
 from .match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
                     TakenBack)
+from .opponents.base import assistance_allowed
+from .opponents.factory import opponent_kind
 from .recorder import GameRecord, Recorder
-from .session_commands import SessionCommands, SessionError
+from .session_commands import PROMOTION_NAMES, SessionCommands, SessionError
 from .session_match import amend_promotion, restore_match
 from .session_opponent import Opponent, OpponentSide
-from .session_view import SanCache, View, snapshot
+from .session_players import OpponentControl
+from .session_view import COLOR_NAMES, SanCache, View, snapshot
 
 log = logging.getLogger(__name__)
 
 
-class Session(SessionCommands, OpponentSide):
-    """One board's game session; see the module docstring."""
+class Session(SessionCommands, OpponentControl, OpponentSide):
+    """One board's game session; see the module docstring.
+
+    ``opponent``: the engine or Lichess opponent (see firmware.opponents.base), started by
+    ``start_opponent``; None: two players over the board (``[game] opponent`` is then only read
+    by firmware.opponents.factory, which the service uses to build it).
+    """
 
     def __init__(self, config: Config, *, recorder: Optional[Recorder] = None, leds: Any = None,
                  opponent: Optional[Opponent] = None, clock: Callable[[], float] = time.monotonic,
@@ -65,9 +76,20 @@ class Session(SessionCommands, OpponentSide):
         self.takeback_move: Optional[Move] = None  # asked for: the board must show the position before it
         self.left_start = False                 # the board left the start position since the game ended
         self.restored_plies = 0                 # moves made before a restart: final
-        self.link_text: Optional[str] = None
+        self.link_text: Optional[str] = None    # "connected: Stockfish 16" (older spelling of the two below)
+        self.link_state: Optional[str] = None   # the opponent's LinkState value
+        self.link_detail: Optional[str] = None
         self.server_clock: Any = None           # the clocks of an online game (Lichess), if any
         self.pending_end: Optional[Any] = None  # the other end's result, once its last move is on the board
+        self.opponent_choice = opponent_kind(opponent) if opponent is not None else "none"
+        self.engine_sides = self._sides_of(opponent)   # the sides the engine plays by choice
+        self.takeovers: dict[int, Any] = {}     # side -> engine_opponent.Takeover, this game
+        self.takeback_offer: Optional[int] = None   # the side whose takeback offer is pending (online)
+        self.online_sync: Any = None            # the last GameSync while the game is an online one
+        self.opponent_away: Any = None          # OpponentGone while the other player is away
+        self.lichess_token = config.lichess_token_path.exists()
+        self.problems: list[tuple[float, str]] = []   # (time, words) of this game
+        self._given_names: Optional[tuple[Optional[str], Optional[str]]] = None
         self.leds_frame: Optional[tuple[int, ...]] = None
         self.frames_shown = 0
         self._sans = SanCache()
@@ -94,7 +116,7 @@ class Session(SessionCommands, OpponentSide):
     def _match_config(self, **changes: Any) -> MatchConfig:
         g = self.config.game
         values = dict(rules=g.rules, time_control=g.time_control, fen=g.fen or None, touch_move=g.touch_move,
-                      takebacks=g.takebacks, settle_ms=self.config.board.settle_ms)
+                      takebacks=g.takebacks and assistance_allowed(self.opponent), settle_ms=self.config.board.settle_ms)
         values.update(changes)
         return MatchConfig(**values)
 
@@ -143,7 +165,9 @@ class Session(SessionCommands, OpponentSide):
         self.restored_plies = len(record.moves)
         self.restoring = not record.is_over
         self.left_start = record.is_over  # setting up the start position begins the next game
+        self.problems = []
         self.gestures.reset()
+        self._reset_opponent()  # it plays on from the restored game
         self._changed = True
         self._dirty = True  # the PGN is written again from the record: a cut may have left it behind
         log.info("restored %s: %d moves%s", record.pgn_name, len(record.moves),
@@ -187,6 +211,7 @@ class Session(SessionCommands, OpponentSide):
     def _on_started(self, event: GameStarted, now: float) -> None:
         game = self.game
         g = self.config.game
+        self._name_engine_sides(self._given_names)
         self.record = self.recorder.new_record(
             self.wall(), self.names[0], self.names[1], start_fen=game.start_fen, rules=game.rules,
             time_control=str(self.match.time_control), event=g.event, site=g.site, replay=self.replay)
@@ -208,15 +233,19 @@ class Session(SessionCommands, OpponentSide):
             self.gestures.promotion_closed()
         if not event.amended and self.draw_offer is not None and self.draw_offer != mover:
             self.draw_offer = None  # an offer is declined by moving
-        if self.expected_move is not None and event.move == self.expected_move:
-            self.expected_move = None  # the opponent's move, carried out: nothing to tell it
-            if self.pending_end is not None:
-                self._end_from_other_side(self.pending_end, now)
-        elif self.opponent is not None:
+        if not event.amended:
+            self.takeback_offer = None
+        own = self.expected_move is not None and event.move == self.expected_move
+        if own:
+            self.expected_move = None
+            self._comment_takeover(mover)
+        if self.opponent is not None:
             if event.amended:
                 self._reset_opponent()
-            else:
+            else:  # its own move too, once carried out: an engine playing both sides waits for it
                 self.opponent.on_move(event.move)
+        if own and self.pending_end is not None:
+            self._end_from_other_side(self.pending_end, now)
 
     def _on_taken_back(self, event: TakenBack, now: float) -> None:
         self._note(event.time)
@@ -232,6 +261,12 @@ class Session(SessionCommands, OpponentSide):
 
     def _on_problem(self, event: ProblemFound, now: float) -> None:
         log.warning("%s", event.message)
+        self.problems.append((event.time, event.text or event.message))
+
+    def _add_problem(self, time: float, text: str) -> None:
+        """A problem found by the session (a move refused online...), shown like the board's."""
+        self.problems.append((time, text))
+        self._changed = True
 
     def _on_game_over(self, event: GameOver, now: float) -> None:
         if self.record is not None:
@@ -239,7 +274,7 @@ class Session(SessionCommands, OpponentSide):
         self._note(event.time)
         self.gestures.reset()
         self.expected_move = None
-        self.draw_offer = None
+        self.draw_offer = self.takeback_offer = None
         self.takeback_move = None
         self.left_start = False
         self.paused = False
@@ -251,6 +286,8 @@ class Session(SessionCommands, OpponentSide):
         if record is None:
             return
         record.moves = [m.uci() for m in match.game.moves]
+        if any(int(ply) > len(record.moves) for ply in record.comments):   # after a takeback
+            record.comments = {ply: text for ply, text in record.comments.items() if int(ply) <= len(record.moves)}
         record.clocks = list(match.clocks_after_move)
         remaining = match.remaining(time)
         record.remaining = list(remaining) if remaining is not None else None
@@ -333,26 +370,46 @@ class Session(SessionCommands, OpponentSide):
             elif self.left_start:
                 self._begin(now, names=None)
 
-    def _begin(self, now: float, names: Optional[tuple[Optional[str], Optional[str]]]) -> None:
-        """Set up the next game; the match starts it once the board shows the start position."""
+    def _begin(self, now: float, names: Optional[tuple[Optional[str], Optional[str]]], *,
+               kind: Optional[str] = None, engine_side: Optional[str] = None) -> None:
+        """Set up the next game; the match starts it once the board shows the start position.
+
+        ``kind`` ("none", "engine", "lichess"; default: as before) and ``engine_side`` choose the
+        opponent; take-overs end with the game that had them.
+        """
         previous = self.match
+        self.record = None
+        was_engine = opponent_kind(self.opponent) == "engine"
+        before = (self.engine_sides if was_engine else frozenset(), self._engine_name() if was_engine else None)
+        for side, takeover in self.takeovers.items():
+            self.names = tuple(takeover.player if c == side else self.names[c] for c in (0, 1))
+        self.takeovers = {}
+        self._prepare_opponent(kind or self.opponent_choice, engine_side, before[0] if previous.started else None)
+        self._given_names = names
         if names is not None:
             self.names = (names[0] or self.config.game.white, names[1] or self.config.game.black)
-        elif previous.started and self.config.game.alternate_colours:
-            self.names = (self.names[1], self.names[0])
+        elif previous.started:
+            engine_now = opponent_kind(self.opponent) == "engine"
+            if (was_engine and engine_now and self.engine_sides != before[0]) or (
+                    not (was_engine and engine_now) and self.config.game.alternate_colours):
+                self.names = (self.names[1], self.names[0])
+        for side in before[0] - self.engine_sides:   # the engine's name off a side it left
+            if self.names[side] == before[1]:
+                self._rename(side, (self.config.game.white, self.config.game.black)[side])
+        self._name_engine_sides(names)
         self.match = Match(self._match_config())
         self.match.debouncer = previous.debouncer
-        self.record = None
         self.verdict = None
         self.paused = False
         self.restoring = False
         self.left_start = False
         self.restored_plies = 0
         self.expected_move = None
-        self.draw_offer = None
+        self.draw_offer = self.takeback_offer = None
         self.takeback_move = None
-        self.server_clock = None
+        self.server_clock = self.online_sync = None
         self.pending_end = None
+        self.problems = []
         self.gestures.reset()
         self.settled = None
         self._changed = True
@@ -389,42 +446,59 @@ class Session(SessionCommands, OpponentSide):
             last_move=game.moves[-1] if game.moves else None, opponent_move=self.expected_move,
             promotion_square=self.gestures.promotion_square if self.live else None,
             outcome=game.outcome if match.started or game.is_over else None,
-            low_time=self._low_time(now), show_legal=self.config.game.show_legal_squares, touched=touched,
+            low_time=self._low_time(now), touched=touched,
+            show_legal=self.config.game.show_legal_squares and assistance_allowed(self.opponent),
             held=hold.squares if show_hold else 0, held_kind=hold.kind if show_hold else "",
             draw_offer=self.draw_offer is not None and self.live)
 
+    def _clocks(self, now: float) -> tuple[Optional[tuple[int, int]], Optional[int]]:
+        """Both clocks (ms) and the running side: the server's in an online game, else the board's."""
+        if self.server_clock is not None:
+            clock = self.server_clock
+            return (clock.remaining(0, now), clock.remaining(1, now)), clock.running
+        match = self.match
+        if not match.started:
+            return None, None
+        running = match.clock.running_side if not self.paused else None
+        return match.remaining(now), running
+
     def _low_time(self, now: float) -> Optional[int]:
-        side = self.match.clock.running_side if self.live and not self.paused else None
-        remaining = self.match.remaining(now) if side is not None else None
-        if remaining is None or remaining[side] > self.config.leds.low_time_s * 1000:
+        if not self.live:
+            return None
+        remaining, side = self._clocks(now)
+        if side is None or remaining is None or remaining[side] > self.config.leds.low_time_s * 1000:
             return None
         return side
 
     def _low_time_deadline(self, now: float) -> Optional[float]:
-        side = self.match.clock.running_side if not self.paused else None
-        remaining = self.match.remaining(now) if side is not None else None
+        remaining, side = self._clocks(now)
         threshold = self.config.leds.low_time_s * 1000
-        if remaining is None or remaining[side] <= threshold:
+        if side is None or remaining is None or remaining[side] <= threshold:
             return None
         return now + (remaining[side] - threshold) / 1000
 
+    def _delay_left(self, now: float) -> int:
+        clock = self.match.clock
+        if self.server_clock is not None or not self.live or clock.running_side is None:
+            return 0
+        return clock.delay_left(max(int(round(now * 1000)), clock.last_time_ms or 0))
+
     def _view(self, now: float) -> View:
         match = self.match
-        remaining = match.remaining(now) if match.started else None
-        running = match.clock.running_side if match.started else None
-        if self.server_clock is not None:
-            remaining = (self.server_clock.remaining(0, now), self.server_clock.remaining(1, now))
-            running = self.server_clock.running
+        remaining, running = self._clocks(now)
         state = self.feedback_state(now)
+        g = self.config.game
         extra = {"game_file": self.record.pgn_name if self.record else None, "link": self.link_text,
                  "restored_moves": self.restored_plies,
-                 "settings": {"show_legal_squares": self.config.game.show_legal_squares,
-                              "touch_move": self.config.game.touch_move,
-                              "takebacks": self.config.game.takebacks,
-                              "alternate_colours": self.config.game.alternate_colours,
-                              "time_control": self.config.game.time_control,
-                              "rules": self.config.game.rules},
-                 "time_control": str(match.time_control)}
+                 "settings": {"show_legal_squares": g.show_legal_squares, "touch_move": g.touch_move,
+                              "takebacks": g.takebacks, "alternate_colours": g.alternate_colours,
+                              "time_control": g.time_control, "rules": g.rules, "opponent": self.opponent_choice},
+                 "time_control": str(match.time_control) if self.online_sync is None
+                 else (getattr(self.online_sync, "time_control", None) or "-"),
+                 "opponent": self.opponent_view(), "lichess": self.lichess_view(),
+                 "takeback_offer": COLOR_NAMES[self.takeback_offer] if self.takeback_offer is not None else None,
+                 "next_promotion": PROMOTION_NAMES[match.next_promotion],
+                 "problem_times": [t for t, _ in self.problems]}
         return View(game=match.game, started=match.started, occupied=self.occupied or 0,
                     lifted=state.lifted, wrong=state.wrong, paused=self.paused, restoring=self.restoring,
                     waiting_for_start=not match.started, expected_move=self.expected_move,
@@ -432,8 +506,8 @@ class Session(SessionCommands, OpponentSide):
                     promotion_square=state.promotion_square, draw_offer=self.draw_offer,
                     touched=state.touched, names=self.names,
                     clocks=remaining if remaining is not None else (None, None),
-                    running=running,
-                    problems=tuple(match.problems), extra=extra)
+                    running=running, delay_left=self._delay_left(now),
+                    problems=tuple(text for _, text in self.problems), extra=extra)
 
 
 __all__ = ["Session", "SessionError", "Opponent"]

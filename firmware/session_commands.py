@@ -12,10 +12,14 @@ from .feedback import LedStyle
 from .session_match import amend_promotion
 
 PROMOTION_LETTERS = {"q": 5, "r": 4, "b": 3, "n": 2}
+PROMOTION_NAMES = {v: k for k, v in PROMOTION_LETTERS.items()}
 SETTINGS = {"game": ("white", "black", "time_control", "rules", "alternate_colours", "show_legal_squares",
                      "touch_move", "takebacks", "event", "site"),
             "leds": ("brightness", "low_time_s"),
             "gestures": ("enabled", "resign_s", "draw_s")}
+SECTIONS = {"engine": ("level", "elo", "move_time", "side")}   # given as update_settings(engine={...})
+OPPONENT_KINDS = ("none", "engine", "lichess")
+ENGINE_SIDES = ("white", "black", "alternate")
 
 
 class SessionError(ValueError):
@@ -31,16 +35,38 @@ class SessionCommands:
 
     def new_game(self, now: Optional[float] = None, *, time_control: Optional[str] = None,
                  white: Optional[str] = None, black: Optional[str] = None, rules: Optional[str] = None,
-                 fen: Optional[str] = None) -> None:
-        """Start a new game (abandoning one in progress); it begins when the pieces stand ready."""
+                 fen: Optional[str] = None, opponent: Optional[str] = None, engine_side: Optional[str] = None,
+                 engine_level: Optional[int] = None) -> None:
+        """Start a new game (abandoning one in progress); it begins when the pieces stand ready.
+
+        ``opponent``: "none" (two players over the board), "engine" or "lichess"; None keeps the
+        session's. Against the engine, ``engine_side`` ("white", "black", "alternate") and
+        ``engine_level`` (Skill Level 0..20) change ``[engine] side`` and ``level``; a name left
+        None for the engine's side is the engine's. The opponent is stopped and started on the
+        loop (``await wait_idle()`` waits for it).
+        """
         now = self._now(now)
-        changes = {k: v for k, v in (("time_control", time_control), ("rules", rules), ("fen", fen))
-                   if v is not None}
-        if changes:
-            self.config = self._checked(game=changes)
+        if opponent is not None and opponent not in OPPONENT_KINDS:
+            raise SessionError(f"the opponent is one of {', '.join(OPPONENT_KINDS)}, not {opponent!r}")
+        if engine_side is not None and engine_side not in ENGINE_SIDES:
+            raise SessionError(f"the engine plays one of {', '.join(ENGINE_SIDES)}, not {engine_side!r}")
+        if self.online_sync is not None and self.live:
+            raise SessionError("a Lichess game is in progress: resign (or finish) it first")
+        changes = {k: v for k, v in (("time_control", time_control), ("rules", rules), ("fen", fen),
+                                     ("opponent", opponent)) if v is not None}
+        engine = {k: v for k, v in (("side", engine_side), ("level", engine_level)) if v is not None}
+        sections = {name: values for name, values in (("game", changes), ("engine", engine)) if values}
+        if sections:
+            self.config = self._checked(**sections)
         if self.live and self.record is not None:
             self.recorder.forget_current()  # its PGN stays as it was, unfinished ("*")
-        self._begin(now, names=(white, black) if white is not None or black is not None else None)
+        if opponent is not None:
+            self.opponent_choice = opponent
+        side = engine_side if engine_side in ("white", "black") else None
+        self._begin(now, names=(white, black) if white is not None or black is not None else None,
+                    engine_side=side)
+        if engine_level is not None:
+            self._set_engine_level()
         self._after(now)
 
     def resign(self, color: int, now: Optional[float] = None) -> None:
@@ -115,6 +141,8 @@ class SessionCommands:
         """Stop both clocks (an arbiter's stop); moves made meanwhile count, untimed."""
         now = self._now(now)
         self._require_live()
+        if self.server_clock is not None or self.online_sync is not None:
+            raise SessionError("the clocks of an online game are the server's: they cannot be paused here")
         self._handle(self.match.pause(now), now)
         self.paused = True
         self._changed = True
@@ -132,8 +160,19 @@ class SessionCommands:
 
     def takeback(self, now: Optional[float] = None) -> None:
         """Take back the last move (needs ``takebacks``): the game and the clock go back at once,
-        and the LEDs show the pieces to put back until the board shows the position before it."""
+        and the LEDs show the pieces to put back until the board shows the position before it.
+
+        Online (no assistance allowed) the takeback is proposed to the other side instead; if it
+        agrees, its game comes back without the move (``game_sync``).
+        """
         now = self._now(now)
+        if not self._assisted():
+            self._require_live()
+            if not self.game.moves:
+                raise SessionError("no move to take back")
+            self._tell_opponent("PROPOSE_TAKEBACK")
+            self._after(now)
+            return
         self._require_live(over_ok=True)
         if len(self.game.moves) <= self.restored_plies:
             raise SessionError("no move to take back (moves made before a restart are final)")
@@ -148,14 +187,24 @@ class SessionCommands:
         self._after(now)
 
     def update_settings(self, now: Optional[float] = None, **changes: Any) -> None:
-        """Change settings: ``game`` keys (names, time control...), ``leds`` and ``gestures`` keys.
+        """Change settings: ``game`` keys (names, time control...), ``leds`` and ``gestures`` keys,
+        and ``engine={"level": 0..20, "elo": 0 or 500..4000, "move_time": s, "side": ...}``.
 
-        Names apply to the current game; time control, rules and the start position to the next;
-        touch-move, takebacks and the LED settings at once.
+        Names apply to the current game; time control, rules, the start position and the engine's
+        side to the next; touch-move, takebacks, the LED settings at once, and the engine's
+        strength from its next move.
         """
         now = self._now(now)
         sections: dict[str, dict[str, Any]] = {}
         for key, value in changes.items():
+            if key in SECTIONS:
+                if not isinstance(value, dict):
+                    raise SessionError(f"{key}: expected a table of settings, e.g. {key}={{'level': 5}}")
+                unknown = sorted(set(value) - set(SECTIONS[key]))
+                if unknown:
+                    raise SessionError(f"{key}.{unknown[0]}: not a setting that can be changed here")
+                sections.setdefault(key, {}).update(value)
+                continue
             section = next((s for s, keys in SETTINGS.items() if key in keys), None)
             if section is None:
                 raise SessionError(f"{key}: not a setting that can be changed here")
@@ -163,7 +212,9 @@ class SessionCommands:
         self.config = self._checked(**sections)
         g = self.config.game
         self.match.config.touch_move = self.match.inference.touch_move = g.touch_move
-        self.match.config.takebacks = self.match.inference.takebacks = g.takebacks
+        self._board_rules()
+        if "engine" in sections:
+            self._set_engine_level()
         self.style = LedStyle.from_config(self.config.leds)
         self.gestures.resign_s, self.gestures.draw_s = self.config.gestures.resign_s, self.config.gestures.draw_s
         if "white" in changes or "black" in changes:
@@ -196,6 +247,10 @@ class SessionCommands:
 
     def _now(self, now: Optional[float]) -> float:
         return self.clock() if now is None else now
+
+    def _assisted(self) -> bool:
+        """Whether engine help, hints and board takebacks may be used (not in an online game)."""
+        return getattr(self.opponent, "assistance_allowed", True) is not False
 
     @staticmethod
     def _color(color: Any) -> int:

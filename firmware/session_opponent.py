@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from typing import Any, Callable, Optional, Protocol
 
-from board_driver.reading import Reading
-from chess_core import Move, Outcome, Termination
+from chess_core import Move, Outcome, Termination, san
 
-from .match import GameOver
-from .session_match import restore_match
+from .match import GameOver, Match
+from .opponents.base import OfferKind, OpponentListener
 
 log = logging.getLogger(__name__)
 
@@ -17,10 +17,11 @@ log = logging.getLogger(__name__)
 class Opponent(Protocol):
     """The side not played on the board (engine, Lichess); see firmware.opponents.base.
 
-    The session calls ``await start(session)`` (the session is the listener: the opponent
-    calls ``session.opponent_move(move)``...), ``on_move(move)`` for each move made on the
-    board, ``on_reset(start_fen, moves)`` when the game changes otherwise (new game, takeback,
-    amended move), ``await act(action)`` for a decision (resign, draw), and ``await stop()``.
+    The session calls ``await start(listener)`` (the listener is the session, through an
+    :class:`OpponentGuard`: the opponent calls ``listener.opponent_move(move)``...), ``on_move(move)``
+    for each move committed on the board (the opponent's own too, once carried out),
+    ``on_reset(start_fen, moves)`` when the game changes otherwise (new game, takeback, amended
+    move), ``await act(action)`` for a decision (resign, draw), and ``await stop()``.
     Only ``start``, ``on_move`` and ``stop`` are required.
     """
 
@@ -31,44 +32,95 @@ class Opponent(Protocol):
     async def stop(self) -> None: ...
 
 
+class OpponentGuard(OpponentListener):
+    """The listener an opponent is given: the session, for as long as that opponent is the
+    session's. A replaced opponent still winding down (its last link state, a move found as it was
+    stopped) is not heard."""
+
+    def __init__(self, session: Any, opponent: Any) -> None:
+        self._session = session
+        self._opponent = opponent
+
+    def _call(self, name: str, *args: Any) -> None:
+        if self._session.opponent is self._opponent:
+            handler = getattr(self._session, name, None)
+            if handler is not None:
+                handler(*args)
+
+    def opponent_move(self, move):
+        self._call("opponent_move", move)
+
+    def game_sync(self, sync):
+        self._call("game_sync", sync)
+
+    def clock_sync(self, clock):
+        self._call("clock_sync", clock)
+
+    def offer(self, offer):
+        self._call("offer", offer)
+
+    def move_rejected(self, move, reason):
+        self._call("move_rejected", move, reason)
+
+    def game_over(self, end):
+        self._call("game_over", end)
+
+    def opponent_gone(self, gone):
+        self._call("opponent_gone", gone)
+
+    def link(self, state, detail=""):
+        self._call("link", state, detail)
+
+
+def _kind_of(offer: Any) -> Any:
+    kind = getattr(offer, "kind", None)
+    return getattr(kind, "value", kind)
+
+
 class OpponentSide:
     """The listener methods of :class:`firmware.session.Session` (firmware.opponents.base's
     ``OpponentListener``), and how the session talks to its opponent."""
-
-    async def start_opponent(self, opponent: Optional[Opponent] = None) -> None:
-        if opponent is not None:
-            self.opponent = opponent
-        if self.opponent is not None:
-            await self.opponent.start(self)
 
     def opponent_move(self, move: Move) -> None:
         """The opponent played ``move``: show it and wait for the board to carry it out."""
         now = self.clock()
         if not self.live:
-            log.warning("opponent move %s ignored: no game in progress", move.uci())
+            # Before the pieces stand ready: the game starting tells the opponent again (on_reset).
+            log.info("opponent move %s set aside: no game in progress on the board", move.uci())
             return
         try:
             self.match.expect(move)
         except ValueError as exc:
-            log.error("opponent move refused: %s", exc)
+            log.error("opponent move refused (%s): the opponent reads the game again", exc)
+            self._reset_opponent()
             return
         self.expected_move = move
         self._changed = True
         self._after(now)
 
     def offer(self, offer: Any) -> None:
-        """The opponent offers (or withdraws) a draw."""
-        if getattr(getattr(offer, "kind", None), "value", None) == "draw":
+        """The other side offers (or withdraws) a draw or a takeback."""
+        kind = _kind_of(offer)
+        if kind == OfferKind.DRAW.value:
             self.draw_offer = offer.by if offer.active else None
-            self._changed = True
-            self._after(self.clock())
+        elif kind == OfferKind.TAKEBACK.value:
+            self.takeback_offer = offer.by if offer.active else None
+        else:
+            return
+        self._changed = True
+        self._after(self.clock())
 
     def game_over(self, end: Any) -> None:
         """The game ended at the other end (mate, resignation, flag, abort...). When the
         opponent's last move is still to be carried out on the board, the end waits for it, so
         that the move is in the game (a mate then ends it on the board by itself)."""
         outcome: Optional[Outcome] = getattr(end, "outcome", None)
-        if not self.live or outcome is None:
+        if not self.live:
+            return
+        if outcome is None:   # aborted over there: void; the board's game is no longer an online one
+            self.online_sync = None
+            self._add_problem(self.clock(), f"the game was {getattr(end, 'status', 'ended')} at the other end")
+            self._after(self.clock())
             return
         if self.expected_move is not None:
             self.pending_end = outcome
@@ -90,49 +142,97 @@ class OpponentSide:
         self._after(now)
 
     def game_sync(self, sync: Any) -> None:
-        """The whole game as the other end knows it: the session's game becomes it, and the LEDs
-        guide the pieces into its position. The same game continued keeps its PGN file."""
+        """The whole game as the other end knows it (joining a game, also one in progress; a
+        takeback; a refused move): the session's game becomes it, and the LEDs guide the pieces
+        into its position. The same game continued keeps its PGN file.
+
+        The server's clocks are the game's (``clock_sync``): the board's clock does not run and no
+        flag falls here. Board-only takebacks are off.
+        """
         now = self.clock()
-        moves = [m.uci() for m in sync.moves]
+        moves = list(sync.moves)
+        current = list(self.game.moves)
+        previous = self.online_sync
+        same_game = (previous is not None and getattr(sync, "game_id", None) is not None
+                     and previous.game_id == sync.game_id)
         same_start = self.match.started and self.game.start_fen == sync.start_fen
-        current = [m.uci() for m in self.game.moves]
-        if same_start and current == moves and not self.game.is_over:
-            return
+        self.online_sync = sync
         names = tuple(getattr(player, "name", None) or default
                       for player, default in ((sync.white, self.names[0]), (sync.black, self.names[1])))
+        if same_start and current == moves and not self.game.is_over and self.record is not None:
+            self.names = self.record.white, self.record.black = names
+            self._changed = True
+            self._after(now)
+            return
         record = self.record
-        if record is None or not same_start or moves[:len(current)] != current:
+        continued = record is not None and same_start and (
+            same_game or moves[:len(current)] == current or current[:len(moves)] == moves)
+        if not continued:
             record = self.recorder.new_record(self.wall(), names[0], names[1], replay=self.replay,
                                               event=self.config.game.event, site=self.config.game.site)
         record.white, record.black = names
-        record.start_fen, record.rules, record.time_control = sync.start_fen, self.game.rules, "-"
-        record.moves, record.clocks, record.outcome, record.remaining = moves, [None] * len(moves), None, None
-        record.event_time = now
-        board = self.match.debouncer.settled
-        self.match = restore_match(self._match_config(), record, now, guide_back=True)
+        record.start_fen, record.rules = sync.start_fen, self.game.rules
+        record.time_control = getattr(sync, "time_control", None) or "-"
+        record.moves, record.clocks = [m.uci() for m in moves], [None] * len(moves)
+        record.outcome, record.remaining, record.event_time = None, None, now
+        record.comments = {ply: text for ply, text in record.comments.items() if int(ply) <= len(moves)}
+        board = self.match.debouncer
+        config = dataclasses.replace(self._match_config(), fen=sync.start_fen, time_control="-", takebacks=False)
+        self.match = Match.restore(config, moves, now, guide_back=True)
+        self.match.debouncer = board
         self.record, self.names = record, names
         self.restored_plies = len(moves)   # the other end's moves: final on the board
         self.restoring = True
-        self.expected_move = self.draw_offer = self.takeback_move = self.pending_end = None
+        self.expected_move = self.draw_offer = self.takeback_offer = self.takeback_move = self.pending_end = None
         self.verdict = None
         self.gestures.reset()
         self._dirty = self._changed = True
-        if board is not None:  # the board as it stands, read again against the new position
-            self._handle(self.match.feed(Reading(now, board.occupied, board.white, board.black)), now)
+        self._handle(self.match.reread(now), now)   # the board as it stands, against the new position
         self._after(now)
 
     def clock_sync(self, clock: Any) -> None:
-        """The other end's clocks, which are the game's (the board's clock is not run)."""
+        """The other end's clocks, which are the game's: shown, and counted down here between
+        events. Re-stamped with the session's own time (the opponent may read another clock)."""
+        now = self.clock()
+        if dataclasses.is_dataclass(clock) and hasattr(clock, "at"):
+            clock = dataclasses.replace(clock, at=now)
         self.server_clock = clock
         self._changed = True
+        self._after(now)
 
     def move_rejected(self, move: Move, reason: str) -> None:
-        log.error("the opponent's side refused %s: %s", move.uci(), reason)
+        """The other end refused a move of the board: it is taken back like an illegal move, the
+        LEDs showing the squares to put right (the other end's game follows with ``game_sync``)."""
+        now = self.clock()
+        game = self.game
+        last = game.moves[-1] if game.moves else None
+        who = "Lichess" if getattr(self.opponent, "kind", None) == "lichess" else "the other end"
+        if self.live and last == move and len(game.moves) > self.restored_plies:
+            position = game.position.copy(stack=True)
+            position.pop()
+            text = san(position, move)
+            self._handle(self.match.undo(now), now)
+            self.takeback_move = move
+        else:
+            text = move.uci()
+        log.warning("%s refused %s: %s", who, move.uci(), reason)
+        self._add_problem(now, f"{who} refused {text} ({reason}): put the pieces back as shown")
+        self._changed = True
+        self._after(now)
 
     def link(self, state: Any, detail: str = "") -> None:
         """The health of the link to the opponent (connecting, connected, failed...)."""
-        self.link_text = f"{getattr(state, 'value', state)}{': ' + detail if detail else ''}"
+        self.link_state = str(getattr(state, "value", state))
+        self.link_detail = detail or ""
+        self.link_text = f"{self.link_state}{': ' + detail if detail else ''}"
         self._changed = True
+        self._after(self.clock())
+
+    def opponent_gone(self, gone: Any) -> None:
+        """The other player left (or came back); ``claim_win_in_seconds`` says when victory may be claimed."""
+        self.opponent_away = gone if getattr(gone, "gone", False) else None
+        self._changed = True
+        self._after(self.clock())
 
     def _reset_opponent(self) -> None:
         reset = getattr(self.opponent, "on_reset", None)
@@ -149,14 +249,18 @@ class OpponentSide:
             loop = asyncio.get_running_loop()
         except (ImportError, RuntimeError):  # no opponent package, or no loop (sync tests)
             return
-        task = loop.create_task(self._act(act, Action[action]))
+        self._keep(loop.create_task(self._act(act, Action[action])))
+
+    def _keep(self, task: asyncio.Task) -> None:
+        """Hold a reference to a background task until it is done (``aclose`` waits for them)."""
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    @staticmethod
-    async def _act(act: Callable, action: Any) -> None:
+    async def _act(self, act: Callable, action: Any) -> None:
         try:
             await act(action)
-        except Exception as exc:  # ActionNotSupported: decided here alone; others are logged
+        except Exception as exc:  # ActionNotSupported: decided here alone; others are said
             if type(exc).__name__ != "ActionNotSupported":
                 log.warning("the opponent could not take %s: %s", action, exc)
+                self._add_problem(self.clock(), f"{action.value} did not go through: {exc}")
+                self._after(self.clock())

@@ -63,7 +63,8 @@ class View:
     names: tuple[str, str] = ("White", "Black")
     clocks: tuple[int | None, int | None] = (None, None)
     running: int | None = None
-    problems: tuple[str, ...] = ()
+    delay_left: int = 0                  # ms of simple delay left for the side to move
+    problems: tuple[str, ...] = ()       # in words, without the time
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -127,6 +128,7 @@ def snapshot(view: View, sans: SanCache, leds: tuple[int, ...], now: float) -> d
             "white_text": format_clock(view.clocks[0]), "black_text": format_clock(view.clocks[1]),
             "running": COLOR_NAMES[view.running] if view.running is not None else None,
             "paused": view.paused,
+            "delay_left": view.delay_left,
         },
         "leds": [colour_text(c) for c in leds],
         "problems": list(view.problems),

@@ -114,3 +114,18 @@ def test_atomic_write_replaces_the_file_whole(tmp_path, monkeypatch):
     atomic_write(path, "new")
     assert path.read_text() == "new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]
+
+
+def test_comments_by_ply_go_into_the_pgn_and_survive_a_reload(tmp_path):
+    from chess_core import Game, Move
+    recorder = Recorder(tmp_path)
+    record = recorder.new_record(datetime(2026, 1, 2, 3, 4), "Ann (Stockfish from move 2)", "Bob",
+                                 moves=["e2e4", "e7e5", "g1f3"], comments={"3": "Stockfish plays White from here"})
+    game = Game()
+    for uci in record.moves:
+        game.push(Move.from_uci(uci))
+    recorder.save(record, game)
+    text = recorder.pgn_path(record).read_text()
+    assert '[White "Ann (Stockfish from move 2)"]' in text
+    assert "2. Nf3 { Stockfish plays White from here } *" in text
+    assert recorder.load().comments == {"3": "Stockfish plays White from here"}

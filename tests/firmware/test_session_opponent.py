@@ -96,7 +96,7 @@ async def test_the_opponents_move_is_shown_and_waited_for(tmp_path):
     assert table.lit_names(STYLE.opponent, blink_on=True) == {"e7", "e5"}
     table.play("e7e5")
     assert [m.uci() for m in table.session.game.moves] == ["e2e4", "e7e5"]
-    assert opponent.received == ["e2e4"]  # its own move is not sent back
+    assert opponent.received == ["e2e4", "e7e5"]  # its own move too, once carried out
     assert table.session.snapshot()["expected_move"] is None
     table.play("g1f3")
     opponent.reply()

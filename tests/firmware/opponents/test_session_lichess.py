@@ -2,11 +2,21 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+import stat
 
-from chess_core import WHITE
+import pytest
+
+from chess_core import BLACK, WHITE
+from firmware.config import with_overrides
+from firmware.feedback import LedStyle
+from firmware.opponents.base import ServerClock
 from firmware.opponents.lichess_opponent import LichessOpponent
+from firmware.session import SessionError
 from tests.firmware.session_support import Table
+
+from .conftest import BOARD_TOKEN
 
 from .test_session_engine import random_move
 
@@ -60,3 +70,187 @@ async def test_the_opponents_mating_move_is_in_the_sessions_game(tmp_path, fake,
     table, server_moves = await play_on_the_board(tmp_path, fake, client, seed=2, greedy=False)
     assert fake.games[next(iter(fake.games))].status == "mate" and len(server_moves) % 2 == 0
     assert [m.uci() for m in table.session.game.moves] == server_moves
+
+
+# -- the session as the front-end of online games --------------------------------------------------
+
+STYLE = LedStyle()
+CASTLED = ("e2e4", "c7c5", "g1f3", "d7d6")
+
+
+@pytest.fixture
+async def tables(fake):
+    """Tables whose sessions are closed at the end of the test, passed or failed (before the fake server)."""
+    made: list[Table] = []
+    yield made
+    for table in made:
+        await asyncio.wait_for(table.session.aclose(), 10)
+
+
+async def online(tables, tmp_path, fake, client, **game) -> tuple[Table, LichessOpponent, str]:
+    """A session following Lichess, its board set up; a game started on the website (Bobby: the board)."""
+    table = Table(tmp_path, takebacks=True)
+    tables.append(table)
+    opponent = LichessOpponent(client)
+    await table.session.start_opponent(opponent)
+    table.setup()
+    game_id = fake.start_game("Bobby", **game).id
+    await until(lambda: table.session.online_sync is not None and table.session.server_clock is not None)
+    return table, opponent, game_id
+
+
+def carry_out(table: Table, *moves: str) -> None:
+    for uci in moves:
+        table.lift(uci[:2])
+        table.place(uci[2:4])
+
+
+async def test_a_game_joined_in_progress_is_set_up_on_the_board_first(tables, tmp_path, fake, client):
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE, moves=CASTLED)
+    session = table.session
+    snap = session.snapshot()
+    assert snap["moves"]["uci"] == list(CASTLED) and snap["players"] == {"white": "Bobby", "black": "Mary"}
+    assert snap["status"] == "Put the pieces back as shown to continue the game"
+    guided = {"e2", "e4", "c7", "c5", "g1", "f3", "d7", "d6"}
+    assert set(snap["wrong"]) == guided and table.lit_names(STYLE.fix, blink_on=True) == guided
+    assert snap["opponent"] == {"kind": "lichess", "name": "Mary", "sides": ["black"], "link": "connected",
+                                "link_detail": snap["opponent"]["link_detail"], "assistance_allowed": False,
+                                "takeover": None}
+    assert snap["time_control"] == "600+5" and snap["lichess"]["game"] == game_id
+    carry_out(table, *CASTLED)
+    assert session.snapshot()["status"] == "White to move" and not session.snapshot()["wrong"]
+    table.play("b1c3")
+    await until(lambda: len(fake.games[game_id].moves) >= 5)
+    assert fake.games[game_id].moves[4] == "b1c3"
+    await session.aclose()
+    assert session.recorder.load().moves[:5] == [*CASTLED, "b1c3"]
+
+
+async def test_the_clocks_shown_are_the_servers_counted_down_here_and_no_flag_falls_here(tables, tmp_path, fake, client):
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE, limit_ms=300_000,
+                                            increment_ms=3_000)
+    session = table.session
+    clocks = session.snapshot()["clocks"]
+    assert (clocks["white"], clocks["black"], clocks["running"]) == (300_000, 300_000, None)
+    table.play("e2e4")
+    await until(lambda: session.expected_move is not None)
+    table.play(session.expected_move.uci())
+    await until(lambda: session.server_clock.running == WHITE)
+    server, heard = opponent.game.state, session.server_clock.at   # when the session heard it
+    clocks = session.snapshot()["clocks"]
+    assert (clocks["black"], clocks["running"]) == (server.btime, "white")
+    assert clocks["white"] == server.wtime - round((table.t - heard) * 1000)
+    table.wait(3)
+    assert session.snapshot()["clocks"]["white"] == clocks["white"] - 3000   # counted down between events
+    assert session.snapshot()["clocks"]["black"] == server.btime
+    session.clock_sync(ServerClock(800, 200_000, running=WHITE, at=0.0))   # nearly out of time
+    table.wait(5)
+    snap = session.snapshot()
+    assert snap["clocks"]["white"] == 0 and not session.game.is_over   # the server decides the flag
+    assert table.lit_names(STYLE.low_time) == {"e1"}
+    with pytest.raises(SessionError, match="server's"):
+        session.pause()
+
+
+async def test_a_takeback_offered_by_the_opponent_is_accepted_and_the_board_guided_back(tables, tmp_path, fake, client):
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
+    session = table.session
+    table.play("e2e4")
+    await until(lambda: session.expected_move is not None)
+    reply = session.expected_move.uci()
+    table.play(reply)
+    with pytest.raises(SessionError, match="no takeback offer"):
+        session.accept_takeback()
+    fake.reply_delay = 3600                 # the opponent waits once its move is taken back
+    fake.opponent_proposes_takeback(game_id)
+    await until(lambda: session.takeback_offer == BLACK)
+    assert session.snapshot()["takeback_offer"] == "black"
+    session.accept_takeback()
+    await until(lambda: len(session.game.moves) == 1)
+    assert fake.games[game_id].moves == ["e2e4"]
+    snap = session.snapshot()
+    assert snap["moves"]["uci"] == ["e2e4"] and snap["takeback_offer"] is None
+    assert set(snap["wrong"]) == {reply[:2], reply[2:4]}
+    table.lift(reply[2:4])
+    table.place(reply[:2])
+    assert session.snapshot()["status"] == "Black to move" and not session.snapshot()["wrong"]
+    fake.opponent_move(game_id, "g8f6")
+    await until(lambda: session.expected_move is not None)
+    table.play("g8f6")
+    assert [m.uci() for m in session.game.moves] == ["e2e4", "g8f6"]
+
+
+async def test_a_move_refused_by_the_server_is_undone_like_an_illegal_move(tables, tmp_path, fake, client):
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
+    session = table.session
+    fake.add_fault("POST", r"/move/", status=400, body={"error": "Piece on e2 cannot move to e4"})
+    table.play("e2e4")
+    await until(lambda: not session.game.moves)
+    snap = session.snapshot()
+    assert set(snap["wrong"]) == {"e2", "e4"} and table.lit_names(STYLE.fix, blink_on=True) == {"e2", "e4"}
+    assert snap["status"] == "Take back e2e4: put the pieces back as shown"
+    assert snap["problems"][-1] == "Lichess refused e4 (Piece on e2 cannot move to e4): put the pieces back as shown"
+    assert len(snap["problem_times"]) == len(snap["problems"])
+    table.lift("e4")
+    table.place("e2")
+    assert session.snapshot()["status"] == "White to move"
+    table.play("d2d4")
+    await until(lambda: fake.games[game_id].moves[:1] == ["d2d4"])
+
+
+async def test_a_takeback_asked_on_the_board_is_proposed_to_the_other_side(tables, tmp_path, fake, client):
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
+    session = table.session
+    assert not session.match.inference.takebacks   # no takeback on the board alone, online
+    table.play("e2e4")
+    await until(lambda: session.expected_move is not None)
+    table.play(session.expected_move.uci())
+    fake.reply_delay = 3600
+    session.takeback()
+    await until(lambda: not session.game.moves)     # the fake agrees: both moves go back
+    assert ("POST", f"/api/board/game/{game_id}/takeback/yes", 200) in fake.requests
+    assert len(session.snapshot()["wrong"]) == 4 and fake.games[game_id].moves == []
+
+
+async def test_no_assistance_in_an_online_game(tables, tmp_path, fake, client):
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
+    session = table.session
+    table.lift("g1")
+    assert not table.lit_names(STYLE.legal) and session.snapshot()["lifted"] == ["g1"]   # no legal-square hints
+    table.place("g1")
+    with pytest.raises(SessionError, match="online"):
+        session.take_over("white")
+    with pytest.raises(SessionError, match="Lichess game is in progress"):
+        session.new_game()
+    with pytest.raises(SessionError, match="Lichess game is in progress"):
+        session.lichess_logout()
+
+
+async def test_logging_in_keeps_the_token_privately_and_plays_on_lichess(tables, tmp_path, fake, caplog):
+    caplog.set_level(logging.DEBUG)
+    table = Table(tmp_path)
+    tables.append(table)
+    session = table.session
+    session.config = with_overrides(session.config, lichess={"base_url": fake.base_url})
+    with pytest.raises(SessionError, match="empty"):
+        session.lichess_login("   ")
+    session.lichess_login(BOARD_TOKEN)
+    path = tmp_path / "state" / "lichess.token"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_text().strip() == BOARD_TOKEN
+    await session.wait_idle()
+    table.setup()
+    await until(lambda: session.snapshot()["lichess"]["account"] == "bobby" and session.link_state == "connected")
+    snap = session.snapshot()
+    assert snap["opponent"]["kind"] == "lichess" and snap["settings"]["opponent"] == "lichess"
+    assert snap["lichess"]["logged_in"] and snap["opponent"]["link"] == "connected"
+    fake.start_game("Bobby", color=BLACK, script=("f2f3",))   # Mary opens at once; the board plays Black
+    await until(lambda: session.online_sync is not None and len(session.game.moves) == 1)
+    assert session.snapshot()["players"] == {"white": "Mary", "black": "Bobby"}
+    carry_out(table, "f2f3")
+    table.play("e7e5")
+    session.resign(BLACK)
+    await until(lambda: session.online_sync is not None and all(g.status != "started" for g in fake.games.values()))
+    session.lichess_logout()
+    await session.wait_idle()
+    assert not path.exists() and session.opponent is None and not session.snapshot()["lichess"]["logged_in"]
+    assert BOARD_TOKEN not in caplog.text
