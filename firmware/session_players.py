@@ -6,7 +6,6 @@ import logging
 from typing import Any, Optional
 
 from chess_core import BLACK, WHITE
-from chess_core.squares import COLOR_NAMES as SIDE_WORDS
 
 from .opponents.base import ClockTimes, LinkState, assistance_allowed
 from .opponents.factory import build_engine, build_lichess, engine_side, opponent_kind
@@ -16,6 +15,7 @@ from .session_opponent import OpponentGuard
 log = logging.getLogger(__name__)
 
 COLOURS = ("white", "black")
+SIDE_WORDS = ("White", "Black")
 
 
 class OpponentControl:
@@ -46,6 +46,8 @@ class OpponentControl:
         if getattr(opponent, "times", False) is None:
             opponent.times = self._engine_times
         self._board_rules()
+        if self.match.started and self.online_sync is None and self.opponent is opponent:
+            self._reset_opponent()   # it plays on from the game on the board (a restored one...)
         try:
             await opponent.start(OpponentGuard(self, opponent))
         except Exception as exc:

@@ -510,3 +510,14 @@ def test_a_promote_choice_after_a_promotion_is_for_the_next_one():
     hand.inference.choose_promotion(KNIGHT)  # black picks before promoting
     hand.move("a2", "a1")
     assert hand.moves() == ["a7a8q", "a2a1n"]
+
+
+def test_guided_back_to_a_position_the_board_already_shows_the_same_reading_settles_it():
+    from chess_core import Position
+    from firmware.inference import MoveInference
+    position = Position()
+    inference = MoveInference(position)
+    inference.reset(position, guide_back=True)   # e.g. a game decided elsewhere, already on the board
+    (verdict,) = inference.feed(1.0, position.occupied)
+    assert verdict.kind is STABLE
+    assert inference.feed(2.0, position.occupied & ~bb("g1"))[0].kind is LIFTED   # not still guiding

@@ -10,6 +10,8 @@ import pytest
 from chess_core import BLACK, QUEEN, WHITE, Move, Termination, parse_square, square_name
 from firmware.opponents.engine import EngineConfig
 from firmware.opponents.engine_opponent import EngineOpponent, takeover_record
+from firmware.feedback import LedStyle
+from firmware.session import SessionError
 from firmware.opponents.levels import Level
 from tests.firmware.session_support import Table
 
@@ -112,8 +114,12 @@ async def test_a_wrongly_executed_engine_move_is_pointed_out_like_an_illegal_mov
         wrong = next(sq for sq in range(40, 48) if position.piece_at(sq) is None and sq != move.to_square)
         table.lift(square_name(move.from_square))
         table.place(square_name(wrong))
-        assert table.session.snapshot()["wrong"], "the wrong square is pointed out"
-        assert len(table.session.game.moves) == 1
+        snap = table.session.snapshot()
+        pointed = {square_name(move.from_square), square_name(wrong)}
+        assert set(snap["wrong"]) == pointed and snap["status"] == "Put the pieces right"
+        assert table.lit_names(LedStyle().fix, blink_on=True) >= pointed
+        assert snap["problems"][-1].startswith("no legal move explains the board")
+        assert snap["expected_move"] == move.uci() and len(table.session.game.moves) == 1
         table.lift(square_name(wrong))
         table.place(square_name(move.to_square))
         assert table.session.game.moves[-1] == move
@@ -137,3 +143,155 @@ async def test_the_engine_takes_over_a_side_of_an_over_the_board_game(tmp_path):
         await table.session.aclose()
     assert record.player_tag() == "Bob (Stockfish from move 4)"
     assert len(table.session.game.moves) == 40 or table.session.game.is_over
+
+
+# -- the engine as the session's configured opponent ----------------------------------------------
+
+FAST = {"level": 4, "move_time": 0.02}   # [engine] keys: a weak engine that answers at once
+
+
+def configured_table(tmp_path, engine: dict, **game) -> Table:
+    from firmware.config import with_overrides
+    table = Table(tmp_path, **game)
+    table.config = with_overrides(table.config, engine={"path": STOCKFISH, **engine})
+    table.session = table.new_session()
+    return table
+
+
+def pgn_of(table: Table) -> str:
+    session = table.session
+    return session.recorder.pgn_path(session.record).read_text()
+
+
+@pytest.fixture
+async def closing():
+    """Sessions closed at the end of the test, passed or failed."""
+    made: list = []
+    yield made
+    for session in made:
+        await session.aclose()
+
+
+async def test_a_full_game_against_the_configured_engine_on_the_simulated_board(tmp_path, closing):
+    from firmware.opponents.factory import build_opponent
+    table = configured_table(tmp_path, {**FAST, "side": "white"}, opponent="engine", white="Ann", black="Bob")
+    opponent = build_opponent(table.config)
+    assert opponent.level == Level(skill=4, movetime_ms=20)   # as configured
+    opponent.set_level(LEVEL)   # full strength to depth 3: the same game every time
+    closing.append(table.session)
+    await table.session.start_opponent(opponent)
+    table.setup()
+    assert table.session.snapshot()["opponent"]["sides"] == ["white"]
+    await play_out(table, {WHITE}, random.Random(11))
+    game = table.session.game
+    assert game.outcome is not None and game.outcome.termination is not None
+    snap = table.session.snapshot()
+    assert snap["players"]["white"].startswith("Stockfish") and snap["players"]["black"] == "Bob"
+    saved = table.session.recorder.load()
+    assert saved.is_over and saved.moves == [m.uci() for m in game.moves] and saved.white.startswith("Stockfish")
+
+
+async def test_the_computer_takes_over_mid_game_and_the_pgn_says_so(tmp_path, closing):
+    table = Table(tmp_path, white="Alice", black="Bob")
+    session = table.session
+    closing.append(session)
+    session.update_settings(engine=FAST)
+    table.setup()
+    rng = random.Random(8)
+    for _ in range(6):
+        table.play(random_move(table, rng).uci())
+    session.take_over("black")
+    session.opponent.set_level(LEVEL)   # the same game every time
+    snap = session.snapshot()
+    assert snap["players"]["black"] == "Bob (Stockfish from move 4)"
+    assert snap["opponent"]["kind"] == "engine" and snap["opponent"]["sides"] == ["black"]
+    assert snap["opponent"]["takeover"] == {"black": {"player": "Bob", "engine": "Stockfish", "from_move": 4,
+                                                     "tag": "Bob (Stockfish from move 4)"}}
+    with pytest.raises(SessionError, match="already plays Black"):
+        session.take_over("black")
+    await play_out(table, {BLACK}, rng, max_plies=12)
+    sans = session.game.san_moves()   # Black's 4th move is the engine's first
+    assert '[Black "Bob (Stockfish from move 4)"]' in pgn_of(table)
+    assert f"4. {sans[6]} {sans[7]} {{ Stockfish plays Black from here }}" in pgn_of(table).replace("\n", " ")
+    session.take_over("white")   # both players left: the engine plays on alone
+    assert session.snapshot()["opponent"]["sides"] == ["white", "black"]
+    await play_out(table, {WHITE, BLACK}, rng, max_plies=30)
+    text = pgn_of(table)
+    assert '[White "Alice (Stockfish from move 7)"]' in text and "{ Stockfish plays White from here }" in text
+    assert text.index("Black from here") < text.index("White from here")
+    assert len(session.game.moves) == 30
+    session.new_game()
+    await session.wait_idle()
+    assert session.opponent is None and session.snapshot()["opponent"]["takeover"] is None
+    assert set(session.names) == {"Alice", "Bob"}
+
+
+async def test_a_new_game_chooses_the_engine_its_side_and_level_and_back_to_none(tmp_path, closing):
+    table = configured_table(tmp_path, FAST)
+    session = table.session
+    closing.append(session)
+    table.setup()
+    with pytest.raises(SessionError, match="opponent is one of"):
+        session.new_game(opponent="stockfish")
+    with pytest.raises(SessionError, match="engine plays one of"):
+        session.new_game(opponent="engine", engine_side="both")
+    session.new_game(opponent="engine", engine_side="white", engine_level=2, white=None, black="Bob")
+    await session.wait_idle()
+    assert session.opponent.sides == {WHITE} and session.opponent.level.skill == 2
+    table.setup()
+    first = await engine_reply(table)
+    snap = session.snapshot()
+    assert snap["expected_move"] == first.uci() and snap["settings"]["opponent"] == "engine"
+    assert snap["players"]["black"] == "Bob" and snap["players"]["white"].startswith("Stockfish")
+    table.play(first.uci())
+    session.new_game(opponent="none", white="Ann", black="Bob")
+    await session.wait_idle()
+    assert session.opponent is None and session.snapshot()["opponent"]["kind"] == "none"
+    assert session.config.game.opponent == "none"
+
+
+async def test_engine_settings_apply_from_its_next_move(tmp_path, closing):
+    table = configured_table(tmp_path, FAST)
+    session = table.session
+    closing.append(session)
+    opponent = EngineOpponent(BLACK, level=LEVEL, config=CONFIG)
+    await session.start_opponent(opponent)
+    session.update_settings(engine={"level": 5, "elo": 1500, "move_time": 0.2})
+    assert opponent.level == Level(skill=5, elo=1500, movetime_ms=200)
+    assert session.config.engine.elo == 1500
+    with pytest.raises(SessionError, match="engine.elo"):
+        session.update_settings(engine={"elo": 10})
+    with pytest.raises(SessionError, match="engine.colour: not a setting"):
+        session.update_settings(engine={"colour": "white"})
+
+
+async def test_the_engine_is_told_the_clock(tmp_path, closing):
+    table = configured_table(tmp_path, FAST, time_control="40/5400+30:1800+30")
+    closing.append(table.session)
+    opponent = EngineOpponent(WHITE, level=LEVEL, config=CONFIG)
+    await table.session.start_opponent(opponent)
+    assert opponent.times() is None   # no game yet
+    table.setup()
+    times = opponent.times()
+    clocks = table.session.snapshot()["clocks"]
+    assert (times.wtime, times.btime) == (clocks["white"], clocks["black"]) == (5_400_000 - 500, 5_400_000)
+    assert (times.winc, times.binc, times.movestogo) == (30_000, 30_000, 40)
+
+
+async def test_the_engine_plays_on_from_a_restored_game(tmp_path, closing):
+    table = configured_table(tmp_path, FAST)
+    opponent = EngineOpponent(BLACK, level=LEVEL, config=CONFIG)
+    await table.session.start_opponent(opponent)
+    table.setup()
+    table.play("d2d4")
+    reply = await engine_reply(table)
+    table.play(reply.uci())
+    table.play("c2c4")
+    await table.session.aclose()
+    restarted = table.new_session()   # a power cut: the same storage, a new session and engine
+    closing.append(restarted)
+    assert restarted.restore(table.t)
+    table.session = restarted
+    await restarted.start_opponent(EngineOpponent(BLACK, level=LEVEL, config=CONFIG))
+    move = await engine_reply(table)
+    assert restarted.game.position.is_legal(move) and len(restarted.game.moves) == 3

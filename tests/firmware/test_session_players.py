@@ -1,0 +1,223 @@
+"""The session's opponent and page fields without an engine or a server: kinds, snapshot additions, guards."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from chess_core import BLACK, WHITE, Move
+from firmware.config import loads_config, with_overrides
+from firmware.opponents.base import LinkState, ServerClock
+from firmware.opponents.engine_opponent import EngineOpponent
+from firmware.opponents.factory import NotLoggedIn, build_opponent, engine_side, opponent_kind
+from firmware.opponents.lichess_opponent import LichessOpponent
+from firmware.service import Service
+from firmware.session import SessionError
+
+from .session_support import Table
+
+PROMOTING = "k7/4P3/8/8/8/8/8/4K3 w - - 0 1"
+
+
+@pytest.fixture(autouse=True)
+async def no_task_left_behind():
+    yield
+    current = asyncio.current_task()
+    left = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
+    assert not left, f"tasks left behind: {left}"
+
+
+class Quiet:
+    """An opponent that only listens: its listener is what the session gave it."""
+
+    name = "Quiet"
+    assistance_allowed = True
+
+    def __init__(self, kind: str = "engine", sides=frozenset({BLACK})) -> None:
+        self.kind = kind
+        self.sides = sides
+        self.listener = None
+        self.moves: list[str] = []
+        self.resets: list[list[str]] = []
+        self.stopped = False
+
+    async def start(self, listener) -> None:
+        self.listener = listener
+
+    def on_move(self, move: Move) -> None:
+        self.moves.append(move.uci())
+
+    def on_reset(self, start_fen: str, moves) -> None:
+        self.resets.append([m.uci() for m in moves])
+
+    async def stop(self) -> None:
+        self.stopped = True
+
+
+# -- the snapshot ------------------------------------------------------------------------------
+
+def test_the_snapshot_says_who_plays_the_other_side_and_what_comes_next(tmp_path):
+    table = Table(tmp_path, fen=PROMOTING)
+    table.setup(PROMOTING)
+    snap = table.session.snapshot()
+    assert json.loads(json.dumps(snap)) == snap
+    assert snap["opponent"] == {"kind": "none", "name": None, "sides": [], "link": None, "link_detail": None,
+                                "assistance_allowed": True, "takeover": None}
+    assert snap["next_promotion"] == "q" and snap["takeback_offer"] is None
+    assert snap["lichess"] == {"logged_in": False, "account": None, "link": None, "game": None}
+    table.session.choose_promotion("n")
+    assert table.session.snapshot()["next_promotion"] == "n"
+    table.play("e7e8n")
+    assert table.session.snapshot()["next_promotion"] == "q"   # back to a queen after each promotion
+
+
+def test_problems_are_words_and_their_times_are_beside_them(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.lift("f1")
+    table.place("c4")
+    snap = table.session.snapshot()
+    assert snap["problems"] == ["no legal move explains the board (white to move); squares that differ: f1 c4"]
+    assert len(snap["problem_times"]) == 1 and snap["problem_times"][0] < table.t
+    table.session.new_game()
+    assert table.session.snapshot()["problems"] == []
+
+
+def test_the_simple_delay_left_is_in_the_clocks(tmp_path):
+    table = Table(tmp_path, time_control="60d5")
+    table.setup()
+    started = table.t - 0.5   # the start reading (its clock starts at the reading, not when it settled)
+    table.wait(2)
+    clocks = table.session.snapshot()["clocks"]
+    assert clocks["white"] == 60_000 and clocks["delay_left"] == 5_000 - round((table.t - started) * 1000)
+    table.wait(10)
+    assert table.session.snapshot()["clocks"]["delay_left"] == 0
+    assert Table(tmp_path / "untimed").session.snapshot()["clocks"]["delay_left"] == 0
+
+
+# -- the opponent's kind, sides and listener ----------------------------------------------------
+
+async def test_a_replaced_opponent_is_no_longer_heard(tmp_path):
+    table = Table(tmp_path)
+    session = table.session
+    first = Quiet()
+    await session.start_opponent(first)
+    table.setup()
+    session.new_game(opponent="lichess")   # no token: a stand-in that says so
+    await session.wait_idle()
+    assert first.stopped and isinstance(session.opponent, NotLoggedIn)
+    snap = session.snapshot()
+    assert snap["opponent"]["kind"] == "lichess" and snap["opponent"]["link"] == "failed"
+    assert "lichess login" in snap["opponent"]["link_detail"] and not snap["opponent"]["assistance_allowed"]
+    first.listener.link(LinkState.CONNECTED, "too late")
+    first.listener.opponent_move(Move.from_uci("e7e5"))
+    assert session.snapshot()["opponent"]["link"] == "failed" and session.expected_move is None
+    await session.aclose()
+
+
+async def test_the_opponent_hears_its_own_move_once_carried_out_and_the_restored_game(tmp_path):
+    table = Table(tmp_path)
+    quiet = Quiet()
+    await table.session.start_opponent(quiet)
+    table.setup()
+    table.play("e2e4")
+    quiet.listener.opponent_move(Move.from_uci("c7c5"))
+    table.play("c7c5")
+    assert quiet.moves == ["e2e4", "c7c5"]
+    await table.session.aclose()
+    again = table.new_session()
+    assert again.restore(table.t)
+    other = Quiet()
+    await again.start_opponent(other)
+    assert other.resets[-1] == ["e2e4", "c7c5"]   # it plays on from the restored game
+    await again.aclose()
+
+
+def test_commands_about_the_opponent_are_refused_with_reasons(tmp_path):
+    table = Table(tmp_path)
+    session = table.session
+    with pytest.raises(SessionError, match="no game in progress"):
+        session.take_over("black")
+    with pytest.raises(SessionError, match="no game in progress"):
+        session.accept_takeback()
+    table.setup()
+    with pytest.raises(SessionError, match="no takeback offer to decline"):
+        session.decline_takeback()
+    with pytest.raises(SessionError, match="colour"):
+        session.take_over("green")
+    with pytest.raises(SessionError, match="while the service runs"):
+        session.take_over("black")   # an engine is started on the loop
+    with pytest.raises(SessionError, match="does not look like a Lichess token"):
+        session.lichess_login("two words")
+
+
+def test_kinds_and_sides_of_opponents():
+    assert opponent_kind(None) == "none" and opponent_kind(Quiet("lichess")) == "lichess"
+
+    class Online:
+        assistance_allowed = False
+    assert opponent_kind(Online()) == "lichess" and opponent_kind(object()) == "engine"
+    assert engine_side("white") == WHITE and engine_side("alternate") == BLACK
+    assert engine_side("alternate", previous=BLACK) == WHITE
+    with pytest.raises(ValueError, match="alternate"):
+        engine_side("both")
+
+
+# -- the configured opponent -------------------------------------------------------------------
+
+def test_the_configuration_names_the_opponent(tmp_path):
+    base = loads_config(f'[board]\nsensors = "sim"\n[storage]\ndir = "{tmp_path}"\n')
+    assert build_opponent(base) is None
+    engine = build_opponent(with_overrides(base, game={"opponent": "engine"}, engine={"side": "white", "level": 3}))
+    assert isinstance(engine, EngineOpponent) and engine.sides == {WHITE} and engine.level.skill == 3
+    lichess = with_overrides(base, game={"opponent": "lichess"})
+    assert isinstance(build_opponent(lichess), NotLoggedIn)
+    token = tmp_path / "lichess.token"
+    token.write_text("lip_secret\n")
+    token.chmod(0o600)
+    assert isinstance(build_opponent(lichess), LichessOpponent)
+    token.chmod(0o644)
+    assert "chmod 600" in build_opponent(lichess).reason
+
+
+async def test_the_service_starts_with_the_configured_opponent_but_a_replay_never(tmp_path):
+    config = loads_config(f'[board]\nsensors = "sim"\n[storage]\ndir = "{tmp_path}"\n'
+                          '[game]\nopponent = "engine"\n[engine]\nside = "white"\n')
+    service = Service(config)
+    assert isinstance(service.session.opponent, EngineOpponent) and service.session.opponent.sides == {WHITE}
+    assert service.session.snapshot()["opponent"]["kind"] == "engine"
+    assert Service(config, opponent=None).session.opponent is None
+    capture = tmp_path / "game.cap"
+    capture.write_text("0 000000000000ffff\n")
+    replay = with_overrides(config, board={"sensors": "replay", "capture": str(capture)})
+    assert Service(replay).session.opponent is None
+
+
+async def test_an_online_clock_is_the_servers_and_pausing_is_refused(tmp_path):
+    table = Table(tmp_path, time_control="300")
+    session = table.session
+    table.setup()
+    session.clock_sync(ServerClock(60_000, 50_000, running=BLACK, at=-1e9))   # stamped on arrival here
+    table.wait(2)
+    clocks = session.snapshot()["clocks"]
+    assert (clocks["white"], clocks["black"], clocks["running"]) == (60_000, 48_000, "black")
+    with pytest.raises(SessionError, match="server's"):
+        session.pause()
+
+
+def test_an_engine_on_alternate_sides_changes_colour_with_each_game_and_its_name_follows(tmp_path):
+    table = Table(tmp_path, white="Ann", black="Bob", opponent="engine")
+    table.config = with_overrides(table.config, engine={"side": "alternate"})
+    engine = build_opponent(table.config)   # not started: the board plays both sides here
+    table.session = session = table.new_session(opponent=engine)
+    table.setup()
+    assert engine.sides == {BLACK} and session.snapshot()["players"] == {"white": "Ann", "black": "Stockfish"}
+    table.play_all("f2f3 e7e5 g2g4 d8h4")
+    assert session.game.is_over
+    table.board.set_occupied(0)
+    table.wait(0.5)
+    table.setup()
+    assert session.match.started and not session.game.moves
+    assert engine.sides == {WHITE} and session.snapshot()["players"] == {"white": "Stockfish", "black": "Ann"}
+    assert session.snapshot()["opponent"]["sides"] == ["white"]
