@@ -31,7 +31,6 @@ from .gestures import CyclePromotion, DrawGesture, GestureTracker, Resign, next_
 from .inference import Verdict, VerdictKind
 from .match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
                     TakenBack)
-from .opponents.base import assistance_allowed
 from .opponents.factory import opponent_kind
 from .recorder import GameRecord, Recorder
 from .session_commands import PROMOTION_NAMES, SessionCommands, SessionError
@@ -63,6 +62,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         self.replay = replay
         self.style = LedStyle.from_config(config.leds)
         self.gestures = GestureTracker(config.gestures.resign_s, config.gestures.draw_s)
+        self.online_sync: Any = None            # the last GameSync while the game is an online one
         self.match = Match(self._match_config())
         self.record: Optional[GameRecord] = None
         self.names = (config.game.white, config.game.black)
@@ -85,7 +85,6 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         self.engine_sides = self._sides_of(opponent)   # the sides the engine plays by choice
         self.takeovers: dict[int, Any] = {}     # side -> engine_opponent.Takeover, this game
         self.takeback_offer: Optional[int] = None   # the side whose takeback offer is pending (online)
-        self.online_sync: Any = None            # the last GameSync while the game is an online one
         self.opponent_away: Any = None          # OpponentGone while the other player is away
         self.lichess_token = config.lichess_token_path.exists()
         self.problems: list[tuple[float, str]] = []   # (time, words) of this game
@@ -116,7 +115,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
     def _match_config(self, **changes: Any) -> MatchConfig:
         g = self.config.game
         values = dict(rules=g.rules, time_control=g.time_control, fen=g.fen or None, touch_move=g.touch_move,
-                      takebacks=g.takebacks and assistance_allowed(self.opponent), settle_ms=self.config.board.settle_ms)
+                      takebacks=g.takebacks and self._assisted(), settle_ms=self.config.board.settle_ms)
         values.update(changes)
         return MatchConfig(**values)
 
@@ -194,8 +193,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
 
     async def aclose(self) -> None:
         """Stop the opponent, wait for the messages sent to it, save. Idempotent."""
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.wait_idle()
         opponent, self.opponent = self.opponent, None
         if opponent is not None:
             await opponent.stop()
@@ -379,6 +377,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         """
         previous = self.match
         self.record = None
+        self.server_clock = self.online_sync = None   # the next game is the board's until a server's arrives
         was_engine = opponent_kind(self.opponent) == "engine"
         before = (self.engine_sides if was_engine else frozenset(), self._engine_name() if was_engine else None)
         for side, takeover in self.takeovers.items():
@@ -407,7 +406,6 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         self.expected_move = None
         self.draw_offer = self.takeback_offer = None
         self.takeback_move = None
-        self.server_clock = self.online_sync = None
         self.pending_end = None
         self.problems = []
         self.gestures.reset()
@@ -447,7 +445,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
             promotion_square=self.gestures.promotion_square if self.live else None,
             outcome=game.outcome if match.started or game.is_over else None,
             low_time=self._low_time(now), touched=touched,
-            show_legal=self.config.game.show_legal_squares and assistance_allowed(self.opponent),
+            show_legal=self.config.game.show_legal_squares and self._assisted(),
             held=hold.squares if show_hold else 0, held_kind=hold.kind if show_hold else "",
             draw_offer=self.draw_offer is not None and self.live)
 

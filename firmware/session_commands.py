@@ -249,8 +249,9 @@ class SessionCommands:
         return self.clock() if now is None else now
 
     def _assisted(self) -> bool:
-        """Whether engine help, hints and board takebacks may be used (not in an online game)."""
-        return getattr(self.opponent, "assistance_allowed", True) is not False
+        """Whether engine help, hints and board takebacks may be used: not in an online game (one
+        that the other end synced, against an opponent that allows no assistance)."""
+        return self.online_sync is None or getattr(self.opponent, "assistance_allowed", True) is not False
 
     @staticmethod
     def _color(color: Any) -> int:

@@ -159,8 +159,8 @@ class OpponentSide:
         self.online_sync = sync
         names = tuple(getattr(player, "name", None) or default
                       for player, default in ((sync.white, self.names[0]), (sync.black, self.names[1])))
-        if same_start and current == moves and not self.game.is_over and self.record is not None:
-            self.names = self.record.white, self.record.black = names
+        if previous is not None and same_start and current == moves and not self.game.is_over and self.record:
+            self.names = self.record.white, self.record.black = names   # (the board's game is the server's)
             self._changed = True
             self._after(now)
             return
@@ -242,7 +242,8 @@ class OpponentSide:
     def _tell_opponent(self, action: str) -> None:
         """Carry a decision to the opponent (Lichess), in the background; ignored if unsupported."""
         act = getattr(self.opponent, "act", None)
-        if act is None:
+        between_games = getattr(self.opponent, "assistance_allowed", True) is False and self.online_sync is None
+        if act is None or between_games:   # (an online opponent between its games: the board decides alone)
             return
         try:
             from .opponents.base import Action

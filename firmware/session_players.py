@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from chess_core import BLACK, WHITE
 
-from .opponents.base import ClockTimes, LinkState, assistance_allowed
+from .opponents.base import ClockTimes, LinkState
 from .opponents.factory import build_engine, build_lichess, engine_side, opponent_kind
 from .session_commands import SessionError
 from .session_opponent import OpponentGuard
@@ -121,7 +121,7 @@ class OpponentControl:
 
     def _board_rules(self) -> None:
         """Takebacks made on the board alone only where assistance is allowed (not online)."""
-        allowed = self.config.game.takebacks and assistance_allowed(self.opponent) and self.online_sync is None
+        allowed = self.config.game.takebacks and self._assisted()
         self.match.config.takebacks = self.match.inference.takebacks = allowed
 
     @staticmethod
@@ -138,7 +138,7 @@ class OpponentControl:
         now = self._now(now)
         side = self._color(side)
         self._require_live()
-        if not assistance_allowed(self.opponent):
+        if not self._assisted():
             raise SessionError("the computer cannot play for you in an online game")
         opponent = self.opponent
         if opponent_kind(opponent) == "engine" and side in (getattr(opponent, "sides", ()) or ()):
@@ -284,7 +284,7 @@ class OpponentControl:
                                     "tag": t.player_tag()} for side, t in sorted(self.takeovers.items())}
         return {"kind": kind, "name": getattr(opponent, "name", None) if opponent is not None else None,
                 "sides": [COLOURS[side] for side in sorted(sides)], "link": self.link_state,
-                "link_detail": self.link_detail, "assistance_allowed": assistance_allowed(opponent),
+                "link_detail": self.link_detail, "assistance_allowed": self._assisted(),
                 "takeover": takeover or None}
 
     def lichess_view(self) -> dict[str, Any]:

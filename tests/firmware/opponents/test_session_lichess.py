@@ -89,7 +89,7 @@ async def tables(fake):
 
 async def online(tables, tmp_path, fake, client, **game) -> tuple[Table, LichessOpponent, str]:
     """A session following Lichess, its board set up; a game started on the website (Bobby: the board)."""
-    table = Table(tmp_path, takebacks=True)
+    table = Table(tmp_path, takebacks=True, time_control="5")   # a local clock that would soon flag
     tables.append(table)
     opponent = LichessOpponent(client)
     await table.session.start_opponent(opponent)
@@ -132,6 +132,7 @@ async def test_the_clocks_shown_are_the_servers_counted_down_here_and_no_flag_fa
     session = table.session
     clocks = session.snapshot()["clocks"]
     assert (clocks["white"], clocks["black"], clocks["running"]) == (300_000, 300_000, None)
+    assert session.snapshot()["time_control"] == "300+3" and not session.match.time_control.timed
     table.play("e2e4")
     await until(lambda: session.expected_move is not None)
     table.play(session.expected_move.uci())
