@@ -76,7 +76,7 @@ class GameRecord:
     session time (s) of the last saved event, and ``replay`` the capture being replayed, if
     any: a replay restarted on the same capture resumes there. ``comments`` are PGN comments by
     ply (the key, a string for JSON: "12" goes after the 12th move), e.g. where an engine took a
-    side over.
+    side over. ``online_id`` is the server's id of an online game (a Lichess game id).
     """
 
     pgn_name: str
@@ -97,6 +97,7 @@ class GameRecord:
     event_time: float | None = None
     replay: str | None = None
     comments: dict[str, str] = field(default_factory=dict)
+    online_id: str | None = None
 
     @property
     def is_over(self) -> bool:

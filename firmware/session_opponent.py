@@ -153,8 +153,7 @@ class OpponentSide:
         moves = list(sync.moves)
         current = list(self.game.moves)
         previous = self.online_sync
-        same_game = (previous is not None and getattr(sync, "game_id", None) is not None
-                     and previous.game_id == sync.game_id)
+        game_id = getattr(sync, "game_id", None)
         same_start = self.match.started and self.game.start_fen == sync.start_fen
         self.online_sync = sync
         names = tuple(getattr(player, "name", None) or default
@@ -165,11 +164,15 @@ class OpponentSide:
             self._after(now)
             return
         record = self.record
-        continued = record is not None and same_start and (
-            same_game or moves[:len(current)] == current or current[:len(moves)] == moves)
+        if record is not None and game_id is not None:
+            continued = record.online_id == game_id   # (also the game saved before a restart)
+        else:
+            continued = (record is not None and previous is not None and same_start
+                         and (moves[:len(current)] == current or current[:len(moves)] == moves))
         if not continued:
+            site = self._online_site(game_id) or self.config.game.site
             record = self.recorder.new_record(self.wall(), names[0], names[1], replay=self.replay,
-                                              event=self.config.game.event, site=self.config.game.site)
+                                              event=self.config.game.event, site=site, online_id=game_id)
         record.white, record.black = names
         record.start_fen, record.rules = sync.start_fen, self.game.rules
         record.time_control = getattr(sync, "time_control", None) or "-"
@@ -189,6 +192,11 @@ class OpponentSide:
         self._dirty = self._changed = True
         self._handle(self.match.reread(now), now)   # the board as it stands, against the new position
         self._after(now)
+
+    def _online_site(self, game_id: Optional[str]) -> Optional[str]:
+        """The PGN Site of an online game: its address on the server."""
+        game_url = getattr(self.opponent, "game_url", None)
+        return game_url(game_id) if game_id is not None and game_url is not None else None
 
     def clock_sync(self, clock: Any) -> None:
         """The other end's clocks, which are the game's: shown, and counted down here between

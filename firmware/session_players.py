@@ -282,10 +282,12 @@ class OpponentControl:
             sides = set(getattr(opponent, "sides", ()) or ()) if opponent is not None else set()
         takeover = {COLOURS[side]: {"player": t.player, "engine": t.engine, "from_move": t.from_move,
                                     "tag": t.player_tag()} for side, t in sorted(self.takeovers.items())}
+        away = self.opponent_away
         return {"kind": kind, "name": getattr(opponent, "name", None) if opponent is not None else None,
                 "sides": [COLOURS[side] for side in sorted(sides)], "link": self.link_state,
                 "link_detail": self.link_detail, "assistance_allowed": self._assisted(),
-                "takeover": takeover or None}
+                "takeover": takeover or None,
+                "away": None if away is None else {"claim_win_in_seconds": getattr(away, "claim_win_in_seconds", None)}}
 
     def lichess_view(self) -> dict[str, Any]:
         """The snapshot's ``lichess``: whether a token is kept, and the account once connected."""

@@ -79,6 +79,10 @@ class LichessOpponent:
             return frozenset()
         return frozenset({game.opponent_color})
 
+    def game_url(self, game_id: str) -> str:
+        """The game's address on the server (the PGN Site)."""
+        return f"{self.client.config.base_url.rstrip('/')}/{game_id}"
+
     # -- the Opponent protocol -----------------------------------------------------------------
 
     async def start(self, listener: OpponentListener) -> None:

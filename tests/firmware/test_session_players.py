@@ -63,7 +63,7 @@ def test_the_snapshot_says_who_plays_the_other_side_and_what_comes_next(tmp_path
     snap = table.session.snapshot()
     assert json.loads(json.dumps(snap)) == snap
     assert snap["opponent"] == {"kind": "none", "name": None, "sides": [], "link": None, "link_detail": None,
-                                "assistance_allowed": True, "takeover": None}
+                                "assistance_allowed": True, "takeover": None, "away": None}
     assert snap["next_promotion"] == "q" and snap["takeback_offer"] is None
     assert snap["lichess"] == {"logged_in": False, "account": None, "link": None, "game": None}
     table.session.choose_promotion("n")

@@ -115,7 +115,7 @@ async def test_a_game_joined_in_progress_is_set_up_on_the_board_first(tables, tm
     assert set(snap["wrong"]) == guided and table.lit_names(STYLE.fix, blink_on=True) == guided
     assert snap["opponent"] == {"kind": "lichess", "name": "Mary", "sides": ["black"], "link": "connected",
                                 "link_detail": snap["opponent"]["link_detail"], "assistance_allowed": False,
-                                "takeover": None}
+                                "takeover": None, "away": None}
     assert snap["time_control"] == "600+5" and snap["lichess"]["game"] == game_id
     carry_out(table, *CASTLED)
     assert session.snapshot()["status"] == "White to move" and not session.snapshot()["wrong"]
@@ -225,6 +225,11 @@ async def test_no_assistance_in_an_online_game(tables, tmp_path, fake, client):
         session.new_game()
     with pytest.raises(SessionError, match="Lichess game is in progress"):
         session.lichess_logout()
+    fake.opponent_gone(game_id, claim_in=20)
+    await until(lambda: session.snapshot()["opponent"]["away"] is not None)
+    assert session.snapshot()["opponent"]["away"] == {"claim_win_in_seconds": 20}
+    fake.opponent_gone(game_id, gone=False)
+    await until(lambda: session.snapshot()["opponent"]["away"] is None)
 
 
 async def test_logging_in_keeps_the_token_privately_and_plays_on_lichess(tables, tmp_path, fake, caplog):
@@ -255,3 +260,32 @@ async def test_logging_in_keeps_the_token_privately_and_plays_on_lichess(tables,
     await session.wait_idle()
     assert not path.exists() and session.opponent is None and not session.snapshot()["lichess"]["logged_in"]
     assert BOARD_TOKEN not in caplog.text
+
+
+async def test_each_online_game_has_its_own_pgn_and_a_restart_continues_it(tables, tmp_path, fake, client):
+    table = Table(tmp_path)
+    tables.append(table)
+    session = table.session
+    await session.start_opponent(LichessOpponent(client))
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    local = session.record.pgn_name
+    game_id = fake.start_game("Bobby", color=WHITE, script=("c7c5",)).id
+    await until(lambda: session.online_sync is not None)
+    online_file = session.record.pgn_name
+    assert online_file != local and session.record.online_id == game_id
+    assert "e2e4 e7e5" not in " ".join(session.record.moves)
+    carry_out(table, "e4e2", "e5e7")   # the board back to the online game's start
+    table.play("d2d4")
+    await until(lambda: session.expected_move is not None)
+    table.play("c7c5")
+    text = session.recorder.pgn_path(session.record).read_text()
+    assert f'[Site "{fake.base_url}/{game_id}"]' in text and "1. d4 c5" in text
+    assert "1. e4 e5" in (tmp_path / "state" / "games" / local).read_text()   # the local game stays
+    await session.aclose()
+
+    restarted = table.session = table.new_session()   # a power cut during the online game
+    assert restarted.restore(table.t)
+    await restarted.start_opponent(LichessOpponent(client))
+    await until(lambda: restarted.online_sync is not None)
+    assert restarted.record.pgn_name == online_file and restarted.record.moves == ["d2d4", "c7c5"]
