@@ -16,8 +16,8 @@ PROMOTION_NAMES = {v: k for k, v in PROMOTION_LETTERS.items()}
 SETTINGS = {"game": ("white", "black", "time_control", "rules", "alternate_colours", "show_legal_squares",
                      "touch_move", "takebacks", "event", "site"),
             "leds": ("brightness", "low_time_s"),
-            "gestures": ("enabled", "resign_s", "draw_s")}
-SECTIONS = {"engine": ("level", "elo", "move_time", "side")}   # given as update_settings(engine={...})
+            "gestures": ("enabled", "resign_s", "draw_s"),
+            "engine": ("level", "elo", "move_time", "side")}
 OPPONENT_KINDS = ("none", "engine", "lichess")
 ENGINE_SIDES = ("white", "black", "alternate")
 
@@ -188,7 +188,8 @@ class SessionCommands:
 
     def update_settings(self, now: Optional[float] = None, **changes: Any) -> None:
         """Change settings: ``game`` keys (names, time control...), ``leds`` and ``gestures`` keys,
-        and ``engine={"level": 0..20, "elo": 0 or 500..4000, "move_time": s, "side": ...}``.
+        one by one or as a section (``leds={...}``), and ``engine={"level": 0..20, "elo": 0 or
+        500..4000, "move_time": s, "side": "white"|"black"|"alternate"}``.
 
         Names apply to the current game; time control, rules, the start position and the engine's
         side to the next; touch-move, takebacks, the LED settings at once, and the engine's
@@ -197,10 +198,10 @@ class SessionCommands:
         now = self._now(now)
         sections: dict[str, dict[str, Any]] = {}
         for key, value in changes.items():
-            if key in SECTIONS:
+            if key in SETTINGS:   # a whole section: engine={"level": 5, ...}
                 if not isinstance(value, dict):
-                    raise SessionError(f"{key}: expected a table of settings, e.g. {key}={{'level': 5}}")
-                unknown = sorted(set(value) - set(SECTIONS[key]))
+                    raise SessionError(f"{key}: expected a table of settings, e.g. {key}={{...}}")
+                unknown = sorted(set(value) - set(SETTINGS[key]))
                 if unknown:
                     raise SessionError(f"{key}.{unknown[0]}: not a setting that can be changed here")
                 sections.setdefault(key, {}).update(value)
