@@ -60,7 +60,7 @@ from typing import Callable, Optional, Sequence, Union
 
 from board_driver.debounce import SETTLE_MS, Debouncer
 from board_driver.reading import Reading
-from chess_core import Game, Move, Outcome, Position, san
+from chess_core import Game, Move, Outcome, Position, Termination, san
 from chess_core.clock import Clock
 from chess_core.squares import BLACK, COLOR_NAMES, WHITE, scan_squares, square_name
 from chess_core.timecontrol import TimeControl
@@ -151,17 +151,25 @@ def _piece_type(piece: Union[int, str]) -> int:
 
 
 class _DeadRule:
-    """The game's dead-position test, which a restore switches off while it pushes moves the
-    game has already been judged on (the exact search is costly, and the record says the end)."""
+    """The game's dead-position test. Material rules answer at once; once ``defer`` is set, the
+    exact search waits for the next poll (``pending``), so a move reaches the LEDs before it runs.
+    A restore switches the test off while it pushes moves the game was already judged on."""
 
     def __init__(self, check: Optional[Callable[[Position], bool]]) -> None:
         self.check = check
         self.enabled = True
+        self.defer = False
+        self.pending = False
 
     def __call__(self, position: Position) -> bool:
         if not self.enabled:
             return False
-        return self.check(position) if self.check is not None else position.is_insufficient_material()
+        if self.check is None or position.is_insufficient_material():
+            return position.is_insufficient_material()
+        if self.defer:
+            self.pending = True
+            return False
+        return self.check(position)
 
 
 class Match:
@@ -181,6 +189,7 @@ class Match:
         exact = is_dead is not None and cfg.exact_dead_positions
         self._dead_rule = _DeadRule(is_dead if exact else None)
         self.game = Game(fen, cfg.rules, dead_position=self._dead_rule, can_mate=can_possibly_mate if exact else None)
+        self._dead_rule.defer = True  # judged exactly at construction, deferred to a poll after
         self.clock = Clock(self.time_control)
         self.inference = MoveInference(self.game.position, touch_move=cfg.touch_move, takebacks=cfg.takebacks)
         self.started = False
@@ -200,7 +209,7 @@ class Match:
         return events
 
     def poll(self, now: float) -> list[MatchEvent]:
-        events: list[MatchEvent] = []
+        events: list[MatchEvent] = self._judge_dead_position()
         for settled in self.debouncer.poll(now):
             events += self._settled(settled)
         if self._live():
@@ -513,9 +522,19 @@ class Match:
         self._unpress(now, now - self._press_ms[-1])
         return [TakenBack(move, time)]
 
+    def _judge_dead_position(self) -> list[MatchEvent]:
+        """The exact dead-position search deferred from the last move (see _DeadRule)."""
+        rule = self._dead_rule
+        if not rule.pending:
+            return []
+        rule.pending = False
+        if self.game.outcome is not None or rule.check is None or not rule.check(self.game.position):
+            return []
+        return self._end(self.game.end(Outcome(Termination.INSUFFICIENT_MATERIAL)), self._clock_ms / 1000)
+
     def _timers(self) -> list[float]:
-        """When the debouncer or the inference may next decide something (not the flag)."""
-        deadlines = []
+        """When the debouncer, the inference or a deferred check may next decide (not the flag)."""
+        deadlines = [self._clock_ms / 1000] if self._dead_rule.pending else []
         settle = self.debouncer.next_deadline()
         if settle is not None:
             deadlines.append(settle)

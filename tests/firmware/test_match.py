@@ -336,6 +336,24 @@ def test_exact_dead_positions_end_the_game():
     assert match.game.is_over and match.game.outcome.termination is Termination.INSUFFICIENT_MATERIAL
 
 
+def test_a_move_into_a_dead_position_is_shown_first_and_the_search_ends_the_game_at_the_next_poll():
+    # Bxd2 leaves locked pawns and same-coloured bishops: dead, though not by material alone.
+    fen = "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/3r4/2B1K3 w - - 0 1"
+    match = Match(MatchConfig(fen=fen))
+    table = Table(match, occupied=0)
+    table.show(Position(fen).occupied)
+    assert match.started and not match.game.is_over
+    table.lift("d2")
+    table.lift("c1")
+    moved = table.place("d2")
+    assert [e.san for e in moved if isinstance(e, MoveMade)] == ["Bxd2"]
+    assert not any(isinstance(e, GameOver) for e in moved)
+    assert match.next_deadline() is not None and match.next_deadline() <= table.t
+    over = table.wait(0.0)
+    assert [e.outcome.termination for e in over if isinstance(e, GameOver)] == [Termination.INSUFFICIENT_MATERIAL]
+    assert match.game.outcome.result() == "1/2-1/2"
+
+
 def test_change_promotion_amends_the_promotion_just_made():
     fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
     match = Match(MatchConfig(fen=fen, exact_dead_positions=False))
