@@ -168,6 +168,8 @@ class Service:
         self._capture_file = None
         self._tasks: list[asyncio.Task] = []
         self._deadline: Optional[float] = None
+        self._sleeping = False   # the loop waits for the queue (not handling an item)
+        self.session.on_change = self._session_changed
 
     # -- the shell -------------------------------------------------------------------------------
 
@@ -257,15 +259,20 @@ class Service:
             if not queue.empty():
                 item = queue.get_nowait()
             else:
+                timeout = self._timeout(next_watchdog)
+                self._sleeping = True
                 try:
-                    item = await asyncio.wait_for(queue.get(), self._timeout(next_watchdog))
+                    item = await asyncio.wait_for(queue.get(), timeout)
                 except asyncio.TimeoutError:
+                    item = None
+                finally:
+                    self._sleeping = False
+                if item is None:
                     # Readings handed over while the loop was busy wait in the loop's ready
                     # queue: they come first, or a poll at "now" would pass them by.
                     await asyncio.sleep(0)
                     if queue.empty():
                         self._on_tick(TICK)
-                    item = None
             if item is STOP:
                 break
             if item is END:  # what the hands left is final; the clocks stop with the capture
@@ -292,6 +299,21 @@ class Service:
             wait = max(0.0, next_watchdog - self._monotonic())
             timeout = wait if timeout is None else min(timeout, wait)
         return timeout
+
+    @property
+    def next_wake(self) -> Optional[float]:
+        """The session deadline the loop sleeps until (None: until a reading or a command)."""
+        return self._deadline
+
+    def _session_changed(self) -> None:
+        """The session changed outside the loop's items (the opponent's move, a command of the
+        page): if that brings its next deadline forward (a blink, a flag), wake the loop."""
+        if not self._sleeping or self.replaying or self._queue is None:
+            return
+        deadline = self.session.next_deadline(self._clock())
+        if deadline is not None and (self._deadline is None or deadline < self._deadline):
+            self._sleeping = False
+            self._queue.put_nowait(TICK)
 
     def _on_reading(self, reading: Reading) -> None:
         if self._capture_writer is not None:

@@ -96,6 +96,9 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         self._dirty = False
         self._changed = True
         self._tasks: set[asyncio.Task] = set()
+        # Called after every change (the service: an opponent's move or a command may bring the
+        # next deadline forward while its loop sleeps).
+        self.on_change: Optional[Callable[[], None]] = None
         self._match_handlers = {GameStarted: self._on_started, MoveMade: self._on_move,
                                 TakenBack: self._on_taken_back, BoardChanged: self._on_board,
                                 ProblemFound: self._on_problem, GameOver: self._on_game_over}
@@ -347,6 +350,8 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
                     callback(data)
                 except Exception:  # a page that fails must not stop the board
                     log.exception("snapshot subscriber failed")
+        if self.on_change is not None:
+            self.on_change()
 
     def _watch_settled(self, now: float) -> None:
         settled = self.match.debouncer.settled

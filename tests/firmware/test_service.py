@@ -258,3 +258,38 @@ def test_the_sources_and_sinks_follow_the_configuration(tmp_path):
 
     serial = loads_config(f'[board]\nsensors = "serial"\npinmap = "{tmp_path / "none.toml"}"\n[leds]\nsink = "serial"')
     assert build_leds(serial, CoProcessor())["layout"].pixel_count == 64
+
+
+async def test_an_opponents_move_wakes_the_sleeping_loop_so_that_it_blinks(tmp_path):
+    """The engine's move comes from its own task, not through the queue: the loop, asleep with
+    nothing to wait for, must wake and wait for the blinking instead."""
+    from chess_core import Move
+
+    class Opponent:
+        name, assistance_allowed = "Script", True
+
+        async def start(self, listener) -> None:
+            self.listener = listener
+
+        def on_move(self, move) -> None:
+            pass
+
+        async def stop(self) -> None:
+            pass
+
+    config = loads_config(f'[board]\nsensors = "sim"\nsettle_ms = 30\n[storage]\ndir = "{tmp_path}"\n')
+    clock = HandClock()
+    opponent = Opponent()
+    service = Service(config, source=SimulatedBoard(Position().occupied, clock=clock), leds=RecordingLedSink(),
+                      notifier=FakeNotifier(), clock=clock, opponent=opponent)
+    task = asyncio.create_task(service.run())
+    await asyncio.wait_for(service.ready.wait(), 5)
+    clock.t += 0.1
+    service.poke()
+    await service.processed()
+    assert service.session.match.started and service.next_wake is None   # nothing to wait for
+    opponent.listener.opponent_move(Move.from_uci("e2e4"))
+    await service.processed()
+    assert service.next_wake is not None and service.next_wake == service.session.next_deadline(clock.t)
+    service.stop()
+    assert await asyncio.wait_for(task, 5) == 0
