@@ -178,6 +178,13 @@ class Recorder:
         atomic_write(self.pgn_path(record), self.pgn_text(record, game))
         self.saves += 1
 
+    def discard(self, record: GameRecord) -> None:
+        """Remove the PGN of a game that never had a move (replaced by a game that came from elsewhere)."""
+        try:
+            os.unlink(self.pgn_path(record))
+        except FileNotFoundError:
+            pass
+
     def forget_current(self) -> None:
         """No game in progress any more (a new one was asked for); its PGN stays."""
         try:

@@ -170,6 +170,8 @@ class OpponentSide:
             continued = (record is not None and previous is not None and same_start
                          and (moves[:len(current)] == current or current[:len(moves)] == moves))
         if not continued:
+            if record is not None and not record.moves and not record.is_over:
+                self.recorder.discard(record)   # the board was only set up: no game to keep
             site = self._online_site(game_id) or self.config.game.site
             record = self.recorder.new_record(self.wall(), names[0], names[1], replay=self.replay,
                                               event=self.config.game.event, site=site, online_id=game_id)

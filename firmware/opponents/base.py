@@ -10,12 +10,12 @@ Two objects meet here:
                              help, hints and takebacks made on the board alone.
     ``await start(listener)`` begins; idempotent. Everything the opponent has to say goes to
                              ``listener`` (below), from the session's asyncio loop.
-    ``on_move(move)``        a move of the *local* player, committed on the board. Never blocks:
-                             the opponent queues it (and, for Lichess, sends it exactly once). The
-                             opponent's own move, once carried out, may be passed too (it is
-                             recognised); if it is not, the next local move implies it was. When
-                             the engine plays both sides (a take-over), it needs that call to know
-                             the board has caught up.
+    ``on_move(move)``        a move committed on the board. Never blocks: the opponent queues it
+                             (and, for Lichess, sends it exactly once). The session passes the
+                             opponent's own move too, once carried out (it is recognised; an
+                             opponent also takes the next local move to imply it). When the engine
+                             plays both sides (a take-over), that call is how it knows the board
+                             has caught up.
     ``on_reset(fen, moves)`` the session's game changed in another way (takeback on the board, new
                              game, position set up): the opponent re-reads the whole game. Lichess
                              ignores it and answers with ``game_sync`` (the server's game wins).

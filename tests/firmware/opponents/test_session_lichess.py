@@ -117,6 +117,8 @@ async def test_a_game_joined_in_progress_is_set_up_on_the_board_first(tables, tm
                                 "link_detail": snap["opponent"]["link_detail"], "assistance_allowed": False,
                                 "takeover": None, "away": None}
     assert snap["time_control"] == "600+5" and snap["lichess"]["game"] == game_id
+    games = list((tmp_path / "state" / "games").iterdir())
+    assert games == [session.recorder.pgn_path(session.record)]   # not the empty local game it replaced
     carry_out(table, *CASTLED)
     assert session.snapshot()["status"] == "White to move" and not session.snapshot()["wrong"]
     table.play("b1c3")
