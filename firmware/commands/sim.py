@@ -84,12 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _opponent(config):
     """The configured opponent ([game] opponent), built as `echiquier run` builds it."""
-    try:
-        from firmware.opponents.factory import build_opponent
-    except ImportError:  # TRANSITION: until the factory lands
-        if config.game.opponent in ("none", "local"):
-            return None
-        raise ValueError("this version cannot build an opponent yet") from None
+    from firmware.opponents.factory import build_opponent
     return build_opponent(config)
 
 

@@ -151,30 +151,6 @@ def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine: dict[st
     }
 
 
-# TRANSITION: until the session's new commands land (new_game's opponent, update_settings(engine=...)).
-def _transition_new_game(session: Any, extra: dict[str, Any]) -> dict[str, Any]:
-    import inspect
-    known = inspect.signature(session.new_game).parameters
-    if all(k in known for k in extra):
-        return extra
-    if extra.get("opponent") not in (None, "none") or any(k in extra for k in ("engine_side", "engine_level")):
-        raise ActionRefused("this session cannot choose the opponent yet")
-    return {k: v for k, v in extra.items() if k in known}
-
-
-def _transition_engine_settings(session: Any, engine: dict[str, Any]) -> bool:
-    from ..config import ConfigError, with_overrides
-    from ..session_commands import SETTINGS
-    if "engine" in SETTINGS:
-        return False
-    try:
-        session.config = with_overrides(session.config, engine={k: v for k, v in engine.items()
-                                                                if hasattr(session.config.engine, k)})
-    except ConfigError as exc:
-        raise ActionRefused(str(exc)) from None
-    return True
-
-
 class SessionBackend(Backend):
     """A :class:`~firmware.session.Session` as the page's backend."""
 
@@ -188,11 +164,8 @@ class SessionBackend(Backend):
         s = self.session
         config = s.config
         engine = config.engine
-        snap = s.snapshot(now)
-        snap.setdefault("next_promotion", {5: "q", 4: "r", 3: "b", 2: "n"}.get(  # TRANSITION
-            getattr(s.match.inference, "_promotion", 5), "q"))
         return page_state(
-            snap,
+            s.snapshot(now),
             brightness=config.leds.brightness,
             engine={"level": engine.level, "elo": getattr(engine, "elo", 0), "move_time": engine.move_time},
             can_takeback=self._can_takeback(),
@@ -248,11 +221,9 @@ class SessionBackend(Backend):
             if colours == "swap" or (colours == "random" and self.rng.random() < 0.5):
                 white, black = black, white
             names = (white or "White", black or "Black")
-        extra = {k: v for k, v in (("fen", fen), ("opponent", opponent), ("engine_side", engine_side),
-                                   ("engine_level", engine_level)) if v is not None}
-        extra = _transition_new_game(self.session, extra)  # TRANSITION
         return self._call(self.session.new_game, now, time_control=time_control, white=names[0], black=names[1],
-                          rules=rules, **extra)
+                          rules=rules, fen=fen, opponent=opponent, engine_side=engine_side,
+                          engine_level=engine_level)
 
     def resign(self, color: str, now: float) -> None:
         self._call(self.session.resign, color, now)
@@ -297,11 +268,7 @@ class SessionBackend(Backend):
         engine = {key: changes[f"engine_{key}"] for key in ENGINE_SETTINGS if f"engine_{key}" in changes}
         if engine:
             sections["engine"] = engine
-            if _transition_engine_settings(self.session, engine):  # TRANSITION
-                del sections["engine"]
-        if sections:
-            return self._call(self.session.update_settings, now, **sections)
-        return None
+        return self._call(self.session.update_settings, now, **sections)
 
     def lichess_login(self, token: str, now: float) -> Any:
         return self._call(self.session.lichess_login, token, now)

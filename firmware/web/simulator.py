@@ -23,7 +23,7 @@ from board_driver.sim import SimulatedBoard
 from board_driver.sim_leds import RecordingLedSink
 from chess_core import STARTING_FEN, Position
 
-from ..config import Config, LichessConfig, parse_config, with_overrides
+from ..config import Config, parse_config, with_overrides
 from ..recorder import Recorder
 from .companion import build_companion, page_address, pairing_for
 from .server import WebCompanion
@@ -43,7 +43,7 @@ def simulator_config(base: Config | None, state_dir: str | Path, *, time_control
     config = base if base is not None else parse_config({"board": {"sensors": "sim"}}, "echiquier sim")
     game: dict[str, Any] = {}
     if opponent is not None:
-        game["opponent"] = _opponent_key(opponent)
+        game["opponent"] = opponent
     engine: dict[str, Any] = {}
     if engine_side is not None:
         engine["side"] = engine_side
@@ -68,19 +68,8 @@ def simulator_config(base: Config | None, state_dir: str | Path, *, time_control
         sections["game"] = game
     if engine:
         sections["engine"] = engine
-    if config.lichess.token_file == LichessConfig().token_file:
-        # The simulator keeps a Lichess token with its games, never in the board's /etc.
-        sections["lichess"] = {"token_file": str(Path(state_dir) / "lichess.token")}
     config = with_overrides(config, **sections)
     return dataclasses.replace(config, leds=dataclasses.replace(config.leds, sink="sim"))
-
-
-def _opponent_key(opponent: str) -> str:
-    """The page's "none" (two players over the board) in the configuration's spelling."""
-    from ..config import OPPONENTS
-    if opponent in ("none", "local"):
-        return "none" if "none" in OPPONENTS else "local"
-    return opponent
 
 
 def saved_position(config: Config) -> Position:

@@ -5,6 +5,8 @@ session is polled after the settle time; nothing sleeps.
 """
 from __future__ import annotations
 
+import asyncio
+import os
 import random
 
 import pytest
@@ -19,14 +21,20 @@ from firmware.web.simhand import SimHand
 from .conftest import ManualClock
 
 
+STOCKFISH = "/usr/games/stockfish"
+needs_stockfish = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs /usr/games/stockfish")
+
+
 class Table:
     """A session, a simulated board with a hand over it, and the page's backend."""
 
-    def __init__(self, tmp_path, fen: str | None = None, **game) -> None:
+    def __init__(self, tmp_path, fen: str | None = None, engine: dict | None = None, **game) -> None:
         from firmware.session import Session
         if fen:
             game["fen"] = fen
-        config = parse_config({"board": {"sensors": "sim"}, "storage": {"dir": str(tmp_path)}, "game": game})
+        engine = {"path": STOCKFISH, "move_time": 0.05, **(engine or {})}
+        config = parse_config({"board": {"sensors": "sim"}, "storage": {"dir": str(tmp_path)}, "game": game,
+                               "engine": engine, "lichess": {"token_file": str(tmp_path / "lichess.token")}})
         self.clock = ManualClock(100.0)
         self.session = Session(config, clock=self.clock)
         position = Position(fen) if fen else Position()
@@ -57,6 +65,19 @@ class Table:
 
     def state(self) -> dict:
         return self.backend.state(self.clock.now)
+
+    def setup(self) -> None:
+        """Put every piece where the game expects it (a new game), and let it start."""
+        self.hand.setup(self.backend.position())
+        self.settle()
+
+    async def engine_move(self, timeout: float = 20.0) -> str:
+        """Let the loop run until the session shows the engine's move (no fixed sleep: a deadline)."""
+        async def wait() -> str:
+            while self.session.expected_move is None:
+                await asyncio.sleep(0.01)
+            return self.session.expected_move.uci()
+        return await asyncio.wait_for(wait(), timeout)
 
 
 @pytest.fixture
@@ -217,3 +238,138 @@ def test_page_state_of_a_minimal_snapshot():
             "moves": {"san": [], "san_fr": []}}
     state = page_state(snap)
     assert state["leds"] == [""] * 64 and state["clock"]["running"] is None and state["ending"] is None
+
+
+def test_problems_come_without_the_journals_time_stamp(table):
+    table.move("e2", "e5")
+    assert table.session.snapshot(table.clock.now)["problems"] == table.state()["problems"]
+    assert not table.state()["problems"][-1][0].isdigit()
+
+
+def test_a_simple_delay_does_not_count_down_the_main_time(tmp_path):
+    table = Table(tmp_path, time_control="60d5")     # the game began as the pieces settled
+    state = table.state()
+    left = state["clock"]["delay_left"]
+    assert state["clock"]["running"] == "white" and state["clock"]["white"] == 60_000 and 0 < left < 5_000
+    table.clock.advance(1)
+    state = table.state()
+    assert state["clock"]["white"] == 60_000 and state["clock"]["delay_left"] == left - 1_000
+    table.clock.advance(left / 1000)                   # the delay is used up: now the main time runs
+    state = table.state()
+    assert state["clock"]["white"] == 59_000 and state["clock"]["delay_left"] == 0
+    table.move("e2", "e4")                             # Black's move: a fresh delay
+    state = table.state()
+    assert state["clock"]["running"] == "black" and state["clock"]["black"] == 60_000
+    assert state["clock"]["delay_left"] == 3_000       # 2 s of the hands settling already gone
+
+
+def test_the_engine_settings_go_to_the_session(table):
+    table.backend.settings({"engine_level": 3, "engine_elo": 1500, "engine_move_time": 0.5}, table.clock.now)
+    engine = table.session.config.engine
+    assert (engine.level, engine.elo, engine.move_time) == (3, 1500, 0.5)
+    settings = table.state()["settings"]
+    assert (settings["engine_level"], settings["engine_elo"], settings["engine_move_time"]) == (3, 1500, 0.5)
+    with pytest.raises(ActionRefused):
+        table.backend.settings({"engine_level": 21}, table.clock.now)   # the session checks it too
+
+
+def test_an_over_the_board_game_offers_the_take_over_of_either_side(table):
+    state = table.state()
+    assert state["opponent"]["kind"] == "none" and state["opponent"]["sides"] == []
+    assert state["take_over"] == ["white", "black"] and state["link"] is None
+    table.backend.resign("white", table.clock.now)
+    assert table.state()["take_over"] == []               # the game is over: nobody has to leave
+
+
+@needs_stockfish
+async def test_a_new_game_against_the_engine_from_the_page(tmp_path):
+    table = Table(tmp_path)
+    try:
+        table.backend.new_game(white="White", black="Black", time_control="-", rules="fide", colours="as-entered",
+                               opponent="engine", engine_side="black", engine_level=2, player="Anna",
+                               now=table.clock.now)
+        table.setup()
+        state = table.state()
+        assert state["opponent"]["kind"] == "engine" and state["opponent"]["sides"] == ["black"]
+        assert state["opponent"]["assistance_allowed"] is True and state["take_over"] == ["white"]
+        assert state["players"]["white"] == "Anna"
+        assert table.session.config.engine.level == 2
+        table.move("e2", "e4")
+        reply = await table.engine_move()
+        assert table.state()["expected_move"] == reply
+        lit = table.state()["leds"]
+        assert lit[parse_square(reply[:2])] and lit[parse_square(reply[2:4])]
+    finally:
+        await table.session.aclose()
+
+
+@needs_stockfish
+async def test_the_computer_takes_over_a_side_from_the_page(tmp_path):
+    table = Table(tmp_path)
+    try:
+        table.move("e2", "e4", "e7", "e5")
+        table.backend.take_over("black", table.clock.now)
+        state = table.state()
+        assert state["opponent"]["kind"] == "engine" and "black" in state["opponent"]["sides"]
+        assert state["take_over"] == ["white"]
+        table.move("g1", "f3")
+        reply = await table.engine_move()
+        table.move(reply[:2], reply[2:4])
+        assert table.state()["moves"]["en"][:3] == ["e4", "e5", "Nf3"] and len(table.state()["moves"]["en"]) == 4
+        with pytest.raises(ActionRefused):
+            table.backend.take_over("black", table.clock.now)   # it plays Black already
+    finally:
+        await table.session.aclose()
+
+
+async def test_a_takeback_offer_from_the_other_end_is_answered_from_the_page(tmp_path):
+    from chess_core import WHITE, Move
+    from firmware.opponents.base import Action, GameSync, Offer, OfferKind
+
+    class Online:
+        name = "Ben"
+        assistance_allowed = False
+
+        def __init__(self) -> None:
+            self.actions: list = []
+
+        async def start(self, listener) -> None:
+            self.listener = listener
+
+        def on_move(self, move) -> None:
+            pass
+
+        async def act(self, action) -> None:
+            self.actions.append(action)
+
+        async def stop(self) -> None:
+            pass
+
+    table = Table(tmp_path)
+    online = Online()
+    await table.session.start_opponent(online)
+    try:
+        online.listener.game_sync(GameSync(moves=(Move.from_uci("e2e4"), Move.from_uci("e7e5")),
+                                           local_colors=frozenset({WHITE}), game_id="abcd1234"))
+        table.move("e2", "e4", "e7", "e5")          # the pieces go where the server's game has them
+        assert table.state()["status"] == "White to move"
+        online.listener.offer(Offer(OfferKind.TAKEBACK, by=1))
+        state = table.state()
+        assert state["takeback_offer"] == "black"
+        assert state["can_takeback"] is False and state["opponent"]["assistance_allowed"] is False
+        assert state["opponent"]["sides"] == ["black"] and state["take_over"] == []
+        table.backend.answer_takeback("decline", table.clock.now)
+        await asyncio.sleep(0)   # the answer goes out on a task of the loop
+        assert table.state()["takeback_offer"] is None
+        assert Action.DECLINE_TAKEBACK in online.actions
+    finally:
+        await table.session.aclose()
+
+
+def test_a_refused_lichess_token_is_a_refusal_that_does_not_quote_it(table):
+    with pytest.raises(ActionRefused) as refused:
+        result = table.backend.lichess_login("not a token", table.clock.now)
+        if asyncio.iscoroutine(result):
+            asyncio.run(result)
+    assert "not a token" not in str(refused.value)
+

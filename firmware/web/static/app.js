@@ -396,6 +396,7 @@
     const assisted = !s.opponent || s.opponent.assistance_allowed !== false;
     form.elements.show_legal.disabled = !assisted;
     form.elements.takebacks.disabled = !assisted;
+    $("#assist-note").hidden = assisted;
     renderLichess(st.lichess || {});
   }
 
