@@ -44,7 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"echiquier sim: {message}", file=sys.stderr)
+    prefix = "echiquier sim: "
+    print(message if message.startswith(prefix) else prefix + message, file=sys.stderr)
     return 2
 
 
