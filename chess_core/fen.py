@@ -19,8 +19,12 @@ _CASTLE_NEEDS = {  # right letter -> (bit, king square, rook square, colour)
 }
 
 
-def load_fen(pos: "Position", fen: str) -> None:
-    """Fill an empty ``pos`` from ``fen``; FenError names the first problem found."""
+def load_fen(pos: "Position", fen: str, *, validate_position: bool = True) -> None:
+    """Fill an empty ``pos`` from ``fen``; FenError names the first problem found.
+
+    ``validate_position=False`` reads the syntax only, for composed problems that break the rules
+    of a real game (more promoted pieces than missing pawns, say); analysis tools use it.
+    """
     from .position import Piece
 
     if not isinstance(fen, str):
@@ -82,7 +86,8 @@ def load_fen(pos: "Position", fen: str) -> None:
             raise FenError(f"the {name} must be a whole number >= {low}, not {text!r}")
     pos.halfmove_clock = int(halfmove)
     pos.fullmove_number = int(fullmove)
-    validate(pos)
+    if validate_position:
+        validate(pos)
 
 
 def validate(pos: "Position") -> None:

@@ -75,8 +75,15 @@ class Position:
             load_fen(self, fen)
 
     @classmethod
-    def from_fen(cls, fen: str) -> "Position":
-        return cls(fen)
+    def from_fen(cls, fen: str, *, validate: bool = True) -> "Position":
+        """The position of ``fen``; ``validate=False`` skips the checks that the position could
+        occur in a game (for composed problems), keeping the syntax checks."""
+        if validate:
+            return cls(fen)
+        from .fen import load_fen
+        pos = cls(None)
+        load_fen(pos, fen, validate_position=False)
+        return pos
 
     @classmethod
     def empty(cls) -> "Position":

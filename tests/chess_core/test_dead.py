@@ -16,12 +16,10 @@ import pytest
 from chess_core.dead import (DEFAULT_BUDGET, Mateability, MateVerdict, can_mate, can_possibly_mate,
                              is_dead)
 from chess_core.dead_search import hopeless
-from chess_core.fen import FenError
 from chess_core.game import Game
 from chess_core.outcome import Termination
 from chess_core.position import Piece, Position
-from chess_core.squares import (BLACK, KING, KING_ATTACKS, KNIGHT, KNIGHT_ATTACKS, QUEEN, WHITE,
-                                parse_square)
+from chess_core.squares import BLACK, KING, KING_ATTACKS, KNIGHT, KNIGHT_ATTACKS, QUEEN, WHITE
 
 CAN, CANNOT, UNDETERMINED = Mateability.CAN_MATE, Mateability.CANNOT_MATE, Mateability.UNDETERMINED
 
@@ -35,26 +33,10 @@ VECTOR_CHUNK = 100
 
 def position(fen: str) -> Position:
     """The position of ``fen``; composed positions that FEN validation refuses (more promoted pieces
-    than missing pawns, as in some of the vector's problems) are set up square by square."""
+    than missing pawns, as in some of the vector's problems) are read all the same; some lines
+    give only the placement and the side to move."""
     fields = fen.split()
-    fields += ["-"] * (4 - len(fields))
-    try:
-        return Position(" ".join(fields))
-    except FenError:
-        pos = Position.empty()
-        for row, text in enumerate(fields[0].split("/")):
-            file = 0
-            for ch in text:
-                if ch.isdigit():
-                    file += int(ch)
-                else:
-                    pos.set_piece(file + 8 * (7 - row), Piece.from_symbol(ch))
-                    file += 1
-        pos.turn = WHITE if fields[1] == "w" else BLACK
-        pos.castling = sum(bit for letter, bit in (("K", 1), ("Q", 2), ("k", 4), ("q", 8))
-                           if letter in fields[2])
-        pos.ep = -1 if fields[3] == "-" else parse_square(fields[3])
-        return pos
+    return Position.from_fen(" ".join(fields + ["-"] * (4 - len(fields))), validate=False)
 
 
 def oracle_board(fen: str) -> chess.Board:

@@ -168,3 +168,12 @@ def test_mutated_fen_gives_a_position_or_a_fen_error(text):
         board = chess.Board(pos.fen())
         assert board.is_valid(), (text, board.status())
         assert board.fen() == pos.fen()
+
+
+def test_a_composed_position_is_read_without_validation_when_asked():
+    fen = "QQQQQQQQ/QQQQQQQQ/8/8/8/8/8/K1k5 w - - 0 1"  # sixteen queens: no game reaches it
+    with pytest.raises(FenError):
+        Position(fen)
+    assert Position.from_fen(fen, validate=False).fen() == fen
+    with pytest.raises(FenError):
+        Position.from_fen("QQQQQQQQ/9/8/8/8/8/8/K1k5 w - - 0 1", validate=False)  # syntax still checked
