@@ -21,7 +21,7 @@ import heapq
 from typing import Callable, Optional
 
 from .dead_guide import _PUNISH, _REWARD, classify, mating_distance, nearest_corner_targets
-from .position import Position
+from .position import CASTLE_KEEP, Position
 from .squares import BB_DARK_SQUARES, BB_LIGHT_SQUARES, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 
 # A static proof attempt costs about as much time as this many searched positions.
@@ -65,12 +65,6 @@ def hopeless(pos: Position, winner: int) -> bool:
     return not bishops & BB_DARK_SQUARES or not bishops & BB_LIGHT_SQUARES
 
 
-# Castling rights kept when a piece leaves or lands on a square (as chess_core.position does).
-_KEEP = [15] * 64
-_KEEP[4], _KEEP[7], _KEEP[0] = 12, 14, 13
-_KEEP[60], _KEEP[63], _KEEP[56] = 3, 11, 7
-
-
 def child_key(pos: Position, code: int) -> Optional[tuple]:
     """The position_key after the plain move ``code`` (no promotion, castling, en passant or double
     push), computed without making it; None for the other moves."""
@@ -81,44 +75,26 @@ def child_key(pos: Position, code: int) -> Optional[tuple]:
     board = pos.board
     kind = board[frm] & 7
     captured = board[to] & 7
-    bbc, bbp = pos.bb_color, pos.bb_piece
+    bbc = pos.bb_color
+    pieces = pos.bb_piece[:]  # by piece type; kings are not part of the key
     moved = (1 << frm) | (1 << to)
     white, black = bbc[0], bbc[1]
-    p1, p2, p3, p4, p5 = bbp[1], bbp[2], bbp[3], bbp[4], bbp[5]
+    pieces[kind] ^= moved
     if pos.turn == WHITE:
         white ^= moved
-        if captured:
-            black ^= 1 << to
     else:
         black ^= moved
-        if captured:
-            white ^= 1 << to
-    if kind == PAWN:
-        p1 ^= moved
-    elif kind == KNIGHT:
-        p2 ^= moved
-    elif kind == BISHOP:
-        p3 ^= moved
-    elif kind == ROOK:
-        p4 ^= moved
-    elif kind == QUEEN:
-        p5 ^= moved
     if captured:
         bit = 1 << to
-        if captured == PAWN:
-            p1 ^= bit
-        elif captured == KNIGHT:
-            p2 ^= bit
-        elif captured == BISHOP:
-            p3 ^= bit
-        elif captured == ROOK:
-            p4 ^= bit
+        pieces[captured] ^= bit
+        if pos.turn == WHITE:
+            black ^= bit
         else:
-            p5 ^= bit
+            white ^= bit
     castling = pos.castling
     if castling:
-        castling &= _KEEP[frm] & _KEEP[to]
-    return (white, black, p1, p2, p3, p4, p5, pos.turn ^ 1, castling, -1)
+        castling &= CASTLE_KEEP[frm] & CASTLE_KEEP[to]
+    return (white, black, pieces[1], pieces[2], pieces[3], pieces[4], pieces[5], pos.turn ^ 1, castling, -1)
 
 
 def position_key(pos: Position) -> tuple:

@@ -16,13 +16,13 @@ STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 CASTLE_WK, CASTLE_WQ, CASTLE_BK, CASTLE_BQ = 1, 2, 4, 8
 CASTLING_LETTERS = ((CASTLE_WK, "K"), (CASTLE_WQ, "Q"), (CASTLE_BK, "k"), (CASTLE_BQ, "q"))
 # Rights kept when a piece leaves or lands on a square (a king or rook moves, a rook is taken).
-_CASTLE_KEEP = [15] * 64
-_CASTLE_KEEP[4] = 15 & ~(CASTLE_WK | CASTLE_WQ)
-_CASTLE_KEEP[7] = 15 & ~CASTLE_WK
-_CASTLE_KEEP[0] = 15 & ~CASTLE_WQ
-_CASTLE_KEEP[60] = 15 & ~(CASTLE_BK | CASTLE_BQ)
-_CASTLE_KEEP[63] = 15 & ~CASTLE_BK
-_CASTLE_KEEP[56] = 15 & ~CASTLE_BQ
+CASTLE_KEEP = [15] * 64
+CASTLE_KEEP[4] = 15 & ~(CASTLE_WK | CASTLE_WQ)
+CASTLE_KEEP[7] = 15 & ~CASTLE_WK
+CASTLE_KEEP[0] = 15 & ~CASTLE_WQ
+CASTLE_KEEP[60] = 15 & ~(CASTLE_BK | CASTLE_BQ)
+CASTLE_KEEP[63] = 15 & ~CASTLE_BK
+CASTLE_KEEP[56] = 15 & ~CASTLE_BQ
 # King destination -> (rook from, rook to).
 _CASTLE_ROOK = {6: (7, 5), 2: (0, 3), 62: (63, 61), 58: (56, 59)}
 
@@ -472,7 +472,7 @@ class Position:
                 board[rto] = board[rfrm]
                 board[rfrm] = 0
         if self.castling:
-            self.castling &= _CASTLE_KEEP[frm] & _CASTLE_KEEP[to]
+            self.castling &= CASTLE_KEEP[frm] & CASTLE_KEEP[to]
         if us == BLACK:
             self.fullmove_number += 1
         self.turn = us ^ 1
