@@ -6,15 +6,19 @@ auto-waiting on DOM conditions), never for a fixed time.
 """
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
+
+from chess_core import KING, PAWN, WHITE, Move, Position, san
 
 pytestmark = pytest.mark.browser
 
@@ -143,6 +147,51 @@ def slide(page, frm: str, to: str, steps: int = 12) -> None:
     page.mouse.down()
     page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=steps)
     page.mouse.up()
+
+
+def page_state(page, server: SimProcess) -> dict:
+    return page.request.get(server.url + "api/state").json()
+
+
+def engine_move(page, server: SimProcess) -> tuple[str, str]:
+    """Wait for the engine's move on the board's LEDs: (UCI, SAN); both squares are lit."""
+    board = page.locator("#board")
+    expect(board).to_have_attribute("data-expected", re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$"), timeout=30_000)
+    uci = board.get_attribute("data-expected")
+    lit = re.compile(r"^#[0-9a-f]{6}$")
+    expect(square(page, uci[:2])).to_have_attribute("data-led", lit)   # blinking: waits for a lit phase
+    expect(square(page, uci[2:4])).to_have_attribute("data-led", lit)
+    position = Position(page_state(page, server)["fen"])
+    return uci, san(position, Move.from_uci(uci))
+
+
+def carry_out(page, server: SimProcess, uci: str) -> None:
+    """Make the move ``uci`` on the simulated board by clicks, as a hand does (captures, castling)."""
+    position = Position(page_state(page, server)["fen"])
+    mv = Move.from_uci(uci)
+    frm, to = uci[:2], uci[2:4]
+    piece = position.piece_at(mv.from_square)
+    if piece.piece_type == KING and abs(mv.to_square - mv.from_square) == 2:
+        rank = frm[1]
+        rook_from, rook_to = ("h" + rank, "f" + rank) if to[0] == "g" else ("a" + rank, "d" + rank)
+        click(page, frm, to, rook_from, rook_to)
+    elif position.piece_at(mv.to_square) is not None:
+        click(page, frm, to, to)                        # the piece, the piece it takes, put down
+    elif piece.piece_type == PAWN and frm[0] != to[0]:
+        click(page, frm, to[0] + frm[1], to)            # en passant: the pawn taken is beside
+    else:
+        click(page, frm, to)
+
+
+def in_order(sans: list[str]) -> re.Pattern:
+    """The move list's text: exactly these moves, numbered ("1. e4 Nf6 2. a3 e5")."""
+    return re.compile(r"^\s*1\.\s*" + r"\s*(?:\d+\.\s*)?".join(map(re.escape, sans)) + r"\s*$")
+
+
+def first_legal(page, server: SimProcess, *ucis: str) -> str:
+    position = Position(page_state(page, server)["fen"])
+    legal = {m.uci() for m in position.legal_moves()}
+    return next(u for u in ucis if u in legal)
 
 
 # -- the tests -----------------------------------------------------------------------------------------
@@ -335,3 +384,199 @@ def test_screenshot_for_the_readme(sim, open_page, tmp_path):
     target.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(target))
     assert target.stat().st_size > 10_000
+
+
+def test_a_game_against_stockfish_from_the_page(sim, open_page):
+    """New game against Stockfish (Black) from the dialog; its moves are lit, carried out by clicks."""
+    server = sim()
+    page = open_page(server)
+    page.click("[data-tab=new]")
+    page.check("#new-game [name=opponent][value=engine]")
+    expect(page.locator("#ng-local")).to_be_hidden()
+    page.fill("#new-game [name=player]", "Anna")
+    page.select_option("#new-game [name=engine_side]", "black")
+    page.fill("#new-game [name=engine_level]", "1")
+    page.click("#new-game button[type=submit]")
+    expect(page.locator("#name-white")).to_have_text("Anna")
+    expect(page.locator("#opponent")).to_contain_text("plays Black")
+    expect(page.locator("#opponent-link")).to_have_attribute("data-state", "connected", timeout=20_000)
+    expect(page.locator("#resign-black")).to_be_hidden()           # Stockfish decides for Black
+    expect(page.locator("#takeover-white")).to_be_visible()
+    expect(page.locator("#takeover-black")).to_be_hidden()
+    played = ["e4"]
+    move(page, "e2", "e4", "e4")
+    for mine in (("a2a3", "h2h3", "d2d3"), ("b2b3", "g2g3", "c2c3")):
+        uci, text = engine_move(page, server)
+        carry_out(page, server, uci)
+        expect(page.locator("#board")).to_have_attribute("data-expected", "")
+        played.append(text)
+        expect(page.locator("#moves")).to_have_text(in_order(played))
+        expect(page.locator("#status")).to_have_text(re.compile("^White to move"))
+        nxt = first_legal(page, server, *mine)
+        position = Position(page_state(page, server)["fen"])
+        played.append(san(position, Move.from_uci(nxt)))
+        carry_out(page, server, nxt)
+        expect(page.locator("#moves")).to_contain_text(played[-1])
+    uci, text = engine_move(page, server)
+    carry_out(page, server, uci)
+    played.append(text)
+    expect(page.locator("#moves")).to_have_text(in_order(played))
+    assert page_state(page, server)["moves"]["en"] == played
+    assert not page.errors
+
+
+def test_the_computer_takes_over_a_side_that_has_to_leave(sim, open_page):
+    server = sim()
+    page = open_page(server)
+    play(page, ("e2", "e4", "e4"), ("e7", "e5", "e5"))
+    expect(page.locator("#opponent")).to_be_hidden()
+    button = page.locator("#takeover-black")
+    button.click()
+    expect(button).to_contain_text("Confirm")                      # two clicks: nobody leaves by mistake
+    assert page_state(page, server)["opponent"]["sides"] == []
+    button.click()
+    expect(page.locator("#opponent")).to_contain_text("plays Black")
+    expect(page.locator("#takeover-black")).to_be_hidden()
+    expect(page.locator("#takeover-white")).to_be_visible()
+    expect(page.locator("#opponent-link")).to_have_attribute("data-state", "connected", timeout=20_000)
+    expect(page.locator("#name-black")).to_have_text("Black (Stockfish from move 2)")   # the PGN's player tag
+    move(page, "g1", "f3", "Nf3")
+    uci, text = engine_move(page, server)
+    carry_out(page, server, uci)
+    expect(page.locator("#moves")).to_contain_text(text)
+    expect(page.locator("#status")).to_have_text(re.compile("^White to move"))
+    assert page_state(page, server)["moves"]["en"][:3] == ["e4", "e5", "Nf3"]
+    assert not page.errors
+
+
+TOKEN = "lip_N0tEch0edAnywh3re"
+
+
+class ThreadedLichess:
+    """The fake Lichess server (tests/fakes) on its own thread and loop, for a simulator in a subprocess."""
+
+    def __init__(self, **options) -> None:
+        from tests.fakes.fake_lichess import FakeLichess
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="fake-lichess", daemon=True)
+        self.thread.start()
+        self.fake = FakeLichess({TOKEN: "Bobby"}, keepalive=0.5, **options)
+        self.base_url = self.run(self.fake.start())
+
+    def run(self, coro):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(30)
+
+    def call(self, fn, *args, **kwargs):
+        """``fn(*args)`` on the fake's loop (its methods touch the loop's queues)."""
+        async def call():
+            return fn(*args, **kwargs)
+        return self.run(call())
+
+    def requested(self, method: str, pattern: str, timeout: float = 10.0) -> bool:
+        """Whether the fake gets a ``method`` request whose path matches ``pattern`` within ``timeout``."""
+        async def wait() -> bool:
+            end = self.loop.time() + timeout
+            while not any(m == method and re.search(pattern, path) for m, path, _ in self.fake.requests):
+                if self.loop.time() > end:
+                    return False
+                await asyncio.sleep(0.01)
+            return True
+        return self.run(wait())
+
+    def stop(self) -> None:
+        self.run(self.fake.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+
+@pytest.fixture
+def lichess(tmp_path):
+    """``(fake, config)``: the fake Lichess, and a configuration file that points the simulator at it."""
+    fake = ThreadedLichess()
+    config = tmp_path / "online.toml"
+    config.write_text(f'[board]\nsensors = "sim"\n[lichess]\nbase_url = "{fake.base_url}"\n')
+    yield fake, config
+    fake.stop()
+
+
+def connect_lichess(page) -> None:
+    page.click("[data-tab=settings]")
+    field = page.locator("#lichess-token")
+    expect(field).to_have_attribute("type", "password")
+    field.fill(TOKEN)
+    page.click("#lichess-form button[type=submit]")
+    expect(field).to_have_value("")                                # wiped at once, whatever the answer
+
+
+def test_the_lichess_token_is_never_echoed(sim, open_page, lichess):
+    fake, config = lichess
+    server = sim("--config", str(config))
+    page = open_page(server)
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    answers: list[str] = []
+    page.on("response", lambda r: answers.append(r.text()) if "/api/" in r.url else None)
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "1")
+    connect_lichess(page)
+    expect(page.locator("#lichess-state")).to_contain_text("bobby")
+    expect(page.locator("#lichess-state")).to_contain_text("connected")
+    expect(page.locator("#lichess-logout")).to_be_visible()
+    expect(page.locator("#lichess-form")).to_be_hidden()
+    assert TOKEN not in page.content() and TOKEN not in page.inner_text("body")
+    assert TOKEN not in page.request.get(server.url + "api/state").text()
+    assert frames and not any(TOKEN in frame for frame in frames)
+    assert answers and not any(TOKEN in answer for answer in answers)
+    kept = server.state_dir / "lichess.token"
+    assert kept.read_text().strip() == TOKEN and kept.stat().st_mode & 0o777 == 0o600
+    # A token Lichess refuses: said so, and not quoted either.
+    page.click("#lichess-logout")
+    expect(page.locator("#lichess-form")).to_be_visible()
+    assert not kept.exists()
+    page.fill("#lichess-token", "lip_Wr0ngT0ken")
+    page.click("#lichess-form button[type=submit]")
+    expect(page.locator("#lichess-state")).to_contain_text("failed", timeout=20_000)
+    assert "lip_Wr0ngT0ken" not in page.content() and "lip_Wr0ngT0ken" not in "".join(frames + answers)
+    assert not page.errors
+
+
+def test_an_online_game_offers_no_assistance_and_answers_the_other_sides_offers(sim, open_page, lichess):
+    fake, config = lichess
+    server = sim("--config", str(config))
+    page = open_page(server)
+    connect_lichess(page)
+    expect(page.locator("#lichess-state")).to_contain_text("connected")
+    game = fake.call(fake.fake.start_game, "Bobby", color=WHITE)
+    page.click("[data-tab=game]")
+    expect(page.locator("#opponent")).to_contain_text("Lichess")
+    expect(page.locator("#opponent")).to_contain_text("plays Black")
+    expect(page.locator("#name-black")).to_have_text("Mary")
+    for hidden in ("#takeback", "#takeover", "#resign-black", "#offer-black"):
+        expect(page.locator(hidden)).to_be_hidden()
+    expect(page.locator("#resign-white")).to_be_visible()
+    move(page, "e2", "e4", "e4")
+    uci, text = engine_move(page, server)                           # the other end's move, lit
+    carry_out(page, server, uci)
+    expect(page.locator("#moves")).to_contain_text(text)
+    expect(page.locator("#status")).to_have_text(re.compile("^White to move"))
+
+    fake.call(fake.fake.opponent_proposes_takeback, game.id)
+    offer = page.locator("#takeback-offer")
+    expect(offer).to_be_visible()
+    expect(offer).to_contain_text("Black asks to take back")
+    page.click("#takeback-decline")
+    expect(offer).to_be_hidden()
+    assert fake.requested("POST", rf"/takeback/(no|false)$")
+
+    fake.call(fake.fake.opponent_offers_draw, game.id)
+    draw = page.locator("#draw-offer")
+    expect(draw).to_be_visible()
+    expect(page.locator("#draw-accept")).to_be_visible()
+    page.click("#draw-decline")
+    expect(draw).to_be_hidden()
+    assert fake.requested("POST", rf"/draw/(no|false)$")
+    page.click("[data-tab=settings]")
+    expect(page.locator("#assist-note")).to_be_visible()
+    expect(page.locator("#settings [name=show_legal]")).to_be_disabled()
+    assert not page.errors

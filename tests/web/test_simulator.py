@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import os
 
 import aiohttp
 import pytest
@@ -155,3 +156,74 @@ async def test_on_the_lan_the_code_is_journalled_and_shown_on_the_leds_then_the_
         assert service.leds.last == before
     finally:
         await companion.stop()
+
+
+def test_the_simulator_plays_the_configured_opponent(tmp_path):
+    config = simulator_config(None, tmp_path, opponent="engine", engine_side="white", engine_level=3)
+    assert (config.game.opponent, config.engine.side, config.engine.level) == ("engine", "white", 3)
+    assert simulator_config(None, tmp_path, opponent="none").game.opponent == "none"
+    assert config.lichess_token_path == tmp_path / "lichess.token"   # never the board's /etc
+
+
+STOCKFISH = "/usr/games/stockfish"
+
+
+async def until(condition, timeout: float = 20.0, what="") -> None:
+    """Wait for ``condition()`` (the simulator runs on real time here), failing after ``timeout``;
+    ``what`` (text, or a function giving it) says what was awaited."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not condition():
+        assert loop.time() < end, f"timed out waiting for {what() if callable(what) else what or condition}"
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs /usr/games/stockfish")
+async def test_the_engines_move_blinks_on_the_simulated_board_until_it_is_carried_out(tmp_path):
+    """On real time: the service shows the engine's move by itself (no reading wakes it): the
+    from square blinks, the to square stays lit, until the hand carries the move out."""
+    from firmware.opponents.factory import build_opponent
+
+    config = simulator_config(None, tmp_path / "state", opponent="engine", engine_side="black", engine_level=1)
+    config = dataclasses.replace(config, engine=dataclasses.replace(config.engine, move_time=0.05))
+    sim = Simulator(config, port=0, opponent=build_opponent(config))
+    task = asyncio.create_task(sim.run())
+    try:
+        await sim.started()
+        await until(lambda: sim.session.match.started, what="the game to start")
+        for name in ("e2", "e4"):
+            sim.hand.click(parse_square(name), "white")
+        await until(lambda: sim.session.expected_move is not None, what="the engine's move")
+        move = sim.session.expected_move
+        seen = set()
+
+        def blinked() -> bool:
+            frame = sim.leds.last
+            seen.add((bool(frame[move.from_square]), bool(frame[move.to_square])))
+            return {(True, True), (False, True)} <= seen
+        await until(blinked, timeout=3.0, what=lambda: f"{move.uci()} blinking on the LEDs (seen {seen}): the opponent's move reaches "
+                      "the session outside the service's loop, which sleeps on the deadline it had "
+                      "before (none) instead of waking for the blink")
+        sim.hand.click(move.from_square, "black")
+        sim.hand.click(move.to_square, "black")
+        await until(lambda: len(sim.session.game.moves) == 2, what="the engine's move carried out")
+        assert sim.session.game.moves[-1] == move and sim.session.expected_move is None
+    finally:
+        sim.stop()
+        await task
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--engine-level", "25"], "engine.level: expected a number from 0 to 20, got 25"),
+    (["--opponent", "stockfish"], "invalid choice: 'stockfish'"),
+])
+def test_the_simulators_opponent_options_are_checked(tmp_path, capsys, args, words):
+    from firmware.cli import main
+    try:
+        code = main(["sim", "--port", "0", "--state-dir", str(tmp_path), *args])
+    except SystemExit as exc:        # argparse refuses a choice itself
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("echiquier sim:") <= 1
+
