@@ -318,6 +318,21 @@ def test_clocks_count_down_for_the_side_to_move_with_tenths_under_twenty_seconds
     assert black.inner_text() == paused
 
 
+def test_a_simple_delay_runs_before_the_main_time(sim, open_page):
+    server = sim("--time-control", "60d3")
+    page = open_page(server)
+    white, delay = page.locator("#clock-white"), page.locator("#delay-white")
+    expect(white).to_have_attribute("data-running", "1")
+    expect(delay).to_have_text(re.compile(r"^\+[0-3]\.\d$"))       # the delay counts down beside the clock...
+    expect(white).to_have_text("0:01:00")                             # ...and the main time waits
+    expect(delay).to_be_hidden(timeout=WAIT_MS)                       # used up: now the main time runs
+    expect(white).to_have_text(re.compile(r"^0:00:5\d$"))
+    move(page, "e2", "e4", "e4")
+    expect(page.locator("#delay-black")).to_be_visible()              # a fresh delay for Black
+    expect(page.locator("#clock-black")).to_have_text("0:01:00")
+    expect(delay).to_be_hidden()
+
+
 def test_the_french_toggle_writes_the_moves_with_french_letters(sim, open_page):
     server = sim()
     page = open_page(server)
