@@ -664,7 +664,30 @@
     button.textContent = button.dataset.label;
   }
 
+  function showOpponent() {
+    const form = $("#new-game");
+    const kind = form.elements.opponent.value;
+    $("#ng-local").hidden = kind !== "none";
+    $("#ng-engine").hidden = kind !== "engine";
+    $("#ng-lichess").hidden = kind !== "lichess";
+    $("#ng-clock").hidden = kind === "lichess";
+  }
+
+  // The dialog opens on the opponent of the game in progress (the next game likely has the same).
+  function prefillNewGame() {
+    const s = ui.state;
+    if (!s) return;
+    const form = $("#new-game");
+    const opp = s.opponent || { kind: "none", sides: [] };
+    form.elements.opponent.value = ["none", "engine", "lichess"].includes(opp.kind) ? opp.kind : "none";
+    if (opp.kind === "engine" && opp.sides && opp.sides.length === 1) form.elements.engine_side.value = opp.sides[0];
+    form.elements.engine_level.value = s.settings.engine_level;
+    $("#ng-level-out").textContent = form.elements.engine_level.value;
+    showOpponent();
+  }
+
   function selectTab(name) {
+    if (name === "new" && $('[data-panel="new"]').hidden) prefillNewGame();
     for (const b of $$(".tabs [data-tab]")) b.setAttribute("aria-selected", b.dataset.tab === name ? "true" : "false");
     for (const p of $$("[data-panel]")) p.hidden = p.dataset.panel !== name;
     if (name === "library") loadLibrary();
@@ -729,13 +752,6 @@
     form.elements["tc-preset"].addEventListener("change", () => {
       $("#tc-custom-label").hidden = form.elements["tc-preset"].value !== "custom";
     });
-    const showOpponent = () => {
-      const kind = form.elements.opponent.value;
-      $("#ng-local").hidden = kind !== "none";
-      $("#ng-engine").hidden = kind !== "engine";
-      $("#ng-lichess").hidden = kind !== "lichess";
-      $("#ng-clock").hidden = kind === "lichess";
-    };
     for (const radio of form.querySelectorAll("[name=opponent]")) radio.addEventListener("change", showOpponent);
     showOpponent();
     form.elements.engine_level.addEventListener("input", () => {
