@@ -196,7 +196,8 @@ class EngineOpponent:
         self._schedule()
 
     def _wants_to_move(self) -> bool:
-        return (self._started and not self._stopped and not self._failed and self._delivered is None
+        # (No engine yet while start() spawns it: start() schedules the turn once it is up.)
+        return (self._engine is not None and not self._stopped and not self._failed and self._delivered is None
                 and not self._game.is_over and self._game.turn in self.sides)
 
     def _schedule(self) -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import random
 import signal
@@ -117,6 +118,26 @@ async def test_the_engine_takes_over_a_players_side_and_the_pgn_says_from_which_
     assert record.player_tag() == "Alice (Stockfish from move 6)"
     assert record.comment() == "Stockfish plays White from here"
     assert len(game.moves) >= 20 or game.is_over
+
+
+async def test_a_take_over_while_the_engine_is_still_starting_waits_for_it_instead_of_failing():
+    recorder, game = Recorder(), Game()
+    opponent = EngineOpponent(BLACK, level=FAST, config=CONFIG)
+    loop = asyncio.get_running_loop()
+    failures: list = []
+    loop.set_exception_handler(lambda _loop, context: failures.append(context))
+    starting = loop.create_task(opponent.start(recorder))
+    await asyncio.sleep(0)          # start() is now waiting for the Stockfish process
+    opponent.take_over(WHITE, "Alice")
+    try:
+        await starting
+        move = await next_move(recorder, 0)
+        assert game.position.is_legal(move)
+    finally:
+        await opponent.stop()
+        gc.collect()
+        loop.set_exception_handler(None)
+    assert failures == []   # no search task failed for want of an engine
 
 
 def test_the_takeover_move_number_is_the_first_move_the_engine_plays():
