@@ -28,7 +28,7 @@ from chess_core.dead import DEFAULT_BUDGET, Mateability, can_mate, is_dead  # no
 from chess_core.position import Position  # noqa: E402
 from chess_core.squares import BLACK, WHITE  # noqa: E402
 
-VECTOR = ROOT.parent / "shared" / "data" / "cha-test-vector.txt"
+VECTOR = ROOT / "tests" / "chess_core" / "data" / "cha-test-vector.txt"
 
 
 def position(fen: str) -> Position:

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from board_driver.capture import PromoteChoice, iter_capture  # noqa: E402
 from chess_core import KNIGHT, Move, Position  # noqa: E402
 from chess_core.squares import BETWEEN  # noqa: E402
-from firmware.match import Match, MatchConfig, MoveMade, TakenBack  # noqa: E402
+from firmware.referee.match import Match, MatchConfig, MoveMade, TakenBack  # noqa: E402
 from tests.fakes.hands import capture_game, random_game  # noqa: E402
 
 PEER_WAIT = 0.3  # s of stillness before the naive peer commits (shorter records slides short)

@@ -121,7 +121,7 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
             original(self, **kw), exact_dead_positions=False)
 
     if mode.startswith("peer"):
-        from firmware.session import Session
+        from firmware.session.session import Session
         from board_driver.sim_leds import RecordingLedSink
 
         class Stamp(RecordingLedSink):
@@ -177,7 +177,7 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
     source, sink = PacedSource(), TimingSink()
     # A sample: a reading settles (the session sees a new settled reading) and the same pass
     # shows a frame; the latency runs from the settle instant (reading time + settle_ms).
-    from firmware.session import Session
+    from firmware.session.session import Session
     frames: list[float] = []
     original_after = Session._after
 

@@ -1,6 +1,6 @@
 """Capture files (format v1): parse them into events and write readings into them.
 
-Format (DESIGN.md, "Capture format v1")::
+Format (docs/design.md, "Capture format v1")::
 
     # comment
     <t_ms> <hex16>             a raw occupancy reading

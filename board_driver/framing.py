@@ -27,7 +27,7 @@ VERSION 0x05   device→    protocol u8, pixel count u8, firmware name (ASCII, u
 READ 0x06      →device    empty: "send the reading now"; the device answers READING
 =============  =========  =====================================================================
 
-The co-processor's copy of this codec is firmware/coprocessor/cp_protocol.py; the tests check
+The co-processor's copy of this codec is coprocessor/cp_protocol.py; the tests check
 that both produce and accept the same bytes.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Serial backend: the link to a co-processor that scans the matrix and drives the LEDs.
 
-The co-processor (firmware/coprocessor, a Raspberry Pi Pico running CircuitPython) streams
+The co-processor (coprocessor, a Raspberry Pi Pico running CircuitPython) streams
 READING frames when the board changes and a HEARTBEAT plus a refresh READING every 250 ms;
 it shows LEDS frames the host sends. The frame codec is ``board_driver.framing``.
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .piece import Piece
 from .squares import (BB_RANKS, BISHOP, BLACK, COLOR_NAMES, FILE_NAMES, KING, KNIGHT, LINE, PAWN,
                       PIECE_SYMBOLS, QUEEN, RANK_NAMES, ROOK, SQUARE_NAMES, WHITE, parse_square)
 
@@ -25,8 +26,6 @@ def load_fen(pos: "Position", fen: str, *, validate_position: bool = True) -> No
     ``validate_position=False`` reads the syntax only, for composed problems that break the rules
     of a real game (more promoted pieces than missing pawns, say); analysis tools use it.
     """
-    from .position import Piece
-
     if not isinstance(fen, str):
         raise FenError(f"FEN must be a string, not {type(fen).__name__}")
     fields = fen.split()

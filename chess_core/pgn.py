@@ -1,7 +1,7 @@
 """PGN: games written in the export format, and PGN text (one game or a whole file) read back.
 
 The writer is in :mod:`chess_core.pgn_writer`, the reader in :mod:`chess_core.pgn_reader`, the
-values they share in :mod:`chess_core.pgn_model`; this module gathers the public names.
+values they share in :mod:`chess_core.pgn_model` and :mod:`chess_core.pgn_words`; this module gathers the public names.
 
 Writing (``write_pgn``)
 -----------------------
@@ -88,8 +88,8 @@ Reading (``read_games``, ``read_pgn``, ``read_game``)
 """
 from __future__ import annotations
 
-from .pgn_model import (PGN_TERMINATIONS, SEVEN_TAG_ROSTER, PgnError, PgnGame, PgnLine,
-                        termination_word)
+from .pgn_model import PgnError, PgnGame, PgnLine
+from .pgn_words import PGN_TERMINATIONS, SEVEN_TAG_ROSTER, termination_word
 from .pgn_reader import outcome_from_tag, read_game, read_games, read_pgn
 from .pgn_writer import LINE_WIDTH, write_pgn
 

@@ -14,8 +14,8 @@ from .game import RULE_PROFILES, Game
 from .move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from .notation import detect_language, parse_san, san
 from .outcome import Outcome, Termination
-from .pgn_model import (CLK_RE, NAG_SUFFIXES, RESULTS, PgnError, PgnGame, PgnLine, parse_clk,
-                        parse_reason, unescape_tag_value)
+from .pgn_model import PgnError, PgnGame, PgnLine
+from .pgn_words import CLK_RE, NAG_SUFFIXES, RESULTS, parse_clk, parse_reason, unescape_tag_value
 from .position import Position
 from .squares import BLACK, WHITE
 

@@ -6,7 +6,7 @@ from typing import Mapping, Optional, Sequence
 
 from .game import Game
 from .notation import san
-from .pgn_model import (PGN_TERMINATIONS, RESULTS, ROSTER_DEFAULTS, SEVEN_TAG_ROSTER, TAG_NAME_RE,
+from .pgn_words import (PGN_TERMINATIONS, RESULTS, ROSTER_DEFAULTS, SEVEN_TAG_ROSTER, TAG_NAME_RE,
                         clk_text, escape_tag_value, reason_text, termination_word)
 from .position import STARTING_FEN
 from .squares import WHITE

@@ -1,13 +1,15 @@
 """A chess position: placement, side to move, castling, en passant; legal moves, make and unmake."""
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Optional
+from typing import Iterable, Optional
 
+from .fen import dump_fen, load_fen
 from .move import (FLAG_CASTLE, FLAG_DOUBLE_PUSH, FLAG_EN_PASSANT, IllegalMoveError, Move, decode)
+from .piece import Piece
 from .squares import (ANTI_ATTACKS, ANTI_MASKS, BB_DARK_SQUARES, BB_FILE_A, BB_FILE_H, BB_LIGHT_SQUARES,
                       BB_RANKS, BETWEEN, BISHOP, BISHOP_PSEUDO, BLACK, DIAG_ATTACKS, DIAG_MASKS,
                       FILE_ATTACKS, FILE_MASKS, KING, KING_ATTACKS, KNIGHT, KNIGHT_ATTACKS, LINE, PAWN,
-                      PAWN_ATTACKS, PIECE_SYMBOLS, QUEEN, RANK_ATTACKS, RANK_MASKS, ROOK, ROOK_PSEUDO,
+                      PAWN_ATTACKS, QUEEN, RANK_ATTACKS, RANK_MASKS, ROOK, ROOK_PSEUDO,
                       WHITE)
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -29,21 +31,6 @@ _CASTLE_ROOK = {6: (7, 5), 2: (0, 3), 62: (63, 61), 58: (56, 59)}
 _RANK_1, _RANK_2, _RANK_3, _RANK_6, _RANK_7, _RANK_8 = (BB_RANKS[i] for i in (0, 1, 2, 5, 6, 7))
 _NOT_A, _NOT_H = ~BB_FILE_A, ~BB_FILE_H
 _PROMOS = (QUEEN << 12, ROOK << 12, BISHOP << 12, KNIGHT << 12)
-
-
-class Piece(NamedTuple):
-    """A piece type (PAWN..KING) and its colour (WHITE or BLACK)."""
-
-    piece_type: int
-    color: int
-
-    def symbol(self) -> str:
-        s = PIECE_SYMBOLS[self.piece_type]
-        return s.upper() if self.color == WHITE else s
-
-    @classmethod
-    def from_symbol(cls, symbol: str) -> "Piece":
-        return cls(PIECE_SYMBOLS.index(symbol.lower()), WHITE if symbol.isupper() else BLACK)
 
 
 class Position:
@@ -71,7 +58,6 @@ class Position:
         self.fullmove_number = 1
         self._stack: list[tuple] = []
         if fen is not None:
-            from .fen import load_fen
             load_fen(self, fen)
 
     @classmethod
@@ -80,7 +66,6 @@ class Position:
         occur in a game (for composed problems), keeping the syntax checks."""
         if validate:
             return cls(fen)
-        from .fen import load_fen
         pos = cls(None)
         load_fen(pos, fen, validate_position=False)
         return pos
@@ -90,7 +75,6 @@ class Position:
         return cls(None)
 
     def fen(self) -> str:
-        from .fen import dump_fen
         return dump_fen(self)
 
     def copy(self, stack: bool = False) -> "Position":

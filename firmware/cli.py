@@ -14,13 +14,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="echiquier", description="Échiquier sensor chessboard")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"firmware.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"firmware.commands.{name}":
-                raise
-            continue
-        module.register(sub)
+        importlib.import_module(f"firmware.commands.{name}").register(sub)
     return parser
 
 

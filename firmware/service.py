@@ -18,6 +18,7 @@ saved moves; those after are played again, so a move that was not saved is made 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import signal
 import time
@@ -26,11 +27,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Optional
 
+from board_driver.backends import open_leds, open_source
+from board_driver.pinmap import LedPins, load_pinmap
 from board_driver.reading import Reading
 
-from .config import Config
-from .sdnotify import Notifier
-from .session import Session
+from firmware.config import Config
+from firmware.sdnotify import Notifier
+from firmware.session.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -65,46 +68,25 @@ CONFIGURED = object()   # Service(opponent=...): the one ``[game] opponent`` nam
 
 
 def build_source(config: Config, *, on_promote: Optional[Callable[[Any], None]] = None):
-    """The sensor source named by ``[board] sensors``; hardware libraries are imported here only."""
-    sensors = config.board.sensors
-    if sensors == "replay":
-        from board_driver.replay import ReplaySource
-        speed = config.board.speed or None
-        return ReplaySource(Path(config.board.capture), speed=speed, on_promote=on_promote)
-    if sensors == "sim":
-        from board_driver.sim import SimulatedBoard
-        return SimulatedBoard()
-    if sensors == "serial":
-        from board_driver.serial_link import SerialSource
-        return SerialSource(config.board.port)
-    from board_driver.gpio_matrix import GpioMatrixSource
-    from board_driver.pinmap import load_pinmap
-    return GpioMatrixSource(load_pinmap(config.board.pinmap))
+    """The sensor source named by ``[board] sensors`` (see board_driver.backends)."""
+    board = config.board
+    pinmap = load_pinmap(board.pinmap) if board.sensors == "gpio" else None
+    return open_source(board.sensors, pinmap=pinmap, port=board.port, capture=board.capture,
+                       speed=board.speed or None, on_promote=on_promote)
 
 
 def build_leds(config: Config, source: Any = None):
-    """The LED sink named by ``[leds] sink`` (None for "none")."""
+    """The LED sink named by ``[leds] sink`` (None for "none"), with the pin map's chain."""
     sink = config.leds.sink
-    if sink == "none":
-        return None
-    if sink == "sim":
-        from board_driver.sim_leds import RecordingLedSink
-        return RecordingLedSink(max_frames=8)
-    import dataclasses
-
-    from board_driver.layout import LedLayout
-    from board_driver.pinmap import LedPins, load_pinmap
-    if sink == "serial" and not Path(config.board.pinmap).exists():
-        pins = LedPins()  # a co-processor board needs no pin map: the reference chain's geometry
-    else:
-        pins = load_pinmap(config.board.pinmap).leds or LedPins()
-    if config.leds.layout:
-        pins = dataclasses.replace(pins, layout=config.leds.layout)
-    if sink == "serial":
-        return source.led_sink(layout=LedLayout.from_pins(pins), brightness=pins.brightness,
-                               max_milliamps=pins.max_milliamps)
-    from board_driver.neopixel_sink import NeoPixelSink
-    return NeoPixelSink.from_pins(pins)
+    pins = None
+    if sink in ("neopixel", "serial"):
+        if sink == "serial" and not Path(config.board.pinmap).exists():
+            pins = LedPins()  # a co-processor board needs no pin map: the reference chain's geometry
+        else:
+            pins = load_pinmap(config.board.pinmap).leds or LedPins()
+        if config.leds.layout:
+            pins = dataclasses.replace(pins, layout=config.leds.layout)
+    return open_leds(sink, pins=pins, source=source)
 
 
 def _log_failure(task: asyncio.Task) -> None:
@@ -133,7 +115,7 @@ class Service:
     ``source``/``leds`` default to those the configuration names; ``capture`` records every raw
     reading to that file (capture format v1); ``companions`` are coroutine functions called
     with the service once it runs (the web companion), cancelled when it stops; ``opponent``
-    (engine, Lichess; see firmware.session_opponent) is started with the session: by default the
+    (engine, Lichess; see firmware.session.opponent_side) is started with the session: by default the
     one ``[game] opponent`` names (firmware.opponents.factory.build_opponent), none for a replay;
     None: two players over the board.
     """
@@ -153,7 +135,7 @@ class Service:
         self.now = clock() if not self.replaying else 0.0
         replay = str(Path(config.board.capture).resolve()) if self.replaying else None
         if opponent is CONFIGURED:
-            from .opponents.factory import build_opponent
+            from firmware.opponents.factory import build_opponent
             opponent = None if self.replaying else build_opponent(config)
         self.session = Session(config, leds=self.leds, clock=self._clock, wall=wall, replay=replay,
                                opponent=opponent)

@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from board_driver.backends import open_leds, open_source
 from board_driver.diagnostics import PATTERNS, MatrixMonitor, describe_pattern, pattern_frame
 from board_driver.pinmap import REFERENCE, PinMap, load_pinmap
 from board_driver.reading import Reading
@@ -55,17 +56,13 @@ def _pinmap(args) -> PinMap:
 
 def _source(args, pinmap: PinMap):
     if args.serial:
-        from board_driver.serial_link import SerialSource
-
-        return SerialSource(args.serial, **({"serial_factory": args.serial_factory} if getattr(args, "serial_factory", None) else {}))
-    from board_driver.gpio_matrix import GpioMatrixSource
-
+        return open_source("serial", port=args.serial, serial_factory=getattr(args, "serial_factory", None))
     gpio = getattr(args, "gpio", None)
     if gpio is None and args.fake:
         from board_driver.mock_gpio import mock_board
 
         gpio = mock_board(int(args.fake_occupied, 16), pinmap)
-    return GpioMatrixSource(pinmap, gpio=gpio)
+    return open_source("gpio", pinmap=pinmap, gpio=gpio)
 
 
 def _leds(args, pinmap: PinMap, source):
@@ -74,23 +71,14 @@ def _leds(args, pinmap: PinMap, source):
     if getattr(args, "leds", None) is not None:
         return args.leds
     if args.fake or getattr(args, "gpio", None) is not None:
-        from board_driver.sim_leds import RecordingLedSink
-
-        return RecordingLedSink(max_frames=1)
-    leds = pinmap.leds
+        return open_leds("sim", max_frames=1)
     try:
         if args.serial:
-            from board_driver.layout import LedLayout
-
-            if leds is None:
-                return source.led_sink()
-            return source.led_sink(layout=LedLayout.from_pins(leds), brightness=leds.brightness, max_milliamps=leds.max_milliamps)
-        if leds is None:
+            return open_leds("serial", pins=pinmap.leds, source=source)
+        if pinmap.leds is None:
             print("echiquier hwtest: the pin map has no [leds] table; LEDs not tested", file=sys.stderr)
             return None
-        from board_driver.neopixel_sink import NeoPixelSink
-
-        return NeoPixelSink.from_pins(leds)
+        return open_leds("neopixel", pins=pinmap.leds)
     except (SensorError, ValueError, RuntimeError) as exc:
         print(f"echiquier hwtest: LEDs not available ({exc}); showing the matrix only", file=sys.stderr)
         return None

@@ -7,7 +7,7 @@ import getpass
 import sys
 from typing import Optional, TextIO
 
-from firmware.opponents.token import DEFAULT_TOKEN_FILE, TOKEN_SCOPE, Token, TokenError, read_token, write_token
+from firmware.opponents.lichess.token import TOKEN_SCOPE, Token, TokenError, read_token, write_token
 
 TOKEN_PAGE = "https://lichess.org/account/oauth/token/create?scopes[]=board:play&description=Echiquier"
 
@@ -33,10 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _lichess_settings(config_path: Optional[str]) -> tuple[str, str]:
     """(token_file, base_url) from the configuration, if it can be read."""
-    try:
-        from firmware.config import load_config
-    except ImportError:
-        return DEFAULT_TOKEN_FILE, "https://lichess.org"
+    from firmware.config import load_config
+
     config = load_config(config_path)
     return str(config.lichess_token_path), config.lichess.base_url
 
@@ -52,7 +50,7 @@ def _read_token(args: argparse.Namespace, stdin: TextIO) -> Token:
 
 
 async def _account(base_url: str, token: Token) -> str:
-    from firmware.opponents.lichess import LichessClient, LichessConfig
+    from firmware.opponents.lichess.client import LichessClient, LichessConfig
     async with LichessClient(LichessConfig(base_url=base_url), token) as client:
         account = await client.account()
     return str(account.get("username") or account.get("id") or "?")
@@ -76,7 +74,7 @@ def run_login(args: argparse.Namespace, stdin: Optional[TextIO] = None, out: Opt
         print("echiquier lichess login: no token given", file=sys.stderr)
         return 2
     if args.check:
-        from firmware.opponents.lichess import LichessError
+        from firmware.opponents.lichess.client import LichessError
         try:
             name = asyncio.run(_account(args.base_url or base_url, token))
         except LichessError as exc:

@@ -1,6 +1,6 @@
 """`echiquier replay`: run a capture file through the game pipeline and print the game (PGN or JSON).
 
-The capture's readings go through the same :class:`firmware.match.Match` as on the board
+The capture's readings go through the same :class:`firmware.referee.match.Match` as on the board
 (debounce, inference, clock, draw rules), with the capture's own times. A malformed line is
 reported on stderr with its line number, recorded in ``problems``, and skipped; the replay
 goes on. Exit 0 when the capture was read, 2 when it cannot be opened or an option is wrong.
@@ -17,7 +17,7 @@ from board_driver.capture import CaptureError, PromoteChoice, iter_capture
 from chess_core import FenError
 from chess_core.timecontrol import TimeControlError
 
-from firmware.match import Match, MatchConfig
+from firmware.referee.match import Match, MatchConfig
 
 
 def register(sub: argparse._SubParsersAction) -> None:

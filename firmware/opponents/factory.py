@@ -6,7 +6,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 
 from chess_core import BLACK, STARTING_FEN, WHITE, Move
 
-from .base import ActionRefused, LinkState, Opponent, OpponentListener, complete_listener
+from firmware.opponents.base import ActionRefused, LinkState, Opponent, OpponentListener, complete_listener
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +44,9 @@ def build_engine(config: Any, sides: Union[int, Iterable[int], None] = None, *, 
                  moves: Sequence[Move] = ()) -> Opponent:
     """An ``EngineOpponent`` for ``[engine]`` (path, level, elo, move_time), playing ``sides``
     (default: ``[engine] side``) from the game of ``start_fen`` and ``moves``."""
-    from .engine import EngineConfig
-    from .engine_opponent import EngineOpponent
-    from .levels import Level
+    from firmware.opponents.engine.uci import EngineConfig
+    from firmware.opponents.engine.opponent import EngineOpponent
+    from firmware.opponents.engine.levels import Level
     if sides is None:
         sides = engine_side(config.engine.side)
     return EngineOpponent(sides, level=Level.from_config(config.engine), config=EngineConfig(path=config.engine.path),
@@ -56,9 +56,9 @@ def build_engine(config: Any, sides: Union[int, Iterable[int], None] = None, *, 
 def build_lichess(config: Any) -> Opponent:
     """A ``LichessOpponent`` with the token kept at ``config.lichess_token_path``; without a usable
     token, a stand-in that says so on the page (``LinkState.FAILED``) until the player logs in."""
-    from .lichess import LichessClient, LichessConfig
-    from .lichess_opponent import LichessOpponent
-    from .token import TokenError
+    from firmware.opponents.lichess.client import LichessClient, LichessConfig
+    from firmware.opponents.lichess.opponent import LichessOpponent
+    from firmware.opponents.lichess.token import TokenError
     path = config.lichess_token_path
     try:
         client = LichessClient(LichessConfig(base_url=config.lichess.base_url, token_file=str(path)))

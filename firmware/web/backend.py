@@ -3,7 +3,7 @@
 The page draws one JSON object, the *page state* (below); the server sends it over the websocket
 each time the session changes. A :class:`Backend` turns the session into that object and the
 page's requests into session commands; :mod:`firmware.web.session_backend` adapts the real
-:class:`~firmware.session.Session`, the tests use a fake. Keeping the page's shape here, and
+:class:`~firmware.session.session.Session`, the tests use a fake. Keeping the page's shape here, and
 not the session's, means a change in the session touches one adapter and no JavaScript.
 
 Page state (every key always present; squares by name, colours ``"#rrggbb"`` or ``""``)::

@@ -17,12 +17,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..config import Config
-from .library import GameLibrary
-from .pairing import Pairing, led_pattern, load_or_create_code
-from .server import WebCompanion, is_loopback
-from .session_backend import SessionBackend
-from .simhand import SimHand
+from firmware.config import Config
+from firmware.web.library import GameLibrary
+from firmware.web.pairing import Pairing, led_pattern, load_or_create_code
+from firmware.web.server import WebCompanion, is_loopback
+from firmware.web.session_backend import SessionBackend
+from firmware.web.simhand import SimHand
 
 log = logging.getLogger(__name__)
 

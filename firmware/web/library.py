@@ -14,10 +14,7 @@ from typing import Any
 
 from chess_core import Game, san, square_name
 
-try:  # chess_core.pgn is the public module; pgn_reader holds the reader while it is being written
-    from chess_core.pgn import read_pgn  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on the state of chess_core
-    from chess_core.pgn_reader import read_pgn
+from chess_core.pgn import read_pgn
 
 ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,200}")
 

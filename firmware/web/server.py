@@ -34,12 +34,12 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from .backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
+from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, ActionRefused, Backend)
-from .library import GameLibrary, UnknownGame
-from .pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Refusal
-from .simhand import HandError, SimHand
-from .validate import (BadRequest, Boolean, Choice, Fen, Number, Secret, Square, Squares, Text, TimeControlText,
+from firmware.web.library import GameLibrary, UnknownGame
+from firmware.web.pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Refusal
+from firmware.web.simhand import HandError, SimHand
+from firmware.web.validate import (BadRequest, Boolean, Choice, Fen, Number, Secret, Square, Squares, Text, TimeControlText,
                        check_body)
 
 log = logging.getLogger(__name__)

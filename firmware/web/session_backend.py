@@ -1,8 +1,8 @@
-"""The real session behind the page: :class:`~firmware.session.Session` adapted to the web Backend.
+"""The real session behind the page: :class:`~firmware.session.session.Session` adapted to the web Backend.
 
-The session's snapshot (:func:`firmware.session_view.snapshot`) is turned into the page state
+The session's snapshot (:func:`firmware.session.view.snapshot`) is turned into the page state
 (:mod:`firmware.web.backend`) by the pure :func:`page_state`, and the page's commands into the
-session's methods; a :class:`~firmware.session.SessionError` becomes a 409 with its message.
+session's methods; a :class:`~firmware.session.session.SessionError` becomes a 409 with its message.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from chess_core import PAWN, Position, parse_square
 
-from .backend import ActionRefused, Backend, Listener
+from firmware.web.backend import ActionRefused, Backend, Listener
 
 # Page setting -> the session's setting, for Session.update_settings.
 SESSION_SETTINGS = {"show_legal": "show_legal_squares", "touch_move": "touch_move",
@@ -152,7 +152,7 @@ def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine: dict[st
 
 
 class SessionBackend(Backend):
-    """A :class:`~firmware.session.Session` as the page's backend."""
+    """A :class:`~firmware.session.session.Session` as the page's backend."""
 
     def __init__(self, session: Any, *, rng: random.Random | None = None) -> None:
         self.session = session
@@ -192,7 +192,7 @@ class SessionBackend(Backend):
     # -- commands ------------------------------------------------------------------------------------
     def _call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Call a session command; its SessionError becomes ActionRefused (also from a coroutine)."""
-        from ..session import SessionError
+        from firmware.session.session import SessionError
         try:
             result = fn(*args, **kwargs)
         except SessionError as exc:

@@ -2,7 +2,7 @@
 
 Everything a real board runs runs here: the :class:`~firmware.service.Service` shell (readings
 handed over to the loop, the session polled at its deadlines) and its
-:class:`~firmware.session.Session` (debouncer, inference, clock, draw rules, recorder, LED
+:class:`~firmware.session.session.Session` (debouncer, inference, clock, draw rules, recorder, LED
 feedback). Only the ends differ: the sensors are a :class:`~board_driver.sim.SimulatedBoard`
 whose pieces the page moves through a :class:`~firmware.web.simhand.SimHand`, and the LEDs a
 :class:`~board_driver.sim_leds.RecordingLedSink` that the page draws. The opponent (Stockfish,
@@ -23,11 +23,11 @@ from board_driver.sim import SimulatedBoard
 from board_driver.sim_leds import RecordingLedSink
 from chess_core import STARTING_FEN, Position
 
-from ..config import Config, parse_config, with_overrides
-from ..recorder import Recorder
-from .companion import build_companion, page_address, pairing_for
-from .server import WebCompanion
-from .simhand import SimHand
+from firmware.config import Config, parse_config, with_overrides
+from firmware.session.recorder import Recorder
+from firmware.web.companion import build_companion, page_address, pairing_for
+from firmware.web.server import WebCompanion
+from firmware.web.simhand import SimHand
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +89,7 @@ class Simulator:
 
     def __init__(self, config: Config, *, port: int | None = None, clock: Callable[[], float] = time.monotonic,
                  announce: Callable[[str], None] | None = None, opponent: Any = None) -> None:
-        from ..service import Service  # the service imports the whole game stack: only when used
+        from firmware.service import Service  # the service imports the whole game stack: only when used
 
         self.config = config
         self.port = config.web.port if port is None else port

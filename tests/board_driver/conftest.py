@@ -10,7 +10,7 @@ import pytest
 from board_driver.pinmap import REFERENCE
 
 ROOT = Path(__file__).resolve().parents[2]
-COPROCESSOR = ROOT / "firmware" / "coprocessor"
+COPROCESSOR = ROOT / "coprocessor"
 
 
 @pytest.fixture

@@ -128,7 +128,7 @@ def test_any_game_with_any_names_and_comments_round_trips(seed, white, event, da
         sample.comments[ply] = data.draw(_comment_text)
     text = write(sample)
     # Comments that read as one of our reasons, or a clock command, are not free text.
-    from chess_core.pgn_model import CLK_RE, parse_reason
+    from chess_core.pgn_words import CLK_RE, parse_reason
     if any(CLK_RE.search(t) or parse_reason(t) for t in sample.comments.values()):
         return
     check_round_trip(sample, text, read_game(text, rules=sample.game.rules))

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from chess_core import pgn, pgn_model, pgn_reader, pgn_writer
+from chess_core import pgn, pgn_model, pgn_reader, pgn_words, pgn_writer
 from chess_core.game import Game
 from chess_core.move import Move
 from chess_core.pgn import read_game, write_pgn
@@ -216,7 +216,7 @@ def test_a_move_keeps_its_number_and_its_clock_on_one_line():
         assert re.fullmatch(r"(\d+\.(\.\.)? \S+ \{ \[%clk [\d:.]+\] \} ?)+\*?", line), line
 
 
-@pytest.mark.parametrize("module", [pgn, pgn_model, pgn_reader, pgn_writer])
+@pytest.mark.parametrize("module", [pgn, pgn_model, pgn_reader, pgn_words, pgn_writer])
 def test_docstring_examples_hold(module):
     assert doctest.testmod(module).failed == 0
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import chess
 
 from chess_core import STARTING_FEN, Move, Position, parse_square
-from firmware.inference import MoveInference, Verdict, VerdictKind
+from firmware.referee.inference import MoveInference, Verdict, VerdictKind
 
 # Timing (ms). The inference waits 200 ms before committing a move that could be extended,
 # so a steady slide steps faster than that; longer pauses mid-slide are amends.

@@ -7,8 +7,8 @@ from board_driver.sim import SimulatedBoard
 from board_driver.sim_leds import RecordingLedSink
 from chess_core import Move, Position, parse_square
 from firmware.config import loads_config
-from firmware.feedback import frame
-from firmware.session import Session
+from firmware.referee.feedback import frame
+from firmware.session.session import Session
 
 START_OCCUPIED = Position().occupied
 

@@ -5,7 +5,7 @@ import pytest
 
 from chess_core import BLACK, WHITE, Move, Outcome, Position, Termination, parse_square
 from firmware.config import loads_config
-from firmware.feedback import (FeedbackState, LedStyle, blink_on, destinations, frame, next_change)
+from firmware.referee.feedback import (FeedbackState, LedStyle, blink_on, destinations, frame, next_change)
 
 S = LedStyle()
 ON, OFF = 0.0, 0.3  # a moment when blinking squares are lit, and one when they are dark

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from chess_core import BISHOP, BLACK, KNIGHT, QUEEN, ROOK, WHITE, Position, parse_square
-from firmware.gestures import (CyclePromotion, DrawGesture, GestureTracker, Resign, next_promotion)
+from firmware.referee.gestures import (CyclePromotion, DrawGesture, GestureTracker, Resign, next_promotion)
 
 START = Position()
 FULL = START.occupied

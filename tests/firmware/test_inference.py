@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from chess_core import KNIGHT, ROOK, parse_square
-from firmware.inference import WAIT_CASTLE, WAIT_SLIDE, WAIT_SWEPT, VerdictKind
+from firmware.referee.inference import WAIT_CASTLE, WAIT_SLIDE, WAIT_SWEPT, VerdictKind
 from tests.fakes.hands import Hand, bb, uci
 
 MOVE, AMEND, TAKEBACK = VerdictKind.MOVE, VerdictKind.AMEND, VerdictKind.TAKEBACK
@@ -514,7 +514,7 @@ def test_a_promote_choice_after_a_promotion_is_for_the_next_one():
 
 def test_guided_back_to_a_position_the_board_already_shows_the_same_reading_settles_it():
     from chess_core import Position
-    from firmware.inference import MoveInference
+    from firmware.referee.inference import MoveInference
     position = Position()
     inference = MoveInference(position)
     inference.reset(position, guide_back=True)   # e.g. a game decided elsewhere, already on the board

@@ -15,7 +15,7 @@ import chess
 import pytest
 
 from firmware.commands.replay import replay
-from firmware.match import MatchConfig
+from firmware.referee.match import MatchConfig
 from tests.fakes.hands import capture_game, random_game
 
 GAMES = 1000

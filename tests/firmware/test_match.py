@@ -7,8 +7,8 @@ import pytest
 
 from board_driver.reading import Reading
 from chess_core import BLACK, WHITE, DrawClaimError, Move, Position, Termination, parse_square
-from firmware.inference import WAIT_SLIDE, VerdictKind
-from firmware.match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
+from firmware.referee.inference import WAIT_SLIDE, VerdictKind
+from firmware.referee.match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
                             TakenBack)
 
 START = Position().occupied

@@ -9,15 +9,15 @@ from datetime import datetime
 import chess.pgn
 import pytest
 
-import firmware.recorder
+import firmware.session.recorder
 from chess_core import BLACK, Move, Outcome, Termination
-from firmware.recorder import Recorder, atomic_write, safe_name
+from firmware.session.recorder import Recorder, atomic_write, safe_name
 
 START = datetime(2026, 11, 29, 19, 30, 12)
 
 
 def test_doctests():
-    assert doctest.testmod(firmware.recorder).failed == 0
+    assert doctest.testmod(firmware.session.recorder).failed == 0
 
 
 def test_the_file_is_named_after_date_time_and_players(tmp_path):

@@ -108,7 +108,7 @@ async def test_a_restarted_replay_resumes_after_the_last_saved_move(tmp_path):
     assert await Service(config, notifier=FakeNotifier()).run() == 0
     reference = saved_pgn(tmp_path / "state")
     # cut the saved game back to its first four moves, as a kill would have left it
-    from firmware.recorder import Recorder
+    from firmware.session.recorder import Recorder
     recorder = Recorder(tmp_path / "state")
     record = recorder.load()
     full = Service(config, notifier=FakeNotifier())  # to read when the fourth move was made
@@ -127,7 +127,7 @@ async def test_a_restarted_replay_resumes_after_the_last_saved_move(tmp_path):
 
 
 def _move_times(config):
-    from firmware.match import Match, MatchConfig, MoveMade
+    from firmware.referee.match import Match, MatchConfig, MoveMade
     match = Match(MatchConfig(time_control=config.game.time_control, settle_ms=config.board.settle_ms))
     times = []
     for event in parse_capture(Path(config.board.capture).read_text()):
@@ -137,7 +137,7 @@ def _move_times(config):
 
 
 def _remaining_after(config, plies):
-    from firmware.match import Match, MatchConfig, MoveMade
+    from firmware.referee.match import Match, MatchConfig, MoveMade
     match = Match(MatchConfig(time_control=config.game.time_control, settle_ms=config.board.settle_ms))
     for event in parse_capture(Path(config.board.capture).read_text()):
         if isinstance(event, Reading):

@@ -7,7 +7,7 @@ import chess.pgn
 import pytest
 
 from chess_core import WHITE, parse_square
-from firmware.feedback import LedStyle
+from firmware.referee.feedback import LedStyle
 
 from .session_support import START_OCCUPIED, Table
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import chess.pgn
 
 from chess_core import BISHOP, KNIGHT, QUEEN, ROOK, WHITE, parse_square
-from firmware.feedback import LedStyle
+from firmware.referee.feedback import LedStyle
 
 from .session_support import Table
 
@@ -120,7 +120,7 @@ def test_choosing_the_promotion_from_the_companion(tmp_path):
 
 def test_buttons_do_what_the_gestures_do(tmp_path):
     import pytest
-    from firmware.session import SessionError
+    from firmware.session.session import SessionError
 
     table = _promote(tmp_path)
     table.session.button("promote")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from chess_core import BLACK, WHITE, Move, Outcome, Termination, parse_square
-from firmware.feedback import LedStyle
+from firmware.referee.feedback import LedStyle
 
 from .session_support import Table
 

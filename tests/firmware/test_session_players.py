@@ -9,11 +9,11 @@ import pytest
 from chess_core import BLACK, WHITE, Move
 from firmware.config import loads_config, with_overrides
 from firmware.opponents.base import LinkState, ServerClock
-from firmware.opponents.engine_opponent import EngineOpponent
+from firmware.opponents.engine.opponent import EngineOpponent
 from firmware.opponents.factory import NotLoggedIn, build_opponent, engine_side, opponent_kind
-from firmware.opponents.lichess_opponent import LichessOpponent
+from firmware.opponents.lichess.opponent import LichessOpponent
 from firmware.service import Service
-from firmware.session import SessionError
+from firmware.session.session import SessionError
 
 from .session_support import Table
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from chess_core import BLACK, WHITE, parse_square
-from firmware.feedback import LedStyle
-from firmware.session import SessionError
+from firmware.referee.feedback import LedStyle
+from firmware.session.session import SessionError
 
 from .session_support import START_OCCUPIED, Table
 

@@ -29,7 +29,7 @@ class Table:
     """A session, a simulated board with a hand over it, and the page's backend."""
 
     def __init__(self, tmp_path, fen: str | None = None, engine: dict | None = None, **game) -> None:
-        from firmware.session import Session
+        from firmware.session.session import Session
         if fen:
             game["fen"] = fen
         engine = {"path": STOCKFISH, "move_time": 0.05, **(engine or {})}

@@ -112,7 +112,7 @@ async def test_a_service_without_the_web_page_serves_nothing(tmp_path):
 
 
 async def test_the_service_companion_serves_the_session(tmp_path):
-    from firmware.session import Session
+    from firmware.session.session import Session
     config = parse_config({"board": {"sensors": "sim"}, "storage": {"dir": str(tmp_path)},
                            "web": {"host": "127.0.0.1", "port": 8080}})
     session = Session(config)
@@ -132,7 +132,7 @@ async def test_the_service_companion_serves_the_session(tmp_path):
 
 async def test_on_the_lan_the_code_is_journalled_and_shown_on_the_leds_then_the_game_comes_back(tmp_path, caplog):
     from board_driver.sim_leds import RecordingLedSink
-    from firmware.session import Session
+    from firmware.session.session import Session
     from firmware.web.pairing import led_pattern
 
     config = parse_config({"board": {"sensors": "sim"}, "storage": {"dir": str(tmp_path)},

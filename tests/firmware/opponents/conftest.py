@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware.opponents.lichess import LichessClient, LichessConfig
-from firmware.opponents.reconnect import Backoff
-from firmware.opponents.token import Token
+from firmware.opponents.lichess.client import LichessClient, LichessConfig
+from firmware.opponents.lichess.reconnect import Backoff
+from firmware.opponents.lichess.token import Token
 from tests.fakes.fake_lichess import FakeLichess
 
 BOARD_TOKEN = "lip_b0ardT0kenS3cret"

@@ -11,9 +11,9 @@ import pytest
 
 from chess_core import BLACK, WHITE, Game, Move, Termination
 from firmware.opponents.base import Action, ActionNotSupported, ClockTimes, LinkState, Opponent
-from firmware.opponents.engine import EngineConfig
-from firmware.opponents.engine_opponent import EngineOpponent, takeover_record
-from firmware.opponents.levels import Level
+from firmware.opponents.engine.uci import EngineConfig
+from firmware.opponents.engine.opponent import EngineOpponent, takeover_record
+from firmware.opponents.engine.levels import Level
 
 from .helpers import STOCKFISH, Recorder, fake_engine
 

@@ -6,8 +6,8 @@ import logging
 import pytest
 
 from firmware.opponents.base import ClockTimes
-from firmware.opponents.engine import EngineOption, SearchLimit
-from firmware.opponents.levels import DEFAULT_MOVETIME_MS, PRESETS, Level, LevelError
+from firmware.opponents.engine.uci import EngineOption, SearchLimit
+from firmware.opponents.engine.levels import DEFAULT_MOVETIME_MS, PRESETS, Level, LevelError
 
 STOCKFISH_OPTIONS = {
     "Skill Level": EngineOption("Skill Level", "spin", "20", 0, 20),

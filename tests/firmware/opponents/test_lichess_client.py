@@ -9,11 +9,11 @@ import pytest
 
 from chess_core import BLACK, WHITE, Move
 from firmware.opponents.base import LinkState, Opponent, assistance_allowed
-from firmware.opponents.lichess import (LichessAuthError, LichessClient, LichessNotFound, LichessRefused,
+from firmware.opponents.lichess.client import (LichessAuthError, LichessClient, LichessNotFound, LichessRefused,
                                         RateLimited, SeekNotAllowed, StreamSilent, check_challenge, check_seek,
                                         speed_of)
-from firmware.opponents.lichess_opponent import LichessOpponent
-from firmware.opponents.token import Token
+from firmware.opponents.lichess.opponent import LichessOpponent
+from firmware.opponents.lichess.token import Token
 from tests.fakes.fake_lichess import NOT_YOUR_TURN
 
 from .board_sim import BoardSim

@@ -9,9 +9,9 @@ import pytest
 
 from chess_core import BLACK, WHITE, Termination
 from firmware.opponents.base import Action, LinkState, OfferKind
-from firmware.opponents.lichess import LichessClient
-from firmware.opponents.lichess_opponent import LichessOpponent
-from firmware.opponents.token import Token
+from firmware.opponents.lichess.client import LichessClient
+from firmware.opponents.lichess.opponent import LichessOpponent
+from firmware.opponents.lichess.token import Token
 from tests.fakes.fake_lichess import FakeGame, FakeLichess
 
 from .board_sim import BoardSim

@@ -5,7 +5,7 @@ import pytest
 
 from chess_core import BLACK, STARTING_FEN, WHITE, Move, Position, Termination
 from firmware.opponents.base import ServerClock
-from firmware.opponents.lichess_models import (BoardState, MovesReader, challenge_of, game_id_of, game_sync_of,
+from firmware.opponents.lichess.models import (BoardState, MovesReader, challenge_of, game_id_of, game_sync_of,
                                                normalize_castling, parse_moves, time_control_of)
 
 # The examples of Lichess's API documentation.

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from firmware.opponents.reconnect import (BACKOFF_CAP, BACKOFF_FIRST, Backoff, PermanentError, ReconnectingStream,
+from firmware.opponents.lichess.reconnect import (BACKOFF_CAP, BACKOFF_FIRST, Backoff, PermanentError, ReconnectingStream,
                                           StreamState, TransientError)
 
 

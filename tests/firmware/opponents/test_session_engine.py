@@ -8,11 +8,11 @@ import random
 import pytest
 
 from chess_core import BLACK, QUEEN, WHITE, Move, Termination, parse_square, square_name
-from firmware.opponents.engine import EngineConfig
-from firmware.opponents.engine_opponent import EngineOpponent, takeover_record
-from firmware.feedback import LedStyle
-from firmware.session import SessionError
-from firmware.opponents.levels import Level
+from firmware.opponents.engine.uci import EngineConfig
+from firmware.opponents.engine.opponent import EngineOpponent, takeover_record
+from firmware.referee.feedback import LedStyle
+from firmware.session.session import SessionError
+from firmware.opponents.engine.levels import Level
 from tests.firmware.session_support import Table
 
 from .helpers import STOCKFISH

@@ -10,10 +10,10 @@ import pytest
 
 from chess_core import BLACK, WHITE
 from firmware.config import with_overrides
-from firmware.feedback import LedStyle
+from firmware.referee.feedback import LedStyle
 from firmware.opponents.base import ServerClock
-from firmware.opponents.lichess_opponent import LichessOpponent
-from firmware.session import SessionError
+from firmware.opponents.lichess.opponent import LichessOpponent
+from firmware.session.session import SessionError
 from tests.firmware.session_support import Table
 
 from .conftest import BOARD_TOKEN

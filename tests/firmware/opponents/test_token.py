@@ -12,8 +12,8 @@ import threading
 import pytest
 
 from firmware.cli import main
-from firmware.opponents.lichess import LichessClient, LichessConfig
-from firmware.opponents.token import Token, TokenError, read_token, write_token
+from firmware.opponents.lichess.client import LichessClient, LichessConfig
+from firmware.opponents.lichess.token import Token, TokenError, read_token, write_token
 from tests.fakes.fake_lichess import FakeLichess
 
 from .conftest import BOARD_TOKEN

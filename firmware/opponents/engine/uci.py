@@ -11,7 +11,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from chess_core import BLACK, STARTING_FEN, WHITE, InvalidMoveError, Move
 
-from .base import ClockTimes
+from firmware.opponents.base import ClockTimes
 
 log = logging.getLogger(__name__)
 

@@ -9,9 +9,9 @@ from typing import Callable, Iterable, Optional, Sequence, Union
 
 from chess_core import BLACK, STARTING_FEN, WHITE, Game, IllegalMoveError, Move, Position
 
-from .base import Action, ActionNotSupported, ClockTimes, LinkState, OpponentListener, complete_listener
-from .engine import EngineConfig, EngineCrashed, EngineError, EngineHung, UciEngine
-from .levels import DEFAULT_LEVEL, Level
+from firmware.opponents.base import Action, ActionNotSupported, ClockTimes, LinkState, OpponentListener, complete_listener
+from firmware.opponents.engine.uci import EngineConfig, EngineCrashed, EngineError, EngineHung, UciEngine
+from firmware.opponents.engine.levels import DEFAULT_LEVEL, Level
 
 log = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from chess_core import Move, Outcome, Position
 from chess_core.squares import BB_SQUARES, scan_squares
 
-from .config import LedConfig
+from firmware.config import LedConfig
 
 DARK = 0
 BLINK_PERIOD_S = 0.5  # 2 Hz: quick enough to catch the eye, slow enough to read

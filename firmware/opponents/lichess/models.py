@@ -6,7 +6,7 @@ from typing import Any, Optional
 
 from chess_core import BLACK, KING, ROOK, STARTING_FEN, WHITE, Move, Outcome, Position, Termination
 
-from .base import ChallengeEvent, GameEnd, GameSync, Player, ServerClock
+from firmware.opponents.base import ChallengeEvent, GameEnd, GameSync, Player, ServerClock
 
 PLAYING_STATUSES = frozenset({"created", "started"})
 VOID_STATUSES = frozenset({"aborted"})            # the game never counted: no outcome

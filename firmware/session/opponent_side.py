@@ -8,8 +8,8 @@ from typing import Any, Callable, Optional, Protocol
 
 from chess_core import Move, Outcome, Termination, san
 
-from .match import GameOver, Match
-from .opponents.base import OfferKind, OpponentListener
+from firmware.referee.match import GameOver, Match
+from firmware.opponents.base import OfferKind, OpponentListener
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ def _kind_of(offer: Any) -> Any:
 
 
 class OpponentSide:
-    """The listener methods of :class:`firmware.session.Session` (firmware.opponents.base's
+    """The listener methods of :class:`firmware.session.session.Session` (firmware.opponents.base's
     ``OpponentListener``), and how the session talks to its opponent."""
 
     def opponent_move(self, move: Move) -> None:
@@ -256,7 +256,7 @@ class OpponentSide:
         if act is None or between_games:   # (an online opponent between its games: the board decides alone)
             return
         try:
-            from .opponents.base import Action
+            from firmware.opponents.base import Action
             loop = asyncio.get_running_loop()
         except (ImportError, RuntimeError):  # no opponent package, or no loop (sync tests)
             return

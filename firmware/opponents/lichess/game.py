@@ -11,11 +11,11 @@ from typing import Any, Awaitable, Callable, Optional
 
 from chess_core import Move, Position
 
-from .base import (Action, ActionRefused, ChatLine, LinkState, Offer, OfferKind, OpponentGone,
+from firmware.opponents.base import (Action, ActionRefused, ChatLine, LinkState, Offer, OfferKind, OpponentGone,
                    OpponentListener)
-from .lichess import LichessClient, LichessError, LichessRefused, LichessUnavailable
-from .lichess_models import BoardState, MovesReader, game_sync_of, start_fen_of
-from .reconnect import ReconnectingStream, StreamState
+from firmware.opponents.lichess.client import LichessClient, LichessError, LichessRefused, LichessUnavailable
+from firmware.opponents.lichess.models import BoardState, MovesReader, game_sync_of, start_fen_of
+from firmware.opponents.lichess.reconnect import ReconnectingStream, StreamState
 
 log = logging.getLogger(__name__)
 

@@ -31,7 +31,7 @@ Contract
   ``clocks_after_move`` (ms on the mover's clock after each move, None when untimed),
   ``remaining(now) -> (white_ms, black_ms) | None``.
 * Output: ``to_pgn(headers=None)``, ``to_json()`` (``moves``, ``san``, ``fen``, ``result``,
-  ``termination``, ``problems``, as DESIGN.md says for ``echiquier replay``).
+  ``termination``, ``problems``, as docs/design.md says for ``echiquier replay``).
 
 Events (frozen dataclasses): :class:`GameStarted`, :class:`MoveMade` (``amended=True`` when it
 replaces the previous move), :class:`TakenBack`, :class:`BoardChanged` (every verdict of the
@@ -61,16 +61,13 @@ from typing import Callable, Optional, Sequence, Union
 from board_driver.debounce import SETTLE_MS, Debouncer
 from board_driver.reading import Reading
 from chess_core import Game, Move, Outcome, Position, Termination, san
+from chess_core.dead import can_possibly_mate, is_dead
 from chess_core.clock import Clock
 from chess_core.squares import BLACK, COLOR_NAMES, WHITE, scan_squares, square_name
 from chess_core.timecontrol import TimeControl
 
-from .inference import MoveInference, Verdict, VerdictKind
+from firmware.referee.inference import MoveInference, Verdict, VerdictKind
 
-try:  # the exact dead-position and flag rules; material rules without them
-    from chess_core.dead import can_possibly_mate, is_dead
-except ImportError:  # pragma: no cover
-    can_possibly_mate = is_dead = None
 
 __all__ = ["Match", "MatchConfig", "MatchEvent", "GameStarted", "MoveMade", "TakenBack", "BoardChanged",
            "ProblemFound", "GameOver"]
@@ -186,7 +183,7 @@ class Match:
     def _setup(self, fen: Optional[str]) -> None:
         cfg = self.config
         self.fen = fen
-        exact = is_dead is not None and cfg.exact_dead_positions
+        exact = cfg.exact_dead_positions
         self._dead_rule = _DeadRule(is_dead if exact else None)
         self.game = Game(fen, cfg.rules, dead_position=self._dead_rule, can_mate=can_possibly_mate if exact else None)
         self._dead_rule.defer = True  # judged exactly at construction, deferred to a poll after

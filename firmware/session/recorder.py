@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from chess_core import STARTING_FEN, Game, Move, Outcome, Termination
+from chess_core.pgn import write_pgn
 
 log = logging.getLogger(__name__)
 
@@ -26,14 +27,6 @@ FORMAT_VERSION = 1
 CURRENT = "current.json"
 GAMES = "games"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
-
-
-def _write_pgn(*args, **kwargs) -> str:
-    try:  # chess_core.pgn is the public module; pgn_writer holds it while it is being written
-        from chess_core.pgn import write_pgn
-    except ImportError:
-        from chess_core.pgn_writer import write_pgn
-    return write_pgn(*args, **kwargs)
 
 
 def atomic_write(path: Path, text: str) -> None:
@@ -169,7 +162,7 @@ class Recorder:
     def pgn_text(self, record: GameRecord, game: Game | None = None) -> str:
         game = game if game is not None else record.game()
         comments = {int(ply): text for ply, text in record.comments.items() if int(ply) <= len(game.moves)}
-        return _write_pgn(game, record.headers(), record.clocks, comments=comments)
+        return write_pgn(game, record.headers(), record.clocks, comments=comments)
 
     def save(self, record: GameRecord, game: Game | None = None) -> None:
         """Write ``current.json``, then the game's PGN; ``game`` spares rebuilding it."""

@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Optional
 
-from .base import ClockTimes
-from .engine import EngineOption, SearchLimit
+from firmware.opponents.base import ClockTimes
+from firmware.opponents.engine.uci import EngineOption, SearchLimit
 
 log = logging.getLogger(__name__)
 

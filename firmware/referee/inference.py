@@ -48,7 +48,7 @@ Verdicts (``Verdict.kind``, a :class:`VerdictKind`) and their fields:
 How a move is recognised
 ========================
 
-Readings are matched against every legal move's *shape* (:mod:`firmware.inference_frame`):
+Readings are matched against every legal move's *shape* (:mod:`firmware.referee.inference_frame`):
 what it empties, fills and replaces. The history since the last stable board tells a finished
 capture (the victim's square emptied, then filled after the mover was lifted) from a piece in
 the hand. Captures (victim first or mover first), castling (king first, rook first, both
@@ -89,7 +89,7 @@ from dataclasses import dataclass
 from chess_core import Move, Position
 from chess_core.squares import QUEEN, ROOK
 
-from .inference_frame import CASTLE, Evaluation, Fit, Frame, Shape
+from firmware.referee.inference_frame import CASTLE, Evaluation, Fit, Frame, Shape
 
 WAIT_SLIDE = 0.2    # s without change before a move that could be extended (a slide) commits
 WAIT_CASTLE = 1.5   # s before a rook move that begins castling commits as a rook move

@@ -7,10 +7,10 @@ from typing import Any, Optional
 
 from chess_core import BLACK, WHITE
 
-from .opponents.base import ClockTimes, LinkState
-from .opponents.factory import build_engine, build_lichess, engine_side, opponent_kind
-from .session_commands import SessionError
-from .session_opponent import OpponentGuard
+from firmware.opponents.base import ClockTimes, LinkState
+from firmware.opponents.factory import build_engine, build_lichess, engine_side, opponent_kind
+from firmware.session.commands import SessionError
+from firmware.session.opponent_side import OpponentGuard
 
 log = logging.getLogger(__name__)
 
@@ -19,7 +19,7 @@ SIDE_WORDS = ("White", "Black")
 
 
 class OpponentControl:
-    """The opponent part of :class:`firmware.session.Session`: its lifecycle and the commands
+    """The opponent part of :class:`firmware.session.session.Session`: its lifecycle and the commands
     about it. The session's fields: ``opponent`` (None: two players over the board),
     ``opponent_choice`` (the kind a new game gets), ``engine_sides`` (the sides the engine plays by
     choice), ``takeovers`` (side -> Takeover, for this game), ``online_sync`` (the last GameSync
@@ -116,7 +116,7 @@ class OpponentControl:
     def _set_engine_level(self) -> None:
         set_level = getattr(self.opponent, "set_level", None)
         if set_level is not None:
-            from .opponents.levels import Level
+            from firmware.opponents.engine.levels import Level
             set_level(Level.from_config(self.config.engine))
 
     def _board_rules(self) -> None:
@@ -183,7 +183,7 @@ class OpponentControl:
     def lichess_login(self, token: str, now: Optional[float] = None) -> None:
         """Keep ``token`` (a Lichess API token, scope board:play) in the token file (mode 0600,
         written atomically; never logged) and (re)start Lichess as the opponent with it."""
-        from .opponents.token import Token, TokenError, write_token
+        from firmware.opponents.lichess.token import Token, TokenError, write_token
         now = self._now(now)
         try:
             secret = Token(token)

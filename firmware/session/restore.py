@@ -6,8 +6,8 @@ import dataclasses
 
 from chess_core import Move, san
 
-from .match import GameOver, Match, MatchConfig, MatchEvent, MoveMade
-from .recorder import GameRecord
+from firmware.referee.match import GameOver, Match, MatchConfig, MatchEvent, MoveMade
+from firmware.session.recorder import GameRecord
 
 
 def restore_match(config: MatchConfig, record: GameRecord, now: float, *, guide_back: bool = False) -> Match:

@@ -11,8 +11,8 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Optional
 
 import httpx
 
-from .reconnect import Backoff, PermanentError, TransientError
-from .token import DEFAULT_TOKEN_FILE, Token, read_token
+from firmware.opponents.lichess.reconnect import Backoff, PermanentError, TransientError
+from firmware.opponents.lichess.token import DEFAULT_TOKEN_FILE, Token, read_token
 
 log = logging.getLogger(__name__)
 

@@ -7,9 +7,9 @@ from chess_core import Move, parse_move
 from chess_core.clock import ClockError
 from chess_core.game import DrawClaimError
 
-from .config import Config, with_overrides
-from .feedback import LedStyle
-from .session_match import amend_promotion
+from firmware.config import Config, with_overrides
+from firmware.referee.feedback import LedStyle
+from firmware.session.restore import amend_promotion
 
 PROMOTION_LETTERS = {"q": 5, "r": 4, "b": 3, "n": 2}
 PROMOTION_NAMES = {v: k for k, v in PROMOTION_LETTERS.items()}
@@ -27,7 +27,7 @@ class SessionError(ValueError):
 
 
 class SessionCommands:
-    """The commands of :class:`firmware.session.Session` (a part of it, kept in its own module).
+    """The commands of :class:`firmware.session.session.Session` (a part of it, kept in its own module).
 
     Each takes ``now`` (default: ``session.clock()``), raises :class:`SessionError` when it
     cannot be carried out, and leaves the LEDs, the saved game and the subscribers up to date.
@@ -229,9 +229,9 @@ class SessionCommands:
         self._after(now)
 
     def button(self, name: str, now: Optional[float] = None) -> None:
-        """A press of the GPIO button ``name`` (see firmware.gestures.BUTTONS): the same as the
+        """A press of the GPIO button ``name`` (see firmware.referee.gestures.BUTTONS): the same as the
         gesture; "promote" changes the piece of the promotion just made."""
-        from .gestures import BUTTONS, CyclePromotion
+        from firmware.referee.gestures import BUTTONS, CyclePromotion
         now = self._now(now)
         if name == "promote":
             square = self.gestures.promotion_square

@@ -10,11 +10,11 @@ from typing import Any, Awaitable, Callable, Optional, Sequence
 
 from chess_core import Move
 
-from .base import Action, ActionRefused, ChallengeEvent, LinkState, OpponentListener, complete_listener
-from .lichess import LichessClient, LichessError, Seek
-from .lichess_game import LichessGame
-from .lichess_models import challenge_of, color_of, game_id_of
-from .reconnect import ReconnectingStream, StreamState
+from firmware.opponents.base import Action, ActionRefused, ChallengeEvent, LinkState, OpponentListener, complete_listener
+from firmware.opponents.lichess.client import LichessClient, LichessError, Seek
+from firmware.opponents.lichess.game import LichessGame
+from firmware.opponents.lichess.models import challenge_of, color_of, game_id_of
+from firmware.opponents.lichess.reconnect import ReconnectingStream, StreamState
 
 log = logging.getLogger(__name__)
 

@@ -8,11 +8,11 @@ Everything takes the time ``now`` (seconds, the readings' clock); commands defau
 
 Events from the match and from the gesture tracker go through dispatch tables
 (``_match_handlers``, ``_gesture_handlers``). After each input the LED frame is recomputed
-(pure, :mod:`firmware.feedback`) and shown first, then the game is saved if a move or a result
+(pure, :mod:`firmware.referee.feedback`) and shown first, then the game is saved if a move or a result
 was committed, then subscribers get a snapshot.
 
-The parts: the commands (:mod:`firmware.session_commands`), the opponent's listener methods
-(:mod:`firmware.session_opponent`) and the choice of opponent (:mod:`firmware.session_players`).
+The parts: the commands (:mod:`firmware.session.commands`), the opponent's listener methods
+(:mod:`firmware.session.opponent_side`) and the choice of opponent (:mod:`firmware.session.players`).
 """
 from __future__ import annotations
 
@@ -25,19 +25,19 @@ from typing import Any, Callable, Optional, Sequence
 from board_driver.reading import Reading
 from chess_core import STARTING_FEN, Move, Position
 
-from .config import Config
-from .feedback import FeedbackState, LedStyle, frame, next_change
-from .gestures import CyclePromotion, DrawGesture, GestureTracker, Resign, next_promotion
-from .inference import Verdict, VerdictKind
-from .match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
+from firmware.config import Config
+from firmware.referee.feedback import FeedbackState, LedStyle, frame, next_change
+from firmware.referee.gestures import CyclePromotion, DrawGesture, GestureTracker, Resign, next_promotion
+from firmware.referee.inference import Verdict, VerdictKind
+from firmware.referee.match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
                     TakenBack)
-from .opponents.factory import opponent_kind
-from .recorder import GameRecord, Recorder
-from .session_commands import PROMOTION_NAMES, SessionCommands, SessionError
-from .session_match import amend_promotion, restore_match
-from .session_opponent import Opponent, OpponentSide
-from .session_players import OpponentControl
-from .session_view import COLOR_NAMES, SanCache, View, snapshot
+from firmware.opponents.factory import opponent_kind
+from firmware.session.recorder import GameRecord, Recorder
+from firmware.session.commands import PROMOTION_NAMES, SessionCommands, SessionError
+from firmware.session.restore import amend_promotion, restore_match
+from firmware.session.opponent_side import Opponent, OpponentSide
+from firmware.session.players import OpponentControl
+from firmware.session.view import COLOR_NAMES, SanCache, View, snapshot
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +187,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         return unsubscribe
 
     def snapshot(self, now: Optional[float] = None) -> dict[str, Any]:
-        """The whole state as JSON values; see firmware.session_view.snapshot for the fields."""
+        """The whole state as JSON values; see firmware.session.view.snapshot for the fields."""
         now = self._now(now)
         leds = self.leds_frame or frame(self.feedback_state(now), now, self.style)
         return snapshot(self._view(now), self._sans, leds, now)

@@ -1,0 +1,69 @@
+"""Opening the board's parts by name: the sensor source and the LED sink, each backend imported only when chosen.
+
+As gpiozero chooses its pin factory, the service and ``echiquier hwtest`` name a backend and get
+an object of the common interface (:class:`~board_driver.sensors.SensorSource`,
+:class:`~board_driver.leds.LedSink`); the vendor libraries are imported by the backend module
+chosen, never here.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from .pinmap import LedPins, PinMap
+from .sensors import SensorError
+
+SOURCES = ("gpio", "serial", "replay", "sim")
+SINKS = ("neopixel", "serial", "sim", "none")
+
+
+def open_source(name: str, *, pinmap: Optional[PinMap] = None, port: Optional[str] = None,
+                capture: Optional[Path] = None, speed: Optional[float] = None,
+                on_promote: Optional[Callable[[Any], None]] = None, gpio: Any = None,
+                serial_factory: Any = None):
+    """The sensor source called ``name`` (one of SOURCES), not yet started.
+
+    ``gpio``: the pin map's matrix (``pinmap``), through the RPi.GPIO-compatible module ``gpio``
+    (default: the real one); ``serial``: the co-processor on ``port``; ``replay``: ``capture``
+    at ``speed`` (None: as fast as it can be read), promotion lines to ``on_promote``; ``sim``:
+    a board driven by code.
+    """
+    if name == "replay":
+        from .replay import ReplaySource
+        return ReplaySource(Path(capture), speed=speed, on_promote=on_promote)
+    if name == "sim":
+        from .sim import SimulatedBoard
+        return SimulatedBoard()
+    if name == "serial":
+        from .serial_link import SerialSource
+        return SerialSource(port, **({"serial_factory": serial_factory} if serial_factory else {}))
+    if name == "gpio":
+        from .gpio_matrix import GpioMatrixSource
+        if pinmap is None:
+            raise SensorError("the GPIO matrix needs a pin map")
+        return GpioMatrixSource(pinmap, gpio=gpio) if gpio is not None else GpioMatrixSource(pinmap)
+    raise SensorError(f"unknown sensor source {name!r}: one of {', '.join(SOURCES)}")
+
+
+def open_leds(name: str, *, pins: Optional[LedPins] = None, source: Any = None, max_frames: int = 8):
+    """The LED sink called ``name`` (one of SINKS), or None for "none".
+
+    ``neopixel``: the chain ``pins`` describes, on the Pi's own pin; ``serial``: the chain of the
+    co-processor that ``source`` (a SerialSource) talks to, with ``pins``' geometry and power
+    (its defaults without); ``sim``: a sink that records the last ``max_frames`` frames.
+    """
+    if name == "none":
+        return None
+    if name == "sim":
+        from .sim_leds import RecordingLedSink
+        return RecordingLedSink(max_frames=max_frames)
+    if name == "serial":
+        if pins is None:
+            return source.led_sink()
+        from .layout import LedLayout
+        return source.led_sink(layout=LedLayout.from_pins(pins), brightness=pins.brightness,
+                               max_milliamps=pins.max_milliamps)
+    if name == "neopixel":
+        from .neopixel_sink import NeoPixelSink
+        return NeoPixelSink.from_pins(pins or LedPins())
+    raise SensorError(f"unknown LED sink {name!r}: one of {', '.join(SINKS)}")

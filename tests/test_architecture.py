@@ -1,0 +1,177 @@
+"""The architecture as a test: which package may import which, no cycles, a docstring line per module.
+
+The layers, lowest first (docs/architecture.md): chess_core and board_driver (neither imports the
+other nor anything of ours), firmware's configuration, the referee (pure: no asyncio, no I/O),
+the opponents, the session, the service and the web companion, the commands. Imports inside
+functions count: a cycle hidden in a function is a cycle.
+"""
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("chess_core", "board_driver", "firmware")
+OURS = PACKAGES + ("coprocessor",)
+
+# Layer of each part (a module belongs to the longest prefix listed); imports go to a lower or the
+# same layer only.
+LAYERS = {
+    "chess_core": 0,
+    "board_driver": 0,
+    "firmware.config": 1,
+    "firmware.sdnotify": 1,
+    "firmware.referee": 2,
+    "firmware.opponents": 3,
+    "firmware.session": 4,
+    "firmware.service": 5,
+    "firmware.web": 5,
+    "firmware.commands": 6,
+    "firmware.cli": 7,
+    "firmware": 7,
+}
+# What the pure parts may not import, from the standard library or outside it.
+NOT_IN_PURE = {"asyncio", "threading", "socket", "subprocess", "aiohttp", "httpx", "serial", "time", "os"}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))}
+
+
+def _type_checking_only(node: ast.AST, parents: dict) -> bool:
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            return True
+    return False
+
+
+def imports_of(name: str) -> set[str]:
+    """Every module ``name`` imports, at the top or inside a function (TYPE_CHECKING ones left out)."""
+    path = MODULES[name]
+    tree = ast.parse(path.read_text())
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if _type_checking_only(node, parents):
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.add(module)
+            for alias in node.names:   # `from pkg import module`
+                if f"{module}.{alias.name}" in MODULES:
+                    found.add(f"{module}.{alias.name}")
+    return found
+
+
+def ours(imported: str) -> str | None:
+    """The module of ours that ``imported`` names (a package's __init__ for a package), or None."""
+    if imported.split(".")[0] not in OURS:
+        return None
+    while imported and imported not in MODULES:
+        imported = imported.rpartition(".")[0]
+    return imported or None
+
+
+def layer(name: str) -> int:
+    best = max((p for p in LAYERS if name == p or name.startswith(p + ".")), key=len)
+    return LAYERS[best]
+
+
+GRAPH = {name: {m for m in map(ours, imports_of(name)) if m and m != name} for name in MODULES}
+
+
+def test_chess_core_imports_only_the_standard_library():
+    for name in (n for n in MODULES if n.startswith("chess_core")):
+        for imported in imports_of(name):
+            top = imported.split(".")[0]
+            assert top == "chess_core" or top in sys.stdlib_module_names, f"{name} imports {imported}"
+
+
+def test_board_driver_never_imports_chess_or_the_service():
+    for name in (n for n in MODULES if n.startswith("board_driver")):
+        for imported in imports_of(name):
+            assert imported.split(".")[0] not in ("chess_core", "firmware", "chess"), f"{name} imports {imported}"
+
+
+def test_the_referee_is_pure():
+    for name in (n for n in MODULES if n.startswith("firmware.referee")):
+        for imported in imports_of(name):
+            top = imported.split(".")[0]
+            assert top not in NOT_IN_PURE, f"{name} imports {imported}"
+            assert not imported.startswith(("firmware.session", "firmware.web", "firmware.service",
+                                            "firmware.opponents", "firmware.commands")), f"{name} imports {imported}"
+
+
+def test_imports_go_down_the_layers():
+    upward = [f"{name} -> {target}" for name, targets in GRAPH.items() for target in targets
+              if layer(target) > layer(name)]
+    assert not upward, "imports that go up a layer:\n" + "\n".join(sorted(upward))
+
+
+def test_no_import_cycles():
+    state: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(GRAPH[node]):
+            if nxt.startswith(node + "."):   # a package's __init__ re-exporting its own modules
+                continue
+            if state.get(nxt) == 1:
+                cycles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(GRAPH):
+        if node not in state:
+            visit(node)
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_in_tree_imports_are_never_guarded():
+    """An import of ours that fails is a bug to see, not a case to handle."""
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Try) and any(
+                    isinstance(h.type, ast.Name) and h.type.id in ("ImportError", "ModuleNotFoundError")
+                    for h in node.handlers):
+                for inner in ast.walk(ast.Module(body=node.body, type_ignores=[])):
+                    if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                        names = [a.name for a in inner.names] if isinstance(inner, ast.Import) else [inner.module or ""]
+                        assert not any(n.split(".")[0] in OURS for n in names) and not (
+                            isinstance(inner, ast.ImportFrom) and inner.level), f"{name}: guarded import of ours"
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_every_module_says_what_it_is_for_in_its_first_line(name):
+    doc = ast.get_docstring(ast.parse(MODULES[name].read_text()))
+    assert doc and doc.splitlines()[0].strip(), f"{name}: no docstring"
+
+
+def test_the_coprocessor_firmware_stands_apart():
+    for path in sorted((ROOT / "coprocessor").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert node.module.split(".")[0] not in PACKAGES, f"{path.name} imports {node.module}"
+            if isinstance(node, ast.Import):
+                assert not any(a.name.split(".")[0] in PACKAGES for a in node.names), path.name
