@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 
+from .pi_platform import detect
 from .pinmap import MatrixPins, PinMap
 from .reading import Reading
 from .sensors import BackendUnavailableError, SensorError, SensorSource
@@ -39,17 +41,29 @@ def busy_wait_us(us: float) -> None:
         pass
 
 
-def import_rpi_gpio():
-    """Import ``RPi.GPIO`` (RPi.GPIO on Pi 1-4, rpi-lgpio on Pi 5) or raise a clear error."""
+def import_rpi_gpio(root: Path = Path("/")):
+    """Import ``RPi.GPIO`` (RPi.GPIO on Pi 1-4, rpi-lgpio on Pi 5) or raise an error naming the fix.
+
+    RPi.GPIO 0.7.1 raises RuntimeError at import off a Pi ("This module can only be run on a
+    Raspberry Pi!") and on a Pi 5 ("Cannot determine SOC peripheral base address"): the model
+    (read under ``root``) says which package to install.
+    """
+    model = detect(root)
     try:
         import RPi.GPIO as GPIO  # noqa: N814 - the vendor's own spelling
     except ImportError as exc:
+        package = "rpi-lgpio" if model.generation and model.generation >= 5 else "RPi.GPIO"
         raise BackendUnavailableError(
-            "RPi.GPIO is not available: install 'RPi.GPIO' (Raspberry Pi 1-4) or 'rpi-lgpio' "
-            f"(Raspberry Pi 5, same RPi.GPIO module) on the Pi ({exc})"
+            f"RPi.GPIO is not available on this {model.name}: install {package!r} "
+            f"(RPi.GPIO on a Pi 1-4, rpi-lgpio on a Pi 5: same RPi.GPIO module) ({exc})"
         ) from exc
-    except RuntimeError as exc:  # RPi.GPIO raises this off a Pi or without /dev/gpiomem access
-        raise SensorError(f"RPi.GPIO cannot run here: {exc}") from exc
+    except RuntimeError as exc:  # RPi.GPIO raises this off a Pi, on a Pi 5, or without /dev/gpiomem
+        if model.generation and model.generation >= 5:
+            raise BackendUnavailableError(
+                f"RPi.GPIO cannot drive the {model.name}'s RP1 ({exc}): pip uninstall RPi.GPIO, "
+                "then pip install rpi-lgpio (systemd/install.sh picks it by the model)"
+            ) from exc
+        raise SensorError(f"RPi.GPIO cannot run on this {model.name}: {exc}") from exc
     return GPIO
 
 

@@ -12,6 +12,7 @@ CONFDIR=${CONFDIR:-/etc/echiquier}
 UNITDIR=${UNITDIR:-/etc/systemd/system}
 SERVICE_USER=${SERVICE_USER:-echiquier}
 PYTHON=${PYTHON:-python3}
+SYSROOT=${SYSROOT:-/}   # where /proc is read from (tests emulate a model)
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 START=1
 DRY=0
@@ -46,15 +47,27 @@ for group in gpio spi dialout; do
   run usermod --append --groups "$group" "$SERVICE_USER"
 done
 
-# 2. The package in its own venv; the Pi extras (RPi.GPIO, NeoPixel) only on a Pi.
+# 2. The package in its own venv, with the libraries of this Pi's model (read from
+#    /proc/device-tree/model as the libraries read it): RPi.GPIO + rpi_ws281x on a Pi 1-4 and
+#    Zero 2 W, rpi-lgpio + gpiod + the RP1 NeoPixel package on a Pi 5; then each is imported.
 run install -d -m 0755 "$PREFIX"
 [ -x "$PREFIX/venv/bin/python" ] || run "$PYTHON" -m venv "$PREFIX/venv"
 run "$PREFIX/venv/bin/pip" install --quiet --upgrade pip
-case "$(uname -m)" in
-  armv7l|aarch64) extras="[pi]" ;;
-  *) extras="" ;;
+platform() { PYTHONPATH="$SRC" "$PYTHON" -m board_driver.pi_platform --root "$SYSROOT" "$@"; }
+model=$(platform --model)
+extras=$(platform --extras)
+echo "model: $model${extras:+ (extras $extras)}"
+case ",$extras," in
+  *,pi5,*)  # rpi-lgpio provides the RPi.GPIO module: the real RPi.GPIO must go first
+    if [ -x "$PREFIX/venv/bin/python" ] && "$PREFIX/venv/bin/pip" show --quiet RPi.GPIO >/dev/null 2>&1; then
+      run "$PREFIX/venv/bin/pip" uninstall --quiet --yes RPi.GPIO
+    fi ;;
 esac
-run "$PREFIX/venv/bin/pip" install --quiet --upgrade "$SRC$extras"
+run "$PREFIX/venv/bin/pip" install --quiet --upgrade "$SRC${extras:+[$extras]}"
+if [ -n "$extras" ] && ! run "$PREFIX/venv/bin/python" -m board_driver.pi_platform --root "$SYSROOT" --check; then
+  echo "install.sh: the hardware libraries for $model do not import (see above); the service would not start" >&2
+  exit 1
+fi
 
 # 3. Configuration: the documented example and the reference pin map, unless already there.
 run install -d -m 0755 "$CONFDIR"
@@ -74,4 +87,8 @@ if [ "$START" -eq 1 ]; then
 else
   run systemctl enable echiquier.service
 fi
+case "$(grep -s '^dtparam=spi=on' /boot/firmware/config.txt /boot/config.txt)" in
+  "") echo "note: LEDs on GPIO 10 need SPI: sudo raspi-config nonint do_spi 0, then reboot" ;;
+esac
+echo "check the wiring first: sudo -u $SERVICE_USER $PREFIX/venv/bin/echiquier hwtest --doctor"
 echo "installed: journalctl -u echiquier -f to follow it; edit $CONFDIR/config.toml and restart."

@@ -73,7 +73,7 @@ def test_the_unit_runs_as_its_own_user_with_only_the_devices_it_needs():
     assert d["StateDirectory"] == ["echiquier"] and d["ConfigurationDirectory"] == ["echiquier"]
     assert d["DevicePolicy"] == ["closed"]
     allowed = {v.split()[0] for v in d["DeviceAllow"]}
-    assert allowed == {"/dev/gpiomem", "char-gpiochip", "char-spidev", "char-ttyACM", "char-ttyUSB",
+    assert allowed == {"/dev/gpiomem", "/dev/pio0", "char-gpiochip", "char-spidev", "char-ttyACM", "char-ttyUSB",
                        "char-ttyAMA", "char-ttyS"}
     for key, value in [("ProtectSystem", "strict"), ("ProtectHome", "yes"), ("PrivateTmp", "yes"),
                        ("NoNewPrivileges", "yes"), ("CapabilityBoundingSet", ""),
@@ -96,3 +96,59 @@ def test_the_installer_is_valid_bash_and_does_what_it_says():
     assert "/etc/systemd/system/echiquier.service" in out
     assert "systemctl enable echiquier.service" in out
     assert "systemctl restart" not in out  # --no-start
+
+
+# -- what the hardware libraries read, as the unit lets them (issue 13) ------------------------
+# Read in their sources: RPi.GPIO 0.7.1 (cpuinfo.c: /proc/device-tree/system/linux,revision, else
+# /proc/cpuinfo's Revision; c_gpio.c: /dev/gpiomem, /proc/device-tree/soc/ranges), rpi-lgpio
+# (lgpio: /dev/gpiochip*, its .lgd-nfy* pipes in the working directory), Blinka 10's platform
+# detection (/proc/device-tree/model and compatible, /proc/cpuinfo), rpi_ws281x (the revision,
+# /dev/spidev0.0 for SPI), the Pi 5 NeoPixel package (/dev/pio0), pyserial (/dev/ttyACM*).
+LIBRARY_PROC_READS = ["/proc/cpuinfo", "/proc/device-tree/model", "/proc/device-tree/compatible",
+                      "/proc/device-tree/system/linux,revision", "/proc/device-tree/soc/ranges"]
+LIBRARY_DEVICES = {"/dev/gpiomem": "gpiomem", "/dev/gpiochip0": "gpiochip", "/dev/gpiochip4": "gpiochip",
+                   "/dev/spidev0.0": "spidev", "/dev/pio0": "pio", "/dev/ttyACM1": "ttyACM",
+                   "/dev/ttyAMA0": "ttyAMA"}
+
+
+def proc_visible(d: dict[str, list[str]], path: str) -> bool:
+    """systemd.exec(5): ProcSubset=pid leaves only the /proc/<pid> directories."""
+    subset = d.get("ProcSubset", ["all"])[-1]
+    return subset == "all" or path.split("/")[2].isdigit()
+
+
+def device_allowed(d: dict[str, list[str]], path: str, driver: str) -> bool:
+    """DevicePolicy=closed: a node is reachable only if DeviceAllow names it or its driver's class."""
+    if d.get("DevicePolicy", ["auto"])[-1] != "closed":
+        return True
+    for rule in d.get("DeviceAllow", []):
+        spec = rule.split()[0]
+        if spec == path or (spec.startswith("char-") and spec[5:] == driver):
+            return True
+    return False
+
+
+def test_the_libraries_see_the_proc_entries_they_read_at_import():
+    d = directives(UNIT.read_text(encoding="utf-8"))
+    hidden = [p for p in LIBRARY_PROC_READS if not proc_visible(d, p)]
+    assert hidden == []
+
+
+def test_the_libraries_reach_their_devices():
+    d = directives(UNIT.read_text(encoding="utf-8"))
+    blocked = [p for p, driver in LIBRARY_DEVICES.items() if not device_allowed(d, p, driver)]
+    assert blocked == []
+
+
+def test_lgpio_can_write_its_pipes_in_the_working_directory():
+    d = directives(UNIT.read_text(encoding="utf-8"))
+    assert d["RuntimeDirectory"] == ["echiquier"]
+    assert d["WorkingDirectory"] == ["/run/echiquier"]
+    assert "LG_WD=/run/echiquier" in " ".join(d["Environment"])
+
+
+def test_the_pwm_drop_in_gives_rpi_ws281x_dev_mem_and_vcio():
+    d = directives((ROOT / "systemd" / "leds-pwm.conf").read_text(encoding="utf-8"))
+    allowed = {v.split()[0] for v in d["DeviceAllow"]}
+    assert {"/dev/mem", "/dev/vcio"} <= allowed
+    assert d["User"] == ["root"] and d["CapabilityBoundingSet"] == ["CAP_SYS_RAWIO"]
