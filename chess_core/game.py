@@ -101,6 +101,11 @@ class Game:
         """How many times the current position has stood on the board, counting now."""
         return self._counts[self._keys[-1]]
 
+    def ply_mark(self, ply: int) -> object:
+        """A mark of the game's first ``ply`` moves: the very same object (``is``) while they stay
+        as they are, a new one once they are taken back or the game replaced (for caches)."""
+        return self._keys[ply]
+
     def san_moves(self, lang: str = "en") -> list[str]:
         pos = self.start_position()
         out = []

@@ -6,8 +6,9 @@ from typing import Optional
 
 from .move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move, decode
 from .position import Position
-from .squares import (BISHOP, FILE_NAMES, KING, KNIGHT, PAWN, QUEEN, RANK_NAMES, ROOK, SQUARE_NAMES,
-                      parse_square)
+from .squares import (ANTI_ATTACKS, ANTI_MASKS, BISHOP, DIAG_ATTACKS, DIAG_MASKS, FILE_ATTACKS, FILE_MASKS,
+                      FILE_NAMES, KING, KNIGHT, KNIGHT_ATTACKS, PAWN, QUEEN, RANK_ATTACKS, RANK_MASKS, RANK_NAMES,
+                      ROOK, SQUARE_NAMES, parse_square, scan_squares)
 
 LETTERS = {
     "en": {KING: "K", QUEEN: "Q", ROOK: "R", BISHOP: "B", KNIGHT: "N"},
@@ -29,19 +30,17 @@ def san(pos: Position, move: Move, lang: str = "en") -> str:
     >>> san(Position(), Move.from_uci("g1f3"), "fr")
     'Cf3'
     """
-    codes = pos.legal_codes()
-    code = pos._code_among(codes, move)
-    text = _san_body(pos, move, lang, codes)
-    pos.make(code)
+    pos._make_legal(move)  # IllegalMoveError for an illegal move
     try:
-        if pos.is_check():
-            text += "#" if not pos.legal_codes() else "+"
+        check = pos.is_check()
+        mate = check and not pos.legal_codes()
     finally:
         pos.unmake()
-    return text
+    text = _san_body(pos, move, lang)
+    return text + "#" if mate else text + "+" if check else text
 
 
-def _san_body(pos: Position, move: Move, lang: str, codes: Optional[list[int]] = None) -> str:
+def _san_body(pos: Position, move: Move, lang: str) -> str:
     letters = LETTERS[lang]
     frm, to = move.from_square, move.to_square
     kind = pos.board[frm] & 7
@@ -55,11 +54,19 @@ def _san_body(pos: Position, move: Move, lang: str, codes: Optional[list[int]] =
         return text
     text = letters[kind]
     if kind != KING:
-        if codes is None:
-            codes = pos.legal_codes()
-        board = pos.board
-        rivals = [c & 63 for c in codes
-                  if (c >> 6) & 63 == to and c & 63 != frm and board[c & 63] & 7 == kind]
+        # Rivals: other pieces of the kind that could go to the same square (legally).
+        same = pos.bb_piece[kind] & pos.bb_color[pos.turn] & ~(1 << frm)
+        if kind == KNIGHT:
+            same &= KNIGHT_ATTACKS[to]
+        elif same:
+            occ = pos.bb_color[0] | pos.bb_color[1]
+            reach = 0
+            if kind != BISHOP:
+                reach = RANK_ATTACKS[to][occ & RANK_MASKS[to]] | FILE_ATTACKS[to][occ & FILE_MASKS[to]]
+            if kind != ROOK:
+                reach |= DIAG_ATTACKS[to][occ & DIAG_MASKS[to]] | ANTI_ATTACKS[to][occ & ANTI_MASKS[to]]
+            same &= reach
+        rivals = [r for r in scan_squares(same) if pos.is_legal(Move(r, to))] if same else None
         if rivals:
             same_file = any(r & 7 == frm & 7 for r in rivals)
             same_rank = any(r >> 3 == frm >> 3 for r in rivals)

@@ -522,7 +522,9 @@ class Position:
 
     def code_of(self, move: Move) -> int:
         """The internal code of a legal move; IllegalMoveError otherwise."""
-        return self._code_among(self.legal_codes(), move)
+        code = self._make_legal(move)
+        self.unmake()
+        return code
 
     def _code_among(self, codes: list[int], move: Move) -> int:
         wanted = move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
@@ -531,15 +533,86 @@ class Position:
                 return code
         raise IllegalMoveError(f"illegal move {move.uci()} in {self.fen()}")
 
+    def _make_legal(self, move: Move) -> int:
+        """Make ``move`` if it is legal and return its code; IllegalMoveError (nothing made) if not.
+
+        Ordinary moves are checked on their own: the piece can go there (pseudo-legal), and after
+        making it the mover's king is not attacked. Castling, en passant and king moves while
+        castling rights remain are looked up among the generated legal moves (rare, and subtle).
+        """
+        frm, to, promo = move
+        board = self.board
+        us = self.turn
+        if frm >> 6 or to >> 6 or self.king[us] < 0:
+            raise IllegalMoveError(f"illegal move {move.uci()} in {self.fen()}")
+        piece = board[frm]
+        kind = piece & 7
+        target = board[to]
+        if not piece or piece >> 3 != us or (target and target >> 3 == us):
+            if kind == KING and target and target >> 3 == us:
+                return self._make_generated(move)  # a king taking its own rook: castling notations
+            raise IllegalMoveError(f"illegal move {move.uci()} in {self.fen()}")
+        code = frm | to << 6
+        if kind == PAWN:
+            if to == self.ep and (frm ^ to) & 7:
+                return self._make_generated(move)
+            step = 8 if us == WHITE else -8
+            if not (frm ^ to) & 7:  # a push
+                if target:
+                    raise IllegalMoveError(f"illegal move {move.uci()} in {self.fen()}")
+                if to != frm + step:
+                    if (to != frm + 2 * step or frm >> 3 != (1 if us == WHITE else 6)
+                            or board[frm + step]):
+                        raise IllegalMoveError(f"illegal move {move.uci()} in {self.fen()}")
+                    code |= FLAG_DOUBLE_PUSH << 15
+            elif not (target and PAWN_ATTACKS[us][frm] >> to & 1):
+                raise IllegalMoveError(f"illegal move {move.uci()} in {self.fen()}")
+            if to >> 3 == (7 if us == WHITE else 0):
+                if not promo or not KNIGHT <= promo <= QUEEN:
+                    raise IllegalMoveError(f"illegal move {move.uci()} in {self.fen()}")
+                code |= promo << 12
+            elif promo:
+                raise IllegalMoveError(f"illegal move {move.uci()} in {self.fen()}")
+        else:
+            if promo:
+                raise IllegalMoveError(f"illegal move {move.uci()} in {self.fen()}")
+            if kind == KNIGHT:
+                reach = KNIGHT_ATTACKS[frm]
+            elif kind == KING:
+                if self.castling & (3 if us == WHITE else 12):
+                    return self._make_generated(move)
+                reach = KING_ATTACKS[frm]
+            else:
+                occ = self.bb_color[0] | self.bb_color[1]
+                reach = 0
+                if kind != BISHOP:
+                    reach = RANK_ATTACKS[frm][occ & RANK_MASKS[frm]] | FILE_ATTACKS[frm][occ & FILE_MASKS[frm]]
+                if kind != ROOK:
+                    reach |= DIAG_ATTACKS[frm][occ & DIAG_MASKS[frm]] | ANTI_ATTACKS[frm][occ & ANTI_MASKS[frm]]
+            if not reach >> to & 1:
+                raise IllegalMoveError(f"illegal move {move.uci()} in {self.fen()}")
+        self.make(code)
+        if self._king_exposed(us):
+            self.unmake()
+            raise IllegalMoveError(f"illegal move {move.uci()} in {self.fen()}")
+        return code
+
+    def _make_generated(self, move: Move) -> int:
+        code = self._code_among(self.legal_codes(), move)
+        self.make(code)
+        return code
+
     def is_legal(self, move: Move) -> bool:
         try:
-            self.code_of(move)
+            self._make_legal(move)
         except IllegalMoveError:
             return False
+        self.unmake()
         return True
 
     def push(self, move: Move) -> None:
-        self.make(self.code_of(move))
+        """Play a legal move; IllegalMoveError (the position unchanged) for any other."""
+        self._make_legal(move)
 
     def pop(self) -> Move:
         return decode(self.unmake())
@@ -559,7 +632,7 @@ class Position:
         return bool(self.board[move.to_square]) or self.is_en_passant(move)
 
     def gives_check(self, move: Move) -> bool:
-        self.make(self.code_of(move))
+        self._make_legal(move)
         try:
             return self.is_check()
         finally:

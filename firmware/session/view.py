@@ -21,26 +21,35 @@ def colour_text(colour: int) -> str:
 
 
 class SanCache:
-    """SAN of a game's moves in English and French, extended move by move instead of recomputed."""
+    """SAN of a game's moves in English and French, extended move by move instead of recomputed:
+    an update costs the moves played (or taken back) since the last one, not the game's length."""
 
     def __init__(self) -> None:
-        self._key: tuple[str, tuple[Move, ...]] = ("", ())
         self.en: list[str] = []
         self.fr: list[str] = []
+        self._marks: list[object] = []     # game.ply_mark(i) for i in 0..len(en)
+        self._pos: Position | None = None  # the position after the known moves
 
     def update(self, game: Game) -> None:
-        moves = tuple(game.moves)
-        start, known = self._key
-        if start != game.start_fen or moves[:len(known)] != known:
-            known, self.en, self.fr = (), [], []
-        pos = Position(game.start_fen)
-        for move in known:
-            pos.push(move)
-        for move in moves[len(known):]:
+        moves = game.moves
+        marks = self._marks
+        if not marks or game.ply_mark(0) is not marks[0]:
+            self.en, self.fr, marks[:] = [], [], [game.ply_mark(0)]
+            self._pos = Position(game.start_fen)
+        pos = self._pos
+        known = len(self.en)
+        while known and (known > len(moves) or game.ply_mark(known) is not marks[known]):
+            known -= 1  # taken back or replaced since the last update
+            self.en.pop()
+            self.fr.pop()
+            marks.pop()
+            pos.pop()
+        for ply in range(known, len(moves)):
+            move = moves[ply]
             self.en.append(san(pos, move, "en"))
             self.fr.append(san(pos, move, "fr"))
             pos.push(move)
-        self._key = (game.start_fen, moves)
+            marks.append(game.ply_mark(ply + 1))
 
 
 @dataclass(frozen=True)
