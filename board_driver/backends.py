@@ -45,10 +45,14 @@ def open_source(name: str, *, pinmap: Optional[PinMap] = None, port: Optional[st
     raise SensorError(f"unknown sensor source {name!r}: one of {', '.join(SOURCES)}")
 
 
-def open_leds(name: str, *, pins: Optional[LedPins] = None, source: Any = None, max_frames: int = 8):
+def open_leds(name: str, *, pins: Optional[LedPins] = None, source: Any = None, max_frames: int = 8,
+              guarded: bool = True, neopixel_options: Optional[dict] = None):
     """The LED sink called ``name`` (one of SINKS), or None for "none".
 
-    ``neopixel``: the chain ``pins`` describes, on the Pi's own pin; ``serial``: the chain of the
+    ``neopixel``: the chain ``pins`` describes, on the Pi's own pin, ``guarded`` (a
+    :class:`~board_driver.guarded_leds.GuardedLedSink`: a missing library or a failing
+    ``show()`` turns the LEDs off with a ``problem`` instead of raising; ``neopixel_options``
+    inject the libraries in tests); ``serial``: the chain of the
     co-processor that ``source`` (a SerialSource) talks to, with ``pins``' geometry and power
     (its defaults without); ``sim``: a sink that records the last ``max_frames`` frames.
     """
@@ -65,5 +69,11 @@ def open_leds(name: str, *, pins: Optional[LedPins] = None, source: Any = None, 
                                max_milliamps=pins.max_milliamps)
     if name == "neopixel":
         from .neopixel_sink import NeoPixelSink
-        return NeoPixelSink.from_pins(pins or LedPins())
+
+        def opened():
+            return NeoPixelSink.from_pins(pins or LedPins(), **(neopixel_options or {}))
+        if guarded:
+            from .guarded_leds import GuardedLedSink
+            return GuardedLedSink(opened)
+        return opened()
     raise SensorError(f"unknown LED sink {name!r}: one of {', '.join(SINKS)}")

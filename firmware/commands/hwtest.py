@@ -78,7 +78,7 @@ def _leds(args, pinmap: PinMap, source):
         if pinmap.leds is None:
             print("echiquier hwtest: the pin map has no [leds] table; LEDs not tested", file=sys.stderr)
             return None
-        return open_leds("neopixel", pins=pinmap.leds)
+        return open_leds("neopixel", pins=pinmap.leds, guarded=False)
     except (SensorError, ValueError, RuntimeError) as exc:
         print(f"echiquier hwtest: LEDs not available ({exc}); showing the matrix only", file=sys.stderr)
         return None

@@ -501,7 +501,8 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
                  "opponent": self.opponent_view(), "lichess": self.lichess_view(),
                  "takeback_offer": COLOR_NAMES[self.takeback_offer] if self.takeback_offer is not None else None,
                  "next_promotion": PROMOTION_NAMES[match.next_promotion],
-                 "problem_times": [t for t, _ in self.problems]}
+                 "problem_times": [t for t, _ in self.problems],
+                 "leds_problem": getattr(self.leds, "problem", None)}   # LEDs off, and why (GuardedLedSink)
         return View(game=match.game, started=match.started, occupied=self.occupied or 0,
                     lifted=state.lifted, wrong=state.wrong, paused=self.paused, restoring=self.restoring,
                     waiting_for_start=not match.started, expected_move=self.expected_move,

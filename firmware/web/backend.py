@@ -35,6 +35,7 @@ Page state (every key always present; squares by name, colours ``"#rrggbb"`` or 
     can_takeback bool (never during an online game)
     take_over    the sides the computer may take over now ([] when none)
     problems     [str]: what is wrong on the board, in words
+    leds_problem str | null: the LEDs are off and why (the library is missing or failed); the game goes on
     link         the opponent's link, as opponent.link
     settings     {"show_legal": bool, "touch_move": bool, "alternate_colours": bool,
                   "brightness": 0..1, "takebacks": bool,

@@ -134,6 +134,7 @@ def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine: dict[st
         "can_takeback": can_takeback and assisted,
         "take_over": _take_over(snap, opponent),
         "problems": list(snap.get("problems", [])),
+        "leds_problem": snap.get("leds_problem"),
         "game_file": snap.get("game_file"),
         "link": opponent["link"],
         "settings": {

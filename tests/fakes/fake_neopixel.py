@@ -48,7 +48,10 @@ class FakeNeoPixel:
         return bytes(p[index[c]] for p in self.shown[frame] for c in self.pixel_order)
 
 
-def make_neopixel_module():
+def make_neopixel_module(show_error: Exception | None = None, fail_after: int = 0):
+    """A fake ``neopixel`` module; with ``show_error``, every ``show()`` after the first
+    ``fail_after`` raises it, as Blinka's rpi_ws281x path does without root ("NeoPixel support
+    requires running with sudo, please try again!", raised by ws2811_init at the first show)."""
     module = types.ModuleType("neopixel")
     module.RGB, module.GRB, module.RGBW, module.GRBW = RGB, GRB, RGBW, GRBW
     instances: list[FakeNeoPixel] = []
@@ -57,6 +60,11 @@ def make_neopixel_module():
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             instances.append(self)
+
+        def show(self):
+            if show_error is not None and len(self.shown) >= fail_after:
+                raise show_error
+            super().show()
 
     module.NeoPixel = NeoPixel
     module.instances = instances

@@ -296,6 +296,9 @@
       const li = document.createElement("li"); li.textContent = p; problems.appendChild(li);
     }
     problems.hidden = !current.length;
+    const ledsProblem = $("#leds-problem");  // the board plays on without LEDs, and says why
+    ledsProblem.textContent = s.leds_problem || "";
+    ledsProblem.hidden = !s.leds_problem;
 
     renderMoves($("#moves"), s.moves[ui.lang] || s.moves.en, startNumbering(s), null, null);
 
