@@ -93,6 +93,7 @@ from firmware.referee.inference_frame import CASTLE, Evaluation, Fit, Frame, Sha
 
 WAIT_SLIDE = 0.2    # s without change before a move that could be extended (a slide) commits
 WAIT_CASTLE = 1.5   # s before a rook move that begins castling commits as a rook move
+HISTORY = 64       # readings kept to read again from a candidate chosen late
 WAIT_SWEPT = 2.5    # s before the only capture from a lifted square is taken as swept off
 # (Longer than a piece is usually held in the air: a hesitation held longer is first taken for
 # the capture, then undone when the piece comes back. The clock does not mind: the move is
@@ -129,6 +130,7 @@ class _Candidate:
     move: Move
     frame: Frame                      # from the position after ``move``: the opponent's side
     fit: Evaluation | None = None     # the last reading seen from there
+    prev: Evaluation | None = None    # the reading before it
 
 
 @dataclass
@@ -142,12 +144,26 @@ class _Pending:
     deadline: float | None      # None: only a later reading can resolve it
     swept: bool = False         # swept-capture candidates (the mover may still be in the hand)
     fresh: bool = True          # no reading since it was made
+    # The readings since (time, reading), to read them again from after a candidate chosen late;
+    # None once too many to keep.
+    history: list | None = None
+
+    def __post_init__(self) -> None:
+        if self.history is None:
+            self.history = []
 
     def rank(self) -> tuple:
         return (self.swept, -self.time)
 
     def same(self, other: _Pending) -> bool:
         return self.amend == other.amend and [c.move for c in self.candidates] == [c.move for c in other.candidates]
+
+
+def _continues(p: _Pending, c: _Candidate, ea: Evaluation) -> bool:
+    """Does the opponent's start from after the swept capture ``c`` also fit the mover still
+    capturing? (Lifting a piece the lifted piece can take continues that capture: no unseen
+    event, where the swept capture needs one.)"""
+    return p.swept and any(s.victims & c.frame.started() for s in ea.shapes())
 
 
 class MoveInference:
@@ -223,6 +239,11 @@ class MoveInference:
         if reading == self._reading and not self._guide_back:
             return []   # (while guiding back, the same reading still says whether the board is there)
         self._reading = reading
+        for p in self._pendings:
+            if p.history is not None:
+                p.history.append((time, reading))
+                if len(p.history) > HISTORY:
+                    p.history = None
         a, b = self._a, self._b
         a.update(occupied)
         ea = a.evaluate(occupied, white, black)
@@ -247,7 +268,7 @@ class MoveInference:
             self._pendings = [p for p in self._pendings if p not in early]
         for p in self._pendings:
             for c in p.candidates:
-                c.fit = c.frame.evaluate(occupied, white, black)
+                c.prev, c.fit = c.fit, c.frame.evaluate(occupied, white, black)
         return self._dispatch(time, ea, eb)
 
     def poll(self, time: float) -> list[Verdict]:
@@ -330,13 +351,21 @@ class MoveInference:
 
     def _resolve_pending(self, fit: Fit, ea: Evaluation, time: float) -> list[Verdict] | None:
         """Commit a pending move if this reading shows the opponent going on from after it."""
+        # Explanations that fitted until this reading, the opponent having begun from them: if
+        # nothing else is left, one of them is read again from its start (a move made by the
+        # opponent while the mover could still have been capturing).
+        late = [(p, c) for p in self._pendings for c in p.candidates
+                if not c.fit.consistent and c.prev is not None and c.prev.consistent and c.frame.started()
+                and p.history is not None]
         for p in self._pendings:
             p.candidates = [c for c in p.candidates if c.fit.consistent]
         self._pendings = [p for p in self._pendings if p.candidates]
         if not self._pendings:
+            if late and fit is Fit.NONE:
+                return self._read_again(*late[0])
             return None
         done = [(p, c) for p in self._pendings for c in p.candidates
-                if c.fit.fit is Fit.COMPLETE and c.frame.started()]
+                if c.fit.fit is Fit.COMPLETE and c.frame.started() and not _continues(p, c, ea)]
         if done and fit is not Fit.COMPLETE:
             return self._resolve(*done[0], ea, time)  # the opponent even finished a move
         # The opponent began a move from the position after a pending one. (Or the mover,
@@ -348,7 +377,7 @@ class MoveInference:
             return [self._undecided(time)] if fit is not Fit.COMPLETE else None
         p = self._pendings[0]
         started = [c for c in p.candidates if c.frame.started()]
-        if len(started) == 1 and not (p.swept and any(s.victims & started[0].frame.started() for s in ea.shapes())):
+        if len(started) == 1 and not _continues(p, started[0], ea):
             return self._resolve(p, started[0], ea, time)
         if fit is Fit.NONE:
             if len(p.candidates) == 1:
@@ -418,6 +447,21 @@ class MoveInference:
         out = self._commit(p.amend, c.move, p.time, c.frame)
         eb = ea if not p.amend else (self._b.evaluate(*self._reading) if self._b is not None else None)
         return out + self._dispatch(time, c.fit, eb)
+
+    def _read_again(self, p: _Pending, c: _Candidate) -> list[Verdict]:
+        """Commit the pending candidate ``c`` as of when the board showed it, then read the
+        readings since again from after it (the opponent's move among them gets its own time)."""
+        history = p.history
+        self._pendings = []
+        self._reading = p.reading
+        out = self._commit(p.amend, c.move, p.time, None)
+        if self._b is not None:
+            self._b = Frame(self._b.pos, self._b.allowed)
+            self._b.update(p.reading[0])
+        for t, reading in history:
+            out += self.poll(t)
+            out += self.feed(t, *reading)
+        return out
 
     def _commit(self, amend: bool, move: Move, time: float, frame: Frame | None) -> list[Verdict]:
         if amend:

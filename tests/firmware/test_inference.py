@@ -521,3 +521,68 @@ def test_guided_back_to_a_position_the_board_already_shows_the_same_reading_sett
     (verdict,) = inference.feed(1.0, position.occupied)
     assert verdict.kind is STABLE
     assert inference.feed(2.0, position.occupied & ~bb("g1"))[0].kind is LIFTED   # not still guiding
+
+
+# -- mover-first captures beside another capture (issue 11, point 1) ---------------------------
+
+# The queen on c2 can take the rook on c8 (up the c-file) or the pawn on g6 (along c2-g6).
+TWO_CAPTURES = "2r4k/8/6p1/8/8/8/2Q5/K7 w - - 0 1"
+
+
+def _slide_held(hand, squares, colour=0, step=0.05):
+    """The piece in the hand is set down on squares[0] and slid over the rest (the last is its landing)."""
+    out = hand.place(squares[0], colour=colour, dt=step)
+    for a, b in zip(squares, squares[1:]):
+        hand.lift(a, dt=0.004)
+        hand.held.pop()
+        out += hand.place(b, colour=colour, dt=step)
+    return out
+
+
+def test_mover_first_capture_is_never_taken_for_the_other_capture_swept():
+    hand = Hand(TWO_CAPTURES)
+    hand.lift("c2")
+    hand.lift("c8", dt=0.15)   # the victim, 150 ms later
+    hand.held = []
+    out = _slide_held(hand, ["c3", "c4", "c5", "c6", "c7"])
+    out += hand.lift("c7", dt=0.004) + hand.place("c8", colour=0, dt=0.05)
+    hand.settle()
+    assert hand.moves() == ["c2c8"]
+    assert all(v.kind is not VerdictKind.ILLEGAL for v in hand.verdicts)
+
+
+def test_mover_first_capture_carried_beside_another_capture():
+    hand = Hand(TWO_CAPTURES)
+    hand.lift("c2")
+    hand.lift("c8", dt=0.15)
+    hand.held = []
+    assert committed(hand.place("c8", colour=0, dt=0.6)) == ["c2c8"]
+    assert hand.moves() == ["c2c8"]
+
+
+@pytest.mark.parametrize("held", [WAIT_SWEPT + 0.5, 20.0])
+def test_mover_first_capture_after_a_long_hold_is_that_capture(held):
+    hand = Hand("2r1k3/8/8/8/8/8/2Q5/K7 w - - 0 1")  # one capture only: Qxc8
+    hand.lift("c2")
+    hand.wait(held)              # thinking, the queen in the hand
+    hand.lift("c8", dt=0.3)
+    hand.held = []
+    out = _slide_held(hand, ["c4", "c5", "c6", "c7"])
+    out += hand.lift("c7", dt=0.004) + hand.place("c8", colour=0, dt=0.05)
+    hand.settle()
+    assert hand.moves() == ["c2c8"]
+    assert hand.verdicts[-1].kind in (MOVE, AMEND, STABLE)
+
+
+def test_swept_capture_then_the_opponent_moves_onto_the_path_of_the_other_capture():
+    hand = Hand(TWO_CAPTURES)
+    hand.lift("c2")
+    hand.held = []               # the queen lands on g6, sweeping the pawn off unseen
+    hand.wait(1.0)
+    hand.lift("c8")              # black: Rc8-c3 (onto the path of Qxc8)
+    hand.place("c3", colour=1, dt=0.5)
+    hand.wait(4.0)
+    hand.lift("g6")              # white: the queen goes on, Qg6-g1
+    hand.place("g1", colour=0)
+    hand.settle()
+    assert hand.moves() == ["c2g6", "c8c3", "g6g1"]
