@@ -19,7 +19,7 @@ from typing import Any
 
 from firmware.config import Config
 from firmware.web.library import GameLibrary
-from firmware.web.pairing import Pairing, led_pattern, load_or_create_code
+from firmware.web.pairing import Pairing, led_pattern, load_or_create_code, load_or_create_secret
 from firmware.web.server import WebCompanion, is_loopback
 from firmware.web.session_backend import SessionBackend
 from firmware.web.simhand import SimHand
@@ -31,7 +31,8 @@ def pairing_for(config: Config, code: str | None = None) -> Pairing:
     """The pairing of a page bound to ``[web] host``: none on loopback, else the board's code."""
     if is_loopback(config.web.host):
         return Pairing(None, required=False)
-    return Pairing(code or config.web.pairing_code or load_or_create_code(config.state_dir), required=True)
+    code = code or config.web.pairing_code or load_or_create_code(config.state_dir)
+    return Pairing(code, required=True, secret=load_or_create_secret(config.state_dir))
 
 
 def build_companion(session: Any, config: Config, *, pairing: Pairing | None = None, hand: SimHand | None = None,
@@ -48,6 +49,8 @@ def page_address(host: str, port: int) -> str:
 
 
 PATTERN_S = 15.0   # how long the LEDs show the pairing code at start
+ASKED_S = 60.0     # how long they show it when others' wrong codes hold the owner back
+ASK_GAP_S = 300.0  # ... at most once in this time
 
 
 def show_pairing_code(service: Any, code: str, seconds: float = PATTERN_S) -> bool:
@@ -80,9 +83,26 @@ async def start_web(service: Any, *, pattern_s: float = PATTERN_S) -> WebCompani
     port = await companion.start(config.web.host, config.web.port)
     log.info("web companion on %s (listening on %s)", page_address(config.web.host, port), config.web.host)
     if companion.pairing.required:
-        shown = show_pairing_code(service, companion.pairing.code, pattern_s)
-        log.warning("pairing code of this board: %s%s", companion.pairing.code,
+        pairing, clock = companion.pairing, service.session.clock
+        shown = show_pairing_code(service, pairing.code, pattern_s)
+        if shown:
+            pairing.show(clock() + pattern_s)
+        log.warning("pairing code of this board: %s%s", pairing.code,
                     " (on the LEDs now: count the lit squares up each file from a)" if shown else "")
+        if len(pairing.code) < 8:
+            log.warning("the pairing code has %d characters: eight or more are harder to guess", len(pairing.code))
+        last = [float("-inf")]
+
+        def on_show_code() -> None:
+            now = clock()
+            if now - last[0] < ASK_GAP_S:
+                return
+            last[0] = now
+            if show_pairing_code(service, pairing.code, ASKED_S):
+                pairing.show(now + ASKED_S)
+                log.warning("many wrong pairing codes from the network: the LEDs show the code for %d s", ASKED_S)
+
+        companion.on_show_code = on_show_code
     return companion
 
 

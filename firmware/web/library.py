@@ -2,12 +2,15 @@
 
 The recorder writes one PGN file per game (the game in progress included, rewritten after every
 move). A game's id is its file name without ``.pgn``; ids are checked against a strict pattern
-and the directory listing, so no request can name a file outside the directory. Files are read
-again only when their size or modification time changes.
+and the directory listing, so no request can name a file outside the directory, and a symbolic
+link (someone's link to /etc/...) is neither listed nor followed. Files are read again only
+when their size or modification time changes.
 """
 from __future__ import annotations
 
+import os
 import re
+import stat as stat_module
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,7 @@ from chess_core import Game, san, square_name
 
 from chess_core.pgn import read_pgn
 
+MAX_PGN_BYTES = 4 * 1024 * 1024   # one game's file; more is not a game this board wrote
 ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,200}")
 
 
@@ -60,17 +64,21 @@ class GameLibrary:
             return {}
         found = {}
         for path in paths:
-            if path.suffix == ".pgn" and ID_RE.fullmatch(path.stem) and path.is_file():
+            if path.suffix == ".pgn" and ID_RE.fullmatch(path.stem) and path.is_file() and not path.is_symlink():
                 found[path.stem] = path
         return found
 
     def _entry(self, game_id: str, path: Path) -> _Entry:
-        stat = path.stat()
+        stat = path.lstat()
+        if not stat_module.S_ISREG(stat.st_mode):
+            raise OSError(f"{path} is not a regular file")
         stamp = (stat.st_mtime_ns, stat.st_size)
         entry = self._cache.get(game_id)
         if entry is not None and entry.stamp == stamp:
             return entry
-        text = path.read_text(encoding="utf-8", errors="replace")
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)   # a link put there meanwhile fails
+        with os.fdopen(fd, "rb") as fh:
+            text = fh.read(MAX_PGN_BYTES).decode("utf-8", errors="replace")
         errors: list = []
         games = read_pgn(text, errors)
         headers: dict[str, str] = {}

@@ -5,16 +5,20 @@ asyncio loop. Reading is free: the page, ``GET /api/state``, the websocket ``/ws
 state, pushed after every change; nothing polls) and the library. Every other method changes
 state and passes the guard first:
 
-* a request from another site is refused (its ``Origin`` must be this host), and a body must
-  be JSON (``Content-Type: application/json``), which a cross-site form cannot send; without
-  pairing (loopback only) the ``Host`` must be a loopback name, against DNS rebinding;
+* a request from another site is refused (its ``Origin``, when sent, must be this host;
+  ``Origin: null``, a sandboxed or file page, is refused too), and a body must be JSON
+  (``Content-Type: application/json``), which a cross-site form cannot send; without pairing
+  (loopback only) the ``Host`` must be a loopback name, against DNS rebinding;
 * on a server that needs pairing (bound to the LAN), the client must hold the pairing cookie
-  (``POST /api/pair`` with the code) or give the code in ``X-Pairing-Code``; wrong codes are
-  rate-limited.
+  (``POST /api/pair`` with the code) or give the code in ``X-Pairing-Code``; wrong codes and
+  bad cookies are rate-limited alike.
 
-Bodies are checked field by field (:mod:`firmware.web.validate`). Errors are answered as JSON
-``{"error": "..."}`` with a 4xx status; anything unexpected is logged and answered with a
-500 that says nothing of the code.
+The websocket checks the ``Origin`` too, so another site's page cannot read the live board.
+Connections are bounded per client and in all, and idle or slow ones closed
+(:mod:`firmware.web.limits`). Bodies are parsed with bounded nesting and numbers, then checked
+field by field (:mod:`firmware.web.validate`). Errors are answered as JSON ``{"error": "..."}``
+with a 4xx status, and written to the journal once per client per minute; anything
+unexpected is logged and answered with a 500 that says nothing of the code.
 
 In the simulator the companion also drives the simulated board through a
 :class:`~firmware.web.simhand.SimHand` (``/api/sim/...``); those routes do not exist otherwise.
@@ -37,7 +41,8 @@ from aiohttp import WSMsgType, web
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, ActionRefused, Backend)
 from firmware.web.library import GameLibrary, UnknownGame
-from firmware.web.pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Refusal
+from firmware.web.limits import BODY_S, ConnectionGuard, LogLimiter, parse_json
+from firmware.web.pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Refusal, client_key
 from firmware.web.simhand import HandError, SimHand
 from firmware.web.validate import (BadRequest, Boolean, Choice, Fen, Number, Secret, Square, Squares, Text, TimeControlText,
                        check_body)
@@ -46,6 +51,8 @@ log = logging.getLogger(__name__)
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
+IDLE_KEEPALIVE_S = 10.0
+COOKIE_CHECKED = web.RequestKey("pairing_cookie_checked", object)
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -149,11 +156,16 @@ class WebCompanion:
         self._unsubscribe: Callable[[], None] | None = None
         self._runner: web.AppRunner | None = None
         self.sent = 0
+        self.connections = ConnectionGuard(clock)
+        self.log_limiter = LogLimiter()
+        self.on_show_code: Callable[[], None] | None = None   # show the code on the LEDs (the service)
+        self._server: asyncio.AbstractServer | None = None
+        self._sweeper: asyncio.Task | None = None
         self.app = self._build_app()
 
     # -- application -----------------------------------------------------------------------------
     def _build_app(self) -> web.Application:
-        app = web.Application(middlewares=[self._errors, self._guard], client_max_size=MAX_BODY)
+        app = web.Application(middlewares=[self._track, self._errors, self._guard], client_max_size=MAX_BODY)
         r = app.router
         r.add_get("/", self._index)
         r.add_get("/ws", self._websocket)
@@ -199,6 +211,19 @@ class WebCompanion:
             response.headers.setdefault("Cache-Control", "no-cache")
 
     @web.middleware
+    async def _track(self, request: web.Request, handler):
+        """Tell the connection guard a request is being handled (an idle connection is not)."""
+        transport = request.transport
+        self.connections.begin(transport)
+        try:
+            return await handler(request)
+        finally:
+            self.connections.end(transport)
+
+    def _may_log(self, request: web.Request, kind: str) -> bool:
+        return self.log_limiter.allow(client_key(request.remote), kind, self.clock())
+
+    @web.middleware
     async def _errors(self, request: web.Request, handler):
         try:
             return await handler(request)
@@ -208,6 +233,9 @@ class WebCompanion:
             reason = exc.text if exc.text and not exc.text.startswith(str(exc.status)) else exc.reason
             return _error(exc.status, reason)
         except BadRequest as exc:
+            if self._may_log(request, "bad request"):
+                log.warning("bad request from %s on %s (once a minute per client): %s", request.remote,
+                            request.path, exc)
             return _error(400, str(exc))
         except (ActionRefused, HandError) as exc:
             return _error(409, str(exc))
@@ -215,41 +243,74 @@ class WebCompanion:
             raise
         except Exception:  # noqa: BLE001 - the client gets no stack trace, the journal does
             ref = secrets.token_hex(4)
-            log.exception("internal error %s on %s %s", ref, request.method, request.path)
+            if self._may_log(request, "internal error"):
+                log.exception("internal error %s on %s %s", ref, request.method, request.path)
             return _error(500, f"internal error (reference {ref}, see the journal)")
+
+    def _other_site(self, request: web.Request) -> bool:
+        """Whether the request comes from another site's page (or an opaque one: ``null``)."""
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return False
+        return origin == "null" or urlsplit(origin).netloc != request.host
 
     @web.middleware
     async def _guard(self, request: web.Request, handler):
         if request.method in SAFE_METHODS:
             return await handler(request)
-        origin = request.headers.get("Origin")
-        if origin is not None and origin != "null" and urlsplit(origin).netloc != request.host:
+        if self._other_site(request):
             return _error(403, "requests from another site are refused")
         if not self.pairing.required and not is_loopback(urlsplit(f"//{request.host}").hostname or ""):
             # A server without pairing listens on loopback only; another Host means DNS rebinding.
             return _error(403, "this board answers changes addressed to 127.0.0.1 only")
         if request.content_type != "application/json":
             return _error(415, "the body must be JSON (Content-Type: application/json)")
-        if request.path != "/api/pair" and not self.pairing.token_valid(request.cookies.get(COOKIE)) \
-                and self.pairing.required:
-            code = request.headers.get(HEADER)
-            if code is None:
-                return _error(403, "this board needs its pairing code to change anything", pairing=True)
-            outcome = self.pairing.attempt(self._client_key(request), code, self.clock())
-            if isinstance(outcome, Refusal):
-                return self._too_many(outcome)
-            if outcome is None:
-                return _error(403, "wrong pairing code", pairing=True)
+        if request.path != "/api/pair" and self.pairing.required:
+            cookie = self._cookie_check(request)
+            if isinstance(cookie, Refusal):
+                return self._too_many(cookie)
+            if cookie is not True:
+                code = request.headers.get(HEADER)
+                if code is None:
+                    return self._forget_cookie(request, _error(
+                        403, "this board needs its pairing code to change anything", pairing=True))
+                outcome = self.pairing.attempt(self._client_key(request), code, self.clock())
+                if isinstance(outcome, Refusal):
+                    return self._too_many(outcome)
+                if outcome is None:
+                    return self._forget_cookie(request, _error(403, "wrong pairing code", pairing=True))
         return await handler(request)
+
+    def _cookie_check(self, request: web.Request) -> bool | Refusal:
+        """The request's pairing cookie, checked once per request: a bad one counts as a wrong code."""
+        if COOKIE_CHECKED not in request:
+            request[COOKIE_CHECKED] = self.pairing.check_token(self._client_key(request),
+                                                               request.cookies.get(COOKIE), self.clock())
+        return request[COOKIE_CHECKED]
+
+    @staticmethod
+    def _forget_cookie(request: web.Request, response: web.StreamResponse) -> web.StreamResponse:
+        """Tell the browser to drop a cookie that did not pass (it is counted once, not at every request)."""
+        if request.cookies.get(COOKIE):
+            response.del_cookie(COOKIE, path="/")
+        return response
 
     @staticmethod
     def _client_key(request: web.Request) -> str:
-        return request.remote or "?"
+        return client_key(request.remote)
 
-    @staticmethod
-    def _too_many(refusal: Refusal) -> web.Response:
+    def _too_many(self, refusal: Refusal) -> web.Response:
         wait = max(1, int(refusal.retry_after + 0.999))
-        response = _error(429, f"too many wrong codes: try again in {wait} s", retry_after=wait)
+        message = f"too many wrong codes: try again in {wait} s"
+        if refusal.everyone and self.on_show_code is not None:
+            # Others are guessing: the board shows its code, and a code entered meanwhile is heard.
+            try:
+                self.on_show_code()
+            except Exception:  # noqa: BLE001 - the LEDs must not turn a refusal into a 500
+                log.exception("cannot show the pairing code")
+            message = ("too many wrong codes from other devices: the board shows its code on its LEDs now; "
+                       "enter it again while it shows")
+        response = _error(429, message, retry_after=wait)
         response.headers["Retry-After"] = str(wait)
         return response
 
@@ -259,13 +320,17 @@ class WebCompanion:
             raw: Any = {}
         else:
             try:
-                text = await request.text()
+                data = await asyncio.wait_for(request.read(), BODY_S)
+            except asyncio.TimeoutError:
+                raise web.HTTPRequestTimeout(text="the body came too slowly") from None
+            try:
+                text = data.decode("utf-8")
             except UnicodeDecodeError:
                 raise BadRequest("the body is not UTF-8 text") from None
             try:
-                raw = json.loads(text) if text.strip() else {}
+                raw = parse_json(text) if text.strip() else {}
             except ValueError as exc:
-                raise BadRequest(f"the body is not valid JSON ({exc.msg}, at character {exc.pos})") from None
+                raise BadRequest(str(exc)) from None
         return check_body(raw, spec)
 
     def _command(self, spec: dict, action: Callable[[dict[str, Any], float], Any]):
@@ -295,12 +360,26 @@ class WebCompanion:
         """Serve on ``host:port`` (port 0: any free port); returns the port. Idempotent."""
         self.attach()
         if self._runner is None:
-            self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
-            await self._runner.setup()
-            site = web.TCPSite(self._runner, host, port, reuse_address=True)
-            await site.start()
-        server = self._runner.addresses
-        return server[0][1] if server else port
+            runner = web.AppRunner(self.app, access_log=None, handle_signals=False, keepalive_timeout=IDLE_KEEPALIVE_S,
+                                   max_line_size=4096, max_field_size=4096)
+            await runner.setup()
+            loop = asyncio.get_running_loop()
+            try:
+                self._server = await loop.create_server(self.connections.factory(runner.server), host, port,
+                                                        reuse_address=True, backlog=128)
+            except BaseException:
+                await runner.cleanup()
+                raise
+            self._runner = runner
+            self._sweeper = loop.create_task(self._sweep_loop(), name="web-sweep")
+        sockets = self._server.sockets if self._server is not None else []
+        return sockets[0].getsockname()[1] if sockets else port
+
+    async def _sweep_loop(self) -> None:
+        """Close idle and slow connections, once a second."""
+        while True:
+            await asyncio.sleep(1.0)
+            self.connections.sweep(self.clock())
 
     async def stop(self) -> None:
         """Close every websocket, stop serving, unsubscribe; idempotent."""
@@ -319,6 +398,12 @@ class WebCompanion:
             except asyncio.CancelledError:
                 pass
             self._broadcaster = None
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+        if self._server is not None:
+            self._server.close()
+            self._server = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -370,19 +455,24 @@ class WebCompanion:
         return web.FileResponse(self.static_dir / "index.html", headers={"Content-Type": "text/html"})
 
     def _paired(self, request: web.Request) -> bool:
-        return not self.pairing.required or self.pairing.token_valid(request.cookies.get(COOKIE))
+        return not self.pairing.required or self._cookie_check(request) is True
 
     def _hello(self, request: web.Request) -> dict[str, Any]:
         return {"pairing_required": self.pairing.required, "paired": self._paired(request),
                 "sim": self.hand is not None}
 
     async def _session_info(self, request: web.Request) -> web.Response:
-        return web.json_response(self._hello(request), headers={"Cache-Control": "no-store"})
+        hello = self._hello(request)
+        response = web.json_response(hello, headers={"Cache-Control": "no-store"})
+        return self._forget_cookie(request, response) if not hello["paired"] else response
 
     async def _state(self, request: web.Request) -> web.Response:
         return web.json_response(self.page_state(), headers={"Cache-Control": "no-store"})
 
     async def _websocket(self, request: web.Request) -> web.WebSocketResponse:
+        if self._other_site(request):
+            # Another site's page (the owner's browser) must not read the live board.
+            return _error(403, "the live board is not served to other sites")
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=4096)
         await ws.prepare(request)
         client = _Client(ws)

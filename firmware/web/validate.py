@@ -49,13 +49,36 @@ class Text(Field):
     def check(self, value: Any) -> str:
         if not isinstance(value, str):
             raise ValueError(f"expected text, got {_show(value)}")
+        if len(value) > 4 * self.max_length + 16:   # before any work on a huge text
+            raise ValueError(f"expected {self.min_length} to {self.max_length} characters, got {len(value)}")
         if self.strip:
             value = value.strip()
-        if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+        return printable_text(value, self.min_length, self.max_length)
+
+
+def printable_text(value: str, min_length: int = 0, max_length: int = 100) -> str:
+    """``value`` if it is text a page, a PGN file and the journal can all hold, else ValueError:
+    valid Unicode (no lone surrogate, which UTF-8 cannot encode), printable (no control, format
+    or private-use character; a plain space is fine), from ``min_length`` to ``max_length``
+    characters.
+
+    >>> printable_text("Anna Müller")
+    'Anna Müller'
+    >>> printable_text("\\ud83d")
+    Traceback (most recent call last):
+    ...
+    ValueError: not valid Unicode text (a lone surrogate at character 1)
+    """
+    for index, ch in enumerate(value, start=1):
+        if "\ud800" <= ch <= "\udfff":
+            raise ValueError(f"not valid Unicode text (a lone surrogate at character {index})")
+        if ord(ch) < 32 or ord(ch) == 127:
             raise ValueError("control characters are not allowed")
-        if not self.min_length <= len(value) <= self.max_length:
-            raise ValueError(f"expected {self.min_length} to {self.max_length} characters, got {len(value)}")
-        return value
+        if not ch.isprintable() and ch != " ":
+            raise ValueError(f"character {index} (U+{ord(ch):04X}) cannot be shown")
+    if not min_length <= len(value) <= max_length:
+        raise ValueError(f"expected {min_length} to {max_length} characters, got {len(value)}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -203,5 +226,5 @@ def check_body(body: Any, spec: dict[str, Field]) -> dict[str, Any]:
     return values
 
 
-__all__ = ["BadRequest", "Field", "Text", "Secret", "TimeControlText", "Fen", "Choice", "Boolean", "Number", "Square",
+__all__ = ["BadRequest", "Field", "Text", "printable_text", "Secret", "TimeControlText", "Fen", "Choice", "Boolean", "Number", "Square",
            "Squares", "check_body"]

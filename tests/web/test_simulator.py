@@ -95,7 +95,7 @@ async def test_listening_beyond_this_machine_needs_the_code(tmp_path):
     pairing = pairing_for(config)
     assert pairing.required and pairing.code == "246135"
     drawn = pairing_for(simulator_config(None, tmp_path / "other", host="0.0.0.0"))
-    assert drawn.required and len(drawn.code) == 6 and (tmp_path / "other" / "pairing-code").exists()
+    assert drawn.required and len(drawn.code) == 8 and (tmp_path / "other" / "pairing-code").exists()
     assert not pairing_for(simulator_config(None, tmp_path)).required
 
 

@@ -1,0 +1,217 @@
+"""The companion against a hostile LAN (issue 12), in process: bad cookies, bad JSON, other sites,
+links in games/, idle and slow connections. The same attacks on a real `echiquier sim`
+subprocess are in tests/web/test_security.py."""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+
+import pytest
+
+from firmware.web.library import GameLibrary, UnknownGame
+from firmware.web.limits import ConnectionGuard, LogLimiter, parse_json
+from firmware.web.pairing import COOKIE
+
+JSON = {"Content-Type": "application/json"}
+
+
+async def post(client, path, body=None, headers=None):
+    data = body if isinstance(body, (str, bytes)) else json.dumps(body if body is not None else {})
+    return await client.post(path, data=data, headers={**JSON, **(headers or {})})
+
+
+# -- point 1: bad cookies count like wrong codes ------------------------------------------------------
+
+async def test_bad_cookies_are_counted_and_then_refused_like_wrong_codes(serve):
+    client, _, backend = await serve(code="35162478")
+    for i in range(5):
+        client.session.cookie_jar.update_cookies({COOKIE: f"{i:032x}." + "0" * 64})
+        response = await client.get("/api/session")
+        assert (await response.json())["paired"] is False
+    limited = await post(client, "/api/pair", {"code": "35162478"})
+    assert limited.status == 429
+    assert not backend.calls
+
+
+async def test_a_bad_cookie_is_dropped_so_it_is_counted_once(serve):
+    client, _, _ = await serve(code="35162478")
+    client.session.cookie_jar.update_cookies({COOKIE: "1" * 32 + "." + "0" * 64})
+    response = await client.get("/api/session")
+    assert "Max-Age=0" in response.headers.get("Set-Cookie", "") or 'expires=' in response.headers.get(
+        "Set-Cookie", "").lower()
+
+
+# -- point 2: text validated at the edge --------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["\ud83d", "a\u200eb", "\u202eevil", "x\ue000"])
+async def test_a_name_that_is_not_printable_unicode_is_a_400(serve, name):
+    client, _, backend = await serve()
+    body = json.dumps({"white": name})   # ensure_ascii: the lone surrogate goes as \ud83d
+    response = await post(client, "/api/game/new", body)
+    assert response.status == 400, await response.text()
+    assert "white" in (await response.json())["error"]
+    assert not backend.calls
+
+
+async def test_a_name_in_any_script_with_spaces_is_fine(serve):
+    client, _, backend = await serve()
+    response = await post(client, "/api/game/new", {"white": "Anna Müller", "black": "Ŝvejk 李"})
+    assert response.status == 200
+
+
+# -- point 6: bad JSON is a 400, logged once per client per minute ---------------------------------------
+
+@pytest.mark.parametrize("body, words", [
+    ("[" * 5000 + "]" * 5000, "nested"),
+    ('{"engine_level": ' + "9" * 5000 + "}", "digits"),
+    ('{"brightness": 1e999}', "too large"),
+    ('{"brightness": NaN}', "not JSON"),
+    ('{"white": "a"', "not valid JSON"),
+])
+async def test_hostile_json_is_a_400_that_says_why(serve, body, words):
+    client, _, backend = await serve()
+    response = await post(client, "/api/settings", body)
+    assert response.status == 400
+    assert words in (await response.json())["error"]
+    assert not backend.calls
+
+
+async def test_bad_requests_are_logged_once_per_client_per_minute(serve, clock, caplog):
+    client, companion, _ = await serve()
+    caplog.set_level(logging.WARNING)
+    for _ in range(50):
+        assert (await post(client, "/api/settings", "[" * 5000)).status == 400
+    assert sum("bad request" in r.getMessage() for r in caplog.records) == 1
+    clock.advance(61)
+    assert (await post(client, "/api/settings", "[" * 5000)).status == 400
+    assert sum("bad request" in r.getMessage() for r in caplog.records) == 2
+
+
+def test_the_json_reader_bounds_depth_and_numbers():
+    assert parse_json('{"a": [1, 2.5, "x"]}') == {"a": [1, 2.5, "x"]}
+    assert parse_json('"[[[[[[[[[[[[[[[[[[[[["') == "[" * 21   # brackets in strings do not count
+    for text in ("[" * 17 + "]" * 17, "1" * 31, "-1e400", "Infinity"):
+        with pytest.raises(ValueError):
+            parse_json(text)
+
+
+def test_the_log_limiter_allows_one_line_per_client_per_minute():
+    limiter = LogLimiter(period_s=60)
+    assert limiter.allow("a", "bad", 0.0) and not limiter.allow("a", "bad", 30.0)
+    assert limiter.allow("b", "bad", 30.0) and limiter.allow("a", "bad", 60.0)
+    assert limiter.suppressed == 1
+
+
+# -- point 7: other sites ---------------------------------------------------------------------------------
+
+async def test_origin_null_is_refused(serve):
+    client, _, backend = await serve()
+    response = await post(client, "/api/game/resign", {"color": "white"}, headers={"Origin": "null"})
+    assert response.status == 403 and not backend.calls
+
+
+async def test_the_websocket_refuses_another_sites_page(serve):
+    client, _, _ = await serve()
+    for origin in ("http://evil.example", "null"):
+        response = await client.get("/ws", headers={"Origin": origin, "Connection": "Upgrade",
+                                                    "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+                                                    "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})
+        assert response.status == 403
+    ws = await client.ws_connect("/ws", headers={"Origin": f"http://{client.server.host}:{client.server.port}"})
+    assert json.loads((await ws.receive(timeout=2)).data)["type"] == "hello"
+    await ws.close()
+
+
+def test_a_link_in_the_games_directory_is_not_followed(tmp_path):
+    games = tmp_path / "games"
+    games.mkdir()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the owner's private notes")
+    (games / "2025-01-01_1000_A-vs-B.pgn").symlink_to(secret)
+    library = GameLibrary(games)
+    assert library.games() == []
+    with pytest.raises(UnknownGame):
+        library.pgn("2025-01-01_1000_A-vs-B")
+    assert "private" not in library.all_pgn()
+
+
+# -- point 4: connections ----------------------------------------------------------------------------------
+
+class FakeTransport:
+    def __init__(self, peer):
+        self.peer = peer
+        self.closed = False
+
+    def get_extra_info(self, name):
+        return (self.peer, 40000) if name == "peername" else None
+
+    def is_closing(self):
+        return self.closed
+
+    def close(self):
+        self.closed = True
+
+    abort = close
+
+
+def test_connections_are_capped_per_client_and_in_all():
+    guard = ConnectionGuard(lambda: 0.0, total=10, per_client=4)
+    mine = [FakeTransport("10.0.0.2") for _ in range(5)]
+    assert [guard.admit(t) for t in mine] == [True] * 4 + [False]
+    others = [FakeTransport(f"10.0.1.{i}") for i in range(7)]
+    assert [guard.admit(t) for t in others] == [True] * 6 + [False]
+    guard.forget(mine[0])
+    assert guard.admit(FakeTransport("10.0.0.3"))
+
+
+def test_idle_and_slow_connections_are_closed_but_busy_ones_stay():
+    now = [0.0]
+    guard = ConnectionGuard(lambda: now[0], total=10, per_client=10, idle_s=10)
+    idle, slow, busy = FakeTransport("a"), FakeTransport("b"), FakeTransport("c")
+    for t in (idle, slow, busy):
+        guard.admit(t)
+    guard.begin(busy)            # a websocket, or a request being answered
+    now[0] = 9.0
+    assert guard.sweep(now[0]) == 0
+    now[0] = 10.0
+    assert guard.sweep(now[0]) == 2
+    assert idle.closed and slow.closed and not busy.closed
+    guard.end(busy)              # its answer went out at 10 s: idle from then on
+    assert guard.sweep(19.0) == 0 and guard.sweep(20.0) == 1
+
+
+async def test_many_idle_connections_do_not_stop_the_page(serve, unused_tcp_port):
+    """Issue 12: 1,100 idle connections exhausted the file handles. Served for real (start()),
+    one client's connections are capped, and another client still gets the page."""
+    from aiohttp import ClientSession
+
+    from firmware.web.pairing import Pairing
+    from firmware.web.server import WebCompanion
+    from tests.web.fakes import FakeBackend
+
+    companion = WebCompanion(FakeBackend(), pairing=Pairing(None, required=False))
+    port = await companion.start("127.0.0.1", unused_tcp_port)
+    loop = asyncio.get_running_loop()
+    socks = []
+    try:
+        for _ in range(60):
+            sock = socket.socket()
+            sock.setblocking(False)
+            sock.bind(("127.0.0.2", 0))
+            await loop.sock_connect(sock, ("127.0.0.1", port))
+            socks.append(sock)
+        for _ in range(10_000):     # let the server accept them (loop turns, no time measured)
+            if companion.connections.open + companion.connections.refused >= 60:
+                break
+            await asyncio.sleep(0)
+        assert companion.connections.open <= companion.connections.per_client
+        assert companion.connections.refused >= 60 - companion.connections.per_client
+        async with ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{port}/api/state") as response:
+                assert response.status == 200
+    finally:
+        for sock in socks:
+            sock.close()
+        await companion.stop()
