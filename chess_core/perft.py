@@ -5,30 +5,48 @@ from .move import decode
 from .position import Position
 
 
-def perft(pos: Position, depth: int) -> int:
-    """Number of leaf nodes ``depth`` plies below ``pos`` (every leaf made and unmade)."""
+def perft(pos: Position, depth: int, bulk: bool = True) -> int:
+    """Number of leaf nodes ``depth`` plies below ``pos``.
+
+    ``bulk`` counts the last ply's legal moves without playing them (the usual perft); without
+    it every leaf is made and unmade, which also exercises make/unmake on every move.
+    """
     if depth <= 0:
         return 1
-    make, unmake = pos.make, pos.unmake
-    nodes = 0
     if depth == 1:
+        if bulk:
+            return pos.count_legal()
+        nodes = 0
         for code in pos.legal_codes():
-            make(code)
-            unmake()
+            pos.make(code)
+            pos.unmake()
             nodes += 1
         return nodes
-    for code in pos.legal_codes():
+    return _walk(pos, depth, bulk)
+
+
+def _walk(pos: Position, depth: int, bulk: bool) -> int:
+    make, unmake, legal = pos.make, pos.unmake, pos.legal_codes
+    nodes = 0
+    if depth == 2 and bulk:
+        count = pos.count_legal
+        for code in legal():
+            make(code)
+            nodes += count()
+            unmake()
+        return nodes
+    for code in legal():
         make(code)
-        nodes += perft(pos, depth - 1)
+        nodes += _walk(pos, depth - 1, bulk) if depth > 2 else perft(pos, 1, bulk)
         unmake()
     return nodes
 
 
-def divide(pos: Position, depth: int) -> dict[str, int]:
+def divide(pos: Position, depth: int, bulk: bool = True) -> dict[str, int]:
     """Perft split by first move, keyed by UCI."""
     result = {}
     for code in pos.legal_codes():
         pos.make(code)
-        result[decode(code).uci()] = perft(pos, depth - 1)
+        result[decode(code).uci()] = perft(pos, depth - 1, bulk)
         pos.unmake()
     return result

@@ -290,10 +290,116 @@ class Position:
             self._gen_en_passant(us, append)
         return moves
 
-    def _gen_pawns(self, us, own, opp, occ, target, pinned, line, append) -> None:
+    def count_legal(self) -> int:
+        """len(self.legal_codes()), counted from the target bitboards without listing the moves
+        (perft's bulk counting); the rare cases (en passant, castling, pinned pawns) are listed."""
+        us = self.turn
+        them = us ^ 1
+        bbc = self.bb_color
+        bbp = self.bb_piece
+        own = bbc[us]
+        opp = bbc[them]
+        occ = own | opp
+        ksq = self.king[us]
+        if ksq < 0:
+            return 0
+        rq = (bbp[ROOK] | bbp[QUEEN]) & opp
+        bq = (bbp[BISHOP] | bbp[QUEEN]) & opp
+        found: list[int] = []
+        count = 0
+        t = KING_ATTACKS[ksq] & ~own
+        if t:
+            eksq = self.king[them]
+            if eksq >= 0:
+                t &= ~KING_ATTACKS[eksq]
+            epawns = bbp[PAWN] & opp
+            if us == WHITE:
+                t &= ~(((epawns & _NOT_A) >> 9) | ((epawns & _NOT_H) >> 7))
+            else:
+                t &= ~(((epawns & _NOT_A) << 7) | ((epawns & _NOT_H) << 9))
+            knights = bbp[KNIGHT] & opp
+            while knights and t:
+                b = knights & -knights
+                knights ^= b
+                t &= ~KNIGHT_ATTACKS[b.bit_length() - 1]
+            occ_noking = occ ^ (1 << ksq)
+            while t:
+                b = t & -t
+                t ^= b
+                to = b.bit_length() - 1
+                if rq & ROOK_PSEUDO[to] and (RANK_ATTACKS[to][occ_noking & RANK_MASKS[to]]
+                                             | FILE_ATTACKS[to][occ_noking & FILE_MASKS[to]]) & rq:
+                    continue
+                if bq & BISHOP_PSEUDO[to] and (DIAG_ATTACKS[to][occ_noking & DIAG_MASKS[to]]
+                                               | ANTI_ATTACKS[to][occ_noking & ANTI_MASKS[to]]) & bq:
+                    continue
+                count += 1
+        checkers = (((KNIGHT_ATTACKS[ksq] & bbp[KNIGHT]) | (PAWN_ATTACKS[us][ksq] & bbp[PAWN])) & opp
+                    | (RANK_ATTACKS[ksq][occ & RANK_MASKS[ksq]] | FILE_ATTACKS[ksq][occ & FILE_MASKS[ksq]]) & rq
+                    | (DIAG_ATTACKS[ksq][occ & DIAG_MASKS[ksq]] | ANTI_ATTACKS[ksq][occ & ANTI_MASKS[ksq]]) & bq)
+        if checkers:
+            if checkers & (checkers - 1):
+                if self.ep >= 0:
+                    self._gen_en_passant(us, found.append)
+                return count + len(found)
+            target = BETWEEN[ksq][checkers.bit_length() - 1] | checkers
+        else:
+            target = ~own & 0xFFFFFFFFFFFFFFFF
+            self._gen_castling(us, them, occ, found.append)
+        pinned = 0
+        snipers = (ROOK_PSEUDO[ksq] & rq) | (BISHOP_PSEUDO[ksq] & bq)
+        while snipers:
+            b = snipers & -snipers
+            snipers ^= b
+            between = BETWEEN[ksq][b.bit_length() - 1] & occ
+            if between and not between & (between - 1) and between & own:
+                pinned |= between
+        line = LINE[ksq]
+        pieces = bbp[KNIGHT] & own & ~pinned
+        while pieces:
+            b = pieces & -pieces
+            pieces ^= b
+            count += (KNIGHT_ATTACKS[b.bit_length() - 1] & target).bit_count()
+        pieces = (bbp[BISHOP] | bbp[QUEEN]) & own
+        while pieces:
+            b = pieces & -pieces
+            pieces ^= b
+            frm = b.bit_length() - 1
+            t = (DIAG_ATTACKS[frm][occ & DIAG_MASKS[frm]] | ANTI_ATTACKS[frm][occ & ANTI_MASKS[frm]]) & target
+            count += (t & line[frm] if b & pinned else t).bit_count()
+        pieces = (bbp[ROOK] | bbp[QUEEN]) & own
+        while pieces:
+            b = pieces & -pieces
+            pieces ^= b
+            frm = b.bit_length() - 1
+            t = (RANK_ATTACKS[frm][occ & RANK_MASKS[frm]] | FILE_ATTACKS[frm][occ & FILE_MASKS[frm]]) & target
+            count += (t & line[frm] if b & pinned else t).bit_count()
+        pawns = bbp[PAWN] & own
+        free = pawns & ~pinned
+        empty = ~occ & 0xFFFFFFFFFFFFFFFF
+        if us == WHITE:
+            single = (free << 8) & empty
+            double = ((single & _RANK_3) << 8) & empty & target
+            hits = (single & target, ((free & _NOT_A) << 7) & opp & target, ((free & _NOT_H) << 9) & opp & target)
+            last = _RANK_8
+        else:
+            single = (free >> 8) & empty
+            double = ((single & _RANK_6) >> 8) & empty & target
+            hits = (single & target, ((free & _NOT_A) >> 9) & opp & target, ((free & _NOT_H) >> 7) & opp & target)
+            last = _RANK_1
+        count += double.bit_count()
+        for t in hits:
+            count += t.bit_count() + 3 * (t & last).bit_count()
+        if pawns & pinned:
+            self._gen_pawns(us, own, opp, occ, target, pinned, line, found.append, pinned_only=True)
+        if self.ep >= 0:
+            self._gen_en_passant(us, found.append)
+        return count + len(found)
+
+    def _gen_pawns(self, us, own, opp, occ, target, pinned, line, append, pinned_only=False) -> None:
         pawns = self.bb_piece[PAWN] & own
         empty = ~occ & 0xFFFFFFFFFFFFFFFF
-        free = pawns & ~pinned
+        free = 0 if pinned_only else pawns & ~pinned
         if us == WHITE:
             single = (free << 8) & empty
             double = ((single & _RANK_3) << 8) & empty & target

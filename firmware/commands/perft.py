@@ -12,6 +12,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fen", default=STARTING_FEN, help="position (default: the initial position)")
     p.add_argument("--depth", type=int, required=True, help="plies to search (>= 0)")
     p.add_argument("--divide", action="store_true", help="print the count below each first move")
+    p.add_argument("--every-leaf", action="store_true",
+                   help="make and unmake every leaf instead of counting the last ply's moves (slower)")
     p.set_defaults(func=run)
 
 
@@ -25,10 +27,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"echiquier perft: bad --fen: {exc}", file=sys.stderr)
         return 2
     if args.divide and args.depth >= 1:
-        split = divide(pos, args.depth)
+        split = divide(pos, args.depth, bulk=not args.every_leaf)
         for uci in sorted(split):
             print(f"{uci}: {split[uci]}")
         print(f"\nNodes: {sum(split.values())}")
     else:
-        print(perft(pos, args.depth))
+        print(perft(pos, args.depth, bulk=not args.every_leaf))
     return 0

@@ -13,6 +13,7 @@ from firmware.cli import main
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PERFT_EPD = Path(__file__).parent / "data" / "perft.epd"
 MAX_NODES = 2_200_000  # deeper counts are left to bench/perft.py
+EVERY_LEAF_NODES = 100_000  # counts also checked with every leaf made and unmade
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
@@ -41,6 +42,9 @@ def test_perft_matches_the_published_counts(fen, depth, nodes):
     pos = Position(fen)
     assert perft(pos, depth) == nodes
     assert pos.fen() == Position(fen).fen(), "make/unmake leaves the position as it was"
+    if nodes <= EVERY_LEAF_NODES:  # every leaf made and unmade too, not only counted
+        assert perft(pos, depth, bulk=False) == nodes
+        assert pos.fen() == Position(fen).fen()
 
 
 def test_every_epd_position_is_tested_below_two_million_nodes():
@@ -74,6 +78,11 @@ def test_perft_command_prints_the_node_count(capsys):
     assert main(["perft", "--depth", "3"]) == 0
     assert capsys.readouterr().out.strip() == "8902"
     assert main(["perft", "--fen", KIWIPETE, "--depth", "2"]) == 0
+    assert capsys.readouterr().out.strip() == "2039"
+
+
+def test_perft_command_every_leaf_counts_the_same(capsys):
+    assert main(["perft", "--fen", KIWIPETE, "--depth", "2", "--every-leaf"]) == 0
     assert capsys.readouterr().out.strip() == "2039"
 
 

@@ -36,6 +36,7 @@ def test_push_accepts_exactly_the_legal_moves(fen):
             break
         legal = {(m.from_square, m.to_square, m.promotion) for m in board.legal_moves}
         before = pos.fen()
+        assert pos.count_legal() == len(legal), before  # perft's bulk count
         for frm, to, promo in candidates(board):
             move = Move(frm, to, promo)
             assert pos.is_legal(move) == ((frm, to, promo) in legal), (before, move)
