@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .pi_platform import detect
+from .hw_lock import HardwareLock, gpio_lock
 from .pinmap import MatrixPins, PinMap
 from .reading import Reading
 from .sensors import BackendUnavailableError, SensorError, SensorSource
@@ -74,6 +75,8 @@ class GpioMatrixSource(SensorSource):
     pin map's) is the wait between selecting a row and reading its columns. ``gpio`` injects a
     module with the RPi.GPIO API (``board_driver.mock_gpio.MockGPIO`` in tests); ``delay_us``
     injects the wait. ``poll_interval`` is the pause of the scanning thread between scans.
+    ``lock`` (default: /run/echiquier/gpio.lock) is held while the pins are claimed, so a
+    second scanner (hwtest beside the service) refuses with HardwareBusyError.
     """
 
     def __init__(
@@ -85,6 +88,7 @@ class GpioMatrixSource(SensorSource):
         gpio=None,
         poll_interval: float = 0.002,
         delay_us: Callable[[float], None] = busy_wait_us,
+        lock: HardwareLock | None = None,
     ):
         super().__init__()
         self.pins = pinmap.matrix if isinstance(pinmap, PinMap) else pinmap
@@ -99,6 +103,7 @@ class GpioMatrixSource(SensorSource):
         self._delay_us = delay_us
         self._scan: Callable[[], int] | None = None
         self._claimed: list[int] = []
+        self.lock = lock if lock is not None else gpio_lock()
 
     @property
     def gpio(self):
@@ -114,6 +119,14 @@ class GpioMatrixSource(SensorSource):
         return Reading(self._clock(), occupied)
 
     def _open(self) -> None:
+        self.lock.acquire()  # HardwareBusyError while the service (or another hwtest) scans
+        try:
+            self._setup()
+        except BaseException:
+            self.lock.release()
+            raise
+
+    def _setup(self) -> None:
         gpio = self.gpio
         mode = gpio.getmode()
         if mode not in (None, gpio.BCM):
@@ -179,6 +192,7 @@ class GpioMatrixSource(SensorSource):
     def _close(self) -> None:
         self._scan = None
         self._release()
+        self.lock.release()
 
     def _release(self) -> None:
         if self._claimed:

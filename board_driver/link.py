@@ -107,6 +107,8 @@ class SerialLink:
         self.device_uptime_ms: int | None = None
         self.device_scan_rate: int | None = None
         self.retry_at = 0.0
+        self.last_error: str | None = None
+        """Why the last attempt to open the port failed (None once open)."""
         self._state = LinkState.CLOSED
         self._port = None
         self._lock = threading.RLock()
@@ -272,13 +274,18 @@ class SerialLink:
                 raise BackendUnavailableError(f"pyserial is not installed ({exc})") from exc
             factory = self._factory = serial.Serial
         try:
-            port = factory(self.port_name, baudrate=self.baudrate, timeout=self.read_timeout, write_timeout=1.0)
+            # exclusive: pyserial flocks the port, so a second process (hwtest beside the
+            # service) fails to open it instead of silently sharing the frames.
+            port = factory(self.port_name, baudrate=self.baudrate, timeout=self.read_timeout, write_timeout=1.0,
+                           exclusive=True)
         except (OSError, ValueError) as exc:
+            self.last_error = str(exc)
             self.stats.open_failures += 1
             self.retry_at = self._clock() + self.backoff.next()
             log.debug("cannot open %s: %s", self.port_name, exc)
             return
         self._port = port
+        self.last_error = None
         self.decoder.reset()
         self._rx_seq = None
         self._last_rx = self._clock()  # the silence window starts now

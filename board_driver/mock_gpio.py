@@ -52,6 +52,83 @@ class MatrixModel:
         self.closed: frozenset[tuple[int, int]] = frozenset()
         self._rows_of: dict[int, tuple[int, ...]] = {}
         self.version = 0  # bumped on every change so pin readers know to recompute
+        # Wiring faults a maker can build (``echiquier hwtest --doctor`` names each):
+        self.shorts: list[tuple[int, int]] = []   # two lines joined (a solder bridge)
+        self.ties: dict[int, int] = {}             # a line stuck to GND (LOW) or 3.3 V (HIGH)
+        self.square_diodes: dict[tuple[int, int], str | None] = {}  # (row, col) -> orientation, None: none
+
+    def short(self, a: int, b: int) -> None:
+        """Join lines ``a`` and ``b`` (a solder bridge between two row lines, say)."""
+        self.shorts.append((a, b))
+        self.version += 1
+
+    def tie(self, pin: int, level: int) -> None:
+        """Stick line ``pin`` to GND (LOW) or 3.3 V (HIGH)."""
+        self.ties[pin] = level
+        self.version += 1
+
+    def set_diode(self, row: int, col: int, orientation: str | None) -> None:
+        """The diode at one crossing: COL_TO_ROW, ROW_TO_COL (reversed on an active-low board), None (missing)."""
+        self.square_diodes[(row, col)] = orientation
+        self.version += 1
+
+    @property
+    def faulty(self) -> bool:
+        return bool(self.shorts or self.ties or self.square_diodes)
+
+    def pin_levels(self, outputs: dict[int, int]) -> dict[int, int]:
+        """The level of every matrix line some source drives, given the pins driven as outputs.
+
+        The general model, for faulty wiring: lines joined by shorts or by closed sensors
+        without a diode form one net; outputs and ties drive nets; a closed sensor's diode
+        carries a LOW from its cathode to its anode and a HIGH from its anode to its cathode.
+        Two sources driving one net to opposite levels raise :class:`ElectricalFault`.
+        """
+        pins = self.rows + self.cols
+        parent = {p: p for p in pins}
+
+        def find(p: int) -> int:
+            while parent[p] != p:
+                parent[p] = parent[parent[p]]
+                p = parent[p]
+            return p
+
+        diodes = []
+        for a, b in self.shorts:
+            parent[find(a)] = find(b)
+        for row, col in self.closed:
+            orientation = self.square_diodes.get((row, col), self.diodes)
+            if orientation is None:
+                parent[find(row)] = find(col)
+            else:
+                diodes.append((col, row) if orientation == COL_TO_ROW else (row, col))  # (anode, cathode)
+        row_outputs = self.row_nets({p: v for p, v in outputs.items() if p in self.rows})
+        sources = [(p, v, f"GPIO {p}") for p, v in row_outputs.items()]
+        sources += [(p, v, f"GPIO {p}") for p, v in outputs.items() if p in self.cols]
+        sources += [(p, v, f"GPIO {p} stuck to {'3.3 V' if v else 'GND'}") for p, v in self.ties.items() if p in parent]
+        level: dict[int, int] = {}
+        who: dict[int, str] = {}
+
+        def drive(net: int, value: int, name: str) -> bool:
+            if net in level:
+                if level[net] != value:
+                    raise ElectricalFault(f"short circuit: {who[net]} and {name} drive one line to opposite levels")
+                return False
+            level[net], who[net] = value, name
+            return True
+
+        for pin, value, name in sources:
+            drive(find(pin), value, name)
+        changed = True
+        while changed:
+            changed = False
+            for anode, cathode in diodes:
+                a, k = find(anode), find(cathode)
+                if level.get(k) == LOW:
+                    changed |= drive(a, LOW, who[k] + " through a diode")
+                if level.get(a) == HIGH:
+                    changed |= drive(k, HIGH, who[a] + " through a diode")
+        return {p: level[find(p)] for p in pins if find(p) in level}
 
     def set_closed(self, pairs: Iterable[tuple[int, int]]) -> None:
         self.closed = frozenset(pairs)
@@ -263,7 +340,13 @@ class MockGPIO:
 
     def _recompute(self) -> None:
         self._cache = {}
-        if self.matrix is not None:
+        if self.matrix is not None and self.matrix.faulty:
+            outputs = {p: self.out_level[p] for p in self.matrix.rows + self.matrix.cols
+                       if self.direction.get(p) == OUT}
+            for pin, level in self.matrix.pin_levels(outputs).items():
+                if self.direction.get(pin) == IN:
+                    self._cache[pin] = level
+        elif self.matrix is not None:
             driven = self.matrix.row_nets(
                 {p: self.out_level[p] for p in self.matrix.rows if self.direction.get(p) == OUT}
             )

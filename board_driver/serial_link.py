@@ -108,13 +108,23 @@ class SerialSource(SensorSource):
         if self.link.threaded:
             with self._received:
                 if not self._received.wait_for(lambda: self.scan_count != before, timeout=self.read_timeout):
-                    raise SensorError(f"no reading from the co-processor on {self.link.port_name} within {self.read_timeout} s")
+                    raise SensorError(self._no_reading())
                 return self._latest
         while self.scan_count == before:
             self.link.poll()
             if self.scan_count == before and self._clock() > deadline:
-                raise SensorError(f"no reading from the co-processor on {self.link.port_name} within {self.read_timeout} s")
+                raise SensorError(self._no_reading())
         return self._latest
+
+    def _no_reading(self) -> str:
+        link = self.link
+        text = f"no reading from the co-processor on {link.port_name} within {self.read_timeout} s"
+        if link.last_error:
+            return f"{text}: cannot open it ({link.last_error})"
+        if link.connected and link.device_version is None:
+            return (f"{text}: the port opened but nothing answered; is it the co-processor's data port "
+                    "(the by-id name ending in -if02)? echiquier hwtest --doctor lists the ports")
+        return text
 
     def led_sink(self, **options) -> SerialLedSink:
         """An LED sink on the same link."""

@@ -1,0 +1,215 @@
+"""Electrical line tests of the sensor matrix for ``hwtest --doctor``: stuck columns, shorted rows, reversed or missing diodes.
+
+Driven through any module with the RPi.GPIO API (the real one, or board_driver.mock_gpio). The
+tests never drive two lines against each other: unselected rows are released to inputs, so
+a solder bridge or a missing diode cannot short two outputs while a fault is looked for.
+
+* columns, no row selected: a column that reads "occupied" touches GND (3.3 V on an
+  active-high board: GPIO 2/3's own 1.8 kOhm pull-ups do that) or a row line;
+* rows: each row alone is driven to the select level while the others are inputs pulled the
+  other way: a row that follows it is shorted to it; one that reads the select level with
+  nothing driven touches GND (3.3 V);
+* the empty board, scanned safely: a square that reads occupied has a stuck sensor;
+* three pieces on a1, h1 and a8: a missing piece whose column conducts *backwards* (probed
+  with the column pulled the other way and its row driven to the release level) has a
+  reversed diode, one that conducts neither way an open sensor or joint; a fourth square
+  reading occupied (h8) is a ghost: the diode across from it (a1) is missing or shorted.
+
+Each finding is a :class:`Finding`: the fault's kind, the lines or squares, and the fix in
+one line.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .pinmap import MatrixPins
+
+FILES = "abcdefgh"
+THREE_PIECES = (0, 7, 56)
+"""a1, h1, a8: with them on the board, a missing diode at a1 lights the ghost h8."""
+
+STUCK_COLUMN = "stuck column"
+STUCK_ROW = "stuck row"
+SHORTED_ROWS = "shorted rows"
+STUCK_SQUARE = "stuck sensor"
+REVERSED_DIODE = "reversed diode"
+OPEN_SQUARE = "open sensor"
+GHOST = "missing diode (ghost)"
+
+
+def square_name(square: int) -> str:
+    return f"{FILES[square % 8]}{square // 8 + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    kind: str
+    where: str
+    fix: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.where}"
+
+
+class LineTester:
+    """The line tests of one matrix ``pins`` through ``gpio`` (RPi.GPIO API); see the module docstring."""
+
+    def __init__(self, gpio, pins: MatrixPins):
+        self.gpio = gpio
+        self.pins = pins
+        g = gpio
+        self.occupied = g.LOW if pins.active == "low" else g.HIGH
+        self.idle = g.HIGH if self.occupied == g.LOW else g.LOW
+        self.col_pull = g.PUD_UP if self.occupied == g.LOW else g.PUD_DOWN
+        self.select = g.LOW if pins.select_level == "low" else g.HIGH
+        self.release = g.HIGH if self.select == g.LOW else g.LOW
+        self.row_pull = g.PUD_UP if self.release == g.HIGH else g.PUD_DOWN
+
+    # -- naming lines ------------------------------------------------------------------------
+    def _row_name(self, index: int) -> str:
+        what = f"file {FILES[index]}" if self.pins.transpose else f"rank {index + 1}"
+        return f"row {index + 1} ({what}, GPIO {self.pins.rows[index]})"
+
+    def _col_name(self, index: int) -> str:
+        what = f"rank {index + 1}" if self.pins.transpose else f"file {FILES[index]}"
+        return f"column {index + 1} ({what}, GPIO {self.pins.cols[index]})"
+
+    def _lines_of(self, square: int) -> tuple[int, int]:
+        rank, file = divmod(square, 8)
+        return (file, rank) if self.pins.transpose else (rank, file)
+
+    # -- set-up -----------------------------------------------------------------------------
+    def __enter__(self):
+        g = self.gpio
+        if g.getmode() not in (None, g.BCM):
+            raise RuntimeError("GPIO numbering is already set to BOARD in this process")
+        g.setmode(g.BCM)
+        self._release_rows()
+        for col in self.pins.cols:
+            g.setup(col, g.IN, pull_up_down=self.col_pull)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.gpio.cleanup(list(self.pins.rows + self.pins.cols))
+
+    def _release_rows(self, pull=None) -> None:
+        g = self.gpio
+        for row in self.pins.rows:
+            g.setup(row, g.IN, pull_up_down=g.PUD_OFF if pull is None else pull)
+
+    def scan(self) -> int:
+        """One safe scan: each row driven alone, the others released (no ghost-path shorts)."""
+        g, pins = self.gpio, self.pins
+        occupied = 0
+        for r, row in enumerate(pins.rows):
+            g.setup(row, g.OUT, initial=self.select)
+            for c, col in enumerate(pins.cols):
+                if g.input(col) == self.occupied:
+                    occupied |= 1 << pins.square(r, c)
+            g.setup(row, g.IN, pull_up_down=g.PUD_OFF)
+        return occupied
+
+    # -- the tests --------------------------------------------------------------------------
+    def columns(self) -> list[Finding]:
+        g = self.gpio
+        self._release_rows()
+        findings = []
+        level = "GND" if self.occupied == g.LOW else "3.3 V"
+        for c, col in enumerate(self.pins.cols):
+            if g.input(col) == self.occupied:
+                extra = (" (GPIO 2/3 have 1.8 kOhm pull-ups to 3.3 V on the Pi: move this column)"
+                         if col in (2, 3) and self.occupied == g.HIGH else "")
+                findings.append(Finding(
+                    STUCK_COLUMN, f"{self._col_name(c)} reads occupied with no row selected{extra}",
+                    f"look for a bridge from that column to {level} or a row line along {self._col_name(c).split(' (')[0]}"))
+        return findings
+
+    def rows(self) -> list[Finding]:
+        g = self.gpio
+        pins = self.pins
+        findings = []
+        self._release_rows(self.row_pull)
+        level = "GND" if self.select == g.LOW else "3.3 V"
+        stuck = set()
+        for r, row in enumerate(pins.rows):
+            if g.input(row) == self.select:
+                stuck.add(r)
+                findings.append(Finding(STUCK_ROW, f"{self._row_name(r)} reads selected with nothing driving it",
+                                        f"look for a bridge from that row line to {level}"))
+        pairs = set()
+        for r, row in enumerate(pins.rows):
+            if r in stuck:
+                continue
+            g.setup(row, g.OUT, initial=self.select)
+            for o, other in enumerate(pins.rows):
+                if o != r and o not in stuck and g.input(other) == self.select:
+                    pairs.add((min(r, o), max(r, o)))
+            g.setup(row, g.IN, pull_up_down=self.row_pull)
+        for a, b in sorted(pairs):
+            findings.append(Finding(SHORTED_ROWS, f"{self._row_name(a)} and {self._row_name(b)} are joined",
+                                    "look for a solder bridge or a pinched wire between those two row lines"))
+        self._release_rows()
+        return findings
+
+    def empty_board(self, skip_columns: set[int] = frozenset()) -> list[Finding]:
+        occupied = self.scan()
+        findings = []
+        for square in range(64):
+            if occupied >> square & 1 and self._lines_of(square)[1] not in skip_columns:
+                findings.append(Finding(STUCK_SQUARE, f"{square_name(square)} reads occupied on an empty board",
+                                        f"the sensor of {square_name(square)} is stuck closed, or its column touches its row"))
+        return findings
+
+    def conducts_backwards(self, square: int) -> bool:
+        """Whether the crossing of ``square`` passes current against its diode's direction."""
+        g, pins = self.gpio, self.pins
+        r, c = self._lines_of(square)
+        row, col = pins.rows[r], pins.cols[c]
+        reverse_pull = g.PUD_DOWN if self.col_pull == g.PUD_UP else g.PUD_UP
+        self._release_rows()
+        g.setup(col, g.IN, pull_up_down=reverse_pull)
+        g.setup(row, g.OUT, initial=self.release)
+        backwards = g.input(col) == self.release
+        g.setup(row, g.IN, pull_up_down=g.PUD_OFF)
+        g.setup(col, g.IN, pull_up_down=self.col_pull)
+        return backwards
+
+    def three_pieces(self, squares=THREE_PIECES) -> list[Finding]:
+        """With pieces on ``squares`` (a1, h1, a8) and nothing else: missing pieces and ghosts."""
+        occupied = self.scan()
+        expected = sum(1 << s for s in squares)
+        findings = []
+        reversed_at = []
+        for square in squares:
+            if occupied >> square & 1:
+                continue
+            if self.pins.select_level == self.pins.active and self.conducts_backwards(square):
+                reversed_at.append(square)
+                findings.append(Finding(REVERSED_DIODE, f"the diode of {square_name(square)} conducts the wrong way",
+                                        f"turn the diode of {square_name(square)} round: its bar goes to the "
+                                        f"{'row' if self.pins.active == 'low' else 'column'}"))
+            else:
+                findings.append(Finding(OPEN_SQUARE, f"{square_name(square)} reads empty with a piece on it",
+                                        f"check the sensor, the diode and the joints of {square_name(square)} "
+                                        "(a reed switch turned along the magnet's axis, or a magnet too weak)"))
+        for square in range(64):
+            if occupied >> square & 1 and not expected >> square & 1:
+                opposite = self._opposite(square, squares)
+                cause = (f"the reversed diode of {square_name(opposite)} lets current back"
+                         if opposite in reversed_at else
+                         f"the diode of {square_name(opposite)} is missing or shorted" if opposite is not None
+                         else "a diode is missing or shorted")
+                findings.append(Finding(GHOST, f"{square_name(square)} reads occupied with pieces on "
+                                        f"{', '.join(square_name(s) for s in squares)} only: {cause}",
+                                        f"fit a diode (bar to the {'row' if self.pins.active == 'low' else 'column'}) "
+                                        f"at {square_name(opposite) if opposite is not None else 'every square'}"))
+        return findings
+
+    def _opposite(self, ghost: int, squares) -> int | None:
+        """The piece across the rectangle from ``ghost``: the one sharing neither its row nor its column."""
+        gr, gc = self._lines_of(ghost)
+        for square in squares:
+            r, c = self._lines_of(square)
+            if r != gr and c != gc:
+                return square
+        return None
