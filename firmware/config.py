@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 import typing
 from dataclasses import dataclass, field
@@ -107,6 +108,8 @@ class GameConfig:
     fen: str = _check(_fen, "")
     event: str = "Casual game"
     site: str = ""
+    round: str = "-"                 # the PGN Round tag (a club hub sets it)
+    draw_offers_from_move: int = _check(_between(0, 500), 0)   # 0: from the first move
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "opponent", OPPONENT_ALIASES.get(self.opponent, self.opponent))
@@ -175,6 +178,29 @@ class EngineConfig:
     elo: int = _check(_elo, 0)   # 0: not limited (level alone); else UCI_LimitStrength at this Elo
 
 
+def _broker(value: str) -> None:
+    if value and not re.fullmatch(r"mqtts?://[A-Za-z0-9.\-\[\]:]+(:\d{1,5})?/?", value):
+        raise ValueError(f'expected "mqtt://host:port" or "mqtts://host:port", got {value!r}')
+
+
+def _club_name(value: str) -> None:
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", value):
+        raise ValueError(f"expected 1 to 32 letters, digits, '-' or '_' (a topic level), got {value!r}")
+
+
+def _board_name(value: str) -> None:
+    if value:
+        _club_name(value)
+
+
+@dataclass(frozen=True)
+class ClubConfig:
+    broker: str = _check(_broker, "")          # empty: the board publishes nothing
+    board: str = _check(_board_name, "")       # this board's number in the hall ("12")
+    club: str = _check(_club_name, "club")     # the topic tree's second level
+    credentials_file: str = ""                 # a 0600 file holding "user:password"
+
+
 @dataclass(frozen=True)
 class Config:
     """The whole configuration; ``source`` names the file it came from (for messages)."""
@@ -187,6 +213,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     lichess: LichessConfig = field(default_factory=LichessConfig)
     engine: EngineConfig = field(default_factory=EngineConfig)
+    club: ClubConfig = field(default_factory=ClubConfig)
     source: str = field(default="<defaults>", compare=False, metadata={"internal": True})
 
     @property
@@ -261,7 +288,8 @@ def _resolve(config: Config, base: Path | None) -> Config:
     board = dataclasses.replace(config.board, pinmap=rel(config.board.pinmap), capture=rel(config.board.capture))
     storage = dataclasses.replace(config.storage, dir=rel(config.storage.dir))
     lichess = dataclasses.replace(config.lichess, token_file=rel(config.lichess.token_file))
-    return dataclasses.replace(config, board=board, leds=leds, web=web, storage=storage, lichess=lichess)
+    club = dataclasses.replace(config.club, credentials_file=rel(config.club.credentials_file))
+    return dataclasses.replace(config, board=board, leds=leds, web=web, storage=storage, lichess=lichess, club=club)
 
 
 def parse_config(data: dict[str, Any], source: str = "<config>", base: Path | None = None) -> Config:
@@ -271,6 +299,8 @@ def parse_config(data: dict[str, Any], source: str = "<config>", base: Path | No
     except _Problem as exc:
         raise ConfigError(f"{source}: {exc.key}: {exc.message}") from None
     config = dataclasses.replace(config, source=source)
+    if config.club.broker and not config.club.board:
+        raise ConfigError(f'{source}: club.board: a board publishing to {config.club.broker} needs its number')
     if config.board.sensors == "replay" and not config.board.capture:
         raise ConfigError(f'{source}: board.capture: sensors = "replay" needs a capture file')
     return _resolve(config, base)

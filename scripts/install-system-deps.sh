@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need (stockfish, pgn-extract, chromium, systemd-analyze),
+# Installs the Debian packages the tests need (stockfish, pgn-extract, chromium, systemd-analyze,
+# mosquitto: the club night broker),
 # skipping those already present. Needs root or sudo; does nothing when all are there.
 set -euo pipefail
 need=()
@@ -7,6 +8,7 @@ need=()
 [ -x /usr/games/pgn-extract ] || command -v pgn-extract >/dev/null 2>&1 || need+=(pgn-extract)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
+{ [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1; } || need+=(mosquitto)
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi

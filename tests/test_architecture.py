@@ -29,6 +29,8 @@ LAYERS = {
     "firmware.session": 4,
     "firmware.service": 5,
     "firmware.web": 5,
+    "firmware.club": 5,
+    "firmware.hub": 5,
     "firmware.commands": 6,
     "firmware.cli": 7,
     "firmware": 7,

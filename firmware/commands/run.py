@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from firmware.service import Service
     try:
-        service = Service(config, capture=args.capture, companions=(_web,) if config.web.enabled else ())
+        companions = ((_web,) if config.web.enabled else ()) + ((_club,) if config.club.broker else ())
+        service = Service(config, capture=args.capture, companions=companions)
     except (OSError, ValueError, ImportError) as exc:
         print(f"echiquier run: cannot start: {exc}", file=sys.stderr)
         return 1
@@ -41,3 +42,9 @@ async def _web(service) -> None:
     await service.ready.wait()
     from firmware.web.companion import serve_web
     await serve_web(service)
+
+
+async def _club(service) -> None:
+    """Club night: the game published to the club's broker (docs/club.md)."""
+    from firmware.club.publisher import serve_club
+    await serve_club(service)

@@ -9,6 +9,7 @@ from chess_core.game import DrawClaimError
 
 from firmware.config import Config, with_overrides
 from firmware.referee.feedback import LedStyle
+from firmware.referee.round_rules import draw_offer_refused
 from firmware.session.restore import amend_promotion
 
 PROMOTION_LETTERS = {"q": 5, "r": 4, "b": 3, "n": 2}
@@ -69,6 +70,29 @@ class SessionCommands:
             self._set_engine_level()
         self._after(now)
 
+    def set_round(self, white: str, black: str, now: Optional[float] = None, **game: Any) -> None:
+        """A club hub's pairing: the players' names (on this game at once, unless it is over) and
+        the round's ``[game]`` settings (``time_control``, ``rules``, ``round``, ``event``,
+        ``draw_offers_from_move``), which apply from the next game, or to this one while it has
+        no move yet. Colours stop alternating: the pairing says who has White."""
+        now = self._now(now)
+        settings = {"white": white, "black": black, "alternate_colours": False, **game}
+        self.config = self._checked(game=settings)
+        if self.live and self.game.moves:
+            self.names = (white, black)
+            if self.record is not None:
+                self.record.white, self.record.black = white, black
+                self.record.round = self.config.game.round
+                self._dirty = True
+            self._changed = True
+            self._after(now)
+        elif self.match.started and not self.game.is_over and self.record is not None:
+            self.recorder.discard(self.record)   # no move yet: begin again with the round's clock and rules
+            self.new_game(now, white=white, black=black)
+        else:
+            self._begin(now, names=(white, black))
+            self._after(now)
+
     def resign(self, color: int, now: Optional[float] = None) -> None:
         now = self._now(now)
         self._require_live()
@@ -83,6 +107,9 @@ class SessionCommands:
         color = self._color(color)
         if self.draw_offer == color ^ 1:
             return self.accept_draw(color, now)
+        refused = draw_offer_refused(self.game.position.fullmove_number, self.config.game.draw_offers_from_move)
+        if refused:
+            raise SessionError(refused)
         self.draw_offer = color
         self._changed = True
         self._tell_opponent("OFFER_DRAW")

@@ -29,6 +29,7 @@ from firmware.config import Config
 from firmware.referee.feedback import FeedbackState, LedStyle, frame, next_change
 from firmware.referee.gestures import CyclePromotion, DrawGesture, GestureTracker, Resign, next_promotion
 from firmware.referee.inference import Verdict, VerdictKind
+from firmware.referee.round_rules import draw_offer_refused
 from firmware.referee.match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
                     TakenBack)
 from firmware.opponents.factory import opponent_kind
@@ -215,7 +216,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         self._name_engine_sides(self._given_names)
         self.record = self.recorder.new_record(
             self.wall(), self.names[0], self.names[1], start_fen=game.start_fen, rules=game.rules,
-            time_control=str(self.match.time_control), event=g.event, site=g.site, replay=self.replay)
+            time_control=str(self.match.time_control), event=g.event, site=g.site, round=g.round, replay=self.replay)
         self._note(event.time)
         self.restoring = False
         self.restored_plies = 0
@@ -317,6 +318,8 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
             log.info("gesture: draw offer accepted")
             self._handle(self.match.agree_draw(now), now)
             self._tell_opponent("ACCEPT_DRAW")
+        elif refused := draw_offer_refused(self.game.position.fullmove_number, self.config.game.draw_offers_from_move):
+            self._add_problem(now, refused)
         else:
             log.info("gesture: %s offers a draw", ("White", "Black")[turn])
             self.draw_offer = turn
@@ -502,7 +505,11 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
                  "takeback_offer": COLOR_NAMES[self.takeback_offer] if self.takeback_offer is not None else None,
                  "next_promotion": PROMOTION_NAMES[match.next_promotion],
                  "problem_times": [t for t, _ in self.problems],
-                 "leds_problem": getattr(self.leds, "problem", None)}   # LEDs off, and why (GuardedLedSink)
+                 "leds_problem": getattr(self.leds, "problem", None),   # LEDs off, and why (GuardedLedSink)
+                 "move_clocks": list(self.record.clocks) if self.record else [],
+                 "round": self.record.round if self.record else g.round,
+                 "event": self.record.event if self.record else g.event}
+
         return View(game=match.game, started=match.started, occupied=self.occupied or 0,
                     lifted=state.lifted, wrong=state.wrong, paused=self.paused, restoring=self.restoring,
                     waiting_for_start=not match.started, expected_move=self.expected_move,

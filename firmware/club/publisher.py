@@ -1,0 +1,190 @@
+"""The board's MQTT publisher: the session's latest state to the broker, never in the board's way.
+
+The session calls :meth:`BoardPublisher.on_snapshot` after every change, once the LEDs show it
+and the game is saved: it only keeps the snapshot and wakes the publisher's thread (no I/O,
+no JSON, no lock held for long on the board's loop). The thread turns the latest snapshot into
+the game message and publishes it, retained, QoS 1, when it differs from the one before (clock
+readings alone do not count: the hub runs the clock from the message). While the broker is away
+the board plays on; every (re)connection publishes the latest game again, which holds every move
+missed, and a board restarted after a power cut publishes its restored game the same way.
+
+Pairings from the hub (names, round rules) arrive on the paho thread and go to ``on_pairing``.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+from typing import Any, Callable, Optional
+
+import paho.mqtt.client as mqtt
+
+from firmware.club.message import game_message, parse_pairing
+from firmware.club.topics import QOS, Broker, game_topic, pairing_topic, read_credentials, status_topic
+
+log = logging.getLogger(__name__)
+
+RECONNECT_MIN_S, RECONNECT_MAX_S = 0.5, 4.0
+KEEPALIVE_S = 15
+_VOLATILE = ("sent", "remaining", "status")   # change without a new move: not worth a message
+
+
+class BoardPublisher:
+    """Publishes one board's game under ``echiquier/<club>/board/<board>/``; see the module doc."""
+
+    def __init__(self, broker: Broker, club: str, board: str, *,
+                 credentials: Optional[tuple[str, str]] = None,
+                 on_pairing: Optional[Callable[[str, str, dict], None]] = None,
+                 wall: Callable[[], float] = time.time) -> None:
+        self.broker, self.club, self.board = broker, club, board
+        self.on_pairing = on_pairing
+        self.wall = wall
+        self.published = 0           # game messages handed to the client
+        self.connections = 0
+        self._latest: Optional[tuple[dict, float]] = None
+        self._last_key: Optional[str] = None
+        self._last_info: Any = None
+        self._last_pairing: Optional[bytes] = None
+        self._wake = threading.Event()
+        self._stopping = False
+        self._connected = threading.Event()
+        self._thread: Optional[threading.Thread] = None
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"echiquier-{club}-{board}",
+                                  clean_session=True)
+        if credentials is not None:
+            self.client.username_pw_set(*credentials)
+        if broker.tls:
+            self.client.tls_set()
+        self.client.will_set(status_topic(club, board), b"offline", qos=QOS, retain=True)
+        self.client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+
+    # -- the board's side: called on the session's loop ---------------------------------------
+
+    def on_snapshot(self, snapshot: dict) -> None:
+        """The session's subscriber: keep the latest state, wake the thread. O(1)."""
+        self._latest = (snapshot, self.wall())
+        self._wake.set()
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.client.connect_async(self.broker.host, self.broker.port, keepalive=KEEPALIVE_S)
+        self.client.loop_start()
+        self._thread = threading.Thread(target=self._run, name=f"club-publisher-{self.board}", daemon=True)
+        self._thread.start()
+
+    def stop(self, flush_s: float = 3.0) -> None:
+        """Publish what is still waiting (up to ``flush_s`` for the broker's ack), say offline, stop."""
+        self._stopping = True
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self._connected.is_set():
+            self._publish_latest()
+            info = self._last_info
+            if info is not None:
+                try:
+                    info.wait_for_publish(flush_s)
+                except (RuntimeError, ValueError):
+                    pass
+            self.client.publish(status_topic(self.club, self.board), b"offline", qos=QOS, retain=True)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    # -- the publisher's thread -----------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stopping:
+            self._wake.wait()
+            self._wake.clear()
+            if self._stopping:
+                break
+            if self._connected.is_set():
+                try:
+                    self._publish_latest()
+                except Exception:   # never let the publisher die: the next change tries again
+                    log.exception("cannot publish board %s's game", self.board)
+
+    def _publish_latest(self) -> None:
+        latest = self._latest
+        if latest is None:
+            return
+        snapshot, sent = latest
+        payload = game_message(self.board, snapshot, sent)
+        body = json.loads(payload)
+        key = json.dumps({k: v for k, v in body.items() if k not in _VOLATILE}, sort_keys=True)
+        if key == self._last_key:
+            return
+        info = self.client.publish(game_topic(self.club, self.board), payload, qos=QOS, retain=True)
+        if info.rc != mqtt.MQTT_ERR_SUCCESS:
+            return   # not connected after all: the next connection publishes it
+        self._last_key, self._last_info = key, info
+        self.published += 1
+
+    # -- paho's callbacks (its network thread) ------------------------------------------------
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
+        if reason_code.is_failure:
+            log.warning("broker %s refused board %s: %s", self.broker.url(), self.board, reason_code)
+            return
+        self.connections += 1
+        log.info("board %s connected to %s", self.board, self.broker.url())
+        client.subscribe(pairing_topic(self.club, self.board), qos=QOS)
+        client.publish(status_topic(self.club, self.board), b"online", qos=QOS, retain=True)
+        self._last_key = None   # publish the whole game again: the broker may have lost it
+        self._connected.set()
+        self._wake.set()
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
+        self._connected.clear()
+        if not self._stopping:
+            log.warning("board %s lost the broker (%s): playing on, will publish on reconnection",
+                        self.board, reason_code)
+
+    def _on_message(self, client, userdata, message) -> None:
+        if message.topic != pairing_topic(self.club, self.board) or self.on_pairing is None:
+            return
+        if message.payload == self._last_pairing:
+            return   # the same pairing, delivered again on reconnection
+        try:
+            white, black, game = parse_pairing(message.payload)
+        except ValueError as exc:
+            log.warning("board %s: pairing dropped: %s", self.board, exc)
+            return
+        self._last_pairing = message.payload
+        self.on_pairing(white, black, game)
+
+
+async def serve_club(service: Any) -> None:
+    """The service's companion: publish its session to ``[club] broker`` until cancelled."""
+    config = service.config.club
+    session = service.session
+    loop = asyncio.get_running_loop()
+    credentials = read_credentials(config.credentials_file) if config.credentials_file else None
+
+    def apply(white: str, black: str, game: dict) -> None:
+        try:
+            session.set_round(white, black, **game)
+            log.info("board %s: pairing %s - %s applied", config.board, white, black)
+        except ValueError as exc:   # SessionError and ConfigError are ValueErrors
+            log.warning("board %s: pairing %s - %s not applied: %s", config.board, white, black, exc)
+
+    publisher = BoardPublisher(Broker.parse(config.broker), config.club, config.board, credentials=credentials,
+                               on_pairing=lambda w, b, g: loop.call_soon_threadsafe(apply, w, b, g))
+    unsubscribe = session.subscribe(publisher.on_snapshot)
+    publisher.on_snapshot(session.snapshot())
+    publisher.start()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        unsubscribe()
+        await asyncio.shield(loop.run_in_executor(None, publisher.stop))

@@ -1,0 +1,136 @@
+"""The hub put together: broker client, hub state, web server, Lichess broadcast, pairing file."""
+from __future__ import annotations
+
+import asyncio
+import csv
+import logging
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from firmware.club.topics import Broker, read_credentials
+from firmware.hub.broadcast import BroadcastPusher
+from firmware.hub.core import Hub
+from firmware.hub.mqtt import HubClient
+from firmware.hub.pairings import PairingError, parse_pairings
+from firmware.hub.server import HubServer
+
+log = logging.getLogger(__name__)
+
+PAIRINGS_CHECK_S = 2.0
+
+
+@dataclass
+class HubOptions:
+    broker: str
+    state_dir: Path
+    club: str = "club"
+    host: str = "0.0.0.0"
+    port: int = 8090
+    credentials: Optional[Path] = None
+    pairings: Optional[Path] = None
+    round: Optional[str] = None
+    site: str = "?"
+    rules: dict = field(default_factory=dict)       # time_control, rules, draw_offers_from_move, event
+    ratings: Optional[Path] = None                  # the club's list to start from (CSV name,rating,games)
+    broadcast: Optional[str] = None                 # a Lichess broadcast round id
+    token_file: Optional[Path] = None
+    lichess_url: str = "https://lichess.org"
+
+
+class HubApp:
+    """Runs until :meth:`stop`; ``ready`` is set once the page serves (``port`` is then known)."""
+
+    def __init__(self, options: HubOptions) -> None:
+        self.options = options
+        self.hub = Hub(options.state_dir, site=options.site, round=options.round, rules=options.rules)
+        self.server = HubServer(self.hub)
+        self.client: Optional[HubClient] = None
+        self.pusher: Optional[BroadcastPusher] = None
+        self.ready = asyncio.Event()
+        self.port: Optional[int] = None
+        self._stop = asyncio.Event()
+        self._pairings_mtime: Optional[float] = None
+
+    def prepare(self) -> None:
+        """Everything that can fail on bad input, before anything starts (ValueError, OSError)."""
+        o = self.options
+        o.state_dir.mkdir(parents=True, exist_ok=True)
+        self.broker = Broker.parse(o.broker)
+        self.credentials = read_credentials(o.credentials) if o.credentials else None
+        self.hub.load()
+        if o.ratings is not None:
+            with open(o.ratings, encoding="utf-8", newline="") as f:
+                self.hub.ratings.seed(csv.DictReader(f))
+        if o.pairings is not None:
+            self._read_pairings()
+        if o.broadcast:
+            if o.token_file is None:
+                raise ValueError("--broadcast needs --token-file (a Lichess token with scope study:write)")
+            token = _read_token(o.token_file)
+            self.pusher = BroadcastPusher(o.broadcast, token, self.hub.round_pgn, base_url=o.lichess_url)
+
+    def _read_pairings(self) -> bool:
+        path = self.options.pairings
+        mtime = path.stat().st_mtime
+        if mtime == self._pairings_mtime:
+            return False
+        self._pairings_mtime = mtime
+        self.hub.set_pairings(parse_pairings(path.read_text(encoding="utf-8"), str(path)))
+        log.info("pairings: %d boards from %s", len(self.hub.pairings), path)
+        return True
+
+    async def run(self) -> int:
+        loop = asyncio.get_running_loop()
+        self.client = HubClient(self.hub, self.broker, self.options.club, loop, credentials=self.credentials)
+        self.port = await self.server.start(self.options.host, self.options.port)
+        if self.pusher is not None:
+            self.hub.listeners.append(self.pusher.changed)
+            self.pusher.start()
+            self.pusher.changed()
+        self.client.start()
+        log.info("hub page on http://%s:%d/ (broker %s)", self.options.host, self.port, self.broker.url())
+        self.ready.set()
+        try:
+            while not self._stop.is_set():
+                try:
+                    await asyncio.wait_for(self._stop.wait(), PAIRINGS_CHECK_S)
+                except asyncio.TimeoutError:
+                    pass
+                if self.options.pairings is not None:
+                    try:
+                        if self._read_pairings():
+                            self.client.publish_pairings()
+                            for board in self.hub.pairings:
+                                self.hub._tell(board)
+                    except (OSError, PairingError) as exc:
+                        log.error("pairings not read again: %s", exc)
+        finally:
+            await loop.run_in_executor(None, self.client.stop)
+            if self.pusher is not None:
+                await self.pusher.close()
+            await self.server.stop()
+        return 0
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def _read_token(path: Path) -> str:
+    if path.stat().st_mode & 0o077:
+        raise ValueError(f"{path}: the Lichess token file must be readable by its owner only (chmod 600 {path})")
+    token = path.read_text(encoding="utf-8").strip()
+    if not token:
+        raise ValueError(f"{path}: no token in the file")
+    return token
+
+
+async def serve(options: HubOptions) -> int:
+    """``echiquier hub``: run until SIGTERM or SIGINT."""
+    app = HubApp(options)
+    app.prepare()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, app.stop)
+    return await app.run()

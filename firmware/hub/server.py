@@ -1,0 +1,148 @@
+"""The hub's web side (aiohttp): the hall page, its websocket, /round.pgn, per-board PGN, ratings.
+
+Everything is read-only: the page and the files show what the boards sent. The websocket sends
+every board once on connection, then each board again whenever it changes (the page never polls).
+A board's update is encoded once and sent to every page.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from firmware.club.topics import NAME
+from firmware.hub.core import Hub
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+PGN_TYPE = "application/x-chess-pgn"
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status)
+
+
+class HubServer:
+    """Serves ``hub`` on ``host``:``port`` (``await start()``, ``await stop()``)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.sockets: set[web.WebSocketResponse] = set()
+        self._sending: set[asyncio.Task] = set()
+        self.app = web.Application()
+        r = self.app.router
+        r.add_get("/", self._page)
+        r.add_get("/ws", self._websocket)
+        r.add_get("/api/boards", self._boards)
+        r.add_get("/round.pgn", self._round_pgn)
+        r.add_get("/board/{board}.pgn", self._board_pgn)
+        r.add_get("/ratings.csv", self._ratings_csv)
+        r.add_get("/api/ratings", self._ratings)
+        r.add_get("/api/player/{name}", self._player)
+        r.add_get("/player/{name}.csv", self._player_csv)
+        self.runner: web.AppRunner | None = None
+        self.port: int | None = None
+        hub.listeners.append(self.board_changed)
+
+    async def start(self, host: str, port: int) -> int:
+        self.runner = web.AppRunner(self.app, access_log=None)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, host, port)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]
+        return self.port
+
+    async def stop(self) -> None:
+        for ws in list(self.sockets):
+            await ws.close()
+        if self._sending:
+            await asyncio.gather(*self._sending, return_exceptions=True)
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    # -- live updates ------------------------------------------------------------------------
+
+    def board_changed(self, board: str) -> None:
+        if not self.sockets:
+            return
+        text = json.dumps({"type": "board", "board": self.hub.board_view(board),
+                           "ratings": self.hub.ratings_view()}, separators=(",", ":"))
+        for ws in list(self.sockets):
+            if ws.closed:
+                self.sockets.discard(ws)
+                continue
+            self._send(ws, text)
+
+    def _send(self, ws: web.WebSocketResponse, text: str) -> None:
+        task = asyncio.ensure_future(ws.send_str(text))
+        self._sending.add(task)
+
+        def done(t: asyncio.Task) -> None:
+            self._sending.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                self.sockets.discard(ws)   # a page gone away
+        task.add_done_callback(done)
+
+    def _all(self) -> dict[str, Any]:
+        hub = self.hub
+        return {"type": "all", "round": hub.round, "site": hub.site,
+                "boards": [hub.board_view(b) for b in hub.board_names()], "ratings": hub.ratings_view()}
+
+    async def _websocket(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(heartbeat=30)
+        await ws.prepare(request)
+        await ws.send_str(json.dumps(self._all(), separators=(",", ":")))
+        self.sockets.add(ws)
+        try:
+            async for message in ws:
+                if message.type == WSMsgType.ERROR:
+                    break
+        finally:
+            self.sockets.discard(ws)
+        return ws
+
+    # -- pages and files -----------------------------------------------------------------------
+
+    async def _page(self, request: web.Request) -> web.Response:
+        return web.FileResponse(STATIC / "hub.html", headers=NO_STORE)
+
+    async def _boards(self, request: web.Request) -> web.Response:
+        return web.json_response(self._all(), headers=NO_STORE)
+
+    async def _round_pgn(self, request: web.Request) -> web.Response:
+        return web.Response(text=self.hub.round_pgn(), content_type=PGN_TYPE, headers=NO_STORE)
+
+    async def _board_pgn(self, request: web.Request) -> web.Response:
+        board = request.match_info["board"]
+        if not NAME.fullmatch(board):
+            return _error(400, f"a board is named with letters, digits, - and _, not {board[:40]!r}")
+        text = self.hub.board_pgn(board)
+        if text is None:
+            return _error(404, f"board {board} has no game yet")
+        return web.Response(text=text, content_type=PGN_TYPE, headers=NO_STORE)
+
+    async def _ratings_csv(self, request: web.Request) -> web.Response:
+        return web.Response(text=self.hub.ratings.to_csv(), content_type="text/csv", headers=NO_STORE)
+
+    async def _ratings(self, request: web.Request) -> web.Response:
+        return web.json_response({"players": self.hub.ratings_view()}, headers=NO_STORE)
+
+    async def _player(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in self.hub.ratings.players:
+            return _error(404, f"no player {name[:80]!r} in the rating list")
+        p = self.hub.ratings.players[name]
+        games = [vars(r) for r in self.hub.ratings.player_history(name)]
+        return web.json_response({"name": name, "rating": round(p.rating), "games": games}, headers=NO_STORE)
+
+    async def _player_csv(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in self.hub.ratings.players:
+            return _error(404, f"no player {name[:80]!r} in the rating list")
+        return web.Response(text=self.hub.ratings.history_csv(name), content_type="text/csv", headers=NO_STORE)
