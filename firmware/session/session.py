@@ -509,7 +509,6 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
                  "move_clocks": list(self.record.clocks) if self.record else [],
                  "round": self.record.round if self.record else g.round,
                  "event": self.record.event if self.record else g.event}
-
         return View(game=match.game, started=match.started, occupied=self.occupied or 0,
                     lifted=state.lifted, wrong=state.wrong, paused=self.paused, restoring=self.restoring,
                     waiting_for_start=not match.started, expected_move=self.expected_move,
