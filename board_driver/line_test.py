@@ -121,7 +121,7 @@ class LineTester:
                          if col in (2, 3) and self.occupied == g.HIGH else "")
                 findings.append(Finding(
                     STUCK_COLUMN, f"{self._col_name(c)} reads occupied with no row selected{extra}",
-                    f"look for a bridge from that column to {level} or a row line along {self._col_name(c).split(' (')[0]}"))
+                    f"look for a bridge from column {c + 1} to {level} or to a row line (a solder splash, a pinched wire)"))
         return findings
 
     def rows(self) -> list[Finding]:
@@ -174,9 +174,15 @@ class LineTester:
         g.setup(col, g.IN, pull_up_down=self.col_pull)
         return backwards
 
-    def three_pieces(self, squares=THREE_PIECES) -> list[Finding]:
-        """With pieces on ``squares`` (a1, h1, a8) and nothing else: missing pieces and ghosts."""
+    def three_pieces(self, squares=THREE_PIECES, skip_columns: set[int] = frozenset()) -> list[Finding]:
+        """With pieces on ``squares`` (a1, h1, a8) and nothing else: missing pieces and ghosts.
+
+        ``skip_columns`` (indexes of columns found stuck) are left out: they read occupied anyway.
+        """
         occupied = self.scan()
+        for square in range(64):
+            if self._lines_of(square)[1] in skip_columns:
+                occupied &= ~(1 << square)
         expected = sum(1 << s for s in squares)
         findings = []
         reversed_at = []
@@ -199,10 +205,12 @@ class LineTester:
                          if opposite in reversed_at else
                          f"the diode of {square_name(opposite)} is missing or shorted" if opposite is not None
                          else "a diode is missing or shorted")
+                bar = "row" if self.pins.active == "low" else "column"
+                fix = (f"turn the diode of {square_name(opposite)} round (bar to the {bar})" if opposite in reversed_at
+                       else f"fit a diode at {square_name(opposite) if opposite is not None else 'every square'} "
+                       f"(bar to the {bar}), or clear the solder bridge across it")
                 findings.append(Finding(GHOST, f"{square_name(square)} reads occupied with pieces on "
-                                        f"{', '.join(square_name(s) for s in squares)} only: {cause}",
-                                        f"fit a diode (bar to the {'row' if self.pins.active == 'low' else 'column'}) "
-                                        f"at {square_name(opposite) if opposite is not None else 'every square'}"))
+                                        f"{', '.join(square_name(s) for s in squares)} only: {cause}", fix))
         return findings
 
     def _opposite(self, ghost: int, squares) -> int | None:

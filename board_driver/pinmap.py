@@ -165,7 +165,7 @@ REFERENCE = PinMap(
         settle_us=10.0,
     ),
     leds=LedPins(
-        data_pin=18, count=64, layout="square", order="GRB", serpentine=True,
+        data_pin=10, count=64, layout="square", order="GRB", serpentine=True,
         brightness=0.4, max_milliamps=2000,
     ),
     source="<reference board>",

@@ -38,6 +38,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds (default: Ctrl-C)")
     p.add_argument("--refresh", type=float, default=0.1, metavar="S", help="screen refresh period (default 0.1)")
     p.add_argument("--frames", type=int, metavar="N", help=argparse.SUPPRESS)  # stop after N refreshes (tests)
+    p.add_argument("--doctor", action="store_true",
+                   help="run this first: checks the Pi, its libraries, permissions and pins, then line tests that "
+                   "name a stuck column, shorted rows, a reversed or missing diode (asks you to place three pieces)")
+    p.add_argument("--user", default="echiquier", help="the service's user, whose groups --doctor checks (default echiquier)")
+    p.add_argument("--fake-fault", action="append", metavar="FAULT",
+                   help="with --fake: build a wiring fault into the simulated board (stuck-column:e, "
+                   "shorted-rows:3,4, reversed-diode:a1, missing-diode:a1, no-diodes)")
+    p.add_argument("--root", help=argparse.SUPPRESS)  # an emulated Pi's file system (tests, the report)
     p.set_defaults(func=run)
 
 
@@ -85,6 +93,13 @@ def _leds(args, pinmap: PinMap, source):
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.doctor:
+        from firmware.commands.doctor import run_doctor
+        try:
+            pinmap = _pinmap(args)
+        except SensorError as exc:
+            return _fail(str(exc))
+        return run_doctor(args, pinmap)
     try:
         int(args.fake_occupied, 16)
     except ValueError:

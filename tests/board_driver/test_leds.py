@@ -214,7 +214,7 @@ def test_from_pins_uses_the_pin_map():
     neopixel = make_neopixel_module()
     sink = NeoPixelSink.from_pins(REFERENCE.leds, neopixel_module=neopixel, board_module=make_board_module())
     strip = neopixel.instances[-1]
-    assert strip.pin == "D18" and sink.layout.serpentine and sink.pipeline.max_milliamps == 2000
+    assert strip.pin == "D10" and sink.layout.serpentine and sink.pipeline.max_milliamps == 2000
     corners = LedPins(data_pin=12, count=81, layout="corners", order="GRBW")
     NeoPixelSink.from_pins(corners, neopixel_module=neopixel, board_module=make_board_module())
     assert neopixel.instances[-1].n == 81 and neopixel.instances[-1].bpp == 4

@@ -1,0 +1,218 @@
+"""The preflight of ``echiquier hwtest --doctor``: model, libraries, groups, /proc and /dev as the service has them, pins.
+
+Each check reads the machine under ``root`` (``/`` on the Pi; a directory emulating one in
+tests) and returns a :class:`Check`: passed or failed, what was seen, and the fix in one line.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .hw_lock import gpio_lock
+from .pi_platform import HAT_EEPROM_PINS, I2C_PULLUP_PINS, SPI_LED_PIN, PiModel, boot_config, check_imports, detect, kernel_pins
+from .pinmap import PinMap
+
+OK, FAIL, WARN, SKIP = "ok", "FAIL", "warn", "skip"
+SERVICE_GROUPS = ("gpio", "spi", "dialout")
+UNIT_PATHS = ("etc/systemd/system/echiquier.service", "lib/systemd/system/echiquier.service")
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    status: str
+    title: str
+    detail: str
+    fix: str = ""
+
+    def render(self) -> str:
+        line = f"  {self.status:<4}  {self.title}: {self.detail}"
+        return line + (f"\n        fix: {self.fix}" if self.fix and self.status in (FAIL, WARN) else "")
+
+
+@dataclass
+class Machine:
+    """What the preflight reads: the root of the file system, the service's user, the pin map."""
+
+    root: Path = Path("/")
+    user: str = "echiquier"
+    pinmap: PinMap | None = None
+    sensors: str = "gpio"
+    leds: str = "neopixel"
+    importer: Callable[[tuple[str, ...]], list[tuple[str, str]]] = check_imports
+    lock_dir: Path | None = None
+    model: PiModel = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.model = detect(self.root)
+
+
+def _pins_of(pinmap: PinMap) -> dict[int, str]:
+    names = {}
+    for i, pin in enumerate(pinmap.matrix.rows):
+        names[pin] = f"row {i + 1}"
+    for i, pin in enumerate(pinmap.matrix.cols):
+        names[pin] = f"column {i + 1}"
+    if pinmap.leds is not None:
+        names[pinmap.leds.data_pin] = "LED data"
+    return names
+
+
+def check_model(m: Machine) -> Check:
+    if not m.model.is_pi:
+        return Check(FAIL, "Pi model", f"{m.model.name} is not a Raspberry Pi",
+                     "run the doctor on the Pi (or echiquier hwtest --doctor --fake to see it on a simulated board)")
+    return Check(OK, "Pi model", f"{m.model.name} (generation {m.model.generation})")
+
+
+def check_libraries(m: Machine) -> Check:
+    if not m.model.is_pi:
+        return Check(SKIP, "libraries", "not a Pi")
+    failures = m.importer(m.model.modules)
+    if failures:
+        names = ", ".join(f"{name} ({why})" for name, why in failures)
+        extra = "pi,pi5" if m.model.generation >= 5 else "pi,pi4"
+        return Check(FAIL, "libraries", f"cannot import {names}",
+                     f"sudo systemd/install.sh (installs the [{extra}] libraries for this model and checks them)")
+    return Check(OK, "libraries", f"{', '.join(m.model.modules)} import")
+
+
+def _groups_of(root: Path, user: str) -> set[str] | None:
+    try:
+        text = (root / "etc/group").read_text()
+    except OSError:
+        return None
+    groups = set()
+    for line in text.splitlines():
+        parts = line.split(":")
+        if len(parts) >= 4 and user in parts[3].split(","):
+            groups.add(parts[0])
+    return groups
+
+
+def check_groups(m: Machine) -> Check:
+    groups = _groups_of(m.root, m.user)
+    if groups is None:
+        return Check(SKIP, "groups", "cannot read /etc/group")
+    missing = [g for g in SERVICE_GROUPS if g not in groups]
+    if missing:
+        return Check(FAIL, "groups", f"user {m.user} is not in {', '.join(missing)}",
+                     f"sudo usermod -aG {','.join(SERVICE_GROUPS)} {m.user}")
+    return Check(OK, "groups", f"user {m.user} is in {', '.join(SERVICE_GROUPS)}")
+
+
+def check_proc(m: Machine) -> Check:
+    unreadable = [p for p in ("proc/cpuinfo", "proc/device-tree/model") if not os.access(m.root / p, os.R_OK)]
+    for relative in UNIT_PATHS:
+        unit = m.root / relative
+        if unit.exists():
+            text = unit.read_text()
+            if any(line.strip() == "ProcSubset=pid" for line in text.splitlines()):
+                return Check(FAIL, "/proc as the service sees it",
+                             f"/{relative} has ProcSubset=pid: the GPIO and LED libraries cannot read /proc/cpuinfo "
+                             "or /proc/device-tree", "sudo systemd/install.sh (installs the current unit)")
+            break
+    if unreadable:
+        return Check(FAIL, "/proc as the service sees it", f"cannot read /{', /'.join(unreadable)}",
+                     "the libraries refuse to start without them; check the container or sandbox running this")
+    return Check(OK, "/proc as the service sees it", "/proc/cpuinfo and /proc/device-tree/model readable")
+
+
+def _devices_needed(m: Machine) -> list[tuple[str, str, str]]:
+    """(path, why, fix if missing) for the devices this configuration opens."""
+    needed = []
+    gen = m.model.generation or 0
+    if m.sensors == "gpio":
+        if gen >= 5:
+            needed.append(("dev/gpiochip0", "the GPIO matrix (rpi-lgpio)", "update Raspberry Pi OS (sudo apt full-upgrade)"))
+        else:
+            needed.append(("dev/gpiomem", "the GPIO matrix (RPi.GPIO)", "update Raspberry Pi OS (sudo apt full-upgrade)"))
+    if m.leds == "neopixel" and m.pinmap is not None and m.pinmap.leds is not None:
+        if gen >= 5:
+            needed.append(("dev/pio0", "the LEDs (RP1 PIO)", "update the Pi 5's kernel and firmware (sudo apt full-upgrade; sudo rpi-eeprom-update -a)"))
+        elif m.pinmap.leds.data_pin == SPI_LED_PIN:
+            needed.append(("dev/spidev0.0", "the LEDs on SPI", "enable SPI: sudo raspi-config nonint do_spi 0, then reboot"))
+    return needed
+
+
+def check_devices(m: Machine) -> list[Check]:
+    checks = []
+    for relative, why, fix in _devices_needed(m):
+        path = m.root / relative
+        if not path.exists():
+            checks.append(Check(FAIL, f"/{relative}", f"missing ({why})", fix))
+        elif not os.access(path, os.R_OK | os.W_OK):
+            checks.append(Check(FAIL, f"/{relative}", f"no read/write access ({why})",
+                                f"sudo usermod -aG {','.join(SERVICE_GROUPS)} $USER, then log in again"))
+        else:
+            checks.append(Check(OK, f"/{relative}", f"read/write ({why})"))
+    return checks
+
+
+def check_pins(m: Machine) -> list[Check]:
+    if m.pinmap is None:
+        return []
+    checks = []
+    names = _pins_of(m.pinmap)
+    path, text = boot_config(m.root)
+    owned = kernel_pins(text)
+    led_pin = m.pinmap.leds.data_pin if m.pinmap.leds is not None else None
+    taken = [(pin, what) for pin, what in sorted(owned.items())
+             if pin in names and not (pin == led_pin == SPI_LED_PIN and what.startswith("SPI0"))]  # SPI is the LED route
+    where = f"/{path.relative_to(m.root)}" if path else "config.txt"
+    if taken and m.sensors == "gpio":
+        for pin, what in taken:
+            checks.append(Check(FAIL, f"GPIO {pin}", f"the pin map's {names[pin]} is taken by {what}",
+                                f"remove that line from {where} and reboot, or move the {names[pin]} in the pin map"))
+    else:
+        checks.append(Check(OK, "kernel overlays", f"none claims a pin of the map ({where})"))
+    matrix = m.pinmap.matrix
+    for pin, name in sorted(names.items()):
+        if pin in HAT_EEPROM_PINS:
+            checks.append(Check(FAIL, f"GPIO {pin}", f"the {name} is on the HAT ID EEPROM's I2C pins",
+                                "move it: GPIO 0 and 1 are read by the firmware at boot"))
+        if pin in I2C_PULLUP_PINS and pin in matrix.cols and matrix.active == "high":
+            checks.append(Check(FAIL, f"GPIO {pin}", f"the {name} has the Pi's 1.8 kOhm pull-up: an active-high column "
+                                "there always reads occupied", "move that column off GPIO 2/3"))
+    if m.pinmap.leds is not None and m.leds == "neopixel" and m.model.is_pi:
+        pin = m.pinmap.leds.data_pin
+        problem = m.model.led_pin_problem(pin)
+        if problem:
+            checks.append(Check(FAIL, "LED pin", problem, f"set data_pin = {SPI_LED_PIN} in the pin map and wire DIN there"))
+        elif (m.model.generation or 0) < 5 and pin != SPI_LED_PIN:
+            checks.append(Check(FAIL, "LED pin", f"GPIO {pin} is driven by PWM/PCM and DMA through /dev/mem: root only, "
+                                "and the service runs as its own user",
+                                f"use GPIO {SPI_LED_PIN} (SPI), or install systemd/leds-pwm.conf (the service then runs as root)"))
+        else:
+            checks.append(Check(OK, "LED pin", f"GPIO {pin} can drive the chain on this {m.model.name}"))
+    return checks
+
+
+def check_service(m: Machine) -> Check:
+    lock = gpio_lock(m.lock_dir)
+    if m.sensors == "gpio" and lock.busy():
+        holder = lock.holder()
+        return Check(FAIL, "the service", f"is scanning the matrix{f' (PID {holder})' if holder else ''}",
+                     "sudo systemctl stop echiquier, run the doctor, then sudo systemctl start echiquier")
+    return Check(OK, "the service", "not scanning: the doctor may use the hardware")
+
+
+def preflight(m: Machine) -> list[tuple[str, list[Check]]]:
+    """The sections of checks, in the order a maker fixes them."""
+    return [
+        ("Raspberry Pi and libraries", [check_model(m), check_libraries(m)]),
+        ("Permissions, /proc and /dev as the service has them", [check_groups(m), check_proc(m), *check_devices(m)]),
+        ("Pins", check_pins(m)),
+        ("Hardware in use", [check_service(m)]),
+    ]
+
+
+def render(sections: Iterable[tuple[str, list]]) -> str:
+    lines = []
+    for title, checks in sections:
+        if not checks:
+            continue
+        lines.append(title)
+        lines.extend(c.render() for c in checks)
+    return "\n".join(lines)

@@ -1,0 +1,132 @@
+"""`echiquier hwtest --doctor`: the preflight, then line tests on an empty board and with three pieces, each fault named with its fix."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from board_driver.doctor import FAIL, OK, Check, Machine, check_imports, preflight, render
+from board_driver.hw_lock import HardwareBusyError, gpio_lock
+from board_driver.line_test import THREE_PIECES, LineTester, square_name
+from board_driver.mock_gpio import COL_TO_ROW, HIGH, LOW, ROW_TO_COL, mock_board
+from board_driver.pinmap import PinMap
+
+FAULTS = ("stuck-column:FILE", "shorted-rows:RANK,RANK", "reversed-diode:SQUARE", "missing-diode:SQUARE", "no-diodes")
+
+
+def fake_gpio(pinmap: PinMap, faults: list[str]):
+    """A simulated board wired like ``pinmap`` with the ``--fake-fault`` faults built in."""
+    gpio = mock_board(0, pinmap)
+    model, pins = gpio.matrix, pinmap.matrix
+    occupied = LOW if pins.active == "low" else HIGH
+    wrong_way = ROW_TO_COL if pins.active == "low" else COL_TO_ROW
+
+    def lines(square: str) -> tuple[int, int]:
+        file, rank = "abcdefgh".index(square[0]), int(square[1]) - 1
+        r, c = (file, rank) if pins.transpose else (rank, file)
+        return pins.rows[r], pins.cols[c]
+
+    for fault in faults:
+        kind, _, arg = fault.partition(":")
+        if kind == "stuck-column":
+            model.tie(pins.cols["abcdefgh".index(arg)], occupied)
+        elif kind == "shorted-rows":
+            a, b = (int(x) - 1 for x in arg.split(","))
+            model.short(pins.rows[a], pins.rows[b])
+        elif kind == "reversed-diode":
+            model.set_diode(*lines(arg), wrong_way)
+        elif kind == "missing-diode":
+            model.set_diode(*lines(arg), None)
+        elif kind == "no-diodes":
+            model.diodes = None
+            model.version += 1
+        else:
+            raise ValueError(f"--fake-fault {fault!r}: one of {', '.join(FAULTS)}")
+    return gpio
+
+
+def _placer(gpio, pinmap: PinMap, out):
+    """The simulated hand: puts the pieces the doctor asks for on the simulated board."""
+    def place(squares: tuple[int, ...], text: str) -> None:
+        gpio.matrix.set_bitboard(sum(1 << s for s in squares), transpose=pinmap.matrix.transpose)
+        out.write(f"  > {text} (simulated: done)\n")
+    return place
+
+
+def _asker(out):
+    def ask(squares: tuple[int, ...], text: str) -> None:
+        out.write(f"  > {text}, then press Enter ")
+        out.flush()
+        input()
+    return ask
+
+
+def line_tests(gpio, pinmap: PinMap, place, out) -> list[Check]:
+    """The line tests (see board_driver.line_test), printed as they run; returns their checks."""
+    checks: list[Check] = []
+
+    def show(findings, passed: str) -> None:
+        if not findings:
+            check = Check(OK, passed.split(":")[0], passed.split(": ", 1)[1])
+            checks.append(check)
+            out.write(check.render() + "\n")
+        for f in findings:
+            check = Check(FAIL, f.kind, f.where, f.fix)
+            checks.append(check)
+            out.write(check.render() + "\n")
+
+    with LineTester(gpio, pinmap.matrix) as tester:
+        out.write("Line tests on an empty board\n")
+        place((), "take every piece off the board")
+        columns = tester.columns()
+        show(columns, "columns: none reads occupied with no row selected")
+        show(tester.rows(), "rows: each row line alone, none stuck or joined to another")
+        stuck = {int(f.where.split()[1]) - 1 for f in columns}
+        show(tester.empty_board(stuck), "squares: the empty board reads empty")
+        names = ", ".join(square_name(s) for s in THREE_PIECES)
+        out.write("Three-piece test (diodes and ghosts)\n")
+        place(THREE_PIECES, f"put pieces on {names} only")
+        show(tester.three_pieces(skip_columns=stuck), f"pieces: {names} read, no ghost on h8 (the diodes block the backward paths)")
+    return checks
+
+
+def run_doctor(args, pinmap: PinMap) -> int:
+    out = getattr(args, "out", None) or sys.stdout
+    out.write("echiquier hwtest --doctor" + (" (simulated board)" if args.fake else "") + f" - pin map {pinmap.source}\n")
+    checks: list[Check] = []
+    if args.fake and args.root is None:
+        out.write("Preflight skipped: a simulated board has no Pi to check (--root DIR checks an emulated one)\n")
+    else:
+        machine = Machine(root=Path(args.root or "/"), user=args.user, pinmap=pinmap,
+                          sensors="serial" if args.serial else "gpio",
+                          leds="none" if args.no_leds else ("serial" if args.serial else "neopixel"),
+                          importer=getattr(args, "importer", None) or check_imports)
+        sections = preflight(machine)
+        out.write(render(sections) + "\n")
+        checks += [c for _, cs in sections for c in cs]
+    if args.serial:
+        out.write("Line tests need the GPIO matrix: the co-processor scans its own (check its wiring on the Pico)\n")
+    else:
+        gpio = getattr(args, "gpio", None)
+        place = getattr(args, "place", None)
+        if gpio is None and args.fake:
+            gpio = fake_gpio(pinmap, args.fake_fault or [])
+            place = place or _placer(gpio, pinmap, out)
+        if gpio is None:
+            from board_driver.gpio_matrix import import_rpi_gpio
+            gpio = import_rpi_gpio(Path(args.root or "/"))
+        lock = gpio_lock()
+        try:
+            lock.acquire()
+        except HardwareBusyError as exc:
+            out.write(f"Line tests not run: {exc}\n")
+            return 1
+        try:
+            checks += line_tests(gpio, pinmap, place or _asker(out), out)
+        finally:
+            lock.release()
+    failed = [c for c in checks if c.status == FAIL]
+    if failed:
+        out.write(f"{len(failed)} problem{'s' if len(failed) > 1 else ''} found: fix the first one, then run the doctor again\n")
+        return 1
+    out.write("All checks passed: sudo systemctl start echiquier\n")
+    return 0

@@ -1,0 +1,149 @@
+"""`echiquier hwtest --doctor`: the preflight on emulated Pis, and each wiring fault named through the electrical mock."""
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from board_driver.hw_lock import gpio_lock
+from board_driver.mock_gpio import HIGH
+from board_driver.pinmap import loads_pinmap
+from firmware.cli import build_parser
+from tests.fakes.fake_gpio import wired
+from tests.fakes.fake_pi import emulated_pi
+
+
+@pytest.fixture(autouse=True)
+def lock_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("ECHIQUIER_LOCK_DIR", str(tmp_path / "run"))
+    (tmp_path / "run").mkdir()
+    return tmp_path / "run"
+
+
+def doctor(*argv, importer=lambda modules: [], **inject) -> tuple[int, str]:
+    args = build_parser().parse_args(["hwtest", "--doctor", *argv])
+    args.out = io.StringIO()
+    args.importer = importer
+    for key, value in inject.items():
+        setattr(args, key, value)
+    code = args.func(args)
+    return code, args.out.getvalue()
+
+
+def failures(text: str) -> list[str]:
+    return re.findall(r"^  FAIL  (.*)$", text, re.M)
+
+
+def test_a_healthy_pi_4_and_board_pass_everything(tmp_path):
+    root = emulated_pi(tmp_path / "pi")
+    code, out = doctor("--fake", "--root", str(root))
+    assert code == 0, out
+    assert failures(out) == []
+    for seen in ("ok    Pi model: Raspberry Pi 4 Model B Rev 1.5", "ok    groups: user echiquier is in gpio, spi, dialout",
+                 "ok    /dev/spidev0.0: read/write", "ok    LED pin: GPIO 10", "ok    the service: not scanning",
+                 "ok    columns:", "ok    rows:", "ok    squares:", "ok    pieces: a1, h1, a8 read, no ghost",
+                 "All checks passed"):
+        assert seen in out
+
+
+@pytest.mark.parametrize("fault, named", [
+    ("stuck-column:e", ["stuck column: column 5 (file e, GPIO 23) reads occupied with no row selected"]),
+    ("shorted-rows:3,4", ["shorted rows: row 3 (rank 3, GPIO 27) and row 4 (rank 4, GPIO 22) are joined"]),
+    ("reversed-diode:a1", ["reversed diode: the diode of a1 conducts the wrong way",
+                           "missing diode (ghost): h8 reads occupied with pieces on a1, h1, a8 only: "
+                           "the reversed diode of a1 lets current back"]),
+    ("missing-diode:a1", ["missing diode (ghost): h8 reads occupied with pieces on a1, h1, a8 only: "
+                          "the diode of a1 is missing or shorted"]),
+    ("no-diodes", ["missing diode (ghost): h8 reads occupied with pieces on a1, h1, a8 only: "
+                   "the diode of a1 is missing or shorted"]),
+])
+def test_each_wiring_fault_is_named_and_nothing_else(fault, named):
+    code, out = doctor("--fake", "--fake-fault", fault)
+    assert code == 1
+    assert failures(out) == named
+
+
+def test_faults_together_are_each_named_once():
+    code, out = doctor("--fake", "--fake-fault", "stuck-column:e", "--fake-fault", "shorted-rows:3,4",
+                       "--fake-fault", "reversed-diode:a1")
+    kinds = [f.split(":")[0] for f in failures(out)]
+    assert kinds == ["stuck column", "shorted rows", "reversed diode", "missing diode (ghost)"]
+
+
+def test_an_open_sensor_is_not_called_a_reversed_diode():
+    gpio = wired(loads_pinmap((ROOT_MAP := REFERENCE_TOML)), 0)
+    placed = []
+
+    def place(squares, text):
+        placed.append(squares)
+        # a1's reed never closes (turned along the magnet's axis): only h1 and a8 read
+        gpio.matrix.set_bitboard(sum(1 << s for s in squares if s != 0))
+    code, out = doctor("--pinmap", ROOT_MAP_PATH, gpio=gpio, place=place, root=None, fake=True)
+    assert placed == [(), (0, 7, 56)]
+    assert failures(out) == ["open sensor: a1 reads empty with a piece on it"]
+
+
+def test_an_active_high_column_on_gpio_2_is_refused_by_the_preflight_and_read_stuck(tmp_path):
+    text = "[matrix]\nrows = [4, 17, 27, 22, 5, 6, 13, 19]\ncols = [2, 16, 20, 21, 23, 24, 25, 26]\nactive = \"high\"\n"
+    (tmp_path / "map.toml").write_text(text)
+    gpio = wired(loads_pinmap(text), 0)
+    gpio.matrix.tie(2, HIGH)  # the Pi's 1.8 kOhm pull-up on GPIO 2 beats the internal pull-down
+    root = emulated_pi(tmp_path / "pi")
+    code, out = doctor("--pinmap", str(tmp_path / "map.toml"), "--root", str(root), "--no-leds", gpio=gpio,
+                       place=lambda squares, text: gpio.matrix.set_bitboard(sum(1 << s for s in squares)))
+    found = failures(out)
+    assert "GPIO 2: the column 1 has the Pi's 1.8 kOhm pull-up: an active-high column there always reads occupied" in found
+    assert any(f.startswith("stuck column: column 1 (file a, GPIO 2) reads occupied with no row selected (GPIO 2/3 have")
+               for f in found)
+
+
+# -- the preflight on emulated Pis ---------------------------------------------------------------
+def test_a_pi_5_with_rpi_gpio_installed_is_told_to_install_its_libraries(tmp_path):
+    root = emulated_pi(tmp_path / "pi", "Raspberry Pi 5 Model B Rev 1.0", generation=5)
+    code, out = doctor("--fake", "--root", str(root),
+                       importer=lambda modules: [("lgpio", "ModuleNotFoundError: No module named 'lgpio'")])
+    assert code == 1
+    assert "FAIL  libraries: cannot import lgpio (ModuleNotFoundError: No module named 'lgpio')" in out
+    assert "fix: sudo systemd/install.sh (installs the [pi,pi5] libraries for this model" in out
+    assert "ok    /dev/pio0: read/write (the LEDs (RP1 PIO))" in out and "ok    LED pin: GPIO 10" in out
+
+
+def test_the_old_unit_hiding_proc_and_a_user_outside_the_groups(tmp_path):
+    old_unit = "[Service]\nProtectProc=invisible\nProcSubset=pid\n"
+    root = emulated_pi(tmp_path / "pi", groups=("gpio",), unit=old_unit)
+    code, out = doctor("--fake", "--root", str(root))
+    assert "FAIL  groups: user echiquier is not in spi, dialout" in out
+    assert "fix: sudo usermod -aG gpio,spi,dialout echiquier" in out
+    assert "FAIL  /proc as the service sees it: /etc/systemd/system/echiquier.service has ProcSubset=pid" in out
+
+
+def test_pins_taken_by_overlays_spi_off_and_a_root_only_led_pin(tmp_path):
+    root = emulated_pi(tmp_path / "pi", config_txt="dtoverlay=w1-gpio\nenable_uart=1\n", devices=("gpiomem",))
+    code, out = doctor("--fake", "--root", str(root))
+    assert "FAIL  GPIO 4: the pin map's row 1 is taken by 1-Wire (dtoverlay=w1-gpio)" in out
+    assert "fix: remove that line from /boot/firmware/config.txt and reboot, or move the row 1 in the pin map" in out
+    assert "FAIL  /dev/spidev0.0: missing (the LEDs on SPI)" in out and "raspi-config nonint do_spi 0" in out
+    (tmp_path / "map.toml").write_text(REFERENCE_TOML.replace("data_pin = 10", "data_pin = 18"))
+    code, out = doctor("--fake", "--root", str(root), "--pinmap", str(tmp_path / "map.toml"))
+    assert "FAIL  LED pin: GPIO 18 is driven by PWM/PCM and DMA through /dev/mem: root only" in out
+    (tmp_path / "map.toml").write_text(REFERENCE_TOML.replace("data_pin = 10", "data_pin = 7"))
+    code, out = doctor("--fake", "--root", str(root), "--pinmap", str(tmp_path / "map.toml"))
+    assert "FAIL  LED pin: GPIO 7 cannot drive NeoPixels on a Raspberry Pi 4 Model B Rev 1.5" in out
+
+
+def test_the_doctor_refuses_the_hardware_while_the_service_scans(tmp_path, lock_dir):
+    service = gpio_lock(lock_dir)
+    service.acquire()
+    root = emulated_pi(tmp_path / "pi")
+    code, out = doctor("--fake", "--root", str(root))
+    service.release()
+    assert code == 1
+    assert "FAIL  the service: is scanning the matrix" in out and "sudo systemctl stop echiquier" in out
+    assert "Line tests not run: the GPIO sensor matrix is in use by another process" in out
+
+
+from pathlib import Path  # noqa: E402
+
+ROOT_MAP_PATH = str(Path(__file__).resolve().parents[2] / "hardware/reference-board.toml")
+REFERENCE_TOML = Path(ROOT_MAP_PATH).read_text()
