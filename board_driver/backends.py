@@ -20,11 +20,13 @@ SINKS = ("neopixel", "serial", "sim", "none")
 def open_source(name: str, *, pinmap: Optional[PinMap] = None, port: Optional[str] = None,
                 capture: Optional[Path] = None, speed: Optional[float] = None,
                 on_promote: Optional[Callable[[Any], None]] = None, gpio: Any = None,
-                serial_factory: Any = None):
+                serial_factory: Any = None, root: Path | str = "/"):
     """The sensor source called ``name`` (one of SOURCES), not yet started.
 
     ``gpio``: the pin map's matrix (``pinmap``), through the RPi.GPIO-compatible module ``gpio``
-    (default: the real one); ``serial``: the co-processor on ``port``; ``replay``: ``capture``
+    (default: the real one); ``serial``: the co-processor on ``port`` ("auto": its data port by
+    its /dev/serial/by-id name; its console is refused, see board_driver.serial_ports, read
+    under ``root``); ``replay``: ``capture``
     at ``speed`` (None: as fast as it can be read), promotion lines to ``on_promote``; ``sim``:
     a board driven by code.
     """
@@ -36,7 +38,8 @@ def open_source(name: str, *, pinmap: Optional[PinMap] = None, port: Optional[st
         return SimulatedBoard()
     if name == "serial":
         from .serial_link import SerialSource
-        return SerialSource(port, **({"serial_factory": serial_factory} if serial_factory else {}))
+        from .serial_ports import resolve_port
+        return SerialSource(resolve_port(port, Path(root)), **({"serial_factory": serial_factory} if serial_factory else {}))
     if name == "gpio":
         from .gpio_matrix import GpioMatrixSource
         if pinmap is None:

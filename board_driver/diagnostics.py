@@ -90,13 +90,20 @@ class MatrixMonitor:
         (t0, n0), (t1, n1) = self._scans[0], self._scans[-1]
         return (n1 - n0) / (t1 - t0) if t1 > t0 else None
 
-    def render(self, now: float, *, title: str = "") -> str:
+    def render(self, now: float, *, title: str = "", device_rate: int | None = None) -> str:
+        """The screen; ``device_rate``: the co-processor's own scans/s (its READING frames are
+        sent only on changes and every 250 ms, so counting them says nothing of its scanning)."""
         flicker = self.flickering(now)
         rate = self.scan_rate
         lines = [title] if title else []
         lines.append(render_grid(self.occupied, flicker))
         lines.append(f"occupied {bin(self.occupied).count('1'):2d} squares   {self.occupied:016x}")
-        lines.append("scan rate " + (f"{rate:,.0f} scans/s" if rate is not None else "-"))
+        if device_rate is not None:
+            lines.append(f"scan rate {device_rate:,} scans/s (the co-processor's count; "
+                         f"{rate:,.0f} readings/s reach the Pi)" if rate is not None else
+                         f"scan rate {device_rate:,} scans/s (the co-processor's count)")
+        else:
+            lines.append("scan rate " + (f"{rate:,.0f} scans/s" if rate is not None else "-"))
         if flicker:
             names = ", ".join(f"{square_name(s)} x{n}" for s, n in sorted(flicker.items()))
             lines.append(f"flickering {len(flicker)} squares (! above): {names}")
@@ -161,3 +168,17 @@ def describe_pattern(name: str, step: int) -> str:
     if name == "follow":
         return "follow: occupied squares lit green"
     return name
+
+
+def render_link(link) -> str:
+    """The co-processor link in one block: firmware, port state, errors (a SerialLink's attributes)."""
+    version = link.device_version
+    firmware = f"{version[2]} (protocol {version[0]}, {version[1]} LEDs)" if version else "not heard yet"
+    stats, decoder = link.stats, link.decoder.stats
+    state = link.state.value + (f" ({link.last_error})" if getattr(link, "last_error", None) else "")
+    return "\n".join([
+        f"link {link.port_name}: {state}",
+        f"firmware {firmware}",
+        f"frames {decoder.frames:,} good, {decoder.bad_crc} CRC errors, {decoder.bad_header} bad headers, "
+        f"{stats.missed_frames} dropped; reconnects {max(0, stats.connects - 1)}, silences {stats.silences}",
+    ])

@@ -6,13 +6,17 @@ tests) and returns a :class:`Check`: passed or failed, what was seen, and the fi
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .hw_lock import gpio_lock
+from .link import SerialLink
 from .pi_platform import HAT_EEPROM_PINS, I2C_PULLUP_PINS, SPI_LED_PIN, PiModel, boot_config, check_imports, detect, kernel_pins
 from .pinmap import PinMap
+from .sensors import SensorError
+from .serial_ports import resolve_port
 
 OK, FAIL, WARN, SKIP = "ok", "FAIL", "warn", "skip"
 SERVICE_GROUPS = ("gpio", "spi", "dialout")
@@ -196,6 +200,47 @@ def check_service(m: Machine) -> Check:
         return Check(FAIL, "the service", f"is scanning the matrix{f' (PID {holder})' if holder else ''}",
                      "sudo systemctl stop echiquier, run the doctor, then sudo systemctl start echiquier")
     return Check(OK, "the service", "not scanning: the doctor may use the hardware")
+
+
+def check_coprocessor(port: str | None, root: Path = Path("/"), *, serial_factory=None,
+                      clock: Callable[[], float] = time.monotonic, listen_s: float = 3.0) -> list[Check]:
+    """The co-processor: its data port (never the console), opened exclusively, its firmware, the link's quality."""
+    try:
+        name = resolve_port(port, root)
+    except SensorError as exc:
+        return [Check(FAIL, "co-processor port", str(exc), "ls -l /dev/serial/by-id/ lists the ports; set board.port "
+                      "to the one ending in -if02, or leave it \"auto\"")]
+    checks = [Check(OK, "co-processor port", name)]
+    link = SerialLink(name, serial_factory=serial_factory, clock=clock, threaded=False)
+    link.open()
+    start = clock()
+    try:
+        while clock() - start < listen_s and not (link.device_version and link.stats.heartbeats >= 4):
+            link.poll()
+        elapsed = max(clock() - start, 1e-9)
+        decoder = link.decoder.stats
+        if link.last_error and not link.connected:
+            checks.append(Check(FAIL, "co-processor link", f"cannot open {name}: {link.last_error}",
+                                "if the service holds it: sudo systemctl stop echiquier; else check the dialout group"))
+        elif link.device_version is None:
+            checks.append(Check(FAIL, "co-processor firmware", f"no answer to HELLO within {listen_s:g} s",
+                                "copy boot.py, code.py and cp_*.py to CIRCUITPY, then unplug and replug the Pico "
+                                "(coprocessor/README.md)"))
+        else:
+            protocol, leds, firmware = link.device_version
+            checks.append(Check(OK, "co-processor firmware", f"{firmware} (protocol {protocol}, {leds} LEDs)"))
+            rate = link.device_scan_rate
+            checks.append(Check(OK if rate else WARN, "co-processor scanning",
+                                f"{rate:,} scans/s" if rate else "no heartbeat with a scan rate yet",
+                                "wait for its heartbeats (4 a second); restart the Pico if none come"))
+            bad = decoder.bad_crc + decoder.bad_header + link.stats.missed_frames
+            checks.append(Check(OK if not bad else WARN, "link quality",
+                                f"{decoder.frames:,} frames in {elapsed:.1f} s, {decoder.bad_crc} CRC errors, "
+                                f"{decoder.bad_header} bad headers, {link.stats.missed_frames} dropped",
+                                "a shorter USB cable, away from the LED supply wires; a powered hub if the Pi is short of current"))
+    finally:
+        link.close()
+    return checks
 
 
 def preflight(m: Machine) -> list[tuple[str, list[Check]]]:

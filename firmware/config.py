@@ -88,7 +88,7 @@ def _check(fn, default):
 class BoardConfig:
     sensors: str = _check(_choice(*SENSORS), "gpio")
     pinmap: str = "/etc/echiquier/pinmap.toml"
-    port: str = "/dev/ttyACM0"
+    port: str = "auto"   # the co-processor's data port by its /dev/serial/by-id name (board_driver.serial_ports)
     capture: str = ""
     speed: float = _check(_between(0, 1e6), 1.0)
     settle_ms: int = _check(_between(0, 5000), 30)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from board_driver.doctor import FAIL, OK, Check, Machine, check_imports, preflight, render
+from board_driver.doctor import FAIL, OK, WARN, Check, Machine, check_coprocessor, check_imports, preflight, render
 from board_driver.hw_lock import HardwareBusyError, gpio_lock
 from board_driver.line_test import THREE_PIECES, LineTester, square_name
 from board_driver.mock_gpio import COL_TO_ROW, HIGH, LOW, ROW_TO_COL, mock_board
@@ -104,7 +104,12 @@ def run_doctor(args, pinmap: PinMap) -> int:
         out.write(render(sections) + "\n")
         checks += [c for _, cs in sections for c in cs]
     if args.serial:
-        out.write("Line tests need the GPIO matrix: the co-processor scans its own (check its wiring on the Pico)\n")
+        section = check_coprocessor(args.serial, Path(args.root or "/"),
+                                    serial_factory=getattr(args, "serial_factory", None),
+                                    **({"clock": args.clock} if getattr(args, "clock", None) else {}))
+        out.write(render([("Co-processor", section)]) + "\n")
+        checks += section
+        out.write("Line tests need the GPIO matrix: the co-processor scans its own (hwtest --serial auto shows it live)\n")
     else:
         gpio = getattr(args, "gpio", None)
         place = getattr(args, "place", None)
@@ -128,5 +133,7 @@ def run_doctor(args, pinmap: PinMap) -> int:
     if failed:
         out.write(f"{len(failed)} problem{'s' if len(failed) > 1 else ''} found: fix the first one, then run the doctor again\n")
         return 1
-    out.write("All checks passed: sudo systemctl start echiquier\n")
+    warned = sum(c.status == WARN for c in checks)
+    note = f" ({warned} warning{'s' if warned > 1 else ''})" if warned else ""
+    out.write(f"All checks passed{note}: sudo systemctl start echiquier\n")
     return 0

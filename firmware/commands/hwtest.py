@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from board_driver.backends import open_leds, open_source
-from board_driver.diagnostics import PATTERNS, MatrixMonitor, describe_pattern, pattern_frame
+from board_driver.diagnostics import PATTERNS, MatrixMonitor, describe_pattern, pattern_frame, render_link
 from board_driver.pinmap import REFERENCE, PinMap, load_pinmap
 from board_driver.reading import Reading
 from board_driver.sensors import SensorError
@@ -28,7 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--pinmap", metavar="FILE", help=f"pin map (default: {DEFAULT_PINMAP} if present, else the reference board)")
     p.add_argument("--once", action="store_true", help="read the matrix once and print the occupancy as 16 hex digits")
-    p.add_argument("--serial", metavar="PORT", help="read through a co-processor on PORT (e.g. /dev/ttyACM1)")
+    p.add_argument("--serial", metavar="PORT", help="read through a co-processor on PORT: 'auto' (its data port, "
+                   "/dev/serial/by-id/...-if02) or a device; its console (-if00) is refused")
     p.add_argument("--fake", action="store_true", help="no hardware: a simulated matrix and recorded LEDs")
     p.add_argument("--fake-occupied", metavar="HEX16", default=f"{STARTING_OCCUPANCY:016x}",
                    help="what the simulated matrix holds (default: the initial position)")
@@ -64,7 +65,8 @@ def _pinmap(args) -> PinMap:
 
 def _source(args, pinmap: PinMap):
     if args.serial:
-        return open_source("serial", port=args.serial, serial_factory=getattr(args, "serial_factory", None))
+        return open_source("serial", port=args.serial, serial_factory=getattr(args, "serial_factory", None),
+                           root=args.root or "/")
     gpio = getattr(args, "gpio", None)
     if gpio is None and args.fake:
         from board_driver.mock_gpio import mock_board
@@ -154,7 +156,12 @@ def _live(args, pinmap: PinMap, source) -> int:
                 milliamps = getattr(leds, "milliamps", None)
                 if milliamps is not None:
                     status += f" (~{milliamps:.0f} mA)"
-            screen = monitor.render(now, title=f"echiquier hwtest - {where}") + f"\n{status}\nCtrl-C to quit\n"
+            link = getattr(source, "link", None)
+            screen = monitor.render(now, title=f"echiquier hwtest - {where}",
+                                    device_rate=link.device_scan_rate if link is not None else None)
+            if link is not None:
+                screen += "\n" + render_link(link)
+            screen += f"\n{status}\nCtrl-C to quit\n"
             out.write((CLEAR if tty else "") + screen + ("" if tty else "\n"))
             out.flush()
             frames += 1

@@ -147,3 +147,35 @@ from pathlib import Path  # noqa: E402
 
 ROOT_MAP_PATH = str(Path(__file__).resolve().parents[2] / "hardware/reference-board.toml")
 REFERENCE_TOML = Path(ROOT_MAP_PATH).read_text()
+
+
+# -- the co-processor ----------------------------------------------------------------------------
+def test_the_doctor_checks_the_coprocessor_port_firmware_and_link(tmp_path):
+    from tests.board_driver.test_serial_ports import PICO, device_on, emulated_usb
+    from tests.fakes.fake_serial import FakeLine
+    root = emulated_pi(tmp_path / "pi")
+    emulated_usb(root)
+    line = FakeLine()
+    line.on_host_bytes = device_on(line)
+    ticks = iter(range(1_000_000))
+    code, out = doctor("--serial", "auto", "--root", str(root), serial_factory=line.factory,
+                       clock=lambda: next(ticks) * 0.01)
+    assert f"ok    co-processor port: /dev/serial/by-id/{PICO}02" in out
+    assert "ok    co-processor firmware: echiquier-coprocessor 1.1 (protocol 1, 64 LEDs)" in out
+    assert "ok    co-processor scanning: 612 scans/s" in out
+    assert re.search(r"warn  link quality: \d+ frames in 3\.0 s, [1-9]\d* CRC errors, 0 bad headers, [1-9]\d* dropped", out)
+    assert "All checks passed (1 warning)" in out
+    code, out = doctor("--serial", "/dev/ttyACM0", "--root", str(root), serial_factory=line.factory)
+    assert "FAIL  co-processor port: /dev/ttyACM0 is the co-processor's console (its REPL)" in out
+
+
+def test_a_silent_port_is_told_to_flash_the_firmware(tmp_path):
+    from tests.board_driver.test_serial_ports import emulated_usb
+    from tests.fakes.fake_serial import FakeLine
+    root = emulated_pi(tmp_path / "pi")
+    emulated_usb(root)
+    ticks = iter(range(1_000_000))
+    code, out = doctor("--serial", "auto", "--root", str(root), serial_factory=FakeLine().factory,
+                       clock=lambda: next(ticks) * 0.01)
+    assert code == 1
+    assert "FAIL  co-processor firmware: no answer to HELLO within 3 s" in out
