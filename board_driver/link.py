@@ -282,10 +282,21 @@ class SerialLink:
             self.last_error = str(exc)
             self.stats.open_failures += 1
             self.retry_at = self._clock() + self.backoff.next()
-            log.debug("cannot open %s: %s", self.port_name, exc)
+            # Loud the first time, when the reason changes, and once a minute: a board without
+            # its co-processor reads nothing, and whoever looks at the journal must see why.
+            reason, now = str(exc), self._clock()
+            if reason != getattr(self, "_open_error", None) or now - getattr(self, "_open_warned", 0.0) >= 60.0:
+                self._open_error, self._open_warned = reason, now
+                log.warning("cannot open the serial port %s: %s (the board reads nothing until it opens; "
+                            "retrying)", self.port_name, exc)
+            else:
+                log.debug("cannot open %s: %s", self.port_name, exc)
             return
         self._port = port
         self.last_error = None
+        if getattr(self, "_open_error", None) is not None:
+            log.warning("serial port %s open", self.port_name)
+            self._open_error = None
         self.decoder.reset()
         self._rx_seq = None
         self._last_rx = self._clock()  # the silence window starts now

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import tomllib
 import typing
@@ -22,6 +23,39 @@ ENGINE_SIDES = ("white", "black", "alternate")
 SIMULATED = ("replay", "sim")
 MIN_ELO, MAX_ELO = 500, 4000   # [engine] elo; the engine clamps it to its own range (Stockfish: 1320..3190)
 TOKEN_FILE_NAME = "lichess.token"   # in the storage dir, when [lichess] token_file is empty
+
+
+def printable_text(value: str, min_length: int = 0, max_length: int = 100) -> str:
+    """``value`` if it is text a page, a PGN file and the journal can all hold, else ValueError:
+    valid Unicode (no lone surrogate, which UTF-8 cannot encode), printable (no control, format
+    or private-use character; a plain space is fine), from ``min_length`` to ``max_length``
+    characters.
+
+    >>> printable_text("Anna Müller")
+    'Anna Müller'
+    >>> printable_text("\\ud83d")
+    Traceback (most recent call last):
+    ...
+    ValueError: not valid Unicode text (a lone surrogate at character 1)
+    """
+    for index, ch in enumerate(value, start=1):
+        if "\ud800" <= ch <= "\udfff":
+            raise ValueError(f"not valid Unicode text (a lone surrogate at character {index})")
+        if ord(ch) < 32 or ord(ch) == 127:
+            raise ValueError("control characters are not allowed")
+        if not ch.isprintable() and ch != " ":
+            raise ValueError(f"character {index} (U+{ord(ch):04X}) cannot be shown")
+    if not min_length <= len(value) <= max_length:
+        raise ValueError(f"expected {min_length} to {max_length} characters, got {len(value)}")
+    return value
+
+
+def printable(value: str, max_length: int, what: str) -> str:
+    """:func:`printable_text` with the name of what is checked in the message."""
+    try:
+        return printable_text(value, 0, max_length)
+    except ValueError as exc:
+        raise ValueError(f"{what}: {exc}") from None
 
 
 class ConfigError(ValueError):
@@ -71,6 +105,12 @@ def _fen(value: str) -> None:
             raise ValueError(f"not a FEN: {exc}") from None
 
 
+def _text(max_length: int):
+    def check(value: str) -> None:
+        printable_text(value, 0, max_length)
+    return check
+
+
 def _elo(value: int) -> None:
     if value != 0 and not MIN_ELO <= value <= MAX_ELO:
         raise ValueError(f"expected 0 (full strength) or an Elo from {MIN_ELO} to {MAX_ELO}, got {value!r}")
@@ -98,17 +138,17 @@ class BoardConfig:
 class GameConfig:
     time_control: str = _check(_time_control, "-")
     rules: str = _check(_choice(*RULE_PROFILES), "fide")
-    white: str = "White"
-    black: str = "Black"
+    white: str = _check(_text(60), "White")
+    black: str = _check(_text(60), "Black")
     alternate_colours: bool = True
     show_legal_squares: bool = True
     touch_move: bool = False
     takebacks: bool = False
     opponent: str = _check(_choice(*OPPONENTS, *OPPONENT_ALIASES), "none")
     fen: str = _check(_fen, "")
-    event: str = "Casual game"
-    site: str = ""
-    round: str = "-"                 # the PGN Round tag (a club hub sets it)
+    event: str = _check(_text(100), "Casual game")
+    site: str = _check(_text(100), "")
+    round: str = _check(_text(100), "-")   # the PGN Round tag (a club hub sets it)
     draw_offers_from_move: int = _check(_between(0, 500), 0)   # 0: from the first move
 
     def __post_init__(self) -> None:
@@ -331,11 +371,41 @@ def load_config(path: str | Path | None = None) -> Config:
         return _resolve(Config(), None)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the configuration: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        line = text_line(path, exc.start)
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start + 1}, line {line}): save it as UTF-8") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     return parse_config(data, str(path), path.resolve().parent)
+
+
+def text_line(path: Path, offset: int) -> int:
+    """The 1-based line of byte ``offset`` in the file ``path``."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(offset).count(b"\n") + 1
+    except OSError:
+        return 0
+
+
+def check_storage(config: Config) -> Path:
+    """The storage directory, created if missing; ConfigError (naming the key) if it cannot be
+    used: a file in its place, no permission, a read-only file system."""
+    path = config.state_dir
+    where = f"{config.source}: storage.dir"
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"{where}: {path} is a file, not a directory: name a directory for the games")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise ConfigError(f"{where}: {path} cannot be created: a part of the path is a file") from None
+    except OSError as exc:
+        raise ConfigError(f"{where}: {path} cannot be created ({exc.strerror or exc})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ConfigError(f"{where}: {path} is not writable by this user: the games could not be saved")
+    return path
 
 
 def with_overrides(config: Config, **sections: dict[str, Any]) -> Config:

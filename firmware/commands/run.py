@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 from pathlib import Path
 
@@ -21,12 +22,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     # journald adds the time and the unit; keep the line short
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    from firmware.config import ConfigError, load_config
+    from firmware.config import ConfigError, check_storage, load_config
     try:
         config = load_config(args.config)
+        check_storage(config)
     except ConfigError as exc:
         print(f"echiquier run: {exc}", file=sys.stderr)
         return 2
+    if hasattr(signal, "SIGXFSZ"):
+        # A file-size limit must fail a save (EFBIG: the game is kept and the save retried),
+        # not kill the service.
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     from firmware.service import Service
     try:
         companions = ((_web,) if config.web.enabled else ()) + ((_club,) if config.club.broker else ())

@@ -1,13 +1,19 @@
 """The recorder: every game as a PGN file in <state>/games/, and the game in progress in current.json.
 
 Both are written after every committed move by :func:`atomic_write`: a temporary file in the
-same directory, fsync, rename over the old file, fsync of the directory. A power cut leaves the
-old file or the new one, never half of one. ``current.json`` is written before the PGN: it is
+same directory, every byte written (a short write on a full disk is an error, never a shorter
+file), its size checked, fsync, and only then the rename over the old file and the fsync of
+the directory. A power cut or a full disk leaves the old file or the new one, never half of
+one; on failure the old file stays and the error goes to the caller (the session keeps the
+moves and tries again). A saved record the service cannot use (damaged, from another version,
+text that cannot be encoded) is set aside as ``current.json.damaged`` with a clear message, and
+the board starts. ``current.json`` is written before the PGN: it is
 what a restart restores, and the PGN is rewritten whole from it, so a cut between the two
 writes loses nothing and never doubles a move.
 """
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -30,15 +36,38 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
 
 
 def atomic_write(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text`` so that a crash at any instant leaves the old or the new file."""
+    """Replace ``path`` by ``text`` so that a crash at any instant leaves the old or the new file.
+
+    Raises (OSError, UnicodeEncodeError) without touching ``path`` if the new file cannot be
+    written whole.
+    """
+    data = text.encode("utf-8")   # text that cannot be encoded fails here, before any file changes
     directory = path.parent
     tmp = directory / f".{path.name}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o640)
     try:
-        os.write(fd, text.encode("utf-8"))
+        os.unlink(tmp)            # a leftover of a cut, or a link someone put there
+    except FileNotFoundError:
+        pass
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o640)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            if written <= 0:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp))
+            view = view[written:]
         os.fsync(fd)
-    finally:
+        size = os.fstat(fd).st_size
+        if size != len(data):
+            raise OSError(errno.EIO, f"wrote {size} of {len(data)} bytes", str(tmp))
+    except BaseException:
         os.close(fd)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    os.close(fd)
     os.replace(tmp, path)
     dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
@@ -188,15 +217,58 @@ class Recorder:
     def load(self) -> GameRecord | None:
         """The saved game (in progress or just finished), or None. A damaged file is set aside."""
         try:
-            text = self.current_path.read_text(encoding="utf-8")
+            data = self.current_path.read_bytes()
         except FileNotFoundError:
             return None
+        except OSError as exc:
+            log.error("%s cannot be read (%s); the board starts without it", self.current_path, exc.strerror or exc)
+            return None
         try:
-            record = GameRecord.from_json(text)
+            record = GameRecord.from_json(data.decode("utf-8"))
+            check_record(record)
             record.game()  # every move must replay
             return record
-        except (ValueError, TypeError, KeyError) as exc:
-            aside = self.current_path.with_suffix(".json.damaged")
-            log.error("%s cannot be restored (%s); kept as %s", self.current_path, exc, aside)
-            os.replace(self.current_path, aside)
+        except Exception as exc:  # noqa: BLE001 - no saved state may stop the board from starting
+            self.set_aside(f"{type(exc).__name__}: {exc}"[:300])
             return None
+
+    def set_aside(self, why: str) -> None:
+        """Move ``current.json`` out of the way (``current.json.damaged``), saying why; the board
+        then starts without it."""
+        aside = self.current_path.with_suffix(".json.damaged")
+        log.error("the saved game %s cannot be restored (%s); it is kept as %s and the board starts afresh",
+                  self.current_path, why, aside)
+        try:
+            os.replace(self.current_path, aside)
+        except OSError as exc:
+            log.error("cannot set %s aside (%s)", self.current_path, exc.strerror or exc)
+
+
+def check_record(record: GameRecord) -> None:
+    """ValueError unless ``record`` can be written back: every text valid, printable, bounded."""
+    from firmware.config import printable
+    for name in ("pgn_name", "started", "white", "black", "start_fen", "rules", "time_control", "event", "site",
+                 "round"):
+        value = getattr(record, name)
+        if not isinstance(value, str):
+            raise ValueError(f"{name}: expected text")
+        printable(value, 200, name)
+    if record.pgn_name != Path(record.pgn_name).name or not record.pgn_name.endswith(".pgn"):
+        raise ValueError(f"pgn_name: not a file name of games/: {record.pgn_name!r}")
+    if not isinstance(record.moves, list) or not all(isinstance(m, str) for m in record.moves):
+        raise ValueError("moves: expected a list of moves")
+    if not isinstance(record.clocks, list) or len(record.clocks) > len(record.moves) or not all(
+            c is None or (isinstance(c, int) and not isinstance(c, bool)) for c in record.clocks):
+        raise ValueError("clocks: expected a whole number of ms (or null) per move")
+    if record.remaining is not None and (not isinstance(record.remaining, list) or len(record.remaining) != 2
+                                         or not all(isinstance(c, int) for c in record.remaining)):
+        raise ValueError("remaining: expected both clocks in ms")
+    if record.event_time is not None and not isinstance(record.event_time, (int, float)):
+        raise ValueError("event_time: expected a number")
+    if record.outcome is not None:
+        record.get_outcome()
+    if not isinstance(record.comments, dict) or not all(str(k).isdigit() for k in record.comments):
+        raise ValueError("comments: expected texts by ply")
+    for text in record.comments.values():
+        printable(str(text), 2000, "comment")
+    datetime.fromisoformat(record.started)

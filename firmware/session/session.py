@@ -36,6 +36,7 @@ from firmware.opponents.factory import opponent_kind
 from firmware.session.recorder import GameRecord, Recorder
 from firmware.session.commands import PROMOTION_NAMES, SessionCommands, SessionError
 from firmware.session.restore import amend_promotion, restore_match
+from firmware.session.saving import SaveState, mark_leds
 from firmware.session.opponent_side import Opponent, OpponentSide
 from firmware.session.players import OpponentControl
 from firmware.session.view import COLOR_NAMES, SanCache, View, snapshot
@@ -92,6 +93,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         self._given_names: Optional[tuple[Optional[str], Optional[str]]] = None
         self.leds_frame: Optional[tuple[int, ...]] = None
         self.frames_shown = 0
+        self.saving = SaveState()               # a failed save: why, and when to try again
         self._sans = SanCache()
         self._subscribers: list[Callable[[dict], None]] = []
         self._dirty = False
@@ -142,6 +144,8 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
     def next_deadline(self, now: float, *, blink: bool = True) -> Optional[float]:
         """When ``poll`` should run next if no reading comes (None: not before a reading)."""
         found = [self.match.next_deadline()]
+        if self._dirty:
+            found.append(self.saving.deadline())   # a failed save is tried again
         if self.live:
             found.append(self.gestures.next_deadline())
             found.append(self._low_time_deadline(now))
@@ -162,7 +166,12 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         record = self.recorder.load()
         if record is None:
             return False
-        self.match = restore_match(self._match_config(), record, now)
+        try:
+            match = restore_match(self._match_config(), record, now)
+        except Exception as exc:  # noqa: BLE001 - no saved state may stop the board from starting
+            self.recorder.set_aside(f"{type(exc).__name__}: {exc}"[:300])
+            return False
+        self.match = match
         self.record = record
         self.names = (record.white, record.black)
         self.restored_plies = len(record.moves)
@@ -202,7 +211,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         if opponent is not None:
             await opponent.stop()
         if self.record is not None and self._dirty:
-            self._save()
+            self._save(None)
 
     # -- match events ------------------------------------------------------------------------
 
@@ -337,14 +346,20 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         self._watch_settled(now)
         state = self.feedback_state(now)
         leds = frame(state, now, self.style)
+        if self.saving.error is not None:
+            leds = mark_leds(leds, self.style.check)
         if leds != self.leds_frame:
             self.leds_frame = leds
             self._changed = True
             if self.leds is not None:
                 self.leds.show(leds)
                 self.frames_shown += 1
-        if self._dirty:
-            self._save()
+        if self._dirty and self.saving.due(now):
+            self._save(now)
+            if self.saving.error is not None and self.leds is not None and self.leds_frame != (
+                    marked := mark_leds(self.leds_frame or leds, self.style.check)):
+                self.leds_frame = marked
+                self.leds.show(marked)
         if self._changed and self._subscribers:
             self._changed = False
             data = self.snapshot(now)
@@ -421,12 +436,23 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         self._changed = True
         self._handle(self.match.new_game(now), now)
 
-    def _save(self) -> None:
+    def _save(self, now: Optional[float] = None) -> None:
+        """Save the record; if that fails the moves stay in memory, the players are told (page and
+        LEDs) and the save is tried again (firmware.session.saving)."""
         self._dirty = False
+        if self.record is None:
+            return
+        had_error = self.saving.error is not None
         try:
             self.recorder.save(self.record, self.game)
-        except OSError:
-            log.exception("cannot save the game to %s", self.recorder.state_dir)
+        except Exception as exc:  # noqa: BLE001 - a full disk or a bad record must not stop the board
+            self._dirty = True
+            self.saving.failed(exc, now if now is not None else self.clock())
+            self._changed = True
+            return
+        if had_error:
+            self.saving.succeeded()
+            self._changed = True
 
     # -- LED state and view ----------------------------------------------------------------------
 
@@ -508,7 +534,8 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
                  "leds_problem": getattr(self.leds, "problem", None),   # LEDs off, and why (GuardedLedSink)
                  "move_clocks": list(self.record.clocks) if self.record else [],
                  "round": self.record.round if self.record else g.round,
-                 "event": self.record.event if self.record else g.event}
+                 "event": self.record.event if self.record else g.event,
+                 "save_problem": self.saving.message()}
         return View(game=match.game, started=match.started, occupied=self.occupied or 0,
                     lifted=state.lifted, wrong=state.wrong, paused=self.paused, restoring=self.restoring,
                     waiting_for_start=not match.started, expected_move=self.expected_move,

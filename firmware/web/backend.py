@@ -36,6 +36,7 @@ Page state (every key always present; squares by name, colours ``"#rrggbb"`` or 
     take_over    the sides the computer may take over now ([] when none)
     problems     [str]: what is wrong on the board, in words
     leds_problem str | null: the LEDs are off and why (the library is missing or failed); the game goes on
+    save_problem str | null: the game cannot be saved and why (a full disk...); the moves are kept, saving retried
     link         the opponent's link, as opponent.link
     settings     {"show_legal": bool, "touch_move": bool, "alternate_colours": bool,
                   "brightness": 0..1, "takebacks": bool,

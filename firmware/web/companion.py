@@ -12,6 +12,7 @@ is written to the journal at start and shown on the LEDs for a while (:func:`sho
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import time
 from collections.abc import Callable
@@ -74,13 +75,54 @@ def show_pairing_code(service: Any, code: str, seconds: float = PATTERN_S) -> bo
     return True
 
 
+NO_PAGE_SQUARES = (27, 28, 35, 36)   # d4 e4 d5 e5: the page is not served
+NO_PAGE_COLOUR = 0xFF0000
+RETRY_S = 10.0
+
+
+async def listen(service: Any, companion: WebCompanion, host: str, port: int, *, retry_s: float = RETRY_S) -> int:
+    """Serve ``companion`` on ``host:port``, trying again every ``retry_s`` while the port is
+    taken (another program, an old instance): the board plays on meanwhile, the journal says
+    why at every attempt and the LEDs show the four centre squares in red for a moment."""
+    attempts = 0
+    while True:
+        try:
+            return await companion.start(host, port)
+        except OSError as exc:
+            attempts += 1
+            log.error("the web page cannot listen on %s: %s%s; the board plays on without its page, "
+                      "trying again every %g s (attempt %d)", page_address(host, port), exc.strerror or exc,
+                      " (another program holds the port?)" if exc.errno == errno.EADDRINUSE else "",
+                      retry_s, attempts)
+            leds = getattr(service, "leds", None)
+            if leds is not None and not getattr(leds, "closed", False):
+                base = list(service.session.leds_frame or (0,) * 64)
+                for square in NO_PAGE_SQUARES:
+                    base[square] = NO_PAGE_COLOUR
+                show_frame(service, tuple(base), min(5.0, retry_s))
+            await asyncio.sleep(retry_s)
+
+
+def show_frame(service: Any, frame: tuple[int, ...], seconds: float) -> None:
+    """Show ``frame`` on the LEDs for ``seconds``, then the session's own frame again."""
+    leds = service.leds
+    leds.show(frame)
+
+    def give_back() -> None:
+        own = service.session.leds_frame
+        if own is not None and not leds.closed:
+            leds.show(own)
+
+    asyncio.get_running_loop().call_later(seconds, give_back)
+
+
 async def start_web(service: Any, *, pattern_s: float = PATTERN_S) -> WebCompanion | None:
     """Serve the page of ``service``'s session; None when ``[web] enabled = false``."""
     config: Config = service.config
     if not config.web.enabled:
         return None
     companion = build_companion(service.session, config, clock=service.session.clock)
-    port = await companion.start(config.web.host, config.web.port)
+    port = await listen(service, companion, config.web.host, config.web.port)
     log.info("web companion on %s (listening on %s)", page_address(config.web.host, port), config.web.host)
     if companion.pairing.required:
         pairing, clock = companion.pairing, service.session.clock

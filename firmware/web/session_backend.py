@@ -135,6 +135,7 @@ def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine: dict[st
         "take_over": _take_over(snap, opponent),
         "problems": list(snap.get("problems", [])),
         "leds_problem": snap.get("leds_problem"),
+        "save_problem": snap.get("save_problem"),
         "game_file": snap.get("game_file"),
         "link": opponent["link"],
         "settings": {

@@ -19,6 +19,8 @@ from typing import Any
 from chess_core import SQUARE_NAMES, FenError, Position
 from chess_core.timecontrol import TimeControl, TimeControlError
 
+from firmware.config import printable_text
+
 _MISSING = object()
 
 
@@ -54,31 +56,6 @@ class Text(Field):
         if self.strip:
             value = value.strip()
         return printable_text(value, self.min_length, self.max_length)
-
-
-def printable_text(value: str, min_length: int = 0, max_length: int = 100) -> str:
-    """``value`` if it is text a page, a PGN file and the journal can all hold, else ValueError:
-    valid Unicode (no lone surrogate, which UTF-8 cannot encode), printable (no control, format
-    or private-use character; a plain space is fine), from ``min_length`` to ``max_length``
-    characters.
-
-    >>> printable_text("Anna Müller")
-    'Anna Müller'
-    >>> printable_text("\\ud83d")
-    Traceback (most recent call last):
-    ...
-    ValueError: not valid Unicode text (a lone surrogate at character 1)
-    """
-    for index, ch in enumerate(value, start=1):
-        if "\ud800" <= ch <= "\udfff":
-            raise ValueError(f"not valid Unicode text (a lone surrogate at character {index})")
-        if ord(ch) < 32 or ord(ch) == 127:
-            raise ValueError("control characters are not allowed")
-        if not ch.isprintable() and ch != " ":
-            raise ValueError(f"character {index} (U+{ord(ch):04X}) cannot be shown")
-    if not min_length <= len(value) <= max_length:
-        raise ValueError(f"expected {min_length} to {max_length} characters, got {len(value)}")
-    return value
 
 
 @dataclass(frozen=True)

@@ -332,3 +332,25 @@ def test_threaded_link_delivers_and_stops_cleanly():
         source.stop()
     assert got[0].occupied == 0x42
     assert source.link._thread is None and not line.port.is_open
+
+
+def test_a_missing_serial_port_is_logged_loudly_once_a_minute(line, clock, caplog):
+    """Issue 12: a missing port was logged at debug level only; the board read nothing, silently."""
+    import logging
+    caplog.set_level(logging.DEBUG, logger="board_driver.link")
+    line.unplug()
+    link = SerialLink("/dev/ttyFAKE", serial_factory=line.factory, clock=clock, threaded=False)
+    source = SerialSource(link=link, clock=clock)
+    source.start(lambda reading: None)
+    for _ in range(400):   # 40 s of retries
+        clock.advance(0.1)
+        link.poll()
+    loud = [r for r in caplog.records if r.levelno >= logging.WARNING and "/dev/ttyFAKE" in r.getMessage()]
+    assert len(loud) == 1 and "cannot open the serial port" in loud[0].getMessage()
+    clock.advance(30.0)
+    link.poll()
+    clock.advance(10.0)
+    link.poll()
+    loud = [r for r in caplog.records if r.levelno >= logging.WARNING and "/dev/ttyFAKE" in r.getMessage()]
+    source.stop()
+    assert len(loud) == 2

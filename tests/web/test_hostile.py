@@ -215,3 +215,40 @@ async def test_many_idle_connections_do_not_stop_the_page(serve, unused_tcp_port
         for sock in socks:
             sock.close()
         await companion.stop()
+
+
+# -- point 10: a taken web port -------------------------------------------------------------------------------
+
+async def test_a_taken_port_is_said_loudly_on_the_leds_too_and_retried(tmp_path, unused_tcp_port, caplog):
+    from board_driver.sim_leds import RecordingLedSink
+    from firmware.config import parse_config
+    from firmware.session.session import Session
+    from firmware.web.companion import NO_PAGE_SQUARES, build_companion, listen
+
+    config = parse_config({"board": {"sensors": "sim"}, "storage": {"dir": str(tmp_path)}})
+
+    class Service:
+        leds = RecordingLedSink()
+        session = Session(config)
+
+    holder = socket.socket()
+    holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    holder.bind(("127.0.0.1", unused_tcp_port))
+    holder.listen()
+    companion = build_companion(Service.session, config)
+    task = asyncio.create_task(listen(Service(), companion, "127.0.0.1", unused_tcp_port, retry_s=0))
+    try:
+        for _ in range(10_000):
+            if Service.leds.frames:
+                break
+            await asyncio.sleep(0)
+        frame = Service.leds.frames[-1]
+        assert all(frame[s] == 0xFF0000 for s in NO_PAGE_SQUARES)
+        assert any(r.levelno >= logging.ERROR and "cannot listen" in r.getMessage() for r in caplog.records)
+        assert not task.done()   # the board plays on, the page is tried again
+        holder.close()
+        assert await asyncio.wait_for(task, 5) == unused_tcp_port
+    finally:
+        holder.close()
+        task.cancel()
+        await companion.stop()

@@ -299,6 +299,9 @@
     const ledsProblem = $("#leds-problem");  // the board plays on without LEDs, and says why
     ledsProblem.textContent = s.leds_problem || "";
     ledsProblem.hidden = !s.leds_problem;
+    const saveProblem = $("#save-problem");  // the game is not on disk: the players must know
+    saveProblem.textContent = s.save_problem || "";
+    saveProblem.hidden = !s.save_problem;
 
     renderMoves($("#moves"), s.moves[ui.lang] || s.moves.en, startNumbering(s), null, null);
 

@@ -1,0 +1,212 @@
+"""Nothing is lost (issue 12): short writes, a full disk, a file-size limit, records the service
+cannot use, and configurations it cannot use. The whole service under a file-size limit that
+lifts mid-game is the last test (`echiquier run` in a subprocess, RLIMIT_FSIZE)."""
+from __future__ import annotations
+
+import errno
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from firmware.config import ConfigError, check_storage, load_config, loads_config
+from firmware.session.recorder import GameRecord, Recorder, atomic_write
+from firmware.session.saving import CORNERS
+
+from .session_support import Table
+
+ECHIQUIER = Path(sys.executable).with_name("echiquier")
+
+
+# -- atomic_write -----------------------------------------------------------------------------------
+
+def test_a_short_write_is_continued_until_every_byte_is_written(tmp_path, monkeypatch):
+    """Issue 12: with 4 KB free a 7 KB file became 4,096 bytes and was renamed over the good one."""
+    real_write = os.write
+    monkeypatch.setattr(os, "write", lambda fd, data: real_write(fd, bytes(data)[:4096]))
+    path = tmp_path / "game.pgn"
+    text = "1. e4 e5 " * 800
+    atomic_write(path, text)
+    assert path.read_text() == text
+
+
+def test_a_write_that_fails_keeps_the_old_file_and_leaves_no_temporary(tmp_path, monkeypatch):
+    path = tmp_path / "game.pgn"
+    path.write_text("the last good version")
+    real_write = os.write
+    calls = []
+
+    def full_disk(fd, data):
+        calls.append(len(data))
+        if len(calls) > 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, bytes(data)[:100])
+    monkeypatch.setattr(os, "write", full_disk)
+    with pytest.raises(OSError) as info:
+        atomic_write(path, "x" * 7000)
+    assert info.value.errno == errno.ENOSPC
+    assert path.read_text() == "the last good version"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.pgn"]
+
+
+def test_text_that_cannot_be_encoded_fails_before_any_file_changes(tmp_path):
+    path = tmp_path / "current.json"
+    path.write_text("old")
+    with pytest.raises(UnicodeEncodeError):
+        atomic_write(path, "White \ud83d")
+    assert path.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["current.json"]
+
+
+_FSIZE_SCRIPT = textwrap.dedent("""
+    import errno, resource, signal, sys
+    from pathlib import Path
+    from firmware.session.recorder import atomic_write
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    path = Path(sys.argv[1])
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
+    try:
+        atomic_write(path, "y" * 7000)
+    except OSError as exc:
+        print(errno.errorcode[exc.errno])
+    else:
+        print("written")
+""")
+
+
+def test_under_a_real_file_size_limit_the_old_file_stays_whole(tmp_path):
+    """RLIMIT_FSIZE (``ulimit -f``) makes the kernel write short, as a full disk does."""
+    path = tmp_path / "game.pgn"
+    path.write_text("g" * 3000)
+    done = subprocess.run([sys.executable, "-c", _FSIZE_SCRIPT, str(path)], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PYTHONPATH": os.getcwd()})
+    assert done.stdout.strip() == "EFBIG", done.stderr
+    assert path.read_text() == "g" * 3000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.pgn"]
+
+
+# -- the session when saving fails --------------------------------------------------------------------
+
+def test_a_failed_save_is_shown_retried_and_the_moves_are_kept(tmp_path, monkeypatch):
+    table = Table(tmp_path)
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    recorder = table.session.recorder
+    saved = json.loads(recorder.current_path.read_text())["moves"]
+    assert saved == ["e2e4", "e7e5"]
+    real_save = recorder.save
+    full = {"on": True}
+
+    def save(record, game=None):
+        if full["on"]:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_save(record, game)
+    monkeypatch.setattr(recorder, "save", save)
+    table.play_all("g1f3 b8c6")
+    snap = table.session.snapshot(table.t)
+    assert "storage is full" in snap["save_problem"] and "moves are kept" in snap["save_problem"]
+    assert all(table.leds.last[s] for s in CORNERS)              # the LEDs say it too
+    assert [m.uci() for m in table.session.game.moves] == "e2e4 e7e5 g1f3 b8c6".split()
+    assert json.loads(recorder.current_path.read_text())["moves"] == saved   # the old file, whole
+    deadline = table.session.next_deadline(table.t, blink=False)
+    assert deadline is not None and deadline <= table.t + 30     # it will be tried again, with no input
+    full["on"] = False
+    table.wait(31)
+    assert json.loads(recorder.current_path.read_text())["moves"] == "e2e4 e7e5 g1f3 b8c6".split()
+    assert table.session.snapshot(table.t)["save_problem"] is None
+    assert not any(table.leds.last[s] for s in CORNERS)
+
+
+def test_a_record_that_cannot_be_written_does_not_crash_the_session(tmp_path):
+    """Issue 12: a name with a lone surrogate raised UnicodeEncodeError (only OSError was caught)."""
+    table = Table(tmp_path)
+    table.session.names = ("\ud83d", "Black")
+    table.setup()
+    table.play_all("e2e4 e7e5")   # does not raise
+    assert "UnicodeEncodeError" in table.session.snapshot(table.t)["save_problem"]
+
+
+# -- no saved state stops the service from starting -------------------------------------------------------
+
+def _record(**changes) -> str:
+    record = GameRecord(pgn_name="2026-01-01_1000_A-vs-B.pgn", started="2026-01-01T10:00:00",
+                        moves=["e2e4", "e7e5"])
+    data = {"version": 1, **record.__dict__, **changes}
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("content", [
+    _record(white="\ud83d"),                       # the crash of issue 12, at every restart
+    _record(white="a\x00b"),
+    _record(pgn_name="../../etc/passwd.pgn"),
+    _record(clocks="not a list"),
+    _record(remaining=[1, 2, 3]),
+    _record(started="yesterday"),
+    _record(extra_field=1),
+    _record(moves=["e2e5"]),
+    "\xff\xfe not UTF-8",
+    "[]",
+])
+def test_a_saved_record_the_service_cannot_use_is_set_aside_and_the_board_starts(tmp_path, content, caplog):
+    table = Table(tmp_path)
+    state = tmp_path / "state"
+    state.mkdir(exist_ok=True)
+    (state / "current.json").write_bytes(content.encode("utf-8", "surrogatepass") if isinstance(content, str)
+                                         else content)
+    session = table.new_session()
+    assert session.restore(table.t) is False
+    assert (state / "current.json.damaged").exists() and not (state / "current.json").exists()
+    assert "cannot be restored" in caplog.text and "current.json.damaged" in caplog.text
+    session.poll(table.t)   # and the board runs
+
+
+# -- configurations it cannot use ---------------------------------------------------------------------
+
+def test_a_storage_dir_that_is_a_file_is_a_clear_error(tmp_path):
+    (tmp_path / "state").write_text("")
+    config = loads_config(f'[storage]\ndir = "{tmp_path / "state"}"\n', "config.toml")
+    with pytest.raises(ConfigError, match=r"config.toml: storage.dir: .* is a file, not a directory"):
+        check_storage(config)
+
+
+def test_a_missing_storage_dir_is_created_or_a_clear_error(tmp_path):
+    config = loads_config(f'[storage]\ndir = "{tmp_path / "a" / "b"}"\n', "config.toml")
+    assert check_storage(config).is_dir()
+    (tmp_path / "file").write_text("")
+    config = loads_config(f'[storage]\ndir = "{tmp_path / "file" / "b"}"\n', "config.toml")
+    with pytest.raises(ConfigError, match="storage.dir"):
+        check_storage(config)
+
+
+def test_a_configuration_that_is_not_utf8_is_a_clear_error(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'[game]\nwhite = "Ana"\nblack = "Jos\xe9"\n')
+    with pytest.raises(ConfigError, match=r"not UTF-8 text \(byte 34, line 3\)"):
+        load_config(path)
+
+
+@pytest.mark.parametrize("problem, words", [
+    (b"file", "is a file, not a directory"),
+    (b"latin1", "not UTF-8"),
+])
+def test_echiquier_run_says_what_is_wrong_without_a_traceback(tmp_path, problem, words):
+    path = tmp_path / "config.toml"
+    if problem == b"file":
+        (tmp_path / "state").write_text("")
+        path.write_text(f'[board]\nsensors = "sim"\n[storage]\ndir = "{tmp_path / "state"}"\n')
+    else:
+        path.write_bytes(b'[game]\nwhite = "Jos\xe9"\n')
+    done = subprocess.run([str(ECHIQUIER), "run", "--config", str(path)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2
+    assert words in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_name_in_the_configuration_must_be_printable(tmp_path):
+    with pytest.raises(ConfigError, match="game.white"):
+        loads_config('[game]\nwhite = "a\\u0007b"\n', "config.toml")
