@@ -69,7 +69,7 @@ def open_leds(name: str, *, pins: Optional[LedPins] = None, source: Any = None, 
             return source.led_sink()
         from .layout import LedLayout
         return source.led_sink(layout=LedLayout.from_pins(pins), brightness=pins.brightness,
-                               max_milliamps=pins.max_milliamps)
+                               max_milliamps=pins.max_milliamps, channels=len(pins.order))
     if name == "neopixel":
         from .neopixel_sink import NeoPixelSink
 

@@ -25,6 +25,8 @@ HEARTBEAT 0x03 device→    uptime ms u32, scans per second u16
 HELLO 0x04     →device    empty: "who are you?"; the device answers VERSION
 VERSION 0x05   device→    protocol u8, pixel count u8, firmware name (ASCII, up to 62 bytes)
 READ 0x06      →device    empty: "send the reading now"; the device answers READING
+LEDS_RGBW 0x07 →device    first pixel u8, flags u8 (bit 0: show now), then R G B W per pixel, up
+                          to 63 pixels: an RGBW chain's frame goes in two, shown with the last
 =============  =========  =====================================================================
 
 The co-processor's copy of this codec is coprocessor/cp_protocol.py; the tests check
@@ -41,7 +43,10 @@ HEADER_SIZE = 4
 CRC_SIZE = 2
 MAX_PAYLOAD = 255
 MAX_LED_PIXELS = MAX_PAYLOAD // 3
-PROTOCOL_VERSION = 1
+MAX_RGBW_PIXELS_PER_FRAME = (MAX_PAYLOAD - 2) // 4
+SHOW_FLAG = 0x01
+PROTOCOL_VERSION = 2
+"""2: LEDS_RGBW added (a device of protocol 1 ignores it as an unknown type)."""
 
 
 class FrameType(IntEnum):
@@ -51,10 +56,11 @@ class FrameType(IntEnum):
     HELLO = 0x04
     VERSION = 0x05
     READ = 0x06
+    LEDS_RGBW = 0x07
 
 
 DEVICE_TO_HOST = frozenset({FrameType.READING, FrameType.HEARTBEAT, FrameType.VERSION})
-HOST_TO_DEVICE = frozenset({FrameType.LEDS, FrameType.HELLO, FrameType.READ})
+HOST_TO_DEVICE = frozenset({FrameType.LEDS, FrameType.HELLO, FrameType.READ, FrameType.LEDS_RGBW})
 
 
 def _valid_length(ftype: int, length: int) -> bool:
@@ -68,6 +74,8 @@ def _valid_length(ftype: int, length: int) -> bool:
         return length == 0
     if ftype == FrameType.VERSION:
         return 2 <= length <= 64
+    if ftype == FrameType.LEDS_RGBW:
+        return length >= 2 and (length - 2) % 4 == 0
     return False
 
 
@@ -237,6 +245,19 @@ def encode_leds(pixels: Sequence[Sequence[int]]) -> bytes:
     if len(pixels) > MAX_LED_PIXELS:
         raise FrameError(f"a LEDS frame carries at most {MAX_LED_PIXELS} pixels, not {len(pixels)}")
     return bytes(v for pixel in pixels for v in pixel[:3])
+
+
+def encode_leds_rgbw(pixels: Sequence[Sequence[int]]) -> list[bytes]:
+    """RGBW pixels (strip order) as LEDS_RGBW payloads, the last one flagged to show."""
+    chunks = [list(pixels[i : i + MAX_RGBW_PIXELS_PER_FRAME])
+              for i in range(0, len(pixels), MAX_RGBW_PIXELS_PER_FRAME)] or [[]]
+    if len(pixels) > 255:
+        raise FrameError(f"LEDS_RGBW addresses at most 255 pixels, not {len(pixels)}")
+    payloads = []
+    for n, chunk in enumerate(chunks):
+        flags = SHOW_FLAG if n == len(chunks) - 1 else 0
+        payloads.append(bytes((n * MAX_RGBW_PIXELS_PER_FRAME, flags)) + bytes(v for p in chunk for v in p[:4]))
+    return payloads
 
 
 def decode_leds(payload: bytes) -> list[tuple[int, int, int]]:

@@ -132,7 +132,8 @@ class SerialSource(SensorSource):
 
 
 class SerialLedSink(LedSink):
-    """Shows frames through the co-processor's LED chain (RGB, strip order, up to 85 pixels).
+    """Shows frames through the co-processor's LED chain (strip order; RGB up to 85 pixels, or RGBW
+    with ``channels=4``: LEDS_RGBW frames carry the white channel the pipeline computes).
 
     Layout, brightness and the power budget are applied on the host; the device only copies
     the pixels to its chain. Frames shown while the link is down are not queued: the last
@@ -146,25 +147,38 @@ class SerialLedSink(LedSink):
         layout: LedLayout | None = None,
         brightness: float = 0.5,
         max_milliamps: float | None = None,
+        channels: int = 3,
     ):
         self.link = link
         self.layout = layout or LedLayout("square")
-        if self.layout.pixel_count > framing.MAX_LED_PIXELS:
-            raise ValueError(f"the serial link carries at most {framing.MAX_LED_PIXELS} pixels")
-        self.pipeline = PixelPipeline(self.layout, brightness=brightness, max_milliamps=max_milliamps)
-        self._payload: bytes | None = None
+        if channels not in (3, 4):
+            raise ValueError("channels is 3 (RGB) or 4 (RGBW)")
+        if self.layout.pixel_count > (framing.MAX_LED_PIXELS if channels == 3 else 255):
+            raise ValueError(f"the serial link carries at most {framing.MAX_LED_PIXELS} RGB pixels")
+        self.channels = channels
+        self.pipeline = PixelPipeline(self.layout, brightness=brightness, max_milliamps=max_milliamps,
+                                      channels=channels)
+        self._frames: list[tuple[int, bytes]] | None = None
         self._unsubscribe = link.on_state(self._on_state)
         link.acquire()
 
     def show(self, colours: Sequence[int]) -> None:
         if self.closed:
             raise RuntimeError("show() on a closed LED sink")
-        self._payload = framing.encode_leds(self.pipeline(colours))
-        self.link.send(FrameType.LEDS, self._payload)
+        pixels = self.pipeline(colours)
+        if self.channels == 4:  # the white channel travels too (SK6812 RGBW chains)
+            self._frames = [(FrameType.LEDS_RGBW, p) for p in framing.encode_leds_rgbw(pixels)]
+        else:
+            self._frames = [(FrameType.LEDS, framing.encode_leds(pixels))]
+        self._send()
+
+    def _send(self) -> None:
+        for ftype, payload in self._frames or ():
+            self.link.send(ftype, payload)
 
     def _on_state(self, state: LinkState) -> None:
-        if state is LinkState.CONNECTED and self._payload is not None:
-            self.link.send(FrameType.LEDS, self._payload)
+        if state is LinkState.CONNECTED and self._frames is not None:
+            self._send()
 
     def close(self) -> None:
         if self.closed:

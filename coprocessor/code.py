@@ -7,7 +7,9 @@ import time
 
 import board
 import digitalio
+import microcontroller
 import neopixel
+import supervisor
 
 import cp_device
 import cp_matrix
@@ -22,6 +24,7 @@ LED_COUNT = 64  # 81 for a corner grid; the Pi decides what each pixel shows
 LED_ORDER = "GRB"  # WS2812B; "GRBW" for SK6812 RGBW
 UART_TX, UART_RX = "GP0", "GP1"  # used when boot.py did not enable the USB data port
 BAUDRATE = 115200
+WATCHDOG_S = 4.0  # the RP2040 resets if the loop stalls this long (its limit is 8.3 s)
 
 
 def delay_function():
@@ -59,13 +62,37 @@ def build():
         getattr(board, LED_PIN), LED_COUNT, bpp=len(LED_ORDER), brightness=1.0,
         auto_write=False, pixel_order=getattr(neopixel, LED_ORDER),
     )
-    return cp_device.Coprocessor(scanner, pixels, open_port(), time.monotonic)
+    return cp_device.Coprocessor(scanner, pixels, open_port(), supervisor.ticks_ms)
+
+
+def start_watchdog():
+    from watchdog import WatchDogMode
+
+    dog = microcontroller.watchdog
+    dog.timeout = WATCHDOG_S
+    dog.mode = WatchDogMode.RESET
+    return dog
 
 
 def main():
-    device = build()
-    while True:
-        device.step()
+    # Deployed on a board: a file written to CIRCUITPY (a maker browsing it) must not restart
+    # the scanner in the middle of a game.
+    supervisor.runtime.autoreload = False
+    try:
+        device = build()
+        dog = start_watchdog()
+        while True:
+            device.step()
+            dog.feed()
+    except KeyboardInterrupt:  # Ctrl-C on the console: the maker wants the REPL
+        try:
+            microcontroller.watchdog.deinit()
+        except Exception:  # noqa: BLE001 - a port that cannot stop it resets soon: the REPL is short-lived
+            pass
+        raise
+    except Exception as exc:  # noqa: BLE001 - anything else: start again clean rather than stop scanning
+        print("echiquier: reset after", repr(exc))
+        microcontroller.reset()
 
 
 if __name__ == "__main__":

@@ -5,29 +5,49 @@ Everything it touches is injected (scanner, pixels, port, clock), so the host's 
 
 import cp_protocol as proto
 
-HEARTBEAT_S = 0.25
+HEARTBEAT_MS = 250
 """A HEARTBEAT and a refresh READING go out this often, changes or not: the host declares the
 link silent after 2 s without them, and a refresh repairs a reading lost to line noise."""
-FIRMWARE_NAME = "echiquier-coprocessor 1.0"
+FIRMWARE_NAME = "echiquier-coprocessor 1.1"
+
+TICKS_PERIOD = 1 << 29
+"""supervisor.ticks_ms() counts milliseconds modulo 2**29 (it wraps every 6.2 days), as an
+int: unlike time.monotonic(), a float that loses resolution with uptime (1 ms after about an
+hour, 0.5 s after about twelve days: ``now + 0.25`` then stops advancing)."""
+_TICKS_MAX = TICKS_PERIOD - 1
+_TICKS_HALF = TICKS_PERIOD // 2
+
+
+def ticks_add(ticks, delta):
+    return (ticks + delta) % TICKS_PERIOD
+
+
+def ticks_diff(end, start):
+    """``end - start`` in ms across the wrap (valid while the two are less than 3.1 days apart)."""
+    return ((end - start + _TICKS_HALF) & _TICKS_MAX) - _TICKS_HALF
 
 
 class Coprocessor:
-    def __init__(self, scanner, pixels, port, monotonic, name=FIRMWARE_NAME, heartbeat_s=HEARTBEAT_S):
+    """The loop; ``ticks_ms`` is supervisor.ticks_ms (an int clock in ms that wraps at 2**29)."""
+
+    def __init__(self, scanner, pixels, port, ticks_ms, name=FIRMWARE_NAME, heartbeat_ms=HEARTBEAT_MS):
         self.scanner = scanner
         self.pixels = pixels
         self.port = port
-        self.monotonic = monotonic
+        self.ticks_ms = ticks_ms
         self.name = name
-        self.heartbeat_s = heartbeat_s
+        self.heartbeat_ms = heartbeat_ms
         self.decoder = proto.Decoder()
         self.seq = 0
         self.occupied = None
         self.scans = 0
-        self.started = monotonic()
-        self.next_heartbeat = self.started
+        self.uptime_ms = 0  # summed from tick differences: exact for any uptime
+        self._last_tick = ticks_ms()
+        self.next_heartbeat = self._last_tick
         self._rate_scans = 0
-        self._rate_time = self.started
+        self._rate_ms = 0
         self.scan_rate = 0
+        self.bpp = getattr(pixels, "bpp", 3)
 
     def send(self, ftype, payload=b""):
         self.port.write(proto.encode_frame(ftype, self.seq, payload))
@@ -44,16 +64,17 @@ class Coprocessor:
         if occupied != self.occupied:
             self.occupied = occupied
             self.send_reading()
-        now = self.monotonic()
-        if now >= self.next_heartbeat:
-            elapsed = now - self._rate_time
+        now = self.ticks_ms()
+        self.uptime_ms += ticks_diff(now, self._last_tick)
+        self._last_tick = now
+        if ticks_diff(now, self.next_heartbeat) >= 0:
+            elapsed = self.uptime_ms - self._rate_ms
             if elapsed > 0:
-                self.scan_rate = int((self.scans - self._rate_scans) / elapsed)
-            self._rate_scans, self._rate_time = self.scans, now
-            uptime_ms = int((now - self.started) * 1000)
-            self.send(proto.HEARTBEAT, proto.heartbeat_payload(uptime_ms, self.scan_rate))
+                self.scan_rate = (self.scans - self._rate_scans) * 1000 // elapsed
+            self._rate_scans, self._rate_ms = self.scans, self.uptime_ms
+            self.send(proto.HEARTBEAT, proto.heartbeat_payload(self.uptime_ms, self.scan_rate))
             self.send_reading()
-            self.next_heartbeat = now + self.heartbeat_s
+            self.next_heartbeat = ticks_add(now, self.heartbeat_ms)
 
     def receive(self):
         waiting = self.port.in_waiting
@@ -62,6 +83,8 @@ class Coprocessor:
         for ftype, _seq, payload in self.decoder.feed(self.port.read(waiting)):
             if ftype == proto.LEDS:
                 self.show(payload)
+            elif ftype == proto.LEDS_RGBW:
+                self.show(payload[2:], 4, payload[0], payload[1] & proto.SHOW_FLAG)
             elif ftype == proto.HELLO:
                 self.send(proto.VERSION, proto.version_payload(len(self.pixels), self.name))
             elif ftype == proto.READ:
@@ -69,11 +92,24 @@ class Coprocessor:
                     self.occupied = self.scanner.scan()
                 self.send_reading()
 
-    def show(self, payload):
+    def show(self, payload, channels=3, offset=0, complete=True):
+        """Copy ``payload`` (``channels`` bytes a pixel: RGB, or RGBW from LEDS_RGBW frames) to
+        the chain from pixel ``offset``; show it when ``complete``. An RGB chain given RGBW adds
+        the white to each colour; an RGBW chain given RGB gets no white."""
         pixels = self.pixels
-        count = min(len(pixels), len(payload) // 3)
-        for i in range(count):
-            pixels[i] = (payload[3 * i], payload[3 * i + 1], payload[3 * i + 2])
-        for i in range(count, len(pixels)):
-            pixels[i] = (0, 0, 0)
-        pixels.show()
+        count = min(len(pixels) - offset, len(payload) // channels)
+        rgbw = self.bpp == 4
+        for i in range(max(0, count)):
+            base = channels * i
+            r, g, b = payload[base], payload[base + 1], payload[base + 2]
+            w = payload[base + 3] if channels == 4 else 0
+            if rgbw:
+                pixels[offset + i] = (r, g, b, w)
+            else:
+                pixels[offset + i] = (min(255, r + w), min(255, g + w), min(255, b + w))
+        if complete:
+            if channels == 3 and offset == 0:
+                dark = (0, 0, 0, 0) if rgbw else (0, 0, 0)
+                for i in range(max(0, count), len(pixels)):
+                    pixels[i] = dark
+            pixels.show()

@@ -8,7 +8,7 @@ no bytearray.find; the host tests check it against the host codec byte for byte.
 
 START = 0xA5
 MAX_PAYLOAD = 255
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 READING = 0x01
 LEDS = 0x02
@@ -16,8 +16,10 @@ HEARTBEAT = 0x03
 HELLO = 0x04
 VERSION = 0x05
 READ = 0x06
+LEDS_RGBW = 0x07  # first pixel, flags (SHOW_FLAG: show now), then R G B W per pixel
+SHOW_FLAG = 0x01
 
-HOST_TO_DEVICE = (LEDS, HELLO, READ)
+HOST_TO_DEVICE = (LEDS, HELLO, READ, LEDS_RGBW)
 
 
 def crc16(data, crc=0xFFFF):
@@ -43,6 +45,8 @@ def valid_length(ftype, length):
         return length == 0
     if ftype == VERSION:
         return 2 <= length <= 64
+    if ftype == LEDS_RGBW:
+        return length >= 2 and (length - 2) % 4 == 0
     return False
 
 

@@ -14,6 +14,7 @@ from board_driver.layout import LedLayout
 from board_driver.mock_gpio import COL_TO_ROW, ROW_TO_COL, MatrixModel
 from board_driver.serial_link import SerialLedSink, SerialLink, SerialSource
 from tests.fakes import circuitpython
+from tests.fakes.fake_neopixel import FakeNeoPixel
 from tests.fakes.fake_serial import DeviceSide, FakeLine
 
 from .conftest import COPROCESSOR
@@ -50,6 +51,8 @@ def valid_frames():
             return st.binary(min_size=6, max_size=6)
         if ftype == FrameType.VERSION:
             return st.binary(min_size=2, max_size=64)
+        if ftype == FrameType.LEDS_RGBW:
+            return st.integers(0, 63).flatmap(lambda n: st.binary(min_size=2 + 4 * n, max_size=2 + 4 * n))
         return st.just(b"")
 
     return st.sampled_from(list(FrameType)).flatmap(
@@ -179,7 +182,7 @@ def make_device(coprocessor, line, scanner, t):
 
     pixels = FakeNeoPixel("GP22", 64, auto_write=False)
     port = DeviceSide(line)
-    return coprocessor.cp_device.Coprocessor(scanner, pixels, port, lambda: t[0]), pixels
+    return coprocessor.cp_device.Coprocessor(scanner, pixels, port, lambda: round(t[0] * 1000)), pixels
 
 
 def test_device_loop_sends_changes_heartbeats_and_answers(coprocessor):
@@ -210,7 +213,7 @@ def test_device_loop_sends_changes_heartbeats_and_answers(coprocessor):
     device.step()
     answers = host.feed(bytes(line.to_host))
     assert [f.type for f in answers] == [FrameType.VERSION, FrameType.READING]
-    assert framing.decode_version(answers[0].payload)[1:] == (64, "echiquier-coprocessor 1.0")
+    assert framing.decode_version(answers[0].payload)[1:] == (64, "echiquier-coprocessor 1.1")
     assert pixels.shown[-1][:3] == [(9, 8, 7), (9, 8, 7), (0, 0, 0)]
     assert host.stats.bad_crc == 0
 
@@ -269,7 +272,7 @@ def test_host_and_device_end_to_end(coprocessor):
 
     run(0.1)
     assert [r.occupied for r in got] == [0xFFFF00000000FFFF]
-    assert link.device_version == (1, 64, "echiquier-coprocessor 1.0")
+    assert link.device_version == (framing.PROTOCOL_VERSION, 64, "echiquier-coprocessor 1.1")
     scanner.occupied ^= 1 << 12  # e2 lifted
     run(0.05)
     assert got[-1].occupied == 0xFFFF00000000FFFF ^ (1 << 12)
@@ -281,4 +284,98 @@ def test_host_and_device_end_to_end(coprocessor):
     run(5)  # heartbeats keep the link up
     assert link.connected and link.stats.silences == 0 and link.stats.heartbeats >= 15
     source.stop()
+    sink.close()
+
+
+# -- uptime: integer ticks that wrap, a watchdog, a reset on an uncaught exception (issue 13) --------
+def heartbeats_seen(line: FakeLine) -> list[tuple[int, int]]:
+    frames = FrameDecoder().feed(bytes(line.to_host))
+    line.to_host.clear()
+    return [framing.decode_heartbeat(f.payload) for f in frames if f.type == FrameType.HEARTBEAT]
+
+
+@pytest.mark.parametrize("start_ms", [0, (1 << 29) - 600, (12 * 86_400_000) % (1 << 29), (1 << 29) - 1])
+def test_heartbeats_keep_their_cadence_across_the_ticks_wrap_and_any_uptime(coprocessor, start_ms):
+    """time.monotonic() is a float that, after twelve days, stops ``now + 0.25`` from advancing:
+    the loop now counts supervisor.ticks_ms() (an int modulo 2**29) with wrap-around arithmetic."""
+    line = FakeLine()
+    line.factory("/dev/x")
+    ticks = [start_ms]
+    device = coprocessor.cp_device.Coprocessor(FakeScanner(0), FakeNeoPixel("GP22", 64), DeviceSide(line),
+                                               lambda: ticks[0] % (1 << 29))
+    beats = []
+    for _ in range(2000):  # two seconds, one step a millisecond
+        device.step()
+        beats += heartbeats_seen(line)
+        ticks[0] += 1
+    assert [uptime for uptime, _ in beats] == [0, 250, 500, 750, 1000, 1250, 1500, 1750]
+    assert beats[-1][1] == 1000  # scans per second, exact in integers
+
+
+def test_ticks_diff_is_signed_across_the_wrap(coprocessor):
+    dev = coprocessor.cp_device
+    assert dev.ticks_diff(5, (1 << 29) - 5) == 10 and dev.ticks_diff((1 << 29) - 5, 5) == -10
+    assert dev.ticks_add((1 << 29) - 1, 250) == 249
+
+
+def run_code_py(monkeypatch, stubs, steps_before, error):
+    monkeypatch.syspath_prepend(str(COPROCESSOR))
+    import microcontroller
+    import supervisor
+
+    spec = importlib.util.spec_from_file_location("coprocessor_code", COPROCESSOR / "code.py")
+    code = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(code)
+    calls = [0]
+
+    class Device:
+        def step(self):
+            calls[0] += 1
+            if calls[0] > steps_before:
+                raise error
+    monkeypatch.setattr(code, "build", Device)
+    microcontroller.resets.clear()
+    microcontroller.watchdog.__init__()
+    return code, microcontroller, supervisor
+
+
+def test_code_py_turns_autoreload_off_feeds_a_watchdog_and_resets_on_an_exception(monkeypatch, stubs):
+    code, microcontroller, supervisor = run_code_py(monkeypatch, stubs, 3, MemoryError("heap"))
+    with pytest.raises(microcontroller.Reset):
+        code.main()
+    assert supervisor.runtime.autoreload is False
+    assert microcontroller.watchdog.mode == "reset" and microcontroller.watchdog.timeout == code.WATCHDOG_S <= 8.3
+    assert microcontroller.watchdog.feeds == 3
+    assert microcontroller.resets == [True]
+
+
+def test_ctrl_c_on_the_console_gives_the_repl_without_a_reset(monkeypatch, stubs):
+    code, microcontroller, _ = run_code_py(monkeypatch, stubs, 1, KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        code.main()
+    assert microcontroller.resets == [] and microcontroller.watchdog.mode is None
+
+
+# -- RGBW chains get their white channel over the link -------------------------------------------------
+@pytest.mark.parametrize("device_bpp", [4, 3])
+def test_an_rgbw_frame_crosses_the_link_in_two_parts_white_included(coprocessor, device_bpp):
+    line = FakeLine()
+    t = [0.0]
+    pixels = FakeNeoPixel("GP22", 64, bpp=device_bpp, auto_write=False)
+    device = coprocessor.cp_device.Coprocessor(FakeScanner(0), pixels, DeviceSide(line), lambda: round(t[0] * 1000))
+    link = SerialLink("/dev/x-if02", serial_factory=line.factory, clock=lambda: t[0], threaded=False)
+    sink = SerialLedSink(link, layout=LedLayout("square"), brightness=1.0, channels=4)
+    for _ in range(3):
+        device.step(), link.poll()
+    frame = [0] * 64
+    frame[0], frame[63] = 0xFFFFFF, 0xFF8000  # white; orange (no common part)
+    sink.show(frame)
+    device.step()
+    assert len(pixels.shown) == 1  # shown once, after the second part
+    shown = pixels.shown[-1]
+    if device_bpp == 4:
+        assert shown[0] == (0, 0, 0, 255) and shown[63] == (255, 128, 0, 0)
+    else:
+        assert shown[0] == (255, 255, 255) and shown[63] == (255, 128, 0)
+    assert sum(map(sum, shown[1:63])) == 0
     sink.close()

@@ -1,4 +1,4 @@
-"""Stub CircuitPython modules (board, digitalio, neopixel, usb_cdc, microcontroller) for host tests.
+"""Stub CircuitPython modules (board, digitalio, neopixel, usb_cdc, microcontroller, supervisor, watchdog) for host tests.
 
 Put this folder on sys.path (see ``install``) and the co-processor's code.py imports them as it
 would on a Pico. ``digitalio`` reads the columns through the electrical matrix model of
@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-STUBS = ("board", "digitalio", "neopixel", "usb_cdc", "microcontroller")
+STUBS = ("board", "digitalio", "neopixel", "usb_cdc", "microcontroller", "supervisor", "watchdog")
 
 
 def install(monkeypatch) -> None:
