@@ -9,10 +9,14 @@ Writing (``write_pgn``)
   ``Date "????.??.??"``, ``Round "?"``, ``White "?"``, ``Black "?"``, ``Result`` from the game),
   then the other tags in ASCII order of their names, as the export format asks: ``FEN`` and
   ``SetUp "1"`` for a game from a set position, ``PlyCount``, ``Termination``, ``TimeControl``
-  (``-`` when no clock value is given, ``?`` when there are clock values but no TimeControl
-  header) and whatever the caller adds (``Annotator``, ``WhiteElo``...). The caller's headers
-  override the defaults; ``SetUp``, ``FEN`` and ``PlyCount`` always follow the game. Tag values
-  are one line, with ``\\`` and ``"`` escaped.
+  (``?``, unknown, unless the caller says: ``-`` is for a game without a clock) and whatever
+  the caller adds (``Annotator``, ``WhiteElo``...). The caller's headers override the
+  defaults; ``SetUp``, ``FEN`` and ``PlyCount`` always follow the game. Tag values are one
+  line, with ``\\`` and ``"`` escaped.
+* A game read from a file is written back with ``derive=False`` (``PgnGame.pgn()``): only what
+  the file had. Its tags stay as they were (no Termination, TimeControl or PlyCount added, a
+  PlyCount it had follows the game), its result marker stays, and the reason comment is
+  written only when the file had one of ours.
 * Moves in English SAN (the standard's letters). ``12.`` before White's moves, ``12...``
   before a Black move that follows a comment (or starts the game).
 * Clocks: ``{ [%clk 0:04:59.7] }`` after every move that has a clock value. The time is

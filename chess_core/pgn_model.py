@@ -36,6 +36,8 @@ class PgnGame:
     termination marker at the end of the movetext. ``lang``: the letters the moves used ("en" or
     "fr"). ``warnings``: what was odd but did not stop the main line (a broken variation, a
     game that went on after the rules ended it...). ``number``: 1-based place in the file.
+    ``reason``: our reason comment after the last move ("White wins by checkmate."), as read,
+    when the file had one (it is then not in ``comments``).
     """
 
     headers: dict[str, str]
@@ -48,6 +50,7 @@ class PgnGame:
     lang: str = "en"
     warnings: list[str] = field(default_factory=list)
     number: int = 1
+    reason: Optional[str] = None
 
     @property
     def moves(self) -> list[Move]:
@@ -56,10 +59,13 @@ class PgnGame:
     def pgn(self) -> str:
         """The game written back (main line, tags, clocks, comments and NAGs; no variations).
 
-        The Result tag follows the game's outcome, as the writer does.
+        Only what was read: its tags and result marker, and our reason comment if it had one
+        (``write_pgn(..., derive=False)``).
         """
-        headers = {name: value for name, value in self.headers.items() if name != "Result"}
-        return write_pgn(self.game, headers, self.clocks, comments=self.comments, nags=self.nags)
+        headers = dict(self.headers)
+        headers["Result"] = self.result
+        return write_pgn(self.game, headers, self.clocks, self.reason, comments=self.comments,
+                         nags=self.nags, derive=False)
 
 
 class PgnError(ValueError):

@@ -15,7 +15,8 @@ from .move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from .notation import detect_language, parse_san, san
 from .outcome import Outcome, Termination
 from .pgn_model import PgnError, PgnGame, PgnLine
-from .pgn_words import CLK_RE, NAG_SUFFIXES, RESULTS, parse_clk, parse_reason, unescape_tag_value
+from .pgn_words import (CLK_RE, NAG_SUFFIXES, RESULTS, parse_clk, parse_reason, termination_word,
+                        unescape_tag_value)
 from .position import Position
 from .squares import BLACK, WHITE
 
@@ -279,11 +280,15 @@ class _GameReader:
         plies = len(game.moves)
         result = self._result(marker)
         reason = None
+        reason_text = None
         last = main.parts.get(plies)
         if last and result != "*":
             reason = parse_reason(last[-1])
-            if reason is not None and reason.result() == result:
-                last.pop()
+            # Ours only with the Termination word our writer puts beside it: Lichess writes the
+            # same sentences with "Normal", and another program's comment stays a comment.
+            if (reason is not None and reason.result() == result
+                    and headers.get("Termination") == termination_word(reason)):
+                reason_text = last.pop()
                 if not last:
                     del main.parts[plies]
                 main.close()
@@ -294,7 +299,8 @@ class _GameReader:
                        clocks=[main.line.clocks.get(ply) for ply in range(1, plies + 1)],
                        comments=main.line.comments, nags=main.line.nags,
                        variations=main.line.variations, result=result,
-                       lang="fr" if lang == "fr" else "en", warnings=self.warnings, number=number)
+                       lang="fr" if lang == "fr" else "en", warnings=self.warnings, number=number,
+                       reason=reason_text)
 
     def _play(self, game: Game, main: _Frame, lang: str) -> Optional[str]:
         stack = [main]

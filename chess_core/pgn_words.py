@@ -49,12 +49,14 @@ def reason_text(outcome: Outcome) -> str:
 
 
 _REASON_RE = re.compile(r"(?:(White|Black) wins (?:by (?P<how>[a-z -]+)|(?P<time>on time))"
-                        r"|Draw by (?P<draw>[a-z -]+))\.?", re.IGNORECASE)
+                        r"|Draw by (?P<draw>[a-z -]+))\.")
 _TERMINATION_VALUES = {t.value: t for t in Termination}
 
 
 def parse_reason(text: str) -> Optional[Outcome]:
     """The outcome that a reason sentence of ours names, or None when it is not one.
+
+    Our spelling only (capital, full stop): "white wins by checkmate" is someone else's.
 
     >>> parse_reason("Black wins on time.")
     Outcome(termination=<Termination.TIME_FORFEIT: 'time forfeit'>, winner=1)

@@ -19,7 +19,7 @@ _COMPUTED = ("SetUp", "FEN", "PlyCount")  # follow from the game; a caller's val
 def write_pgn(game: Game, headers: Optional[Mapping[str, Optional[str]]] = None,
               clocks: Optional[Sequence[Optional[int]]] = None, termination: Optional[str] = None,
               *, comments: Optional[Mapping[int, str]] = None,
-              nags: Optional[Mapping[int, Sequence[int]]] = None) -> str:
+              nags: Optional[Mapping[int, Sequence[int]]] = None, derive: bool = True) -> str:
     """The PGN of ``game`` (finished or still going), ending with a newline.
 
     ``headers`` override or extend the default tags (a None value drops a non-roster tag);
@@ -27,6 +27,8 @@ def write_pgn(game: Game, headers: Optional[Mapping[str, Optional[str]]] = None,
     ``termination`` is either a PGN Termination word ("rules infraction"...), which becomes the
     tag, or the reason in words, which replaces the one told by ``game.outcome``;
     ``comments[p]``/``nags[p]`` go after the p-th move (p = 0: before the first move).
+    ``derive=False`` writes only what the caller gives (a game read from a file): no
+    Termination, TimeControl or PlyCount tag and no reason comment of the writer's own.
 
     >>> from chess_core.move import Move
     >>> g = Game(); _ = g.push(Move.from_uci("e2e4"))
@@ -41,11 +43,11 @@ def write_pgn(game: Game, headers: Optional[Mapping[str, Optional[str]]] = None,
         if not isinstance(ply, int) or not 0 <= ply <= len(moves):
             raise ValueError(f"a comment or NAG at ply {ply!r}: the game has {len(moves)} moves")
 
-    tags = _tags(game, headers, clocks, termination)
+    tags = _tags(game, headers, clocks, termination, derive)
     result = tags["Result"]
     outcome = game.outcome
     reason = termination if termination and termination.lower() not in PGN_TERMINATIONS else None
-    if reason is None and outcome is not None and outcome.result() == result:
+    if reason is None and derive and outcome is not None and outcome.result() == result:
         reason = reason_text(outcome)
 
     units = _movetext_units(game, clocks, comments, nags, reason)
@@ -67,14 +69,12 @@ def _checked_clocks(clocks: Optional[Sequence[Optional[int]]], plies: int) -> li
 
 
 def _tags(game: Game, headers: Optional[Mapping[str, Optional[str]]], clocks: list[Optional[int]],
-          termination: Optional[str]) -> dict[str, str]:
+          termination: Optional[str], derive: bool) -> dict[str, str]:
     outcome = game.outcome
     tags: dict[str, str] = dict(ROSTER_DEFAULTS)
     tags["Result"] = outcome.result() if outcome else "*"
-    extra: dict[str, str] = {
-        "TimeControl": "?" if any(ms is not None for ms in clocks) else "-",
-        "Termination": termination_word(outcome),
-    }
+    # "?" is an unknown control, "-" no clock at all: only the caller knows which it was.
+    extra: dict[str, str] = {"TimeControl": "?", "Termination": termination_word(outcome)} if derive else {}
     if termination and termination.lower() in PGN_TERMINATIONS:
         extra["Termination"] = termination.lower()
     for name, value in (headers or {}).items():
@@ -92,10 +92,12 @@ def _tags(game: Game, headers: Optional[Mapping[str, Optional[str]]], clocks: li
             extra[name] = str(value)
     if tags["Result"] not in RESULTS:
         raise ValueError(f"Result tag {tags['Result']!r}: expected one of {', '.join(RESULTS)}")
-    if game.start_fen != STARTING_FEN:
+    given = headers or {}
+    if game.start_fen != STARTING_FEN or (not derive and given.get("FEN")):
         extra["SetUp"] = "1"
         extra["FEN"] = game.start_fen
-    extra["PlyCount"] = str(len(game.moves))
+    if derive or given.get("PlyCount") is not None:
+        extra["PlyCount"] = str(len(game.moves))
     for name in sorted(extra):  # the standard's export order: roster, then ASCII order
         tags[name] = extra[name]
     return tags

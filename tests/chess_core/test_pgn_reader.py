@@ -266,26 +266,43 @@ def test_a_drawn_result_where_a_repetition_can_be_claimed_is_a_repetition_draw()
     assert read_game(agreed).game.outcome == Outcome(Termination.AGREEMENT)
 
 
+TIME = '[Termination "time forfeit"]\n\n'
+NORMAL = '[Termination "normal"]\n\n'
+
+
 def test_our_reason_comment_gives_the_outcome_and_leaves_the_comments():
-    pg = read_game("1. e4 { [%clk 0:00:03] } { Black wins on time. } 0-1")
+    pg = read_game(TIME + "1. e4 { [%clk 0:00:03] } { Black wins on time. } 0-1")
     assert pg.game.outcome == Outcome(Termination.TIME_FORFEIT, BLACK)
-    assert pg.comments == {} and pg.clocks == [3000]
-    pg = read_game("{ White wins by resignation. } 1-0")
+    assert pg.comments == {} and pg.clocks == [3000] and pg.reason == "Black wins on time."
+    pg = read_game(NORMAL + "{ White wins by resignation. } 1-0")
     assert pg.game.outcome == Outcome(Termination.RESIGNATION, WHITE) and pg.comments == {}
 
 
 def test_a_reason_that_the_position_denies_is_ignored_with_a_warning():
-    pg = read_game("1. e4 { White wins by checkmate. } 1-0")
+    pg = read_game(NORMAL + "1. e4 { White wins by checkmate. } 1-0")
     assert pg.game.outcome == Outcome(Termination.RESIGNATION, WHITE)
     assert pg.warnings and pg.comments == {}
-    pg = read_game("1. e4 { Draw by threefold repetition. } 1/2-1/2")
+    pg = read_game(NORMAL + "1. e4 { Draw by threefold repetition. } 1/2-1/2")
     assert pg.game.outcome == Outcome(Termination.AGREEMENT)
 
 
 def test_a_reason_for_another_result_stays_a_comment():
-    pg = read_game("1. e4 { White wins on time. } 0-1")
+    pg = read_game(TIME + "1. e4 { White wins on time. } 0-1")
     assert pg.comments == {1: "White wins on time."}
-    assert pg.game.outcome == Outcome(Termination.RESIGNATION, BLACK)
+    assert pg.game.outcome == Outcome(Termination.TIME_FORFEIT, BLACK)
+
+
+@pytest.mark.parametrize("text", [
+    # Lichess writes our very sentence beside its own Termination word
+    '[Termination "Normal"]\n\n1. e4 e5 { White wins by resignation. } 1-0',
+    # without a Termination tag, or in another spelling, it is someone else's comment
+    "1. e4 e5 { White wins by resignation. } 1-0",
+    '[Termination "normal"]\n\n1. e4 e5 { white wins by resignation } 1-0',
+])
+def test_another_programs_end_comment_stays_a_comment(text):
+    pg = read_game(text)
+    assert pg.reason is None and pg.comments[2].lower().startswith("white wins by resignation")
+    assert pg.pgn().count("{") == 1
 
 
 def test_an_unfinished_game_has_no_outcome():

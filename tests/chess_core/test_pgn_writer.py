@@ -39,7 +39,7 @@ def test_tags_are_the_roster_in_order_then_the_others_in_ascii_order():
 def test_missing_headers_take_the_standard_unknown_values():
     text = write_pgn(Game())
     for line in ('[Event "?"]', '[Site "?"]', '[Date "????.??.??"]', '[Round "?"]', '[White "?"]',
-                 '[Black "?"]', '[Result "*"]', '[TimeControl "-"]', '[PlyCount "0"]'):
+                 '[Black "?"]', '[Result "*"]', '[TimeControl "?"]', '[PlyCount "0"]'):
         assert line in text.splitlines()
 
 
@@ -143,9 +143,33 @@ def test_clock_times_are_cut_to_the_tenth_like_the_clock_module_writes_them():
     assert "[%clk 1:02:03.4]" in text and "[%clk 0:00:00]" in text
 
 
-def test_clocks_imply_an_unknown_time_control_unless_one_is_given():
+def test_a_time_control_not_given_is_unknown_not_none():
+    """'-' says the game had no clock: only the caller knows that; the writer says '?'."""
     assert '[TimeControl "?"]' in write_pgn(play("e2e4"), clocks=[1000])
-    assert '[TimeControl "-"]' in write_pgn(play("e2e4"))
+    assert '[TimeControl "?"]' in write_pgn(play("e2e4"))
+    assert '[TimeControl "-"]' in write_pgn(play("e2e4"), {"TimeControl": "-"})
+
+
+def test_a_game_read_is_written_back_with_only_what_the_file_had():
+    text = ('[Event "Club"]\n[White "A"]\n[Black "B"]\n[Result "0-1"]\n[Annotator "me"]\n\n'
+            '1. e4 e5 2. Qh5 Nc6 0-1\n')
+    back = read_game(text).pgn()
+    assert tag_names(back) == ["Event", "Site", "Date", "Round", "White", "Black", "Result", "Annotator"]
+    assert movetext(back) == "1. e4 e5 2. Qh5 Nc6 0-1\n"  # no "Black wins by resignation."
+
+
+def test_a_game_read_keeps_its_result_marker_and_its_plycount_follows_the_moves():
+    mate = '[Result "*"]\n[PlyCount "9"]\n\n1. f3 e5 2. g4 Qh4# *\n'
+    back = read_game(mate).pgn()
+    assert '[Result "*"]' in back and '[PlyCount "4"]' in back and movetext(back) == "1. f3 e5 2. g4 Qh4# *\n"
+    setup = '[SetUp "1"]\n[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]\n\n1. e4 *\n'
+    assert '[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]' in read_game(setup).pgn()
+
+
+def test_our_reason_comment_read_is_written_back_as_it_was():
+    ours = write_pgn(play(SCHOLAR), {"White": "A"})
+    again = read_game(ours)
+    assert again.reason == "White wins by checkmate." and again.pgn() == ours
 
 
 def test_bad_clock_lists_are_refused():
