@@ -36,6 +36,8 @@ class Move(NamedTuple):
     promotion: Optional[int] = None
 
     def uci(self) -> str:
+        if self.from_square == self.to_square:
+            return "0000"  # the null move
         text = SQUARE_NAMES[self.from_square] + SQUARE_NAMES[self.to_square]
         if self.promotion:
             text += PIECE_SYMBOLS[self.promotion]
@@ -63,6 +65,12 @@ class Move(NamedTuple):
 
     def __str__(self) -> str:
         return self.uci()
+
+
+# The null move (the side to move passes): only PGN analysis and the reader know it; no player
+# can make it on the board, and the move generator never yields it.
+NULL_MOVE = Move(0, 0)
+NULL_CODE = 0
 
 
 def encode(frm: int, to: int, promotion: int = 0, flag: int = FLAG_NORMAL) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move, decode
+from .move import NULL_MOVE, AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move, decode
 from .position import Position
 from .squares import (ANTI_ATTACKS, ANTI_MASKS, BISHOP, DIAG_ATTACKS, DIAG_MASKS, FILE_ATTACKS, FILE_MASKS,
                       FILE_NAMES, KING, KNIGHT, KNIGHT_ATTACKS, PAWN, QUEEN, RANK_ATTACKS, RANK_MASKS, RANK_NAMES,
@@ -30,6 +30,8 @@ def san(pos: Position, move: Move, lang: str = "en") -> str:
     >>> san(Position(), Move.from_uci("g1f3"), "fr")
     'Cf3'
     """
+    if move == NULL_MOVE:
+        return "--"  # as python-chess and ChessBase write a null move
     pos._make_legal(move)  # IllegalMoveError for an illegal move
     try:
         check = pos.is_check()

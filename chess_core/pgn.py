@@ -54,7 +54,11 @@ Reading (``read_games``, ``read_pgn``, ``read_game``)
 * Accepted: several games per text, a UTF-8 BOM, ``\\r\\n`` or ``\\r`` line ends, ``%``
   escape lines, ``;`` and ``{ }`` comments (over several lines), NAGs ``$n`` and the suffixes
   ``! ? !! ?? !? ?!`` (read as NAGs 1 to 6), move numbers (not checked), ``e.p.``, tags with or
-  without escapes (python-chess writes quotes unescaped), ``½-½``. ``[%clk]`` (any number of
+  without escapes (python-chess writes quotes unescaped), ``½-½``, results with en dashes
+  (``1–0``), null moves (``--``, ``Z0``, ``0000``: the side to move passes, ``--`` when written),
+  UCI moves in the movetext (``g1f3``), ``[pgn]...[/pgn]`` forum wrappers, tags and moves on
+  one line, castling rights in a FEN tag that its position denies (dropped with a warning).
+  ``[%clk]`` (any number of
   digits and decimals, rounded to the ms) goes to ``clocks`` and leaves the comment text;
   other commands (``[%eval]``, ``[%csl]``) stay in it.
 * Variations are kept (``PgnGame.variations``, trees of ``PgnLine``). A variation with a move
@@ -69,11 +73,14 @@ Reading (``read_games``, ``read_pgn``, ``read_game``)
   line, and the games after it are read. Malformed: a main-line move that is unreadable,
   illegal or ambiguous; a bad tag pair; a bad FEN; a variant other than standard; a comment or
   variation left open; a result token inside a variation; a Result tag that differs from the
-  result token; a result that the final position contradicts (mate, stalemate, dead position).
-  A game without a result token takes the Result tag (with a warning).
+  result token (``*`` aside); a result that the final position contradicts (mate, stalemate,
+  dead position). A game without a result token, or ending with ``*`` under a decided Result
+  tag, takes the Result tag (with a warning).
 * The outcome of the Game: the rules decide first (the position is mate, stalemate, dead,
   or, depending on the rule profile, a repetition or move-count draw). When they do not, and the
-  game ends with a result: our reason comment (``White wins on time.``), if it fits the position
+  game ends with a result: our reason comment (``White wins on time.``, in our spelling and
+  beside our Termination word: Lichess writes the same sentences with ``Normal``, and another
+  program's comment stays a comment), if it fits the position
   (a claimed repetition must be claimable), else the Termination tag, by the words it holds:
 
   ==================================  ======================  ===============================

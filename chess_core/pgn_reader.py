@@ -11,7 +11,7 @@ from typing import Iterable, Iterator, Optional, Union
 
 from .fen import FenError
 from .game import RULE_PROFILES, Game
-from .move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from .move import NULL_MOVE, AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
 from .notation import detect_language, parse_san, san
 from .outcome import Outcome, Termination
 from .pgn_model import PgnError, PgnGame, PgnLine
@@ -30,7 +30,7 @@ _LOOSE_TAG_RE = re.compile(r'\[\s*(' + _TAG_NAME + r')\s+"((?:(?!"\s*\]).)*)"\s*
 _TAG_LINE_RE = re.compile(r'\s*(?:\[\s*' + _TAG_NAME + r'\s+"(?:[^"\\]|\\.)*"\s*\]\s*)+')
 _TOKEN_RE = re.compile(r"""
      (?P<space>\s+)
-    |(?P<result>(?:1-0|0-1|1/2-1/2|½-½|\*)(?![\w/-]))
+    |(?P<result>(?:1[-–]0|0[-–]1|1/2[-–]1/2|½[-–]½|\*)(?![\w/–-]))
     |(?P<number>\d+(?:\s*\.)+|\d+(?=\s|$))
     |(?P<nag>\$\d+)
     |(?P<open>\()
@@ -41,6 +41,10 @@ _TOKEN_RE = re.compile(r"""
     |(?P<other>[}$])
     """, re.VERBOSE)
 _SUFFIX_RE = re.compile(r"[!?]+$")
+_WRAPPER_RE = re.compile(r"\[/?pgn\]", re.IGNORECASE)  # forum markup around a game
+_UCI_RE = re.compile(r"[a-h][1-8][a-h][1-8][qrbnQRBN]?")
+_NULL_MOVES = ("--", "Z0", "0000", "@@@@")
+_CASTLING_RIGHT_RE = re.compile(r"castling right '(.)'")
 _DECISIVE_LETTERS_RE = re.compile(r"^[KQBNDTFC]|=[QBNDTFC]")
 
 # Outcomes that only the final position can give; a reason naming one must agree with the board.
@@ -107,6 +111,8 @@ class _Lexer:
                 line = line.lstrip("\ufeff")  # a BOM, also at the join of concatenated files
             if line.startswith("%"):  # an escape line (PGN 6)
                 continue
+            if "pgn]" in line.lower():
+                line = _WRAPPER_RE.sub(" ", line)
             stripped = line.strip()
             if not stripped:
                 continue
@@ -116,8 +122,10 @@ class _Lexer:
                     chunk = None
                 if chunk is None:
                     chunk = _Chunk(number)
-                self._tags(chunk, stripped, number)
-                continue
+                rest = self._tags(chunk, stripped, number)
+                if not rest:
+                    continue
+                line = rest  # moves after the tags on the same line
             if chunk is None:
                 chunk = _Chunk(number)
             chunk.in_movetext = True
@@ -128,7 +136,8 @@ class _Lexer:
             yield chunk
 
     @staticmethod
-    def _tags(chunk: _Chunk, line: str, number: int) -> None:
+    def _tags(chunk: _Chunk, line: str, number: int) -> str:
+        """Read the tag pairs of ``line``; returns what follows them when it is movetext."""
         pos = 0
         found = []
         for m in _TAG_RE.finditer(line):
@@ -136,14 +145,16 @@ class _Lexer:
                 break
             found.append((m.group(1), unescape_tag_value(m.group(2))))
             pos = m.end()
-        if line[pos:].strip():
+        rest = line[pos:].strip()
+        if rest:
             loose = _LOOSE_TAG_RE.fullmatch(line)
             if loose:
-                found = [(loose.group(1), loose.group(2))]
-            else:
+                found, rest = [(loose.group(1), loose.group(2))], ""
+            elif not found or rest.startswith("["):
                 chunk.tag_errors.append((f"malformed tag pair {line[:60]!r}", number))
-                return
+                return ""
         chunk.tags.extend(found)
+        return rest
 
     def _movetext(self, chunk: _Chunk, line: str, number: int) -> bool:
         """Tokens of one line (and of the lines a comment spans); True when the game has ended."""
@@ -237,6 +248,28 @@ class _Failed(Exception):
         self.details = dict(problem=problem, line=line, ply=ply, move=move, label=label)
 
 
+def _parse_word(pos: Position, body: str, lang: str) -> Move:
+    """A move of the movetext: SAN (English or French letters), UCI as some engines write, or
+    the null move of analysis (``--``, ``Z0``), which the side to move passes with."""
+    if body in _NULL_MOVES:
+        return NULL_MOVE
+    try:
+        return parse_san(pos, body, lang)
+    except _MOVE_ERRORS:
+        if not _UCI_RE.fullmatch(body):
+            raise
+        move = Move.from_uci(body.lower())
+        if not pos.is_legal(move):
+            raise
+        return move
+
+
+def _ascii_result(text: str) -> str:
+    """A result as the standard spells it: en dashes (typeset files) and ½ (1/2) read as such."""
+    text = text.replace("–", "-")
+    return "1/2-1/2" if text == "½-½" else text
+
+
 def _label(pos: Position, text: str) -> str:
     return f"{pos.fullmove_number}{'.' if pos.turn == WHITE else '...'} {text}"
 
@@ -266,11 +299,7 @@ class _GameReader:
         if variant not in _VARIANTS:
             raise _Failed(f"variant {headers['Variant']!r} is not supported (standard chess only)",
                           line=chunk.first_line)
-        fen = headers.get("FEN")
-        try:
-            game = Game(fen.strip() if fen else None, self.rules)
-        except FenError as exc:
-            raise _Failed(f"FEN tag: {exc}", line=chunk.first_line) from None
+        game = self._start(headers.get("FEN"))
         words = [_SUFFIX_RE.sub("", text) for kind, text, _ in chunk.tokens if kind == "word"]
         decisive = any(_DECISIVE_LETTERS_RE.search(w) for w in words)
         lang = detect_language(words) if decisive else "auto"
@@ -302,6 +331,25 @@ class _GameReader:
                        lang="fr" if lang == "fr" else "en", warnings=self.warnings, number=number,
                        reason=reason_text)
 
+    def _start(self, fen: Optional[str]) -> Game:
+        """The game from the FEN tag; castling rights that the position denies are dropped.
+
+        Editors leave ``KQkq`` in a FEN after the king or a rook has moved; python-chess and
+        the PGN files made from such positions read on without those rights, and so do we.
+        """
+        fen = fen.strip() if fen else None
+        while True:
+            try:
+                return Game(fen, self.rules)
+            except FenError as exc:
+                stale = _CASTLING_RIGHT_RE.match(str(exc))
+                fields = (fen or "").split()
+                if stale is None or len(fields) < 3 or stale.group(1) not in fields[2]:
+                    raise _Failed(f"FEN tag: {exc}", line=self.chunk.first_line) from None
+                fields[2] = fields[2].replace(stale.group(1), "") or "-"
+                self.warnings.append(f"FEN tag: castling right {stale.group(1)!r} dropped: {exc}")
+                fen = " ".join(fields)
+
     def _play(self, game: Game, main: _Frame, lang: str) -> Optional[str]:
         stack = [main]
         marker = None
@@ -313,7 +361,7 @@ class _GameReader:
                 if len(stack) > 1:
                     raise _Failed(f"result {text} inside a variation (opened on line {frame.opened}, "
                                   f"not closed){_after(game)}", line=number)
-                marker = "1/2-1/2" if text == "½-½" else text
+                marker = _ascii_result(text)
                 continue
             if frame.broken:
                 if kind == "open":
@@ -359,7 +407,7 @@ class _GameReader:
         if body:
             pos = frame.pos
             try:
-                move = parse_san(pos, body, lang)
+                move = _parse_word(pos, body, lang)
             except _MOVE_ERRORS as exc:
                 label = _label(pos, text)
                 if not is_main:
@@ -396,14 +444,17 @@ class _GameReader:
         return _Frame(PgnLine(pos.fen()), pos, number)
 
     def _result(self, marker: Optional[str]) -> str:
-        tag = self.headers.get("Result", "").strip()
+        tag = _ascii_result(self.headers.get("Result", "").strip())
         if marker is None:
             if tag in RESULTS:
                 if tag != "*":
                     self.warnings.append(f"no result at the end of the moves; {tag} taken from the tag")
                 return tag
             return "*"
-        if tag in RESULTS and tag != marker:
+        if marker == "*" and tag in RESULTS and tag != "*":
+            self.warnings.append(f"the moves end with *; {tag} taken from the Result tag")
+            return tag
+        if tag in RESULTS and tag not in (marker, "*"):
             raise _Failed(f"the Result tag says {tag} but the moves end with {marker}")
         return marker
 

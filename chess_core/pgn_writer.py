@@ -169,7 +169,11 @@ def _comment_units(text: str) -> list[str]:
 
 
 def _wrap(units: list[str], width: int) -> list[str]:
-    """Fill lines up to ``width``; a line never opens with ``%`` (it would read as an escape)."""
+    """Fill lines up to ``width``; a line never opens with ``%`` (it would read as an escape).
+
+    A word longer than a line (a URL in a comment) stands whole on a line of its own: cutting it
+    would change the comment.
+    """
     lines: list[str] = []
     current = ""
 
@@ -179,12 +183,12 @@ def _wrap(units: list[str], width: int) -> list[str]:
     for unit in units:
         pieces = unit.split(" ") if len(unit) > width and " " in unit else [unit]
         for piece in pieces:
-            while len(piece) > width:  # a single word longer than a line: cut it (comments only)
+            if len(piece) > width:  # a word longer than a line: a line of its own, whole
                 if current:
                     lines.append(current)
-                    current = ""
-                lines.append(piece[:width])
-                piece = piece[width:]
+                lines.append(opening(piece))
+                current = ""
+                continue
             if not current:
                 current = opening(piece)
             elif len(current) + 1 + len(piece) <= width:

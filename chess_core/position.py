@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from .fen import dump_fen, load_fen
-from .move import (FLAG_CASTLE, FLAG_DOUBLE_PUSH, FLAG_EN_PASSANT, IllegalMoveError, Move, decode)
+from .move import (FLAG_CASTLE, FLAG_DOUBLE_PUSH, FLAG_EN_PASSANT, NULL_CODE, NULL_MOVE, IllegalMoveError,
+                   Move, decode)
 from .piece import Piece
 from .squares import (ANTI_ATTACKS, ANTI_MASKS, BB_DARK_SQUARES, BB_FILE_A, BB_FILE_H, BB_LIGHT_SQUARES,
                       BB_RANKS, BETWEEN, BISHOP, BISHOP_PSEUDO, BLACK, DIAG_ATTACKS, DIAG_MASKS,
@@ -718,9 +719,27 @@ class Position:
 
     def push(self, move: Move) -> None:
         """Play a legal move; IllegalMoveError (the position unchanged) for any other."""
+        if move == NULL_MOVE:
+            self.push_null()
+            return
         self._make_legal(move)
 
+    def push_null(self) -> None:
+        """Pass the move to the other side (a null move, ``--`` in PGN analysis); pop takes it back."""
+        self._stack.append((NULL_CODE, 0, self.castling, self.ep, self.halfmove_clock))
+        self.ep = -1
+        self.halfmove_clock += 1
+        if self.turn == BLACK:
+            self.fullmove_number += 1
+        self.turn ^= 1
+
     def pop(self) -> Move:
+        if self._stack and self._stack[-1][0] == NULL_CODE:
+            _, _, self.castling, self.ep, self.halfmove_clock = self._stack.pop()
+            self.turn ^= 1
+            if self.turn == BLACK:
+                self.fullmove_number -= 1
+            return NULL_MOVE
         return decode(self.unmake())
 
     def move_stack(self) -> list[Move]:

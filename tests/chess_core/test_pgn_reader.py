@@ -172,7 +172,6 @@ def test_leading_comments_of_a_file_are_not_a_game():
     ('[Event "x"\n\n1. e4 *', "malformed tag pair"),
     ('[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n\n*', "FEN tag"),
     ('[Variant "Chess960"]\n\n1. e4 *', "not supported"),
-    ("1. e4 -- 2. d4 *", "null move"),
     ("1. e4 } e5 *", "unexpected '}'"),
     ("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1", "contradicts the final position"),
     ('[Result "1-0"]\n\n1. e4 0-1', "Result tag says 1-0"),
@@ -184,6 +183,38 @@ def test_malformed_games_raise_a_clear_error(text, problem):
     errors: list[PgnError] = []
     assert read_pgn(text + "\n\n[Event \"next\"]\n\n1. d4 *\n", errors)[0].headers["Event"] == "next"
     assert len(errors) == 1 and problem in str(errors[0]), errors
+
+
+def test_null_moves_pass_the_turn_in_the_main_line_and_in_variations():
+    pg = read_game("1. e4 -- 2. d4 Z0 (2... e5 3. -- d5) 3. c4 *")
+    assert san(pg) == ["e4", "--", "d4", "--", "c4"]
+    assert pg.game.fen().split()[:2] == ["rnbqkbnr/pppppppp/8/8/2PPP3/8/PP3PPP/RNBQKBNR", "b"]
+    assert [line.san for line in pg.variations[4]] == [["e5", "--", "d5"]]
+    assert "1. e4 -- 2. d4 -- 3. c4 *" in pg.pgn()
+
+
+def test_uci_moves_wrappers_en_dashes_and_tags_before_moves_on_one_line():
+    assert san(read_game("e2e4 e7e5 g1f3 b8c6 f1b5 *")) == ["e4", "e5", "Nf3", "Nc6", "Bb5"]
+    wrapped = read_game('[pgn][Event "Forum"]\n1. e4 e5 2. Nf3 1–0[/pgn]')
+    assert wrapped.headers == {"Event": "Forum"} and wrapped.result == "1-0" and len(wrapped.moves) == 3
+    assert read_game('[Result "½–½"]\n\n1. d4 d5 ½–½').result == "1/2-1/2"
+    games = read_pgn('[White "A"] [Result "1-0"] 1. e4 1-0\n[White "B"] 1. d4 *\n')
+    assert [(g.headers["White"], san(g), g.result) for g in games] == [("A", ["e4"], "1-0"),
+                                                                      ("B", ["d4"], "*")]
+
+
+def test_castling_rights_the_fen_position_denies_are_dropped_with_a_warning():
+    pg = read_game('[SetUp "1"]\n[FEN "r3k2r/8/8/8/8/8/8/4K2R w KQkq - 0 1"]\n\n1. Kf1 O-O-O *')
+    assert pg.game.start_fen == "r3k2r/8/8/8/8/8/8/4K2R w Kkq - 0 1"
+    assert pg.warnings == ["FEN tag: castling right 'Q' dropped: castling right 'Q' needs the king "
+                           "on e1 and a rook on a1"]
+    assert '[FEN "r3k2r/8/8/8/8/8/8/4K2R w Kkq - 0 1"]' in pg.pgn()
+
+
+def test_a_star_marker_after_a_decided_result_tag_takes_the_tag():
+    pg = read_game('[Result "0-1"]\n\n1. e4 *')
+    assert pg.result == "0-1" and "taken from the Result tag" in pg.warnings[0]
+    assert read_game('[Result "*"]\n\n1. e4 1-0').result == "1-0"
 
 
 def test_a_variation_with_an_illegal_move_is_dropped_and_the_main_line_goes_on():

@@ -252,3 +252,10 @@ def test_a_long_comment_of_percent_words_wraps_without_cutting_a_word():
     text = write_pgn(game, comments={1: comment})
     assert all(len(line) <= 80 and not line.startswith("%") for line in text.splitlines())
     assert read_game(text).comments[1] == comment
+
+
+def test_a_word_longer_than_a_line_stays_whole_on_a_line_of_its_own():
+    word = "https://example.org/" + "x" * 90
+    text = write_pgn(play("e2e4"), comments={1: f"see {word} later"})
+    assert word in text.splitlines()
+    assert read_game(text).comments[1] == f"see {word} later"
