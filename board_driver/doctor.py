@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .hw_lock import gpio_lock
 from .link import SerialLink
-from .pi_platform import HAT_EEPROM_PINS, I2C_PULLUP_PINS, SPI_LED_PIN, PiModel, boot_config, check_imports, detect, kernel_pins
+from .pi_platform import SPI_LED_PIN, PiModel, boot_config, check_imports, detect, kernel_pins
 from .pinmap import PinMap
 from .sensors import SensorError
 from .serial_ports import resolve_port
@@ -171,14 +171,7 @@ def check_pins(m: Machine) -> list[Check]:
                                 f"remove that line from {where} and reboot, or move the {names[pin]} in the pin map"))
     else:
         checks.append(Check(OK, "kernel overlays", f"none claims a pin of the map ({where})"))
-    matrix = m.pinmap.matrix
-    for pin, name in sorted(names.items()):
-        if pin in HAT_EEPROM_PINS:
-            checks.append(Check(FAIL, f"GPIO {pin}", f"the {name} is on the HAT ID EEPROM's I2C pins",
-                                "move it: GPIO 0 and 1 are read by the firmware at boot"))
-        if pin in I2C_PULLUP_PINS and pin in matrix.cols and matrix.active == "high":
-            checks.append(Check(FAIL, f"GPIO {pin}", f"the {name} has the Pi's 1.8 kOhm pull-up: an active-high column "
-                                "there always reads occupied", "move that column off GPIO 2/3"))
+    # GPIO 0/1 and active-high columns on GPIO 2/3 are refused when the pin map is read (board_driver.pinmap)
     if m.pinmap.leds is not None and m.leds == "neopixel" and m.model.is_pi:
         pin = m.pinmap.leds.data_pin
         problem = m.model.led_pin_problem(pin)

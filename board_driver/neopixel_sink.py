@@ -3,9 +3,9 @@
 The chain is written with ``auto_write=False`` and one ``show()`` per frame, so a frame never
 appears half-drawn. Brightness and the power budget are applied here, before the library
 (which is given brightness 1.0), so the current estimate is about the bytes actually sent.
-On a Pi 1-4 the data pin must be one the library can drive (BCM 10, 12, 18 or 21; 18 in the
-reference build); the Pi 5 support package (adafruit-blinka-raspberry-pi5-neopixel) drives
-any pin.
+On a Pi 1-4 the data pin must be one rpi_ws281x can drive (BCM 10 by SPI, the reference
+build's; 12, 13, 18, 19 by PWM and 21 by PCM, as root only); the Pi 5 support package
+(adafruit-blinka-raspberry-pi5-neopixel) drives any pin.
 """
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from .layout import LedLayout
 from .leds import LedSink, PixelPipeline
+from .pi_platform import PiModel, detect
 from .sensors import BackendUnavailableError
 
 
@@ -30,7 +31,8 @@ class NeoPixelSink(LedSink):
 
     ``pin`` is the BCM number of the data pin; ``order`` the chain's byte order ("GRB" for
     WS2812B, "GRBW" for SK6812 RGBW...); ``brightness`` 0..1; ``max_milliamps`` the budget
-    (None: unlimited). ``neopixel_module`` / ``board_module`` inject the libraries for tests.
+    (None: unlimited). ``neopixel_module`` / ``board_module`` inject the libraries for tests;
+    ``model`` the Pi (default: read from /proc/device-tree/model), whose LED pins are checked.
     """
 
     def __init__(
@@ -43,7 +45,11 @@ class NeoPixelSink(LedSink):
         max_milliamps: float | None = None,
         neopixel_module=None,
         board_module=None,
+        model: PiModel | None = None,
     ):
+        problem = (model or detect()).led_pin_problem(pin)
+        if problem:  # rpi_ws281x would only fail at the first show(), with a vaguer message
+            raise ValueError(problem)
         self.layout = layout or LedLayout("square")
         order = order.upper()
         if sorted(order) not in (sorted("RGB"), sorted("RGBW")):

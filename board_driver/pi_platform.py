@@ -21,7 +21,7 @@ SPI_LED_PIN = 10
 """The only LED pin the unprivileged service can drive on a Pi 1-4 (/dev/spidev0.0, no root)."""
 HAT_EEPROM_PINS = frozenset({0, 1})
 I2C_PULLUP_PINS = frozenset({2, 3})
-"""GPIO 2/3 carry 1.8 kOhm pull-ups to 3.3 V on the board itself."""
+"""GPIO 2/3 carry 1.8 kOhm pull-ups to 3.3 V on the board itself (board_driver.pinmap refuses them as active-high columns)."""
 UART_PINS = frozenset({14, 15})
 
 

@@ -10,6 +10,9 @@ from .sensors import PinMapError
 
 BCM_PINS = range(0, 28)
 """GPIO numbers on the 40-pin header of every Raspberry Pi since the B+ (Pi 5 included)."""
+HAT_EEPROM_PINS = (0, 1)
+I2C_PULLUP_PINS = (2, 3)
+"""GPIO 2/3 carry 1.8 kOhm pull-ups to 3.3 V on the Pi's board (I2C1)."""
 LED_LAYOUTS = ("square", "corners")
 ROTATIONS = (0, 90, 180, 270)
 
@@ -33,6 +36,9 @@ def _check_pin(key: str, pin: Any) -> int:
         raise _fail(key, f"expected a BCM pin number, got {pin!r}")
     if pin not in BCM_PINS:
         raise _fail(key, f"BCM pin {pin} is out of range {BCM_PINS.start}..{BCM_PINS.stop - 1}")
+    if pin in HAT_EEPROM_PINS:
+        raise _fail(key, f"BCM pin {pin} is the HAT ID EEPROM's I2C line (ID_SD/ID_SC), read by the firmware "
+                    "at boot: use another pin")
     return pin
 
 
@@ -93,6 +99,10 @@ class MatrixPins:
                 if pin in seen:
                     raise _fail(where, f"BCM pin {pin} is already used by {seen[pin]}")
                 seen[pin] = where
+        for i, pin in enumerate(self.cols):
+            if pin in I2C_PULLUP_PINS and self.active == "high":
+                raise _fail(f"matrix.cols[{i}]", f"BCM pin {pin} has a 1.8 kOhm pull-up to 3.3 V on the Pi itself: "
+                            "an active-high column there always reads occupied; use another pin")
 
     @property
     def select_level(self) -> str:

@@ -101,7 +101,7 @@ def test_led_table_accepts_order_in_any_case_and_rgbw():
 
 def test_dataclasses_check_themselves_when_built_in_code():
     with pytest.raises(PinMapError, match="matrix.cols: expected 8 BCM pins, got 2"):
-        MatrixPins(rows=(1, 2, 3, 4, 5, 6, 7, 8), cols=(9, 10))
+        MatrixPins(rows=(2, 3, 4, 5, 6, 7, 8, 9), cols=(10, 11))
     with pytest.raises(PinMapError, match="leds.count"):
         LedPins(layout="corners", count=64)
 
@@ -116,3 +116,15 @@ def test_square_of_a_crossing_follows_rows_ranks_and_cols_files():
     assert pins.square(0, 0) == 0 and pins.square(0, 7) == 7 and pins.square(7, 0) == 56
     transposed = MatrixPins(pins.rows, pins.cols, transpose=True)
     assert transposed.square(0, 7) == 56 and transposed.square(7, 0) == 7
+
+
+def test_pins_the_pi_itself_uses_are_refused_with_the_reason():
+    rows = "rows = [4, 17, 27, 22, 5, 6, 13, 19]\n"
+    with pytest.raises(PinMapError, match=r"matrix.cols\[0\]: BCM pin 0 is the HAT ID EEPROM's I2C line"):
+        loads_pinmap("[matrix]\n" + rows + "cols = [0, 16, 20, 21, 23, 24, 25, 26]\n")
+    with pytest.raises(PinMapError, match=r"leds.data_pin: BCM pin 1 is the HAT ID EEPROM's"):
+        LedPins(data_pin=1)
+    high = "[matrix]\n" + rows + "cols = [2, 16, 20, 21, 23, 24, 25, 26]\nactive = \"high\"\n"
+    with pytest.raises(PinMapError, match=r"matrix.cols\[0\]: BCM pin 2 has a 1.8 kOhm pull-up .* always reads occupied"):
+        loads_pinmap(high)
+    assert loads_pinmap(high.replace('active = "high"', 'active = "low"')).matrix.cols[0] == 2  # pulled up anyway

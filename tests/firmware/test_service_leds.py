@@ -86,3 +86,15 @@ def test_unguarded_leds_raise_for_hwtest():
         assert SUDO in str(exc)
     else:
         raise AssertionError("show() did not raise")
+
+
+def test_a_pin_rpi_ws281x_cannot_drive_is_said_on_the_page_before_any_show(tmp_path):
+    from board_driver.pi_platform import detect
+    from board_driver.pinmap import LedPins
+    from tests.fakes.fake_pi import emulated_pi
+    model = detect(emulated_pi(tmp_path / "pi"))
+    sink = open_leds("neopixel", pins=LedPins(data_pin=17), neopixel_options={
+        "neopixel_module": make_neopixel_module(), "board_module": make_board_module(), "model": model})
+    sink.show([0] * 64)
+    assert sink.problem.startswith("LEDs off: opening the LED chain failed (ValueError: GPIO 17 cannot drive "
+                                   "NeoPixels on a Raspberry Pi 4 Model B Rev 1.5")
