@@ -42,6 +42,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--doctor", action="store_true",
                    help="run this first: checks the Pi, its libraries, permissions and pins, then line tests that "
                    "name a stuck column, shorted rows, a reversed or missing diode (asks you to place three pieces)")
+    p.add_argument("--calibrate", action="store_true",
+                   help="guided calibration: place a piece where asked to learn the row and column order (swaps, "
+                   "mirroring, transposition) and the LED chain's geometry; the result is written to the pin map")
+    p.add_argument("--write", metavar="FILE", help="with --calibrate: write the pin map here (default: the one read)")
     p.add_argument("--user", default="echiquier", help="the service's user, whose groups --doctor checks (default echiquier)")
     p.add_argument("--fake-fault", action="append", metavar="FAULT",
                    help="with --fake: build a wiring fault into the simulated board (stuck-column:e, "
@@ -102,6 +106,17 @@ def run(args: argparse.Namespace) -> int:
         except SensorError as exc:
             return _fail(str(exc))
         return run_doctor(args, pinmap)
+    if args.calibrate:
+        from firmware.commands.calibrate import run_calibration
+        try:
+            pinmap = _pinmap(args)
+        except SensorError as exc:
+            return _fail(str(exc))
+        path = Path(args.pinmap) if args.pinmap else (DEFAULT_PINMAP if DEFAULT_PINMAP.exists() and not args.fake else None)
+        try:
+            return run_calibration(args, pinmap, path)
+        except SensorError as exc:
+            return _fail(str(exc))
     try:
         int(args.fake_occupied, 16)
     except ValueError:
