@@ -36,7 +36,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from .dead_guide import order_moves
-from .dead_search import BestFirst, GuidedSearch, Walk, hopeless, position_key, shorten
+from .dead_search import (BestFirst, GuidedSearch, Steps, Walk, drain, hopeless, position_key, run_steps,
+                          shorten_steps)
 from .dead_static import Reach, mate_impossible
 from .move import Move, decode
 from .position import Position
@@ -65,8 +66,9 @@ _CANNOT = MateVerdict(Mateability.CANNOT_MATE)
 _UNDETERMINED = MateVerdict(Mateability.UNDETERMINED)
 
 
-def _can(pos: Position, codes: list[int]) -> MateVerdict:
-    return MateVerdict(Mateability.CAN_MATE, tuple(decode(c) for c in shorten(pos, codes)))
+def _can(pos: Position, codes: list[int]) -> Steps:
+    line = yield from shorten_steps(pos, codes)
+    return MateVerdict(Mateability.CAN_MATE, tuple(decode(c) for c in line))
 
 
 def can_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> MateVerdict:
@@ -78,10 +80,17 @@ def can_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> Mate
     >>> can_mate(Position("8/8/8/8/8/8/8/K1k5 w - - 0 1"), 0).verdict
     <Mateability.CANNOT_MATE: 'cannot mate'>
     """
-    return _can_mate(pos, color, budget, settle_other=False)
+    return drain(can_mate_steps(pos, color, budget=budget))
 
 
-def _can_mate(pos: Position, color: int, budget: int, settle_other: bool) -> MateVerdict:
+def can_mate_steps(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> Steps:
+    """``can_mate`` in steps: a generator that yields after every few dozen positions searched
+    (chess_core.dead_search.STEP_NODES) and returns the MateVerdict, so that a caller can spread
+    the analysis over slices of time. ``pos`` is copied first: it may change meanwhile."""
+    return _can_mate(pos.copy(), color, budget, settle_other=False)
+
+
+def _can_mate(pos: Position, color: int, budget: int, settle_other: bool) -> Steps:
     work = pos.copy()
     codes = work.legal_codes()
     if not codes:
@@ -94,28 +103,29 @@ def _can_mate(pos: Position, color: int, budget: int, settle_other: bool) -> Mat
     known = _PROOFS.get((key, color))
     if known is not None:
         return known
-    verdict = _search(work, key, color, budget, settle_other)
+    verdict = yield from _search(work, key, color, budget, settle_other)
     if verdict.verdict is not Mateability.UNDETERMINED:
         _remember(key, color, verdict)
     return verdict
 
 
-def _search(work: Position, key: tuple, color: int, budget: int, settle_other: bool) -> MateVerdict:
+def _search(work: Position, key: tuple, color: int, budget: int, settle_other: bool) -> Steps:
     reach = Reach(work)
     if mate_impossible(reach, color):
         return _CANNOT
-    quick = GuidedSearch(work, color, min(budget, 600)).run(1, 3)
+    yield
+    quick = yield from GuidedSearch(work, color, min(budget, 600)).steps(1, 3)
     spent = quick.nodes
     if quick.line is not None:
-        return _can(work, quick.line)
+        return (yield from _can(work, quick.line))
     if quick.exhausted:
         return _CANNOT
     # The best-first search first, briefly: it finds the mates that need the loser's king led to
     # a corner while idle pieces could wander, where the walk would lose itself.
-    best = BestFirst(work, color).run(max(1, (budget - spent) // 4))
+    best = yield from run_steps(BestFirst(work, color), max(1, (budget - spent) // 4))
     spent += best.nodes
     if best.line is not None:
-        return _can(work, best.line)
+        return (yield from _can(work, best.line))
     if best.exhausted:
         return _CANNOT
     # For is_dead, which asks both sides, the walk settles the other colour too when it needs a
@@ -125,17 +135,18 @@ def _search(work: Position, key: tuple, color: int, budget: int, settle_other: b
     watch_other = settle_other and not hopeless(work, other) and not mate_impossible(reach, other)
     walk = Walk(work, color, prune=_prune, order=lambda p, codes: order_moves(p, color, codes),
                 other=other if watch_other else None)
-    first = walk.run(max(1, (budget - spent) * 3 // 4))
+    first = yield from run_steps(walk, max(1, (budget - spent) * 3 // 4))
     spent += first.nodes
     if first.line is not None:
-        return _can(work, first.line)
+        return (yield from _can(work, first.line))
     if first.exhausted:
         if watch_other:
-            _remember(key, other, _CANNOT if walk.other_line is None else _can(work, walk.other_line))
+            other_verdict = _CANNOT if walk.other_line is None else (yield from _can(work, walk.other_line))
+            _remember(key, other, other_verdict)
         return _CANNOT
-    deep = GuidedSearch(work, color, max(1, budget - spent)).run(1, 1000)
+    deep = yield from GuidedSearch(work, color, max(1, budget - spent)).steps(1, 1000)
     if deep.line is not None:
-        return _can(work, deep.line)
+        return (yield from _can(work, deep.line))
     if deep.exhausted:
         return _CANNOT
     return _UNDETERMINED
@@ -167,6 +178,12 @@ def can_possibly_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET
     return can_mate(pos, color, budget=budget).verdict is not Mateability.CANNOT_MATE
 
 
+def can_possibly_mate_steps(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> Steps:
+    """``can_possibly_mate`` in steps (see can_mate_steps)."""
+    verdict = yield from can_mate_steps(pos, color, budget=budget)
+    return verdict.verdict is not Mateability.CANNOT_MATE
+
+
 def is_dead(pos: Position, *, budget: int = DEAD_POSITION_BUDGET) -> bool:
     """True only when neither side can mate by any series of legal moves (FIDE 5.2.2).
 
@@ -176,12 +193,25 @@ def is_dead(pos: Position, *, budget: int = DEAD_POSITION_BUDGET) -> bool:
     no position of the analyser's test vector that is dead passes them. Other positions get the
     full analysis with a smaller ``budget``.
     """
+    return drain(is_dead_steps(pos, budget=budget))
+
+
+def is_dead_steps(pos: Position, *, budget: int = DEAD_POSITION_BUDGET) -> Steps:
+    """``is_dead`` in steps (see can_mate_steps); ``pos`` is copied first."""
+    return _is_dead(pos.copy(), budget)
+
+
+def _is_dead(pos: Position, budget: int) -> Steps:
     if hopeless(pos, WHITE) and hopeless(pos, BLACK):
         return True
     if _obviously_alive(pos):
         return False
-    return all(_can_mate(pos, color, budget, settle_other=True).verdict is Mateability.CANNOT_MATE
-               for color in (pos.turn ^ 1, pos.turn))
+    yield
+    for color in (pos.turn ^ 1, pos.turn):
+        verdict = yield from _can_mate(pos, color, budget, settle_other=True)
+        if verdict.verdict is not Mateability.CANNOT_MATE:
+            return False
+    return True
 
 
 def _obviously_alive(pos: Position) -> bool:
@@ -207,4 +237,4 @@ def _obviously_alive(pos: Position) -> bool:
 
 
 __all__ = ["Mateability", "MateVerdict", "can_mate", "can_possibly_mate", "is_dead", "DEFAULT_BUDGET",
-           "DEAD_POSITION_BUDGET"]
+           "DEAD_POSITION_BUDGET", "can_mate_steps", "can_possibly_mate_steps", "is_dead_steps", "drain"]

@@ -18,7 +18,7 @@ order the moves live in chess_core.dead_guide.
 from __future__ import annotations
 
 import heapq
-from typing import Callable, Optional
+from typing import Any, Callable, Generator, Optional
 
 from .dead_guide import _PUNISH, _REWARD, classify, mating_distance, nearest_corner_targets
 from .position import CASTLE_KEEP, Position
@@ -26,6 +26,19 @@ from .squares import BB_DARK_SQUARES, BB_LIGHT_SQUARES, BISHOP, KING, KNIGHT, PA
 
 # A static proof attempt costs about as much time as this many searched positions.
 PRUNE_COST = 25
+# The searches can run in steps (generators that yield after about this many positions), so that
+# a caller can spread one analysis over several slices of time.
+STEP_NODES = 16
+Steps = Generator[None, None, Any]
+
+
+def drain(steps: Steps) -> Any:
+    """Run a stepwise computation to its end; its result."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value
 
 
 def hopeless(pos: Position, winner: int) -> bool:
@@ -131,13 +144,17 @@ class GuidedSearch:
     def run(self, first_depth: int = 1, last_depth: int = 1000, local: int = 0) -> SearchResult:
         """Deepen from ``first_depth`` to ``last_depth``; each iteration stops after ``local`` nodes
         (0: no limit but the budget), so that deep iterations are probes rather than sweeps."""
+        return drain(self.steps(first_depth, last_depth, local))
+
+    def steps(self, first_depth: int = 1, last_depth: int = 1000, local: int = 0) -> Steps:
+        """``run`` in steps: yields after every STEP_NODES positions, returns the SearchResult."""
         total = self.budget
         for depth in range(first_depth, last_depth + 1):
             self.interrupted = False
             self.tt.clear()
             self.max_depth = depth
             self.limit = min(total, self.nodes + local) if local else total
-            if self._search(depth, False):
+            if (yield from self._search(depth, False)):
                 return SearchResult(self.found, False, self.nodes)
             if not self.interrupted:
                 return SearchResult(None, True, self.nodes)
@@ -145,13 +162,15 @@ class GuidedSearch:
                 break
         return SearchResult(None, False, self.nodes)
 
-    def _search(self, remaining: int, past_progress: bool) -> bool:
+    def _search(self, remaining: int, past_progress: bool) -> Steps:
         pos = self.pos
         winner = self.winner
         if hopeless(pos, winner):
             return False
         codes = pos.legal_codes()
         self.nodes += 1
+        if not self.nodes % STEP_NODES:
+            yield
         if not codes:
             if pos.turn != winner and pos.is_check():
                 self.found = list(self.line)
@@ -179,12 +198,26 @@ class GuidedSearch:
                 cost = 0 if past_progress else 1
             pos.make(code)
             line.append(code)
-            found = self._search(remaining - cost, variation == _REWARD)
-            line.pop()
-            pos.unmake()
+            try:
+                found = yield from self._search(remaining - cost, variation == _REWARD)
+            finally:
+                line.pop()
+                pos.unmake()
             if found:
                 return True
         return False
+
+
+def run_steps(search: "Walk | BestFirst", budget: int) -> Steps:
+    """A fresh ``search.run(budget)`` in pauses after about STEP_NODES positions looked at (both
+    searches resume where they paused: the result is the same); returns the SearchResult."""
+    spent = 0
+    while True:
+        result = search.run(budget - spent, pause_after=STEP_NODES)
+        spent = result.nodes
+        if result.line is not None or result.exhausted or spent >= budget:
+            return result
+        yield
 
 
 class Walk:
@@ -216,6 +249,7 @@ class Walk:
         self.line: list[int] = []
         self.stack: list[list[int]] = []
         self.done: Optional[SearchResult] = None
+        self.paused = False  # the line is made on the position (see run)
         if all(hopeless(pos, c) for c in self.watch):
             self.done = SearchResult(None, True, 0)
             return
@@ -228,7 +262,11 @@ class Walk:
             return
         self.stack.append(order(pos, codes) if order is not None else codes)
 
-    def run(self, budget: int) -> SearchResult:
+    def run(self, budget: int, pause_after: int = 0) -> SearchResult:
+        """Go on for ``budget`` more nodes; ``pause_after`` > 0 pauses after that many moves
+        looked at (counted or not), to be resumed by the next run: the position is then left with
+        the current line made (a resumed run does not replay it; it is unmade when the walk ends
+        or stops for its budget)."""
         if self.done is not None:
             return self.done
         pos = self.pos
@@ -241,11 +279,14 @@ class Walk:
         order = self.order
         watch = self.watch
         make, unmake, legal = pos.make, pos.unmake, pos.legal_codes
-        for code in line:
-            make(code)
+        if not self.paused:
+            for code in line:
+                make(code)
+        self.paused = False
         limit = self.nodes + budget
         nodes = self.nodes
         result = None
+        pause = pause_after or -1
         while stack:
             top = stack[-1]
             if not top:
@@ -256,6 +297,10 @@ class Walk:
                 continue
             if nodes >= limit:
                 break
+            if not pause:
+                self.paused = True
+                break
+            pause -= 1
             code = top.pop()
             to = (code >> 6) & 63
             irreversible = board[to] or board[code & 63] & 7 == PAWN
@@ -297,6 +342,8 @@ class Walk:
             line.append(code)
             stack.append(order(pos, codes) if order is not None else codes)
         self.nodes = nodes
+        if self.paused:
+            return SearchResult(None, False, nodes)
         for _ in line:
             unmake()
         if result is not None:
@@ -329,14 +376,17 @@ class BestFirst:
         self.spent = 0
         self.generated = 0
 
-    def run(self, budget: int) -> SearchResult:
+    def run(self, budget: int, pause_after: int = 0) -> SearchResult:
+        """Go on for ``budget`` more; ``pause_after`` > 0 pauses after about that many positions
+        looked at (expanded or generated), to be resumed by the next run."""
         winner = self.winner
         targets = self.targets
         nodes, heap, seen = self.nodes, self.heap, self.seen
         limit = self.spent + budget
         pop, push = heapq.heappop, heapq.heappush
+        looked = 0
         while heap:
-            if self.spent >= limit:
+            if self.spent >= limit or (pause_after and looked >= pause_after):
                 return SearchResult(None, False, self.spent)
             _, _, index = pop(heap)
             parent, code, pos = nodes[index]
@@ -346,6 +396,7 @@ class BestFirst:
                 nodes[index] = (parent, code, pos)
             self.spent += 1
             codes = pos.legal_codes()
+            looked += 1 + len(codes)
             if not codes:
                 if pos.turn != winner and pos.is_check():
                     line = []
@@ -382,12 +433,19 @@ def shorten(pos: Position, codes: list[int]) -> list[int]:
     The positions along the line are numbered; from each one, a move that lands directly on a
     later position of the line replaces the moves in between. ``pos`` is left as it was.
     """
+    return drain(shorten_steps(pos, codes))
+
+
+def shorten_steps(pos: Position, codes: list[int]) -> Steps:
+    """``shorten`` in steps (a long line takes a while); ``pos`` is left as it was at the end."""
     if len(codes) < 3:
         return codes
     index = {position_key(pos): 0}
     for i, code in enumerate(codes, 1):
         pos.make(code)
         index[position_key(pos)] = i
+        if not i % (8 * STEP_NODES):
+            yield
     for _ in codes:
         pos.unmake()
     out: list[int] = []
@@ -404,6 +462,8 @@ def shorten(pos: Position, codes: list[int]) -> list[int]:
         pos.make(best_code)
         out.append(best_code)
         at = best
+        if not len(out) % (STEP_NODES // 4):
+            yield
     for _ in out:
         pos.unmake()
     return out

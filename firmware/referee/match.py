@@ -13,7 +13,10 @@ Contract
 * ``feed(reading) -> list[MatchEvent]``: a RAW reading (it is debounced here). Timers due
   before it (settling, waiting moves, flag fall) run first.
 * ``poll(now) -> list[MatchEvent]``: time has passed; ``next_deadline()`` says when to call it
-  next (None: nothing will happen without a reading or a command).
+  next (None: nothing will happen without a reading or a command). The exact dead-position
+  search after a move and the "can the opponent still mate" search after a flag fall run a
+  slice per poll (``MatchConfig.analysis_steps``); meanwhile ``next_deadline()`` is the latest
+  time given (poll again at once), and the GameOver they may bring comes from a later poll.
 * ``finish() -> list[MatchEvent]``: the input has ended (end of a capture): what the hands left
   on the board is final; settles and commits what waits, and records an unresolved board.
 * ``promote(piece_type, now)`` (``2..5`` or ``"n" "b" "r" "q"``: for the next promotion),
@@ -61,7 +64,8 @@ from typing import Callable, Optional, Sequence, Union
 from board_driver.debounce import SETTLE_MS, Debouncer
 from board_driver.reading import Reading
 from chess_core import Game, Move, Outcome, Position, Termination, san
-from chess_core.dead import can_possibly_mate, is_dead
+from chess_core.dead import can_possibly_mate, can_possibly_mate_steps, is_dead, is_dead_steps
+from chess_core.dead_search import Steps
 from chess_core.clock import Clock
 from chess_core.squares import BLACK, COLOR_NAMES, WHITE, scan_squares, square_name
 from chess_core.timecontrol import TimeControl
@@ -84,6 +88,10 @@ class MatchConfig:
     # Dead positions and flag falls judged by chess_core.dead (exact, but a search after every
     # move); False: by material alone (chess_core.game), for bulk replays.
     exact_dead_positions: bool = True
+    # The exact searches run in slices, one per poll (next_deadline asks for polls until they are
+    # done): at most this many steps of about chess_core.dead_search.STEP_NODES positions each
+    # (4 steps: 1-2 ms here, rarely up to 8). 0: each search to its end at once.
+    analysis_steps: int = 4
 
 
 @dataclass(frozen=True)
@@ -135,6 +143,25 @@ def _squares(bb: int) -> str:
 
 
 _PROMOTION_LETTERS = {"n": 2, "b": 3, "r": 4, "q": 5}
+
+
+def _advance(steps: Steps, count: int) -> tuple[bool, object]:
+    """Run ``count`` more steps of a stepwise search (0: all): (finished, its result)."""
+    try:
+        if count <= 0:
+            while True:
+                next(steps)
+        for _ in range(count):
+            next(steps)
+    except StopIteration as stop:
+        return True, stop.value
+    return False, None
+
+
+def _at_once(check: Callable[[Position], bool], position: Position) -> Steps:
+    """A dead-position test given as a plain function, as a search of one step."""
+    return check(position)
+    yield  # noqa: unreachable: makes this a generator
 
 
 def _piece_type(piece: Union[int, str]) -> int:
@@ -196,6 +223,8 @@ class Match:
         self._press_ms: list[int] = []   # when each move stopped its mover's clock
         self._clock_ms = 0               # the latest time given to a clock call that advances it
         self._illegal = False            # inside a run of ILLEGAL verdicts (one problem per run)
+        self._dead_steps: Optional[Steps] = None   # the dead-position search under way
+        self._flag_steps: Optional[tuple[int, int, Steps]] = None  # (side, flag ms, search) under way
 
     # -- input -----------------------------------------------------------------------------
 
@@ -206,7 +235,8 @@ class Match:
         return events
 
     def poll(self, now: float) -> list[MatchEvent]:
-        events: list[MatchEvent] = self._judge_dead_position()
+        steps = self.config.analysis_steps
+        events: list[MatchEvent] = self._judge_dead_position(steps) + self._judge_flag(steps)
         for settled in self.debouncer.poll(now):
             events += self._settled(settled)
         if self._live():
@@ -256,15 +286,15 @@ class Match:
         return events + self._apply(verdicts)
 
     def resign(self, color: int, now: float) -> list[MatchEvent]:
-        events = self.poll(now)
+        events = self.poll(now) + self._settle()
         return events + self._end(self.game.resign(color), now)
 
     def agree_draw(self, now: float) -> list[MatchEvent]:
-        events = self.poll(now)
+        events = self.poll(now) + self._settle()
         return events + self._end(self.game.agree_draw(), now)
 
     def claim_draw(self, now: float, move: Optional[Move] = None) -> list[MatchEvent]:
-        events = self.poll(now)
+        events = self.poll(now) + self._settle()
         if move is not None:
             mover = self.game.turn
             text = san(self.game.position, move)
@@ -413,7 +443,7 @@ class Match:
         return max(_ms(seconds), self._clock_ms, last)
 
     def _live(self) -> bool:
-        return self.started and not self.game.is_over
+        return self.started and not self.game.is_over and self._flag_steps is None
 
     def _settled(self, reading: Reading) -> list[MatchEvent]:
         if not self.started:
@@ -457,6 +487,10 @@ class Match:
         return events
 
     def _move(self, v: Verdict) -> list[MatchEvent]:
+        if self._dead_steps is not None:  # a move came before the last position was judged
+            done = self._judge_dead_position(0)
+            if self.game.is_over:
+                return done
         t = self._clock_now(v.time)
         flag = self.clock.flag_time()
         if flag is not None and t >= flag:
@@ -494,6 +528,7 @@ class Match:
 
     def _amend(self, v: Verdict) -> list[MatchEvent]:
         now = self._clock_now(v.time)
+        self._dead_steps = None  # the position it judged is replaced
         pressed = self._press_ms[-1]
         done = max(_ms(v.time), pressed)
         self.game.pop()
@@ -512,6 +547,7 @@ class Match:
 
     def _take_back(self, move: Move, time: float) -> list[MatchEvent]:
         now = self._clock_now(time)
+        self._dead_steps = None  # the position it judged is taken back
         reopened = self.game.is_over
         self.game.pop()
         if reopened and self.clock.paused:
@@ -519,19 +555,45 @@ class Match:
         self._unpress(now, now - self._press_ms[-1])
         return [TakenBack(move, time)]
 
-    def _judge_dead_position(self) -> list[MatchEvent]:
-        """The exact dead-position search deferred from the last move (see _DeadRule)."""
+    def _judge_dead_position(self, steps: int) -> list[MatchEvent]:
+        """The exact dead-position search deferred from the last move (see _DeadRule), ``steps``
+        more of it (0: to its end)."""
         rule = self._dead_rule
-        if not rule.pending:
+        if rule.pending:
+            rule.pending = False
+            if self.game.outcome is None and rule.check is not None:
+                self._dead_steps = (is_dead_steps(self.game.position) if rule.check is is_dead
+                                    else _at_once(rule.check, self.game.position.copy()))
+        if self._dead_steps is None:
             return []
-        rule.pending = False
-        if self.game.outcome is not None or rule.check is None or not rule.check(self.game.position):
+        done, dead = _advance(self._dead_steps, steps)
+        if not done:
+            return []
+        self._dead_steps = None
+        if not dead or self.game.outcome is not None:
             return []
         return self._end(self.game.end(Outcome(Termination.INSUFFICIENT_MATERIAL)), self._clock_ms / 1000)
 
+    def _judge_flag(self, steps: int) -> list[MatchEvent]:
+        """The "can the opponent still mate" search after a flag fall, ``steps`` more of it."""
+        if self._flag_steps is None:
+            return []
+        side, at_ms, search = self._flag_steps
+        done, can = _advance(search, steps)
+        if not done:
+            return []
+        self._flag_steps = None
+        outcome = Outcome(Termination.TIME_FORFEIT, side ^ 1) if can else Outcome(Termination.TIME_VS_INSUFFICIENT)
+        return self._end(self.game.end(outcome), at_ms / 1000)
+
+    def _settle(self) -> list[MatchEvent]:
+        """Finish the searches under way (before a decision that must know the game's state)."""
+        return self._judge_dead_position(0) + self._judge_flag(0)
+
     def _timers(self) -> list[float]:
         """When the debouncer, the inference or a deferred check may next decide (not the flag)."""
-        deadlines = [self._clock_ms / 1000] if self._dead_rule.pending else []
+        busy = self._dead_rule.pending or self._dead_steps is not None or self._flag_steps is not None
+        deadlines = [self._clock_ms / 1000] if busy else []
         settle = self.debouncer.next_deadline()
         if settle is not None:
             deadlines.append(settle)
@@ -558,7 +620,13 @@ class Match:
     def _flag(self, at_ms: int) -> list[MatchEvent]:
         side = self.clock.side_to_move
         self._clock_ms = max(self._clock_ms, at_ms)
-        return self._end(self.game.flag(side), at_ms / 1000)
+        if not self.config.exact_dead_positions:
+            return self._end(self.game.flag(side), at_ms / 1000)
+        # The clock stops at the flag at once; the search decides win or draw (FIDE 6.9) in slices.
+        if self.clock.started and not self.clock.paused:
+            self.clock.pause(self._clock_now(at_ms / 1000))
+        self._flag_steps = (side, at_ms, can_possibly_mate_steps(self.game.position, side ^ 1))
+        return self._judge_flag(self.config.analysis_steps)
 
     def _end(self, outcome: Outcome, time: float) -> list[MatchEvent]:
         if self.clock.started and not self.clock.paused and self.clock.flag_fallen is None:

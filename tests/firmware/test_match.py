@@ -430,3 +430,71 @@ def test_restore_keeps_the_recorded_end_without_judging_the_moves_again():
     resigned = Match.restore(MatchConfig(), ["f2f3", "e7e5"], 0.0, outcome=Outcome(Termination.RESIGNATION, BLACK))
     assert resigned.game.outcome == Outcome(Termination.RESIGNATION, BLACK)
     assert resigned.clock.running_side is None
+
+
+# -- the exact searches run in slices, after the move and the clock ---------------------------------
+
+LOCKED = "8/1p6/kPp5/2P5/1pP5/1P6/7r/7K w - - 0 1"  # Kxh2 leaves locked pawns: dead, after a long search
+
+
+def test_the_dead_position_search_runs_a_slice_per_poll_after_the_move():
+    match = Match(MatchConfig(fen=LOCKED, analysis_steps=4))
+    table = Table(match, occupied=0)
+    table.show(Position(LOCKED).occupied)
+    moved = table.capture("h1", "h2")
+    assert [e.san for e in moved if isinstance(e, MoveMade)] == ["Kxh2"]
+    assert not table.of(GameOver)
+    polls = 0
+    while not table.of(GameOver):
+        assert match.next_deadline() <= table.t  # poll again at once
+        table.wait(0.0)
+        polls += 1
+    assert polls >= 10  # the search was spread over many polls, a few steps each
+    assert [e.outcome.termination for e in table.of(GameOver)] == [Termination.INSUFFICIENT_MATERIAL]
+    assert match.next_deadline() is None
+
+
+def test_a_move_that_comes_before_the_verdict_waits_for_it():
+    match = Match(MatchConfig(fen=LOCKED, analysis_steps=4))
+    table = Table(match, occupied=0)
+    table.show(Position(LOCKED).occupied)
+    table.capture("h1", "h2")
+    table.move("a6", "a5", dt=0.0)  # at once: the position before it was dead, the move does not count
+    assert uci(match.game.moves) == ["h1h2"]
+    assert match.game.outcome.termination is Termination.INSUFFICIENT_MATERIAL
+
+
+def test_after_a_flag_fall_the_clock_stops_at_once_and_the_mate_search_runs_in_slices():
+    # White's flag falls; can a king and knight still mate the king, queen and rook? (A helpmate:
+    # yes, so white loses.) The dead-position test let this position through without a search.
+    fen = "8/8/4k3/8/3n4/8/8/R2QK3 w - - 0 1"
+    match = Match(MatchConfig(fen=fen, time_control="1", analysis_steps=50))
+    table = Table(match, occupied=0)
+    table.show(Position(fen).occupied, dt=0.0)
+    start = table.t
+    table.wait(1.5)
+    assert not table.of(GameOver)
+    assert match.remaining(table.t) == (0, 1000)
+    table.move("e6", "d6")                   # the board is not read while the flag is judged
+    assert not table.of(MoveMade)
+    polls = 0
+    while not table.of(GameOver):
+        table.wait(0.1)
+        polls += 1
+    assert polls >= 5
+    over = table.of(GameOver)
+    assert len(over) == 1 and over[0].time == pytest.approx(start + 1.0)
+    assert over[0].outcome.termination is Termination.TIME_FORFEIT and over[0].outcome.winner == BLACK
+    assert match.remaining(table.t) == (0, 1000) and match.game.moves == []
+
+
+def test_resigning_while_the_flag_is_judged_comes_too_late():
+    fen = "8/8/3nkn2/8/8/8/8/R2QK3 w - - 0 1"  # two knights: a long search too
+    match = Match(MatchConfig(fen=fen, time_control="1", analysis_steps=1))
+    table = Table(match, occupied=0)
+    table.show(Position(fen).occupied, dt=0.0)
+    table.wait(1.5)
+    assert not table.of(GameOver)
+    with pytest.raises(ValueError):  # GameOverError: the flag fell first
+        match.resign(WHITE, table.t + 0.1)
+    assert match.game.outcome.termination is Termination.TIME_FORFEIT
