@@ -1,7 +1,10 @@
 """`echiquier replay`: run a capture file through the game pipeline and print the game (PGN or JSON).
 
 The capture's readings go through the same :class:`firmware.referee.match.Match` as on the board
-(debounce, inference, clock, draw rules), with the capture's own times. A malformed line is
+(debounce, inference, clock, draw rules), with the capture's own times, polled at the deadlines
+it names as the service does, and the same gestures (:mod:`firmware.referee.gestures`: a result
+set with the kings, taken back in time, a promotion cycled), acted on as the session acts on them
+for two players over the board (``Match.gestures``: what fired). A malformed line is
 reported on stderr with its line number, recorded in ``problems``, and skipped; the replay
 goes on. Exit 0 when the capture was read, 2 when it cannot be opened or an option is wrong.
 """
@@ -17,7 +20,9 @@ from board_driver.capture import CaptureError, PromoteChoice, iter_capture
 from chess_core import FenError
 from chess_core.timecontrol import TimeControlError
 
-from firmware.referee.match import Match, MatchConfig
+from firmware.referee.gestures import (CyclePromotion, DrawGesture, GestureTracker, GestureUndone, Resign,
+                                       draw_decision, next_promotion)
+from firmware.referee.match import GameStarted, Match, MatchConfig, MoveMade, TakenBack
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,20 +36,105 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def replay(lines: Iterable[str], config: MatchConfig | None = None,
-           errors_to: TextIO | None = None) -> Match:
-    """Feed a capture (lines or text) through a Match and finish it; returns the Match."""
+           errors_to: TextIO | None = None, *, gestures: bool = True) -> Match:
+    """Feed a capture (lines or text) through a Match and finish it; returns the Match (its
+    ``gestures``: the gestures acted on, in words)."""
     match = Match(config)
+    player = _Gestures(match, GestureTracker() if gestures else None)
     errors: list[CaptureError] = []
     reported = 0
     for event in iter_capture(lines, errors):
         reported = _report(match, errors, reported, errors_to)
+        player.until(event.time)
         if isinstance(event, PromoteChoice):
-            match.promote(event.piece, event.time)
+            player.events(match.promote(event.piece, event.time))
         else:
-            match.feed(event)
+            player.events(match.feed(event))
+        player.watch(event.time)
     _report(match, errors, reported, errors_to)
-    match.finish()
+    player.events(match.finish())
+    player.watch(None)
+    match.gestures = player.fired
     return match
+
+
+class _Gestures:
+    """Drives the match's timers and the gesture tracker as the session does (two players over
+    the board, gestures on): polls at the deadlines, reads each settled reading for gestures."""
+
+    def __init__(self, match: Match, tracker: GestureTracker | None) -> None:
+        self.match = match
+        self.tracker = tracker
+        self.settled = None
+        self.fired: list[str] = []
+
+    def until(self, t: float) -> None:
+        """Run the timers due before ``t``."""
+        match, tracker = self.match, self.tracker
+        while True:
+            due = [d for d in (match.next_deadline(), tracker.next_deadline() if tracker else None) if d is not None]
+            if not due or min(due) > t:
+                return
+            now = min(due)
+            self.events(match.poll(now))
+            self.watch(now)
+            if tracker is not None and self._live():
+                self.act(tracker.poll(now), now)
+
+    def events(self, events: list) -> None:
+        if self.tracker is None:
+            return
+        for e in events:
+            if isinstance(e, MoveMade):
+                if e.move.promotion:
+                    self.tracker.promotion_made(e.move.to_square)
+                else:
+                    self.tracker.promotion_closed()
+            elif isinstance(e, (TakenBack, GameStarted)):
+                self.tracker.promotion_closed()
+
+    def watch(self, now: float | None) -> None:
+        board = self.match.debouncer.settled
+        if self.tracker is None or board is None or board is self.settled:
+            return
+        self.settled = board
+        now = board.time if now is None else now
+        if self._live() or self.tracker.undoable(now):
+            pos = self.match.game.position
+            self.act(self.tracker.observe(board.time, board.occupied, pos.occupied, (pos.king[0], pos.king[1]),
+                                          pos.turn, board.white, board.black), now)
+
+    def act(self, found: list, now: float) -> None:
+        match = self.match
+        for gesture in found:
+            if isinstance(gesture, GestureUndone):
+                if match.game.is_over:
+                    try:
+                        self.events(match.reopen(now))
+                        self.fired.append(f"{now:.3f} s: {gesture.result} taken back")
+                    except ValueError:
+                        pass
+                continue
+            if not self._live():
+                continue
+            if isinstance(gesture, Resign):
+                self.fired.append(f"{now:.3f} s: {'0-1' if gesture.color == 0 else '1-0'} (resigned by gesture)")
+                self.events(match.resign(gesture.color, now))
+            elif isinstance(gesture, DrawGesture):
+                decision = draw_decision(gesture, bool(match.game.claimable_draws()), False, False)
+                self.fired.append(f"{now:.3f} s: 1/2-1/2 ({decision} by gesture)")
+                self.events(match.claim_draw(now) if decision == "claim" else match.agree_draw(now))
+            elif isinstance(gesture, CyclePromotion):
+                last = match.game.moves[-1] if match.game.moves else None
+                if last is not None and last.promotion and last.to_square == gesture.square:
+                    try:
+                        self.events(match.change_promotion(next_promotion(last.promotion), now))
+                        self.fired.append(f"{now:.3f} s: promotion cycled")
+                    except ValueError:
+                        pass
+
+    def _live(self) -> bool:
+        return self.match.started and not self.match.game.is_over
 
 
 def _report(match: Match, errors: list[CaptureError], reported: int, out: TextIO | None) -> int:

@@ -88,6 +88,7 @@ class FeedbackState:
     touched: int | None = None
     held: int = 0
     held_kind: str = ""
+    held_progress: float = 0.0   # a gesture's countdown, 0..1 (the ring around the centre fills)
     draw_offer: bool = False
 
 
@@ -142,6 +143,9 @@ def frame(state: FeedbackState, now: float, style: LedStyle = LedStyle()) -> tup
     if state.outcome is not None:
         _paint_outcome(leds, pos, state.outcome, style)
         return _dimmed(leds, style)
+    if state.held:
+        _paint_gesture(leds, state, style, on)
+        return _dimmed(leds, style)
     if state.wrong:
         if on:
             _paint(leds, state.wrong, style.fix)
@@ -165,9 +169,21 @@ def frame(state: FeedbackState, now: float, style: LedStyle = LedStyle()) -> tup
         leds[state.promotion_square] = style.promotion if on else DARK
     if state.low_time is not None and pos.king[state.low_time] >= 0 and on:
         leds[pos.king[state.low_time]] = style.low_time
-    if state.held:
-        _paint(leds, state.held, (style.loss if state.held_kind == "resign" else style.draw) if on else DARK)
     return _dimmed(leds, style)
+
+
+# The squares around the centre, clockwise from c3: a gesture's countdown fills them.
+_RING = (18, 19, 20, 21, 29, 37, 45, 44, 43, 42, 34, 26)
+
+
+def _paint_gesture(leds: list[int], state: FeedbackState, style: LedStyle, on: bool) -> None:
+    """A result gesture being held: the kings' squares blink in its colour, the ring around the
+    centre fills as the countdown runs (all lit: it fires)."""
+    colour = style.loss if state.held_kind == "resign" else style.draw
+    _paint(leds, state.held, colour if on else DARK)
+    lit = int(state.held_progress * len(_RING) + 1e-9)
+    for square in _RING[:lit]:
+        leds[square] = colour
 
 
 def _kings(pos: Position) -> int:

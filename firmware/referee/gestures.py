@@ -1,13 +1,26 @@
-"""Commands given with the pieces: resign, draw and promotion choice read from the settled occupancy.
+"""Commands given with the pieces: results and promotion choice read from the settled readings.
 
-A board without buttons or screen still needs a few commands. They are gestures that occupancy
-sensors can see, recognised by a small state machine fed with the settled occupancy, the
-expected position's occupancy and the kings' squares, and with the time passed in:
+A board without buttons or screen still needs a few commands. They must be gestures that normal
+play never produces, so that no hesitation, no piece held while thinking, no capture made in an
+odd order can fire one. They are read by a small state machine fed with the settled occupancy
+(and colours, on a colour-sensing board), the expected position's occupancy and the kings'
+squares, with the time passed in; it returns frozen gestures.
 
-* **Resign**: the player to move lifts their king and keeps it off the board for ``resign_s``
-  (3 s): nothing else may be off the board or out of place meanwhile.
-* **Draw**: both kings lifted together for ``draw_s`` (2 s). The session turns it into a claim
-  when one is valid, else into an offer, or the acceptance of a pending offer.
+* **Result** (as on DGT boards): both kings set side by side on the centre squares, which no
+  legal position allows (kings are never adjacent), everything else where it stands, and held
+  for ``resign_s`` (3 s; ``draw_s``, 2 s, for a draw):
+
+  - both on the light squares d5 and e4: 1-0 (:class:`Resign` of Black);
+  - both on the dark squares d4 and e5: 0-1 (:class:`Resign` of White);
+  - one on a light and one on a dark square: ½-½ (:class:`DrawGesture`: the session claims a
+    draw when one is valid, accepts an offer, agrees it over the board, or offers it to an
+    engine or an online opponent).
+
+  While it is held, ``progress(now)`` gives a frozen :class:`GestureProgress` (the countdown, for
+  the LEDs and the page). Taking a king off the centre before the end cancels it. For ``undo_s``
+  (5 s) after it fired, putting the kings back on their squares (the board as before) takes the
+  result back (:class:`GestureUndone`). Lifting a king, holding it, putting it back or anywhere
+  else is never a gesture.
 * **Promotion choice**: after a promotion and until the next move, lifting the new piece and
   putting it back on its square cycles queen -> rook -> bishop -> knight -> queen.
 
@@ -29,7 +42,11 @@ class Resign:
 
 @dataclass(frozen=True)
 class DrawGesture:
-    """Both kings held off: claim, offer or accept, as the session decides."""
+    """A draw asked for: claim, offer or accept, as the session decides (``draw_decision``).
+    ``together``: set with the kings, which two players over the board do together (an
+    agreement); a button is one player's (an offer)."""
+
+    together: bool = False
 
 
 @dataclass(frozen=True)
@@ -37,7 +54,18 @@ class CyclePromotion:
     square: int
 
 
-Gesture = Resign | DrawGesture | CyclePromotion
+Gesture = Resign | DrawGesture | CyclePromotion  # (and GestureUndone, below)
+
+
+def draw_decision(gesture: DrawGesture, claimable: bool, offered_by_other: bool, opponent: bool) -> str:
+    """What a draw gesture does: "claim" (a claim is valid), "accept" (the other side offered),
+    "agree" (the kings set together by two players over the board) or "offer" (a button, or to
+    an engine or an online opponent)."""
+    if claimable:
+        return "claim"
+    if offered_by_other:
+        return "accept"
+    return "agree" if gesture.together and not opponent else "offer"
 
 BUTTONS = {
     "resign_white": Resign(0),
@@ -52,10 +80,34 @@ def next_promotion(piece_type: int) -> int:
     return PROMOTION_CYCLE[(PROMOTION_CYCLE.index(piece_type) + 1) % len(PROMOTION_CYCLE)]
 
 
+D4, E4, D5, E5 = 27, 28, 35, 36
+CENTRE = 1 << D4 | 1 << E4 | 1 << D5 | 1 << E5
+LIGHT = 1 << D5 | 1 << E4
+DARK = 1 << D4 | 1 << E5
+UNDO_S = 5.0
+
+
+def result_of(squares: int) -> str:
+    """The result two kings on the centre squares ``squares`` stand for: "1-0", "0-1" or "1/2-1/2"."""
+    if squares == LIGHT:
+        return "1-0"
+    if squares == DARK:
+        return "0-1"
+    return "1/2-1/2"
+
+
+@dataclass(frozen=True)
+class GestureUndone:
+    """The result set by a gesture was taken back (the kings back on their squares in time)."""
+
+    result: str
+
+
 @dataclass(frozen=True)
 class Hold:
-    """A gesture being held: its squares, kind ("resign" or "draw"), the side to move, and when
-    it began and completes; ``fired`` once it has been reported."""
+    """A gesture being held: its squares (the kings on the centre), kind ("resign" or "draw"),
+    result ("1-0", "0-1", "1/2-1/2"), the side to move, and when it began and completes;
+    ``fired`` once it has been reported."""
 
     squares: int
     kind: str
@@ -63,18 +115,43 @@ class Hold:
     since: float
     due: float
     fired: bool = False
+    result: str = ""
+
+
+@dataclass(frozen=True)
+class GestureProgress:
+    """What the LEDs and the page show of a gesture: building up (``fired`` False: ``left`` s to
+    go) or fired and still undoable (``fired`` True: ``left`` s to take it back)."""
+
+    kind: str
+    result: str
+    squares: int
+    fired: bool
+    left: float
+    total: float
+
+    @property
+    def fraction(self) -> float:
+        """How far the countdown has gone, 0..1."""
+        return 1.0 if self.total <= 0 else max(0.0, min(1.0, 1.0 - self.left / self.total))
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "result": self.result, "fired": self.fired,
+                "left_ms": int(round(self.left * 1000)), "total_ms": int(round(self.total * 1000))}
 
 
 class GestureTracker:
-    """Recognises gestures from settled occupancy; pure: the time is always passed in.
+    """Recognises gestures from settled readings; pure: the time is always passed in.
 
-    Call ``observe`` with each settled reading, ``poll`` when ``next_deadline`` comes, and tell
-    it about promotions with ``promotion_made(square)`` / ``promotion_closed()``.
+    Call ``observe`` with each settled reading while the game is live or ``undoable(now)``,
+    ``poll`` when ``next_deadline`` comes, and tell it about promotions with
+    ``promotion_made(square)`` / ``promotion_closed()``.
     """
 
-    def __init__(self, resign_s: float = 3.0, draw_s: float = 2.0) -> None:
+    def __init__(self, resign_s: float = 3.0, draw_s: float = 2.0, undo_s: float = UNDO_S) -> None:
         self.resign_s = resign_s
         self.draw_s = draw_s
+        self.undo_s = undo_s
         self.hold: Hold | None = None
         self.promotion_square: int | None = None
         self._promotion_lifted = False
@@ -93,12 +170,30 @@ class GestureTracker:
         self.promotion_square = None
         self._promotion_lifted = False
 
+    def undoable(self, now: float) -> bool:
+        """A gesture fired less than ``undo_s`` ago: the kings put back take it back."""
+        hold = self.hold
+        return hold is not None and hold.fired and now < hold.due + self.undo_s
+
+    def progress(self, now: float) -> GestureProgress | None:
+        """The countdown of the gesture held, or of the time left to undo one fired; else None."""
+        hold = self.hold
+        if hold is None:
+            return None
+        if not hold.fired:
+            return GestureProgress(hold.kind, hold.result, hold.squares, False, max(0.0, hold.due - now),
+                                   hold.due - hold.since)
+        if now < hold.due + self.undo_s:
+            return GestureProgress(hold.kind, hold.result, hold.squares, True, hold.due + self.undo_s - now,
+                                   self.undo_s)
+        return None
+
     def observe(self, now: float, occupied: int, expected: int, kings: tuple[int, int],
-                turn: int) -> list[Gesture]:
+                turn: int, white: int | None = None, black: int | None = None) -> list:
         """A settled reading at ``now``; returns the gestures completed by it."""
         missing = expected & ~occupied
         extra = occupied & ~expected
-        found: list[Gesture] = []
+        found: list = []
         if self.promotion_square is not None:
             bit = 1 << self.promotion_square
             if missing == bit and not extra:
@@ -108,33 +203,66 @@ class GestureTracker:
             elif self._promotion_lifted:
                 self._promotion_lifted = False
                 found.append(CyclePromotion(self.promotion_square))
-        self._track(now, missing, extra, kings, turn)
+        hold = self.hold
+        if hold is not None and hold.fired:
+            if now < hold.due + self.undo_s and occupied == expected:
+                self.hold = None
+                return found + [GestureUndone(hold.result)]
+            if now >= hold.due + self.undo_s:
+                self.hold = None
+            return found
+        self._track(now, occupied, expected, kings, turn, white, black)
         return found + self.poll(now)
 
-    def poll(self, now: float) -> list[Gesture]:
+    def poll(self, now: float) -> list:
         """Gestures whose hold time has run out by ``now`` (each fires once)."""
         hold = self.hold
-        if hold is None or hold.fired or now < hold.due:
+        if hold is None:
             return []
-        self.hold = Hold(hold.squares, hold.kind, hold.turn, hold.since, hold.due, fired=True)
-        return [Resign(hold.turn) if hold.kind == "resign" else DrawGesture()]
+        if hold.fired:
+            if now >= hold.due + self.undo_s:
+                self.hold = None
+            return []
+        if now < hold.due:
+            return []
+        self.hold = Hold(hold.squares, hold.kind, hold.turn, hold.since, hold.due, True, hold.result)
+        if hold.kind == "draw":
+            return [DrawGesture(together=True)]
+        return [Resign(1 if hold.result == "1-0" else 0)]
 
     def next_deadline(self) -> float | None:
         hold = self.hold
-        return hold.due if hold is not None and not hold.fired else None
+        if hold is None:
+            return None
+        return hold.due + self.undo_s if hold.fired else hold.due
 
-    def _track(self, now: float, missing: int, extra: int, kings: tuple[int, int], turn: int) -> None:
-        white, black = (1 << k if k >= 0 else 0 for k in kings)
-        own = white if turn == 0 else black
-        if extra:
-            kind = None
-        elif own and missing == own:
-            kind, hold_s = "resign", self.resign_s
-        elif white and black and missing == white | black:
-            kind, hold_s = "draw", self.draw_s
-        else:
-            kind = None
-        if kind is None:
+    def _track(self, now: float, occupied: int, expected: int, kings: tuple[int, int], turn: int,
+               white: int | None, black: int | None) -> None:
+        squares = _kings_on_centre(occupied, expected, kings, white, black)
+        if not squares:
             self.hold = None
-        elif self.hold is None or self.hold.kind != kind:
-            self.hold = Hold(missing, kind, turn, now, now + hold_s)
+            return
+        result = result_of(squares)
+        kind = "draw" if result == "1/2-1/2" else "resign"
+        if self.hold is None or self.hold.squares != squares:
+            self.hold = Hold(squares, kind, turn, now, now + (self.draw_s if kind == "draw" else self.resign_s),
+                             result=result)
+
+
+def _kings_on_centre(occupied: int, expected: int, kings: tuple[int, int], white: int | None,
+                     black: int | None) -> int:
+    """The two centre squares the kings stand on, if the board shows the expected position with
+    both kings moved there and nothing else changed (else 0)."""
+    if kings[0] < 0 or kings[1] < 0:
+        return 0
+    home = 1 << kings[0] | 1 << kings[1]
+    rest = expected & ~home
+    if (occupied ^ rest) & ~CENTRE or rest & CENTRE & ~occupied:
+        return 0
+    squares = occupied & CENTRE & ~rest
+    if squares.bit_count() != 2:
+        return 0
+    if white is not None and black is not None and (
+            (squares & white).bit_count() != 1 or (squares & black).bit_count() != 1):
+        return 0
+    return squares

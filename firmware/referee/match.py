@@ -74,7 +74,7 @@ from firmware.referee.inference import MoveInference, Verdict, VerdictKind
 
 
 __all__ = ["Match", "MatchConfig", "MatchEvent", "GameStarted", "MoveMade", "TakenBack", "BoardChanged",
-           "ProblemFound", "GameOver"]
+           "ProblemFound", "GameOver", "Reopened"]
 
 
 @dataclass
@@ -131,7 +131,14 @@ class GameOver:
     time: float
 
 
-MatchEvent = Union[GameStarted, MoveMade, TakenBack, BoardChanged, ProblemFound, GameOver]
+@dataclass(frozen=True)
+class Reopened:
+    """A result taken back (``Match.reopen``): the game goes on."""
+
+    time: float
+
+
+MatchEvent = Union[GameStarted, MoveMade, TakenBack, BoardChanged, ProblemFound, GameOver, Reopened]
 
 
 def _ms(seconds: float) -> int:
@@ -142,6 +149,7 @@ def _squares(bb: int) -> str:
     return " ".join(square_name(s) for s in scan_squares(bb)) or "none"
 
 
+_CLAIMS = (Termination.FIFTY_MOVES, Termination.THREEFOLD_REPETITION)
 _PROMOTION_LETTERS = {"n": 2, "b": 3, "r": 4, "q": 5}
 
 
@@ -219,6 +227,7 @@ class Match:
         self.started = False
         self.last_verdict: Optional[Verdict] = None
         self.problems: list[str] = []
+        self.gestures: list[str] = []    # gestures acted on, in words (filled by whoever reads them)
         self.clocks_after_move: list[Optional[int]] = []
         self._press_ms: list[int] = []   # when each move stopped its mover's clock
         self._clock_ms = 0               # the latest time given to a clock call that advances it
@@ -292,6 +301,27 @@ class Match:
     def agree_draw(self, now: float) -> list[MatchEvent]:
         events = self.poll(now) + self._settle()
         return events + self._end(self.game.agree_draw(), now)
+
+    def reopen(self, now: float) -> list[MatchEvent]:
+        """Take back a result decided off the board (a resignation or a draw set by a gesture and
+        undone in time): the game goes on, the clock of the side to move runs again from ``now``.
+        ValueError when the game is not over or ended on the board (mate, flag...)."""
+        outcome = self.game.outcome
+        if outcome is None or outcome.termination not in (Termination.RESIGNATION, Termination.AGREEMENT) \
+                and outcome.termination not in _CLAIMS:
+            raise ValueError("only a resignation or a draw by agreement or claim can be taken back")
+        self.game.reopen()
+        if self.game.outcome is not None:   # (the position itself ends the game)
+            return []
+        if self.clock.started and self.clock.paused:
+            t = self._clock_now(now)
+            self.clock.resume(t)
+            self._clock_ms = t
+        board = self.debouncer.settled
+        if board is not None:
+            self.inference.reset(self.game.position)
+            self.inference.feed(now, board.occupied, board.white, board.black)
+        return [Reopened(now)]
 
     def claim_draw(self, now: float, move: Optional[Move] = None) -> list[MatchEvent]:
         events = self.poll(now) + self._settle()
@@ -432,6 +462,7 @@ class Match:
             "result": outcome.result() if outcome else "*",
             "termination": outcome.termination.value if outcome else None,
             "problems": list(self.problems),
+            "gestures": list(self.gestures),
         }
 
     # -- inside ----------------------------------------------------------------------------

@@ -27,11 +27,12 @@ from chess_core import STARTING_FEN, Move, Position
 
 from firmware.config import Config
 from firmware.referee.feedback import FeedbackState, LedStyle, frame, next_change
-from firmware.referee.gestures import CyclePromotion, DrawGesture, GestureTracker, Resign, next_promotion
+from firmware.referee.gestures import (CyclePromotion, DrawGesture, GestureTracker, GestureUndone, Resign,
+                                       draw_decision, next_promotion)
 from firmware.referee.inference import Verdict, VerdictKind
 from firmware.referee.round_rules import draw_offer_refused
 from firmware.referee.match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
-                    TakenBack)
+                    Reopened, TakenBack)
 from firmware.opponents.factory import opponent_kind
 from firmware.session.recorder import GameRecord, Recorder
 from firmware.session.commands import PROMOTION_NAMES, SessionCommands, SessionError
@@ -104,9 +105,10 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         self.on_change: Optional[Callable[[], None]] = None
         self._match_handlers = {GameStarted: self._on_started, MoveMade: self._on_move,
                                 TakenBack: self._on_taken_back, BoardChanged: self._on_board,
-                                ProblemFound: self._on_problem, GameOver: self._on_game_over}
+                                ProblemFound: self._on_problem, GameOver: self._on_game_over,
+                                Reopened: self._on_reopened}
         self._gesture_handlers = {Resign: self._on_resign_gesture, DrawGesture: self._on_draw_gesture,
-                                  CyclePromotion: self._on_cycle_gesture}
+                                  CyclePromotion: self._on_cycle_gesture, GestureUndone: self._on_gesture_undone}
 
     # -- state -----------------------------------------------------------------------------
 
@@ -283,13 +285,21 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         if self.record is not None:
             self.record.set_outcome(event.outcome)
         self._note(event.time)
-        self.gestures.reset()
+        if not self.gestures.undoable(now):   # a result set by a gesture may be taken back a while
+            self.gestures.reset()
         self.expected_move = None
         self.draw_offer = self.takeback_offer = None
         self.takeback_move = None
         self.left_start = False
         self.paused = False
         log.info("game over: %s", event.outcome.describe())
+
+    def _on_reopened(self, event: Reopened, now: float) -> None:
+        if self.record is not None:
+            self.record.set_outcome(None)
+        self._note(event.time)
+        self._reset_opponent()
+        log.info("result taken back: the game goes on")
 
     def _note(self, time: float) -> None:
         """Copy the game into the record; it is saved once the LEDs are out."""
@@ -310,7 +320,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
 
     def _gestures(self, found: Sequence[Any], now: float) -> None:
         for gesture in found:
-            if self.live:
+            if self.live or isinstance(gesture, GestureUndone):
                 self._gesture_handlers[type(gesture)](gesture, now)
 
     def _on_resign_gesture(self, gesture: Resign, now: float) -> None:
@@ -320,20 +330,33 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
 
     def _on_draw_gesture(self, gesture: DrawGesture, now: float) -> None:
         turn = self.game.turn
-        if self.game.claimable_draws():
+        decision = draw_decision(gesture, bool(self.game.claimable_draws()), self.draw_offer == turn ^ 1,
+                                 self.opponent is not None)
+        if decision == "claim":
             log.info("gesture: draw claimed")
             self._handle(self.match.claim_draw(now), now)
-        elif self.draw_offer == turn ^ 1:
+        elif decision == "accept":
             log.info("gesture: draw offer accepted")
             self._handle(self.match.agree_draw(now), now)
             self._tell_opponent("ACCEPT_DRAW")
         elif refused := draw_offer_refused(self.game.position.fullmove_number, self.config.game.draw_offers_from_move):
             self._add_problem(now, refused)
+        elif decision == "agree":
+            log.info("gesture: draw agreed over the board")
+            self._handle(self.match.agree_draw(now), now)
         else:
             log.info("gesture: %s offers a draw", ("White", "Black")[turn])
             self.draw_offer = turn
             self._changed = True
             self._tell_opponent("OFFER_DRAW")
+
+    def _on_gesture_undone(self, gesture: GestureUndone, now: float) -> None:
+        if self.online_sync is not None or not self.game.is_over:
+            return   # (a server's result is final)
+        try:
+            self._handle(self.match.reopen(now), now)
+        except ValueError:
+            return
 
     def _on_cycle_gesture(self, gesture: CyclePromotion, now: float) -> None:
         last = self.game.moves[-1] if self.game.moves else None
@@ -377,12 +400,12 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
             return
         self.settled = settled
         self._changed = True
+        if self.config.gestures.enabled and (self.live or self.gestures.undoable(now)):
+            pos = self.game.position
+            found = self.gestures.observe(settled.time, settled.occupied, pos.occupied,
+                                          (pos.king[0], pos.king[1]), pos.turn, settled.white, settled.black)
+            self._gestures(found, now)
         if self.live:
-            if self.config.gestures.enabled:
-                pos = self.game.position
-                found = self.gestures.observe(settled.time, settled.occupied, pos.occupied,
-                                              (pos.king[0], pos.king[1]), pos.turn)
-                self._gestures(found, now)
             return
         if self.match.game.is_over:
             start = Position(self.config.game.fen or STARTING_FEN).occupied
@@ -472,7 +495,8 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
             elif kind is VerdictKind.TOUCHED:
                 touched = self.verdict.square
         hold = self.gestures.hold if self.live else None
-        show_hold = hold is not None and not hold.fired and now - hold.since >= (hold.due - hold.since) / 3
+        show_hold = hold is not None and not hold.fired
+        progress = self.gestures.progress(now) if show_hold else None
         return FeedbackState(
             position=game.position, lifted=lifted, wrong=wrong,
             last_move=game.moves[-1] if game.moves else None, opponent_move=self.expected_move,
@@ -481,6 +505,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
             low_time=self._low_time(now), touched=touched,
             show_legal=self.config.game.show_legal_squares and self._assisted(),
             held=hold.squares if show_hold else 0, held_kind=hold.kind if show_hold else "",
+            held_progress=progress.fraction if progress is not None else 0.0,
             draw_offer=self.draw_offer is not None and self.live)
 
     def _clocks(self, now: float) -> tuple[Optional[tuple[int, int]], Optional[int]]:
@@ -535,7 +560,8 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
                  "move_clocks": list(self.record.clocks) if self.record else [],
                  "round": self.record.round if self.record else g.round,
                  "event": self.record.event if self.record else g.event,
-                 "save_problem": self.saving.message()}
+                 "save_problem": self.saving.message(),
+                 "gesture": (lambda p: p.to_json() if p is not None else None)(self.gestures.progress(now))}
         return View(game=match.game, started=match.started, occupied=self.occupied or 0,
                     lifted=state.lifted, wrong=state.wrong, paused=self.paused, restoring=self.restoring,
                     waiting_for_start=not match.started, expected_move=self.expected_move,

@@ -47,6 +47,15 @@ CARRY = (120, 900)
 THINK = (50, 3000)
 BETWEEN_HANDS = (60, 1200)
 BOUNCE_SPAN = 8  # flicker lasts at most this many ms
+# Noise levels: contact bounce (probability, flickers, span in ms) and how often a piece just set
+# down is re-seated (lifted and set down again on its square).
+NOISE = {
+    "clean": (0.0, 1, 1, 0.0),
+    "bounce": (0.7, 3, BOUNCE_SPAN, 0.0),
+    "rough": (1.0, 6, 25, 0.08),
+}
+HOLD = (3000, 20000)  # a piece held in the hand while its player thinks (ms)
+TWO_HANDS = 100       # two-handed captures: victim and mover lifted within this many ms
 # A hand does not take the piece the opponent has just set down sooner than this (the other
 # hand is still leaving it): removing it as a victim waits at least REACT ms after it landed.
 REACT = 300
@@ -76,10 +85,11 @@ def _log_uniform(rng: random.Random, lo: float, hi: float) -> int:
 class Hands:
     """Physical board state and the lines it produces as pieces are moved."""
 
-    def __init__(self, rng: random.Random, *, colour: bool, bounce: bool) -> None:
+    def __init__(self, rng: random.Random, *, colour: bool, bounce: bool, noise: str = "bounce") -> None:
         self.rng = rng
         self.colour = colour
-        self.bounce = bounce
+        self.bounce = bounce and noise != "clean"
+        self.noise = NOISE[noise if bounce else "clean"]
         self.t = 0
         self.white = 0
         self.black = 0
@@ -89,7 +99,8 @@ class Hands:
     # -- output ----------------------------------------------------------------------------
 
     def emit(self) -> None:
-        state = (self.white, self.black)
+        # A scanner writes a line only when what it reads changes (occupancy alone: not a colour).
+        state = (self.white, self.black) if self.colour else self.white | self.black
         if state == self._last:
             return
         self._last = state
@@ -118,10 +129,11 @@ class Hands:
     def contact(self, sq: int, colour: bool | None) -> None:
         """A piece of ``colour`` lands on ``sq`` (None: the piece on it leaves), with bounce."""
         before = chess.WHITE if self.white >> sq & 1 else chess.BLACK if self.black >> sq & 1 else None
-        if self.bounce and self.rng.random() < 0.7:
-            end = self.t + self.rng.randint(2, BOUNCE_SPAN)
+        chance, flickers, span, _ = self.noise
+        if self.bounce and self.rng.random() < chance:
+            end = self.t + self.rng.randint(2, span)
             state = colour
-            for _ in range(self.rng.randint(1, 3)):
+            for _ in range(self.rng.randint(1, flickers)):
                 self._set(sq, state)
                 self.emit()
                 self.t = min(end, self.t + self.rng.randint(1, 3))
@@ -160,11 +172,15 @@ def _path(frm: int, to: int) -> list[int]:
 class _Player:
     """Chooses and performs the physical pattern for each move."""
 
-    def __init__(self, hands: Hands, rng: random.Random, *, amend_rate: float, hesitate_rate: float) -> None:
+    def __init__(self, hands: Hands, rng: random.Random, *, amend_rate: float, hesitate_rate: float,
+                 hold_rate: float = 0.0, touch_rate: float = 0.0, correct_rate: float = 0.0) -> None:
         self.h = hands
         self.rng = rng
         self.amend_rate = amend_rate
         self.hesitate_rate = hesitate_rate
+        self.hold_rate = hold_rate
+        self.touch_rate = touch_rate
+        self.correct_rate = correct_rate
         self.patterns: Counter = Counter()
         self.per_move: list[set[str]] = []
         self.last_to: int | None = None  # where the previous move landed, and when
@@ -237,8 +253,18 @@ class _Player:
         us = board.turn
         self.per_move.append(set())
         h.wait(*THINK)
-        if rng.random() < self.hesitate_rate:
+        r = rng.random()
+        if r < self.hesitate_rate:
             self.hesitate(board, move)
+        elif r < self.hesitate_rate + self.touch_rate:
+            self.touch_and_return(board)
+        if rng.random() < self.correct_rate:
+            self.correction(board, move)
+        if rng.random() < self.hold_rate and not board.is_castling(move) and not move.promotion:
+            self.held(board, move)
+            self.last_to = move.to_square
+            self.last_time = h.t
+            return
         if move.promotion and (move.promotion != chess.QUEEN or rng.random() < 0.2):
             if rng.random() < 0.5:
                 h.promote(chess.piece_symbol(move.promotion))
@@ -258,15 +284,99 @@ class _Player:
         self.last_to = move.to_square
         self.last_time = h.t
         del us
+        if h.noise[3] and not move.promotion and rng.random() < h.noise[3]:
+            self.note("re-seated")  # the piece just set down is lifted and set down again
+            h.wait(250, 600)
+            h.contact(move.to_square, None)
+            h.wait(30, 200)
+            h.contact(move.to_square, board.turn)
+            self.last_time = h.t
+
+    def held(self, board: chess.Board, move: chess.Move) -> None:
+        """The mover lifted and held in the hand for seconds (its player thinking), then played."""
+        h = self.h
+        us = board.turn
+        frm, to = move.from_square, move.to_square
+        king = board.piece_type_at(frm) == chess.KING
+        self.note("king held" if king else "piece held")
+        h.contact(frm, None)
+        h.wait(*HOLD)
+        if board.is_en_passant(move):
+            h.contact(to, us)
+            h.wait(*BETWEEN_HANDS)
+            h.contact(to + (-8 if us == chess.WHITE else 8), None)
+        elif board.is_capture(move):
+            h.contact(to, None)  # the victim taken off, then the piece in hand set down
+            h.wait(*BETWEEN_HANDS)
+            h.contact(to, us)
+        else:
+            h.contact(to, us)
+
+    def touch_and_return(self, board: chess.Board) -> None:
+        """A piece of the mover touched: lifted and set back on its square at once (one or two)."""
+        h = self.h
+        own = list(chess.SquareSet(board.occupied_co[board.turn]))
+        self.note("touch and return")
+        for sq in self.rng.sample(own, min(len(own), self.rng.randint(1, 2))):
+            h.contact(sq, None)
+            h.wait(60, 600)
+            h.contact(sq, board.turn)
+            h.wait(80, 600)
+
+    def correction(self, board: chess.Board, move: chess.Move) -> None:
+        """A wrong legal move made (the inference records it), then undone on the board before the
+        real move: the piece back, the victim of a wrong capture back on its square."""
+        h = self.h
+        us = board.turn
+        options = []
+        for other in board.legal_moves:
+            if other == move or board.is_castling(other) or board.is_en_passant(other) or other.promotion:
+                continue
+            board.push(other)
+            ends = (board.is_checkmate() or board.is_stalemate() or board.is_insufficient_material()
+                    or board.is_fivefold_repetition() or board.is_seventyfive_moves()
+                    or board.can_claim_threefold_repetition())
+            board.pop()
+            if not ends:
+                options.append(other)
+        if not options:
+            return
+        wrong = self.rng.choice(options)
+        frm, to = wrong.from_square, wrong.to_square
+        victim = board.color_at(to)
+        self.note("correction")
+        if victim is not None:
+            if to == self.last_to:
+                h.t = max(h.t, self.last_time + REACT)
+            h.contact(to, None)
+            h.wait(*BETWEEN_HANDS)
+        h.contact(frm, None)
+        h.wait(*CARRY)
+        h.contact(to, us)
+        h.wait(400, 2500)   # then the player sees the mistake
+        h.contact(to, None)
+        h.wait(*CARRY)
+        if victim is not None:
+            h.contact(to, victim)
+            h.wait(*BETWEEN_HANDS)
+        h.contact(frm, us)
+        h.wait(*BETWEEN_HANDS)
 
     def hesitate(self, board: chess.Board, move: chess.Move) -> None:
         """Lift a piece of the mover (often the one that will move), hold it, put it back."""
         h = self.h
         own = list(chess.SquareSet(board.occupied_co[board.turn]))
         sq = move.from_square if self.rng.random() < 0.6 else self.rng.choice(own)
+        king = board.king(board.turn)
+        if self.rng.random() < 0.25:
+            sq = king  # holding the king while thinking: never a resignation
+            self.note("king held and put back")
+            hold = HOLD
+        else:
+            hold = (200, 2500)
         self.note("hesitation")
         h.contact(sq, None)
-        h.wait(200, 2500)
+        h.wait(*hold)
         h.contact(sq, board.turn)
         h.wait(*BETWEEN_HANDS)
 
@@ -328,7 +438,11 @@ class _Player:
         slide = self.slides(board, move)
         captures_here = {m.to_square for m in board.legal_moves
                          if m.from_square == frm and board.is_capture(m) and not board.is_en_passant(m)}
-        style = rng.choice(("victim first", "mover first", "swept"))
+        style = rng.choice(("victim first", "mover first", "swept", "mover first, slid", "two hands"))
+        if style == "mover first, slid" and not (slide and _path(frm, to)):
+            style = "mover first"
+        if style.startswith("mover first") and len(captures_here) > 1:
+            self.note("mover first, another capture available")
         if move.promotion:
             self.note("promotion")
         if style == "victim first":
@@ -343,6 +457,34 @@ class _Player:
             h.wait(*CARRY)
             h.contact(to, None)
             h.wait(*BETWEEN_HANDS)
+            self._maybe_choose(move, choose_later)
+            h.contact(to, us)
+        elif style == "mover first, slid":
+            # The mover lifted, the victim taken off with the other hand, then the mover set down
+            # on the line and slid to the victim's square.
+            path = _path(frm, to)
+            h.contact(frm, None)
+            h.wait(100, 200)
+            h.contact(to, None)
+            h.wait(60, 400)
+            self._maybe_choose(move, choose_later)
+            start = rng.randrange(len(path))
+            h.contact(path[start], us)
+            h.wait(*SLIDE_STEP)
+            squares = path[start:] + [to]
+            for i in range(1, len(squares)):
+                self._step(squares[i - 1], squares[i], us)
+                if i < len(squares) - 1:
+                    h.wait(*SLIDE_STEP)
+        elif style == "two hands":
+            # Both pieces lifted at once (within TWO_HANDS ms, either first), the mover set down.
+            first, second = (frm, to) if rng.random() < 0.5 else (to, frm)
+            if to == self.last_to:
+                h.t = max(h.t, self.last_time + REACT)
+            h.contact(first, None)
+            h.t += rng.randint(0, TWO_HANDS)
+            h.contact(second, None)
+            h.wait(*CARRY)
             self._maybe_choose(move, choose_later)
             h.contact(to, us)
         else:
@@ -408,14 +550,20 @@ class _Player:
 
 
 def capture_game(moves: list[str], *, fen: str = chess.STARTING_FEN, seed: int = 0, colour: bool = False,
-                 bounce: bool = True, amend_rate: float = 0.05, hesitate_rate: float = 0.08) -> Capture:
-    """A capture of ``moves`` (UCI) played by simulated hands from ``fen``."""
+                 bounce: bool = True, amend_rate: float = 0.05, hesitate_rate: float = 0.08, noise: str = "bounce",
+                 hold_rate: float = 0.0, touch_rate: float = 0.0, correct_rate: float = 0.0) -> Capture:
+    """A capture of ``moves`` (UCI) played by simulated hands from ``fen``.
+
+    ``noise``: "clean", "bounce" or "rough" (see NOISE); ``hold_rate``: moves whose piece is held
+    for seconds first; ``touch_rate``: moves preceded by a touch-and-return; ``correct_rate``:
+    moves preceded by a wrong move made and undone."""
     rng = random.Random(seed)
     board = chess.Board(fen)
-    hands = Hands(rng, colour=colour, bounce=bounce)
-    hands.lines.append(f"# generated by tests/fakes/hands.py, seed {seed}")
+    hands = Hands(rng, colour=colour, bounce=bounce, noise=noise)
+    hands.lines.append(f"# generated by tests/fakes/hands.py, seed {seed}, noise {noise}")
     hands.setup(board)
-    player = _Player(hands, rng, amend_rate=amend_rate, hesitate_rate=hesitate_rate)
+    player = _Player(hands, rng, amend_rate=amend_rate, hesitate_rate=hesitate_rate, hold_rate=hold_rate,
+                     touch_rate=touch_rate, correct_rate=correct_rate)
     for uci in moves:
         move = chess.Move.from_uci(uci)
         if move not in board.legal_moves:

@@ -1,11 +1,15 @@
 """Generated games played by simulated hands, replayed through the whole pipeline: every move exact.
 
-The games: a few famous ones, and 1,000 random games biased toward castling, en passant and
-(under-)promotions (python-chess ships no sample PGNs to use instead). Each is turned into a raw
-capture by :mod:`tests.fakes.hands`, which picks a physical pattern at random for every move
-(victim first, mover first, swept captures; king first, rook first, both lifted castling;
-slides, pauses mid-slide, hesitations, amends, bounce), and replayed with ``echiquier
-replay``'s function at the capture's own times. One game in four is on a colour-sensing board.
+The games: a few famous ones, and 3,000 random games biased toward castling, en passant and
+(under-)promotions (python-chess ships no sample PGNs to use instead), 1,000 at each noise level
+(clean contacts, contact bounce, rough: heavy bounce and pieces re-seated). Each is turned into a
+raw capture by :mod:`tests.fakes.hands`, which picks a physical pattern at random for every move
+(victim first, mover first, mover first then slid, two-handed and swept captures; king first,
+rook first, both lifted castling; slides, pauses mid-slide, hesitations, kings and other pieces
+held for up to 20 s, touch-and-return, wrong moves made and undone, amends), and replayed with
+``echiquier replay``'s function at the capture's own times: every move exact, no problem, no
+gesture. One game in four is on a colour-sensing board. The first hundred games of each level
+run always, the rest are marked slow.
 """
 from __future__ import annotations
 
@@ -18,8 +22,10 @@ from firmware.commands.replay import replay
 from firmware.referee.match import MatchConfig
 from tests.fakes.hands import capture_game, random_game
 
-GAMES = 1000
+GAMES = 1000        # per noise level
 CHUNK = 100
+NOISES = ("clean", "bounce", "rough")
+RATES = dict(hold_rate=0.03, touch_rate=0.05, correct_rate=0.03)
 PLIES = 80
 # Dead positions by material alone (as python-chess, the oracle, judges them); the exact
 # analysis after every move would triple the time. The famous games use the full rules.
@@ -54,14 +60,16 @@ def expected_result(moves: list[str]) -> str:
     return outcome.result() if outcome else "*"
 
 
-def check(moves: list[str], seed: int, colour: bool, config: MatchConfig = CONFIG) -> Counter:
-    capture = capture_game(moves, seed=seed, colour=colour)
+def check(moves: list[str], seed: int, colour: bool, config: MatchConfig = CONFIG, noise: str = "bounce",
+          **rates) -> Counter:
+    capture = capture_game(moves, seed=seed, colour=colour, noise=noise, **rates)
     match = replay(capture.lines, config)
     data = match.to_json()
-    where = f"seed {seed}{' (colour)' if colour else ''}"
+    where = f"seed {seed}, noise {noise}{' (colour)' if colour else ''}"
     assert data["moves"] == moves, where
     assert data["problems"] == [], where
     assert data["result"] == expected_result(moves), where
+    assert data.get("gestures", []) == [], where
     return capture.patterns
 
 
@@ -71,10 +79,11 @@ def test_famous_game_replays_exactly(name, seed):
     check(uci_of(FAMOUS[name]), seed, colour=seed == 3, config=MatchConfig())
 
 
-@pytest.mark.parametrize("first", range(0, GAMES, CHUNK))
-def test_generated_games_replay_exactly(first):
+@pytest.mark.parametrize("noise", NOISES)
+@pytest.mark.parametrize("first", [pytest.param(f, marks=pytest.mark.slow) if f else f for f in range(0, GAMES, CHUNK)])
+def test_generated_games_replay_exactly(first, noise):
     for seed in range(first, first + CHUNK):
-        check(random_game(seed, max_plies=PLIES), seed, colour=seed % 4 == 3)
+        check(random_game(seed, max_plies=PLIES), seed, colour=seed % 4 == 3, noise=noise, **RATES)
 
 
 def test_generated_games_cover_every_pattern():
@@ -89,10 +98,12 @@ def test_generated_games_cover_every_pattern():
             special["en passant"] += board.is_en_passant(move)
             special["under-promotion"] += bool(move.promotion and move.promotion != chess.QUEEN)
             board.push(move)
-        patterns += capture_game(moves, seed=seed).patterns
+        patterns += capture_game(moves, seed=seed, noise="rough", **RATES).patterns
     assert min(special.values()) >= 20, special
     for name in ("slide", "slide pause (amend)", "amend", "hesitation", "capture, victim first",
-                 "capture, mover first", "capture, swept", "swept, touched to resolve", "castling, king first",
+                 "capture, mover first", "capture, mover first, slid", "mover first, another capture available",
+                 "capture, two hands", "capture, swept", "swept, touched to resolve", "castling, king first",
                  "castling, rook first", "castling, both lifted", "en passant, victim before",
-                 "en passant, victim after", "promotion"):
+                 "en passant, victim after", "promotion", "king held", "king held and put back", "piece held",
+                 "touch and return", "correction", "re-seated"):
         assert patterns[name] >= 10, (name, patterns)

@@ -307,7 +307,7 @@ def test_json_and_pgn_records():
     data = table.match.to_json()
     assert data == {"moves": ["e2e4", "e7e5"], "san": ["e4", "e5"], "fen": Position(
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2").fen(), "result": "*",
-        "termination": None, "problems": []}
+        "termination": None, "problems": [], "gestures": []}
     json.dumps(data)
     pgn = table.match.to_pgn({"White": "Ada"})
     assert '[White "Ada"]' in pgn and '[TimeControl "300+3"]' in pgn

@@ -1,4 +1,4 @@
-"""Gestures through the whole session: resigning, drawing and choosing a promoted piece."""
+"""Gestures through the whole session: results set with the kings on the centre, taken back, and the promotion cycle."""
 from __future__ import annotations
 
 import chess.pgn
@@ -12,73 +12,103 @@ STYLE = LedStyle()
 PROMOTION_FEN = "8/1P5k/8/8/8/8/6p1/K7 w - - 0 1"
 
 
-def test_holding_the_king_off_the_board_resigns(tmp_path):
+def test_holding_the_king_while_thinking_never_resigns(tmp_path):
     table = Table(tmp_path)
     table.setup()
     table.play_all("e2e4 e7e5")
-    table.lift("e1", wait=1.5)
+    table.lift("e1", wait=20.0)
+    assert not table.session.game.is_over and table.session.snapshot()["gesture"] is None
+    table.place("e1", wait=1.0)
+    table.play("g1f3")
     assert not table.session.game.is_over
-    assert table.lit_names(STYLE.loss, blink_on=True) == {"e1"}  # the warning before it happens
-    table.wait(1.6)
+
+
+def _kings_to_centre(table, white_to: str, black_to: str, wait: float = 0.3) -> None:
+    table.lift("e1", wait=0.2)
+    table.lift("e8", wait=0.2)
+    table.place(white_to, wait=0.2)
+    table.place(black_to, wait=wait)
+
+
+def test_kings_on_the_light_centre_squares_count_down_then_white_wins(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.play_all("g1f3 g8f6")
+    _kings_to_centre(table, "d5", "e4", wait=1.0)
     snap = table.session.snapshot()
-    assert snap["status"] == "Black wins by resignation"
+    assert not snap["over"]
+    assert snap["gesture"]["result"] == "1-0" and not snap["gesture"]["fired"]
+    assert 1500 <= snap["gesture"]["left_ms"] <= 2100
+    assert {"d5", "e4"} <= table.lit_names(STYLE.loss, blink_on=True)   # the kings, and the ring filling
+    assert "c3" in table.lit_names(STYLE.loss, blink_on=True)
+    table.wait(2.2)
+    snap = table.session.snapshot()
+    assert snap["status"] == "White wins by resignation"
     pgn = chess.pgn.read_game(open(table.session.recorder.pgn_path(table.session.record)))
-    assert pgn.headers["Result"] == "0-1"
+    assert pgn.headers["Result"] == "1-0"
 
 
-def test_a_king_move_is_not_a_resignation(tmp_path):
+def test_a_king_taken_off_the_centre_cancels_the_result(tmp_path):
     table = Table(tmp_path)
     table.setup()
-    table.play_all("e2e4 e7e5")
-    table.lift("e1", wait=2.0)
-    table.place("e2", wait=5)
-    assert not table.session.game.is_over
-    assert table.session.game.moves[-1].uci() == "e1e2"
+    _kings_to_centre(table, "d4", "e5", wait=1.5)
+    table.lift("e5", wait=5.0)
+    assert not table.session.game.is_over and table.session.snapshot()["gesture"] is None
+
+
+def test_a_result_by_gesture_is_taken_back_with_the_kings_home_in_time(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.play_all("g1f3 g8f6")
+    _kings_to_centre(table, "d4", "e5", wait=3.5)      # dark squares: 0-1
+    assert table.session.snapshot()["status"] == "Black wins by resignation"
+    assert table.session.snapshot()["gesture"]["fired"]
+    table.lift("d4", wait=0.2)
+    table.lift("e5", wait=0.2)
+    table.place("e1", wait=0.2)
+    table.place("e8", wait=0.5)
+    snap = table.session.snapshot()
+    assert not snap["over"] and snap["gesture"] is None
+    table.play("b1c3")
+    assert table.session.game.moves[-1].uci() == "b1c3" and not table.session.game.is_over
+    pgn = chess.pgn.read_game(open(table.session.recorder.pgn_path(table.session.record)))
+    assert pgn.headers["Result"] == "*"
+
+
+def test_a_result_by_gesture_is_final_after_a_few_seconds(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.play_all("g1f3 g8f6")
+    _kings_to_centre(table, "d4", "e5", wait=3.5)
+    table.wait(6.0)
+    table.lift("d4", wait=0.2)
+    table.lift("e5", wait=0.2)
+    table.place("e1", wait=0.2)
+    table.place("e8", wait=0.5)
+    assert table.session.snapshot()["status"] == "Black wins by resignation"
 
 
 def test_gestures_can_be_switched_off(tmp_path):
     table = Table(tmp_path, gestures="enabled = false")
     table.setup()
-    table.lift("e1", wait=10)
+    _kings_to_centre(table, "d5", "e4", wait=10)
     assert not table.session.game.is_over
 
 
-def test_both_kings_lifted_offer_a_draw_which_the_opponent_accepts_the_same_way(tmp_path):
+def test_kings_on_a_light_and_a_dark_square_agree_a_draw_over_the_board(tmp_path):
     table = Table(tmp_path)
     table.setup()
     table.play_all("e2e4 e7e5")
-    table.lift("e1", wait=0.3)
-    table.lift("e8", wait=2.2)
-    table.place("e8", wait=0.1)
-    table.place("e1", wait=0.5)
-    snap = table.session.snapshot()
-    assert snap["draw_offer"] == "white" and not snap["over"]
-    assert table.lit_names(STYLE.draw) == {"e1", "e8"}
-    table.play("g1f3")  # White moves on: the offer stands for Black
-    assert table.session.snapshot()["draw_offer"] == "white"
-    table.lift("e8", wait=0.3)
-    table.lift("e1", wait=2.2)
+    _kings_to_centre(table, "d4", "d5", wait=2.5)
     assert table.session.snapshot()["status"] == "Draw by agreement"
 
 
-def test_a_draw_offer_lapses_when_the_opponent_moves(tmp_path):
-    table = Table(tmp_path)
-    table.setup()
-    table.lift("e1", wait=0.3)
-    table.lift("e8", wait=2.2)
-    table.place("e8", wait=0.1)
-    table.place("e1", wait=0.5)
-    table.play_all("e2e4 e7e5")
-    assert table.session.snapshot()["draw_offer"] is None
-
-
-def test_both_kings_lifted_claim_a_threefold_repetition(tmp_path):
+def test_the_draw_gesture_claims_a_threefold_repetition(tmp_path):
     table = Table(tmp_path)
     table.setup()
     table.play_all("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8", think=0.2)
     assert table.session.snapshot()["claimable_draws"] == ["threefold repetition"]
-    table.lift("e1", wait=0.3)
-    table.lift("e8", wait=2.2)
+    _kings_to_centre(table, "e4", "e5", wait=2.5)
     assert table.session.snapshot()["status"] == "Draw by threefold repetition"
 
 
