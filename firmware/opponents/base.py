@@ -64,6 +64,7 @@ class Action(enum.Enum):
     ACCEPT_TAKEBACK = "accept takeback"
     DECLINE_TAKEBACK = "decline takeback"
     CLAIM_VICTORY = "claim victory"        # the opponent is gone long enough (Lichess)
+    CLAIM_DRAW = "claim draw"              # ... or end it as a draw instead (Lichess)
 
 
 class ActionNotSupported(Exception):

@@ -11,9 +11,16 @@ from typing import Any, Optional
 
 from aiohttp import web
 
-from chess_core import BLACK, STARTING_FEN, WHITE, Game, Move, Position
+from chess_core import BLACK, KING, ROOK, STARTING_FEN, WHITE, Game, Move, Position
+from chess_core.squares import SQUARE_NAMES
 
-KEEPALIVE = 6.0          # s between keep-alive lines, as Lichess
+KEEPALIVE = 7.0          # s between keep-alive lines: "An empty line is sent every 7 seconds" (the spec)
+FIRST_MOVE_MS = 30_000   # the time each side has to make its first move before the game is aborted
+# GameStatusName -> GameStatusId, as the specification lists them
+STATUS_IDS = {"created": 10, "started": 20, "aborted": 25, "mate": 30, "resign": 31, "stalemate": 32,
+              "timeout": 33, "draw": 34, "outoftime": 35, "cheat": 36, "noStart": 37, "unknownFinish": 38,
+              "insufficientMaterialClaim": 39, "variantEnd": 60}
+CORRESPONDENCE_MS = 2_147_483_647   # what Lichess puts in wtime/btime for a game without a clock
 STANDARD = {"key": "standard", "name": "Standard", "short": "Std"}
 NOT_YOUR_TURN = "Not your turn, or game already over"
 _CUT, _ABORT = object(), object()
@@ -45,6 +52,8 @@ class FakeGame:
     initial_fen: str = "startpos"
     limit_ms: Optional[int] = 600_000
     increment_ms: int = 5_000
+    days_per_turn: Optional[int] = None   # a correspondence game (limit_ms None)
+    king_takes_rook: bool = False         # castling in the moves string as e1h1 (the spec's way)
     rated: bool = False
     source: str = "friend"
     moves: list[str] = field(default_factory=list)
@@ -89,12 +98,29 @@ class FakeGame:
                 return name
         return "classical"
 
+    def moves_text(self) -> str:
+        """The moves as Lichess sends them: castling king-two-squares, or king-takes-rook."""
+        if not self.king_takes_rook:
+            return " ".join(self.moves)
+        pos, out = Position(self.start_fen()), []
+        for uci in self.moves:
+            move = Move.from_uci(uci)
+            if pos.is_castling(move):
+                rook = (move.from_square & ~7) | (7 if move.to_square > move.from_square else 0)
+                uci = move.uci()[:2] + SQUARE_NAMES[rook]
+            out.append(uci)
+            pos.push(move)
+        return " ".join(out)
+
     def state(self) -> dict:
-        out: dict[str, Any] = {"type": "gameState", "moves": " ".join(self.moves), "wtime": self.wtime,
+        out: dict[str, Any] = {"type": "gameState", "moves": self.moves_text(), "wtime": self.wtime,
                                "btime": self.btime, "winc": self.increment_ms, "binc": self.increment_ms,
                                "status": self.status}
         if self.winner is not None:
             out["winner"] = "white" if self.winner == WHITE else "black"
+        if self.status == "started" and len(self.moves) < 2:
+            idle = int((time.monotonic() - self.moved_at) * 1000)
+            out["expiration"] = {"idleMillis": idle, "millisToMove": FIRST_MOVE_MS}
         for color, key in ((WHITE, "wdraw"), (BLACK, "bdraw")):
             if color in self.draw:
                 out[key] = True
@@ -106,11 +132,15 @@ class FakeGame:
     def full(self) -> dict:
         def who(user: str) -> dict:
             return {"id": user.lower(), "name": user, "title": None, "rating": 1500}
-        clock = None if self.limit_ms is None else {"initial": self.limit_ms, "increment": self.increment_ms}
-        return {"id": self.id, "variant": STANDARD, "speed": self.speed(), "perf": {"name": self.speed().title()},
-                "rated": self.rated, "createdAt": self.created_at, "white": who(self.white),
-                "black": who(self.black), "initialFen": self.initial_fen, "clock": clock, "type": "gameFull",
-                "state": self.state()}
+        out = {"id": self.id, "variant": STANDARD, "speed": self.speed(), "perf": {"name": self.speed().title()},
+               "rated": self.rated, "createdAt": self.created_at, "white": who(self.white),
+               "black": who(self.black), "initialFen": self.initial_fen, "type": "gameFull",
+               "state": self.state()}
+        if self.limit_ms is not None:
+            out["clock"] = {"initial": self.limit_ms, "increment": self.increment_ms}
+        if self.days_per_turn is not None:
+            out["daysPerTurn"] = self.days_per_turn
+        return out
 
     def event_game(self, user: str) -> dict:
         color = self.color_of(user)
@@ -119,12 +149,13 @@ class FakeGame:
         turn = game.turn
         return {"fullId": self.id + "abcd", "gameId": self.id, "fen": game.fen(),
                 "color": "white" if color == WHITE else "black", "lastMove": self.moves[-1] if self.moves else "",
-                "source": self.source, "status": {"id": 20 if self.status == "started" else 30, "name": self.status},
+                "source": self.source, "status": {"id": STATUS_IDS[self.status], "name": self.status},
                 "variant": STANDARD, "speed": self.speed(), "perf": self.speed(), "rated": self.rated,
                 "hasMoved": any(True for i, _ in enumerate(self.moves) if (i % 2) == (0 if color == turn else 1)),
                 "opponent": {"id": other.lower(), "username": other, "rating": 1500}, "isMyTurn": turn == color,
                 "secondsLeft": (self.wtime if color == WHITE else self.btime) // 1000,
-                "compat": {"bot": False, "board": self.speed() not in ("bullet", "ultraBullet")}, "id": self.id}
+                "compat": {"bot": False, "board": self.speed() not in ("bullet", "ultraBullet")}, "id": self.id,
+                **({"winner": "white" if self.winner == WHITE else "black"} if self.winner is not None else {})}
 
 
 class FakeLichess:
@@ -170,7 +201,7 @@ class FakeLichess:
         app.router.add_get("/api/stream/event", self._event_stream)
         app.router.add_get("/api/board/game/stream/{id}", self._game_stream)
         app.router.add_post("/api/board/game/{id}/move/{uci}", self._move)
-        app.router.add_post("/api/board/game/{id}/{action:resign|abort|claim-victory}", self._decision)
+        app.router.add_post("/api/board/game/{id}/{action:resign|abort|claim-victory|claim-draw}", self._decision)
         app.router.add_post("/api/board/game/{id}/draw/{answer}", self._draw)
         app.router.add_post("/api/board/game/{id}/takeback/{answer}", self._takeback)
         app.router.add_post("/api/board/game/{id}/chat", self._chat)
@@ -223,12 +254,17 @@ class FakeLichess:
 
     def start_game(self, user: str, *, color: int = WHITE, moves: tuple[str, ...] = (), source: str = "friend",
                    limit_ms: Optional[int] = 600_000, increment_ms: int = 5_000, script: tuple[str, ...] = (),
-                   initial_fen: str = "startpos") -> FakeGame:
-        """A game started elsewhere (website, app, lobby), maybe already under way."""
+                   initial_fen: str = "startpos", days: Optional[int] = None,
+                   king_takes_rook: bool = False) -> FakeGame:
+        """A game started elsewhere (website, app, lobby), maybe already under way. ``days``: a
+        correspondence game (no clock, ``daysPerTurn``)."""
         white, black = (user, self.opponent) if color == WHITE else (self.opponent, user)
+        if days is not None:
+            limit_ms, increment_ms = None, 0
         game = FakeGame(self._new_id(), white, black, initial_fen=initial_fen, limit_ms=limit_ms,
-                        increment_ms=increment_ms, source=source, moves=list(moves), script=list(script))
-        game.wtime = game.btime = limit_ms or 0
+                        increment_ms=increment_ms, source=source, moves=list(moves), script=list(script),
+                        days_per_turn=days, king_takes_rook=king_takes_rook)
+        game.wtime = game.btime = CORRESPONDENCE_MS if limit_ms is None else limit_ms
         game.moved_at = time.monotonic()
         self.games[game.id] = game
         for player in (white, black):
@@ -268,6 +304,21 @@ class FakeLichess:
     def opponent_resigns(self, game_id: str) -> None:
         game = self.games[game_id]
         self._finish(game, "resign", game.color_of(self.opponent) ^ 1)
+
+    def end_game(self, game_id: str, status: str, winner: Optional[int] = None) -> None:
+        """The game ends over there as Lichess ends games: ``outoftime`` (a flag; no winner when
+        the other side cannot mate), ``noStart`` (a first move not made in time),
+        ``insufficientMaterialClaim``, ``variantEnd``, ``cheat``..."""
+        if status not in STATUS_IDS or status in ("created", "started"):
+            raise ValueError(f"not an ending status: {status!r}")
+        game = self.games[game_id]
+        if status == "outoftime":
+            loser = game.game().turn if winner is None else winner ^ 1
+            if loser == WHITE:
+                game.wtime = 0
+            else:
+                game.btime = 0
+        self._finish(game, status, winner)
 
     def send_challenge(self, dest: str, limit_s: int = 600, increment: int = 5) -> dict:
         """The opponent challenges ``dest`` (an incoming challenge for the board)."""
@@ -414,7 +465,7 @@ class FakeLichess:
         self.move_posts.append((game.id, uci, len(game.moves), 400 if error else 200))
         if error:
             return web.json_response({"error": error}, status=400)
-        self._play(game, color, uci)
+        self._play(game, color, self._castling_as_king_two(game.game().position, Move.from_uci(uci)).uci())
         return web.json_response({"ok": True})
 
     async def _decision(self, request: web.Request) -> web.Response:
@@ -433,8 +484,12 @@ class FakeLichess:
             self._finish(game, "aborted", None)
         else:
             if not game.claimable:
-                return web.json_response({"error": "This is not the time to claim victory"}, status=400)
-            self._finish(game, "timeout", color)
+                what = "victory" if action == "claim-victory" else "a draw"
+                return web.json_response({"error": f"This is not the time to claim {what}"}, status=400)
+            if action == "claim-victory":
+                self._finish(game, "timeout", color)
+            else:
+                self._finish(game, "draw", None)
         return web.json_response({"ok": True})
 
     async def _draw(self, request: web.Request) -> web.Response:
@@ -563,12 +618,21 @@ class FakeLichess:
         played = game.game()
         if game.status != "started" or color is None or played.turn != color:
             return NOT_YOUR_TURN
-        move = Move.from_uci(uci)
+        move = self._castling_as_king_two(played.position, Move.from_uci(uci))
         if played.position.piece_at(move.from_square) is None:
             return f"No piece on {uci[:2]}"
         if not played.position.is_legal(move):
             return f"Piece on {uci[:2]} cannot move to {uci[2:4]}"
         return None
+
+    @staticmethod
+    def _castling_as_king_two(position: Position, move: Move) -> Move:
+        """Lichess takes castling both ways, e1g1 and e1h1 (king takes own rook)."""
+        piece, target = position.piece_at(move.from_square), position.piece_at(move.to_square)
+        if (piece is not None and target is not None and piece.piece_type == KING and target.piece_type == ROOK
+                and piece.color == target.color):
+            return Move(move.from_square, move.from_square + (2 if move.to_square > move.from_square else -2))
+        return move
 
     def _tick(self, game: FakeGame) -> None:
         """Charge the running clock up to now (the clocks run once both sides have moved)."""

@@ -208,6 +208,10 @@ class LichessClient:
     async def claim_victory(self, game_id: str) -> None:
         await self._request("POST", f"/api/board/game/{game_id}/claim-victory", what="claim victory")
 
+    async def claim_draw(self, game_id: str) -> None:
+        """End the game as a draw when the opponent has left it for a while (as claim-victory)."""
+        await self._request("POST", f"/api/board/game/{game_id}/claim-draw", what="claim draw")
+
     async def chat(self, game_id: str, text: str, room: str = "player") -> None:
         await self._request("POST", f"/api/board/game/{game_id}/chat", data={"room": room, "text": text},
                             what="chat")
@@ -303,24 +307,21 @@ class LichessClient:
                 try:
                     chunk = await asyncio.wait_for(chunks.__anext__(), self.config.silence_timeout)
                 except StopAsyncIteration:
+                    chunk, pending = pending + b"\n", b""   # the last line may lack its newline
+                    if chunk.strip():
+                        for event in _events(chunk, path):
+                            yield event
                     return
                 except asyncio.TimeoutError:
                     raise StreamSilent(f"{path}: silent for {self.config.silence_timeout:g} s") from None
                 except (httpx.TransportError, httpx.StreamError) as exc:
                     raise LichessUnavailable(f"{path}: {type(exc).__name__}") from None
                 pending += chunk
-                *lines, pending = pending.split(b"\n")
-                for line in lines:
-                    line = line.strip()
-                    if not line:
-                        continue   # keep-alive
-                    try:
-                        event = json.loads(line)
-                    except ValueError:
-                        log.warning("%s: skipped a line that is not JSON (%d bytes)", path, len(line))
-                        continue
-                    if isinstance(event, dict):
+                cut = pending.rfind(b"\n") + 1
+                if cut:
+                    for event in _events(pending[:cut], path):
                         yield event
+                    pending = pending[cut:]
         finally:
             with contextlib.suppress(Exception):
                 await chunks.aclose()
@@ -410,6 +411,23 @@ class Seek:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, LichessError):
                 await task
+
+
+def _events(data: bytes, path: str) -> list[dict]:
+    """The JSON objects of complete ndjson lines; empty lines are keep-alives."""
+    events = []
+    for line in data.split(b"\n"):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            event = json.loads(line)
+        except ValueError:
+            log.warning("%s: skipped a line that is not JSON (%d bytes)", path, len(line))
+            continue
+        if isinstance(event, dict):
+            events.append(event)
+    return events
 
 
 def _flag(value: bool) -> str:

@@ -75,6 +75,7 @@ class LichessGame:
         self._on_end = on_end
         self._on_link = on_link
         self._offers: set[tuple[OfferKind, int]] = set()
+        self._claimed_draw = False
         self._sender: Optional[asyncio.Task] = None
         self._settle: Optional[asyncio.Task] = None
         self._sleep = sleep
@@ -148,14 +149,19 @@ class LichessGame:
             Action.ACCEPT_TAKEBACK: lambda: self.client.takeback(self.id, True),
             Action.DECLINE_TAKEBACK: lambda: self.client.takeback(self.id, False),
             Action.CLAIM_VICTORY: lambda: self.client.claim_victory(self.id),
+            Action.CLAIM_DRAW: lambda: self.client.claim_draw(self.id),
         }
         if self.ended:
             raise ActionRefused(f"the game {self.id} is over")
+        claiming = action is Action.CLAIM_DRAW
+        self._claimed_draw |= claiming    # before the answer: the final state may come first
         try:
             await calls[action]()
         except LichessRefused as exc:
+            self._claimed_draw &= not claiming
             raise ActionRefused(exc.error) from None
         except LichessError as exc:
+            self._claimed_draw &= not claiming
             raise ActionRefused(f"Lichess did not take it ({exc}); try again") from None
 
     # -- from the stream -----------------------------------------------------------------------
@@ -226,7 +232,7 @@ class LichessGame:
         self._offers_changed(state)
         if state.over and not self.ended:
             self.ended = True
-            self.listener.game_over(state.end())
+            self.listener.game_over(state.end(self.start_fen, moves, self._claimed_draw))
             if self._on_end is not None:
                 self._on_end(self)
             return

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from chess_core import BLACK, KING, ROOK, STARTING_FEN, WHITE, Move, Outcome, Position, Termination
+from chess_core import BLACK, KING, ROOK, STARTING_FEN, WHITE, Game, Move, Outcome, Position, Termination
 
 from firmware.opponents.base import ChallengeEvent, GameEnd, GameSync, Player, ServerClock
 
@@ -15,7 +15,7 @@ TERMINATIONS = {
     "resign": Termination.RESIGNATION,
     "stalemate": Termination.STALEMATE,
     "timeout": Termination.ABANDONED,             # a player left and the other claimed the win
-    "draw": Termination.AGREEMENT,                # agreement, or a claimed threefold / fifty moves
+    "draw": Termination.AGREEMENT,                # or what the position shows: see draw_termination
     "outoftime": Termination.TIME_FORFEIT,
     "cheat": Termination.ABANDONED,
     "noStart": Termination.ABANDONED,
@@ -97,6 +97,7 @@ class BoardState:
     winner: Optional[int] = None
     draw_offers: frozenset[int] = frozenset()
     takeback_offers: frozenset[int] = frozenset()
+    expiration: Optional[dict] = None
 
     @classmethod
     def from_event(cls, event: dict) -> "BoardState":
@@ -106,7 +107,8 @@ class BoardState:
                    winner=color_of(event.get("winner")),
                    draw_offers=frozenset(c for c, k in ((WHITE, "wdraw"), (BLACK, "bdraw")) if event.get(k)),
                    takeback_offers=frozenset(c for c, k in ((WHITE, "wtakeback"), (BLACK, "btakeback"))
-                                             if event.get(k)))
+                                             if event.get(k)),
+                   expiration=event.get("expiration") if isinstance(event.get("expiration"), dict) else None)
 
     @property
     def over(self) -> bool:
@@ -123,16 +125,57 @@ class BoardState:
             running = first_to_move ^ (plies & 1)
         return ServerClock(self.wtime, self.btime, running, at, self.winc, self.binc)
 
-    def end(self) -> GameEnd:
-        """How the game ended, in our terms (only meaningful when ``over``)."""
+    @property
+    def expiration_ms(self) -> Optional[int]:
+        """Before both sides have moved: ms left to make the first move before Lichess aborts the
+        game (``expiration``: ``millisToMove - idleMillis``), None when Lichess gives none."""
+        data = self.expiration
+        if not isinstance(data, dict) or self.over:
+            return None
+        try:
+            return max(0, int(data["millisToMove"]) - int(data.get("idleMillis") or 0))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def end(self, start_fen: str = STARTING_FEN, moves: tuple[Move, ...] = (),
+            claimed_draw: bool = False) -> GameEnd:
+        """How the game ended, in our terms (only meaningful when ``over``).
+
+        Lichess's ``draw`` covers an agreement, a threefold repetition or fifty moves, a dead
+        position, and the draw claimed after the opponent left: the game's moves (``start_fen``,
+        ``moves``) and whether this board claimed it (``claimed_draw``) tell which.
+        """
         if self.status in VOID_STATUSES:
             return GameEnd(self.status, None, None)
+        if self.status == "draw":
+            return GameEnd(self.status, Outcome(draw_termination(start_fen, moves, claimed_draw)), None)
         termination = TERMINATIONS.get(self.status, Termination.ABANDONED)
         if termination is Termination.TIME_FORFEIT and self.winner is None:
             termination = Termination.TIME_VS_INSUFFICIENT
         if termination in (Termination.STALEMATE, Termination.AGREEMENT, Termination.INSUFFICIENT_MATERIAL):
             return GameEnd(self.status, Outcome(termination), None)
         return GameEnd(self.status, Outcome(termination, self.winner), self.winner)
+
+
+def draw_termination(start_fen: str, moves: tuple[Move, ...], claimed_draw: bool = False) -> Termination:
+    """Why a game that Lichess calls ``draw`` was drawn: the position's reason if it has one."""
+    if claimed_draw:
+        return Termination.ABANDONED           # the opponent left; this board claimed the draw
+    game = Game(start_fen)
+    try:
+        for move in moves:
+            if game.outcome is not None:
+                break                      # the rules ended it there (K v K...)
+            game.push(move)
+    except ValueError:
+        return Termination.AGREEMENT
+    if game.outcome is not None and game.outcome.winner is None:
+        return game.outcome.termination    # a dead position, fivefold repetition, 75 moves
+    claims = game.claimable_draws()
+    for claim in (Termination.THREEFOLD_REPETITION, Termination.FIFTY_MOVES):
+        if claim in claims:
+            return claim
+    return Termination.AGREEMENT
 
 
 def player_of(data: Any) -> Optional[Player]:
@@ -189,5 +232,6 @@ def game_id_of(game: dict) -> Optional[str]:
     return str(value) if value else None
 
 
-__all__ = ["BoardState", "PLAYING_STATUSES", "TERMINATIONS", "challenge_of", "color_of", "game_id_of",
+__all__ = ["BoardState", "PLAYING_STATUSES", "TERMINATIONS", "challenge_of", "color_of", "draw_termination",
+           "game_id_of",
            "game_sync_of", "MovesReader", "normalize_castling", "parse_moves", "player_of", "start_fen_of", "time_control_of"]
