@@ -92,6 +92,17 @@ class Period:
         if sum(1 for v in (self.increment_ms, self.delay_ms, self.bronstein_ms) if v) > 1:
             raise TimeControlError("a period has at most one of increment, delay and Bronstein delay")
 
+    @property
+    def engine_increment_ms(self) -> int:
+        """What a UCI engine is told as ``winc``/``binc``; UCI has no word for a delay.
+
+        A move that takes at least the delay is charged exactly as under an increment of the
+        delay's length (simple or Bronstein: the first ``d`` seconds of it are free), so the delay
+        is told as an increment; a faster move loses the rest of the delay, which an engine
+        thinking that long never meets.
+        """
+        return self.increment_ms or self.delay_ms or self.bronstein_ms
+
     def __str__(self) -> str:
         text = f"{self.moves}/" if self.moves is not None else ""
         return text + _seconds_text(self.time_ms) + self._bonus_suffix()

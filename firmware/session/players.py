@@ -236,7 +236,7 @@ class OpponentControl:
         moves_to_go = None
         if control.periods:
             for side in (WHITE, BLACK):
-                increments[side] = control.period_for_move(clock.moves_made(side) + 1).increment_ms
+                increments[side] = control.period_for_move(clock.moves_made(side) + 1).engine_increment_ms
             first = clock.moves_made(self.game.turn) + 1
             if control.period_for_move(first).moves is not None:
                 last = first

@@ -278,6 +278,18 @@ async def test_the_engine_is_told_the_clock(tmp_path, closing):
     assert (times.winc, times.binc, times.movestogo) == (30_000, 30_000, 40)
 
 
+@pytest.mark.parametrize("control", ["300d5", "300b5"])
+async def test_a_delay_is_told_to_the_engine_as_the_increment_it_amounts_to(tmp_path, closing, control):
+    """UCI has no delay: before, the engine heard winc 0 and played as if every second counted."""
+    table = configured_table(tmp_path, FAST, time_control=control)
+    closing.append(table.session)
+    opponent = EngineOpponent(WHITE, level=LEVEL, config=CONFIG)
+    await table.session.start_opponent(opponent)
+    table.setup()
+    times = opponent.times()
+    assert (times.winc, times.binc, times.movestogo) == (5_000, 5_000, None)
+
+
 async def test_the_engine_plays_on_from_a_restored_game(tmp_path, closing):
     table = configured_table(tmp_path, FAST)
     opponent = EngineOpponent(BLACK, level=LEVEL, config=CONFIG)
