@@ -183,7 +183,29 @@ def check_pins(m: Machine) -> list[Check]:
                                 f"use GPIO {SPI_LED_PIN} (SPI), or install systemd/leds-pwm.conf (the service then runs as root)"))
         else:
             checks.append(Check(OK, "LED pin", f"GPIO {pin} can drive the chain on this {m.model.name}"))
+            if pin == SPI_LED_PIN and (m.model.generation or 0) in (3, 4):
+                checks.append(check_spi_clock(m.model.generation, text, where))
     return checks
+
+
+def _config_value(config_txt: str, key: str) -> str | None:
+    value = None
+    for raw in config_txt.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line.startswith(key + "="):
+            value = line.split("=", 1)[1].strip()
+    return value
+
+
+def check_spi_clock(generation: int, config_txt: str, where: str) -> Check:
+    """rpi_ws281x times the LED bits with the SPI clock, which follows the VideoCore's core clock:
+    it must not scale (Pi 3: core_freq=250; Pi 4: core_freq_min=500), or the colours flicker."""
+    key, wanted = ("core_freq", "250") if generation == 3 else ("core_freq_min", "500")
+    if _config_value(config_txt, key) != wanted:
+        return Check(FAIL, "SPI clock for the LEDs", f"{key} is not {wanted}: the SPI clock follows the core clock, "
+                     "so the LED bits change speed and the colours flicker",
+                     f"add {key}={wanted} to {where}" + (" (and core_freq=500)" if generation == 4 else "") + ", then reboot")
+    return Check(OK, "SPI clock for the LEDs", f"{key}={wanted} in {where}")
 
 
 def check_service(m: Machine) -> Check:

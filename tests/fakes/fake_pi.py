@@ -8,7 +8,8 @@ REVISIONS = {3: "a22082", 4: "c03115", 5: "d04170"}
 
 
 def emulated_pi(root: Path, model: str = "Raspberry Pi 4 Model B Rev 1.5", *, generation: int = 4,
-                user: str = "echiquier", groups=("gpio", "spi", "dialout"), config_txt: str = "dtparam=spi=on\n",
+                user: str = "echiquier", groups=("gpio", "spi", "dialout"),
+                config_txt: str = "dtparam=spi=on\ncore_freq=500\ncore_freq_min=500\n",
                 devices: tuple[str, ...] | None = None, unit: str | None = None) -> Path:
     """A directory laid out like a Pi's ``/``: the device tree's model string (NUL-terminated),
     /proc/cpuinfo, /etc/group, /boot/firmware/config.txt, the device nodes (plain files here:

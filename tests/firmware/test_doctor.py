@@ -172,3 +172,14 @@ def test_a_silent_port_is_told_to_flash_the_firmware(tmp_path):
                        clock=lambda: next(ticks) * 0.01)
     assert code == 1
     assert "FAIL  co-processor firmware: no answer to HELLO within 3 s" in out
+
+
+def test_the_spi_led_route_needs_a_fixed_core_clock(tmp_path):
+    root = emulated_pi(tmp_path / "pi4", config_txt="dtparam=spi=on\n")
+    code, out = doctor("--fake", "--root", str(root))
+    assert "FAIL  SPI clock for the LEDs: core_freq_min is not 500" in out
+    assert "fix: add core_freq_min=500 to /boot/firmware/config.txt (and core_freq=500), then reboot" in out
+    root = emulated_pi(tmp_path / "pi3", "Raspberry Pi 3 Model B Plus Rev 1.3", generation=3,
+                       config_txt="dtparam=spi=on\ncore_freq=250\n")
+    code, out = doctor("--fake", "--root", str(root))
+    assert "ok    SPI clock for the LEDs: core_freq=250 in /boot/firmware/config.txt" in out and code == 0
