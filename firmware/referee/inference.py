@@ -22,6 +22,11 @@ Contract
 * ``choose_promotion(piece_type)``: the piece for the next promotion (queen by default; back
   to queen after each promotion; ``next_promotion`` reads it). ``amend_promotion(piece_type, time)``: change the piece of
   the promotion just made, before the opponent starts (``[AMEND]``, or ``[]``).
+* ``alternatives()``: the other legal moves that explain the board as well as the last move,
+  while it may be amended; ``amend(move, time)``: a player's correction (``[AMEND]`` or ``[]``).
+  On the board, a move recorded wrong is put right before the opponent starts by putting the
+  pieces back (the move is taken back: TAKEBACK) and making the right one, or by moving the
+  piece on to where it should be (AMEND).
 * ``reset(position, *, guide_back=False)``: start again from ``position`` (its move stack
   allows takebacks); ``guide_back``: the board must first be brought to it (see ``reset``).
 
@@ -233,6 +238,37 @@ class MoveInference:
             return []
         self._pendings = []
         return self._commit(True, Move(last.from_square, last.to_square, piece_type), time, None)
+
+    def alternatives(self) -> tuple[Move, ...]:
+        """The other legal moves that leave the board as it reads now, while the last move may
+        still be amended (the opponent has not started): what a player may pick to correct a
+        move the board recorded wrong (the same squares filled, other pieces: a swept capture)."""
+        b, last = self._b, self._last
+        if b is None or last is None or self._a.started():
+            return ()
+        occ, white, black = self._reading
+        found = []
+        for s in b.shapes:
+            if s.after != occ or (s.frm, s.to) == (last.from_square, last.to_square):
+                continue
+            if white is not None and (s.after_white, s.after_black) != (white, black):
+                continue
+            found.append(self._with_promotion(s))
+        return tuple(found)
+
+    def amend(self, move: Move, time: float) -> list[Verdict]:
+        """Replace the last move by ``move`` (a player's correction, e.g. picked among
+        ``alternatives``), while it may still be amended: ``[AMEND]``, or ``[]`` when it may not
+        (the opponent has started, or there is no last move). ValueError: ``move`` is not legal."""
+        b, last = self._b, self._last
+        if b is None or last is None or self._a.started():
+            return []
+        if not b.pos.is_legal(move):
+            raise ValueError(f"{move.uci()} is not legal in {b.pos.fen()}")
+        if move == last:
+            return []
+        self._pendings = []
+        return self._commit(True, move, time, None)
 
     def feed(self, time: float, occupied: int, white: int | None = None, black: int | None = None) -> list[Verdict]:
         reading = (occupied, white, black)

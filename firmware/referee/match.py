@@ -24,6 +24,8 @@ Contract
   ``agree_draw(now)``, ``claim_draw(now, move=None)`` (DrawClaimError when not valid),
   ``takeback(now)`` (ValueError unless ``config.takebacks``), ``expect(move)`` (the opponent's
   move, which the board must then carry out), ``new_game(now, fen=None)``: each returns events.
+* ``corrections()``: the other legal moves that explain the board as well as the last one (a
+  player may pick one); ``correct(move, now)``: the last move replaced by it (MoveMade amended).
 * ``undo(now)``: take back the last move on a decision taken off the board (an online server
   refused it), whatever ``config.takebacks`` says; the LEDs then guide the pieces back.
 * ``Match.restore(config, moves, now, ...)``: a match that continues a game played before (a
@@ -292,6 +294,21 @@ class Match:
         verdicts = self.inference.amend_promotion(piece_type, now) if self._live() else []
         if not verdicts:
             raise ValueError("there is no promotion just made that may still be changed")
+        return events + self._apply(verdicts)
+
+    def corrections(self) -> list[Move]:
+        """The other legal moves that explain the board as well as the last one, while it may
+        still be corrected (the opponent has not started): for the page to offer."""
+        return list(self.inference.alternatives()) if self._live() else []
+
+    def correct(self, move: Union[Move, str], now: float) -> list[MatchEvent]:
+        """Replace the last move by ``move`` (a player's correction): the amended MoveMade.
+        ValueError when the last move may no longer be corrected or ``move`` is not legal there."""
+        move = move if isinstance(move, Move) else Move.from_uci(move)
+        events = self.poll(now)
+        verdicts = self.inference.amend(move, now) if self._live() else []
+        if not verdicts:
+            raise ValueError("the last move can no longer be corrected (the opponent has started)")
         return events + self._apply(verdicts)
 
     def resign(self, color: int, now: float) -> list[MatchEvent]:

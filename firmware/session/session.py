@@ -561,7 +561,8 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
                  "round": self.record.round if self.record else g.round,
                  "event": self.record.event if self.record else g.event,
                  "save_problem": self.saving.message(),
-                 "gesture": (lambda p: p.to_json() if p is not None else None)(self.gestures.progress(now))}
+                 "gesture": (lambda p: p.to_json() if p is not None else None)(self.gestures.progress(now)),
+                 "corrections": [m.uci() for m in match.corrections()]}   # moves that explain the board too
         return View(game=match.game, started=match.started, occupied=self.occupied or 0,
                     lifted=state.lifted, wrong=state.wrong, paused=self.paused, restoring=self.restoring,
                     waiting_for_start=not match.started, expected_move=self.expected_move,

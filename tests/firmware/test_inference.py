@@ -586,3 +586,66 @@ def test_swept_capture_then_the_opponent_moves_onto_the_path_of_the_other_captur
     hand.place("g1", colour=0)
     hand.settle()
     assert hand.moves() == ["c2g6", "c8c3", "g6g1"]
+
+
+# -- a move recorded wrong, put right (issue 11, point 6) --------------------------------------
+
+def _queen_takes_g6_resolved_by_a_touch(hand):
+    hand.lift("c2")
+    hand.held = []                       # the queen lands on g6 or c8, the victim swept off unseen
+    hand.wait(1.0)
+    hand.lift("g6", dt=0.3)              # the LEDs show both captures; the hand touches g6
+    hand.held = []
+    out = hand.place("g6", colour=0, dt=0.2)
+    assert committed(out) == ["c2g6"]
+
+
+def test_the_moves_that_explain_the_board_as_well_are_offered_for_a_correction():
+    hand = Hand(TWO_CAPTURES)
+    _queen_takes_g6_resolved_by_a_touch(hand)
+    assert hand.inference.alternatives() == (uci("c2c8"),)
+    out = hand.inference.amend(uci("c2c8"), hand.t + 1)
+    assert [v.kind for v in out] == [AMEND] and out[0].move == uci("c2c8")
+    assert hand.position.piece_at(parse_square("c8")).piece_type == 5   # the queen
+    assert hand.inference.alternatives() == (uci("c2g6"),)
+    assert committed(hand.move("h8", "h7")) == ["h8h7"]                 # and the game goes on from there
+    assert hand.inference.alternatives() == ()
+
+
+def test_no_correction_once_the_opponent_has_started():
+    hand = Hand(TWO_CAPTURES)
+    _queen_takes_g6_resolved_by_a_touch(hand)
+    hand.lift("h8")
+    assert hand.inference.alternatives() == ()
+    assert hand.inference.amend(uci("c2c8"), hand.t) == []
+
+
+def test_a_correction_must_be_legal():
+    hand = Hand(TWO_CAPTURES)
+    _queen_takes_g6_resolved_by_a_touch(hand)
+    with pytest.raises(ValueError):
+        hand.inference.amend(uci("c2h7"), hand.t)
+
+
+def test_a_capture_recorded_wrong_is_put_right_on_the_board_before_the_opponent_replies():
+    hand = Hand(TWO_CAPTURES)
+    _queen_takes_g6_resolved_by_a_touch(hand)
+    # The players put the pieces back as they were (the victim first, then the queen) ...
+    hand.lift("g6")
+    hand.held = []
+    hand.place("g6", colour=1)
+    out = hand.place("c2", colour=0)
+    assert [v.kind for v in out] == [TAKEBACK]
+    # ... and the queen takes on c8 instead.
+    hand.lift("c8")
+    hand.held = []
+    hand.lift("c2")
+    assert committed(hand.place("c8")) == ["c2c8"]
+    assert hand.moves() == ["c2c8"]
+
+
+def test_a_piece_moved_on_to_where_it_should_be_amends_the_move():
+    hand = Hand()
+    hand.move("g1", "f3")
+    hand.lift("f3", dt=1.0)
+    assert committed(hand.place("h3")) == ["g1h3"] and hand.kinds()[-1] is AMEND

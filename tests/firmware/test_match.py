@@ -498,3 +498,23 @@ def test_resigning_while_the_flag_is_judged_comes_too_late():
     with pytest.raises(ValueError):  # GameOverError: the flag fell first
         match.resign(WHITE, table.t + 0.1)
     assert match.game.outcome.termination is Termination.TIME_FORFEIT
+
+
+def test_a_move_recorded_wrong_is_corrected_with_one_of_the_moves_that_explain_the_board():
+    fen = "2r4k/8/6p1/8/8/8/2Q5/K7 w - - 0 1"
+    match = Match(MatchConfig(fen=fen))
+    start = Position(fen).occupied
+    c2, g6 = parse_square("c2"), parse_square("g6")
+    t = 1.0
+    for occ in (start, start & ~(1 << c2), start & ~(1 << c2) & ~(1 << g6), start & ~(1 << c2)):
+        match.feed(Reading(t, occ))
+        t += 0.5
+    match.poll(t)
+    assert [m.uci() for m in match.game.moves] == ["c2g6"]
+    assert [m.uci() for m in match.corrections()] == ["c2c8"]
+    events = match.correct("c2c8", t)
+    made = [e for e in events if isinstance(e, MoveMade)]
+    assert len(made) == 1 and made[0].amended and made[0].san == "Qxc8+"
+    assert [m.uci() for m in match.game.moves] == ["c2c8"]
+    with pytest.raises(ValueError):
+        match.correct("c2h7", t + 1)   # not a legal move of the queen

@@ -161,3 +161,14 @@ def test_buttons_do_what_the_gestures_do(tmp_path):
     assert table.session.snapshot()["status"] == "White wins by resignation"
     with pytest.raises(SessionError, match="no button"):
         table.session.button("eject")
+
+
+def test_the_snapshot_offers_the_moves_that_explain_the_board_as_well(tmp_path):
+    fen = "2r4k/8/6p1/8/8/8/2Q5/K7 w - - 0 1"
+    table = Table(tmp_path, fen=fen)
+    table.setup(fen)
+    table.lift("c2", wait=1.0)      # the queen lands on g6 or c8, sweeping the victim off unseen
+    table.lift("g6", wait=0.3)      # the LEDs show both; the hand touches g6
+    table.place("g6", wait=0.5)
+    assert [m.uci() for m in table.session.game.moves] == ["c2g6"]
+    assert table.session.snapshot()["corrections"] == ["c2c8"]
