@@ -21,7 +21,7 @@ import heapq
 from typing import Any, Callable, Generator, Optional
 
 from .dead_guide import _PUNISH, _REWARD, classify, mating_distance, nearest_corner_targets
-from .position import CASTLE_KEEP, Position
+from .position import Position
 from .squares import BB_DARK_SQUARES, BB_LIGHT_SQUARES, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 
 # A static proof attempt costs about as much time as this many searched positions.
@@ -106,7 +106,8 @@ def child_key(pos: Position, code: int) -> Optional[tuple]:
             white ^= bit
     castling = pos.castling
     if castling:
-        castling &= CASTLE_KEEP[frm] & CASTLE_KEEP[to]
+        keep = pos.castle_keep
+        castling &= keep[frm] & keep[to]
     return (white, black, pieces[1], pieces[2], pieces[3], pieces[4], pieces[5], pos.turn ^ 1, castling, -1)
 
 

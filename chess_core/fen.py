@@ -18,6 +18,108 @@ class FenError(ValueError):
 _CASTLE_NEEDS = {  # right letter -> (bit, king square, rook square, colour)
     "K": (1, 4, 7, WHITE), "Q": (2, 4, 0, WHITE), "k": (4, 60, 63, BLACK), "q": (8, 60, 56, BLACK),
 }
+_STANDARD_FILE_LETTERS = {"H": "K", "A": "Q", "h": "k", "a": "q"}  # Shredder-FEN of standard rights
+
+
+def _read_castling(pos: "Position", text: str, *, strict: bool) -> None:
+    """The castling field: KQkq (X-FEN: the outermost rook on that side), or the rook's file
+    letter (Shredder-FEN, HAha, and X-FEN for an inner rook). Standard chess reads the letters of
+    its corner rooks only; Chess960 keeps the rook of each right in ``castle_rooks``. ``strict``
+    (a game position) refuses a right whose rook or king is not there; otherwise such a right is
+    dropped, as python-chess does."""
+    pos.castling = 0
+    if text == "-":
+        if pos.chess960:
+            _set_castle_rooks(pos, [-1, -1, -1, -1])
+        return
+    seen = set()
+    for letter in text:
+        if letter in seen:
+            raise FenError(f"castling letter {letter!r} repeated in {text!r}")
+        seen.add(letter)
+        if not (letter in "KQkq" or letter.lower() in FILE_NAMES and len(letter) == 1):
+            raise FenError(f"unexpected castling letter {letter!r} in {text!r}")
+    if not pos.chess960:
+        for letter in text:
+            standard = _STANDARD_FILE_LETTERS.get(letter, letter)
+            if standard not in _CASTLE_NEEDS:
+                raise FenError(f"castling letter {letter!r} in {text!r} names a rook off the corner: "
+                               f"Chess960 castling (choose the chess960 variant)")
+            bit = _CASTLE_NEEDS[standard][0]
+            if pos.castling & bit:
+                raise FenError(f"castling right {standard!r} given twice in {text!r}")
+            pos.castling |= bit
+        return
+    rooks = [-1, -1, -1, -1]  # K, Q, k, q
+    for letter in text:
+        color = WHITE if letter.isupper() else BLACK
+        base = 0 if color == WHITE else 56
+        own_rook = ROOK | color << 3
+        backrank = [base + f for f in range(8) if pos.board[base + f] == own_rook]
+        ksq = pos.king[color]
+        king_home = ksq >= 0 and ksq & 56 == base
+        lower = letter.lower()
+        if lower == "k":
+            rsq = backrank[-1] if backrank and king_home and backrank[-1] > ksq else base + 7
+        elif lower == "q":
+            rsq = backrank[0] if backrank and king_home and backrank[0] < ksq else base
+        else:
+            rsq = base + FILE_NAMES.index(lower)
+        problem = ""
+        if not king_home:
+            problem = f"needs the {COLOR_NAMES[color]} king on its first rank"
+        elif pos.board[rsq] != own_rook:
+            problem = f"needs a {COLOR_NAMES[color]} rook on {SQUARE_NAMES[rsq]}"
+        elif rsq == ksq:
+            problem = "names the king's own square"
+        if problem:
+            if strict:
+                raise FenError(f"castling right {letter!r} {problem}")
+            continue
+        index = (0 if rsq > ksq else 1) + (0 if color == WHITE else 2)
+        if rooks[index] >= 0 and rooks[index] != rsq:
+            if strict:
+                raise FenError(f"two castling rights on the same side of the {COLOR_NAMES[color]} king "
+                               f"in {text!r}")
+            # python-chess keeps the outermost rook of each side.
+            rsq = max(rsq, rooks[index]) if index % 2 == 0 else min(rsq, rooks[index])
+        rooks[index] = rsq
+    _set_castle_rooks(pos, rooks)
+
+
+def _set_castle_rooks(pos: "Position", rooks: list[int]) -> None:
+    """The Chess960 rights: the rook of each (-1 for none), and the squares whose leaving or
+    taking drops them (the king's and the rook's)."""
+    keep = [15] * 64
+    for index, rsq in enumerate(rooks):
+        if rsq < 0:
+            continue
+        bit = 1 << index
+        pos.castling |= bit
+        keep[rsq] &= ~bit
+        keep[pos.king[WHITE if index < 2 else BLACK]] &= ~bit
+    pos.castle_rooks = tuple(rsq if rsq >= 0 else default
+                             for rsq, default in zip(rooks, (7, 0, 63, 56)))
+    pos.castle_keep = tuple(keep)
+
+
+def _castling_960(pos: "Position", shredder: bool) -> str:
+    """X-FEN (KQkq, or the file letter when another rook stands further out on that side) or
+    Shredder-FEN (the file letters), White's then Black's, h side first."""
+    text = ""
+    for index, rsq in enumerate(pos.castle_rooks):
+        if not pos.castling & (1 << index):
+            continue
+        color = WHITE if index < 2 else BLACK
+        letter = FILE_NAMES[rsq & 7]
+        if not shredder:
+            own_rook = ROOK | color << 3
+            base = rsq & 56
+            outer = range(rsq + 1, base + 8) if index % 2 == 0 else range(base, rsq)
+            if not any(pos.board[sq] == own_rook for sq in outer):
+                letter = "k" if index % 2 == 0 else "q"
+        text += letter.upper() if color == WHITE else letter
+    return text or "-"
 
 
 def load_fen(pos: "Position", fen: str, *, validate_position: bool = True) -> None:
@@ -61,15 +163,7 @@ def load_fen(pos: "Position", fen: str, *, validate_position: bool = True) -> No
         raise FenError(f"side to move must be 'w' or 'b', not {side!r}")
     pos.turn = WHITE if side == "w" else BLACK
 
-    pos.castling = 0
-    if castling != "-":
-        for letter in castling:
-            if letter not in _CASTLE_NEEDS:
-                raise FenError(f"unexpected castling letter {letter!r} in {castling!r}")
-            bit, ksq, rsq, color = _CASTLE_NEEDS[letter]
-            if pos.castling & bit:
-                raise FenError(f"castling letter {letter!r} repeated in {castling!r}")
-            pos.castling |= bit
+    _read_castling(pos, castling, strict=validate_position)
 
     if ep == "-":
         pos.ep = -1
@@ -110,13 +204,16 @@ def validate(pos: "Position") -> None:
     if backranks:
         sq = (backranks & -backranks).bit_length() - 1
         raise FenError(f"a pawn stands on the first or last rank ({SQUARE_NAMES[sq]})")
-    for letter, (bit, ksq, rsq, color) in _CASTLE_NEEDS.items():
-        if pos.castling & bit:
-            king_ok = pos.board[ksq] == (KING | color << 3)
-            rook_ok = pos.board[rsq] == (4 | color << 3)
-            if not (king_ok and rook_ok):
-                raise FenError(f"castling right {letter!r} needs the king on {SQUARE_NAMES[ksq]} "
-                               f"and a rook on {SQUARE_NAMES[rsq]}")
+    if not pos.chess960:
+        for letter, (bit, ksq, rsq, color) in _CASTLE_NEEDS.items():
+            if pos.castling & bit:
+                king_ok = pos.board[ksq] == (KING | color << 3)
+                rook_ok = pos.board[rsq] == (4 | color << 3)
+                if not (king_ok and rook_ok):
+                    hint = (" (a Chess960 position? choose the chess960 variant)"
+                            if pos.king[color] >= 0 and pos.king[color] >> 3 == ksq >> 3 else "")
+                    raise FenError(f"castling right {letter!r} needs the king on {SQUARE_NAMES[ksq]} "
+                                   f"and a rook on {SQUARE_NAMES[rsq]}{hint}")
     pushed = origin = -1
     if pos.ep >= 0:
         ep = pos.ep
@@ -160,7 +257,7 @@ def _validate_checks(pos: "Position", pushed: int, origin: int) -> None:
                            f"cannot have given")
 
 
-def dump_fen(pos: "Position") -> str:
+def dump_fen(pos: "Position", *, shredder: bool = False) -> str:
     """The FEN of ``pos``; the en passant square is written only when the capture is legal."""
     rows = []
     for rank in range(7, -1, -1):
@@ -178,7 +275,10 @@ def dump_fen(pos: "Position") -> str:
         if empty:
             row += str(empty)
         rows.append(row)
-    castling = "".join(letter for letter, (bit, *_rest) in _CASTLE_NEEDS.items() if pos.castling & bit) or "-"
+    if pos.chess960:
+        castling = _castling_960(pos, shredder)
+    else:
+        castling = "".join(letter for letter, (bit, *_rest) in _CASTLE_NEEDS.items() if pos.castling & bit) or "-"
     ep = SQUARE_NAMES[pos.ep] if pos.has_legal_en_passant() else "-"
     side = "w" if pos.turn == WHITE else "b"
     return f"{'/'.join(rows)} {side} {castling} {ep} {pos.halfmove_clock} {pos.fullmove_number}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .move import NULL_MOVE, AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move, decode
+from .move import FLAG_CASTLE, NULL_MOVE, AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move, decode
 from .position import Position
 from .squares import (ANTI_ATTACKS, ANTI_MASKS, BISHOP, DIAG_ATTACKS, DIAG_MASKS, FILE_ATTACKS, FILE_MASKS,
                       FILE_NAMES, KING, KNIGHT, KNIGHT_ATTACKS, PAWN, QUEEN, RANK_ATTACKS, RANK_MASKS, RANK_NAMES,
@@ -21,6 +21,7 @@ _SAN_RE = re.compile(
     r"^(?P<piece>[KQRBNDTFC])?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<capture>[x:])?[-]?"
     r"(?P<to>[a-h][1-8])(?:=?\(?(?P<promo>[QRBNDTFCqrbndtfc])\)?)?$")
 _CASTLE_RE = re.compile(r"^([O0o])-?([O0o])(-?([O0o]))?$")
+_CASTLE_CODE = FLAG_CASTLE << 15  # move codes at or above this castle
 _SUFFIX_RE = re.compile(r"(?:e\.?p\.?|[+#‡†!?]|\s)+$")
 
 
@@ -46,8 +47,8 @@ def _san_body(pos: Position, move: Move, lang: str) -> str:
     letters = LETTERS[lang]
     frm, to = move.from_square, move.to_square
     kind = pos.board[frm] & 7
-    if pos.is_castling(move):
-        return "O-O" if to & 7 == 6 else "O-O-O"
+    if pos.is_castling(move):  # h side or a side (Chess960: the king takes its rook)
+        return "O-O" if to & 7 > frm & 7 else "O-O-O"
     target = SQUARE_NAMES[to]
     if kind == PAWN:
         text = (FILE_NAMES[frm & 7] + "x" + target) if pos.is_capture(move) else target
@@ -146,8 +147,11 @@ def _candidates(pos: Position, m: re.Match, lang: str, text: str) -> list[Move]:
     result = []
     needs_piece = False
     board = pos.board
+    chess960 = pos.chess960
     for code in pos.legal_codes():
         if (code >> 6) & 63 != to or board[code & 63] & 7 != kind:
+            continue
+        if chess960 and code >= _CASTLE_CODE:  # the king onto its own rook: castling is O-O
             continue
         move = decode(code)
         if ffile is not None and move.from_square & 7 != ffile:
@@ -169,11 +173,9 @@ def _candidates(pos: Position, m: re.Match, lang: str, text: str) -> list[Move]:
 
 def _parse_castling(pos: Position, text: str, long: bool) -> Move:
     ksq = pos.king[pos.turn]
-    to = ksq - 2 if long else ksq + 2
     for code in pos.legal_codes():
-        move = decode(code)
-        if move.from_square == ksq and move.to_square == to and pos.is_castling(move):
-            return move
+        if code >= _CASTLE_CODE and code & 63 == ksq and (((code >> 6) & 63) < ksq) == long:
+            return decode(code)
     side = "white" if pos.turn == 0 else "black"
     raise IllegalMoveError(f"castling {text!r} is not legal for {side} in {pos.fen()}")
 

@@ -28,6 +28,12 @@ CASTLE_KEEP[63] = 15 & ~CASTLE_BK
 CASTLE_KEEP[56] = 15 & ~CASTLE_BQ
 # King destination -> (rook from, rook to).
 _CASTLE_ROOK = {6: (7, 5), 2: (0, 3), 62: (63, 61), 58: (56, 59)}
+# The rook of each right (K, Q, k, q) in standard chess; Chess960 positions keep their own.
+STANDARD_CASTLE_ROOKS = (7, 0, 63, 56)
+# Codes at or above this are castling (FLAG_CASTLE is the highest flag). In standard chess the
+# code goes from the king to its destination (e1g1); in Chess960 from the king to its rook (e1h1).
+_CASTLE_CODE = FLAG_CASTLE << 15
+assert _CASTLE_CODE == 0x18000
 
 _RANK_1, _RANK_2, _RANK_3, _RANK_6, _RANK_7, _RANK_8 = (BB_RANKS[i] for i in (0, 1, 2, 5, 6, 7))
 _NOT_A, _NOT_H = ~BB_FILE_A, ~BB_FILE_H
@@ -45,9 +51,9 @@ class Position:
     """
 
     __slots__ = ("board", "bb_color", "bb_piece", "king", "turn", "castling", "ep", "halfmove_clock",
-                 "fullmove_number", "_stack")
+                 "fullmove_number", "_stack", "chess960", "castle_rooks", "castle_keep")
 
-    def __init__(self, fen: Optional[str] = STARTING_FEN) -> None:
+    def __init__(self, fen: Optional[str] = STARTING_FEN, *, chess960: bool = False) -> None:
         self.board = [0] * 64  # piece code per square: type | colour << 3, 0 when empty
         self.bb_color = [0, 0]
         self.bb_piece = [0] * 7
@@ -58,25 +64,32 @@ class Position:
         self.halfmove_clock = 0
         self.fullmove_number = 1
         self._stack: list[tuple] = []
+        # Chess960 (Fischer random): castling follows the rook of each right, wherever it stands,
+        # and castling moves are written king-takes-rook (e1h1), as UCI_Chess960 engines expect.
+        self.chess960 = chess960
+        self.castle_rooks = STANDARD_CASTLE_ROOKS  # rook square of each right (K, Q, k, q)
+        self.castle_keep = CASTLE_KEEP  # rights kept when a piece leaves or lands on a square
         if fen is not None:
             load_fen(self, fen)
 
     @classmethod
-    def from_fen(cls, fen: str, *, validate: bool = True) -> "Position":
+    def from_fen(cls, fen: str, *, validate: bool = True, chess960: bool = False) -> "Position":
         """The position of ``fen``; ``validate=False`` skips the checks that the position could
         occur in a game (for composed problems), keeping the syntax checks."""
         if validate:
-            return cls(fen)
-        pos = cls(None)
+            return cls(fen, chess960=chess960)
+        pos = cls(None, chess960=chess960)
         load_fen(pos, fen, validate_position=False)
         return pos
 
     @classmethod
-    def empty(cls) -> "Position":
-        return cls(None)
+    def empty(cls, *, chess960: bool = False) -> "Position":
+        return cls(None, chess960=chess960)
 
-    def fen(self) -> str:
-        return dump_fen(self)
+    def fen(self, *, shredder: bool = False) -> str:
+        """The FEN; a Chess960 position writes its castling rights in X-FEN (KQkq, a file letter
+        only where another rook stands further out), or in Shredder-FEN (HAha) with ``shredder``."""
+        return dump_fen(self, shredder=shredder)
 
     def copy(self, stack: bool = False) -> "Position":
         other = Position.__new__(Position)
@@ -89,6 +102,9 @@ class Position:
         other.ep = self.ep
         other.halfmove_clock = self.halfmove_clock
         other.fullmove_number = self.fullmove_number
+        other.chess960 = self.chess960
+        other.castle_rooks = self.castle_rooks
+        other.castle_keep = self.castle_keep
         other._stack = self._stack[:] if stack else []
         return other
 
@@ -483,6 +499,9 @@ class Position:
         rights = self.castling
         if not rights:
             return
+        if self.chess960:
+            self._gen_castling960(us, them, occ, append)
+            return
         attacked = self._attacked
         rooks = self.bb_piece[ROOK] & self.bb_color[us]
         # The rook and king presence tests matter only for rights set by hand (FEN checks them).
@@ -505,10 +524,85 @@ class Position:
                     and not attacked(them, 59, occ) and not attacked(them, 58, occ)):
                 append(60 | 58 << 6 | FLAG_CASTLE << 15)
 
+    def _gen_castling960(self, us, them, occ, append) -> None:
+        """Castling with the rook of each right: the king goes to the g or c file and the rook to
+        f or d, whatever stands between them apart from these two; no square the king crosses or
+        reaches may be attacked (the king is not in check: the caller knows)."""
+        ksq = self.king[us]
+        base = 0 if us == WHITE else 56
+        if ksq & 56 != base:
+            return
+        board = self.board
+        attacked = self._attacked
+        kb = 1 << ksq
+        for bit, rsq in ((CASTLE_WK, self.castle_rooks[0]), (CASTLE_WQ, self.castle_rooks[1])) if us == WHITE \
+                else ((CASTLE_BK, self.castle_rooks[2]), (CASTLE_BQ, self.castle_rooks[3])):
+            if not self.castling & bit or board[rsq] != ROOK | us << 3:
+                continue
+            if rsq > ksq:
+                kto, rto = base + 6, base + 5
+            else:
+                kto, rto = base + 2, base + 3
+            rb = 1 << rsq
+            crossed = BETWEEN[ksq][kto]
+            if (occ ^ kb ^ rb) & (crossed | BETWEEN[rsq][rto] | 1 << kto | 1 << rto):
+                continue
+            safe = True
+            while crossed:
+                b = crossed & -crossed
+                crossed ^= b
+                if attacked(them, b.bit_length() - 1, occ ^ kb):
+                    safe = False
+                    break
+            if safe and not attacked(them, kto, occ ^ kb ^ rb ^ 1 << rto):
+                append(ksq | rsq << 6 | FLAG_CASTLE << 15)
+
+    def castling_squares(self, move: Move) -> tuple[int, int, int, int]:
+        """(king from, king to, rook from, rook to) of a castling ``move`` in this position."""
+        return self._castle_squares(move.from_square | move.to_square << 6)
+
+    def _castle_squares(self, code: int) -> tuple[int, int, int, int]:
+        kfrm = code & 63
+        to = (code >> 6) & 63
+        if not self.chess960:
+            return (kfrm, to) + _CASTLE_ROOK[to]
+        base = kfrm & 56
+        if to > kfrm:
+            return kfrm, base + 6, to, base + 5
+        return kfrm, base + 2, to, base + 3
+
+    def _make_castle(self, code: int) -> None:
+        kfrm, kto, rfrm, rto = self._castle_squares(code)
+        us = self.turn
+        self._stack.append((code, 0, self.castling, self.ep, self.halfmove_clock))
+        self._move_castlers(us, kfrm, kto, rfrm, rto)
+        self.halfmove_clock += 1
+        self.ep = -1
+        self.castling &= self.castle_keep[kfrm]
+        if us == BLACK:
+            self.fullmove_number += 1
+        self.turn = us ^ 1
+
+    def _move_castlers(self, us: int, kfrm: int, kto: int, rfrm: int, rto: int) -> None:
+        """King and rook from their squares to their others (which may be each other's)."""
+        board = self.board
+        king, rook = board[kfrm], board[rfrm]
+        board[kfrm] = board[rfrm] = 0
+        board[kto], board[rto] = king, rook
+        kb = (1 << kfrm) ^ (1 << kto)
+        rb = (1 << rfrm) ^ (1 << rto)
+        self.bb_color[us] ^= kb ^ rb
+        self.bb_piece[KING] ^= kb
+        self.bb_piece[ROOK] ^= rb
+        self.king[us] = kto
+
     # -- make / unmake -----------------------------------------------------------------------
 
     def make(self, code: int) -> None:
         """Play a move given as an internal code; no legality check (see push)."""
+        if code >= 0x18000:  # _CASTLE_CODE, as a constant: this is the hot path
+            self._make_castle(code)
+            return
         board = self.board
         bbc = self.bb_color
         bbp = self.bb_piece
@@ -554,16 +648,9 @@ class Position:
                 bbc[us ^ 1] ^= cb
                 bbp[PAWN] ^= cb
                 board[to - 8 if us == WHITE else to + 8] = 0
-            elif flag == FLAG_CASTLE:
-                self.king[us] = to
-                rfrm, rto = _CASTLE_ROOK[to]
-                rb = (1 << rfrm) | (1 << rto)
-                bbc[us] ^= rb
-                bbp[ROOK] ^= rb
-                board[rto] = board[rfrm]
-                board[rfrm] = 0
         if self.castling:
-            self.castling &= CASTLE_KEEP[frm] & CASTLE_KEEP[to]
+            keep = self.castle_keep
+            self.castling &= keep[frm] & keep[to]
         if us == BLACK:
             self.fullmove_number += 1
         self.turn = us ^ 1
@@ -580,6 +667,10 @@ class Position:
         self.turn = us
         if us == BLACK:
             self.fullmove_number -= 1
+        if code >= 0x18000:  # _CASTLE_CODE
+            kfrm, kto, rfrm, rto = self._castle_squares(code)
+            self._move_castlers(us, kto, kfrm, rto, rfrm)
+            return code
         bto = 1 << to
         moved = (1 << frm) | bto
         piece = board[to]
@@ -612,14 +703,6 @@ class Position:
             bbc[us ^ 1] |= cb
             bbp[PAWN] |= cb
             board[cap] = PAWN | (us ^ 1) << 3
-        elif flag == FLAG_CASTLE:
-            self.king[us] = frm
-            rfrm, rto = _CASTLE_ROOK[to]
-            rb = (1 << rfrm) | (1 << rto)
-            bbc[us] ^= rb
-            bbp[ROOK] ^= rb
-            board[rfrm] = board[rto]
-            board[rto] = 0
         return code
 
     # -- public move API ---------------------------------------------------------------------
@@ -746,15 +829,21 @@ class Position:
         return [decode(entry[0]) for entry in self._stack]
 
     def is_castling(self, move: Move) -> bool:
-        return (self.board[move.from_square] & 7 == KING
-                and abs((move.from_square & 7) - (move.to_square & 7)) == 2)
+        """Whether ``move`` (legal, or at least the mover's) castles: two files in standard chess,
+        king takes own rook in Chess960."""
+        if self.board[move.from_square] & 7 != KING:
+            return False
+        if self.chess960:
+            return self.board[move.to_square] == ROOK | self.turn << 3
+        return abs((move.from_square & 7) - (move.to_square & 7)) == 2
 
     def is_en_passant(self, move: Move) -> bool:
         return (move.to_square == self.ep and self.board[move.from_square] & 7 == PAWN
                 and (move.from_square & 7) != (move.to_square & 7))
 
     def is_capture(self, move: Move) -> bool:
-        return bool(self.board[move.to_square]) or self.is_en_passant(move)
+        target = self.board[move.to_square]
+        return (bool(target) and target >> 3 != self.turn) or self.is_en_passant(move)
 
     def gives_check(self, move: Move) -> bool:
         self._make_legal(move)
