@@ -211,7 +211,8 @@ def validate(pos: "Position") -> None:
                 rook_ok = pos.board[rsq] == (4 | color << 3)
                 if not (king_ok and rook_ok):
                     hint = (" (a Chess960 position? choose the chess960 variant)"
-                            if pos.king[color] >= 0 and pos.king[color] >> 3 == ksq >> 3 else "")
+                            if pos.king[color] >= 0 and pos.king[color] >> 3 == ksq >> 3 and pos.king[color] != ksq
+                            else "")
                     raise FenError(f"castling right {letter!r} needs the king on {SQUARE_NAMES[ksq]} "
                                    f"and a rook on {SQUARE_NAMES[rsq]}{hint}")
     pushed = origin = -1
