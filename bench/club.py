@@ -201,17 +201,9 @@ async def mqtt_round(count: int, moves: int, interval: float, reals: int) -> dic
                             "--port", str(hub_port), "--state-dir", str(tmp / "hub"), "--log-level", "warning"],
                            cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, text=True)
-    clients, procs = [], []
+    procs: list[subprocess.Popen] = []
     try:
         wait_port(hub_port, hub)
-        rng = random.Random(count)
-        boards = [SimBoard(n, random_game(rng, moves + 10)) for n in sim_names]
-        for b in boards:
-            c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"sim-{b.name}")
-            c.username_pw_set(b.name, files.users[b.name])
-            c.connect("127.0.0.1", broker_port)
-            c.loop_start()
-            clients.append(c)
         latencies: list[float] = []
         real_latencies: list[float] = []
         stop = asyncio.Event()
@@ -219,27 +211,66 @@ async def mqtt_round(count: int, moves: int, interval: float, reals: int) -> dic
         await asyncio.sleep(1.0)
         cpu0 = cpu_seconds(hub.pid)
         procs = [real_board(tmp, n, broker_port, files, 100 + i, moves, speed=6) for i, n in enumerate(real_names)]
-        by_name = dict(zip(sim_names, clients))
-        await play(boards, moves, interval,
-                   lambda b, payload: by_name[b.name].publish(game_topic(CLUB, b.name), payload, qos=QOS, retain=True))
-        for p in procs:
-            await asyncio.get_running_loop().run_in_executor(None, p.wait)
+        sims = sim_process("mqtt", broker_port, files.directory, sim_names, moves, interval)
+        loop = asyncio.get_running_loop()
+        for p in [sims, *procs]:
+            await loop.run_in_executor(None, p.wait)
         await asyncio.sleep(1.0)
         cpu = cpu_seconds(hub.pid) - cpu0
         rss, peak = memory_mb(hub.pid)
         stop.set()
         await watcher
-        received = len(latencies) + len(real_latencies)
-        return {"latencies": latencies, "real": real_latencies, "cpu": cpu, "moves": received,
-                "expected": len(boards) * moves, "rss": rss, "peak": peak}
+        return {"latencies": latencies, "real": real_latencies, "cpu": cpu,
+                "expected": len(sim_names) * moves, "rss": rss, "peak": peak}
     finally:
-        for c in clients:
-            c.disconnect()
-            c.loop_stop()
         for p in procs + [hub, broker]:
             p.terminate()
             p.wait()
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def sim_process(kind: str, port: int, broker_dir: Path, names: list[str], moves: int, interval: float):
+    """The simulated boards in a process of their own (so that their threads do not delay the page
+    watcher here): "mqtt" publishes to the broker on ``port``; "http" serves the games on ``port``."""
+    return subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--sim", kind, str(port), str(broker_dir),
+                             ",".join(names), str(moves), str(interval)], cwd=ROOT,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+
+
+async def run_sims(kind: str, port: int, broker_dir: Path, names: list[str], moves: int, interval: float) -> None:
+    rng = random.Random(len(names))
+    boards = [SimBoard(n, random_game(rng, moves + 10)) for n in names]
+    if kind == "mqtt":
+        import paho.mqtt.client as mqtt
+        clients = {}
+        for b in boards:
+            c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"sim-{b.name}")
+            user, password = (broker_dir / "credentials" / f"{b.name}.credentials").read_text().strip().split(":", 1)
+            c.username_pw_set(user, password)
+            c.connect("127.0.0.1", port)
+            c.loop_start()
+            clients[b.name] = c
+        await play(boards, moves, interval,
+                   lambda b, payload: clients[b.name].publish(game_topic(CLUB, b.name), payload, qos=QOS, retain=True))
+        await asyncio.sleep(0.5)
+        for c in clients.values():
+            c.disconnect()
+            c.loop_stop()
+        return
+    from aiohttp import web
+    by_name = {b.name: b for b in boards}
+
+    async def serve_game(request: web.Request) -> web.Response:
+        return web.Response(body=by_name[request.match_info["name"]].payload, content_type="application/json")
+    app = web.Application()
+    app.router.add_get("/board/{name}/game", serve_game)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    await asyncio.sleep(2.0)   # the hub's first polls
+    await play(boards, moves, interval, lambda b, payload: None)
+    await asyncio.sleep(POLL_S + 0.5)   # the last moves polled
+    await runner.cleanup()
 
 
 # -- the HTTP polling round (the peer) ---------------------------------------------------------------
@@ -270,45 +301,30 @@ async def polling_hub(port: int, boards_url: str, names: list[str], state: Path)
 
 
 async def http_round(count: int, moves: int, interval: float) -> dict:
-    from aiohttp import web
     tmp = Path(tempfile.mkdtemp(prefix="club-bench-http-"))
     names = [str(i) for i in range(1, count + 1)]
-    rng = random.Random(count)
-    boards = {n: SimBoard(n, random_game(rng, moves + 10)) for n in names}
-
-    async def serve_game(request: web.Request) -> web.Response:
-        board = boards.get(request.match_info["name"])
-        return web.Response(body=board.payload, content_type="application/json")
-    app = web.Application()
-    app.router.add_get("/board/{name}/game", serve_game)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    boards_port = free_port()
-    await web.TCPSite(runner, "127.0.0.1", boards_port).start()
-    hub_port = free_port()
+    boards_port, hub_port = free_port(), free_port()
     hub = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--polling-hub", str(hub_port),
                             f"http://127.0.0.1:{boards_port}", ",".join(names), str(tmp / "hub")],
                            cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, text=True)
     try:
-        await asyncio.get_running_loop().run_in_executor(None, wait_port, hub_port, hub)
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, wait_port, hub_port, hub)
         latencies: list[float] = []
         stop = asyncio.Event()
         watcher = asyncio.create_task(watch(hub_port, latencies, set(), [], stop))
-        await asyncio.sleep(1.5)
         cpu0 = cpu_seconds(hub.pid)
-        await play(list(boards.values()), moves, interval, lambda b, payload: None)
-        await asyncio.sleep(POLL_S + 0.5)
+        sims = sim_process("http", boards_port, tmp, names, moves, interval)
+        await loop.run_in_executor(None, sims.wait)
         cpu = cpu_seconds(hub.pid) - cpu0
         rss, peak = memory_mb(hub.pid)
         stop.set()
         await watcher
-        return {"latencies": latencies, "real": [], "cpu": cpu, "moves": len(latencies),
-                "expected": count * moves, "rss": rss, "peak": peak}
+        return {"latencies": latencies, "real": [], "cpu": cpu, "expected": count * moves, "rss": rss, "peak": peak}
     finally:
         hub.terminate()
         hub.wait()
-        await runner.cleanup()
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -353,6 +369,10 @@ async def main() -> int:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--sim":
+        kind, port, broker_dir, names, moves, interval = sys.argv[2:8]
+        asyncio.run(run_sims(kind, int(port), Path(broker_dir), names.split(","), int(moves), float(interval)))
+        sys.exit(0)
     if len(sys.argv) > 1 and sys.argv[1] == "--polling-hub":
         port, url, names, state = sys.argv[2:6]
         asyncio.run(polling_hub(int(port), url, names.split(","), Path(state)))

@@ -111,6 +111,7 @@ class HubApp:
             if self.pusher is not None:
                 await self.pusher.close()
             await self.server.stop()
+            await loop.run_in_executor(None, self.hub.store.close)
         return 0
 
     def stop(self) -> None:

@@ -1,8 +1,9 @@
 """The hub's state: the latest game of every board, the round, the pairings and the ratings.
 
 Single-threaded: the MQTT client hands every message over to the hub's loop, which calls
-:meth:`Hub.receive`. Each accepted message is kept on disk before the listeners (the page, the
-broadcast) hear of it; a rejected one is logged and dropped.
+:meth:`Hub.receive`. Each accepted message is queued for the disk (firmware.hub.store writes it
+on its own thread) and the listeners (the page, the broadcast) hear of it; a rejected one is
+logged and dropped.
 """
 from __future__ import annotations
 
@@ -108,10 +109,7 @@ class Hub:
             if kept is not None and kept.sent > found.sent:
                 log.info("board %s: an older message of %s dropped", board, found.game_id)
                 return False
-            try:
-                self.store.save_game(board, found.game_id, found.body())
-            except OSError as exc:   # shown all the same; the next message tries again
-                log.error("board %s: cannot keep %s: %s", board, found.game_id, exc)
+            self.store.save_game(board, found.game_id, found.body())
         self.accepted += 1
         self._keep(found)
         if found.over and found.game_id is not None:
@@ -128,10 +126,7 @@ class Hub:
 
     def _rate(self, found: BoardGame) -> None:
         if self.ratings.rate(f"{found.board}/{found.game_id}", found.white, found.black, found.result):
-            try:
-                self.store.save_ratings(self.ratings.to_json())
-            except OSError as exc:
-                log.error("cannot keep the rating list: %s", exc)
+            self.store.save_ratings(self.ratings.to_json())
 
     def _tell(self, board: str) -> None:
         for listener in list(self.listeners):

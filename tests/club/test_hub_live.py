@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import chess.pgn
 import pytest
@@ -43,6 +44,13 @@ async def test_a_game_reaches_the_hub_page_and_round_pgn_move_for_move(broker, t
         assert view["san"][-1] == "Qxf7#" and view["result"] == "1-0"
         status, text = await get_text(app, "/ratings.csv")
         assert text.splitlines()[0].startswith("name,rating") and text.splitlines()[1].startswith("Ada,1520,1,1,0,0")
+        status, text = await get_text(app, "/api/player/Bo")
+        history = json.loads(text)
+        assert status == 200 and history["rating"] == 1480
+        assert [(g["opponent"], g["result"], g["score"], g["k"]) for g in history["games"]] == [("Ada", "1-0", 0.0, 40)]
+        status, text = await get_text(app, "/player/Bo.csv")
+        assert status == 200 and text.splitlines()[1].split(",")[1:4] == ["black", "Ada", "1-0"]
+        assert (await get_text(app, "/api/player/Nobody"))[0] == 404
     finally:
         await asyncio.get_running_loop().run_in_executor(None, publisher.stop)
         await stop_hub(app, task)

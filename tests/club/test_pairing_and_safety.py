@@ -158,7 +158,7 @@ def test_the_acl_keeps_each_board_to_its_own_topics_and_the_hub_to_the_pairings(
 
 
 async def test_hostile_messages_are_dropped_with_a_log_line_and_the_round_stays_whole(broker, tmp_path, caplog):
-    caplog.set_level(logging.WARNING, logger="firmware.hub")
+    caplog.set_level(logging.INFO, logger="firmware.hub")
     app, task = await start_hub(broker, tmp_path / "hub")
     loop = asyncio.get_running_loop()
     board = await loop.run_in_executor(None, Raw, broker, "1")
@@ -178,8 +178,9 @@ async def test_hostile_messages_are_dropped_with_a_log_line_and_the_round_stays_
         json.dumps({**good, "sent": 2.0, "time_control": "$(rm -rf)"}).encode(),
     ]
     try:
-        board.publish(topic(1, "game"), json.dumps(good).encode())
-        await until(app.hub, lambda: "1" in app.hub.boards)
+        assert board.ready.wait(10), ("refused" if board.refused.is_set() else "no answer")
+        board.publish(topic(1, "game"), json.dumps(good).encode(), retain=True)   # as boards do: the hub
+        await until(app.hub, lambda: "1" in app.hub.boards)                     # may not have subscribed yet
         for payload in hostile:
             await loop.run_in_executor(None, board.publish, topic(1, "game"), payload)
         fence = {**good, "moves": SCHOLAR, "sent": 3.0, "result": "1-0", "termination": "checkmate"}
@@ -190,6 +191,7 @@ async def test_hostile_messages_are_dropped_with_a_log_line_and_the_round_stays_
         assert len(dropped) == len(hostile) and all(m.startswith("board 1: message dropped: ") for m in dropped)
         (game,) = read_games((await get_text(app, "/round.pgn"))[1])
         assert uci_moves(game) == SCHOLAR and game.headers["White"] == "A" and game.headers["Result"] == "1-0"
+        assert app.hub.store.flush(10)
         assert sorted(p.name for p in (tmp_path / "hub" / "games").rglob("*.json")) == [good["game"] + ".json"]
     finally:
         await loop.run_in_executor(None, board.close)
