@@ -287,7 +287,7 @@ class Walk:
         limit = self.nodes + budget
         nodes = self.nodes
         result = None
-        pause = pause_after or -1
+        pause = pause_after
         while stack:
             top = stack[-1]
             if not top:
@@ -298,7 +298,7 @@ class Walk:
                 continue
             if nodes >= limit:
                 break
-            if not pause:
+            if pause_after and pause <= 0:
                 self.paused = True
                 break
             pause -= 1
@@ -337,6 +337,7 @@ class Walk:
                 continue
             if worth_proof and prune is not None:
                 nodes += PRUNE_COST
+                pause -= PRUNE_COST // 3  # a static proof takes as long as many moves looked at
                 if prune(pos, watch):
                     unmake()
                     continue
