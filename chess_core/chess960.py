@@ -5,6 +5,7 @@ from typing import Optional
 
 from .position import Position
 
+VARIANTS = ("standard", "chess960")  # the variants the board plays, as [game] variant and --variant spell them
 COUNT = 960
 STANDARD_NUMBER = 518
 # Where the two knights go among the five squares left after the bishops and the queen.

@@ -67,12 +67,13 @@ class Game:
 
     def __init__(self, fen: Optional[str] = None, rules: str = "fide",
                  dead_position: Optional[Callable[[Position], bool]] = None,
-                 can_mate: Optional[Callable[[Position, int], bool]] = None) -> None:
+                 can_mate: Optional[Callable[[Position, int], bool]] = None, *, chess960: bool = False) -> None:
         if rules not in RULE_PROFILES:
             raise ValueError(f"unknown rule profile {rules!r}: expected one of {', '.join(RULE_PROFILES)}")
         self.rules = rules
         self.start_fen = fen or STARTING_FEN
-        self.position = Position(self.start_fen)
+        self.chess960 = chess960  # Chess960 castling (see Position); the start FEN says where
+        self.position = Position(self.start_fen, chess960=chess960)
         self.moves: list[Move] = []
         self._keys: list[tuple] = [self.position.repetition_key()]
         self._counts: Counter = Counter(self._keys)
@@ -92,7 +93,7 @@ class Game:
         return self.outcome is not None
 
     def start_position(self) -> Position:
-        return Position(self.start_fen)
+        return Position(self.start_fen, chess960=self.chess960)
 
     def fen(self) -> str:
         return self.position.fen()

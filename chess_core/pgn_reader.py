@@ -54,6 +54,7 @@ _PROVEN = {Termination.CHECKMATE, Termination.STALEMATE, Termination.INSUFFICIEN
 _CLAIMS = (Termination.THREEFOLD_REPETITION, Termination.FIFTY_MOVES)
 _STOPPED = ("abandon", "infraction", "adjudicat", "death", "emergency")
 _VARIANTS = ("", "standard", "chess", "from position")
+_CHESS960 = ("chess960", "chess 960", "fischerandom", "fischerrandom", "fischer random")  # as python-chess reads
 
 
 # -- cutting the text into games -------------------------------------------------------------
@@ -296,10 +297,10 @@ class _GameReader:
             problem, line = chunk.tag_errors[0]
             raise _Failed(problem, line=line)
         variant = headers.get("Variant", "").strip().lower()
-        if variant not in _VARIANTS:
-            raise _Failed(f"variant {headers['Variant']!r} is not supported (standard chess only)",
+        if variant not in _VARIANTS + _CHESS960:
+            raise _Failed(f"variant {headers['Variant']!r} is not supported (standard chess and Chess960 only)",
                           line=chunk.first_line)
-        game = self._start(headers.get("FEN"))
+        game = self._start(headers.get("FEN"), chess960=variant in _CHESS960)
         words = [_SUFFIX_RE.sub("", text) for kind, text, _ in chunk.tokens if kind == "word"]
         decisive = any(_DECISIVE_LETTERS_RE.search(w) for w in words)
         lang = detect_language(words) if decisive else "auto"
@@ -331,7 +332,7 @@ class _GameReader:
                        lang="fr" if lang == "fr" else "en", warnings=self.warnings, number=number,
                        reason=reason_text)
 
-    def _start(self, fen: Optional[str]) -> Game:
+    def _start(self, fen: Optional[str], chess960: bool = False) -> Game:
         """The game from the FEN tag; castling rights that the position denies are dropped.
 
         Editors leave ``KQkq`` in a FEN after the king or a rook has moved; python-chess and
@@ -340,7 +341,7 @@ class _GameReader:
         fen = fen.strip() if fen else None
         while True:
             try:
-                return Game(fen, self.rules)
+                return Game(fen, self.rules, chess960=chess960)
             except FenError as exc:
                 stale = _CASTLING_RIGHT_RE.match(str(exc))
                 fields = (fen or "").split()

@@ -93,7 +93,9 @@ def _tags(game: Game, headers: Optional[Mapping[str, Optional[str]]], clocks: li
     if tags["Result"] not in RESULTS:
         raise ValueError(f"Result tag {tags['Result']!r}: expected one of {', '.join(RESULTS)}")
     given = headers or {}
-    if game.start_fen != STARTING_FEN or (not derive and given.get("FEN")):
+    if game.chess960:  # the FEN says which of the 960 start positions, even the usual one
+        extra["Variant"] = "Chess960"
+    if game.start_fen != STARTING_FEN or game.chess960 or (not derive and given.get("FEN")):
         extra["SetUp"] = "1"
         extra["FEN"] = game.start_fen
     if derive or given.get("PlyCount") is not None:

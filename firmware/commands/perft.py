@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from chess_core import STARTING_FEN, FenError, Position, divide, perft
+from chess_core.chess960 import VARIANTS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -14,6 +15,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--divide", action="store_true", help="print the count below each first move")
     p.add_argument("--every-leaf", action="store_true",
                    help="make and unmake every leaf instead of counting the last ply's moves (slower)")
+    p.add_argument("--variant", choices=VARIANTS, default="standard",
+                   help="chess960: castling with the rook of each right, written king-takes-rook (e1h1)")
+    p.add_argument("--no-validate", action="store_true",
+                   help="count positions that fail the legality checks (impossible checks, too many pieces), "
+                        "as composed and 'tricky' perft suites need; the FEN syntax is still checked")
     p.set_defaults(func=run)
 
 
@@ -22,9 +28,11 @@ def run(args: argparse.Namespace) -> int:
         print("echiquier perft: --depth must be >= 0", file=sys.stderr)
         return 2
     try:
-        pos = Position(args.fen)
+        pos = Position.from_fen(args.fen, validate=not args.no_validate, chess960=args.variant == "chess960")
     except FenError as exc:
-        print(f"echiquier perft: bad --fen: {exc}", file=sys.stderr)
+        text = str(exc).replace("choose the chess960 variant", "add --variant chess960")
+        hint = "" if args.no_validate or "chess960" in text else " (--no-validate counts it anyway)"
+        print(f"echiquier perft: bad --fen: {text}{hint}", file=sys.stderr)
         return 2
     if args.divide and args.depth >= 1:
         split = divide(pos, args.depth, bulk=not args.every_leaf)

@@ -115,3 +115,27 @@ def test_perft_command_as_a_process():
                           "--depth", "1"], capture_output=True, text=True, cwd=REPO_ROOT, timeout=60)
     assert bad.returncode == 2
     assert "bad --fen" in bad.stderr and "8 ranks" in bad.stderr and "Traceback" not in bad.stderr
+
+
+# -- Chess960 and positions that fail the checks (issue 15) ----------------------------------
+
+def test_perft_command_counts_960_positions_with_the_variant(capsys):
+    fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+    assert main(["perft", "--variant", "chess960", "--fen", fen, "--depth", "2"]) == 0
+    assert capsys.readouterr().out.strip() == "528"
+    swap = "4k3/8/8/8/8/8/8/5KR1 w G - 0 1"  # castling swaps the king and the rook
+    assert main(["perft", "--variant", "chess960", "--fen", swap, "--depth", "1", "--divide"]) == 0
+    assert "f1g1: 1" in capsys.readouterr().out.splitlines()  # castling, king takes rook
+    assert main(["perft", "--fen", fen, "--depth", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "Chess960 castling (add --variant chess960)" in err and "--no-validate" not in err
+
+
+def test_perft_command_no_validate_counts_what_the_checks_refuse(capsys):
+    fen = "3R4/8/q4k2/2B5/1NK5/3b4/8/8 w - - 0 1"  # python-chess's tricky "align-diag-1"
+    assert main(["perft", "--fen", fen, "--depth", "3"]) == 2
+    assert "double check" in capsys.readouterr().err
+    assert main(["perft", "--fen", fen, "--depth", "3", "--no-validate"]) == 0
+    assert capsys.readouterr().out.strip() == "2854"
+    assert main(["perft", "--fen", "8/8/8 w - - 0 1", "--depth", "1", "--no-validate"]) == 2
+    assert "8 ranks" in capsys.readouterr().err

@@ -171,7 +171,7 @@ def test_leading_comments_of_a_file_are_not_a_game():
     ("1. e4 e5 (1... c5 2. Nf3 \n", "variation opened on line 1 is not closed"),
     ('[Event "x"\n\n1. e4 *', "malformed tag pair"),
     ('[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n\n*', "FEN tag"),
-    ('[Variant "Chess960"]\n\n1. e4 *', "not supported"),
+    ('[Variant "Crazyhouse"]\n\n1. e4 *', "not supported"),
     ("1. e4 } e5 *", "unexpected '}'"),
     ("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1", "contradicts the final position"),
     ('[Result "1-0"]\n\n1. e4 0-1', "Result tag says 1-0"),
