@@ -181,10 +181,12 @@ class MoveInference:
 
     # -- public API ------------------------------------------------------------------------
 
-    def reset(self, position: Position, *, guide_back: bool = False) -> None:
+    def reset(self, position: Position, *, guide_back: bool = False, amend_last: bool = False) -> None:
         """Start again from ``position``. With ``guide_back`` (a takeback or a restore decided
         off the board), the board need not show it yet: until it does, every reading is
-        ILLEGAL, naming the squares to put right (none is taken for a move)."""
+        ILLEGAL, naming the squares to put right (none is taken for a move). With
+        ``amend_last`` (a restore after a cut), the last move of ``position`` may still be
+        amended or put back, as it could before the cut."""
         self.position = position.copy(stack=True)
         self._guide_back = guide_back
         self._expected: Move | None = None
@@ -197,6 +199,11 @@ class MoveInference:
         self._pendings: list[_Pending] = []
         self._touched: int | None = None
         self._reading: tuple = (self.position.occupied, None, None)
+        if amend_last and not guide_back and self.position.move_stack():
+            before = self.position.copy(stack=True)
+            self._last = before.pop()
+            self._b = Frame(before)
+            self._b.update(self.position.occupied)
 
     def expect(self, move: Move | None) -> None:
         """Accept only ``move`` (a legal move of the side to move) next; None accepts any."""

@@ -68,7 +68,7 @@ from board_driver.reading import Reading
 from chess_core import Game, Move, Outcome, Position, Termination, san
 from chess_core.dead import can_possibly_mate, can_possibly_mate_steps, is_dead, is_dead_steps
 from chess_core.dead_search import Steps
-from chess_core.clock import Clock
+from chess_core.clock import Clock, ClockError
 from chess_core.squares import BLACK, COLOR_NAMES, WHITE, scan_squares, square_name
 from chess_core.timecontrol import TimeControl
 
@@ -403,14 +403,17 @@ class Match:
     @classmethod
     def restore(cls, config: MatchConfig, moves: Sequence[Union[Move, str]], now: float, *,
                 outcome: Optional[Outcome] = None, remaining: Optional[Sequence[int]] = None,
-                clocks: Sequence[Optional[int]] = (), guide_back: bool = False) -> "Match":
+                clocks: Sequence[Optional[int]] = (), guide_back: bool = False,
+                amend_last: bool = False) -> "Match":
         """A match that continues, at ``now``, the game of ``moves`` from ``config.fen``: started,
         with ``outcome`` if it ended, and the side to move's clock running again.
 
         ``remaining`` is both clocks (ms, white first) after the last move, ``clocks`` the mover's
         time after each move (as ``clocks_after_move``). The time between the last move and
-        ``now`` is charged to nobody. The moves are final: the board cannot amend or take them
-        back (the inference starts from the position alone). With ``guide_back`` the board must
+        ``now`` is charged to nobody. The moves are final (the inference starts from the
+        position alone), except with ``amend_last`` the last one: a cut while its mover was
+        still correcting it (the piece moved on, or put back) must not leave a board that no
+        move explains; its press is then rebuilt in the clock, to be undone like any other. With ``guide_back`` the board must
         be brought to the position before anything counts (a game decided elsewhere); without
         it, a board that shows one more legal move (made before a cut) has that move made again.
         """
@@ -431,15 +434,24 @@ class Match:
         times = {}
         if match.time_control.timed and remaining is not None:
             times = {"start_ms_white": remaining[WHITE], "start_ms_black": remaining[BLACK]}
-        match.clock = Clock(match.time_control, moves_white=made[WHITE], moves_black=made[BLACK], **times)
-        match.clock.start(now_ms, game.turn)
+        rebuilt = None
+        if amend_last and plies and not game.is_over and not guide_back:
+            rebuilt = _clock_with_last_press(match.time_control, made, times, game.turn ^ 1, now_ms)
+        if rebuilt is not None:
+            match.clock = rebuilt
+        else:
+            match.clock = Clock(match.time_control, moves_white=made[WHITE], moves_black=made[BLACK], **times)
+            match.clock.start(now_ms, game.turn)
         if game.is_over:
             match.clock.pause(now_ms)
         match.started = True
         match.clocks_after_move = list(clocks) if len(clocks) == plies else [None] * plies
         match._clock_ms = now_ms
         match._press_ms = [now_ms] * plies
-        match.inference.reset(Position(game.fen()), guide_back=guide_back)
+        if rebuilt is not None:
+            match.inference.reset(game.position, amend_last=True)
+        else:
+            match.inference.reset(Position(game.fen()), guide_back=guide_back)
         return match
 
     def reread(self, now: float) -> list[MatchEvent]:
@@ -688,3 +700,30 @@ class Match:
         self.problems.append(text)
         return [ProblemFound(text, time, message)]
 
+
+def _clock_with_last_press(time_control: TimeControl, made: dict, times: dict, mover: int,
+                           now_ms: int) -> Optional[Clock]:
+    """A clock whose last press (``mover``'s, at ``now_ms``) is in its history, so that it can be
+    undone, and whose times after it are ``times``; None if it cannot be built."""
+    before = dict(made)
+    before[mover] -= 1
+    key = "start_ms_white" if mover == WHITE else "start_ms_black"
+
+    def build(shift: int) -> Clock:
+        start = dict(times)
+        if start:
+            start[key] = start[key] - shift
+        clock = Clock(time_control, moves_white=before[WHITE], moves_black=before[BLACK], **start)
+        clock.start(now_ms, mover)
+        clock.press(now_ms)
+        return clock
+    try:
+        if not times:
+            return build(0)
+        shift = build(0).remaining(mover, now_ms) - times[key]   # what the press adds (an increment)
+        clock = build(shift)
+        if clock.remaining(mover, now_ms) != times[key] or clock.flag_fallen is not None:
+            return None
+        return clock
+    except (ClockError, ValueError):
+        return None

@@ -12,10 +12,11 @@ from firmware.session.recorder import GameRecord
 
 def restore_match(config: MatchConfig, record: GameRecord, now: float, *, guide_back: bool = False) -> Match:
     """A Match that continues ``record`` at ``now`` (see ``Match.restore``): its moves, outcome and
-    clocks; the side to move's clock runs again with the time it had after the last move."""
+    clocks; the side to move's clock runs again with the time it had after the last move. The last
+    move may still be amended (a cut while its mover was correcting it)."""
     config = dataclasses.replace(config, fen=record.start_fen, rules=record.rules, time_control=record.time_control)
     return Match.restore(config, record.moves, now, outcome=record.get_outcome(), remaining=record.remaining,
-                         clocks=record.clocks, guide_back=guide_back)
+                         clocks=record.clocks, guide_back=guide_back, amend_last=not guide_back)
 
 
 def amend_promotion(match: Match, piece_type: int, now: float) -> list[MatchEvent]:

@@ -210,3 +210,32 @@ def test_echiquier_run_says_what_is_wrong_without_a_traceback(tmp_path, problem,
 def test_a_name_in_the_configuration_must_be_printable(tmp_path):
     with pytest.raises(ConfigError, match="game.white"):
         loads_config('[game]\nwhite = "a\\u0007b"\n', "config.toml")
+
+
+# -- point 8: a power cut while the last move was being corrected ------------------------------------------
+
+@pytest.mark.parametrize("correction, expected", [("e3", ["e2e3"]), ("e2", [])])
+def test_after_a_cut_the_last_move_can_still_be_corrected(tmp_path, correction, expected):
+    """Issue 12: a kill after a move was saved but before the hand moved that piece on left "no
+    legal move explains the board" at every restart."""
+    table = Table(tmp_path, time_control="300+2")
+    table.setup()
+    table.play("e2e4")
+    assert json.loads(table.session.recorder.current_path.read_text())["moves"] == ["e2e4"]
+    white_left = table.session.match.remaining(table.t)[0]
+    table.session = table.new_session()      # the power cut: a new session on the same board
+    assert table.session.restore(table.t)
+    table.wait(0.5)
+    table.lift("e4")
+    table.place(correction)
+    table.wait(1.0)
+    snap = table.session.snapshot(table.t)
+    assert [m.uci() for m in table.session.game.moves] == expected, snap["problems"]
+    assert not snap["wrong"] and not snap["problems"]
+    assert json.loads(table.session.recorder.current_path.read_text())["moves"] == expected
+    if expected:
+        # the correction's time is White's, and the increment is not given twice
+        assert table.session.match.remaining(table.t)[0] <= white_left
+    after = "e7e5" if expected else "d2d4"
+    table.play(after)
+    assert [m.uci() for m in table.session.game.moves] == expected + [after]

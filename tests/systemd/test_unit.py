@@ -152,3 +152,23 @@ def test_the_pwm_drop_in_gives_rpi_ws281x_dev_mem_and_vcio():
     allowed = {v.split()[0] for v in d["DeviceAllow"]}
     assert {"/dev/mem", "/dev/vcio"} <= allowed
     assert d["User"] == ["root"] and d["CapabilityBoundingSet"] == ["CAP_SYS_RAWIO"]
+
+
+def test_the_file_handle_limit_leaves_room_for_the_recorder_beside_every_connection():
+    """Issue 12: 1,100 idle connections exhausted the file handles and the next save failed."""
+    from firmware.web.limits import MAX_CONNECTIONS, RESERVED_FDS
+    limit = directives(UNIT.read_text(encoding="utf-8")).get("LimitNOFILE")
+    assert limit is not None, "the unit sets no LimitNOFILE"
+    assert int(limit[-1]) >= MAX_CONNECTIONS + RESERVED_FDS
+
+
+def test_the_connection_cap_follows_the_file_handle_limit():
+    import resource
+
+    from firmware.web.limits import connection_cap
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (200, hard))
+        assert connection_cap(256, 128) == 72
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -66,8 +66,19 @@ class LichessRefused(LichessError):
         self.error = error
 
 
+TOKEN_REFUSED = "Lichess refused the token: log in again"
+
+
 class LichessAuthError(LichessRefused, PermanentError):
-    """401/403: the token is wrong, revoked or lacks the board:play scope."""
+    """401/403: the token is wrong, revoked or lacks the board:play scope. Its message starts
+    with :data:`TOKEN_REFUSED`, the words the page and the journal show (never the token)."""
+
+    def __init__(self, status: int, error: str, what: str) -> None:
+        super().__init__(status, error, what)
+        self.args = (f"{TOKEN_REFUSED} ({what}: {error}, HTTP {status})",)
+
+    def __str__(self) -> str:
+        return self.args[0]
 
 
 class LichessNotFound(LichessRefused, PermanentError):

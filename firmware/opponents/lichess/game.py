@@ -13,7 +13,8 @@ from chess_core import Move, Position
 
 from firmware.opponents.base import (Action, ActionRefused, ChatLine, LinkState, Offer, OfferKind, OpponentGone,
                    OpponentListener)
-from firmware.opponents.lichess.client import LichessClient, LichessError, LichessRefused, LichessUnavailable
+from firmware.opponents.lichess.client import (TOKEN_REFUSED, LichessAuthError, LichessClient, LichessError,
+                                               LichessRefused, LichessUnavailable)
 from firmware.opponents.lichess.models import BoardState, MovesReader, game_sync_of, start_fen_of
 from firmware.opponents.lichess.reconnect import ReconnectingStream, StreamState
 
@@ -157,6 +158,9 @@ class LichessGame:
         self._claimed_draw |= claiming    # before the answer: the final state may come first
         try:
             await calls[action]()
+        except LichessAuthError as exc:
+            self._token_refused(exc)
+            raise ActionRefused(TOKEN_REFUSED) from None
         except LichessRefused as exc:
             self._claimed_draw &= not claiming
             raise ActionRefused(exc.error) from None
@@ -202,6 +206,18 @@ class LichessGame:
         seconds = event.get("claimWinInSeconds")
         self.listener.opponent_gone(OpponentGone(bool(event.get("gone")),
                                                  int(seconds) if isinstance(seconds, int) else None))
+
+    def _token_refused(self, exc: LichessAuthError) -> None:
+        """A 401/403 at any point: the link ends, saying so on the page and in the journal."""
+        if self.ended:
+            return
+        log.error("game %s: %s", self.id, exc)
+        self.ended = True
+        self.listener.link(LinkState.FAILED, TOKEN_REFUSED)
+        if self._on_end is not None:
+            self._on_end(self)
+        loop = asyncio.get_running_loop()
+        loop.create_task(self.stream.stop(), name=f"lichess-stop-{self.id}")
 
     def _stream_state(self, state: StreamState, detail: str) -> None:
         if self._on_link is not None:
@@ -310,6 +326,10 @@ class LichessGame:
         out.state = SendState.IN_FLIGHT
         try:
             await self.client.move(self.id, out.move.uci())
+        except LichessAuthError as exc:
+            # Not a refused move: the token is revoked. Re-sending or rebuilding will not help.
+            self._token_refused(exc)
+            return
         except LichessRefused as exc:
             if self.outbox is out:
                 log.warning("game %s: Lichess refused %s: %s", self.id, out.move, exc.error)

@@ -291,3 +291,29 @@ async def test_each_online_game_has_its_own_pgn_and_a_restart_continues_it(table
     await restarted.start_opponent(LichessOpponent(client))
     await until(lambda: restarted.online_sync is not None)
     assert restarted.record.pgn_name == online_file and restarted.record.moves == ["d2d4", "c7c5"]
+
+
+@pytest.mark.parametrize("status", [401, 403])
+async def test_a_revoked_token_ends_the_link_instead_of_rebuilding_the_board(tables, tmp_path, fake, client, caplog,
+                                                                             status):
+    """Issue 12: a 401 on a move was taken as the server refusing the move: the board rebuilt and
+    re-sent six times."""
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
+    session = table.session
+    fake.add_fault("POST", r"/move/", status=status, body={"error": "No such token"}, count=10)
+    table.play("e2e4")
+    await until(lambda: session.link_state == "failed")
+    assert session.link_detail == "Lichess refused the token: log in again"
+    assert "Lichess refused the token: log in again" in caplog.text
+    assert [m.uci() for m in session.game.moves] == ["e2e4"]       # not taken back as a refused move
+    assert not session.snapshot()["wrong"]
+    posts = [r for r in fake.requests if r[0] == "POST" and "/move/" in r[1]]
+    assert len(posts) == 1                                          # not sent again and again
+
+
+async def test_a_revoked_token_on_an_action_says_so(tables, tmp_path, fake, client):
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
+    fake.add_fault("POST", r"/resign", status=401, body={"error": "No such token"})
+    with pytest.raises(Exception, match="Lichess refused the token: log in again"):
+        await opponent.game.act(__import__("firmware.opponents.base", fromlist=["Action"]).Action.RESIGN)
+    assert table.session.link_state == "failed"
