@@ -68,7 +68,12 @@ promotion commit at once. A capture whose victim was swept off as the mover land
 never read empty) looks like a piece still in hand: when only one capture from that square is
 legal it is committed after ``WAIT_SWEPT`` without change, or at once when the next reading
 shows the opponent starting a move; with several, the LEDs show them and the next reading that
-touches one resolves it. On a colour-sensing board the victim's square changes colour, so a
+touches one resolves it. A piece seen sliding over every square up to a victim, then gone, went
+on onto it: that capture commits after ``WAIT_SWEPT_SLID`` (even with other captures possible).
+The opponent lifting a piece that the piece in hand could take is the mover still capturing
+(mover first), not the opponent starting: a lift adds no unseen event, a swept capture one, and
+the explanation with the fewest unseen events wins while both fit; one dropped only later (the
+opponent moved on meanwhile) is taken up again and the readings since read from after it. On a colour-sensing board the victim's square changes colour, so a
 swept capture is committed at once.
 
 A waiting move is also committed as soon as a reading shows the opponent beginning a move from
@@ -100,11 +105,12 @@ WAIT_SLIDE = 0.2    # s without change before a move that could be extended (a s
 WAIT_CASTLE = 1.5   # s before a rook move that begins castling commits as a rook move
 HISTORY = 64       # readings kept to read again from a candidate chosen late
 WAIT_SWEPT = 2.5    # s before the only capture from a lifted square is taken as swept off
+WAIT_SWEPT_SLID = 0.3  # s, the same when the piece was seen sliding all the way to the victim
 # (Longer than a piece is usually held in the air: a hesitation held longer is first taken for
 # the capture, then undone when the piece comes back. The clock does not mind: the move is
 # timed at the lift either way.)
 
-__all__ = ["MoveInference", "Verdict", "VerdictKind", "WAIT_SLIDE", "WAIT_CASTLE", "WAIT_SWEPT"]
+__all__ = ["MoveInference", "Verdict", "VerdictKind", "WAIT_SLIDE", "WAIT_CASTLE", "WAIT_SWEPT", "WAIT_SWEPT_SLID"]
 
 
 class VerdictKind(enum.Enum):
@@ -480,7 +486,15 @@ class MoveInference:
             move = self._with_promotion(s)
             candidates.append(_Candidate(move, self._new_frame(s.play(frame.pos, move.promotion))))
         if candidates:
-            deadline = time + WAIT_SWEPT if len(candidates) == 1 else None
+            # A piece slid along the whole way to a victim, then gone from the board: it went on
+            # onto the victim (a hand does not lift a sliding piece short of its capture).
+            slid = [c for c, s in zip(candidates, e.swept) if frame.slid_to(s)]
+            if len(slid) == 1:
+                candidates.remove(slid[0])
+                candidates.insert(0, slid[0])
+                deadline = time + WAIT_SWEPT_SLID
+            else:
+                deadline = time + WAIT_SWEPT if len(candidates) == 1 else None
             self._add_pending(_Pending(amend, candidates, time, self._reading, deadline, swept=True))
         return [self._lifted(time, e)]
 

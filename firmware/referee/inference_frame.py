@@ -192,6 +192,20 @@ class Frame:
         self.lifted |= gone
         self.prev = occ
 
+    def slid_to(self, s: Shape) -> bool:
+        """Was every square on the way of ``s`` (a line with at least one) filled since the
+        board was last as expected, i.e. the piece slid all the way toward ``s.to``?"""
+        path = s.path
+        if not path or s.frm not in self.emptied:
+            return False
+        filled = self.filled
+        while path:
+            low = path & -path
+            path ^= low
+            if low.bit_length() - 1 not in filled:
+                return False
+        return True
+
     def started(self) -> int:
         """The pieces of the side to move lifted so far (that side has begun a move)."""
         return self.lifted & self.to_move

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from chess_core import KNIGHT, ROOK, parse_square
-from firmware.referee.inference import WAIT_CASTLE, WAIT_SLIDE, WAIT_SWEPT, VerdictKind
+from firmware.referee.inference import WAIT_CASTLE, WAIT_SLIDE, WAIT_SWEPT, WAIT_SWEPT_SLID, VerdictKind
 from tests.fakes.hands import Hand, bb, uci
 
 MOVE, AMEND, TAKEBACK = VerdictKind.MOVE, VerdictKind.AMEND, VerdictKind.TAKEBACK
@@ -649,3 +649,21 @@ def test_a_piece_moved_on_to_where_it_should_be_amends_the_move():
     hand.move("g1", "f3")
     hand.lift("f3", dt=1.0)
     assert committed(hand.place("h3")) == ["g1h3"] and hand.kinds()[-1] is AMEND
+
+
+def test_a_piece_slid_all_the_way_to_a_victim_then_gone_took_it_soon():
+    hand = Hand(TWO_CAPTURES)
+    hand.lift("c2")
+    hand.held = []
+    _slide_held(hand, ["c3", "c4", "c5", "c6", "c7"])
+    v = hand.lift("c7", dt=0.004)[0]        # ... and on onto c8, the rook swept off unseen
+    hand.held = []
+    assert v.kind is LIFTED and hand.inference.next_deadline() == pytest.approx(hand.t + WAIT_SWEPT_SLID)
+    out = hand.wait(WAIT_SWEPT_SLID)
+    assert committed(out) == ["c2c8"] and out[0].time == pytest.approx(hand.t - WAIT_SWEPT_SLID)
+
+
+def test_a_piece_carried_to_one_of_two_victims_waits_for_a_touch():
+    hand = Hand(TWO_CAPTURES)
+    hand.lift("c2")
+    assert hand.wait(WAIT_SWEPT * 3) == []
