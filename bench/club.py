@@ -337,7 +337,7 @@ def line(kind: str, count: int, r: dict, interval: float) -> str:
     capacity_club = CLUB_PACE_S / (per_move / 1000) if per_move else float("inf")
     real = (f"  real boards p50 {statistics.median(r['real']):6.1f} p99 {percentile(r['real'], 0.99):6.1f} ms"
             if r["real"] else "")
-    return (f"{kind:5} {count:3} boards: {played:5} moves  latency p50 {statistics.median(lat):7.1f} ms  "
+    return (f"{kind:5} {count:3} boards ({count / interval:4.0f} moves/s): {played:5} moves  latency p50 {statistics.median(lat):7.1f} ms  "
             f"p99 {percentile(lat, 0.99):7.1f} ms  hub CPU {per_move:5.2f} ms/move  RSS {r['rss']:5.1f} MB "
             f"(peak {r['peak']:5.1f})  one core carries ~{capacity_club:,.0f} boards at a move per "
             f"{CLUB_PACE_S:.0f} s{real}")
@@ -349,6 +349,7 @@ async def main() -> int:
     parser.add_argument("--moves", type=int, default=20, help="moves per board")
     parser.add_argument("--interval", type=float, default=0.5, help="seconds between a board's moves")
     parser.add_argument("--real", type=int, default=3, help="real replaying boards among them (MQTT only)")
+    parser.add_argument("--mqtt-only", action="store_true", help="leave out the HTTP polling peer (saturation runs)")
     args = parser.parse_args()
     print(f"club night: {args.moves} moves per board, one every {args.interval:g} s (±20%); "
           f"HTTP peer polls every {POLL_S:g} s; latency = board commit -> hall page websocket")
@@ -356,9 +357,12 @@ async def main() -> int:
     for count in [int(c) for c in args.boards.split(",")]:
         m = await mqtt_round(count, args.moves, args.interval, min(args.real, count))
         print(line("MQTT", count, m, args.interval), flush=True)
-        h = await http_round(count, args.moves, args.interval)
-        print(line("HTTP", count, h, args.interval), flush=True)
-        for kind, r in (("MQTT", m), ("HTTP", h)):
+        rounds = [("MQTT", m)]
+        if not args.mqtt_only:
+            h = await http_round(count, args.moves, args.interval)
+            print(line("HTTP", count, h, args.interval), flush=True)
+            rounds.append(("HTTP", h))
+        for kind, r in rounds:
             if len(r["latencies"]) < r["expected"]:
                 print(f"      {kind}: {r['expected'] - len(r['latencies'])} of {r['expected']} simulated moves "
                       f"were not seen one by one on the page")
