@@ -10,9 +10,11 @@ What the board shows, most important last (a later layer paints over an earlier 
 4. the opponent's move to carry out (engine or online): the from square blinks, the to square
    stays lit;
 5. a promoted piece whose type can still be changed (blinks);
-6. the king of a side short of time (blinks), and the kings of a gesture being held (blink in
-   the loss colour for a resignation, the draw colour for a draw);
+6. the king of a side short of time (blinks);
 7. the squares to put right (blink), alone: after an illegal reading, or to restore a saved game;
+   but a result gesture being held (the kings on the centre) shows alone instead: the kings
+   blink in the loss colour (1-0, 0-1) or the draw colour, and the ring of squares around the
+   centre fills in that colour as the countdown runs;
 8. the end of the game, alone: the winner's and loser's kings, or both kings for a draw.
 
 Blinking is derived from ``now``: ``blink_on(now)`` is true for the first half of each period,

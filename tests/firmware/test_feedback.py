@@ -135,12 +135,16 @@ def test_a_touched_piece_shows_where_it_can_go():
     assert lit(leds, S.legal) == {"f3", "h3"} and lit(leds, S.lifted) == {"g1"}
 
 
-def test_a_gesture_being_held_blinks_the_kings():
-    resign = FeedbackState(Position(), lifted=bb("e1"), held=bb("e1"), held_kind="resign")
-    assert frame(resign, ON)[sq("e1")] == S.loss
-    assert frame(resign, OFF)[sq("e1")] == 0
-    draw = FeedbackState(Position(), lifted=bb("e1", "e8"), held=bb("e1", "e8"), held_kind="draw")
-    assert lit(frame(draw, ON), S.draw) == {"e1", "e8"}
+def test_a_gesture_being_held_blinks_the_kings_and_fills_the_ring_as_it_counts_down():
+    centre = bb("d5", "e4")
+    wrong = bb("e1", "e8", "d5", "e4")   # the board does not show the game meanwhile: the gesture wins
+    start = FeedbackState(Position(), wrong=wrong, held=centre, held_kind="resign", held_progress=0.0)
+    assert lit(frame(start, ON), S.loss) == {"d5", "e4"}
+    assert lit(frame(start, OFF), S.loss) == set() and lit(frame(start, ON), S.fix) == set()
+    half = FeedbackState(Position(), wrong=wrong, held=centre, held_kind="resign", held_progress=0.5)
+    assert lit(frame(half, OFF), S.loss) == {"c3", "d3", "e3", "f3", "f4", "f5"}
+    draw = FeedbackState(Position(), wrong=wrong, held=bb("d4", "e4"), held_kind="draw", held_progress=1.0)
+    assert len(lit(frame(draw, ON), S.draw)) == 14
 
 
 def test_a_draw_offer_lights_both_kings():
