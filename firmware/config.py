@@ -239,6 +239,7 @@ class ClubConfig:
     board: str = _check(_board_name, "")       # this board's number in the hall ("12")
     club: str = _check(_club_name, "club")     # the topic tree's second level
     credentials_file: str = ""                 # a 0600 file holding "user:password"
+    ca_file: str = ""                          # mqtts: the authority to trust (empty: the system's)
 
 
 @dataclass(frozen=True)
@@ -328,7 +329,8 @@ def _resolve(config: Config, base: Path | None) -> Config:
     board = dataclasses.replace(config.board, pinmap=rel(config.board.pinmap), capture=rel(config.board.capture))
     storage = dataclasses.replace(config.storage, dir=rel(config.storage.dir))
     lichess = dataclasses.replace(config.lichess, token_file=rel(config.lichess.token_file))
-    club = dataclasses.replace(config.club, credentials_file=rel(config.club.credentials_file))
+    club = dataclasses.replace(config.club, credentials_file=rel(config.club.credentials_file),
+                               ca_file=rel(config.club.ca_file))
     return dataclasses.replace(config, board=board, leds=leds, web=web, storage=storage, lichess=lichess, club=club)
 
 

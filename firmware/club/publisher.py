@@ -37,7 +37,7 @@ class BoardPublisher:
     def __init__(self, broker: Broker, club: str, board: str, *,
                  credentials: Optional[tuple[str, str]] = None,
                  on_pairing: Optional[Callable[[str, str, dict], None]] = None,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = time.time, ca_file: Optional[str] = None) -> None:
         self.broker, self.club, self.board = broker, club, board
         self.on_pairing = on_pairing
         self.wall = wall
@@ -56,7 +56,7 @@ class BoardPublisher:
         if credentials is not None:
             self.client.username_pw_set(*credentials)
         if broker.tls:
-            self.client.tls_set()
+            self.client.tls_set(ca_certs=ca_file or None)
         self.client.will_set(status_topic(club, board), b"offline", qos=QOS, retain=True)
         self.client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
         self.client.on_connect = self._on_connect
@@ -179,7 +179,8 @@ async def serve_club(service: Any) -> None:
             log.warning("board %s: pairing %s - %s not applied: %s", config.board, white, black, exc)
 
     publisher = BoardPublisher(Broker.parse(config.broker), config.club, config.board, credentials=credentials,
-                               on_pairing=lambda w, b, g: loop.call_soon_threadsafe(apply, w, b, g))
+                               on_pairing=lambda w, b, g: loop.call_soon_threadsafe(apply, w, b, g),
+                               ca_file=config.ca_file or None)
     unsubscribe = session.subscribe(publisher.on_snapshot)
     publisher.on_snapshot(session.snapshot())
     publisher.start()

@@ -16,6 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="0.0.0.0", help="the page's address (default: every interface)")
     p.add_argument("--state-dir", type=Path, default=Path("hub-state"), help="where the games are kept")
     p.add_argument("--credentials", type=Path, help='a 0600 file "user:password" for the broker')
+    p.add_argument("--ca-file", type=Path, help="mqtts: the authority that signed the broker's certificate")
     p.add_argument("--pairings", type=Path, help="CSV: board, white, black, optional round (re-read when changed)")
     p.add_argument("--round", help="the round (default: the pairing file's)")
     p.add_argument("--event", help="the PGN Event of the round")
@@ -58,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"echiquier hub: --time-control: {exc}", file=sys.stderr)
             return 2
     options = HubOptions(broker=args.broker, state_dir=args.state_dir, club=args.club, host=args.host,
-                         port=args.port, credentials=args.credentials, pairings=args.pairings, round=args.round,
+                         port=args.port, credentials=args.credentials, ca_file=args.ca_file,
+                         pairings=args.pairings, round=args.round,
                          site=args.site, rules=rules, ratings=args.ratings, broadcast=args.broadcast,
                          token_file=args.token_file, lichess_url=args.lichess_url)
     try:

@@ -29,6 +29,7 @@ class HubOptions:
     host: str = "0.0.0.0"
     port: int = 8090
     credentials: Optional[Path] = None
+    ca_file: Optional[Path] = None                  # mqtts: the authority to trust (None: the system's)
     pairings: Optional[Path] = None
     round: Optional[str] = None
     site: str = "?"
@@ -59,6 +60,8 @@ class HubApp:
         o.state_dir.mkdir(parents=True, exist_ok=True)
         self.broker = Broker.parse(o.broker)
         self.credentials = read_credentials(o.credentials) if o.credentials else None
+        if o.ca_file is not None and not o.ca_file.is_file():
+            raise ValueError(f"--ca-file {o.ca_file}: no such file")
         self.hub.load()
         if o.ratings is not None:
             with open(o.ratings, encoding="utf-8", newline="") as f:
@@ -83,7 +86,8 @@ class HubApp:
 
     async def run(self) -> int:
         loop = asyncio.get_running_loop()
-        self.client = HubClient(self.hub, self.broker, self.options.club, loop, credentials=self.credentials)
+        self.client = HubClient(self.hub, self.broker, self.options.club, loop, credentials=self.credentials,
+                                ca_file=str(self.options.ca_file) if self.options.ca_file else None)
         self.port = await self.server.start(self.options.host, self.options.port)
         if self.pusher is not None:
             self.hub.listeners.append(self.pusher.changed)

@@ -17,7 +17,8 @@ class HubClient:
     """Subscribes to ``echiquier/<club>/board/+/{game,status}``; publishes the pairings, retained."""
 
     def __init__(self, hub: Hub, broker: Broker, club: str, loop: asyncio.AbstractEventLoop, *,
-                 credentials: Optional[tuple[str, str]] = None, client_id: str = "") -> None:
+                 credentials: Optional[tuple[str, str]] = None, client_id: str = "",
+                 ca_file: Optional[str] = None) -> None:
         self.hub, self.broker, self.club, self.loop = hub, broker, club, loop
         self.connected = asyncio.Event()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or f"echiquier-hub-{club}",
@@ -25,7 +26,7 @@ class HubClient:
         if credentials is not None:
             self.client.username_pw_set(*credentials)
         if broker.tls:
-            self.client.tls_set()
+            self.client.tls_set(ca_certs=ca_file or None)
         self.client.reconnect_delay_set(0.5, 4.0)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
