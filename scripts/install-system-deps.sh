@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need (stockfish, pgn-extract, chromium, systemd-analyze,
-# mosquitto: the club night broker),
+# mosquitto: the club night broker, openssl: its TLS test's certificates),
 # skipping those already present. Needs root or sudo; does nothing when all are there.
 set -euo pipefail
 need=()
@@ -9,6 +9,7 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 { [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1; } || need+=(mosquitto)
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi
