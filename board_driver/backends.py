@@ -38,8 +38,11 @@ def open_source(name: str, *, pinmap: Optional[PinMap] = None, port: Optional[st
         return SimulatedBoard()
     if name == "serial":
         from .serial_link import SerialSource
-        from .serial_ports import resolve_port
-        return SerialSource(resolve_port(port, Path(root)), **({"serial_factory": serial_factory} if serial_factory else {}))
+        from .serial_ports import AUTO, resolve_port
+        options = {"serial_factory": serial_factory} if serial_factory else {}
+        if port in (None, "", AUTO):  # found at each connection attempt: the Pico may be plugged in later
+            return SerialSource(AUTO, resolve=lambda: resolve_port(AUTO, Path(root)), **options)
+        return SerialSource(resolve_port(port, Path(root)), **options)
     if name == "gpio":
         from .gpio_matrix import GpioMatrixSource
         if pinmap is None:

@@ -6,7 +6,8 @@ HEARTBEAT for ``silence_timeout`` s) or the port raised (USB cable pulled). A lo
 its port and retries with a capped exponential backoff; on every (re)connection it drops any
 partial frame and asks the device for its version and current reading. Time comes from
 ``clock`` and the port from ``serial_factory`` (``serial.Serial`` by default, imported on
-first use), so tests run it by hand. ``board_driver.serial_link`` builds the sensor source
+first use), so tests run it by hand. ``resolve`` (for ``port_name = "auto"``) names the device
+at each attempt, so a co-processor plugged in after the service started is found. ``board_driver.serial_link`` builds the sensor source
 and the LED sink on it.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ from enum import Enum
 
 from . import framing
 from .framing import Frame, FrameDecoder, FrameError, FrameType
-from .sensors import BackendUnavailableError
+from .sensors import BackendUnavailableError, SensorError
 
 log = logging.getLogger(__name__)
 
@@ -92,8 +93,10 @@ class SerialLink:
         backoff: Backoff | None = None,
         read_timeout: float = READ_TIMEOUT,
         threaded: bool = True,
+        resolve: Callable[[], str] | None = None,
     ):
         self.port_name = port_name
+        self._resolve = resolve
         self.baudrate = baudrate
         self._factory = serial_factory
         self._clock = clock
@@ -109,6 +112,8 @@ class SerialLink:
         self.retry_at = 0.0
         self.last_error: str | None = None
         """Why the last attempt to open the port failed (None once open)."""
+        self.port_in_use: str | None = None
+        """The device last opened (``port_name`` resolved when it is "auto")."""
         self._state = LinkState.CLOSED
         self._port = None
         self._lock = threading.RLock()
@@ -273,10 +278,20 @@ class SerialLink:
             except ImportError as exc:
                 raise BackendUnavailableError(f"pyserial is not installed ({exc})") from exc
             factory = self._factory = serial.Serial
+        name = self.port_name
+        if self._resolve is not None:  # "auto": the device may appear later (plugged in after boot)
+            try:
+                name = self._resolve()
+            except (OSError, SensorError) as exc:
+                self.last_error = str(exc)
+                self.stats.open_failures += 1
+                self.retry_at = self._clock() + self.backoff.next()
+                return
+        self.port_in_use = name
         try:
             # exclusive: pyserial flocks the port, so a second process (hwtest beside the
             # service) fails to open it instead of silently sharing the frames.
-            port = factory(self.port_name, baudrate=self.baudrate, timeout=self.read_timeout, write_timeout=1.0,
+            port = factory(name, baudrate=self.baudrate, timeout=self.read_timeout, write_timeout=1.0,
                            exclusive=True)
         except (OSError, ValueError) as exc:
             self.last_error = str(exc)

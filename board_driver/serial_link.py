@@ -118,7 +118,8 @@ class SerialSource(SensorSource):
 
     def _no_reading(self) -> str:
         link = self.link
-        text = f"no reading from the co-processor on {link.port_name} within {self.read_timeout} s"
+        where = link.port_in_use or ("its data port" if link.port_name == "auto" else link.port_name)
+        text = f"no reading from the co-processor on {where} within {self.read_timeout} s"
         if link.last_error:
             return f"{text}: cannot open it ({link.last_error})"
         if link.connected and link.device_version is None:

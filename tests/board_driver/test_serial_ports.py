@@ -105,3 +105,27 @@ def test_the_link_block_shows_firmware_errors_drops_and_the_device_scan_rate():
     monitor.update(Reading(0.0, 0))
     screen = monitor.render(0.0, device_rate=link.device_scan_rate)
     assert "scan rate 612 scans/s (the co-processor's count)" in screen
+
+
+def test_auto_keeps_looking_until_the_pico_is_plugged_in(tmp_path):
+    from board_driver.backends import open_source
+    from board_driver.serial_link import SerialSource
+    line = FakeLine()
+    line.on_host_bytes = device_on(line)
+    t = [0.0]
+
+    def clock():  # time passes a little with every look at it
+        t[0] += 0.001
+        return t[0]
+    source = SerialSource("auto", resolve=lambda: resolve_port("auto", tmp_path), serial_factory=line.factory,
+                          clock=clock, threaded=False, read_timeout=0.01)
+    with pytest.raises(SensorError, match="no reading from the co-processor on its data port .*no co-processor data port"):
+        source.read_once()
+    assert line.opens == 0
+    emulated_usb(tmp_path)  # plugged in
+    t[0] = 10.0             # past the backoff
+    assert source.read_once().occupied == 0
+    assert source.link.port_in_use == f"/dev/serial/by-id/{PICO}02"
+    source.stop()
+    opened = open_source("serial", port="auto", root=tmp_path, serial_factory=FakeLine().factory)
+    assert opened.link.port_name == "auto"
