@@ -38,6 +38,7 @@ class HubOptions:
     broadcast: Optional[str] = None                 # a Lichess broadcast round id
     token_file: Optional[Path] = None
     lichess_url: str = "https://lichess.org"
+    pairings_check_s: float = PAIRINGS_CHECK_S      # how often the pairing file is looked at
 
 
 class HubApp:
@@ -99,15 +100,14 @@ class HubApp:
         try:
             while not self._stop.is_set():
                 try:
-                    await asyncio.wait_for(self._stop.wait(), PAIRINGS_CHECK_S)
+                    await asyncio.wait_for(self._stop.wait(), self.options.pairings_check_s)
                 except asyncio.TimeoutError:
                     pass
                 if self.options.pairings is not None:
                     try:
                         if self._read_pairings():
                             self.client.publish_pairings()
-                            for board in self.hub.pairings:
-                                self.hub._tell(board)
+                            self.hub.pairings_shown()
                     except (OSError, PairingError) as exc:
                         log.error("pairings not read again: %s", exc)
         finally:

@@ -37,6 +37,7 @@ class Hub:
         self.store = HubStore(state_dir)
         self.site = site
         self.round = round
+        self._round_given = round is not None   # else the pairing file's round is the round
         self.rules = dict(rules or {})
         self.wall = wall
         self.boards: dict[str, BoardGame] = {}            # the latest game of each board
@@ -66,8 +67,13 @@ class Hub:
     def set_pairings(self, pairings: list[Pairing]) -> None:
         self.pairings = {p.board: p for p in pairings}
         rounds = {p.round for p in pairings if p.round}
-        if len(rounds) == 1 and self.round is None:
+        if len(rounds) == 1 and not self._round_given:
             self.round = rounds.pop()
+
+    def pairings_shown(self) -> None:
+        """Tell the listeners (the page) about every paired board: the pairings changed."""
+        for board in self.pairings:
+            self._tell(board)
 
     def pairing_messages(self) -> list[tuple[str, bytes]]:
         """(board, message) of every pairing, with the round's settings."""
@@ -137,12 +143,14 @@ class Hub:
 
     # -- what the hub serves ---------------------------------------------------------------------
 
-    def round_games(self) -> list[BoardGame]:
-        games = [g for g in self.games.values() if self.round is None or g.round == self.round]
+    def round_games(self, round: Optional[str] = None) -> list[BoardGame]:
+        """The games of ``round`` (default: the current one; every game kept when there is none)."""
+        round = round if round is not None else self.round
+        games = [g for g in self.games.values() if round is None or g.round == round]
         return sorted(games, key=lambda g: (board_key(g.board), g.game_id))
 
-    def round_pgn(self) -> str:
-        return "\n".join(g.pgn(self.site) for g in self.round_games())
+    def round_pgn(self, round: Optional[str] = None) -> str:
+        return "\n".join(g.pgn(self.site) for g in self.round_games(round))
 
     def board_pgn(self, board: str) -> Optional[str]:
         games = [g for g in self.round_games() if g.board == board]

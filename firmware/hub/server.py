@@ -41,6 +41,7 @@ class HubServer:
         r.add_get("/ws", self._websocket)
         r.add_get("/api/boards", self._boards)
         r.add_get("/round.pgn", self._round_pgn)
+        r.add_get("/round/{round}.pgn", self._a_round_pgn)
         r.add_get("/board/{board}.pgn", self._board_pgn)
         r.add_get("/ratings.csv", self._ratings_csv)
         r.add_get("/api/ratings", self._ratings)
@@ -117,6 +118,13 @@ class HubServer:
 
     async def _round_pgn(self, request: web.Request) -> web.Response:
         return web.Response(text=self.hub.round_pgn(), content_type=PGN_TYPE, headers=NO_STORE)
+
+    async def _a_round_pgn(self, request: web.Request) -> web.Response:
+        round = request.match_info["round"]
+        text = self.hub.round_pgn(round)
+        if not text:
+            return _error(404, f"no game of round {round[:40]!r} is kept")
+        return web.Response(text=text, content_type=PGN_TYPE, headers=NO_STORE)
 
     async def _board_pgn(self, request: web.Request) -> web.Response:
         board = request.match_info["board"]

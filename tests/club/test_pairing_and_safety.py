@@ -42,11 +42,44 @@ async def test_the_hub_names_the_players_and_sets_the_round_on_the_board(broker,
         assert own.headers["TimeControl"] == "600+5" and own.headers["Event"] == "Club night"
         (game,) = read_games((await get_text(app, "/round.pgn"))[1])
         assert (game.headers["White"], game.headers["Round"], game.headers["Event"]) == ("Ada Lovelace", "3", "Club night")
+        assert (await get_text(app, "/round/3.pgn"))[1] == (await get_text(app, "/round.pgn"))[1]
+        assert (await get_text(app, "/round/4.pgn"))[0] == 404
         assert uci_moves(game) == SCHOLAR
         # the page shows board 2 from the pairing before its board has said anything
         assert app.hub.board_view("2")["white"] == "Cy"
     finally:
         await loop.run_in_executor(None, publisher.stop)
+        await stop_hub(app, task)
+
+
+async def test_an_edited_pairing_file_reaches_the_boards(broker, tmp_path):
+    pairings = tmp_path / "pairings.csv"
+    pairings.write_text("1,Ada,Bo,1\n")
+    app, task = await start_hub(broker, tmp_path / "hub", pairings=pairings, pairings_check_s=0.05)
+    table = Table(tmp_path / "b1")
+    names: list[tuple[str, str]] = []
+    changed = asyncio.Event()
+
+    def seen(snap):
+        pair = (snap["players"]["white"], snap["players"]["black"])
+        if not names or names[-1] != pair:
+            names.append(pair)
+            changed.set()
+    table.session.subscribe(seen)
+    publisher = publisher_for(broker, table, "1")
+    try:
+        async with asyncio.timeout(10):
+            while ("Ada", "Bo") not in names:
+                changed.clear()
+                await changed.wait()
+            pairings.write_text("board,white,black,round\n1,Cy,Di,2\n")
+            while ("Cy", "Di") not in names:
+                changed.clear()
+                await changed.wait()
+        await until(app.hub, lambda: app.hub.board_view("1")["white"] == "Cy")   # the board's own word
+        assert app.hub.round == "2"    # the file's round: /round.pgn is round 2's from now on
+    finally:
+        await asyncio.get_running_loop().run_in_executor(None, publisher.stop)
         await stop_hub(app, task)
 
 
