@@ -211,8 +211,7 @@ def validate(pos: "Position") -> None:
                 rook_ok = pos.board[rsq] == (4 | color << 3)
                 if not (king_ok and rook_ok):
                     hint = (" (a Chess960 position? choose the chess960 variant)"
-                            if pos.king[color] >= 0 and pos.king[color] >> 3 == ksq >> 3 and pos.king[color] != ksq
-                            else "")
+                            if _looks_960(pos, color, ksq, rsq) else "")
                     raise FenError(f"castling right {letter!r} needs the king on {SQUARE_NAMES[ksq]} "
                                    f"and a rook on {SQUARE_NAMES[rsq]}{hint}")
     pushed = origin = -1
@@ -256,6 +255,18 @@ def _validate_checks(pos: "Position", pushed: int, origin: int) -> None:
         if count > 1 or (checkers != 1 << pushed and pos.attackers(pos.turn ^ 1, pos.king[pos.turn], before)):
             raise FenError(f"{name} is in check, which the pawn move past {SQUARE_NAMES[pos.ep]} "
                            f"cannot have given")
+
+
+def _looks_960(pos: "Position", color: int, ksq: int, rsq: int) -> bool:
+    """A standard right that fails as a Chess960 one would not: the king on its first rank off
+    e1/e8, or a rook of that colour between the king and the empty corner."""
+    king = pos.king[color]
+    if king < 0 or king >> 3 != ksq >> 3:
+        return False
+    if king != ksq:
+        return True
+    lo, hi = sorted((king, rsq))
+    return any(pos.board[sq] == (ROOK | color << 3) for sq in range(lo + 1, hi))
 
 
 def dump_fen(pos: "Position", *, shredder: bool = False) -> str:

@@ -18,6 +18,7 @@ from typing import TextIO
 
 from board_driver.capture import CaptureError, PromoteChoice, iter_capture
 from chess_core import FenError
+from chess_core.chess960 import VARIANTS, start_fen
 from chess_core.timecontrol import TimeControlError
 
 from firmware.referee.gestures import (CyclePromotion, DrawGesture, GestureTracker, GestureUndone, Resign,
@@ -29,6 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("replay", help="replay a capture file and print the game")
     p.add_argument("capture", metavar="CAPTURE", help="capture file (format v1); - reads stdin")
     p.add_argument("--fen", default=None, help="start position (default: the initial position)")
+    p.add_argument("--variant", choices=VARIANTS, default="standard",
+                   help="chess960: castling with the rook of each right (the start from --fen or --start-position)")
+    p.add_argument("--start-position", type=int, default=None, metavar="N",
+                   help="Chess960 start position number 0-959 (implies --variant chess960; 518 is the usual start)")
     p.add_argument("--time-control", default="-", help="time control, e.g. 300+3 (default: - for none)")
     p.add_argument("--rules", choices=("fide", "casual"), default="fide", help="rule profile (default: fide)")
     p.add_argument("--format", choices=("pgn", "json"), default="pgn", help="output format (default: pgn)")
@@ -147,11 +152,22 @@ def _report(match: Match, errors: list[CaptureError], reported: int, out: TextIO
 
 
 def run(args: argparse.Namespace) -> int:
+    fen, chess960 = args.fen, args.variant == "chess960"
+    if args.start_position is not None:
+        if fen is not None:
+            print("echiquier replay: give --fen or --start-position, not both", file=sys.stderr)
+            return 2
+        try:
+            fen, chess960 = start_fen(args.start_position), True
+        except ValueError as exc:
+            print(f"echiquier replay: bad --start-position: {exc}", file=sys.stderr)
+            return 2
     try:
-        config = MatchConfig(rules=args.rules, time_control=args.time_control, fen=args.fen)
+        config = MatchConfig(rules=args.rules, time_control=args.time_control, fen=fen, chess960=chess960)
         Match(config)
     except FenError as exc:
-        print(f"echiquier replay: bad --fen: {exc}", file=sys.stderr)
+        text = str(exc).replace("choose the chess960 variant", "add --variant chess960")
+        print(f"echiquier replay: bad --fen: {text}", file=sys.stderr)
         return 2
     except TimeControlError as exc:
         print(f"echiquier replay: bad --time-control: {exc}", file=sys.stderr)

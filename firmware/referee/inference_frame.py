@@ -18,6 +18,13 @@ moving from) and classifies each against the base's shapes:
   pieces of the side to move lifted, even pieces that cannot move (a hesitation);
 * NONE: no legal move explains the board.
 
+Chess960 castling may leave a piece where it stood or put each on the other's square, so its
+end state can look like a king or rook move, or like no change at all. Such a castling shape
+``needs`` the squares of the pieces that end where a piece began to have been seen empty (the
+king lifted, the rook lifted) when a king or rook move leaves the same board: then it is
+COMPLETE, and preferred to that move; before that it is PARTIAL. A king and rook that swap
+squares read as castling when both were lifted since the board last showed the base position.
+
 The frame remembers which squares were seen empty (``lifted``) and when each square last
 emptied and filled, because the end state of a capture (the mover's square empty) is the same
 as a piece in the hand: only the history tells them apart.
@@ -32,8 +39,6 @@ from chess_core.squares import BETWEEN, BISHOP, PAWN, QUEEN, ROOK, WHITE
 
 # Shape kinds.
 QUIET, CAPTURE, EN_PASSANT, CASTLE = range(4)
-# King destination -> (rook from, rook to).
-_CASTLE_ROOK = {6: (7, 5), 2: (0, 3), 62: (63, 61), 58: (56, 59)}
 _SLIDERS = (BISHOP, ROOK, QUEEN)
 
 
@@ -51,7 +56,7 @@ class Shape:
     """One legal move as the sensors see it; promotions have one shape per square pair."""
 
     __slots__ = ("code", "move", "kind", "piece", "frm", "to", "src", "dst", "cap", "victims", "path", "after",
-                 "after_white", "after_black")
+                 "after_white", "after_black", "lifts", "needs")
 
     def __init__(self, pos: Position, code: int) -> None:
         self.code = code  # the generator's code of the move (a queen for a promotion)
@@ -62,12 +67,18 @@ class Shape:
         self.frm, self.to = frm, to
         self.move = Move(frm, to, QUEEN if (code >> 12) & 7 else None)
         fb, tb = 1 << frm, 1 << to
-        cap = victims = path = 0
+        cap = victims = path = needs = 0
+        lifts = None
         if flag == FLAG_CASTLE:
-            rf, rt = _CASTLE_ROOK[to]
+            kf, kt, rf, rt = pos.castling_squares(self.move)
             self.kind = CASTLE
-            src, dst = fb | 1 << rf, tb | 1 << rt
-            path = BETWEEN[frm][to] | BETWEEN[rf][rt]
+            before, after = 1 << kf | 1 << rf, 1 << kt | 1 << rt
+            src, dst = before & ~after, after & ~before
+            path = BETWEEN[kf][kt] | BETWEEN[rf][rt]
+            lifts = before  # both pieces may be in the hand, even one that ends where it began
+            # Chess960: a piece ending where one of the two began must have been lifted (a rook
+            # that stays need not: the king's move alone is no other legal move).
+            needs = before & after & ~(1 << rf if rf == rt else 0)
         elif flag == FLAG_EN_PASSANT:
             self.kind = EN_PASSANT
             victims = 1 << (to - 8 if us == WHITE else to + 8)
@@ -81,6 +92,8 @@ class Shape:
             if self.piece in _SLIDERS or (self.piece == PAWN and abs(to - frm) == 16):
                 path = BETWEEN[frm][to]
         self.src, self.dst, self.cap, self.victims, self.path = src, dst, cap, victims, path
+        self.lifts = src if lifts is None else lifts  # the squares this move may leave empty on the way
+        self.needs = needs
         after_own = (own & ~src) | dst | cap
         after_their = their & ~victims
         self.after = after_own | after_their
@@ -112,6 +125,13 @@ def build_shapes(pos: Position, allowed: Move | None = None) -> list[Shape]:
         if allowed is not None and (allowed.from_square != code & 63 or allowed.to_square != (code >> 6) & 63):
             continue
         shapes.append(Shape(pos, code))
+    if pos.chess960:
+        # A castling that leaves the board as no other move does needs no particular lift (the
+        # rook over a king that stays); one that looks like no change at all does.
+        others = {s.after for s in shapes if s.kind != CASTLE}
+        for s in shapes:
+            if s.needs and s.src and s.after not in others:
+                s.needs = 0
     return shapes
 
 
@@ -214,6 +234,10 @@ class Frame:
         """Classify the reading ``occ`` (with colours, if sensed) given the history so far."""
         coloured = white is not None and black is not None
         if occ == self.occ and (not coloured or (white == self.white and black == self.black)):
+            if self.lifted & (self.lifted - 1) and self.pos.chess960:
+                swaps = [s for s in self.shapes if s.kind == CASTLE and not s.src and not s.needs & ~self.lifted]
+                if swaps:
+                    return Evaluation(Fit.COMPLETE, swaps)  # king and rook swapped squares
             return Evaluation(Fit.STABLE)
         gone = self.occ & ~occ
         new = occ & ~self.occ
@@ -227,7 +251,7 @@ class Frame:
         partial: list[Shape] = []
         lifted, emptied, filled = self.lifted, self.emptied, self.filled
         for s in self.shapes:
-            if occ == s.after:
+            if occ == s.after and not s.needs & ~lifted:
                 if coloured:
                     if white == s.after_white and black == s.after_black:
                         complete.append(s)
@@ -241,14 +265,17 @@ class Frame:
                 else:
                     swept.append(s)
                     continue
-            if gone & ~(s.src | s.cap) or new & ~(s.dst | s.path):
+            if gone & ~(s.lifts | s.cap) or new & ~(s.dst | s.path):
                 continue
-            if new and new.bit_count() > (gone & s.src).bit_count():
+            if new and new.bit_count() > (gone & s.lifts).bit_count():
                 continue  # every piece set down must have been lifted
             if coloured and (new_wrong or recoloured & ~s.cap):
                 continue
             partial.append(s)
         if complete:
+            if len(complete) > 1:  # Chess960 castling that ends as a king or rook move would
+                castles = [s for s in complete if s.needs]
+                complete = castles or complete
             return Evaluation(Fit.COMPLETE, complete, swept, partial)
         if swept:
             return Evaluation(Fit.SWEPT, complete, swept, partial)

@@ -86,6 +86,7 @@ class MatchConfig:
     fen: Optional[str] = None
     touch_move: bool = False
     takebacks: bool = False
+    chess960: bool = False  # Chess960 castling (config [game] variant = "chess960"); ``fen`` says which start
     settle_ms: float = SETTLE_MS
     # Dead positions and flag falls judged by chess_core.dead (exact, but a search after every
     # move); False: by material alone (chess_core.game), for bulk replays.
@@ -213,7 +214,7 @@ class Match:
         self.config = config = config or MatchConfig()
         self.time_control = TimeControl.parse(config.time_control)
         if config.fen is not None:
-            Position(config.fen)  # FenError names what is wrong
+            Position(config.fen, chess960=config.chess960)  # FenError names what is wrong
         self.debouncer = Debouncer(config.settle_ms)
         self._setup(config.fen)
 
@@ -222,7 +223,8 @@ class Match:
         self.fen = fen
         exact = cfg.exact_dead_positions
         self._dead_rule = _DeadRule(is_dead if exact else None)
-        self.game = Game(fen, cfg.rules, dead_position=self._dead_rule, can_mate=can_possibly_mate if exact else None)
+        self.game = Game(fen, cfg.rules, dead_position=self._dead_rule, can_mate=can_possibly_mate if exact else None,
+                         chess960=cfg.chess960)
         self._dead_rule.defer = True  # judged exactly at construction, deferred to a poll after
         self.clock = Clock(self.time_control)
         self.inference = MoveInference(self.game.position, touch_move=cfg.touch_move, takebacks=cfg.takebacks)
@@ -395,7 +397,7 @@ class Match:
 
     def new_game(self, now: float, fen: Optional[str] = None) -> list[MatchEvent]:
         if fen is not None:
-            Position(fen)
+            Position(fen, chess960=self.config.chess960)
         self._setup(fen if fen is not None else self.config.fen)
         board = self.debouncer.settled
         return self._settled(Reading(now, board.occupied, board.white, board.black)) if board else []
@@ -428,7 +430,7 @@ class Match:
         if outcome is not None and game.outcome != outcome:
             game.outcome = outcome
         plies = len(game.moves)
-        first = Position(game.start_fen).turn
+        first = game.start_position().turn
         made = {first: (plies + 1) // 2, first ^ 1: plies // 2}
         now_ms = _ms(now)
         times = {}
@@ -451,7 +453,7 @@ class Match:
         if rebuilt is not None:
             match.inference.reset(game.position, amend_last=True)
         else:
-            match.inference.reset(Position(game.fen()), guide_back=guide_back)
+            match.inference.reset(Position(game.fen(), chess960=game.chess960), guide_back=guide_back)
         return match
 
     def reread(self, now: float) -> list[MatchEvent]:

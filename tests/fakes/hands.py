@@ -284,7 +284,8 @@ class _Player:
         self.last_to = move.to_square
         self.last_time = h.t
         del us
-        if h.noise[3] and not move.promotion and rng.random() < h.noise[3]:
+        castled960 = board.chess960 and board.is_castling(move)  # (its to_square is the rook's, now empty)
+        if h.noise[3] and not move.promotion and not castled960 and rng.random() < h.noise[3]:
             self.note("re-seated")  # the piece just set down is lifted and set down again
             h.wait(250, 600)
             h.contact(move.to_square, None)
@@ -500,23 +501,65 @@ class _Player:
         self.note(f"capture, {style}")
 
     def castle(self, board: chess.Board, move: chess.Move) -> None:
+        """King first, rook first or both lifted. In Chess960 a piece may stay where it is (it is
+        lifted and set back: the king must be, or the move is a rook move) or land where the other
+        stands (that one is lifted first, both then in the hand)."""
         h = self.h
         us = board.turn
-        king_from, king_to = move.from_square, move.to_square
+        king_from = move.from_square
         rank = chess.square_rank(king_from)
-        kingside = chess.square_file(king_to) == 6
-        rook_from = chess.square(7 if kingside else 0, rank)
+        kingside = board.is_kingside_castling(move)
+        king_to = chess.square(6 if kingside else 2, rank)
         rook_to = chess.square(5 if kingside else 3, rank)
+        rook_from = move.to_square if board.chess960 else chess.square(7 if kingside else 0, rank)
         style = self.rng.choice(("king first", "rook first", "both lifted"))
         self.note(f"castling, {style}")
+        standard = {king_from, rook_from}.isdisjoint({king_to, rook_to})
+        if board.chess960:
+            if king_from == king_to:
+                self.note("castling 960, king stays")
+            elif rook_from == rook_to:
+                self.note("castling 960, rook stays")
+            elif king_to == rook_from and rook_to == king_from:
+                self.note("castling 960, swap")
+            elif not standard:
+                self.note("castling 960, onto the other's square")
+        if standard:
+            self._castle_apart(board, style, king_from, king_to, rook_from, rook_to)
+            return
+        # Pieces go into the hand in order; one is set down as soon as its square is free.
+        order = {"king first": [(king_from, king_to), (rook_from, rook_to)],
+                 "rook first": [(rook_from, rook_to), (king_from, king_to)],
+                 "both lifted": self.rng.sample([(king_from, king_to), (rook_from, rook_to)], 2)}[style]
+        held: list[tuple[int, int]] = []
+        for frm, to in order:
+            h.contact(frm, None)
+            held.append((frm, to))
+            h.wait(30, 400) if style == "both lifted" else h.wait(*CARRY)
+            if style == "both lifted" and len(held) < 2:
+                continue
+            for piece in list(held):
+                if not (h.white | h.black) >> piece[1] & 1:
+                    h.contact(piece[1], us)
+                    held.remove(piece)
+                    h.wait(*BETWEEN_HANDS)
+        for _frm, to in held:
+            h.contact(to, us)
+            h.wait(30, 400)
+
+    def _castle_apart(self, board: chess.Board, style: str, king_from: int, king_to: int, rook_from: int,
+                      rook_to: int) -> None:
+        """Castling whose four squares are all different (as in standard chess)."""
+        h = self.h
+        us = board.turn
         if style == "king first":
-            self.travel(board, king_from, king_to, us, slide_ok=True)
+            self.travel(board, king_from, king_to, us, slide_ok=self._clear(king_from, king_to))
             h.wait(*BETWEEN_HANDS)
             h.contact(rook_from, None)
             h.wait(*CARRY)
             h.contact(rook_to, us)
         elif style == "rook first":
-            self.travel(board, rook_from, rook_to, us, slide_ok=True)
+            self.travel(board, rook_from, rook_to, us, slide_ok=self._clear(rook_from, rook_to))
             h.wait(*BETWEEN_HANDS)
             h.contact(king_from, None)
             h.wait(*CARRY)
@@ -532,6 +575,10 @@ class _Player:
             h.contact(places[0], us)
             h.wait(30, 400)
             h.contact(places[1], us)
+
+    def _clear(self, frm: int, to: int) -> bool:
+        """No piece between ``frm`` and ``to`` now (a Chess960 rook may stand in the king's way)."""
+        return not any((self.h.white | self.h.black) >> sq & 1 for sq in _path(frm, to))
 
     def en_passant(self, board: chess.Board, move: chess.Move) -> None:
         h = self.h
@@ -551,14 +598,15 @@ class _Player:
 
 def capture_game(moves: list[str], *, fen: str = chess.STARTING_FEN, seed: int = 0, colour: bool = False,
                  bounce: bool = True, amend_rate: float = 0.05, hesitate_rate: float = 0.08, noise: str = "bounce",
-                 hold_rate: float = 0.0, touch_rate: float = 0.0, correct_rate: float = 0.0) -> Capture:
+                 hold_rate: float = 0.0, touch_rate: float = 0.0, correct_rate: float = 0.0,
+                 chess960: bool = False) -> Capture:
     """A capture of ``moves`` (UCI) played by simulated hands from ``fen``.
 
     ``noise``: "clean", "bounce" or "rough" (see NOISE); ``hold_rate``: moves whose piece is held
     for seconds first; ``touch_rate``: moves preceded by a touch-and-return; ``correct_rate``:
     moves preceded by a wrong move made and undone."""
     rng = random.Random(seed)
-    board = chess.Board(fen)
+    board = chess.Board(fen, chess960=chess960)
     hands = Hands(rng, colour=colour, bounce=bounce, noise=noise)
     hands.lines.append(f"# generated by tests/fakes/hands.py, seed {seed}, noise {noise}")
     hands.setup(board)
@@ -577,10 +625,10 @@ def capture_game(moves: list[str], *, fen: str = chess.STARTING_FEN, seed: int =
     return Capture(hands.lines, list(moves), fen, colour, player.patterns, hands.t, player.per_move)
 
 
-def random_game(seed: int, *, fen: str = chess.STARTING_FEN, max_plies: int = 120) -> list[str]:
+def random_game(seed: int, *, fen: str = chess.STARTING_FEN, max_plies: int = 120, chess960: bool = False) -> list[str]:
     """A legal game (UCI moves) biased toward castling, en passant and (under-)promotions."""
     rng = random.Random(seed)
-    board = chess.Board(fen)
+    board = chess.Board(fen, chess960=chess960)
     moves: list[str] = []
     while len(moves) < max_plies and not board.is_game_over(claim_draw=False):
         legal = list(board.legal_moves)
@@ -623,8 +671,8 @@ class Hand:
     ``colour=True`` the readings carry white and black bitboards, as on a colour-sensing board.
     """
 
-    def __init__(self, fen: str = STARTING_FEN, *, colour: bool = False, **options) -> None:
-        pos = Position(fen)
+    def __init__(self, fen: str = STARTING_FEN, *, colour: bool = False, chess960: bool = False, **options) -> None:
+        pos = Position(fen, chess960=chess960)
         self.white, self.black = pos.bb_color
         self.inference = MoveInference(pos, **options)
         self.colour = colour
