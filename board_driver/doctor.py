@@ -6,6 +6,7 @@ tests) and returns a :class:`Check`: passed or failed, what was seen, and the fi
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -140,11 +141,37 @@ def _devices_needed(m: Machine) -> list[tuple[str, str, str]]:
     return needed
 
 
+def _unit_blocks(m: Machine, relative: str) -> str | None:
+    """The installed unit's path if its DevicePolicy=closed leaves ``/relative`` out, else None."""
+    for unit_relative in UNIT_PATHS:
+        unit = m.root / unit_relative
+        if not unit.exists():
+            continue
+        allow, closed = [], False
+        for line in unit.read_text().splitlines():
+            key, _, value = line.strip().partition("=")
+            if key == "DevicePolicy":
+                closed = value.strip() in ("closed", "strict")
+            elif key == "DeviceAllow" and value.strip():
+                allow.append(value.split()[0])
+        node = "/" + relative
+        driver = re.sub(r"[\d.]+$", "", Path(relative).name)
+        if closed and not any(spec == node or spec == f"char-{driver}" for spec in allow):
+            return "/" + unit_relative
+        return None
+    return None
+
+
 def check_devices(m: Machine) -> list[Check]:
     checks = []
     for relative, why, fix in _devices_needed(m):
         path = m.root / relative
-        if not path.exists():
+        unit = _unit_blocks(m, relative)
+        if unit is not None:
+            checks.append(Check(FAIL, f"/{relative}", f"{unit} does not allow it ({why}): the service cannot open it",
+                                "sudo systemd/install.sh (installs the current unit), or add DeviceAllow="
+                                f"/{relative} rw with systemctl edit echiquier"))
+        elif not path.exists():
             checks.append(Check(FAIL, f"/{relative}", f"missing ({why})", fix))
         elif not os.access(path, os.R_OK | os.W_OK):
             checks.append(Check(FAIL, f"/{relative}", f"no read/write access ({why})",

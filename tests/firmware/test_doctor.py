@@ -183,3 +183,12 @@ def test_the_spi_led_route_needs_a_fixed_core_clock(tmp_path):
                        config_txt="dtparam=spi=on\ncore_freq=250\n")
     code, out = doctor("--fake", "--root", str(root))
     assert "ok    SPI clock for the LEDs: core_freq=250 in /boot/firmware/config.txt" in out and code == 0
+
+
+def test_an_old_unit_without_dev_pio0_is_named_on_a_pi_5(tmp_path):
+    old = (Path(ROOT_MAP_PATH).parents[1] / "systemd/echiquier.service").read_text().replace("DeviceAllow=/dev/pio0 rw\n", "")
+    root = emulated_pi(tmp_path / "pi", "Raspberry Pi 5 Model B Rev 1.0", generation=5, unit=old)
+    code, out = doctor("--fake", "--root", str(root))
+    assert ("FAIL  /dev/pio0: /etc/systemd/system/echiquier.service does not allow it (the LEDs (RP1 PIO)): "
+            "the service cannot open it") in out
+    assert "ok    /dev/gpiochip0: read/write" in out  # char-gpiochip covers it
