@@ -62,6 +62,8 @@ class BoardPublisher:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_connect_fail = self._on_connect_fail
+        self._failing = False
 
     # -- the board's side: called on the session's loop ---------------------------------------
 
@@ -137,12 +139,18 @@ class BoardPublisher:
             log.warning("broker %s refused board %s: %s", self.broker.url(), self.board, reason_code)
             return
         self.connections += 1
+        self._failing = False
         log.info("board %s connected to %s", self.board, self.broker.url())
         client.subscribe(pairing_topic(self.club, self.board), qos=QOS)
         client.publish(status_topic(self.club, self.board), b"online", qos=QOS, retain=True)
         self._last_key = None   # publish the whole game again: the broker may have lost it
         self._connected.set()
         self._wake.set()
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        if not self._failing:   # once per outage, not at every retry
+            self._failing = True
+            log.warning("board %s cannot reach the broker %s: playing on, trying again", self.board, self.broker.url())
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
         self._connected.clear()

@@ -31,6 +31,8 @@ class HubClient:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_connect_fail = lambda client, userdata: log.warning(
+            "hub cannot reach the broker %s; trying again", broker.url())
 
     def start(self) -> None:
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)

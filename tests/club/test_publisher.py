@@ -50,3 +50,26 @@ def test_a_hung_network_never_holds_up_a_move_and_the_move_is_shown_and_saved_fi
         publisher._stopping = True
         publisher._wake.set()
         publisher._thread.join(10)
+
+
+def test_a_board_without_its_broker_says_so_once_and_plays_on(tmp_path, caplog):
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]          # nothing listens there
+    table = Table(tmp_path)
+    publisher = BoardPublisher(Broker.parse(f"mqtt://127.0.0.1:{port}"), "c", "1")
+    table.session.subscribe(publisher.on_snapshot)
+    failed = threading.Event()
+    publisher.client.on_connect_fail = lambda *a: (BoardPublisher._on_connect_fail(publisher, *a), failed.set())
+    publisher.start()
+    try:
+        assert failed.wait(10)
+        table.setup()
+        table.play_all(" ".join(RUY[:6]))
+        game = chess.pgn.read_game(open(next((tmp_path / "state" / "games").glob("*.pgn"))))
+        assert [m.uci() for m in game.mainline_moves()] == RUY[:6]
+        warned = [r.getMessage() for r in caplog.records if "cannot reach the broker" in r.getMessage()]
+        assert warned == [f"board 1 cannot reach the broker mqtt://127.0.0.1:{port}: playing on, trying again"]
+    finally:
+        publisher.stop()
