@@ -113,6 +113,7 @@ class GameSync:
     time_control: Optional[str] = None    # PGN TimeControl spelling, e.g. "600+5"
     rated: bool = False
     speed: Optional[str] = None           # lichess: "rapid", "classical", "correspondence", ...
+    created_at_ms: Optional[int] = None   # when the game was created over there (ms since the epoch, UTC)
 
 
 @dataclass(frozen=True)

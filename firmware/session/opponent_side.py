@@ -10,6 +10,7 @@ from chess_core import Move, Outcome, Termination, san
 
 from firmware.referee.match import GameOver, Match
 from firmware.opponents.base import OfferKind, OpponentListener
+from firmware.session.online_tags import online_tags
 
 log = logging.getLogger(__name__)
 
@@ -176,6 +177,7 @@ class OpponentSide:
             record = self.recorder.new_record(self.wall(), names[0], names[1], replay=self.replay,
                                               event=self.config.game.event, site=site, online_id=game_id)
         record.white, record.black = names
+        record.tags = online_tags(sync)
         record.start_fen, record.rules = sync.start_fen, self.game.rules
         record.time_control = getattr(sync, "time_control", None) or "-"
         record.moves, record.clocks = [m.uci() for m in moves], [None] * len(moves)

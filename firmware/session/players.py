@@ -48,6 +48,9 @@ class OpponentControl:
         self._board_rules()
         if self.match.started and self.online_sync is None and self.opponent is opponent:
             self._reset_opponent()   # it plays on from the game on the board (a restored one...)
+        record, resume = self.record, getattr(opponent, "resume", None)
+        if resume is not None and record is not None and record.online_id and not record.is_over:
+            resume(record.online_id)  # an online game cut by a restart: the server says how it stands
         try:
             await opponent.start(OpponentGuard(self, opponent))
         except Exception as exc:

@@ -98,7 +98,8 @@ class GameRecord:
     session time (s) of the last saved event, and ``replay`` the capture being replayed, if
     any: a replay restarted on the same capture resumes there. ``comments`` are PGN comments by
     ply (the key, a string for JSON: "12" goes after the 12th move), e.g. where an engine took a
-    side over. ``online_id`` is the server's id of an online game (a Lichess game id).
+    side over. ``online_id`` is the server's id of an online game (a Lichess game id); ``tags``
+    more PGN tags (an online game's ratings, UTC date, id...), written after the others.
     """
 
     pgn_name: str
@@ -120,6 +121,7 @@ class GameRecord:
     replay: str | None = None
     comments: dict[str, str] = field(default_factory=dict)
     online_id: str | None = None
+    tags: dict[str, str] = field(default_factory=dict)
 
     @property
     def is_over(self) -> bool:
@@ -129,7 +131,7 @@ class GameRecord:
         started = datetime.fromisoformat(self.started)
         return {"Event": self.event, "Site": self.site or "?", "Date": started.strftime("%Y.%m.%d"),
                 "Round": self.round, "White": self.white, "Black": self.black,
-                "TimeControl": self.time_control, "Time": started.strftime("%H:%M:%S")}
+                "TimeControl": self.time_control, "Time": started.strftime("%H:%M:%S"), **self.tags}
 
     def get_outcome(self) -> Outcome | None:
         if self.outcome is None:

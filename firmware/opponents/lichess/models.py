@@ -207,7 +207,8 @@ def game_sync_of(full: dict, local_color: int, moves: tuple[Move, ...]) -> GameS
                     local_colors=frozenset({local_color}), white=player_of(full.get("white")),
                     black=player_of(full.get("black")), game_id=full.get("id"),
                     time_control=time_control_of(full), rated=bool(full.get("rated")),
-                    speed=full.get("speed"))
+                    speed=full.get("speed"),
+                    created_at_ms=full["createdAt"] if isinstance(full.get("createdAt"), int) else None)
 
 
 def challenge_of(event: dict) -> ChallengeEvent:

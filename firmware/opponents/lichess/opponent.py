@@ -100,6 +100,14 @@ class LichessOpponent:
         if self._first_game:
             self._follow(self._first_game, None)
 
+    def resume(self, game_id: str) -> None:
+        """Follow ``game_id`` again, a game the board was playing before a restart: the server
+        says where it stands (still going, or how it ended meanwhile)."""
+        if not self._started:
+            self._first_game = self._first_game or game_id
+        elif self.game is None or (self.game.ended and self.game.id != game_id):
+            self._follow(game_id, None)
+
     def on_move(self, move: Move) -> None:
         if self.game is None:
             log.warning("move %s committed with no Lichess game in progress; ignored", move)
