@@ -172,3 +172,20 @@ def test_the_connection_cap_follows_the_file_handle_limit():
         assert connection_cap(256, 128) == 72
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+@needs_analyze
+def test_with_the_pwm_drop_in_the_exposure_stays_at_most_3(tmp_path):
+    """systemd merges a drop-in's [Service] lines into the unit's: emulate that for --offline."""
+    unit = re.sub(r"^ExecStart=\S+", f"ExecStart={sys.executable}", UNIT.read_text(encoding="utf-8"), flags=re.M)
+    head, install = unit.split("[Install]")
+    drop_in = [line for line in (ROOT / "systemd" / "leds-pwm.conf").read_text().splitlines()
+               if line and not line.startswith(("#", "["))]
+    path = tmp_path / "echiquier.service"
+    path.write_text(head + "\n".join(drop_in) + "\n\n[Install]" + install, encoding="utf-8")
+    result = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(path)],
+                            capture_output=True, text=True, timeout=60)
+    match = re.search(r"Overall exposure level for echiquier\.service: (\d+\.\d+)", result.stdout)
+    assert match, result.stdout + result.stderr
+    print(f"exposure with leds-pwm.conf: {match.group(1)}")
+    assert "User=root" in drop_in and float(match.group(1)) <= MAX_EXPOSURE
