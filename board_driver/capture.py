@@ -7,14 +7,15 @@ Format (docs/design.md, "Capture format v1")::
     <t_ms> <hex16> <hex16>     a colour-sensing reading: white squares, black squares
     <t_ms> promote <q|r|b|n>   the player picks the piece for the next promotion
 
-``t_ms`` is a non-negative integer of milliseconds since the capture began, never smaller than
-the previous line's; ``hex16`` is exactly 16 hex digits (either case), bit ``s`` = square
+``t_ms`` is a non-negative integer of milliseconds since the capture began (at most
+``MAX_T_DIGITS`` digits: 31 years), never smaller than the previous line's; ``hex16`` is exactly 16 hex digits (either case), bit ``s`` = square
 ``s``. Blank lines are ignored, and so is anything after a ``#`` (a whole-line comment or a
 note after the fields). In :class:`Reading` events times are seconds (``t_ms / 1000``).
 """
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, TextIO, Union
@@ -24,6 +25,8 @@ from .reading import Reading
 PROMOTION_PIECES = ("q", "r", "b", "n")
 _HEX16 = re.compile(r"[0-9a-fA-F]{16}\Z")
 _INT = re.compile(r"[0-9]+\Z")
+MAX_T_DIGITS = 12          # 10**12 ms: 31 years; more is not a time but a damaged or hostile line
+MAX_LINE = 4096            # characters of one line read; a longer line is an error, not a memory hog
 
 
 class CaptureError(ValueError):
@@ -47,22 +50,71 @@ CaptureEvent = Union[Reading, PromoteChoice]
 
 
 def _lines(source: str | Iterable[str]) -> Iterable[str]:
-    return source.splitlines() if isinstance(source, str) else source
+    if isinstance(source, str):
+        return source.splitlines()
+    if hasattr(source, "readline"):
+        return read_lines(source)   # an open file: bounded lines
+    return source
+
+
+def read_lines(file: IO[str]) -> Iterator[str]:
+    """The lines of an open capture, each read with a bounded buffer: a line longer than
+    ``MAX_LINE`` is yielded cut (and then refused with its number), never read whole."""
+    while True:
+        line = file.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            while True:   # skip the rest of the long line
+                rest = file.readline(MAX_LINE)
+                if not rest or rest.endswith("\n"):
+                    break
+        yield line
+
+
+def stream_capture(path: str | Path) -> Iterator[CaptureEvent]:
+    """The events of a capture file, read as they are needed (the file is never held whole);
+    a malformed line raises CaptureError when it is reached."""
+    with open(path, encoding="utf-8", errors="strict") as file:
+        previous = number = 0
+        lines = read_lines(file)
+        while True:
+            try:
+                text = next(lines)
+            except StopIteration:
+                return
+            except UnicodeDecodeError as exc:
+                raise CaptureError(number + 1, f"not UTF-8 text ({exc.reason})") from None
+            number += 1
+            parsed = _parse_line(number, text, previous)
+            if parsed is not None:
+                previous, event = parsed
+                yield event
+
+
+def _short(field: str) -> str:
+    text = repr(field)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _hex16(number: int, field: str, what: str) -> int:
     if not _HEX16.match(field):
-        raise CaptureError(number, f"{what} must be 16 hex digits, got {field!r}")
+        raise CaptureError(number, f"{what} must be 16 hex digits, got {_short(field)}")
     return int(field, 16)
 
 
 def _parse_line(number: int, text: str, previous_ms: int) -> tuple[int, CaptureEvent] | None:
+    if len(text) > MAX_LINE:
+        raise CaptureError(number, f"a line of {len(text)} characters: at most {MAX_LINE}")
     text = text.split("#", 1)[0].strip()
     if not text:
         return None
     fields = text.split()
     if not _INT.match(fields[0]):
-        raise CaptureError(number, f"the time must be a whole number of milliseconds, got {fields[0]!r}")
+        raise CaptureError(number, f"the time must be a whole number of milliseconds, got {_short(fields[0])}")
+    if len(fields[0].lstrip("0")) > MAX_T_DIGITS:
+        raise CaptureError(number, f"the time has {len(fields[0].lstrip('0'))} digits: at most {MAX_T_DIGITS} "
+                                   f"(milliseconds since the capture began)")
     t_ms = int(fields[0])
     if t_ms < previous_ms:
         raise CaptureError(number, f"time {t_ms} ms goes back before the previous line's {previous_ms} ms")
@@ -73,7 +125,7 @@ def _parse_line(number: int, text: str, previous_ms: int) -> tuple[int, CaptureE
             raise CaptureError(number, "expected '<t_ms> promote <q|r|b|n>'")
         piece = fields[2].lower()
         if piece not in PROMOTION_PIECES:
-            raise CaptureError(number, f"promotion piece must be q, r, b or n, got {fields[2]!r}")
+            raise CaptureError(number, f"promotion piece must be q, r, b or n, got {_short(fields[2])}")
         return t_ms, PromoteChoice(t_ms / 1000, piece)
     if len(fields) == 2:
         return t_ms, Reading(t_ms / 1000, _hex16(number, fields[1], "the occupancy"))

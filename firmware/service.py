@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Optional
+from typing import Any, Awaitable, Callable, Iterable, Iterator, Optional
 
 from board_driver.backends import open_leds, open_source
 from board_driver.pinmap import LedPins, load_pinmap
@@ -94,19 +94,23 @@ def _log_failure(task: asyncio.Task) -> None:
         log.error("companion %s stopped: %s", task.get_name(), task.exception())
 
 
-def resume_events(events: list, at: float) -> list:
+def resume_events(events: Iterable, at: float) -> Iterator:
     """The events of a capture from instant ``at`` on: the reading in effect then (stamped ``at``)
-    and everything after it."""
+    and everything after it, read as they are needed (a capture is never held whole)."""
     current = None
-    rest = []
+    first = True
     for event in events:
         if event.time <= at:
             if isinstance(event, Reading):
                 current = event
-        else:
-            rest.append(event)
-    head = [Reading(at, current.occupied, current.white, current.black)] if current is not None else []
-    return head + rest
+            continue
+        if first:
+            first = False
+            if current is not None:
+                yield Reading(at, current.occupied, current.white, current.black)
+        yield event
+    if first and current is not None:
+        yield Reading(at, current.occupied, current.white, current.black)
 
 
 class Service:

@@ -200,3 +200,39 @@ def test_empty_capture():
     assert source.finished.is_set()
     with pytest.raises(ValueError):
         ReplaySource(["0 " + START], speed=0)
+
+
+@pytest.mark.parametrize("digits", [13, 400, 5000])
+def test_a_time_with_too_many_digits_is_refused_with_its_line_number(digits):
+    """Issue 12: 400-digit times crashed replay (OverflowError), 5,000 digits gave no line number."""
+    words = f"the time has {digits} digits: at most 12" if digits < 4000 else "a line of 5017 characters"
+    with pytest.raises(CaptureError, match=rf"line 2: {words}"):
+        parse_capture(f"0 {START}\n{'9' * digits} {START}\n")
+
+
+def test_a_very_long_line_is_refused_without_being_read_whole(tmp_path):
+    path = tmp_path / "long.cap"
+    path.write_text(f"0 {START}\n5 {START} # " + "x" * 100_000 + "\n")
+    with pytest.raises(CaptureError, match="line 2: a line of 4097 characters"):
+        ReplaySource(path)
+
+
+def test_a_capture_file_is_streamed_not_held_in_memory(tmp_path):
+    path = tmp_path / "game.cap"
+    path.write_text(GAME)
+    source = ReplaySource(path)
+    assert not isinstance(source.events, list)   # read again as it is replayed (bench/capture_stream.py)
+    got = []
+    source.run(got.append)
+    assert [r.occupied for r in got] == [r.occupied for r in ReplaySource(GAME.splitlines()).readings]
+
+
+def test_echiquier_replay_names_the_line_of_a_huge_time(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+    path = tmp_path / "bad.cap"
+    path.write_text(f"0 {START}\n{'9' * 5000} {START}\n")
+    done = subprocess.run([str(Path(sys.executable).with_name("echiquier")), "replay", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert "line 2" in done.stderr and "Traceback" not in done.stderr
