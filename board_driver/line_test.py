@@ -46,6 +46,8 @@ class Finding:
     kind: str
     where: str
     fix: str
+    line: int | None = None
+    """The index of the column (stuck column) or row the finding is about, if one."""
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.where}"
@@ -121,7 +123,8 @@ class LineTester:
                          if col in (2, 3) and self.occupied == g.HIGH else "")
                 findings.append(Finding(
                     STUCK_COLUMN, f"{self._col_name(c)} reads occupied with no row selected{extra}",
-                    f"look for a bridge from column {c + 1} to {level} or to a row line (a solder splash, a pinched wire)"))
+                    f"look for a bridge from column {c + 1} to {level} or to a row line (a solder splash, a pinched wire)",
+                    line=c))
         return findings
 
     def rows(self) -> list[Finding]:

@@ -129,3 +129,18 @@ def test_auto_keeps_looking_until_the_pico_is_plugged_in(tmp_path):
     source.stop()
     opened = open_source("serial", port="auto", root=tmp_path, serial_factory=FakeLine().factory)
     assert opened.link.port_name == "auto"
+
+
+def test_a_port_that_opens_but_never_answers_says_which_port_to_use():
+    from board_driver.serial_link import SerialSource
+    t = [0.0]
+
+    def clock():
+        t[0] += 0.001
+        return t[0]
+    source = SerialSource("/dev/ttyACM3", serial_factory=FakeLine().factory, clock=clock, threaded=False,
+                          read_timeout=0.05)
+    with pytest.raises(SensorError, match=r"on /dev/ttyACM3 within 0.05 s: the port opened but nothing answered; "
+                                          r"is it the co-processor's data port \(the by-id name ending in -if02\)\?"):
+        source.read_once()
+    source.stop()
