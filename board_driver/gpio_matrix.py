@@ -68,6 +68,26 @@ def import_rpi_gpio(root: Path = Path("/")):
     return GPIO
 
 
+def setup_error(exc: Exception, model) -> SensorError:
+    """What RPi.GPIO's first setup() failure means here, with the fix.
+
+    RPi.GPIO 0.7.1 maps the GPIO registers at the first setup(), not at import (py_gpio.c,
+    mmap_gpio_mem): on a Pi 5 it raises "Cannot determine SOC peripheral base address"; when
+    /dev/gpiomem cannot be opened it falls back to /dev/mem and raises "No access to /dev/mem.
+    Try running as root!", which is the wrong advice for the service.
+    """
+    text = str(exc)
+    if "SOC peripheral base address" in text and model.generation and model.generation >= 5:
+        return BackendUnavailableError(
+            f"RPi.GPIO cannot drive the {model.name}'s RP1 ({text}): pip uninstall RPi.GPIO, then "
+            "pip install rpi-lgpio (systemd/install.sh picks it by the model)")
+    if "No access to /dev/mem" in text:
+        return SensorError(
+            f"RPi.GPIO cannot open /dev/gpiomem ({text}): add the user to the gpio group "
+            "(sudo usermod -aG gpio USER, then log in again); for the service, the unit must allow /dev/gpiomem")
+    return SensorError(f"cannot set up the matrix pins: {text}")
+
+
 class GpioMatrixSource(SensorSource):
     """Scans the matrix through RPi.GPIO (BCM numbering); see the module docstring.
 
@@ -89,6 +109,7 @@ class GpioMatrixSource(SensorSource):
         poll_interval: float = 0.002,
         delay_us: Callable[[float], None] = busy_wait_us,
         lock: HardwareLock | None = None,
+        root: Path = Path("/"),
     ):
         super().__init__()
         self.pins = pinmap.matrix if isinstance(pinmap, PinMap) else pinmap
@@ -104,12 +125,13 @@ class GpioMatrixSource(SensorSource):
         self._scan: Callable[[], int] | None = None
         self._claimed: list[int] = []
         self.lock = lock if lock is not None else gpio_lock()
+        self._root = root
 
     @property
     def gpio(self):
         """The RPi.GPIO module in use (imported on first use)."""
         if self._gpio is None:
-            self._gpio = import_rpi_gpio()
+            self._gpio = import_rpi_gpio(self._root)
         return self._gpio
 
     def read_once(self) -> Reading:
@@ -149,7 +171,7 @@ class GpioMatrixSource(SensorSource):
                 self._claimed.append(row)
         except (RuntimeError, ValueError) as exc:
             self._release()
-            raise SensorError(f"cannot set up the matrix pins: {exc}") from exc
+            raise setup_error(exc, detect(self._root)) from exc
         self._scan = self._build_scan(gpio, select, release, occupied)
 
     def _build_scan(self, gpio, select: int, release: int, occupied_level: int) -> Callable[[], int]:

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from board_driver.gpio_matrix import import_rpi_gpio
+from board_driver.gpio_matrix import GpioMatrixSource, import_rpi_gpio
+from board_driver.hw_lock import gpio_lock
+from board_driver.mock_gpio import MockGPIO
+from board_driver.pinmap import REFERENCE
 from board_driver.pi_platform import detect, kernel_pins, main
 from board_driver.sensors import BackendUnavailableError, SensorError
 
@@ -31,7 +34,7 @@ def fake_root(tmp_path: Path, model: str | None = None, cpuinfo: str | None = No
         (tmp_path / "proc/device-tree").mkdir(parents=True)
         (tmp_path / "proc/device-tree/model").write_bytes(model.encode() + b"\0")
     if cpuinfo is not None:
-        (tmp_path / "proc").mkdir(exist_ok=True)
+        (tmp_path / "proc").mkdir(parents=True, exist_ok=True)
         (tmp_path / "proc/cpuinfo").write_text(cpuinfo)
     if config_txt is not None:
         (tmp_path / "boot/firmware").mkdir(parents=True)
@@ -127,26 +130,49 @@ def test_the_installer_on_a_pc_installs_no_pi_libraries(tmp_path):
     assert f"pip install --quiet --upgrade {ROOT}\n" in out and "--check" not in out
 
 
-# -- RPi.GPIO's import failures name the package to install ------------------------------------
+# -- RPi.GPIO's failures name the package to install -------------------------------------------
 @pytest.fixture
-def failing_rpi_gpio(tmp_path, monkeypatch):
-    """An RPi.GPIO whose import raises as 0.7.1 does on a Pi 5 (c_gpio.c cannot map the SoC)."""
+def rpi_gpio_refusing_at_import(tmp_path, monkeypatch):
+    """An RPi.GPIO whose import raises as 0.7.1's does off a Pi (cpuinfo.c finds no Pi revision)."""
     package = tmp_path / "lib/RPi"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
-    (package / "GPIO.py").write_text("raise RuntimeError('Cannot determine SOC peripheral base address')\n")
+    (package / "GPIO.py").write_text("raise RuntimeError('This module can only be run on a Raspberry Pi!')\n")
     monkeypatch.syspath_prepend(str(tmp_path / "lib"))
     for name in ("RPi", "RPi.GPIO"):
         monkeypatch.delitem(sys.modules, name, raising=False)
 
 
-def test_rpi_gpio_failing_on_a_pi_5_names_rpi_lgpio(tmp_path, failing_rpi_gpio):
-    root = fake_root(tmp_path / "root", "Raspberry Pi 5 Model B Rev 1.0")
-    with pytest.raises(BackendUnavailableError, match="pip install rpi-lgpio"):
+def test_rpi_gpio_refusing_at_import_says_on_what(tmp_path, rpi_gpio_refusing_at_import):
+    root = fake_root(tmp_path / "root", cpuinfo="model name\t: Intel\n")
+    with pytest.raises(SensorError, match="cannot run on this unknown machine: This module can only be run on a Raspberry Pi!"):
         import_rpi_gpio(root)
 
 
-def test_rpi_gpio_failing_elsewhere_says_where(tmp_path, failing_rpi_gpio):
-    root = fake_root(tmp_path / "root", "Raspberry Pi 4 Model B Rev 1.5")
-    with pytest.raises(SensorError, match="cannot run on this Raspberry Pi 4 Model B Rev 1.5: Cannot determine"):
-        import_rpi_gpio(root)
+class RPiGPIO071(MockGPIO):
+    """RPi.GPIO 0.7.1 where its first setup() cannot map the registers (py_gpio.c, mmap_gpio_mem)."""
+
+    def __init__(self, message):
+        super().__init__()
+        self.message = message
+
+    def setup(self, *args, **kwargs):
+        raise RuntimeError(self.message)
+
+
+def test_rpi_gpio_on_a_pi_5_fails_at_setup_and_the_error_names_rpi_lgpio(tmp_path):
+    root = fake_root(tmp_path, "Raspberry Pi 5 Model B Rev 1.0")
+    source = GpioMatrixSource(REFERENCE, gpio=RPiGPIO071("Cannot determine SOC peripheral base address"),
+                              root=root, lock=gpio_lock(tmp_path / "none"))
+    with pytest.raises(BackendUnavailableError, match=r"cannot drive the Raspberry Pi 5 Model B Rev 1.0's RP1 "
+                                                      r"\(Cannot determine SOC peripheral base address\): "
+                                                      r"pip uninstall RPi.GPIO, then pip install rpi-lgpio"):
+        source.read_once()
+
+
+def test_no_access_to_gpiomem_is_not_told_to_run_as_root(tmp_path):
+    root = fake_root(tmp_path, "Raspberry Pi 4 Model B Rev 1.5")
+    source = GpioMatrixSource(REFERENCE, gpio=RPiGPIO071("No access to /dev/mem.  Try running as root!"),
+                              root=root, lock=gpio_lock(tmp_path / "none"))
+    with pytest.raises(SensorError, match="cannot open /dev/gpiomem .*add the user to the gpio group"):
+        source.read_once()
