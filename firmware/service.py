@@ -14,6 +14,9 @@ being replayed. A replay restarted on the same capture (after a crash or a kill)
 saved game and continues the capture from that instant: the reading showing the board then,
 re-stamped with that time, then every later line. The readings before were consumed by the
 saved moves; those after are played again, so a move that was not saved is made again.
+A replay of a *new* capture continues the saved game exactly as a real board does after a
+power cut: restored at the capture's first instant, the capture's readings are the board's
+new stream (so a bug report of two captures across a restart replays as it happened).
 """
 from __future__ import annotations
 
@@ -120,7 +123,7 @@ class Service:
     reading to that file (capture format v1); ``companions`` are coroutine functions called
     with the service once it runs (the web companion), cancelled when it stops; ``opponent``
     (engine, Lichess; see firmware.session.opponent_side) is started with the session: by default the
-    one ``[game] opponent`` names (firmware.opponents.factory.build_opponent), none for a replay;
+    one ``[game] opponent`` names (firmware.opponents.factory.build_opponent), a replay included;
     None: two players over the board.
     """
 
@@ -138,9 +141,9 @@ class Service:
         self._monotonic = clock
         self.now = clock() if not self.replaying else 0.0
         replay = str(Path(config.board.capture).resolve()) if self.replaying else None
-        if opponent is CONFIGURED:
+        if opponent is CONFIGURED:   # a replay too: a recorded engine or online game replays against one
             from firmware.opponents.factory import build_opponent
-            opponent = None if self.replaying else build_opponent(config)
+            opponent = build_opponent(config)
         self.session = Session(config, leds=self.leds, clock=self._clock, wall=wall, replay=replay,
                                opponent=opponent)
         self.companions = companions
@@ -217,12 +220,23 @@ class Service:
             return
         record = session.recorder.load()
         self.resume_at = None
-        if record is not None and record.replay == session.replay and record.event_time is not None:
+        if record is None:
+            return
+        if record.replay == session.replay and record.event_time is not None:
             self.resume_at = record.event_time
             self.now = record.event_time
             session.restore(record.event_time)
             self.source.events = resume_events(self.source.events, record.event_time)
             log.info("replay resumed at %.3f s of %s", record.event_time, session.replay)
+            return
+        # Another capture: the board's readings after a restart. The saved game goes on from them.
+        first = next(iter(self.source.events), None)
+        start = first.time if first is not None else 0.0
+        self.now = start
+        if session.restore(start) and session.record is not None:
+            session.record.replay = session.replay     # a kill from now on resumes in this capture
+            session.record.event_time = start
+            log.info("replay of %s continues the saved game %s", session.replay, session.record.pgn_name)
 
     def _start_source(self) -> None:
         if self.replaying:

@@ -293,3 +293,33 @@ async def test_an_opponents_move_wakes_the_sleeping_loop_so_that_it_blinks(tmp_p
     assert service.next_wake is not None and service.next_wake == service.session.next_deadline(clock.t)
     service.stop()
     assert await asyncio.wait_for(task, 5) == 0
+
+
+async def test_a_new_capture_after_a_restart_continues_the_saved_game(tmp_path):
+    """Issue 12: after a power cut a real board gives a new stream of readings from the position on
+    the board; a replay of a new capture did not restore the saved game at all."""
+    import dataclasses
+
+    from firmware.config import load_config
+    board = chess.Board()
+    for uci in MOVES[:4]:
+        board.push_uci(uci)
+    config = load_config(write_replay(tmp_path, moves=MOVES[:4]))
+    assert await Service(config, notifier=FakeNotifier()).run() == 0
+    second = tmp_path / "after-the-cut.cap"
+    second.write_text(capture_game(MOVES[4:], fen=board.fen(), seed=3, amend_rate=0).text)
+    config = dataclasses.replace(config, board=dataclasses.replace(config.board, capture=str(second)))
+    assert await Service(config, notifier=FakeNotifier()).run() == 0
+    game = saved_pgn(tmp_path / "state")          # one PGN: the same game
+    assert [m.uci() for m in game.mainline_moves()] == list(MOVES)
+    # killed now and started again on the same second capture: nothing is made twice
+    assert await Service(config, notifier=FakeNotifier()).run() == 0
+    assert [m.uci() for m in saved_pgn(tmp_path / "state").mainline_moves()] == list(MOVES)
+
+
+def test_the_configured_opponent_is_honoured_in_a_replay(tmp_path):
+    from firmware.config import load_config
+    from firmware.opponents.factory import opponent_kind
+    config = load_config(write_replay(tmp_path, extra='opponent = "engine"\n'))
+    service = Service(config, notifier=FakeNotifier())
+    assert service.session.opponent is not None and opponent_kind(service.session.opponent) == "engine"
