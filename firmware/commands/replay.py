@@ -22,8 +22,8 @@ from chess_core.chess960 import VARIANTS, start_fen
 from chess_core.timecontrol import TimeControlError
 
 from firmware.referee.gestures import (CyclePromotion, DrawGesture, GestureTracker, GestureUndone, Resign,
-                                       draw_decision, next_promotion)
-from firmware.referee.match import GameStarted, Match, MatchConfig, MoveMade, TakenBack
+                                       draw_decision, forming, next_promotion)
+from firmware.referee.match import GameStarted, Match, MatchConfig, MoveMade, ProblemFound, TakenBack
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -90,7 +90,11 @@ class _Gestures:
         if self.tracker is None:
             return
         for e in events:
-            if isinstance(e, MoveMade):
+            if isinstance(e, ProblemFound):
+                board, pos = self.match.debouncer.settled, self.match.game.position
+                if board is not None and forming(board.occupied, pos.occupied, (pos.king[0], pos.king[1])):
+                    self.match.problems.remove(e.message)   # the kings on their way to the centre
+            elif isinstance(e, MoveMade):
                 if e.move.promotion:
                     self.tracker.promotion_made(e.move.to_square)
                 else:

@@ -249,6 +249,18 @@ class GestureTracker:
                              result=result)
 
 
+def forming(occupied: int, expected: int, kings: tuple[int, int]) -> bool:
+    """Is the board on its way to a result gesture (both kings lifted, any piece set down on a
+    centre square, nothing else changed)? The board then explains no move, but that is no
+    problem to report to the players."""
+    if kings[0] < 0 or kings[1] < 0:
+        return False
+    home = 1 << kings[0] | 1 << kings[1]
+    missing = expected & ~occupied
+    new = occupied & ~expected
+    return bool(new) and not new & ~CENTRE and missing == home & ~CENTRE and new.bit_count() <= 2
+
+
 def _kings_on_centre(occupied: int, expected: int, kings: tuple[int, int], white: int | None,
                      black: int | None) -> int:
     """The two centre squares the kings stand on, if the board shows the expected position with

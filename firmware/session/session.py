@@ -29,6 +29,7 @@ from firmware.config import Config
 from firmware.referee.feedback import FeedbackState, LedStyle, frame, next_change
 from firmware.referee.gestures import (CyclePromotion, DrawGesture, GestureTracker, GestureUndone, Resign,
                                        draw_decision, next_promotion)
+from firmware.referee.gestures import forming as gesture_forming
 from firmware.referee.inference import Verdict, VerdictKind
 from firmware.referee.round_rules import draw_offer_refused
 from firmware.referee.match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
@@ -273,6 +274,10 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         self._changed = True
 
     def _on_problem(self, event: ProblemFound, now: float) -> None:
+        board, pos = self.match.debouncer.settled, self.game.position
+        if self.config.gestures.enabled and board is not None and gesture_forming(
+                board.occupied, pos.occupied, (pos.king[0], pos.king[1])):
+            return   # the kings on their way to the centre: a gesture, not a wrong board
         log.warning("%s", event.message)
         self.problems.append((event.time, event.text or event.message))
 

@@ -61,6 +61,7 @@ def test_a_result_set_with_the_kings_ends_the_replay_as_it_ends_the_run(tmp_path
     data = match.to_json()
     assert (data["moves"], data["result"], data["termination"]) == (OPENING, "1-0", "resignation")
     assert len(data["gestures"]) == 1 and "1-0" in data["gestures"][0]
+    assert data["problems"] == []   # the kings on their way to the centre are no wrong board
     game = run_service(tmp_path, lines)
     assert [m.uci() for m in game.mainline_moves()] == OPENING and game.headers["Result"] == "1-0"
 
@@ -74,6 +75,7 @@ def test_a_result_taken_back_in_time_replays_as_the_game_going_on(tmp_path):
     data = replay(lines, MatchConfig()).to_json()
     assert data["moves"] == OPENING + ["b1c3"] and data["result"] == "*"
     assert [g.split(": ")[1] for g in data["gestures"]] == ["1-0 (resigned by gesture)", "1-0 taken back"]
+    assert data["problems"] == []
     game = run_service(tmp_path, lines)
     assert [m.uci() for m in game.mainline_moves()] == OPENING + ["b1c3"] and game.headers["Result"] == "*"
 
@@ -83,3 +85,9 @@ def test_holding_the_king_twenty_seconds_replays_as_no_gesture():
                                  (2000, [], [])])
     data = replay(lines, MatchConfig()).to_json()
     assert data["moves"] == OPENING + ["e2e4"] and data["gestures"] == [] and data["result"] == "*"
+
+
+def test_a_king_alone_moved_onto_the_centre_is_still_a_problem():
+    lines = with_kings(OPENING, [(1000, ["e1"], []), (300, [], ["d5"]), (3000, [], [])])
+    data = replay(lines, MatchConfig()).to_json()
+    assert "e1 d5" in data["problems"][0] and data["gestures"] == []

@@ -38,6 +38,7 @@ def test_kings_on_the_light_centre_squares_count_down_then_white_wins(tmp_path):
     snap = table.session.snapshot()
     assert not snap["over"]
     assert snap["gesture"]["result"] == "1-0" and not snap["gesture"]["fired"]
+    assert snap["problems"] == []   # a gesture on its way, not a wrong board
     assert 1500 <= snap["gesture"]["left_ms"] <= 2100
     assert {"d5", "e4"} <= table.lit_names(STYLE.loss, blink_on=True)   # the kings, and the ring filling
     assert "c3" in table.lit_names(STYLE.loss, blink_on=True)
