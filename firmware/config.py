@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from chess_core import RULE_PROFILES, FenError, Position
+from chess_core.chess960 import COUNT as CHESS960_COUNT
+from chess_core.chess960 import VARIANTS, start_fen
 from chess_core.timecontrol import TimeControl, TimeControlError
 
 DEFAULT_PATH = Path("/etc/echiquier/config.toml")
@@ -102,7 +104,15 @@ def _fen(value: str) -> None:
         try:
             Position(value)
         except FenError as exc:
-            raise ValueError(f"not a FEN: {exc}") from None
+            try:
+                Position(value, chess960=True)   # [game] variant says which; checked with it below
+            except FenError:
+                raise ValueError(f"not a FEN: {exc}") from None
+
+
+def _start_position(value: int) -> None:
+    if not -1 <= value < CHESS960_COUNT:
+        raise ValueError(f"expected -1 (a random Chess960 start position each game) or 0 to 959, got {value!r}")
 
 
 def _text(max_length: int):
@@ -146,6 +156,10 @@ class GameConfig:
     takebacks: bool = False
     opponent: str = _check(_choice(*OPPONENTS, *OPPONENT_ALIASES), "none")
     fen: str = _check(_fen, "")
+    # "chess960": Chess960 castling; the start position is ``fen`` if given, else number
+    # ``start_position`` (0-959; -1: a random one for each new game).
+    variant: str = _check(_choice(*VARIANTS), "standard")
+    start_position: int = _check(_start_position, -1)
     event: str = _check(_text(100), "Casual game")
     site: str = _check(_text(100), "")
     round: str = _check(_text(100), "-")   # the PGN Round tag (a club hub sets it)
@@ -153,6 +167,28 @@ class GameConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "opponent", OPPONENT_ALIASES.get(self.opponent, self.opponent))
+        if self.fen:
+            try:
+                Position(self.fen, chess960=self.chess960)
+            except FenError as exc:
+                text = str(exc).replace("choose the chess960 variant", 'set variant = "chess960"')
+                raise _Problem("game.fen", f"not a FEN: {text}") from None
+
+    @property
+    def chess960(self) -> bool:
+        return self.variant == "chess960"
+
+    def start_fen(self, rng: Any = None) -> str | None:
+        """The FEN a new game starts from: ``fen``; in Chess960 without one, start position number
+        ``start_position``, or a random one drawn from ``rng`` (random.Random); None: the usual."""
+        if self.fen:
+            return self.fen
+        if not self.chess960:
+            return None
+        number = self.start_position
+        if number < 0:
+            number = rng.randrange(CHESS960_COUNT) if rng is not None else 518
+        return start_fen(number)
 
 
 @dataclass(frozen=True)

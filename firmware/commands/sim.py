@@ -5,13 +5,15 @@ import argparse
 import asyncio
 import logging
 import os
+import random
 import sys
 from pathlib import Path
 
 from chess_core import FenError, Position
+from chess_core.chess960 import VARIANTS
 from chess_core.timecontrol import TimeControl, TimeControlError
 
-from firmware.config import ConfigError, load_config
+from firmware.config import ConfigError, load_config, with_overrides
 
 
 def default_state_dir() -> Path:
@@ -31,6 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--time-control", default=None, help="time control of the first game, e.g. 300+3")
     p.add_argument("--rules", choices=("fide", "casual"), default=None, help="rule profile")
     p.add_argument("--fen", default=None, help="start position (default: the initial position)")
+    p.add_argument("--variant", choices=VARIANTS, default=None,
+                   help="chess960: Chess960 games (default: [game] variant of the configuration)")
+    p.add_argument("--start-position", type=int, default=None, metavar="N",
+                   help="Chess960 start position 0-959 (implies --variant chess960; default: a random one)")
     p.add_argument("--settle-ms", type=int, default=None, help="debounce settle time of the sensors")
     p.add_argument("--pairing-code", default=None, help="pairing code when listening beyond this machine")
     p.add_argument("--opponent", choices=("none", "engine", "lichess"), default=None,
@@ -57,13 +63,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.time_control is not None:
             TimeControl.parse(args.time_control)
+        variant = "chess960" if args.start_position is not None else args.variant
         if args.fen is not None:
-            Position(args.fen)
+            Position(args.fen, chess960=variant == "chess960")
+        if args.start_position is not None and not 0 <= args.start_position < 960:
+            return _fail(f"--start-position must be 0 to 959, not {args.start_position}")
         base = load_config(args.config) if args.config else None
     except TimeControlError as exc:
         return _fail(f"bad --time-control: {exc}")
     except FenError as exc:
-        return _fail(f"bad --fen: {exc}")
+        return _fail("bad --fen: " + str(exc).replace("choose the chess960 variant", "add --variant chess960"))
     except ConfigError as exc:
         return _fail(str(exc))
 
@@ -74,7 +83,11 @@ def run(args: argparse.Namespace) -> int:
         config = simulator_config(base, state_dir, time_control=args.time_control, rules=args.rules,
                                   fen=args.fen, settle_ms=args.settle_ms, host=args.host, port=args.port,
                                   pairing_code=args.pairing_code, opponent=args.opponent,
-                                  engine_side=args.engine_side, engine_level=args.engine_level)
+                                  engine_side=args.engine_side, engine_level=args.engine_level, variant=variant,
+                                  start_position=args.start_position)
+        if config.game.chess960 and not config.game.fen and config.game.start_position < 0:
+            # The simulated board is set up once: the first game's start position is drawn here.
+            config = with_overrides(config, game={"start_position": random.randrange(960)})
     except ConfigError as exc:
         return _fail(str(exc))
     try:

@@ -50,7 +50,8 @@ def build_engine(config: Any, sides: Union[int, Iterable[int], None] = None, *, 
     if sides is None:
         sides = engine_side(config.engine.side)
     return EngineOpponent(sides, level=Level.from_config(config.engine), config=EngineConfig(path=config.engine.path),
-                          start_fen=start_fen, moves=moves)
+                          start_fen=start_fen, moves=moves,
+                          chess960=config.game.variant == "chess960")
 
 
 def build_lichess(config: Any) -> Opponent:

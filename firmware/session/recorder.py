@@ -122,6 +122,7 @@ class GameRecord:
     comments: dict[str, str] = field(default_factory=dict)
     online_id: str | None = None
     tags: dict[str, str] = field(default_factory=dict)
+    variant: str = "standard"          # or "chess960" (castling with the rook of each right)
 
     @property
     def is_over(self) -> bool:
@@ -144,7 +145,7 @@ class GameRecord:
 
     def game(self) -> Game:
         """The game rebuilt from the record, its outcome included."""
-        game = Game(self.start_fen, self.rules)
+        game = Game(self.start_fen, self.rules, chess960=self.variant == "chess960")
         for uci in self.moves:
             game.push(Move.from_uci(uci))
         outcome = self.get_outcome()
@@ -255,6 +256,8 @@ def check_record(record: GameRecord) -> None:
         if not isinstance(value, str):
             raise ValueError(f"{name}: expected text")
         printable(value, 200, name)
+    if record.variant not in ("standard", "chess960"):
+        raise ValueError(f"variant: expected standard or chess960, not {record.variant!r}")
     if record.pgn_name != Path(record.pgn_name).name or not record.pgn_name.endswith(".pgn"):
         raise ValueError(f"pgn_name: not a file name of games/: {record.pgn_name!r}")
     if not isinstance(record.moves, list) or not all(isinstance(m, str) for m in record.moves):

@@ -14,7 +14,8 @@ def restore_match(config: MatchConfig, record: GameRecord, now: float, *, guide_
     """A Match that continues ``record`` at ``now`` (see ``Match.restore``): its moves, outcome and
     clocks; the side to move's clock runs again with the time it had after the last move. The last
     move may still be amended (a cut while its mover was correcting it)."""
-    config = dataclasses.replace(config, fen=record.start_fen, rules=record.rules, time_control=record.time_control)
+    config = dataclasses.replace(config, fen=record.start_fen, rules=record.rules, time_control=record.time_control,
+                                 chess960=record.variant == "chess960")
     return Match.restore(config, record.moves, now, outcome=record.get_outcome(), remaining=record.remaining,
                          clocks=record.clocks, guide_back=guide_back, amend_last=not guide_back)
 

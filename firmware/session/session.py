@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from datetime import datetime
 from typing import Any, Callable, Optional, Sequence
@@ -123,7 +124,8 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
 
     def _match_config(self, **changes: Any) -> MatchConfig:
         g = self.config.game
-        values = dict(rules=g.rules, time_control=g.time_control, fen=g.fen or None, touch_move=g.touch_move,
+        values = dict(rules=g.rules, time_control=g.time_control, fen=g.start_fen(random), chess960=g.chess960,
+                      touch_move=g.touch_move,
                       takebacks=g.takebacks and self._assisted(), settle_ms=self.config.board.settle_ms)
         values.update(changes)
         return MatchConfig(**values)
@@ -228,6 +230,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         self._name_engine_sides(self._given_names)
         self.record = self.recorder.new_record(
             self.wall(), self.names[0], self.names[1], start_fen=game.start_fen, rules=game.rules,
+            variant="chess960" if game.chess960 else "standard",
             time_control=str(self.match.time_control), event=g.event, site=g.site, round=g.round, replay=self.replay)
         self._note(event.time)
         self.restoring = False
@@ -413,7 +416,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         if self.live:
             return
         if self.match.game.is_over:
-            start = Position(self.config.game.fen or STARTING_FEN).occupied
+            start = Position(self.config.game.fen or STARTING_FEN, chess960=self.config.game.chess960).occupied
             if settled.occupied != start:
                 self.left_start = True
             elif self.left_start:

@@ -35,7 +35,7 @@ class SanCache:
         marks = self._marks
         if not marks or game.ply_mark(0) is not marks[0]:
             self.en, self.fr, marks[:] = [], [], [game.ply_mark(0)]
-            self._pos = Position(game.start_fen)
+            self._pos = game.start_position()
         pos = self._pos
         known = len(self.en)
         while known and (known > len(moves) or game.ply_mark(known) is not marks[known]):

@@ -36,7 +36,8 @@ def simulator_config(base: Config | None, state_dir: str | Path, *, time_control
                      rules: str | None = None, fen: str | None = None, settle_ms: int | None = None,
                      host: str = "127.0.0.1", port: int = 8080, pairing_code: str | None = None,
                      opponent: str | None = None, engine_side: str | None = None,
-                     engine_level: int | None = None) -> Config:
+                     engine_level: int | None = None, variant: str | None = None,
+                     start_position: int | None = None) -> Config:
     """``base`` (or the defaults) for the simulator: simulated sensors and LEDs, ``state_dir``;
     ``opponent`` ("none", "engine", "lichess"), ``engine_side`` and ``engine_level`` as in the
     configuration's ``[game] opponent`` and ``[engine]``."""
@@ -55,6 +56,10 @@ def simulator_config(base: Config | None, state_dir: str | Path, *, time_control
         game["rules"] = rules
     if fen is not None:
         game["fen"] = fen
+    if variant is not None:
+        game["variant"] = variant
+    if start_position is not None:
+        game["start_position"] = start_position
     board: dict[str, Any] = {"sensors": "sim"}
     if settle_ms is not None:
         board["settle_ms"] = settle_ms
@@ -77,7 +82,7 @@ def saved_position(config: Config) -> Position:
     record = Recorder(config.storage.dir).load()
     if record is not None:
         return record.game().position
-    return Position(config.game.fen or STARTING_FEN)
+    return Position(config.game.start_fen() or STARTING_FEN, chess960=config.game.chess960)
 
 
 class Simulator:

@@ -62,7 +62,8 @@ class Table:
         self.session.poll(self.t)
 
     def setup(self, fen: str | None = None) -> None:
-        self.board.set_occupied(Position(fen).occupied if fen else START_OCCUPIED)
+        self.board.set_occupied(Position.from_fen(fen, validate=False, chess960=True).occupied if fen
+                                else START_OCCUPIED)
         self.wait(0.5)
 
     def lift(self, name: str, wait: float = 0.3) -> None:
@@ -79,7 +80,15 @@ class Table:
         move = Move.from_uci(uci)
         pos = self.session.game.position
         frm, to = move.from_square, move.to_square
-        if pos.is_castling(move):
+        if pos.is_castling(move) and pos.chess960:  # both lifted (they may land on each other's squares)
+            king_from, king_to, rook_from, rook_to = pos.castling_squares(move)
+            for square in (king_from, rook_from):
+                self.board.lift(square)
+                self.wait(0.25)
+            for square in (king_to, rook_to):
+                self.board.place(square)
+                self.wait(0.25)
+        elif pos.is_castling(move):
             rook_from, rook_to = {6: (7, 5), 2: (0, 3), 62: (63, 61), 58: (56, 59)}[to]
             self._step(frm, to)
             self._step(rook_from, rook_to)

@@ -181,3 +181,31 @@ def test_the_lichess_token_is_kept_in_the_storage_dir_unless_a_file_is_named(tmp
     path = tmp_path / "config.toml"
     path.write_text('[lichess]\ntoken_file = "secret/token"\n')
     assert load_config(path).lichess_token_path == tmp_path / "secret" / "token"
+
+
+# -- Chess960 (issue 15) ------------------------------------------------------------------------
+
+def test_the_variant_and_the_960_start_position():
+    import random as _random
+    from firmware.config import loads_config
+    config = loads_config('[game]\nvariant = "chess960"\nstart_position = 323\n')
+    assert config.game.chess960 and config.game.start_fen() == "bnrqkrnb/pppppppp/8/8/8/8/PPPPPPPP/BNRQKRNB w KQkq - 0 1"
+    drawn = {loads_config('[game]\nvariant = "chess960"\n').game.start_fen(_random.Random(seed)) for seed in range(20)}
+    assert len(drawn) > 10
+    assert loads_config("").game.start_fen() is None and not loads_config("").game.chess960
+    fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+    assert loads_config(f'[game]\nvariant = "chess960"\nfen = "{fen}"\n').game.start_fen() == fen
+
+
+@pytest.mark.parametrize("text, words", [
+    ('[game]\nvariant = "crazyhouse"\n', "game.variant: expected one of 'standard', 'chess960'"),
+    ('[game]\nvariant = "chess960"\nstart_position = 960\n', "game.start_position: expected -1"),
+    ('[game]\nfen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"\n',
+     'game.fen: not a FEN: castling letter \'F\' in \'HFhf\' names a rook off the corner: Chess960 castling '
+     '(set variant = "chess960")'),
+])
+def test_bad_variant_settings_are_named(text, words):
+    from firmware.config import loads_config
+    with pytest.raises(ConfigError) as info:
+        loads_config(text)
+    assert words in str(info.value)

@@ -216,6 +216,9 @@ async def test_the_engines_move_blinks_on_the_simulated_board_until_it_is_carrie
 @pytest.mark.parametrize("args, words", [
     (["--engine-level", "25"], "engine.level: expected a number from 0 to 20, got 25"),
     (["--opponent", "stockfish"], "invalid choice: 'stockfish'"),
+    (["--start-position", "960"], "--start-position must be 0 to 959, not 960"),
+    (["--variant", "atomic"], "invalid choice: 'atomic'"),
+    (["--fen", "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"], "add --variant chess960"),
 ])
 def test_the_simulators_opponent_options_are_checked(tmp_path, capsys, args, words):
     from firmware.cli import main
@@ -227,3 +230,10 @@ def test_the_simulators_opponent_options_are_checked(tmp_path, capsys, args, wor
     err = capsys.readouterr().err
     assert words in err and err.count("echiquier sim:") <= 1
 
+
+
+def test_the_simulated_board_starts_in_the_chosen_960_position(tmp_path):
+    from chess_core.chess960 import start_fen
+    config = simulator_config(None, tmp_path, variant="chess960", start_position=700)
+    assert config.game.chess960 and saved_position(config).fen() == start_fen(700)
+    assert saved_position(config).chess960

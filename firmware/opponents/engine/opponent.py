@@ -71,7 +71,7 @@ class EngineOpponent:
                  config: EngineConfig = EngineConfig(),
                  times: Optional[Callable[[], Optional[ClockTimes]]] = None,
                  start_fen: str = STARTING_FEN, moves: Sequence[Move] = (),
-                 max_restarts: int = MAX_RESTARTS) -> None:
+                 max_restarts: int = MAX_RESTARTS, chess960: bool = False) -> None:
         self.sides = self._checked_sides(sides)
         self.level = level
         self.config = config
@@ -79,7 +79,9 @@ class EngineOpponent:
         self.max_restarts = max_restarts
         self.failures = 0
         self.times = times
-        self._game = self._new_game(start_fen, moves)
+        # Chess960: the engine gets UCI_Chess960 and castling goes both ways king-takes-rook (e1h1).
+        self.chess960 = chess960
+        self._game = self._new_game(start_fen, moves, chess960)
         self._listener: OpponentListener = OpponentListener()
         self._engine: Optional[UciEngine] = None
         self._task: Optional[asyncio.Task] = None
@@ -126,7 +128,7 @@ class EngineOpponent:
             log.error("the session committed %s, which the engine's copy of the game refuses (%s)", move, exc)
 
     def on_reset(self, start_fen: str, moves: Sequence[Move]) -> None:
-        self._game = self._new_game(start_fen, moves)
+        self._game = self._new_game(start_fen, moves, self.chess960)
         self._delivered = None
         self._game_changed()
 
@@ -181,8 +183,8 @@ class EngineOpponent:
         return found
 
     @staticmethod
-    def _new_game(start_fen: str, moves: Sequence[Move]) -> Game:
-        game = Game(start_fen)
+    def _new_game(start_fen: str, moves: Sequence[Move], chess960: bool = False) -> Game:
+        game = Game(start_fen, chess960=chess960)
         for move in moves:
             game.push(move)
         return game
@@ -208,6 +210,8 @@ class EngineOpponent:
         engine = UciEngine(self.config)
         try:
             await engine.start()
+            if self.chess960:
+                await engine.set_option("UCI_Chess960", True)   # EngineError if it cannot play 960
             for option, value in self.level.options(engine.options).items():
                 await engine.set_option(option, value)
             await engine.new_game()
