@@ -30,6 +30,7 @@ short), or at once when the next reading no longer matches any move (the opponen
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import sys
 import time
@@ -227,6 +228,16 @@ def main() -> int:
     args = parser.parse_args()
     stats: dict = {"cpu": [], "peer_cpu": [], "match": [], "match_unsliced": [], "latency": {}, "games": 0, "exact": 0, "peer_exact": 0,
                    "amended": 0, "taken back": 0, "peer_first_error": []}
+    pauses: list[float] = []
+    gc_started = [0]
+
+    def on_gc(phase: str, info: dict) -> None:  # how long the collector held the process, CPU
+        if phase == "start":
+            gc_started[0] = time.process_time_ns()
+        else:
+            pauses.append((time.process_time_ns() - gc_started[0]) / 1000)
+
+    gc.callbacks.append(on_gc)
     wall = time.perf_counter()
     for seed in range(SEED0, SEED0 + args.games):
         run_game(seed, args.colour, stats)
@@ -263,6 +274,8 @@ def main() -> int:
                   f"{max(values):8.0f}")
     print(f"  {'peer (every move)':44s} {'':6s} {PEER_WAIT * 1000:7.0f} {PEER_WAIT * 1000:8.0f}")
     print()
+    print(f"garbage collections during the run: {len(pauses)}, longest {max(pauses or [0]):.0f} us CPU "
+          "(inside whichever call it fell in: the bench's own lists count too)")
     worst = max(stats["match"])
     print(f"goal no call into Match above 5000 us: max {worst:.0f} us {'OK' if worst <= 5000 else 'MISSED'} "
           f"(each search at once: max {max(stats['match_unsliced'] or [0]):.0f} us)")

@@ -102,11 +102,46 @@ def _can_mate(pos: Position, color: int, budget: int, settle_other: bool) -> Ste
     key = position_key(work)
     known = _PROOFS.get((key, color))
     if known is not None:
+        if known.line:
+            _LINES[color] = known.line
         return known
-    verdict = yield from _search(work, key, color, budget, settle_other)
+    verdict = _reuse_line(work, color)
+    if verdict is None:
+        verdict = yield from _search(work, key, color, budget, settle_other)
     if verdict.verdict is not Mateability.UNDETERMINED:
         _remember(key, color, verdict)
     return verdict
+
+
+# The last helpmate found for each colour. Asked again a move or two later (the game's next
+# position), its tail usually still mates: replaying it is a proof, without a search.
+_LINES: dict[int, tuple[Move, ...]] = {}
+
+
+def _reuse_line(pos: Position, color: int) -> "MateVerdict | None":
+    line = _LINES.get(color)
+    if not line:
+        return None
+    for skip in (1, 2, 0):  # the position one move after the line's start, two, the same
+        tail = line[skip:]
+        if tail and _mates(pos, color, tail):
+            return MateVerdict(Mateability.CAN_MATE, tail)
+    return None
+
+
+def _mates(pos: Position, color: int, line: tuple[Move, ...]) -> bool:
+    """Whether playing ``line`` from ``pos`` (every move legal) ends in ``color``'s checkmate."""
+    made = 0
+    try:
+        for move in line:
+            if not pos.is_legal(move):
+                return False
+            pos.push(move)
+            made += 1
+        return pos.turn != color and pos.is_check() and not pos.legal_codes()
+    finally:
+        for _ in range(made):
+            pos.pop()
 
 
 def _search(work: Position, key: tuple, color: int, budget: int, settle_other: bool) -> Steps:
@@ -166,6 +201,8 @@ _PROOFS_KEPT = 256
 
 def _remember(key: tuple, color: int, verdict: MateVerdict) -> None:
     _PROOFS[(key, color)] = verdict
+    if verdict.line:
+        _LINES[color] = verdict.line
     while len(_PROOFS) > _PROOFS_KEPT:
         _PROOFS.popitem(last=False)
 

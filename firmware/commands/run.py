@@ -47,6 +47,8 @@ async def _web(service) -> None:
     """The web companion, started once the board is read (READY=1 does not wait for aiohttp)."""
     await service.ready.wait()
     from firmware.web.companion import serve_web
+    import gc
+    gc.freeze()  # the page's modules too: out of the collector's full passes (see Service)
     await serve_web(service)
 
 

@@ -307,3 +307,22 @@ def test_vector_decided_count():
     # 3,227 when written; deterministic (the budget counts positions, not time), but the order of
     # the moves chess_core generates steers the searches, hence the margin.
     assert total >= 3_150
+
+
+def test_the_last_helpmate_found_proves_the_next_position_without_a_search():
+    # Can the king and two knights still mate? A long search the first time; a move later the
+    # rest of the helpmate it found is replayed instead (0 steps), and it is a real mate.
+    from chess_core.dead import can_mate_steps
+    fen = "8/8/3nkn2/8/8/8/8/R2QK3 w - - 0 1"
+    first = can_mate(Position(fen), BLACK)
+    assert first.verdict is Mateability.CAN_MATE and len(first.line) >= 2
+    after = Position(fen)
+    after.push(first.line[0])
+    steps = can_mate_steps(after, BLACK)
+    with pytest.raises(StopIteration) as done:
+        next(steps)
+    verdict = done.value.value
+    assert verdict.verdict is Mateability.CAN_MATE and verdict.line == first.line[1:]
+    for move in verdict.line:
+        after.push(move)
+    assert after.is_checkmate() and after.turn == WHITE

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import socket
@@ -172,6 +173,7 @@ async def test_a_live_board_goes_through_the_queue_to_the_leds(tmp_path):
     task = asyncio.create_task(service.run())
     await asyncio.wait_for(service.ready.wait(), 5)
     assert notifier.sent.count("READY=1") == 1
+    assert gc.get_freeze_count() > 0  # start-up's objects are out of the collector's full passes
 
     async def after(seconds):
         clock.t += seconds
