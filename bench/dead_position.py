@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from chess_core.dead import _PROOFS, DEFAULT_BUDGET, Mateability, can_mate, is_dead  # noqa: E402
+from chess_core.dead import DEFAULT_BUDGET, Mateability, can_mate, forget_proofs, is_dead  # noqa: E402
 from chess_core.position import Position  # noqa: E402
 from chess_core.squares import BLACK, WHITE  # noqa: E402
 
@@ -49,7 +49,7 @@ def analyse(args: tuple[str, str, int]) -> tuple[int, int, float, list[float]]:
     decided = wrong = 0
     times = []
     for color in (WHITE, BLACK):
-        _PROOFS.clear()  # cold: nothing proved before counts
+        forget_proofs()  # cold: nothing proved before counts
         pos = position(fen)
         start = time.process_time()
         verdict = can_mate(pos, color, budget=budget).verdict
@@ -111,7 +111,7 @@ def bench_is_dead(games: int) -> None:
     # (a game asks once per move). Warm: the same question again (a takeback, Game.reopen), apart.
     dead_times, warm_times, gen_times, found = [], [], [], 0
     for pos in positions:
-        _PROOFS.clear()
+        forget_proofs()
         start = time.process_time()
         found += is_dead(pos)
         dead_times.append(time.process_time() - start)

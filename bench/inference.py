@@ -39,7 +39,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from board_driver.capture import PromoteChoice, iter_capture  # noqa: E402
-from chess_core import KNIGHT, Move, Position, dead  # noqa: E402
+from chess_core import KNIGHT, Move, Position  # noqa: E402
+from chess_core.dead import forget_proofs  # noqa: E402
 from chess_core.squares import BETWEEN  # noqa: E402
 from firmware.referee.match import Match, MatchConfig, MoveMade, TakenBack  # noqa: E402
 from tests.fakes.hands import capture_game, random_game  # noqa: E402
@@ -107,7 +108,7 @@ class NaivePeer:
 
 def match_calls(capture, steps: int) -> list[float]:
     """CPU (us) of every call into a default Match, given the capture (its own run)."""
-    dead._PROOFS.clear()
+    forget_proofs()
     match = Match(MatchConfig() if steps is None else MatchConfig(analysis_steps=steps))
     spent = []
     clock = time.process_time_ns
@@ -139,7 +140,7 @@ def run_game(seed: int, colour: bool, stats: dict) -> None:
     stats["match"] += match_calls(capture, None)
     if sliced:
         stats["match_unsliced"] += match_calls(capture, 0)
-    dead._PROOFS.clear()
+    forget_proofs()
     match = Match(MatchConfig())
     inference = match.inference
     settled: list[tuple[float, int]] = []

@@ -199,6 +199,12 @@ _PROOFS: "OrderedDict[tuple[tuple, int], MateVerdict]" = OrderedDict()
 _PROOFS_KEPT = 256
 
 
+def forget_proofs() -> None:
+    """Forget the verdicts proved and the helpmates found so far (for cold measurements, tests)."""
+    _PROOFS.clear()
+    _LINES.clear()
+
+
 def _remember(key: tuple, color: int, verdict: MateVerdict) -> None:
     _PROOFS[(key, color)] = verdict
     if verdict.line:
@@ -274,4 +280,5 @@ def _obviously_alive(pos: Position) -> bool:
 
 
 __all__ = ["Mateability", "MateVerdict", "can_mate", "can_possibly_mate", "is_dead", "DEFAULT_BUDGET",
-           "DEAD_POSITION_BUDGET", "can_mate_steps", "can_possibly_mate_steps", "is_dead_steps", "drain"]
+           "DEAD_POSITION_BUDGET", "can_mate_steps", "can_possibly_mate_steps", "is_dead_steps", "drain",
+           "forget_proofs"]

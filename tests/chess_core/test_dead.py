@@ -312,7 +312,8 @@ def test_vector_decided_count():
 def test_the_last_helpmate_found_proves_the_next_position_without_a_search():
     # Can the king and two knights still mate? A long search the first time; a move later the
     # rest of the helpmate it found is replayed instead (0 steps), and it is a real mate.
-    from chess_core.dead import can_mate_steps
+    from chess_core.dead import can_mate_steps, forget_proofs
+    forget_proofs()
     fen = "8/8/3nkn2/8/8/8/8/R2QK3 w - - 0 1"
     first = can_mate(Position(fen), BLACK)
     assert first.verdict is Mateability.CAN_MATE and len(first.line) >= 2

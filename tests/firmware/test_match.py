@@ -7,6 +7,7 @@ import pytest
 
 from board_driver.reading import Reading
 from chess_core import BLACK, WHITE, DrawClaimError, Move, Position, Termination, parse_square
+from chess_core.dead import forget_proofs
 from firmware.referee.inference import WAIT_SLIDE, VerdictKind
 from firmware.referee.match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
                             TakenBack)
@@ -437,7 +438,13 @@ def test_restore_keeps_the_recorded_end_without_judging_the_moves_again():
 LOCKED = "8/1p6/kPp5/2P5/1pP5/1P6/7r/7K w - - 0 1"  # Kxh2 leaves locked pawns: dead, after a long search
 
 
-def test_the_dead_position_search_runs_a_slice_per_poll_after_the_move():
+@pytest.fixture
+def cold():
+    """Nothing proved before (chess_core.dead remembers proofs across games)."""
+    forget_proofs()
+
+
+def test_the_dead_position_search_runs_a_slice_per_poll_after_the_move(cold):
     match = Match(MatchConfig(fen=LOCKED, analysis_steps=4))
     table = Table(match, occupied=0)
     table.show(Position(LOCKED).occupied)
@@ -454,7 +461,7 @@ def test_the_dead_position_search_runs_a_slice_per_poll_after_the_move():
     assert match.next_deadline() is None
 
 
-def test_a_move_that_comes_before_the_verdict_waits_for_it():
+def test_a_move_that_comes_before_the_verdict_waits_for_it(cold):
     match = Match(MatchConfig(fen=LOCKED, analysis_steps=4))
     table = Table(match, occupied=0)
     table.show(Position(LOCKED).occupied)
@@ -464,7 +471,7 @@ def test_a_move_that_comes_before_the_verdict_waits_for_it():
     assert match.game.outcome.termination is Termination.INSUFFICIENT_MATERIAL
 
 
-def test_after_a_flag_fall_the_clock_stops_at_once_and_the_mate_search_runs_in_slices():
+def test_after_a_flag_fall_the_clock_stops_at_once_and_the_mate_search_runs_in_slices(cold):
     # White's flag falls; can a king and knight still mate the king, queen and rook? (A helpmate:
     # yes, so white loses.) The dead-position test let this position through without a search.
     fen = "8/8/4k3/8/3n4/8/8/R2QK3 w - - 0 1"
@@ -488,7 +495,7 @@ def test_after_a_flag_fall_the_clock_stops_at_once_and_the_mate_search_runs_in_s
     assert match.remaining(table.t) == (0, 1000) and match.game.moves == []
 
 
-def test_resigning_while_the_flag_is_judged_comes_too_late():
+def test_resigning_while_the_flag_is_judged_comes_too_late(cold):
     fen = "8/8/3nkn2/8/8/8/8/R2QK3 w - - 0 1"  # two knights: a long search too
     match = Match(MatchConfig(fen=fen, time_control="1", analysis_steps=1))
     table = Table(match, occupied=0)
