@@ -16,7 +16,8 @@ Contract
 * ``poll(time) -> list[Verdict]``: time has passed; commits a move that was waiting.
 * ``next_deadline() -> float | None``: when ``poll`` may commit something, if nothing changes.
 * ``pending_time() -> float | None``: the time of a move that is complete on the board but
-  still waiting (a clock must not let a flag fall over it before its deadline).
+  still waiting, for its timer or for a reading that tells it from another (a clock must not
+  let a flag fall over it before it is decided).
 * ``expect(move | None)``: the opponent's move (engine, online) that the board must carry out;
   only it is accepted, and the last move can no longer be amended.
 * ``choose_promotion(piece_type)``: the piece for the next promotion (queen by default; back
@@ -333,8 +334,9 @@ class MoveInference:
         return p.deadline if p is not None else None
 
     def pending_time(self) -> float | None:
-        p = self._due()
-        return p.time if p is not None else None
+        # Any move complete on the board, waiting for its timer or for a reading to tell it
+        # from another (a swept capture the LEDs ask to touch): a flag must not fall over it.
+        return min((p.time for p in self._pendings), default=None)
 
     @property
     def next_promotion(self) -> int:

@@ -525,3 +525,31 @@ def test_a_move_recorded_wrong_is_corrected_with_one_of_the_moves_that_explain_t
     assert [m.uci() for m in match.game.moves] == ["c2c8"]
     with pytest.raises(ValueError):
         match.correct("c2h7", t + 1)   # not a legal move of the queen
+
+
+def _two_captures_table(time_control: str) -> Table:
+    fen = "2r4k/8/6p1/8/8/8/2Q5/K7 w - - 0 1"
+    match = Match(MatchConfig(fen=fen, time_control=time_control, exact_dead_positions=False))
+    table = Table(match, occupied=0)
+    table.show(Position(fen).occupied, dt=0.0)
+    table.wait(0.1)
+    return table
+
+
+def test_the_flag_waits_while_a_swept_capture_is_undecided():
+    table = _two_captures_table("2")
+    table.lift("c2", dt=0.5)               # 0.6 s: the queen took on c8 or g6, the victim swept off
+    table.lift("h8", dt=1.0)               # 1.6 s: Black's king goes ...
+    table.place("g7", dt=0.7)              # 2.3 s: ... to g7, legal only after Qxc8+ (White's flag: 2.1 s)
+    table.wait(0.1)
+    assert uci(table.match.game.moves) == ["c2c8", "h8g7"] and not table.of(GameOver)
+    assert table.match.clocks_after_move[0] == 1400   # White moved at 0.6 s of its 2
+
+
+def test_a_piece_held_past_the_flag_then_set_down_loses_on_time():
+    table = _two_captures_table("2")
+    table.lift("c2", dt=0.5)
+    table.wait(3.0)
+    table.place("c3", dt=0.2)             # the queen was in the hand: it lands after the flag
+    table.wait(1.0)
+    assert table.match.game.moves == [] and table.of(GameOver)[0].outcome.winner == BLACK
