@@ -239,3 +239,80 @@ def test_after_a_cut_the_last_move_can_still_be_corrected(tmp_path, correction, 
     after = "e7e5" if expected else "d2d4"
     table.play(after)
     assert [m.uci() for m in table.session.game.moves] == expected + [after]
+
+
+# -- the whole service under a file-size limit that lifts mid-game ------------------------------------------
+
+def _files(state: Path) -> tuple[list[str] | None, list[str] | None]:
+    """The moves in current.json and the PGN (None: no file yet); both must be whole when present."""
+    import io
+
+    import chess.pgn
+    current = state / "current.json"
+    moves = json.loads(current.read_text())["moves"] if current.exists() else None
+    pgns = list((state / "games").glob("*.pgn")) if (state / "games").exists() else []
+    assert len(pgns) <= 1
+    pgn_moves = None
+    if pgns:
+        text = pgns[0].read_text(encoding="utf-8")
+        game = chess.pgn.read_game(io.StringIO(text))
+        assert game is not None and not game.errors, text
+        assert text.rstrip().endswith(("*", "1-0", "0-1", "1/2-1/2")), f"a PGN cut short: {text[-60:]!r}"
+        pgn_moves = [m.uci() for m in game.mainline_moves()]
+    return moves, pgn_moves
+
+
+@pytest.mark.slow
+def test_a_disk_that_fills_mid_game_loses_nothing_and_the_game_completes(tmp_path):
+    """RLIMIT_FSIZE (``ulimit -f``: 800 bytes, the files reach 1,250) stops the saves mid-game;
+    no file is ever shorter than its last good version, the journal says so, the game goes on in
+    memory, and once the limit is lifted (prlimit from outside: the space comes back) every move
+    is saved exactly once."""
+    import threading
+
+    from tests.fakes.hands import capture_game
+    from .test_powercut import OPERA
+    (tmp_path / "opera.cap").write_text(capture_game(OPERA, seed=7, amend_rate=0).text)
+    config = tmp_path / "config.toml"
+    config.write_text('[board]\nsensors = "replay"\ncapture = "opera.cap"\nspeed = 8\n'
+                      '[game]\ntime_control = "300+2"\nwhite = "Morphy"\nblack = "Duke and Count"\n'
+                      '[storage]\ndir = "state"\n[web]\nenabled = false\n')
+
+    def small_disk() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (800, resource.RLIM_INFINITY))
+
+    proc = subprocess.Popen([str(ECHIQUIER), "run", "--config", str(config), "--log-level", "warning"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=small_disk,
+                            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    journal: list[str] = []
+    reader = threading.Thread(target=lambda: journal.extend(proc.stderr), daemon=True)
+    reader.start()
+    state = tmp_path / "state"
+    last: tuple[list[str], list[str]] = ([], [])
+    lifted_at = None
+    try:
+        while proc.poll() is None:
+            try:
+                proc.wait(timeout=0.005)
+            except subprocess.TimeoutExpired:
+                pass
+            moves, pgn_moves = _files(state)
+            moves, pgn_moves = moves or [], pgn_moves or []
+            assert moves == OPERA[:len(moves)] and len(moves) >= len(last[0]), "current.json went back"
+            assert pgn_moves == OPERA[:len(pgn_moves)] and len(pgn_moves) >= len(last[1]), "the PGN went back"
+            last = (moves, pgn_moves)
+            if lifted_at is None and any("cannot save the game" in line for line in list(journal)):
+                lifted_at = len(moves)
+                resource.prlimit(proc.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+        assert proc.wait(timeout=120) == 0, "".join(journal)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    reader.join(timeout=10)
+    told = [line for line in journal if "cannot save the game" in line]
+    assert told and "file-size limit" in told[0], journal
+    assert lifted_at is not None and 0 < lifted_at < len(OPERA), lifted_at   # it did fill mid-game
+    moves, pgn_moves = _files(state)
+    assert moves == OPERA and pgn_moves == OPERA                      # every move, once
+    assert json.loads((state / "current.json").read_text())["outcome"] == ["checkmate", 0]
