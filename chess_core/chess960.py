@@ -55,6 +55,16 @@ def start_position(number: int) -> Position:
 _NUMBERS = {back_rank(n): n for n in range(COUNT)}
 
 
+def rearranged(before: Position, after: Position) -> int:
+    """The first- and last-rank squares whose piece differs between two start positions: the
+    pieces to lift and set anew to go from ``before`` to ``after``."""
+    squares = 0
+    for sq in (*range(8), *range(56, 64)):
+        if before.board[sq] != after.board[sq]:
+            squares |= 1 << sq
+    return squares
+
+
 def number_of(pos: Position) -> Optional[int]:
     """The start position number of ``pos`` if it is one (placement, White to move, all four
     rights, counters ignored), else None."""

@@ -229,6 +229,7 @@ class Match:
         self.clock = Clock(self.time_control)
         self.inference = MoveInference(self.game.position, touch_move=cfg.touch_move, takebacks=cfg.takebacks)
         self.started = False
+        self.to_arrange = 0              # squares whose piece must be lifted before the start (new_game)
         self.last_verdict: Optional[Verdict] = None
         self.problems: list[str] = []
         self.gestures: list[str] = []    # gestures acted on, in words (filled by whoever reads them)
@@ -395,10 +396,14 @@ class Match:
     def expect(self, move: Optional[Move]) -> None:
         self.inference.expect(move)
 
-    def new_game(self, now: float, fen: Optional[str] = None) -> list[MatchEvent]:
+    def new_game(self, now: float, fen: Optional[str] = None, *, arrange: int = 0) -> list[MatchEvent]:
+        """A new game from ``fen`` (default: the configured start); it starts when the board shows
+        it. ``arrange``: squares whose piece must first be lifted (a Chess960 start position:
+        occupancy alone cannot tell a rearranged first rank from the one standing there)."""
         if fen is not None:
             Position(fen, chess960=self.config.chess960)
         self._setup(fen if fen is not None else self.config.fen)
+        self.to_arrange = arrange
         board = self.debouncer.settled
         return self._settled(Reading(now, board.occupied, board.white, board.black)) if board else []
 
@@ -510,7 +515,8 @@ class Match:
     def _settled(self, reading: Reading) -> list[MatchEvent]:
         if not self.started:
             pos = self.game.position
-            if reading.occupied != pos.occupied:
+            self.to_arrange &= reading.occupied   # lifted once: done
+            if reading.occupied != pos.occupied or self.to_arrange:
                 return []
             if reading.white is not None and (reading.white, reading.black) != tuple(pos.bb_color):
                 return []

@@ -37,7 +37,8 @@ class SessionCommands:
     def new_game(self, now: Optional[float] = None, *, time_control: Optional[str] = None,
                  white: Optional[str] = None, black: Optional[str] = None, rules: Optional[str] = None,
                  fen: Optional[str] = None, opponent: Optional[str] = None, engine_side: Optional[str] = None,
-                 engine_level: Optional[int] = None) -> None:
+                 engine_level: Optional[int] = None, variant: Optional[str] = None,
+                 start_position: Optional[int] = None) -> None:
         """Start a new game (abandoning one in progress); it begins when the pieces stand ready.
 
         ``opponent``: "none" (two players over the board), "engine" or "lichess"; None keeps the
@@ -54,7 +55,10 @@ class SessionCommands:
         if self.online_sync is not None and self.live:
             raise SessionError("a Lichess game is in progress: resign (or finish) it first")
         changes = {k: v for k, v in (("time_control", time_control), ("rules", rules), ("fen", fen),
-                                     ("opponent", opponent)) if v is not None}
+                                     ("opponent", opponent), ("variant", variant),
+                                     ("start_position", start_position)) if v is not None}
+        if variant is not None and variant != self.config.game.variant and fen is None:
+            changes["fen"] = ""   # a start position of the other variant does not carry over
         engine = {k: v for k, v in (("side", engine_side), ("level", engine_level)) if v is not None}
         sections = {name: values for name, values in (("game", changes), ("engine", engine)) if values}
         if sections:

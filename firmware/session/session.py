@@ -25,6 +25,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from board_driver.reading import Reading
 from chess_core import STARTING_FEN, Move, Position
+from chess_core.chess960 import rearranged
 
 from firmware.config import Config
 from firmware.referee.feedback import FeedbackState, LedStyle, frame, next_change
@@ -465,7 +466,10 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         self.gestures.reset()
         self.settled = None
         self._changed = True
-        self._handle(self.match.new_game(now), now)
+        arrange = 0
+        if self.match.game.chess960:   # the pieces to rearrange from the last start position (LEDs show them)
+            arrange = rearranged(previous.game.start_position(), self.match.game.start_position())
+        self._handle(self.match.new_game(now, arrange=arrange), now)
 
     def _save(self, now: Optional[float] = None) -> None:
         """Save the record; if that fails the moves stay in memory, the players are told (page and
@@ -493,7 +497,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         touched = None
         if not match.started:
             if self.settled is not None:
-                wrong = self.settled.occupied ^ game.position.occupied
+                wrong = (self.settled.occupied ^ game.position.occupied) | match.to_arrange
         elif not game.is_over and self.verdict is not None:
             kind = self.verdict.kind
             if kind is VerdictKind.LIFTED:

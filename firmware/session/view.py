@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chess_core import Game, Move, Outcome, Position, san
+from chess_core.chess960 import number_of as chess960_number
 from chess_core.clock import format_clock
 from chess_core.squares import SQUARE_NAMES, WHITE, scan_squares
 
@@ -83,6 +84,12 @@ def status_text(view: View) -> str:
     if outcome is not None:
         return outcome.describe()
     if view.waiting_for_start:
+        if view.game.chess960:
+            number = chess960_number(view.game.start_position())
+            if number is not None:
+                rank = view.game.start_fen.split("/")[7].split()[0]
+                return f"Set up Chess960 position {number} to start: first rank {rank}, Black's mirrors it"
+            return "Set up the Chess960 position shown to start"
         return "Set up the pieces to start"
     if view.restoring and view.wrong:
         return "Put the pieces back as shown to continue the game"

@@ -100,9 +100,11 @@ class Backend:
 
     def new_game(self, *, white: str, black: str, time_control: str, rules: str, colours: str, now: float,
                  fen: str | None = None, opponent: str | None = None, engine_side: str | None = None,
-                 engine_level: int | None = None, player: str | None = None) -> None:
+                 engine_level: int | None = None, player: str | None = None, variant: str | None = None,
+                 start_position: int | None = None) -> None:
         """``opponent``: "none" (two players over the board), "engine", "lichess"; None keeps the
-        configured one. Against the engine, ``engine_side`` is the side it plays ("random": drawn)
+        configured one. ``variant`` "standard" or "chess960" (None: as configured), and for
+        Chess960 ``start_position`` (0-959, -1: drawn for each game). Against the engine, ``engine_side`` is the side it plays ("random": drawn)
         and ``player`` the name of the side played on the board; online, the names are the
         server's."""
         raise ActionRefused("new games are not supported here")

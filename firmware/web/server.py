@@ -38,6 +38,8 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from chess_core.chess960 import VARIANTS
+
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, ActionRefused, Backend)
 from firmware.web.library import GameLibrary, UnknownGame
@@ -110,6 +112,8 @@ NEW_GAME = {
     "player": Text(max_length=60, optional=True),           # the board's player against the engine
     "engine_side": Choice(*ENGINE_SIDES, optional=True),
     "engine_level": Number(low=0, high=20, integer=True, optional=True),
+    "variant": Choice(*VARIANTS, optional=True),                               # absent: as configured
+    "start_position": Number(low=-1, high=959, integer=True, optional=True),  # Chess960; -1: random
 }
 ENGINE_FIELDS = ("engine_side", "engine_level", "player")
 SIDE = {"color": Choice(*COLOURS)}

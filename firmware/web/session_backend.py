@@ -32,7 +32,7 @@ def _promotion(snap: dict[str, Any], choice: str) -> dict[str, Any] | None:
     A promotion is on its way when a pawn of the side to move is lifted from the rank before
     the last: the piece chosen now is the one its move will make.
     """
-    pos = Position(snap["fen"])
+    pos = Position.from_fen(snap["fen"], validate=False, chess960=True)  # placement only (either variant)
     name = snap.get("promotion_square")
     if name:
         piece = pos.piece_at(parse_square(name))
@@ -210,7 +210,8 @@ class SessionBackend(Backend):
 
     def new_game(self, *, white: str, black: str, time_control: str, rules: str, colours: str, now: float,
                  fen: str | None = None, opponent: str | None = None, engine_side: str | None = None,
-                 engine_level: int | None = None, player: str | None = None) -> Any:
+                 engine_level: int | None = None, player: str | None = None, variant: str | None = None,
+                 start_position: int | None = None) -> Any:
         names: tuple[str | None, str | None]
         if opponent == "lichess":
             names = (None, None)           # the server's names, with the game
@@ -225,7 +226,7 @@ class SessionBackend(Backend):
             names = (white or "White", black or "Black")
         return self._call(self.session.new_game, now, time_control=time_control, white=names[0], black=names[1],
                           rules=rules, fen=fen, opponent=opponent, engine_side=engine_side,
-                          engine_level=engine_level)
+                          engine_level=engine_level, variant=variant, start_position=start_position)
 
     def resign(self, color: str, now: float) -> None:
         self._call(self.session.resign, color, now)

@@ -106,7 +106,10 @@ class Fen(Text):
         try:
             Position(value)
         except (FenError, ValueError) as exc:
-            raise ValueError(f"not a usable FEN ({exc})") from None
+            try:
+                Position(value, chess960=True)   # a Chess960 position: the variant chosen decides
+            except (FenError, ValueError):
+                raise ValueError(f"not a usable FEN ({exc})") from None
         return value
 
 

@@ -101,7 +101,12 @@ async def test_commands_reach_the_backend(serve):
     assert backend.calls[-1] == ("new_game", {"now": 1000.0, "white": "Anna", "black": "Ben", "time_control": "300+3",
                                               "rules": "casual", "colours": "as-entered", "fen": None,
                                               "opponent": None, "player": None, "engine_side": None,
-                                              "engine_level": None})
+                                              "engine_level": None, "variant": None, "start_position": None})
+    assert (await post(client, "/api/game/new", {"variant": "chess960", "start_position": 323})).status == 200
+    assert backend.calls[-1][1]["variant"] == "chess960" and backend.calls[-1][1]["start_position"] == 323
+    for bad in ({"variant": "atomic"}, {"start_position": 960}, {"start_position": 1.5}):
+        response = await post(client, "/api/game/new", bad)
+        assert response.status == 400 and "Traceback" not in await response.text()
     backend.play("e2e4")
     for path, body, call in [
         ("/api/game/draw", {"action": "offer", "color": "white"}, ("draw", "offer", "white")),

@@ -373,3 +373,40 @@ def test_a_refused_lichess_token_is_a_refusal_that_does_not_quote_it(table):
             asyncio.run(result)
     assert "not a token" not in str(refused.value)
 
+
+
+def test_a_new_chess960_game_from_the_page_waits_for_the_rearranged_first_ranks(table):
+    from chess_core.chess960 import start_fen
+    table.backend.new_game(white="Anna", black="Ben", time_control="-", rules="fide", colours="as-entered",
+                           now=table.clock.now, variant="chess960", start_position=323)
+    table.settle()
+    state = table.state()
+    # The board still shows the usual arrangement: the same squares filled, so the LEDs light the
+    # first-rank squares whose piece changes, and the game waits until each was lifted.
+    assert state["status"] == "Set up Chess960 position 323 to start: first rank BNRQKRNB, Black's mirrors it"
+    assert state["fen"] == start_fen(323)
+    lit = {i for i, colour in enumerate(state["leds"]) if colour}
+    changed = {0, 2, 5, 7, 56, 58, 61, 63}   # RNBQKBNR to BNRQKRNB: the a, c, f and h files
+    assert lit == changed
+    table.hand.setup(table.backend.position())   # the simulated hand sets the pieces right away
+    table.settle()
+    assert table.state()["status"] == "Set up Chess960 position 323 to start: first rank BNRQKRNB, Black's mirrors it"
+    for square in sorted(changed):                # lifted and set down again, as shown
+        table.board.lift(square)
+        table.settle(0.2)
+        table.board.place(square)
+        table.settle(0.2)
+    state = table.state()
+    assert state["status"] == "White to move" and not any(state["leds"])
+    table.move("g2", "g3", "g7", "g6", "g1", "f3", "d7", "d6", "e1", "g1")   # the king over its rook: O-O
+    assert table.state()["moves"]["en"][-1] == "O-O"
+    # Back to standard chess: the start position of the configuration.
+    table.backend.new_game(white="Anna", black="Ben", time_control="-", rules="fide", colours="as-entered",
+                           now=table.clock.now, variant="standard")
+    assert table.state()["fen"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq")
+
+
+def test_a_960_start_position_out_of_range_is_refused(table):
+    with pytest.raises(ActionRefused, match="start_position"):
+        table.backend.new_game(white="A", black="B", time_control="-", rules="fide", colours="as-entered",
+                               now=table.clock.now, variant="chess960", start_position=960)

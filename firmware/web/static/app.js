@@ -759,6 +759,9 @@
       $("#tc-custom-label").hidden = form.elements["tc-preset"].value !== "custom";
     });
     for (const radio of form.querySelectorAll("[name=opponent]")) radio.addEventListener("change", showOpponent);
+    form.elements.variant.addEventListener("change", () => {
+      $("#ng-number-label").hidden = form.elements.variant.value !== "chess960-number";
+    });
     showOpponent();
     form.elements.engine_level.addEventListener("input", () => {
       $("#ng-level-out").textContent = form.elements.engine_level.value;
@@ -781,6 +784,10 @@
           time_control: preset === "custom" ? form.elements["tc-custom"].value : preset,
           rules: form.elements.rules.value,
         };
+        const variant = form.elements.variant.value;
+        body.variant = variant === "standard" ? "standard" : "chess960";
+        if (variant === "chess960-random") body.start_position = -1;
+        if (variant === "chess960-number") body.start_position = Number(form.elements.start_position.value);
         if (opponent === "engine") {
           body.engine_side = form.elements.engine_side.value;
           body.engine_level = Number(form.elements.engine_level.value);
