@@ -318,7 +318,13 @@ class Service:
 
     def _on_reading(self, reading: Reading) -> None:
         if self._capture_writer is not None:
-            self._capture_writer.write(reading)
+            try:
+                self._capture_writer.write(reading)
+            except (OSError, ValueError) as exc:
+                # A full disk ends the recording of the readings, never the game.
+                log.error("cannot write the capture %s (%s): recording of the readings stops, the game goes on",
+                          self.capture_path, getattr(exc, "strerror", None) or exc)
+                self._capture_writer = None
         if self.replaying:
             self._advance(reading.time)
         self.session.feed(reading)
@@ -358,8 +364,13 @@ class Service:
         if self.capture_path is None:
             return
         from board_driver.capture import CaptureWriter
-        self._capture_file = open(self.capture_path, "a", encoding="utf-8")
-        self._capture_writer = CaptureWriter(self._capture_file, header=f"echiquier capture v1, {datetime.now():%Y-%m-%d %H:%M}")
+        try:
+            self._capture_file = open(self.capture_path, "a", encoding="utf-8")
+            self._capture_writer = CaptureWriter(self._capture_file,
+                                                 header=f"echiquier capture v1, {datetime.now():%Y-%m-%d %H:%M}")
+        except OSError as exc:
+            log.error("cannot record the capture %s (%s): the board plays on without recording its readings",
+                      self.capture_path, exc.strerror or exc)
 
     async def _shutdown(self) -> None:
         self.notifier.stopping()
@@ -379,7 +390,10 @@ class Service:
             except Exception:
                 log.exception("closing the LEDs")
         if self._capture_file is not None:
-            self._capture_file.close()
+            try:
+                self._capture_file.close()
+            except OSError:
+                pass   # the last lines could not be flushed (a full disk): said when it failed
         self.notifier.close()
         if self._loop is not None:
             for sig in (signal.SIGTERM, signal.SIGINT):

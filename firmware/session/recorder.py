@@ -179,7 +179,10 @@ class Recorder:
 
     def new_record(self, started: datetime, white: str, black: str, **fields: Any) -> GameRecord:
         """A record for a game starting at ``started`` (local time), with a PGN name of its own."""
-        self.prepare()
+        try:
+            self.prepare()
+        except OSError as exc:   # the save says it again, and is retried: the game starts anyway
+            log.error("cannot create %s (%s)", self.games_dir, exc.strerror or exc)
         stem = f"{started:%Y-%m-%d_%H%M}_{safe_name(white, 'White')}-vs-{safe_name(black, 'Black')}"
         name, n = f"{stem}.pgn", 1
         while (self.games_dir / name).exists():
@@ -209,6 +212,8 @@ class Recorder:
             os.unlink(self.pgn_path(record))
         except FileNotFoundError:
             pass
+        except OSError as exc:
+            log.error("cannot remove %s (%s)", self.pgn_path(record), exc.strerror or exc)
 
     def forget_current(self) -> None:
         """No game in progress any more (a new one was asked for); its PGN stays."""
@@ -216,6 +221,8 @@ class Recorder:
             os.unlink(self.current_path)
         except FileNotFoundError:
             pass
+        except OSError as exc:
+            log.error("cannot remove %s (%s)", self.current_path, exc.strerror or exc)
 
     def load(self) -> GameRecord | None:
         """The saved game (in progress or just finished), or None. A damaged file is set aside."""

@@ -325,3 +325,12 @@ def test_the_configured_opponent_is_honoured_in_a_replay(tmp_path):
     config = load_config(write_replay(tmp_path, extra='opponent = "engine"\n'))
     service = Service(config, notifier=FakeNotifier())
     assert service.session.opponent is not None and opponent_kind(service.session.opponent) == "engine"
+
+
+async def test_a_capture_that_cannot_be_written_never_stops_the_game(tmp_path, caplog):
+    """Recording the readings (`--capture`) on a full disk (/dev/full) stops the recording, not the game."""
+    from firmware.config import load_config
+    config = load_config(write_replay(tmp_path))
+    assert await Service(config, capture=Path("/dev/full"), notifier=FakeNotifier()).run() == 0
+    assert [m.uci() for m in saved_pgn(tmp_path / "state").mainline_moves()] == list(MOVES)
+    assert "cannot write the capture /dev/full" in caplog.text
