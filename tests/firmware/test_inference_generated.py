@@ -107,3 +107,18 @@ def test_generated_games_cover_every_pattern():
                  "en passant, victim after", "promotion", "king held", "king held and put back", "piece held",
                  "touch and return", "correction", "re-seated"):
         assert patterns[name] >= 10, (name, patterns)
+
+
+def test_generated_games_with_a_clock_replay_exactly():
+    """With a clock running: a piece held for 20 s, a wrong move undone, a swept capture waiting
+    are timed as the hands played them, and no flag falls (each side has 15 minutes)."""
+    config = MatchConfig(exact_dead_positions=False, time_control="900+10")
+    for seed in range(50):
+        moves = random_game(seed, max_plies=PLIES)
+        capture = capture_game(moves, seed=seed, colour=seed % 4 == 3, noise="rough", **RATES)
+        match = replay(capture.lines, config)
+        data = match.to_json()
+        assert data["moves"] == moves and data["problems"] == [] and data["gestures"] == [], seed
+        assert data["result"] == expected_result(moves), seed
+        assert len(match.clocks_after_move) == len(moves)
+        assert all(0 < ms <= 900_000 + 10_000 * len(moves) for ms in match.clocks_after_move), seed
