@@ -278,7 +278,7 @@ class WebCompanion:
                 if code is None:
                     return self._forget_cookie(request, _error(
                         403, "this board needs its pairing code to change anything", pairing=True))
-                outcome = self.pairing.attempt(self._client_key(request), code, self.clock())
+                outcome = self._attempt(request, code)
                 if isinstance(outcome, Refusal):
                     return self._too_many(outcome)
                 if outcome is None:
@@ -303,17 +303,27 @@ class WebCompanion:
     def _client_key(request: web.Request) -> str:
         return client_key(request.remote)
 
-    def _too_many(self, refusal: Refusal) -> web.Response:
-        wait = max(1, int(refusal.retry_after + 0.999))
-        message = f"too many wrong codes: try again in {wait} s"
-        if refusal.everyone and self.on_show_code is not None:
-            # Others are guessing: the board shows its code, and a code entered meanwhile is heard.
+    def _attempt(self, request: web.Request, code: str) -> str | Refusal | None:
+        """Try a code. Refused because of others' wrong codes, the board shows its code on the
+        LEDs (at most every few minutes) and a code entered while they show it is heard: this
+        one at once."""
+        client, now = self._client_key(request), self.clock()
+        outcome = self.pairing.attempt(client, code, now)
+        if isinstance(outcome, Refusal) and outcome.everyone and self.on_show_code is not None:
             try:
                 self.on_show_code()
             except Exception:  # noqa: BLE001 - the LEDs must not turn a refusal into a 500
                 log.exception("cannot show the pairing code")
-            message = ("too many wrong codes from other devices: the board shows its code on its LEDs now; "
-                       "enter it again while it shows")
+            if self.pairing.limiter.open_until > now:
+                outcome = self.pairing.attempt(client, code, now)
+        return outcome
+
+    def _too_many(self, refusal: Refusal) -> web.Response:
+        wait = max(1, int(refusal.retry_after + 0.999))
+        message = f"too many wrong codes: try again in {wait} s"
+        if refusal.everyone:
+            message = (f"too many wrong codes from other devices: try again in {wait} s, or while the board "
+                       f"shows its code on its LEDs")
         response = _error(429, message, retry_after=wait)
         response.headers["Retry-After"] = str(wait)
         return response
@@ -538,7 +548,7 @@ class WebCompanion:
         values = await self._body(request, PAIR)
         if not self.pairing.required:
             return web.json_response({"ok": True, "paired": True, "required": False})
-        outcome = self.pairing.attempt(self._client_key(request), values["code"], self.clock())
+        outcome = self._attempt(request, values["code"])
         if isinstance(outcome, Refusal):
             return self._too_many(outcome)
         if outcome is None:

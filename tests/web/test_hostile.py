@@ -252,3 +252,48 @@ async def test_a_taken_port_is_said_loudly_on_the_leds_too_and_retried(tmp_path,
         holder.close()
         task.cancel()
         await companion.stop()
+
+
+async def test_past_the_hard_limit_the_leds_show_the_code_and_the_owner_pairs(tmp_path, unused_tcp_port):
+    """Issue 12, point 5: the global limit slows guessing, but a code entered while the LEDs show it
+    always pairs; past the hard limit a refusal makes the board show its code."""
+    from aiohttp import ClientSession
+
+    from board_driver.sim_leds import RecordingLedSink
+    from firmware.config import parse_config
+    from firmware.session.session import Session
+    from firmware.web.companion import start_web
+    from firmware.web.pairing import led_pattern
+
+    config = parse_config({"board": {"sensors": "sim"}, "storage": {"dir": str(tmp_path)},
+                           "web": {"host": "127.1", "port": unused_tcp_port, "pairing_code": "35162478"}})
+    now = [1000.0]
+
+    class Service:
+        leds = RecordingLedSink()
+        session = Session(config, clock=lambda: now[0])
+
+    service = Service()
+    service.config = config
+    companion = await start_web(service, pattern_s=15)
+    try:
+        assert service.leds.last == led_pattern("35162478")          # shown at start
+        limiter = companion.pairing.limiter
+        assert limiter.open_until == 1015.0
+        now[0] = 2000.0                                               # long after: the LEDs are back
+        for n in range(limiter.hard):
+            limiter.failed(f"10.9.{n // 250}.{n % 250}", now[0])
+        service.leds.frames.clear()
+        async with ClientSession() as http:
+            url = f"http://127.0.0.1:{unused_tcp_port}/api/pair"
+            async with http.post(url, json={"code": "35162478"}) as response:
+                assert response.status == 200                         # the owner's right code pairs
+            assert service.leds.last == led_pattern("35162478")      # as the board shows its code
+            async with http.post(url, json={"code": "11111111"}) as response:
+                assert response.status == 403                         # a stranger still gets 5 tries only
+            limiter.open_until = now[0]                               # the LEDs are back to the game
+            async with http.post(url, json={"code": "35162478"}) as response:
+                assert response.status == 429                         # shown again only after a while
+                assert "shows its code" in (await response.json())["error"]
+    finally:
+        await companion.stop()

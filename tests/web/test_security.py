@@ -228,3 +228,20 @@ async def test_a_link_in_the_games_directory_is_not_served(board, tmp_path):
             assert response.status == 404
         async with http.get(board.url + "/games.pgn") as response:
             assert "private" not in await response.text()
+
+
+@pytest.mark.slow
+async def test_a_slow_request_head_is_cut_off(board):
+    """A client that sends its request head a byte at a time (slowloris) holds nothing for long:
+    the connection is closed once it has not brought a whole request in 10 s."""
+    loop = asyncio.get_running_loop()
+    sock = socket.socket()
+    sock.setblocking(False)
+    sock.bind(("127.0.0.10", 0))
+    try:
+        await loop.sock_connect(sock, ("127.0.0.1", board.port))
+        await loop.sock_sendall(sock, b"GET / HTTP/1.1\r\nHost: 127.1\r\n")   # and never the end
+        closed = await asyncio.wait_for(loop.sock_recv(sock, 1024), 30)
+        assert closed == b""
+    finally:
+        sock.close()
