@@ -316,3 +316,17 @@ def test_a_disk_that_fills_mid_game_loses_nothing_and_the_game_completes(tmp_pat
     moves, pgn_moves = _files(state)
     assert moves == OPERA and pgn_moves == OPERA                      # every move, once
     assert json.loads((state / "current.json").read_text())["outcome"] == ["checkmate", 0]
+
+
+def test_a_damaged_lichess_token_file_does_not_stop_the_board(tmp_path):
+    """Saved state of another kind: a token file that is not text gives a page that asks to log in."""
+    from firmware.opponents.factory import build_opponent
+    state = tmp_path / "state"
+    state.mkdir()
+    token = state / "lichess.token"
+    token.write_bytes(b"\xff\xfe\x00garbage")
+    token.chmod(0o600)
+    config = loads_config(f'[game]\nopponent = "lichess"\n[storage]\ndir = "{state}"\n')
+    opponent = build_opponent(config)
+    assert type(opponent).__name__ == "NotLoggedIn"
+    assert "log in again" in str(vars(opponent))

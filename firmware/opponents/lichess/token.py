@@ -74,6 +74,8 @@ def read_token(path: Union[str, Path]) -> Token:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise TokenError(f"cannot read the Lichess token at {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:   # a damaged file must not stop the board from starting
+        raise TokenError(f"{path} does not hold a token (not text): log in again") from None
     try:
         return Token(text)
     except TokenError as exc:
