@@ -160,7 +160,8 @@ class WebCompanion:
         self._unsubscribe: Callable[[], None] | None = None
         self._runner: web.AppRunner | None = None
         self.sent = 0
-        self.connections = ConnectionGuard(clock)
+        # Connections live in real time, whatever clock the game runs on (a test's, a replay's).
+        self.connections = ConnectionGuard(time.monotonic)
         self.log_limiter = LogLimiter()
         self.on_show_code: Callable[[], None] | None = None   # show the code on the LEDs (the service)
         self._server: asyncio.AbstractServer | None = None
@@ -393,7 +394,7 @@ class WebCompanion:
         """Close idle and slow connections, once a second."""
         while True:
             await asyncio.sleep(1.0)
-            self.connections.sweep(self.clock())
+            self.connections.sweep(time.monotonic())
 
     async def stop(self) -> None:
         """Close every websocket, stop serving, unsubscribe; idempotent."""
