@@ -161,6 +161,10 @@ class OpponentSide:
                       for player, default in ((sync.white, self.names[0]), (sync.black, self.names[1])))
         if previous is not None and same_start and current == moves and not self.game.is_over and self.record:
             self.names = self.record.white, self.record.black = names   # (the board's game is the server's)
+            if self.expected_move is not None:   # the opponent's move, not carried out yet, was taken back
+                self.match.expect(None)
+                self.expected_move = self.pending_end = None
+                self._handle(self.match.reread(now), now)   # the board as it stands, without it
             self._changed = True
             self._after(now)
             return

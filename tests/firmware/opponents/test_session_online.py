@@ -43,3 +43,52 @@ async def test_the_pgn_of_an_online_game_has_what_lichess_exports(tables, tmp_pa
     assert (headers["WhiteElo"], headers["BlackElo"]) == ("1500", "1500")
     assert (headers["UTCDate"], headers["UTCTime"]) == ("2023.11.14", "22:13:20")   # the fake's createdAt
     assert (headers["White"], headers["Black"], headers["TimeControl"]) == ("Mary", "Bobby", "900+10")
+
+
+async def test_a_takeback_before_the_remote_move_is_carried_out_clears_it(tables, tmp_path, fake, client):
+    """The board proposes a takeback while the opponent's reply still waits on the LEDs: Lichess
+    takes back both moves (the reply and the board's), and the board goes on from there."""
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
+    session = table.session
+    table.play("e2e4")
+    await until(lambda: session.expected_move is not None)
+    fake.reply_delay = 3600                   # the opponent waits once its move is taken back
+    session.takeback()                        # proposed to Lichess, which the fake accepts
+    await until(lambda: fake.games[game_id].moves == [])
+    await until(lambda: session.expected_move is None and not session.game.moves)
+    snap = session.snapshot()
+    assert snap["expected_move"] is None
+    assert set(snap["wrong"]) == {"e2", "e4"}   # only the board's own move to put back
+    carry_out(table, "e4e2")
+    assert session.snapshot()["status"] == "White to move" and not session.snapshot()["wrong"]
+    table.play("d2d4")
+    await until(lambda: fake.games[game_id].moves == ["d2d4"])
+    fake.opponent_move(game_id, "d7d5")
+    await until(lambda: session.expected_move is not None)
+    assert session.expected_move.uci() == "d7d5"
+    table.play("d7d5")
+    assert [m.uci() for m in session.game.moves] == ["d2d4", "d7d5"]
+
+
+async def test_the_opponents_takeback_of_a_move_not_yet_carried_out_clears_it(tables, tmp_path, fake, client):
+    """The opponent takes its reply back before the board has carried it out: the LEDs stop
+    showing it, nothing is to be put back, and its next move is shown."""
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
+    session = table.session
+    fake.reply_delay = 3600
+    table.play("e2e4")
+    await until(lambda: fake.games[game_id].moves == ["e2e4"])
+    fake.opponent_move(game_id, "e7e5")
+    await until(lambda: session.expected_move is not None)
+    fake.opponent_proposes_takeback(game_id)
+    await until(lambda: session.takeback_offer == BLACK)
+    session.accept_takeback()
+    await until(lambda: fake.games[game_id].moves == ["e2e4"])
+    await until(lambda: session.expected_move is None)
+    snap = session.snapshot()
+    assert snap["expected_move"] is None and snap["wrong"] == [] and snap["status"] == "Black to move"
+    fake.opponent_move(game_id, "c7c5")
+    await until(lambda: session.expected_move is not None)
+    assert session.expected_move.uci() == "c7c5"
+    table.play("c7c5")
+    assert [m.uci() for m in session.game.moves] == ["e2e4", "c7c5"]
