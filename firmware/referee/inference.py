@@ -74,7 +74,8 @@ on onto it: that capture commits after ``WAIT_SWEPT_SLID`` (even with other capt
 The opponent lifting a piece that the piece in hand could take is the mover still capturing
 (mover first), not the opponent starting: a lift adds no unseen event, a swept capture one, and
 the explanation with the fewest unseen events wins while both fit; one dropped only later (the
-opponent moved on meanwhile) is taken up again and the readings since read from after it. On a colour-sensing board the victim's square changes colour, so a
+opponent moved on meanwhile) is taken up again and the readings since read from after it.
+On a colour-sensing board the victim's square changes colour, so a
 swept capture is committed at once.
 
 A waiting move is also committed as soon as a reading shows the opponent beginning a move from
