@@ -194,6 +194,7 @@ class OpponentSide:
         self.record, self.names = record, names
         self.restored_plies = len(moves)   # the other end's moves: final on the board
         self.restoring = True
+        self.new_online_game = not continued
         self.expected_move = self.draw_offer = self.takeback_offer = self.takeback_move = self.pending_end = None
         self.verdict = None
         self.gestures.reset()

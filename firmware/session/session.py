@@ -79,6 +79,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         self.draw_offer: Optional[int] = None
         self.paused = False
         self.restoring = False
+        self.new_online_game = False   # what is being set up is a game new to the board, from the other end
         self.takeback_move: Optional[Move] = None  # asked for: the board must show the position before it
         self.left_start = False                 # the board left the start position since the game ended
         self.restored_plies = 0                 # moves made before a restart: final
@@ -577,6 +578,7 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
                  "corrections": [m.uci() for m in match.corrections()]}   # moves that explain the board too
         return View(game=match.game, started=match.started, occupied=self.occupied or 0,
                     lifted=state.lifted, wrong=state.wrong, paused=self.paused, restoring=self.restoring,
+                    new_online_game=self.new_online_game,
                     waiting_for_start=not match.started, expected_move=self.expected_move,
                     takeback_move=self.takeback_move,
                     promotion_square=state.promotion_square, draw_offer=self.draw_offer,

@@ -64,6 +64,7 @@ class View:
     wrong: int = 0
     paused: bool = False
     restoring: bool = False
+    new_online_game: bool = False        # the game being set up came from the other end: new to the board
     waiting_for_start: bool = False
     expected_move: Move | None = None
     takeback_move: Move | None = None
@@ -92,6 +93,10 @@ def status_text(view: View) -> str:
             return "Set up the Chess960 position shown to start"
         return "Set up the pieces to start"
     if view.restoring and view.wrong:
+        if view.new_online_game:
+            if view.game.moves:
+                return f"Set up the game in progress as shown ({len(view.game.moves)} moves played)"
+            return "Set up the new game as shown"
         return "Put the pieces back as shown to continue the game"
     if view.takeback_move is not None:
         return f"Take back {view.takeback_move.uci()}: put the pieces back as shown"

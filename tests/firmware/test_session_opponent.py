@@ -193,7 +193,7 @@ async def test_the_other_ends_game_replaces_the_boards_and_the_leds_guide_the_pi
     snap = table.session.snapshot()
     assert snap["moves"]["uci"] == ["e2e4", "c7c5"] and snap["players"] == {"white": "me", "black": "them"}
     assert set(snap["wrong"]) == {"e2", "e4", "c7", "c5"}
-    assert snap["status"] == "Put the pieces back as shown to continue the game"
+    assert snap["status"] == "Set up the game in progress as shown (2 moves played)"   # new to the board
     table.lift("e2")
     table.place("e4")
     table.lift("c7")

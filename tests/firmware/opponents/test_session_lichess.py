@@ -110,7 +110,7 @@ async def test_a_game_joined_in_progress_is_set_up_on_the_board_first(tables, tm
     session = table.session
     snap = session.snapshot()
     assert snap["moves"]["uci"] == list(CASTLED) and snap["players"] == {"white": "Bobby", "black": "Mary"}
-    assert snap["status"] == "Put the pieces back as shown to continue the game"
+    assert snap["status"] == "Set up the game in progress as shown (4 moves played)"
     guided = {"e2", "e4", "c7", "c5", "g1", "f3", "d7", "d6"}
     assert set(snap["wrong"]) == guided and table.lit_names(STYLE.fix, blink_on=True) == guided
     assert snap["opponent"] == {"kind": "lichess", "name": "Mary", "sides": ["black"], "link": "connected",

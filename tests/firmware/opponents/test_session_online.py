@@ -92,3 +92,35 @@ async def test_the_opponents_takeback_of_a_move_not_yet_carried_out_clears_it(ta
     assert session.expected_move.uci() == "c7c5"
     table.play("c7c5")
     assert [m.uci() for m in session.game.moves] == ["e2e4", "c7c5"]
+
+
+async def test_a_new_online_game_asks_to_set_up_the_new_game(tables, tmp_path, fake, client):
+    """Issue 15: it asked to "put the pieces back as shown to continue the game"."""
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
+    session = table.session
+    table.play("e2e4")
+    await until(lambda: session.expected_move is not None)
+    table.play(session.expected_move.uci())
+    fake.opponent_resigns(game_id)
+    await until(lambda: session.game.is_over)
+    fake.start_game("Bobby", color=WHITE)
+    await until(lambda: session.online_sync is not None and session.online_sync.game_id != game_id)
+    assert session.snapshot()["status"] == "Set up the new game as shown"
+
+
+async def test_the_clocks_wait_until_both_sides_have_moved_as_on_lichess(tables, tmp_path, fake, client):
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE, limit_ms=300_000,
+                                            increment_ms=3_000)
+    session = table.session
+    fake.reply_delay = 3600
+    table.wait(5)
+    table.play("e2e4")
+    await until(lambda: fake.games[game_id].moves == ["e2e4"] and session.server_clock is not None
+                and opponent.game.state is not None and opponent.game.state.plies() == 1)
+    table.wait(5)
+    clocks = session.snapshot()["clocks"]
+    assert (clocks["white"], clocks["black"], clocks["running"]) == (300_000, 300_000, None)
+    fake.opponent_move(game_id, "e7e5")
+    await until(lambda: session.expected_move is not None)
+    table.play("e7e5")
+    await until(lambda: session.snapshot()["clocks"]["running"] == "white")
