@@ -129,6 +129,7 @@ class ServerClock:
     at: float
     white_inc_ms: int = 0
     black_inc_ms: int = 0
+    first_move_ms: Optional[int] = None   # before both first moves: ms left before the server aborts the game
 
     def remaining(self, side: int, now: float) -> int:
         """``side``'s time at ``now`` (monotonic seconds), counted down locally; never below 0.

@@ -10,9 +10,12 @@ from chess_core import Move, Outcome, Termination, san
 
 from firmware.referee.match import GameOver, Match
 from firmware.opponents.base import OfferKind, OpponentListener
+from firmware.session.commands import SessionError
 from firmware.session.online_tags import online_tags
 
 log = logging.getLogger(__name__)
+
+CHAT_KEPT = 30   # chat lines kept for the page
 
 
 class Opponent(Protocol):
@@ -69,6 +72,9 @@ class OpponentGuard(OpponentListener):
     def opponent_gone(self, gone):
         self._call("opponent_gone", gone)
 
+    def chat(self, line):
+        self._call("chat", line)
+
     def link(self, state, detail=""):
         self._call("link", state, detail)
 
@@ -100,9 +106,13 @@ class OpponentSide:
         self._after(now)
 
     def offer(self, offer: Any) -> None:
-        """The other side offers (or withdraws) a draw or a takeback."""
+        """The other side offers (or withdraws) a draw or a takeback; the end of the board's own
+        draw offer without the game ending is the other side's answer: declined."""
         kind = _kind_of(offer)
         if kind == OfferKind.DRAW.value:
+            local = getattr(self.online_sync, "local_colors", None) or ()
+            if not offer.active and offer.by in local and self.draw_offer == offer.by:
+                self._notify(f"{self._other_name(offer.by)} declined your draw offer")
             self.draw_offer = offer.by if offer.active else None
         elif kind == OfferKind.TAKEBACK.value:
             self.takeback_offer = offer.by if offer.active else None
@@ -195,6 +205,8 @@ class OpponentSide:
         self.restored_plies = len(moves)   # the other end's moves: final on the board
         self.restoring = True
         self.new_online_game = not continued
+        if not continued:
+            self.chat_lines, self.notice = [], None
         self.expected_move = self.draw_offer = self.takeback_offer = self.takeback_move = self.pending_end = None
         self.verdict = None
         self.gestures.reset()
@@ -250,6 +262,49 @@ class OpponentSide:
         self.opponent_away = gone if getattr(gone, "gone", False) else None
         self._changed = True
         self._after(self.clock())
+
+    def chat(self, line: Any) -> None:
+        """A chat line of the game (the other player's, or the board's own as the server echoes it)."""
+        self.chat_lines = (self.chat_lines + [(str(getattr(line, "username", "?")),
+                                               str(getattr(line, "text", "")))])[-CHAT_KEPT:]
+        self._changed = True
+        self._after(self.clock())
+
+    def claim_when_gone(self, what: str, now: Optional[float] = None) -> None:
+        """The other player left the game: claim the win (``what`` "victory") or a draw ("draw")."""
+        now = self._now(now)
+        self._require_live()
+        if what not in ("victory", "draw"):
+            raise ValueError(f"claim 'victory' or 'draw', not {what!r}")
+        away = self.opponent_away
+        if away is None:
+            raise SessionError("the other player has not left the game: nothing to claim")
+        wait = getattr(away, "claim_win_in_seconds", None)
+        if wait:
+            raise SessionError(f"the other player may still come back: claim in {wait} s")
+        self._tell_opponent("CLAIM_VICTORY" if what == "victory" else "CLAIM_DRAW")
+        self._after(now)
+
+    def online_view(self, now: float) -> dict[str, Any]:
+        """The snapshot's online extras: ``chat`` lines, a ``notice`` about the other side (until
+        the next move), ``first_move_ms`` (before both first moves: the time left before the
+        server aborts the game)."""
+        notice = self.notice
+        shown = notice[0] if notice is not None and notice[1] == len(self.game.moves) and not self.game.is_over else None
+        first = None
+        server = self.server_clock
+        if server is not None and getattr(server, "first_move_ms", None) is not None and self.live:
+            first = max(0, server.first_move_ms - round((now - server.at) * 1000))
+        return {"chat": [{"user": user, "text": text} for user, text in self.chat_lines],
+                "notice": shown, "first_move_ms": first}
+
+    def _notify(self, text: str) -> None:
+        """A line for the page about the other side (an answer...), shown until the next move."""
+        self.notice = (text, len(self.game.moves))
+        self._changed = True
+
+    def _other_name(self, side: int) -> str:
+        return self.names[side ^ 1] if self.names else "The other side"
 
     def _reset_opponent(self) -> None:
         reset = getattr(self.opponent, "on_reset", None)

@@ -80,6 +80,8 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
         self.paused = False
         self.restoring = False
         self.new_online_game = False   # what is being set up is a game new to the board, from the other end
+        self.chat_lines: list[tuple[str, str]] = []   # the online game's chat: (username, text)
+        self.notice: Optional[tuple[str, int]] = None   # about the other side, and the ply it stands for
         self.takeback_move: Optional[Move] = None  # asked for: the board must show the position before it
         self.left_start = False                 # the board left the start position since the game ended
         self.restored_plies = 0                 # moves made before a restart: final
@@ -575,7 +577,8 @@ class Session(SessionCommands, OpponentControl, OpponentSide):
                  "event": self.record.event if self.record else g.event,
                  "save_problem": self.saving.message(),
                  "gesture": (lambda p: p.to_json() if p is not None else None)(self.gestures.progress(now)),
-                 "corrections": [m.uci() for m in match.corrections()]}   # moves that explain the board too
+                 "corrections": [m.uci() for m in match.corrections()],   # moves that explain the board too
+                 **self.online_view(now)}
         return View(game=match.game, started=match.started, occupied=self.occupied or 0,
                     lifted=state.lifted, wrong=state.wrong, paused=self.paused, restoring=self.restoring,
                     new_online_game=self.new_online_game,

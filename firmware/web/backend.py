@@ -52,7 +52,14 @@ Page state (every key always present; squares by name, colours ``"#rrggbb"`` or 
                            "detail": str} | null,
                   "assistance_allowed": bool (false online: no takebacks, no hints),
                   "takeover": {side: "Anna (Stockfish from move 23)"} for the sides the
-                              computer took over in this game, or null}
+                              computer took over in this game, or null,
+                  "away": {"claim_win_in_seconds": s|null} | null: the other player left the
+                          game (online); at 0 the win or a draw may be claimed}
+    online       {"chat": [{"user", "text"}] (the game's chat, oldest first),
+                  "notice": str | null: the other side's answer ("Mary declined your draw offer"),
+                  "first_move_ms": ms | null: before both first moves, the time left before
+                                   the server aborts the game,
+                  "orientation": "white" | "black": the side the board plays (online)}
 """
 from __future__ import annotations
 
@@ -71,6 +78,7 @@ COLOUR_CHOICES = ("as-entered", "swap", "random")
 OPPONENTS = ("none", "engine", "lichess")
 ENGINE_SIDES = ("white", "black", "random")
 TAKEBACK_ANSWERS = ("accept", "decline")
+CLAIMS_WHEN_GONE = ("victory", "draw")
 SETTINGS = ("show_legal", "touch_move", "alternate_colours", "brightness", "engine_level", "engine_elo",
             "engine_move_time", "takebacks")
 
@@ -143,9 +151,14 @@ class Backend:
     def lichess_logout(self, now: float) -> None:
         raise ActionRefused("online play is not supported here")
 
+    def claim_when_gone(self, what: str, now: float) -> None:
+        """The other player left the online game: claim the win ("victory") or a draw ("draw")."""
+        raise ActionRefused("online play is not supported here")
+
     def close(self) -> None:
         """Release what the backend holds (subscriptions); idempotent."""
 
 
 __all__ = ["Backend", "ActionRefused", "Listener", "PROMOTION_PIECES", "DRAW_ACTIONS", "CLOCK_ACTIONS",
-           "COLOURS", "COLOUR_CHOICES", "OPPONENTS", "ENGINE_SIDES", "TAKEBACK_ANSWERS", "SETTINGS"]
+           "COLOURS", "COLOUR_CHOICES", "OPPONENTS", "ENGINE_SIDES", "TAKEBACK_ANSWERS", "SETTINGS",
+           "CLAIMS_WHEN_GONE"]

@@ -41,7 +41,7 @@ from aiohttp import WSMsgType, web
 from chess_core.chess960 import VARIANTS
 
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
-                      PROMOTION_PIECES, TAKEBACK_ANSWERS, ActionRefused, Backend)
+                      PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, ActionRefused, Backend)
 from firmware.web.library import GameLibrary, UnknownGame
 from firmware.web.limits import BODY_S, ConnectionGuard, LogLimiter, parse_json
 from firmware.web.pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Refusal, client_key
@@ -119,6 +119,7 @@ ENGINE_FIELDS = ("engine_side", "engine_level", "player")
 SIDE = {"color": Choice(*COLOURS)}
 TAKEBACK_ANSWER = {"action": Choice(*TAKEBACK_ANSWERS)}
 LICHESS_LOGIN = {"token": Secret(max_length=200)}
+LICHESS_CLAIM = {"what": Choice(*CLAIMS_WHEN_GONE)}
 DRAW = {"action": Choice(*DRAW_ACTIONS), "color": Choice(*COLOURS, optional=True)}
 PROMOTE = {"piece": Choice(*PROMOTION_PIECES)}
 CLOCK = {"action": Choice(*CLOCK_ACTIONS)}
@@ -189,6 +190,8 @@ class WebCompanion:
                    self._command(SIDE, lambda v, now: self.backend.take_over(v["color"], now)))
         r.add_post("/api/lichess/login", self._command(LICHESS_LOGIN, self._lichess_login))
         r.add_post("/api/lichess/logout", self._command(EMPTY, lambda v, now: self.backend.lichess_logout(now)))
+        r.add_post("/api/lichess/claim",
+                   self._command(LICHESS_CLAIM, lambda v, now: self.backend.claim_when_gone(v["what"], now)))
         r.add_post("/api/settings", self._command(SETTINGS, self._settings))
         r.add_get("/api/games", self._games)
         r.add_get("/api/games/{id}", self._game)

@@ -75,7 +75,17 @@ def _opponent(snap: dict[str, Any]) -> dict[str, Any]:
     return {"kind": kind, "name": raw.get("name"), "sides": _colours(raw.get("sides")),
             "link": _link(raw.get("link"), raw.get("link_detail")) if kind != "none" else None,
             "assistance_allowed": bool(raw.get("assistance_allowed", True)),
-            "takeover": {side: takeover[side].get("tag") for side in _colours(takeover)} or None}
+            "takeover": {side: takeover[side].get("tag") for side in _colours(takeover)} or None,
+            "away": raw.get("away") if kind == "lichess" else None}
+
+
+def _online(snap: dict[str, Any], opponent: dict[str, Any]) -> dict[str, Any]:
+    """The online extras for the page: chat, the other side's answer, the first-move countdown,
+    and the side the board plays (the page turns the board round for Black)."""
+    theirs = set(opponent["sides"]) if opponent["kind"] == "lichess" else set()
+    return {"chat": [dict(line) for line in snap.get("chat") or []], "notice": snap.get("notice"),
+            "first_move_ms": snap.get("first_move_ms"),
+            "orientation": "black" if theirs == {"white"} else "white"}
 
 
 def _take_over(snap: dict[str, Any], opponent: dict[str, Any]) -> list[str]:
@@ -150,6 +160,7 @@ def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine: dict[st
             "lichess": _lichess(snap),
         },
         "opponent": opponent,
+        "online": _online(snap, opponent),
     }
 
 
@@ -278,6 +289,9 @@ class SessionBackend(Backend):
 
     def lichess_logout(self, now: float) -> Any:
         return self._call(self.session.lichess_logout, now)
+
+    def claim_when_gone(self, what: str, now: float) -> Any:
+        return self._call(self.session.claim_when_gone, what, now)
 
 
 __all__ = ["SessionBackend", "page_state"]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from chess_core import KING, PAWN, WHITE, Move, Position, san
+from chess_core import BLACK, KING, PAWN, WHITE, Move, Position, san
 
 pytestmark = pytest.mark.browser
 
@@ -551,7 +551,9 @@ def test_the_lichess_token_is_never_echoed(sim, open_page, lichess):
     assert not kept.exists()
     page.fill("#lichess-token", "lip_Wr0ngT0ken")
     page.click("#lichess-form button[type=submit]")
-    expect(page.locator("#lichess-state")).to_contain_text("failed", timeout=20_000)
+    expect(page.locator("#lichess-state")).to_contain_text("not connected", timeout=20_000)
+    expect(page.locator("#lichess-state")).to_contain_text("Paste a new token")
+    expect(page.locator("#lichess-form")).to_be_visible()           # a new token may be entered at once
     assert "lip_Wr0ngT0ken" not in page.content() and "lip_Wr0ngT0ken" not in "".join(frames + answers)
     assert not page.errors
 
@@ -594,4 +596,26 @@ def test_an_online_game_offers_no_assistance_and_answers_the_other_sides_offers(
     page.click("[data-tab=settings]")
     expect(page.locator("#assist-note")).to_be_visible()
     expect(page.locator("#settings [name=show_legal]")).to_be_disabled()
+    assert not page.errors
+
+
+def test_playing_black_online_the_board_turns_round_and_the_other_sides_doings_show(sim, open_page, lichess):
+    fake, config = lichess
+    server = sim("--config", str(config))
+    page = open_page(server)
+    connect_lichess(page)
+    expect(page.locator("#lichess-state")).to_contain_text("connected")
+    game = fake.call(fake.fake.start_game, "Bobby", color=BLACK)
+    page.click("[data-tab=game]")
+    expect(page.locator("#opponent")).to_contain_text("plays White")
+    expect(page.locator("#board .sq").first).to_have_attribute("data-square", "h1")   # seen from Black
+    fake.call(fake.fake.chat, game.id, "good luck!")
+    expect(page.locator("#chat")).to_contain_text("Mary: good luck!")
+    fake.call(fake.fake.opponent_gone, game.id, True, 0)
+    away = page.locator("#away")
+    expect(away).to_contain_text("Mary left the game")
+    page.click("#claim-gone-draw")
+    assert fake.requested("POST", r"/claim-draw$")
+    expect(page.locator("#status")).to_have_text("Draw by abandoned")
+    expect(away).to_be_hidden()
     assert not page.errors

@@ -123,7 +123,7 @@ class BoardState:
         running = None
         if not self.over and plies >= CLOCK_START_PLIES:
             running = first_to_move ^ (plies & 1)
-        return ServerClock(self.wtime, self.btime, running, at, self.winc, self.binc)
+        return ServerClock(self.wtime, self.btime, running, at, self.winc, self.binc, self.expiration_ms)
 
     @property
     def expiration_ms(self) -> Optional[int]:

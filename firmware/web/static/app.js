@@ -26,6 +26,7 @@
     hello: { pairing_required: false, paired: true, sim: false },
     lang: localStorage.getItem("echiquier.lang") === "fr" ? "fr" : "en",
     flipped: localStorage.getItem("echiquier.flipped") === "1",
+    autoFlip: false,   // the board plays Black online: seen from Black's side
     handIndex: null,
     squares: {},
     ws: null,
@@ -119,13 +120,17 @@
   function act(path, body) { return post(path, body).catch(() => {}); }
 
   // -- the board ------------------------------------------------------------------------------------
+  // The board is seen from White's side, or Black's when the board plays Black online; the Flip
+  // button turns it round from there.
+  function flipped() { return ui.flipped !== ui.autoFlip; }
+
   function buildBoard(container, squares, interactive) {
     container.textContent = "";
     const order = [];
     for (let row = 0; row < 8; row++) {
       for (let col = 0; col < 8; col++) {
-        const rank = ui.flipped && interactive ? row : 7 - row;
-        const file = ui.flipped && interactive ? 7 - col : col;
+        const rank = flipped() && interactive ? row : 7 - row;
+        const file = flipped() && interactive ? 7 - col : col;
         order.push(rank * 8 + file);
       }
     }
@@ -139,8 +144,8 @@
       const piece = document.createElement("span");
       piece.className = "piece";
       el.appendChild(piece);
-      const bottomRank = ui.flipped && interactive ? 7 : 0;
-      const leftFile = ui.flipped && interactive ? 7 : 0;
+      const bottomRank = flipped() && interactive ? 7 : 0;
+      const leftFile = flipped() && interactive ? 7 : 0;
       if (rank === bottomRank) {
         const c = document.createElement("span"); c.className = "coord file"; c.textContent = FILES[file]; el.appendChild(c);
       }
@@ -321,6 +326,7 @@
     const opp = s.opponent || { kind: "none", sides: [], assistance_allowed: true };
     const theirs = new Set(opp.sides || []);   // the sides played off the board (engine, online)
     renderOpponent(s, opp);
+    renderOnline(s, opp, over);
 
     // An offer of the board's side to the other end waits for its answer; one from the other
     // end (or across the board) is answered here.
@@ -364,6 +370,50 @@
       const b = $("#takeover-" + side);
       b.hidden = !takeOver.includes(side);
       if (b.hidden) disarm(b);
+    }
+  }
+
+  // Online: the other side's chat and answers, its leaving (and the claims it allows), the
+  // countdown before Lichess aborts a game nobody starts, and the board seen from the board's side.
+  function renderOnline(s, opp, over) {
+    const online = s.online || {};
+    const auto = online.orientation === "black";
+    if (auto !== ui.autoFlip) {
+      ui.autoFlip = auto;
+      $(".play").classList.toggle("flipped", flipped());
+      ui.squares = {};
+      buildBoard($("#board"), ui.squares, true);
+    }
+    const notice = $("#online-notice");
+    notice.hidden = !online.notice;
+    notice.textContent = online.notice ? online.notice + "." : "";
+    const first = $("#first-move");
+    first.hidden = online.first_move_ms === null || online.first_move_ms === undefined || over;
+    if (!first.hidden) {
+      const who = s.turn === "white" ? "White" : "Black";
+      first.textContent = `${who} has ${Math.ceil(online.first_move_ms / 1000)} s to make the first move, or Lichess aborts the game.`;
+    }
+    const away = $("#away");
+    const gone = opp.away;
+    away.hidden = !gone || over;
+    if (gone) {
+      const name = opp.name || "The other player";
+      const wait = gone.claim_win_in_seconds;
+      $("#away-text").textContent = wait ? `${name} left the game: you may claim the win in ${wait} s.`
+        : `${name} left the game: claim the win, or a draw.`;
+      $("#claim-victory").disabled = $("#claim-gone-draw").disabled = !!wait;
+    }
+    const chat = $("#chat");
+    const lines = online.chat || [];
+    chat.hidden = !lines.length;
+    const list = $("#chat-lines");
+    list.textContent = "";
+    for (const line of lines) {
+      const li = document.createElement("li");
+      const who = document.createElement("b");
+      who.textContent = line.user + ": ";
+      li.append(who, line.text);
+      list.appendChild(li);
     }
   }
 
@@ -418,10 +468,15 @@
     } else {
       text = "Not connected. Paste a Lichess API token to play your online games on this board; it is kept on the board and never shown again.";
     }
+    const failed = !!(l.logged_in && l.link && l.link.state === "failed");
+    if (failed) {
+      // A refused token (401) or another failure: said plainly, and a new token may be entered.
+      text = `Lichess is not connected: ${l.link.detail || "the link failed"}. Paste a new token to try again.`;
+    }
     const el = $("#lichess-state");
     el.textContent = text;
     el.dataset.state = l.logged_in ? (l.link ? l.link.state : "connecting") : "";
-    $("#lichess-form").hidden = !!l.logged_in;
+    $("#lichess-form").hidden = !!l.logged_in && !failed;
     $("#lichess-logout").hidden = !l.logged_in;
   }
 
@@ -712,7 +767,7 @@
   function setFlipped(flipped) {
     ui.flipped = flipped;
     localStorage.setItem("echiquier.flipped", flipped ? "1" : "0");
-    $(".play").classList.toggle("flipped", flipped);
+    $(".play").classList.toggle("flipped", flipped !== ui.autoFlip);
     ui.squares = {};
     buildBoard($("#board"), ui.squares, true);
     render();
@@ -829,10 +884,12 @@
       if (!token.trim()) return;
       try {
         await post("/api/lichess/login", { token });
-        showMessage("Lichess account connected.");
+        showMessage("Token kept on the board: connecting to Lichess…");
       } catch (_) { /* the message says why */ }
     });
     $("#lichess-logout").addEventListener("click", () => act("/api/lichess/logout", {}));
+    $("#claim-victory").addEventListener("click", () => act("/api/lichess/claim", { what: "victory" }));
+    $("#claim-gone-draw").addEventListener("click", () => act("/api/lichess/claim", { what: "draw" }));
 
     const board = $("#board");
     board.addEventListener("pointerdown", onPointerDown);
@@ -855,7 +912,7 @@
   }
 
   function init() {
-    $(".play").classList.toggle("flipped", ui.flipped);
+    $(".play").classList.toggle("flipped", flipped());
     buildBoard($("#board"), ui.squares, true);
     wire();
     setLang(ui.lang);

@@ -124,3 +124,23 @@ async def test_the_clocks_wait_until_both_sides_have_moved_as_on_lichess(tables,
     await until(lambda: session.expected_move is not None)
     table.play("e7e5")
     await until(lambda: session.snapshot()["clocks"]["running"] == "white")
+
+
+async def test_chat_the_answer_to_a_draw_offer_and_leaving_reach_the_page(tables, tmp_path, fake, client):
+    from firmware.web.session_backend import page_state
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=BLACK)
+    session = table.session
+    page = lambda: page_state(session.snapshot())   # noqa: E731
+    assert page()["online"]["orientation"] == "black"          # the page turns the board round
+    assert page()["online"]["first_move_ms"] is not None       # Lichess aborts a game nobody starts
+    await until(lambda: len(session.game.moves) == 1)
+    carry_out(table, session.game.moves[0].uci())
+    fake.chat(game_id, "good luck!")
+    await until(lambda: page()["online"]["chat"] == [{"user": "Mary", "text": "good luck!"}])
+    session.offer_draw("black")
+    await until(lambda: page()["online"]["notice"] == "Mary declined your draw offer")
+    fake.opponent_gone(game_id, gone=True, claim_in=0)
+    await until(lambda: page()["opponent"]["away"] == {"claim_win_in_seconds": 0})
+    session.claim_when_gone("draw")
+    await until(lambda: session.game.is_over)
+    assert fake.games[game_id].status == "draw" and page()["ending"] == "Draw by abandoned"
