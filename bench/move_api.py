@@ -2,7 +2,7 @@
 
 * push + pop of a Move (legality checked by chess_core; python-chess's push does not check);
 * san(position, move) beside python-chess's Board.san (both with check and mate marks);
-* the session's SAN cache (firmware.session.view.SanCache) per snapshot, one new move each time,
+* the session's SAN cache (firmware.session.state.SanCache) per snapshot, one new move each time,
   early and late in long games: it must not grow with the game's length. Peer: one python-chess
   Board.san of the new move (the work a snapshot cannot avoid).
 
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import chess  # noqa: E402
 
 from chess_core import Game, Move, Position, san  # noqa: E402
-from firmware.session.view import SanCache  # noqa: E402
+from firmware.session.state import SanCache  # noqa: E402
 
 ns = time.perf_counter_ns
 

@@ -17,10 +17,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
 
 from . import framing
 from .framing import Frame, FrameDecoder, FrameError, FrameType
+from .retry import Backoff, LinkState
 from .sensors import BackendUnavailableError, SensorError
 
 log = logging.getLogger(__name__)
@@ -34,28 +34,7 @@ BACKOFF_INITIAL = 0.25
 BACKOFF_FACTOR = 2.0
 BACKOFF_CAP = 8.0
 """Reconnect attempts wait 0.25 s, 0.5 s, 1 s ... at most 8 s apart."""
-
-
-class LinkState(Enum):
-    CLOSED = "closed"  # not opened, or closed for good
-    CONNECTING = "connecting"  # no port open; the next attempt is due at `retry_at`
-    CONNECTED = "connected"  # port open; frames expected at least every SILENCE_TIMEOUT
-
-
-class Backoff:
-    """Capped exponential delays: ``next()`` gives initial, initial*factor, ... up to cap."""
-
-    def __init__(self, initial: float = BACKOFF_INITIAL, factor: float = BACKOFF_FACTOR, cap: float = BACKOFF_CAP):
-        self.initial, self.factor, self.cap = initial, factor, cap
-        self._next = initial
-
-    def next(self) -> float:
-        delay = self._next
-        self._next = min(self.cap, self._next * self.factor)
-        return delay
-
-    def reset(self) -> None:
-        self._next = self.initial
+SERIAL_BACKOFF = Backoff(BACKOFF_INITIAL, BACKOFF_FACTOR, BACKOFF_CAP, jitter=0.0)
 
 
 @dataclass(slots=True)
@@ -101,7 +80,8 @@ class SerialLink:
         self._factory = serial_factory
         self._clock = clock
         self.silence_timeout = silence_timeout
-        self.backoff = backoff or Backoff()
+        self.backoff = backoff or SERIAL_BACKOFF
+        self._failures = 0   # tries in a row that failed: the next wait grows with them
         self.read_timeout = read_timeout
         self.threaded = threaded
         self.decoder = FrameDecoder(framing.DEVICE_TO_HOST)
@@ -166,7 +146,7 @@ class SerialLink:
         with self._lock:
             if self._state is LinkState.CLOSED:
                 self.retry_at = self._clock()
-                self.backoff.reset()
+                self._failures = 0
                 self._set_state(LinkState.CONNECTING)
 
     def close(self) -> None:
@@ -265,7 +245,7 @@ class SerialLink:
             log.warning("dropped a bad %s frame: %s", FrameType(frame.type).name, exc)
             return 0
         self._last_rx = now
-        self.backoff.reset()  # the device is really talking: next outage starts from the bottom
+        self._failures = 0  # the device is really talking: next outage starts from the bottom
         for listener in self._listeners.get(frame.type, ()):
             notify.append((listener, (frame, now)))
         return 1
@@ -285,7 +265,7 @@ class SerialLink:
             except (OSError, SensorError) as exc:
                 self.last_error = str(exc)
                 self.stats.open_failures += 1
-                self.retry_at = self._clock() + self.backoff.next()
+                self.retry_at = self._clock() + self._next_wait()
                 return
         self.port_in_use = name
         try:
@@ -296,7 +276,7 @@ class SerialLink:
         except (OSError, ValueError) as exc:
             self.last_error = str(exc)
             self.stats.open_failures += 1
-            self.retry_at = self._clock() + self.backoff.next()
+            self.retry_at = self._clock() + self._next_wait()
             # Loud the first time, when the reason changes, and once a minute: a board without
             # its co-processor reads nothing, and whoever looks at the journal must see why.
             reason, now = str(exc), self._clock()
@@ -330,7 +310,7 @@ class SerialLink:
         log.info("serial link %s lost: %s", self.port_name, reason)
         self._drop_port()
         self.stats.disconnects += 1
-        self.retry_at = self._clock() + self.backoff.next()
+        self.retry_at = self._clock() + self._next_wait()
         self._set_state(LinkState.CONNECTING, notify)
 
     def _drop_port(self) -> None:
@@ -340,6 +320,11 @@ class SerialLink:
                 port.close()
             except OSError:
                 pass
+
+    def _next_wait(self) -> float:
+        wait = self.backoff.delay(self._failures)
+        self._failures += 1
+        return wait
 
     def _set_state(self, state: LinkState, notify: list | None = None) -> None:
         if state is self._state:

@@ -29,7 +29,8 @@ from . import framing
 from .framing import Frame, FrameType
 from .layout import LedLayout
 from .leds import LedSink, PixelPipeline
-from .link import DEFAULT_BAUDRATE, Backoff, LinkState, LinkStats, SerialLink
+from .link import DEFAULT_BAUDRATE, LinkStats, SerialLink
+from .retry import Backoff, LinkState
 from .reading import Reading
 from .sensors import SensorError, SensorSource
 

@@ -227,6 +227,11 @@ class Game:
         """End the game by a decision taken off the board (arbiter, adjudication, a PGN tag)."""
         return self._end(outcome)
 
+    def decide(self, outcome: Optional[Outcome]) -> None:
+        """Set the outcome decided elsewhere (a saved record, the other end of an online game, a
+        PGN's result), replacing what the rules found; None reopens a game that went on."""
+        self.outcome = outcome
+
     def _end(self, outcome: Outcome) -> Outcome:
         if self.outcome is not None:
             raise GameOverError(f"the game is already over ({self.outcome.describe()})")

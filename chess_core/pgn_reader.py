@@ -423,7 +423,7 @@ class _GameReader:
             if is_main:
                 if game.outcome is not None:  # e.g. fivefold repetition that nobody stopped
                     self.warnings.append(f"the game went on after ply {ply}: {game.outcome.describe()}")
-                    game.outcome = None
+                    game.decide(None)
                 game.push(move)
             else:
                 frame.line.san.append(san(pos, move, "en"))
@@ -471,7 +471,7 @@ class _GameReader:
                 raise _Failed(f"the result {result} contradicts the final position: {board.describe()}")
             self.warnings.append(f"the result {result} stands, although the rules ended the game: "
                                  f"{board.describe()}")
-            game.outcome = None
+            game.decide(None)
         claims = game.claimable_draws()
         outcome = None
         if reason is not None:
@@ -480,8 +480,7 @@ class _GameReader:
                 self.warnings.append(f"{reason.describe()!r} does not fit the final position")
             else:
                 outcome = reason
-        # Game has no setter for an outcome decided off the board; it is a plain attribute.
-        game.outcome = outcome or outcome_from_tag(self.headers.get("Termination", ""), result, claims)
+        game.decide(outcome or outcome_from_tag(self.headers.get("Termination", ""), result, claims))
 
 
 def outcome_from_tag(tag: str, result: str, claims: Iterable[Termination] = ()) -> Outcome:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
 import os
 import re
 import tomllib
@@ -10,16 +11,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from board_driver.backends import SINKS, SOURCES
 from chess_core import RULE_PROFILES, FenError, Position
 from chess_core.chess960 import COUNT as CHESS960_COUNT
 from chess_core.chess960 import VARIANTS, start_fen
 from chess_core.timecontrol import TimeControl, TimeControlError
 
 DEFAULT_PATH = Path("/etc/echiquier/config.toml")
-SENSORS = ("gpio", "serial", "replay", "sim")
-LED_SINKS = ("neopixel", "serial", "sim", "none")
+SENSORS = SOURCES
+LED_SINKS = SINKS
 LED_LAYOUTS = ("", "square", "corners")
-OPPONENTS = ("none", "engine", "lichess")   # who plays the sides not played over the board
+
+
+class OpponentKind(enum.Enum):
+    """What plays the sides not played over the board (``[game] opponent``)."""
+
+    NONE = "none"          # two players over the board
+    ENGINE = "engine"      # a UCI engine (Stockfish)
+    LICHESS = "lichess"    # the other end of a Lichess game
+
+
+OPPONENTS = tuple(kind.value for kind in OpponentKind)
 OPPONENT_ALIASES = {"local": "none"}         # the older spelling of "none"
 ENGINE_SIDES = ("white", "black", "alternate")
 SIMULATED = ("replay", "sim")

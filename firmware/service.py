@@ -123,7 +123,7 @@ class Service:
     ``source``/``leds`` default to those the configuration names; ``capture`` records every raw
     reading to that file (capture format v1); ``companions`` are coroutine functions called
     with the service once it runs (the web companion), cancelled when it stops; ``opponent``
-    (engine, Lichess; see firmware.session.opponent_side) is started with the session: by default the
+    (engine, Lichess; see firmware.session.opponent) is started with the session: by default the
     one ``[game] opponent`` names (firmware.opponents.factory.build_opponent), a replay included;
     None: two players over the board.
     """

@@ -1,6 +1,6 @@
 """The board's MQTT publisher: the session's latest state to the broker, never in the board's way.
 
-The session calls :meth:`BoardPublisher.on_snapshot` after every change, once the LEDs show it
+The session calls :meth:`BoardPublisher.on_state` after every change, once the LEDs show it
 and the game is saved: it only keeps the snapshot and wakes the publisher's thread (no I/O,
 no JSON, no lock held for long on the board's loop). The thread turns the latest snapshot into
 the game message and publishes it, retained, QoS 1, when it differs from the one before (clock
@@ -22,6 +22,7 @@ from typing import Any, Callable, Optional
 import paho.mqtt.client as mqtt
 
 from firmware.club.message import game_message, parse_pairing
+from firmware.session.state import SessionState, to_json
 from firmware.club.topics import QOS, Broker, game_topic, pairing_topic, read_credentials, status_topic
 
 log = logging.getLogger(__name__)
@@ -67,9 +68,10 @@ class BoardPublisher:
 
     # -- the board's side: called on the session's loop ---------------------------------------
 
-    def on_snapshot(self, snapshot: dict) -> None:
-        """The session's subscriber: keep the latest state, wake the thread. O(1)."""
-        self._latest = (snapshot, self.wall())
+    def on_state(self, state: SessionState) -> None:
+        """The session's subscriber: keep the latest state (frozen: the thread reads it as it
+        is), wake the thread. O(1) on the board's loop; the message is written on the thread."""
+        self._latest = (state, self.wall())
         self._wake.set()
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -120,8 +122,8 @@ class BoardPublisher:
         latest = self._latest
         if latest is None:
             return
-        snapshot, sent = latest
-        payload = game_message(self.board, snapshot, sent)
+        state, sent = latest
+        payload = game_message(self.board, to_json(state), sent)
         body = json.loads(payload)
         key = json.dumps({k: v for k, v in body.items() if k not in _VOLATILE}, sort_keys=True)
         if key == self._last_key:
@@ -189,8 +191,8 @@ async def serve_club(service: Any) -> None:
     publisher = BoardPublisher(Broker.parse(config.broker), config.club, config.board, credentials=credentials,
                                on_pairing=lambda w, b, g: loop.call_soon_threadsafe(apply, w, b, g),
                                ca_file=config.ca_file or None)
-    unsubscribe = session.subscribe(publisher.on_snapshot)
-    publisher.on_snapshot(session.snapshot())
+    unsubscribe = session.subscribe(publisher.on_state)
+    publisher.on_state(session.state())
     publisher.start()
     try:
         await asyncio.Event().wait()

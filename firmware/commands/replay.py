@@ -24,7 +24,6 @@ from chess_core.timecontrol import TimeControlError
 from firmware.referee.gestures import (CyclePromotion, DrawGesture, GestureTracker, GestureUndone, Resign,
                                        draw_decision, forming, next_promotion)
 from firmware.referee.match import GameStarted, Match, MatchConfig, MoveMade, ProblemFound, TakenBack
-from firmware.session.restore import amend_promotion
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -137,7 +136,10 @@ class _Gestures:
             elif isinstance(gesture, CyclePromotion):
                 last = match.game.moves[-1] if match.game.moves else None
                 if last is not None and last.promotion and last.to_square == gesture.square:
-                    events = amend_promotion(match, next_promotion(last.promotion), now)   # as the session does
+                    try:   # as the session does
+                        events = match.change_promotion(next_promotion(last.promotion), now)
+                    except ValueError:   # the opponent has started: nothing to change
+                        events = []
                     if events:
                         self.fired.append(f"{now:.3f} s: promotion cycled")
                         self.events(events)

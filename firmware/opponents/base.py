@@ -47,9 +47,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Optional, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
+from board_driver.retry import LinkState
 from chess_core import BLACK, STARTING_FEN, WHITE, Move, Outcome
+
+from firmware.config import OpponentKind
 
 
 class Action(enum.Enum):
@@ -78,16 +81,6 @@ class ActionRefused(Exception):
 class OfferKind(enum.Enum):
     DRAW = "draw"
     TAKEBACK = "takeback"
-
-
-class LinkState(enum.Enum):
-    """The health of the link to the opponent, for the page."""
-
-    CONNECTING = "connecting"      # first connection under way
-    CONNECTED = "connected"        # streams open, moves flow
-    RECONNECTING = "reconnecting"  # a drop, a 5xx, silence or a 429: waiting before trying again
-    FAILED = "failed"              # given up (engine crashed twice, token refused): needs a person
-    CLOSED = "closed"              # stopped on purpose
 
 
 @dataclass(frozen=True)
@@ -259,29 +252,56 @@ def complete_listener(listener: object) -> OpponentListener:
     return listener if isinstance(listener, OpponentListener) else _Completed(listener)
 
 
-@runtime_checkable
-class Opponent(Protocol):
-    """The side of the game that is not played on the board; see the module docstring."""
+class Opponent:
+    """The side of the game that is not played on the board; see the module docstring.
 
-    name: str
-    assistance_allowed: bool
+    A backend **must** set ``kind`` and ``name`` and override ``start``, ``on_move`` and
+    ``stop``; it **may** override the rest, whose defaults say "not with this opponent"
+    (``act`` and ``take_over`` raise ActionNotSupported, the others do nothing).
+    """
 
-    async def start(self, listener: OpponentListener) -> None: ...
+    kind: OpponentKind = OpponentKind.ENGINE
+    name: str = "Opponent"
+    assistance_allowed: bool = True     # False online: no engine help, hints or board takebacks
+    account_id: Optional[str] = None    # the account it plays as (online)
+    sides: frozenset[int] = frozenset()  # the colours it plays now
 
-    def on_move(self, move: Move) -> None: ...
+    async def start(self, listener: OpponentListener) -> None:
+        raise NotImplementedError
 
-    def on_reset(self, start_fen: str, moves: Sequence[Move]) -> None: ...
+    def on_move(self, move: Move) -> None:
+        raise NotImplementedError
 
-    async def act(self, action: Action) -> None: ...
+    def on_reset(self, start_fen: str, moves: Sequence[Move]) -> None:
+        """The game changed otherwise than by a move: read it again (default: nothing to do)."""
 
-    async def stop(self) -> None: ...
+    async def act(self, action: Action) -> None:
+        raise ActionNotSupported(action.value)
 
+    async def stop(self) -> None:
+        raise NotImplementedError
 
-def assistance_allowed(opponent: Optional[object]) -> bool:
-    """Whether engine help, hints and board takebacks may be used against ``opponent``."""
-    return bool(getattr(opponent, "assistance_allowed", True))
+    def use_clock(self, times: Callable[[], Optional[ClockTimes]]) -> None:
+        """Where to read the clock when it thinks (an engine); default: it needs no clock."""
+
+    def take_over(self, side: int, player: str = "") -> Any:
+        """Play ``side`` for the rest of the game (its player left); returns the take-over record."""
+        raise ActionNotSupported(f"{self.name} cannot take a side over")
+
+    def set_sides(self, sides: Union[int, Iterable[int]]) -> None:
+        """Play ``sides`` from the next game on (an engine); default: it keeps its own."""
+
+    def set_level(self, level: Any) -> None:
+        """Play at ``level`` from its next move (an engine); default: no level to set."""
+
+    def resume(self, game_id: str) -> None:
+        """Follow the online game ``game_id`` again (cut by a restart); default: no such game."""
+
+    def game_url(self, game_id: str) -> Optional[str]:
+        """The address of an online game (the PGN Site), or None."""
+        return None
 
 
 __all__ = ["Action", "ActionNotSupported", "ActionRefused", "ChallengeEvent", "ChatLine", "ClockTimes",
            "GameEnd", "GameSync", "LinkState", "Offer", "OfferKind", "Opponent", "OpponentGone",
-           "OpponentListener", "Player", "ServerClock", "assistance_allowed", "complete_listener"]
+           "OpponentKind", "OpponentListener", "Player", "ServerClock", "complete_listener"]

@@ -6,26 +6,16 @@ from typing import Any, Iterable, Optional, Sequence, Union
 
 from chess_core import BLACK, STARTING_FEN, WHITE, Move
 
-from firmware.opponents.base import ActionRefused, LinkState, Opponent, OpponentListener, complete_listener
+from firmware.opponents.base import ActionRefused, LinkState, Opponent, OpponentKind, OpponentListener, complete_listener
 
 log = logging.getLogger(__name__)
 
-KINDS = ("none", "engine", "lichess")
 SIDE_NAMES = {"white": WHITE, "black": BLACK}
 
 
-def opponent_kind(opponent: Optional[object]) -> str:
-    """ "none", "engine" or "lichess": what ``opponent`` is, for the page and the session's rules.
-
-    An opponent says so with ``kind``; one that does not is taken for an engine unless it
-    forbids assistance (an online opponent).
-    """
-    if opponent is None:
-        return "none"
-    kind = getattr(opponent, "kind", None)
-    if kind in KINDS:
-        return kind
-    return "engine" if getattr(opponent, "assistance_allowed", True) else "lichess"
+def kind_of(opponent: Optional[Opponent]) -> OpponentKind:
+    """What plays the sides not played over the board: NONE without an opponent."""
+    return OpponentKind.NONE if opponent is None else opponent.kind
 
 
 def engine_side(side: Union[str, int], *, previous: Optional[int] = None) -> int:
@@ -75,24 +65,20 @@ def build_opponent(config: Any, kind: Optional[str] = None) -> Optional[Opponent
     Nothing is started or connected here, so this never fails for a missing engine or token:
     those show as the opponent's link state once the session starts it.
     """
-    kind = kind or config.game.opponent
-    if kind == "none":
+    kind = OpponentKind(kind or config.game.opponent)   # ValueError names a wrong one
+    if kind is OpponentKind.NONE:
         return None
-    if kind == "engine":
+    if kind is OpponentKind.ENGINE:
         return build_engine(config)
-    if kind == "lichess":
-        return build_lichess(config)
-    raise ValueError(f"the opponent is 'none', 'engine' or 'lichess', not {kind!r}")
+    return build_lichess(config)
 
 
-class NotLoggedIn:
+class NotLoggedIn(Opponent):
     """Lichess without an account: the board plays over the board; the page asks for a token."""
 
-    kind = "lichess"
+    kind = OpponentKind.LICHESS
     name = "Lichess"
     assistance_allowed = False
-    sides: frozenset[int] = frozenset()
-    account_id: Optional[str] = None
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
@@ -103,9 +89,6 @@ class NotLoggedIn:
     def on_move(self, move: Move) -> None:
         pass
 
-    def on_reset(self, start_fen: str, moves: Sequence[Move]) -> None:
-        pass
-
     async def act(self, action: Any) -> None:
         raise ActionRefused(self.reason)
 
@@ -113,4 +96,4 @@ class NotLoggedIn:
         pass
 
 
-__all__ = ["KINDS", "NotLoggedIn", "build_engine", "build_lichess", "build_opponent", "engine_side", "opponent_kind"]
+__all__ = ["NotLoggedIn", "build_engine", "build_lichess", "build_opponent", "engine_side", "kind_of"]

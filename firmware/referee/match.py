@@ -8,7 +8,8 @@ flag rules of :mod:`chess_core.dead`) and the clock. It never reads the time: ev
 Contract
 ========
 
-``Match(config: MatchConfig)``
+``Match(config: MatchConfig, debouncer=None)`` (the debouncer of the match before, to carry the
+board's state over to the next game)
 
 * ``feed(reading) -> list[MatchEvent]``: a RAW reading (it is debounced here). Timers due
   before it (settling, waiting moves, flag fall) run first.
@@ -26,6 +27,8 @@ Contract
   move, which the board must then carry out), ``new_game(now, fen=None)``: each returns events.
 * ``corrections()``: the other legal moves that explain the board as well as the last one (a
   player may pick one); ``correct(move, now)``: the last move replaced by it (MoveMade amended).
+* ``end(outcome, now)``: an outcome decided elsewhere (the other end of an online game);
+  ``set_rules(touch_move=, takebacks=)`` changes those rules during the game.
 * ``undo(now)``: take back the last move on a decision taken off the board (an online server
   refused it), whatever ``config.takebacks`` says; the LEDs then guide the pieces back.
 * ``Match.restore(config, moves, now, ...)``: a match that continues a game played before (a
@@ -69,14 +72,14 @@ from chess_core import Game, Move, Outcome, Position, Termination, san
 from chess_core.dead import can_possibly_mate, can_possibly_mate_steps, is_dead, is_dead_steps
 from chess_core.dead_search import Steps
 from chess_core.clock import Clock, ClockError
-from chess_core.squares import BLACK, COLOR_NAMES, WHITE, scan_squares, square_name
+from chess_core.squares import BISHOP, BLACK, COLOR_NAMES, KNIGHT, QUEEN, ROOK, WHITE, scan_squares, square_name
 from chess_core.timecontrol import TimeControl
 
 from firmware.referee.inference import MoveInference, Verdict, VerdictKind
 
 
 __all__ = ["Match", "MatchConfig", "MatchEvent", "GameStarted", "MoveMade", "TakenBack", "BoardChanged",
-           "ProblemFound", "GameOver", "Reopened"]
+           "ProblemFound", "GameOver", "Reopened", "PROMOTION_LETTERS", "promotion_piece"]
 
 
 @dataclass
@@ -153,7 +156,7 @@ def _squares(bb: int) -> str:
 
 
 _CLAIMS = (Termination.FIFTY_MOVES, Termination.THREEFOLD_REPETITION)
-_PROMOTION_LETTERS = {"n": 2, "b": 3, "r": 4, "q": 5}
+PROMOTION_LETTERS = {"q": QUEEN, "r": ROOK, "b": BISHOP, "n": KNIGHT}
 
 
 def _advance(steps: Steps, count: int) -> tuple[bool, object]:
@@ -175,12 +178,13 @@ def _at_once(check: Callable[[Position], bool], position: Position) -> Steps:
     yield  # noqa: unreachable: makes this a generator
 
 
-def _piece_type(piece: Union[int, str]) -> int:
+def promotion_piece(piece: Union[int, str]) -> int:
+    """The piece type (KNIGHT..QUEEN) of a promotion given as a letter (q r b n) or a type; ValueError else."""
     if isinstance(piece, str):
-        if piece.lower() not in _PROMOTION_LETTERS:
+        if piece.lower() not in PROMOTION_LETTERS:
             raise ValueError(f"promotion piece must be q, r, b or n, not {piece!r}")
-        return _PROMOTION_LETTERS[piece.lower()]
-    if piece not in _PROMOTION_LETTERS.values():
+        return PROMOTION_LETTERS[piece.lower()]
+    if piece not in PROMOTION_LETTERS.values():
         raise ValueError(f"a promotion is to a knight, bishop, rook or queen, not {piece!r}")
     return piece
 
@@ -210,12 +214,14 @@ class _DeadRule:
 class Match:
     """One game refereed from the board; see the module docstring."""
 
-    def __init__(self, config: Optional[MatchConfig] = None) -> None:
+    def __init__(self, config: Optional[MatchConfig] = None, *, debouncer: Optional[Debouncer] = None) -> None:
+        """``debouncer``: the board's, carried over from the match before (the pieces stay where
+        they are from one game to the next); a new one by default."""
         self.config = config = config or MatchConfig()
         self.time_control = TimeControl.parse(config.time_control)
         if config.fen is not None:
             Position(config.fen, chess960=config.chess960)  # FenError names what is wrong
-        self.debouncer = Debouncer(config.settle_ms)
+        self.debouncer = debouncer if debouncer is not None else Debouncer(config.settle_ms)
         self._setup(config.fen)
 
     def _setup(self, fen: Optional[str]) -> None:
@@ -284,7 +290,7 @@ class Match:
 
     def promote(self, piece_type: Union[int, str], now: float) -> list[MatchEvent]:
         """The piece for the next promotion (2..5, or n b r q), as a capture's ``promote`` line."""
-        piece_type = _piece_type(piece_type)
+        piece_type = promotion_piece(piece_type)
         events = self.poll(now)
         self.inference.choose_promotion(piece_type)
         return events
@@ -292,7 +298,7 @@ class Match:
     def change_promotion(self, piece_type: Union[int, str], now: float) -> list[MatchEvent]:
         """Change the piece of the promotion just made (before the opponent starts): the move is
         amended. ValueError when there is no such promotion. (``promote`` is for the next one.)"""
-        piece_type = _piece_type(piece_type)
+        piece_type = promotion_piece(piece_type)
         events = self.poll(now)
         verdicts = self.inference.amend_promotion(piece_type, now) if self._live() else []
         if not verdicts:
@@ -357,6 +363,21 @@ class Match:
                 self.clocks_after_move.append(None)
         return events + self._end(outcome, now)
 
+    def end(self, outcome: Outcome, now: float) -> list[MatchEvent]:
+        """End the game with an outcome decided elsewhere (the other end of an online game: a
+        flag, an abort, a claim over there), whose word is final; nothing when it is over."""
+        events = self.poll(now) + self._settle()
+        if not self._live():
+            return events
+        return events + self._end(self.game.end(outcome), now)
+
+    def set_rules(self, *, touch_move: Optional[bool] = None, takebacks: Optional[bool] = None) -> None:
+        """Change touch-move or board takebacks during the game (the settings, an online game)."""
+        if touch_move is not None:
+            self.config.touch_move = self.inference.touch_move = touch_move
+        if takebacks is not None:
+            self.config.takebacks = self.inference.takebacks = takebacks
+
     def takeback(self, now: float) -> list[MatchEvent]:
         if not self.config.takebacks:
             raise ValueError("takebacks are not allowed in this game (MatchConfig.takebacks)")
@@ -411,7 +432,7 @@ class Match:
     def restore(cls, config: MatchConfig, moves: Sequence[Union[Move, str]], now: float, *,
                 outcome: Optional[Outcome] = None, remaining: Optional[Sequence[int]] = None,
                 clocks: Sequence[Optional[int]] = (), guide_back: bool = False,
-                amend_last: bool = False) -> "Match":
+                amend_last: bool = False, debouncer: Optional[Debouncer] = None) -> "Match":
         """A match that continues, at ``now``, the game of ``moves`` from ``config.fen``: started,
         with ``outcome`` if it ended, and the side to move's clock running again.
 
@@ -424,7 +445,7 @@ class Match:
         be brought to the position before anything counts (a game decided elsewhere); without
         it, a board that shows one more legal move (made before a cut) has that move made again.
         """
-        match = cls(config)
+        match = cls(config, debouncer=debouncer)
         game = match.game
         match._dead_rule.enabled = False   # judged already: the outcome says how it ended
         try:
@@ -433,7 +454,7 @@ class Match:
         finally:
             match._dead_rule.enabled = True
         if outcome is not None and game.outcome != outcome:
-            game.outcome = outcome
+            game.decide(outcome)
         plies = len(game.moves)
         first = game.start_position().turn
         made = {first: (plies + 1) // 2, first ^ 1: plies // 2}

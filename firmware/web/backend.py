@@ -67,16 +67,20 @@ from collections.abc import Callable
 from typing import Any
 
 from chess_core import Position
+from chess_core.squares import COLOR_NAMES
+
+from firmware.config import OpponentKind
+from firmware.referee.match import PROMOTION_LETTERS
 
 Listener = Callable[[], None]
 
-PROMOTION_PIECES = ("q", "r", "b", "n")
+PROMOTION_PIECES = tuple(PROMOTION_LETTERS)
 DRAW_ACTIONS = ("offer", "accept", "decline", "claim")
 CLOCK_ACTIONS = ("pause", "resume")
-COLOURS = ("white", "black")
+COLOURS = COLOR_NAMES
 COLOUR_CHOICES = ("as-entered", "swap", "random")
-OPPONENTS = ("none", "engine", "lichess")
-ENGINE_SIDES = ("white", "black", "random")
+OPPONENTS = tuple(kind.value for kind in OpponentKind)
+ENGINE_SIDES = ("white", "black", "random")   # the page draws a random side; the session alternates
 TAKEBACK_ANSWERS = ("accept", "decline")
 CLAIMS_WHEN_GONE = ("victory", "draw")
 SETTINGS = ("show_legal", "touch_move", "alternate_colours", "brightness", "engine_level", "engine_elo",

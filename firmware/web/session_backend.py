@@ -1,18 +1,22 @@
 """The real session behind the page: :class:`~firmware.session.session.Session` adapted to the web Backend.
 
-The session's snapshot (:func:`firmware.session.view.snapshot`) is turned into the page state
-(:mod:`firmware.web.backend`) by the pure :func:`page_state`, and the page's commands into the
-session's methods; a :class:`~firmware.session.session.SessionError` becomes a 409 with its message.
+The session's published state (:class:`~firmware.session.state.SessionState`, typed) becomes the
+page state (:mod:`firmware.web.backend`) in one step, the pure :func:`page_state`; the page's
+commands become the session's methods, and a SessionError a 409 with its message.
 """
 from __future__ import annotations
 
 import asyncio
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Optional
 
-from chess_core import PAWN, Position, parse_square
+from chess_core import Position
+from chess_core.squares import COLOR_NAMES, PIECE_SYMBOLS, SQUARE_NAMES
 
+from firmware.config import OpponentKind
+from firmware.session import SessionError
+from firmware.session.state import OpponentState, SessionState, status_text
 from firmware.web.backend import ActionRefused, Backend, Listener
 
 # Page setting -> the session's setting, for Session.update_settings.
@@ -22,132 +26,93 @@ SESSION_SETTINGS = {"show_legal": "show_legal_squares", "touch_move": "touch_mov
 ENGINE_SETTINGS = ("level", "elo", "move_time")
 
 
-def _last_move(uci: str | None) -> list[str] | None:
-    return [uci[0:2], uci[2:4]] if uci else None
+def _names(sides: Any) -> list[str]:
+    return [COLOR_NAMES[side] for side in sorted(sides)]
 
 
-def _promotion(snap: dict[str, Any], choice: str) -> dict[str, Any] | None:
-    """The promotion the page may choose: one just made (square set), or one on its way.
-
-    A promotion is on its way when a pawn of the side to move is lifted from the rank before
-    the last: the piece chosen now is the one its move will make.
-    """
-    pos = Position.from_fen(snap["fen"], validate=False, chess960=True)  # placement only (either variant)
-    name = snap.get("promotion_square")
-    if name:
-        piece = pos.piece_at(parse_square(name))
-        if piece is None:
-            return None
-        symbol = piece.symbol()
-        return {"square": name, "piece": symbol.lower(), "color": "white" if symbol.isupper() else "black"}
-    if snap.get("over"):
-        return None
-    turn = 0 if snap["turn"] == "white" else 1
-    seventh = 6 if turn == 0 else 1
-    for lifted in snap.get("lifted", []):
-        sq = parse_square(lifted)
-        piece = pos.piece_at(sq)
-        if piece is not None and piece.piece_type == PAWN and piece.color == turn and sq // 8 == seventh:
-            return {"square": None, "piece": choice, "color": snap["turn"]}
-    return None
+def _colour(side: Optional[int]) -> Optional[str]:
+    return COLOR_NAMES[side] if side is not None else None
 
 
-LINK_STATES = ("connecting", "connected", "reconnecting", "failed", "closed")
-
-
-def _link(state: Any, detail: Any = "") -> dict[str, Any] | None:
+def _link(state: Optional[str], detail: Optional[str] = "") -> Optional[dict[str, Any]]:
     """The link of the opponent as the page shows it: ``{"state", "detail"}``, or None."""
-    state = str(getattr(state, "value", state) or "").strip().lower()
     if not state:
         return None
-    return {"state": state if state in LINK_STATES else "connecting", "detail": str(detail or "")}
+    return {"state": state, "detail": detail or ""}
 
 
-def _colours(sides: Any) -> list[str]:
-    return [side for side in ("white", "black") if side in (sides or ())]
+def _opponent(opponent: OpponentState) -> dict[str, Any]:
+    """Who plays the sides not played over the board, for the page."""
+    none = opponent.kind is OpponentKind.NONE
+    return {"kind": opponent.kind.value, "name": opponent.name, "sides": _names(opponent.sides),
+            "link": None if none else _link(opponent.link, opponent.link_detail),
+            "assistance_allowed": opponent.assistance_allowed,
+            "takeover": {COLOR_NAMES[t.side]: t.tag for t in opponent.takeovers} or None,
+            "away": {"claim_win_in_seconds": opponent.claim_win_in_seconds}
+            if opponent.away and opponent.kind is OpponentKind.LICHESS else None}
 
 
-def _opponent(snap: dict[str, Any]) -> dict[str, Any]:
-    """The snapshot's opponent for the page: who plays the sides not played over the board."""
-    raw = snap.get("opponent") or {}
-    kind = raw.get("kind") or "none"
-    takeover = raw.get("takeover") or {}
-    return {"kind": kind, "name": raw.get("name"), "sides": _colours(raw.get("sides")),
-            "link": _link(raw.get("link"), raw.get("link_detail")) if kind != "none" else None,
-            "assistance_allowed": bool(raw.get("assistance_allowed", True)),
-            "takeover": {side: takeover[side].get("tag") for side in _colours(takeover)} or None,
-            "away": raw.get("away") if kind == "lichess" else None}
-
-
-def _online(snap: dict[str, Any], opponent: dict[str, Any]) -> dict[str, Any]:
+def _online(state: SessionState) -> dict[str, Any]:
     """The online extras for the page: chat, the other side's answer, the first-move countdown,
     and the side the board plays (the page turns the board round for Black)."""
-    theirs = set(opponent["sides"]) if opponent["kind"] == "lichess" else set()
-    return {"chat": [dict(line) for line in snap.get("chat") or []], "notice": snap.get("notice"),
-            "first_move_ms": snap.get("first_move_ms"),
-            "orientation": "black" if theirs == {"white"} else "white"}
+    opponent = state.opponent
+    theirs = set(opponent.sides) if opponent.kind is OpponentKind.LICHESS else set()
+    return {"chat": [{"user": user, "text": text} for user, text in state.chat], "notice": state.notice,
+            "first_move_ms": state.first_move_ms, "orientation": "black" if theirs == {0} else "white"}
 
 
-def _take_over(snap: dict[str, Any], opponent: dict[str, Any]) -> list[str]:
-    """The sides the computer may take over now: during a game, not online, not its own already."""
-    if not snap.get("started", True) or snap.get("over") or not opponent["assistance_allowed"]:
-        return []
-    mine = opponent["sides"] if opponent["kind"] == "engine" else []
-    return [side for side in ("white", "black") if side not in mine]
-
-
-def _lichess(snap: dict[str, Any]) -> dict[str, Any]:
+def _lichess(opponent: OpponentState) -> dict[str, Any]:
     """The Lichess account as the settings show it (whether a token is kept; never the token)."""
-    raw = snap.get("lichess") or {}
-    link = _link(raw.get("link"))
-    game = raw.get("game")
-    return {"logged_in": bool(raw.get("logged_in")), "account": raw.get("account"),
+    online = opponent.kind is OpponentKind.LICHESS
+    link = _link(opponent.link) if online else None
+    game = opponent.online_game
+    return {"logged_in": opponent.lichess_token, "account": opponent.account if online else None,
             "connected": link is not None and link["state"] == "connected", "link": link,
             "game": game, "status": f"Playing game {game}." if game else None}
 
 
-def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine: dict[str, Any] | None = None,
-               can_takeback: bool = False) -> dict[str, Any]:
-    """The page state (see :mod:`firmware.web.backend`) of a session snapshot."""
-    clocks = snap.get("clocks") or {}
-    time_control = snap.get("time_control") or "-"
-    settings = snap.get("settings") or {}
-    over = bool(snap.get("over"))
+def page_state(state: SessionState, *, brightness: float = 0.5, engine: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The page state (see :mod:`firmware.web.backend`) of the session's state."""
     engine = engine or {}
-    opponent = _opponent(snap)
-    assisted = opponent["assistance_allowed"]
+    settings = state.settings
+    over = state.over
+    status = status_text(state)
+    last = state.moves[-1] if state.moves else None
+    promotion = state.promotion
     return {
-        "fen": snap["fen"],
-        "start_fen": snap.get("start_fen"),
-        "turn": snap["turn"],
-        "occupied": list(snap.get("occupied", [])),
-        "leds": [c if c and c != "#000000" else "" for c in snap.get("leds", [""] * 64)],
-        "lifted": list(snap.get("lifted", [])),
-        "wrong": list(snap.get("wrong", [])),
-        "last_move": _last_move(snap.get("last_move")),
-        "expected_move": snap.get("expected_move"),
-        "touched": snap.get("touched"),
-        "clock": {"white": clocks.get("white"), "black": clocks.get("black"), "running": clocks.get("running"),
-                  "paused": bool(clocks.get("paused")), "time_control": time_control,
-                  "delay_left": clocks.get("delay_left") or 0, "sandclock": time_control.startswith("*")},
-        "moves": {"en": list(snap["moves"]["san"]), "fr": list(snap["moves"]["san_fr"])},
-        "status": snap["status"],
-        "result": snap.get("result", "*"),
-        "ending": snap["status"] if over else None,
-        "started": bool(snap.get("started", True)),
-        "players": dict(snap.get("players") or {"white": "White", "black": "Black"}),
-        "rules": snap.get("rules", "fide"),
-        "claims": list(snap.get("claimable_draws", [])),
-        "draw_offer": snap.get("draw_offer"),
-        "takeback_offer": None if over else snap.get("takeback_offer"),
-        "promotion": _promotion(snap, snap.get("next_promotion") or "q"),
-        "can_takeback": can_takeback and assisted,
-        "take_over": _take_over(snap, opponent),
-        "problems": list(snap.get("problems", [])),
-        "leds_problem": snap.get("leds_problem"),
-        "save_problem": snap.get("save_problem"),
-        "game_file": snap.get("game_file"),
-        "link": opponent["link"],
+        "fen": state.fen,
+        "start_fen": state.start_fen,
+        "turn": COLOR_NAMES[state.turn],
+        "occupied": [SQUARE_NAMES[s] for s in range(64) if state.occupied >> s & 1],
+        "leds": [f"#{c:06x}" if c else "" for c in state.leds],
+        "lifted": [SQUARE_NAMES[s] for s in range(64) if state.lifted >> s & 1],
+        "wrong": [SQUARE_NAMES[s] for s in range(64) if state.wrong >> s & 1],
+        "last_move": [SQUARE_NAMES[last.from_square], SQUARE_NAMES[last.to_square]] if last else None,
+        "expected_move": state.expected_move.uci() if state.expected_move else None,
+        "touched": SQUARE_NAMES[state.touched] if state.touched is not None else None,
+        "clock": {"white": state.clocks[0], "black": state.clocks[1], "running": _colour(state.running),
+                  "paused": state.paused, "time_control": state.time_control,
+                  "delay_left": state.delay_left, "sandclock": state.time_control.startswith("*")},
+        "moves": {"en": list(state.san_en), "fr": list(state.san_fr)},
+        "status": status,
+        "result": state.outcome.result() if state.outcome else "*",
+        "ending": status if over else None,
+        "started": state.started,
+        "players": {"white": state.names[0], "black": state.names[1]},
+        "rules": state.rules,
+        "claims": [t.value for t in state.claims],
+        "draw_offer": _colour(state.draw_offer),
+        "takeback_offer": None if over else _colour(state.takeback_offer),
+        "promotion": None if promotion is None else {
+            "square": SQUARE_NAMES[promotion.square] if promotion.square is not None else None,
+            "piece": PIECE_SYMBOLS[promotion.piece_type], "color": COLOR_NAMES[promotion.color]},
+        "can_takeback": state.can_takeback,
+        "take_over": _names(state.take_over),
+        "problems": [text for _, text in state.problems],
+        "leds_problem": state.leds_problem,
+        "save_problem": state.save_problem,
+        "game_file": state.game_file,
+        "link": _opponent(state.opponent)["link"],
         "settings": {
             "show_legal": bool(settings.get("show_legal_squares", True)),
             "touch_move": bool(settings.get("touch_move", False)),
@@ -157,10 +122,10 @@ def page_state(snap: dict[str, Any], *, brightness: float = 0.5, engine: dict[st
             "engine_level": engine.get("level", 8),
             "engine_elo": engine.get("elo") or 0,
             "engine_move_time": engine.get("move_time", 1.0),
-            "lichess": _lichess(snap),
+            "lichess": _lichess(state.opponent),
         },
-        "opponent": opponent,
-        "online": _online(snap, opponent),
+        "opponent": _opponent(state.opponent),
+        "online": _online(state),
     }
 
 
@@ -171,27 +136,24 @@ class SessionBackend(Backend):
         self.session = session
         self.rng = rng or random.SystemRandom()
         self._unsubscribers: list[Callable[[], None]] = []
+        self._latest: Optional[SessionState] = None
 
     # -- reading -----------------------------------------------------------------------------------
     def state(self, now: float) -> dict[str, Any]:
-        s = self.session
-        config = s.config
+        """The page state: the one the session last published if nothing changed since, else now's."""
+        config = self.session.config
         engine = config.engine
-        return page_state(
-            s.snapshot(now),
-            brightness=config.leds.brightness,
-            engine={"level": engine.level, "elo": getattr(engine, "elo", 0), "move_time": engine.move_time},
-            can_takeback=self._can_takeback(),
-        )
-
-    def _can_takeback(self) -> bool:
-        s = self.session
-        if not s.match.started or not s.config.game.takebacks:
-            return False
-        return len(s.game.moves) > s.restored_plies
+        latest = self._latest
+        self._latest = None   # (used once: a later read, with no change between, reads the clocks again)
+        return page_state(latest if latest is not None else self.session.state(now),
+                          brightness=config.leds.brightness,
+                          engine={"level": engine.level, "elo": engine.elo, "move_time": engine.move_time})
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        unsubscribe = self.session.subscribe(lambda _snapshot: listener())
+        def published(state: SessionState) -> None:
+            self._latest = state
+            listener()
+        unsubscribe = self.session.subscribe(published)
         self._unsubscribers.append(unsubscribe)
         return unsubscribe
 
@@ -205,7 +167,6 @@ class SessionBackend(Backend):
     # -- commands ------------------------------------------------------------------------------------
     def _call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Call a session command; its SessionError becomes ActionRefused (also from a coroutine)."""
-        from firmware.session.session import SessionError
         try:
             result = fn(*args, **kwargs)
         except SessionError as exc:

@@ -194,10 +194,9 @@ def test_unplug_and_replug_reconnects_with_capped_backoff_and_invents_nothing(ri
 
 
 def test_backoff_resets_once_the_device_talks():
-    backoff = Backoff(0.25, 2.0, 8.0)
-    assert [backoff.next() for _ in range(7)] == [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 8.0]
-    backoff.reset()
-    assert backoff.next() == 0.25
+    backoff = Backoff(0.25, 2.0, 8.0, jitter=0.0)
+    assert [backoff.delay(n) for n in range(7)] == [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 8.0]
+    assert backoff.delay(0) == 0.25
 
 
 def test_write_failure_is_a_disconnect(rig, line):

@@ -58,8 +58,8 @@ def publisher_for(broker: Mosquitto, table, board: str) -> BoardPublisher:
         loop.call_soon_threadsafe(lambda: table.session.set_round(white, black, **game))
     publisher = BoardPublisher(Broker.parse(broker.url), CLUB, board, credentials=broker.credentials(board),
                                on_pairing=apply)
-    table.session.subscribe(publisher.on_snapshot)
-    publisher.on_snapshot(table.session.snapshot())
+    table.session.subscribe(publisher.on_state)
+    publisher.on_state(table.session.state())
     publisher.start()
     return publisher
 

@@ -23,7 +23,7 @@ async def test_the_hub_names_the_players_and_sets_the_round_on_the_board(broker,
                                 rules={"time_control": "600+5", "draw_offers_from_move": 20, "event": "Club night"})
     table = Table(tmp_path / "b1")
     named = asyncio.Event()
-    table.session.subscribe(lambda snap: snap["players"]["white"] == "Ada Lovelace" and named.set())
+    table.session.subscribe(lambda state: state.names[0] == "Ada Lovelace" and named.set())
     publisher = publisher_for(broker, table, "1")
     loop = asyncio.get_running_loop()
     try:
@@ -60,8 +60,8 @@ async def test_an_edited_pairing_file_reaches_the_boards(broker, tmp_path):
     names: list[tuple[str, str]] = []
     changed = asyncio.Event()
 
-    def seen(snap):
-        pair = (snap["players"]["white"], snap["players"]["black"])
+    def seen(state):
+        pair = state.names
         if not names or names[-1] != pair:
             names.append(pair)
             changed.set()

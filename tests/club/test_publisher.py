@@ -28,12 +28,12 @@ def test_a_hung_network_never_holds_up_a_move_and_the_move_is_shown_and_saved_fi
     publisher._thread.start()
     seen_at_call: list[tuple[int, int, bool]] = []
 
-    def watched(snapshot):
+    def watched(state):
         pgn = next((tmp_path / "state" / "games").glob("*.pgn"), None)
         saved = len(list(chess.pgn.read_game(open(pgn)).mainline_moves())) if pgn else 0
         shown = table.leds.last == table.session.leds_frame
-        seen_at_call.append((saved, len(snapshot["moves"]["uci"]), shown))
-        publisher.on_snapshot(snapshot)
+        seen_at_call.append((saved, len(state.moves), shown))
+        publisher.on_state(state)
     table.session.subscribe(watched)
     try:
         table.setup()
@@ -44,7 +44,7 @@ def test_a_hung_network_never_holds_up_a_move_and_the_move_is_shown_and_saved_fi
         # every snapshot handed over came after the LEDs showed it and the PGN had the move
         assert all(saved == made and shown for saved, made, shown in seen_at_call if made)
         assert max(made for _, made, _ in seen_at_call) == len(RUY)
-        assert publisher._latest[0]["moves"]["uci"] == RUY    # the latest state waits for the network
+        assert [m.uci() for m in publisher._latest[0].moves] == RUY    # the latest state waits for the network
     finally:
         release.set()
         publisher._stopping = True
@@ -59,7 +59,7 @@ def test_a_board_without_its_broker_says_so_once_and_plays_on(tmp_path, caplog):
         port = s.getsockname()[1]          # nothing listens there
     table = Table(tmp_path)
     publisher = BoardPublisher(Broker.parse(f"mqtt://127.0.0.1:{port}"), "c", "1")
-    table.session.subscribe(publisher.on_snapshot)
+    table.session.subscribe(publisher.on_state)
     failed = threading.Event()
     publisher.client.on_connect_fail = lambda *a: (BoardPublisher._on_connect_fail(publisher, *a), failed.set())
     publisher.start()

@@ -40,7 +40,7 @@ async def test_boards_and_hub_over_tls_with_the_clubs_authority(broker, tmp_path
                               ca_file=str(certs / "ca.crt"))
     untrusting = BoardPublisher(Broker.parse(broker.url), CLUB, "2", credentials=broker.credentials("2"))
     for publisher in (trusting, untrusting):
-        table.session.subscribe(publisher.on_snapshot)
+        table.session.subscribe(publisher.on_state)
         publisher.start()
     try:
         table.setup()

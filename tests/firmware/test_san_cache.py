@@ -4,8 +4,7 @@ from __future__ import annotations
 import random
 
 from chess_core import Game, Move, Position
-from firmware.session import view
-from firmware.session.view import SanCache
+from firmware.session.state import SanCache
 
 
 class CountingPosition(Position):
@@ -25,7 +24,7 @@ def random_game(seed: int, plies: int) -> Game:
 
 
 def test_each_update_replays_only_the_new_moves(monkeypatch):
-    monkeypatch.setattr(view, "Position", CountingPosition)
+    monkeypatch.setattr(Game, "start_position", lambda self: CountingPosition(self.start_fen))
     game = random_game(7, 120)
     played = list(game.moves)
     for _ in range(len(played)):

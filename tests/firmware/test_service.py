@@ -267,8 +267,10 @@ async def test_an_opponents_move_wakes_the_sleeping_loop_so_that_it_blinks(tmp_p
     nothing to wait for, must wake and wait for the blinking instead."""
     from chess_core import Move
 
-    class Opponent:
-        name, assistance_allowed = "Script", True
+    from firmware.opponents.base import Opponent as Base
+
+    class Opponent(Base):
+        name = "Script"
 
         async def start(self, listener) -> None:
             self.listener = listener
@@ -321,10 +323,10 @@ async def test_a_new_capture_after_a_restart_continues_the_saved_game(tmp_path):
 
 def test_the_configured_opponent_is_honoured_in_a_replay(tmp_path):
     from firmware.config import load_config
-    from firmware.opponents.factory import opponent_kind
+    from firmware.config import OpponentKind
     config = load_config(write_replay(tmp_path, extra='opponent = "engine"\n'))
     service = Service(config, notifier=FakeNotifier())
-    assert service.session.opponent is not None and opponent_kind(service.session.opponent) == "engine"
+    assert service.session.opponent is not None and service.session.opponent.kind is OpponentKind.ENGINE
 
 
 async def test_a_capture_that_cannot_be_written_never_stops_the_game(tmp_path, caplog):

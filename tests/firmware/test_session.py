@@ -201,11 +201,11 @@ def test_the_snapshot_is_plain_json_with_moves_in_both_languages(tmp_path):
 
 def test_subscribers_get_snapshots_until_they_unsubscribe(tmp_path):
     table = Table(tmp_path)
-    seen: list[dict] = []
+    seen: list = []
     unsubscribe = table.session.subscribe(seen.append)
     table.setup()
     table.play("e2e4")
-    assert seen and seen[-1]["moves"]["uci"] == ["e2e4"]
+    assert seen and [m.uci() for m in seen[-1].moves] == ["e2e4"]
     count = len(seen)
     unsubscribe()
     table.play("e7e5")

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import asyncio
 
-from dataclasses import dataclass
-
 import pytest
 
 from chess_core import BLACK, WHITE, Move, Outcome, Termination, parse_square
+from firmware.opponents.base import GameEnd, GameSync, Offer, OfferKind, Opponent, Player, ServerClock
 from firmware.referee.feedback import LedStyle
 
 from .session_support import Table
@@ -24,7 +23,7 @@ async def no_task_left_behind():
 STYLE = LedStyle()
 
 
-class ScriptedOpponent:
+class ScriptedOpponent(Opponent):
     """Plays Black from a script: after each local move it has the reply ready; ``reply()`` sends it."""
 
     name = "Script"
@@ -60,21 +59,6 @@ class ScriptedOpponent:
         self.listener.opponent_move(Move.from_uci(self.ready.pop(0)))
 
 
-@dataclass(frozen=True)
-class DrawOffer:
-    kind: object
-    by: int
-    active: bool = True
-
-
-@dataclass(frozen=True)
-class End:
-    status: str
-    outcome: Outcome
-
-
-class _Kind:
-    value = "draw"
 
 
 async def _table(tmp_path, replies):
@@ -131,7 +115,7 @@ async def test_decisions_are_carried_to_the_opponent(tmp_path):
 async def test_a_draw_offered_by_the_opponent_is_accepted_on_the_companion(tmp_path):
     table, opponent = await _table(tmp_path, {})
     table.play("e2e4")
-    table.session.offer(DrawOffer(_Kind(), BLACK))
+    opponent.listener.offer(Offer(OfferKind.DRAW, BLACK))
     assert table.session.snapshot()["draw_offer"] == "black"
     assert table.lit_names(STYLE.draw) == {"e1", "e8"}
     table.session.accept_draw(WHITE)
@@ -143,7 +127,7 @@ async def test_a_draw_offered_by_the_opponent_is_accepted_on_the_companion(tmp_p
 async def test_the_game_ended_at_the_other_end(tmp_path):
     table, opponent = await _table(tmp_path, {})
     table.play("e2e4")
-    table.session.game_over(End("resign", Outcome(Termination.RESIGNATION, WHITE)))
+    opponent.listener.game_over(GameEnd("resign", Outcome(Termination.RESIGNATION, WHITE)))
     assert table.session.snapshot()["status"] == "White wins by resignation"
     assert table.session.recorder.load().is_over
     await table.session.aclose()
@@ -159,36 +143,13 @@ async def test_a_new_game_tells_the_opponent(tmp_path):
     await table.session.aclose()
 
 
-@dataclass(frozen=True)
-class Player:
-    name: str
-
-
-@dataclass(frozen=True)
-class Sync:
-    start_fen: str
-    moves: tuple
-    white: Player | None = None
-    black: Player | None = None
-
-
-@dataclass(frozen=True)
-class ServerClock:
-    white_ms: int
-    black_ms: int
-    running: int | None
-    at: float
-
-    def remaining(self, side: int, now: float) -> int:
-        base = self.white_ms if side == WHITE else self.black_ms
-        return base - int((now - self.at) * 1000) if side == self.running else base
 
 
 async def test_the_other_ends_game_replaces_the_boards_and_the_leds_guide_the_pieces(tmp_path):
     from chess_core import STARTING_FEN
     table, opponent = await _table(tmp_path, {})
-    sync = Sync(STARTING_FEN, tuple(Move.from_uci(u) for u in ("e2e4", "c7c5")), Player("me"), Player("them"))
-    table.session.game_sync(sync)
+    sync = GameSync(STARTING_FEN, tuple(Move.from_uci(u) for u in ("e2e4", "c7c5")), white=Player("me"), black=Player("them"))
+    opponent.listener.game_sync(sync)
     table.wait(0.1)
     snap = table.session.snapshot()
     assert snap["moves"]["uci"] == ["e2e4", "c7c5"] and snap["players"] == {"white": "me", "black": "them"}
@@ -200,9 +161,9 @@ async def test_the_other_ends_game_replaces_the_boards_and_the_leds_guide_the_pi
     table.place("c5")
     assert table.session.snapshot()["status"] == "White to move"
     first = table.session.record.pgn_name
-    table.session.game_sync(Sync(STARTING_FEN, sync.moves + (Move.from_uci("g1f3"),), Player("me"), Player("them")))
+    opponent.listener.game_sync(GameSync(STARTING_FEN, sync.moves + (Move.from_uci("g1f3"),), white=Player("me"), black=Player("them")))
     assert table.session.record.pgn_name == first  # the same game, continued
-    table.session.clock_sync(ServerClock(60_000, 55_000, BLACK, table.t))
+    opponent.listener.clock_sync(ServerClock(60_000, 55_000, BLACK, table.t))
     table.wait(2)
     clocks = table.session.snapshot()["clocks"]
     assert clocks["white"] == 60_000 and clocks["black"] == 53_000 and clocks["running"] == "black"
@@ -216,7 +177,7 @@ async def test_the_opponents_mating_move_is_carried_out_before_the_game_ends(tmp
     table.play("e7e5")
     table.play("g2g4")
     opponent.reply()
-    table.session.game_over(End("mate", Outcome(Termination.CHECKMATE, BLACK)))
+    opponent.listener.game_over(GameEnd("mate", Outcome(Termination.CHECKMATE, BLACK)))
     assert not table.session.game.is_over  # the mate is not on the board yet
     table.play("d8h4")
     snap = table.session.snapshot()

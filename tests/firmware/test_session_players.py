@@ -10,7 +10,9 @@ from chess_core import BLACK, WHITE, Move
 from firmware.config import loads_config, with_overrides
 from firmware.opponents.base import LinkState, ServerClock
 from firmware.opponents.engine.opponent import EngineOpponent
-from firmware.opponents.factory import NotLoggedIn, build_opponent, engine_side, opponent_kind
+from firmware.config import OpponentKind
+from firmware.opponents.base import Opponent
+from firmware.opponents.factory import NotLoggedIn, build_opponent, engine_side, kind_of
 from firmware.opponents.lichess.opponent import LichessOpponent
 from firmware.service import Service
 from firmware.session.session import SessionError
@@ -28,14 +30,14 @@ async def no_task_left_behind():
     assert not left, f"tasks left behind: {left}"
 
 
-class Quiet:
+class Quiet(Opponent):
     """An opponent that only listens: its listener is what the session gave it."""
 
     name = "Quiet"
     assistance_allowed = True
 
     def __init__(self, kind: str = "engine", sides=frozenset({BLACK})) -> None:
-        self.kind = kind
+        self.kind = OpponentKind(kind)
         self.sides = sides
         self.listener = None
         self.moves: list[str] = []
@@ -154,11 +156,7 @@ def test_commands_about_the_opponent_are_refused_with_reasons(tmp_path):
 
 
 def test_kinds_and_sides_of_opponents():
-    assert opponent_kind(None) == "none" and opponent_kind(Quiet("lichess")) == "lichess"
-
-    class Online:
-        assistance_allowed = False
-    assert opponent_kind(Online()) == "lichess" and opponent_kind(object()) == "engine"
+    assert kind_of(None) is OpponentKind.NONE and kind_of(Quiet("lichess")) is OpponentKind.LICHESS
     assert engine_side("white") == WHITE and engine_side("alternate") == BLACK
     assert engine_side("alternate", previous=BLACK) == WHITE
     with pytest.raises(ValueError, match="alternate"):
@@ -182,7 +180,7 @@ def test_the_configuration_names_the_opponent(tmp_path):
     assert "chmod 600" in build_opponent(lichess).reason
 
 
-async def test_the_service_starts_with_the_configured_opponent_but_a_replay_never(tmp_path):
+async def test_the_service_starts_with_the_configured_opponent_and_a_replay_too(tmp_path):
     config = loads_config(f'[board]\nsensors = "sim"\n[storage]\ndir = "{tmp_path}"\n'
                           '[game]\nopponent = "engine"\n[engine]\nside = "white"\n')
     service = Service(config)
@@ -192,14 +190,15 @@ async def test_the_service_starts_with_the_configured_opponent_but_a_replay_neve
     capture = tmp_path / "game.cap"
     capture.write_text("0 000000000000ffff\n")
     replay = with_overrides(config, board={"sensors": "replay", "capture": str(capture)})
-    assert Service(replay).session.opponent is None
+    # (issue 12.8: a game recorded against the engine replays against it)
+    assert isinstance(Service(replay).session.opponent, EngineOpponent)
 
 
 async def test_an_online_clock_is_the_servers_and_pausing_is_refused(tmp_path):
     table = Table(tmp_path, time_control="300")
     session = table.session
     table.setup()
-    session.clock_sync(ServerClock(60_000, 50_000, running=BLACK, at=-1e9))   # stamped on arrival here
+    session.seat.clock_synced(ServerClock(60_000, 50_000, running=BLACK, at=-1e9))   # stamped on arrival here
     table.wait(2)
     clocks = session.snapshot()["clocks"]
     assert (clocks["white"], clocks["black"], clocks["running"]) == (60_000, 48_000, "black")

@@ -233,10 +233,10 @@ def test_resigning_after_the_end_is_refused(table):
         table.backend.resign("black", table.clock.now)
 
 
-def test_page_state_of_a_minimal_snapshot():
-    snap = {"fen": Position().fen(), "turn": "white", "status": "White to move",
-            "moves": {"san": [], "san_fr": []}}
-    state = page_state(snap)
+def test_page_state_of_a_session_before_any_reading(tmp_path):
+    from firmware.session.session import Session
+    config = parse_config({"board": {"sensors": "sim"}, "storage": {"dir": str(tmp_path)}})
+    state = page_state(Session(config, clock=lambda: 0.0).state())
     assert state["leds"] == [""] * 64 and state["clock"]["running"] is None and state["ending"] is None
 
 
@@ -326,7 +326,11 @@ async def test_a_takeback_offer_from_the_other_end_is_answered_from_the_page(tmp
     from chess_core import WHITE, Move
     from firmware.opponents.base import Action, GameSync, Offer, OfferKind
 
-    class Online:
+    from firmware.config import OpponentKind
+    from firmware.opponents.base import Opponent
+
+    class Online(Opponent):
+        kind = OpponentKind.LICHESS
         name = "Ben"
         assistance_allowed = False
 

@@ -135,10 +135,10 @@ class Level:
 
     @classmethod
     def from_config(cls, engine: Any) -> "Level":
-        """From the config's ``[engine]`` table: ``level`` (Skill Level 0..20) and ``move_time`` (s);
-        an ``elo`` key, if the config has one, limits the strength too."""
-        move_time = getattr(engine, "move_time", None)
-        return cls(skill=getattr(engine, "level", None), elo=getattr(engine, "elo", None) or None,
+        """From the config's ``[engine]`` table: ``level`` (Skill Level 0..20), ``move_time`` (s),
+        and ``elo`` (0: by level only), which limits the strength too."""
+        move_time = engine.move_time
+        return cls(skill=engine.level, elo=engine.elo or None,
                    movetime_ms=None if move_time is None else max(1, round(move_time * 1000)))
 
 

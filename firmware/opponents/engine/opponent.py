@@ -9,7 +9,8 @@ from typing import Callable, Iterable, Optional, Sequence, Union
 
 from chess_core import BLACK, STARTING_FEN, WHITE, Game, IllegalMoveError, Move, Position
 
-from firmware.opponents.base import Action, ActionNotSupported, ClockTimes, LinkState, OpponentListener, complete_listener
+from firmware.opponents.base import (Action, ActionNotSupported, ClockTimes, LinkState, Opponent, OpponentKind,
+                                     OpponentListener, complete_listener)
 from firmware.opponents.engine.uci import EngineConfig, EngineCrashed, EngineError, EngineHung, UciEngine
 from firmware.opponents.engine.levels import DEFAULT_LEVEL, Level
 
@@ -56,7 +57,7 @@ def _short_name(engine_id: str) -> str:
     return engine_id.split()[0] if engine_id else "Engine"
 
 
-class EngineOpponent:
+class EngineOpponent(Opponent):
     """Plays ``sides`` (WHITE, BLACK or both) with a UCI engine; see ``base`` for the protocol.
 
     ``times`` returns the clock's ``ClockTimes`` when the engine is to move (None: no clock, the
@@ -64,8 +65,7 @@ class EngineOpponent:
     ``max_restarts`` failures in a row; then the link is reported FAILED and the engine stays quiet.
     """
 
-    kind = "engine"
-    assistance_allowed = True
+    kind = OpponentKind.ENGINE
 
     def __init__(self, sides: Union[int, Iterable[int]] = BLACK, *, level: Level = DEFAULT_LEVEL,
                  config: EngineConfig = EngineConfig(),
@@ -163,6 +163,11 @@ class EngineOpponent:
         it no longer plays is dropped."""
         self.sides = self._checked_sides(sides)
         self._game_changed()
+
+    def use_clock(self, times: Callable[[], Optional[ClockTimes]]) -> None:
+        """Read the clock from ``times`` when it thinks, unless it was given one already."""
+        if self.times is None:
+            self.times = times
 
     def set_level(self, level: Level) -> None:
         """Play at ``level`` from the next move on."""

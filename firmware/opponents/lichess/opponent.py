@@ -10,7 +10,8 @@ from typing import Any, Awaitable, Callable, Optional, Sequence
 
 from chess_core import Move
 
-from firmware.opponents.base import Action, ActionRefused, ChallengeEvent, LinkState, OpponentListener, complete_listener
+from firmware.opponents.base import (Action, ActionRefused, ChallengeEvent, LinkState, Opponent, OpponentKind,
+                                     OpponentListener, complete_listener)
 from firmware.opponents.lichess.client import LichessClient, LichessError, Seek
 from firmware.opponents.lichess.game import LichessGame
 from firmware.opponents.lichess.models import challenge_of, color_of, game_id_of
@@ -22,7 +23,7 @@ _LINK = {StreamState.CONNECTING: LinkState.CONNECTING, StreamState.OPEN: LinkSta
          StreamState.WAITING: LinkState.RECONNECTING, StreamState.FAILED: LinkState.FAILED}
 
 
-class LichessOpponent:
+class LichessOpponent(Opponent):
     """The board as the physical front-end of Lichess games; see ``base`` for the protocol.
 
     The event stream runs from ``start`` to ``stop``. A game that starts anywhere (a seek or a
@@ -32,7 +33,7 @@ class LichessOpponent:
     off (``assistance_allowed``).
     """
 
-    kind = "lichess"
+    kind = OpponentKind.LICHESS
     assistance_allowed = False
 
     def __init__(self, client: LichessClient, *, game_id: Optional[str] = None,

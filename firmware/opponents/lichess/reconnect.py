@@ -5,15 +5,14 @@ import asyncio
 import enum
 import logging
 import random
-from dataclasses import dataclass
 from typing import Any, AsyncContextManager, AsyncIterator, Awaitable, Callable, Mapping, Optional
+
+from board_driver.retry import Backoff
 
 log = logging.getLogger(__name__)
 
-BACKOFF_FIRST = 1.0     # s before the first new try
-BACKOFF_FACTOR = 2.0    # each failure in a row doubles the wait...
-BACKOFF_CAP = 60.0      # ...up to this many seconds
-BACKOFF_JITTER = 0.5    # each wait is drawn from [(1 - jitter) * d, d], so that boards do not reconnect in step
+# Lichess's streams: 1 s, 2 s, 4 s ... at most 60 s, each drawn from the upper half (Backoff's defaults).
+BACKOFF_FIRST, BACKOFF_FACTOR, BACKOFF_CAP, BACKOFF_JITTER = Backoff.first, Backoff.factor, Backoff.cap, Backoff.jitter
 
 
 class TransientError(Exception):
@@ -24,27 +23,6 @@ class TransientError(Exception):
 
 class PermanentError(Exception):
     """Trying again will not help (token refused, game unknown): a person has to act."""
-
-
-@dataclass(frozen=True)
-class Backoff:
-    """Capped exponential backoff with jitter; ``delay`` is pure (the random draw is passed in).
-
-    >>> Backoff(first=1, factor=2, cap=10, jitter=0.5).delay(3, 0.0)
-    8.0
-    >>> Backoff(first=1, factor=2, cap=10, jitter=0.5).delay(9, 0.5)
-    7.5
-    """
-
-    first: float = BACKOFF_FIRST
-    factor: float = BACKOFF_FACTOR
-    cap: float = BACKOFF_CAP
-    jitter: float = BACKOFF_JITTER
-
-    def delay(self, attempt: int, draw: float) -> float:
-        """The wait after ``attempt`` failures in a row (0 = the first); ``draw`` is in [0, 1)."""
-        exponent = min(attempt, 64)   # past the cap anyway; keeps the float finite
-        return min(self.cap, self.first * self.factor ** exponent) * (1.0 - self.jitter * draw)
 
 
 class StreamState(enum.Enum):

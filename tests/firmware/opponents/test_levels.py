@@ -84,6 +84,6 @@ def test_with_a_clock_its_times_are_used_and_the_level_caps_them():
 
 
 def test_the_engine_table_of_the_config_gives_a_level():
-    class EngineTable:      # firmware.config's [engine]: level is the Skill Level, move_time in seconds
-        level, move_time = 8, 1.5
-    assert Level.from_config(EngineTable()) == Level(skill=8, movetime_ms=1500)
+    from firmware.config import loads_config
+    engine = loads_config("[engine]\nlevel = 8\nmove_time = 1.5\n").engine   # level: Skill Level; move_time: s
+    assert Level.from_config(engine) == Level(skill=8, movetime_ms=1500)

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from chess_core import BLACK, WHITE, Move
-from firmware.opponents.base import LinkState, Opponent, assistance_allowed
+from firmware.opponents.base import LinkState, Opponent
 from firmware.opponents.lichess.client import (LichessAuthError, LichessClient, LichessNotFound, LichessRefused,
                                         RateLimited, SeekNotAllowed, StreamSilent, check_challenge, check_seek,
                                         speed_of)
@@ -183,7 +183,7 @@ async def test_a_new_event_stream_closes_the_old_one_like_lichess(fake, client):
 async def test_the_lichess_opponent_follows_the_protocol_and_turns_help_off(client):
     lichess = LichessOpponent(client)
     assert isinstance(lichess, Opponent)
-    assert not assistance_allowed(lichess) and lichess.assistance_allowed is False
+    assert lichess.assistance_allowed is False
     assert lichess.name == "Lichess"
 
 

@@ -95,7 +95,7 @@ async def online(tables, tmp_path, fake, client, **game) -> tuple[Table, Lichess
     await table.session.start_opponent(opponent)
     table.setup()
     game_id = fake.start_game("Bobby", **game).id
-    await until(lambda: table.session.online_sync is not None and table.session.server_clock is not None)
+    await until(lambda: table.session.seat.online_sync is not None and table.session.seat.server_clock is not None)
     return table, opponent, game_id
 
 
@@ -138,15 +138,15 @@ async def test_the_clocks_shown_are_the_servers_counted_down_here_and_no_flag_fa
     table.play("e2e4")
     await until(lambda: session.expected_move is not None)
     table.play(session.expected_move.uci())
-    await until(lambda: session.server_clock.running == WHITE)
-    server, heard = opponent.game.state, session.server_clock.at   # when the session heard it
+    await until(lambda: session.seat.server_clock.running == WHITE)
+    server, heard = opponent.game.state, session.seat.server_clock.at   # when the session heard it
     clocks = session.snapshot()["clocks"]
     assert (clocks["black"], clocks["running"]) == (server.btime, "white")
     assert clocks["white"] == server.wtime - round((table.t - heard) * 1000)
     table.wait(3)
     assert session.snapshot()["clocks"]["white"] == clocks["white"] - 3000   # counted down between events
     assert session.snapshot()["clocks"]["black"] == server.btime
-    session.clock_sync(ServerClock(800, 200_000, running=WHITE, at=0.0))   # nearly out of time
+    session.seat.clock_synced(ServerClock(800, 200_000, running=WHITE, at=0.0))   # nearly out of time
     table.wait(5)
     snap = session.snapshot()
     assert snap["clocks"]["white"] == 0 and not session.game.is_over   # the server decides the flag
@@ -166,7 +166,7 @@ async def test_a_takeback_offered_by_the_opponent_is_accepted_and_the_board_guid
         session.accept_takeback()
     fake.reply_delay = 3600                 # the opponent waits once its move is taken back
     fake.opponent_proposes_takeback(game_id)
-    await until(lambda: session.takeback_offer == BLACK)
+    await until(lambda: session.seat.takeback_offer == BLACK)
     assert session.snapshot()["takeback_offer"] == "black"
     session.accept_takeback()
     await until(lambda: len(session.game.moves) == 1)
@@ -247,17 +247,17 @@ async def test_logging_in_keeps_the_token_privately_and_plays_on_lichess(tables,
     assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_text().strip() == BOARD_TOKEN
     await session.wait_idle()
     table.setup()
-    await until(lambda: session.snapshot()["lichess"]["account"] == "bobby" and session.link_state == "connected")
+    await until(lambda: session.snapshot()["lichess"]["account"] == "bobby" and session.snapshot()["opponent"]["link"] == "connected")
     snap = session.snapshot()
     assert snap["opponent"]["kind"] == "lichess" and snap["settings"]["opponent"] == "lichess"
     assert snap["lichess"]["logged_in"] and snap["opponent"]["link"] == "connected"
     fake.start_game("Bobby", color=BLACK, script=("f2f3",))   # Mary opens at once; the board plays Black
-    await until(lambda: session.online_sync is not None and len(session.game.moves) == 1)
+    await until(lambda: session.seat.online_sync is not None and len(session.game.moves) == 1)
     assert session.snapshot()["players"] == {"white": "Mary", "black": "Bobby"}
     carry_out(table, "f2f3")
     table.play("e7e5")
     session.resign(BLACK)
-    await until(lambda: session.online_sync is not None and all(g.status != "started" for g in fake.games.values()))
+    await until(lambda: session.seat.online_sync is not None and all(g.status != "started" for g in fake.games.values()))
     session.lichess_logout()
     await session.wait_idle()
     assert not path.exists() and session.opponent is None and not session.snapshot()["lichess"]["logged_in"]
@@ -273,7 +273,7 @@ async def test_each_online_game_has_its_own_pgn_and_a_restart_continues_it(table
     table.play_all("e2e4 e7e5")
     local = session.record.pgn_name
     game_id = fake.start_game("Bobby", color=WHITE, script=("c7c5",)).id
-    await until(lambda: session.online_sync is not None)
+    await until(lambda: session.seat.online_sync is not None)
     online_file = session.record.pgn_name
     assert online_file != local and session.record.online_id == game_id
     assert "e2e4 e7e5" not in " ".join(session.record.moves)
@@ -289,7 +289,7 @@ async def test_each_online_game_has_its_own_pgn_and_a_restart_continues_it(table
     restarted = table.session = table.new_session()   # a power cut during the online game
     assert restarted.restore(table.t)
     await restarted.start_opponent(LichessOpponent(client))
-    await until(lambda: restarted.online_sync is not None)
+    await until(lambda: restarted.seat.online_sync is not None)
     assert restarted.record.pgn_name == online_file and restarted.record.moves == ["d2d4", "c7c5"]
 
 
@@ -302,8 +302,8 @@ async def test_a_revoked_token_ends_the_link_instead_of_rebuilding_the_board(tab
     session = table.session
     fake.add_fault("POST", r"/move/", status=status, body={"error": "No such token"}, count=10)
     table.play("e2e4")
-    await until(lambda: session.link_state == "failed")
-    assert session.link_detail == "Lichess refused the token: log in again"
+    await until(lambda: session.snapshot()["opponent"]["link"] == "failed")
+    assert session.seat.link_detail == "Lichess refused the token: log in again"
     assert "Lichess refused the token: log in again" in caplog.text
     assert [m.uci() for m in session.game.moves] == ["e2e4"]       # not taken back as a refused move
     assert not session.snapshot()["wrong"]
@@ -316,4 +316,4 @@ async def test_a_revoked_token_on_an_action_says_so(tables, tmp_path, fake, clie
     fake.add_fault("POST", r"/resign", status=401, body={"error": "No such token"})
     with pytest.raises(Exception, match="Lichess refused the token: log in again"):
         await opponent.game.act(__import__("firmware.opponents.base", fromlist=["Action"]).Action.RESIGN)
-    assert table.session.link_state == "failed"
+    assert table.session.snapshot()["opponent"]["link"] == "failed"

@@ -81,7 +81,7 @@ async def test_the_opponents_takeback_of_a_move_not_yet_carried_out_clears_it(ta
     fake.opponent_move(game_id, "e7e5")
     await until(lambda: session.expected_move is not None)
     fake.opponent_proposes_takeback(game_id)
-    await until(lambda: session.takeback_offer == BLACK)
+    await until(lambda: session.seat.takeback_offer == BLACK)
     session.accept_takeback()
     await until(lambda: fake.games[game_id].moves == ["e2e4"])
     await until(lambda: session.expected_move is None)
@@ -104,7 +104,7 @@ async def test_a_new_online_game_asks_to_set_up_the_new_game(tables, tmp_path, f
     fake.opponent_resigns(game_id)
     await until(lambda: session.game.is_over)
     fake.start_game("Bobby", color=WHITE)
-    await until(lambda: session.online_sync is not None and session.online_sync.game_id != game_id)
+    await until(lambda: session.seat.online_sync is not None and session.seat.online_sync.game_id != game_id)
     assert session.snapshot()["status"] == "Set up the new game as shown"
 
 
@@ -115,7 +115,7 @@ async def test_the_clocks_wait_until_both_sides_have_moved_as_on_lichess(tables,
     fake.reply_delay = 3600
     table.wait(5)
     table.play("e2e4")
-    await until(lambda: fake.games[game_id].moves == ["e2e4"] and session.server_clock is not None
+    await until(lambda: fake.games[game_id].moves == ["e2e4"] and session.seat.server_clock is not None
                 and opponent.game.state is not None and opponent.game.state.plies() == 1)
     table.wait(5)
     clocks = session.snapshot()["clocks"]
@@ -130,7 +130,7 @@ async def test_chat_the_answer_to_a_draw_offer_and_leaving_reach_the_page(tables
     from firmware.web.session_backend import page_state
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=BLACK)
     session = table.session
-    page = lambda: page_state(session.snapshot())   # noqa: E731
+    page = lambda: page_state(session.state())   # noqa: E731
     assert page()["online"]["orientation"] == "black"          # the page turns the board round
     assert page()["online"]["first_move_ms"] is not None       # Lichess aborts a game nobody starts
     await until(lambda: len(session.game.moves) == 1)

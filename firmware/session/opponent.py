@@ -1,0 +1,435 @@
+"""The opponent's seat at the board: which opponent plays, its lifecycle, its link, take-overs and the Lichess account.
+
+The seat is a component of :class:`~firmware.session.session.Session` with its own state: the
+opponent (None: two players over the board), the kind new games get, the sides the engine plays
+by choice, the take-overs of this game, the link's health, the online game and its clocks, the
+other side's offers and absence. The opponent talks to the seat through a listener made for it
+alone (:class:`_Listener`), so a replaced opponent still winding down is not heard; what changes
+the board's game (a move to carry out, a game synced, an end) goes on to the session's public
+methods. Background work (starting, stopping, decisions sent) runs on the loop and is kept until
+done (``wait_idle``).
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from typing import TYPE_CHECKING, Any, Optional
+
+from chess_core import BLACK, WHITE, Move
+
+from firmware.config import OpponentKind
+from firmware.opponents.base import (Action, ActionNotSupported, ChatLine, ClockTimes, GameEnd, GameSync, LinkState, Offer,
+                                     Opponent, OpponentGone, OpponentListener, ServerClock)
+from firmware.opponents.engine.levels import Level
+from firmware.opponents.factory import build_engine, build_lichess, engine_side, kind_of
+from firmware.opponents.lichess.token import Token, TokenError, write_token
+from firmware.session.commands import SessionError
+from firmware.session.state import SIDE_WORDS, OpponentState, Takeover
+
+if TYPE_CHECKING:
+    from firmware.session.session import Session
+
+log = logging.getLogger(__name__)
+
+
+class _Listener(OpponentListener):
+    """What one opponent tells the seat, heard only while that opponent is the seat's."""
+
+    def __init__(self, seat: "OpponentSeat", opponent: Opponent) -> None:
+        self._seat = seat
+        self._opponent = opponent
+
+    def _current(self) -> bool:
+        return self._seat.opponent is self._opponent
+
+    def opponent_move(self, move: Move) -> None:
+        if self._current():
+            self._seat.session.opponent_moved(move)
+
+    def game_sync(self, sync: GameSync) -> None:
+        if self._current():
+            self._seat.session.sync_game(sync)
+
+    def clock_sync(self, clock: ServerClock) -> None:
+        if self._current():
+            self._seat.clock_synced(clock)
+
+    def offer(self, offer: Offer) -> None:
+        if self._current():
+            self._seat.session.offered(offer)
+
+    def move_rejected(self, move: Move, reason: str) -> None:
+        if self._current():
+            self._seat.session.move_refused(move, reason)
+
+    def game_over(self, end: GameEnd) -> None:
+        if self._current():
+            self._seat.session.ended_elsewhere(end)
+
+    def chat(self, line: ChatLine) -> None:
+        if self._current():
+            self._seat.session.chat_line(line)
+
+    def opponent_gone(self, gone: OpponentGone) -> None:
+        if self._current():
+            self._seat.gone(gone)
+
+    def link(self, state: LinkState, detail: str = "") -> None:
+        if self._current():
+            self._seat.linked(state, detail)
+
+
+class OpponentSeat:
+    """The opponent's side of one board's session; see the module docstring."""
+
+    def __init__(self, session: "Session", opponent: Optional[Opponent]) -> None:
+        self.session = session
+        self.opponent = opponent
+        self.choice = kind_of(opponent) if opponent is not None else OpponentKind.NONE
+        self.engine_sides = self._sides_of(opponent)          # the sides the engine plays by choice
+        self.takeovers: dict[int, Any] = {}                    # side -> the engine's Takeover, this game
+        self.link_state: Optional[LinkState] = None
+        self.link_detail = ""
+        self.online_sync: Optional[GameSync] = None           # the last GameSync while the game is online
+        self.server_clock: Optional[ServerClock] = None       # the clocks of an online game
+        self.takeback_offer: Optional[int] = None             # the side whose takeback offer is pending
+        self.away: Optional[OpponentGone] = None              # the other player, while away
+        self.lichess_token = session.config.lichess_token_path.exists()
+        self._tasks: set[asyncio.Task] = set()
+
+    # -- what the session asks -------------------------------------------------------------------
+
+    @property
+    def kind(self) -> OpponentKind:
+        return kind_of(self.opponent)
+
+    @property
+    def online(self) -> bool:
+        """The game on the board is an online one (synced from the other end)."""
+        return self.online_sync is not None
+
+    @property
+    def assisted(self) -> bool:
+        """Whether engine help, hints and board takebacks may be used: not in an online game (one
+        that the other end synced, against an opponent that allows no assistance)."""
+        return self.online_sync is None or self.opponent is None or self.opponent.assistance_allowed
+
+    @property
+    def link_text(self) -> Optional[str]:
+        if self.link_state is None:
+            return None
+        return f"{self.link_state.value}{': ' + self.link_detail if self.link_detail else ''}"
+
+    def name_of_engine(self) -> str:
+        return str(self.opponent.name if self.opponent is not None else "") or "Engine"
+
+    def on_move(self, move: Move) -> None:
+        """A move committed on the board (its own too, once carried out)."""
+        if self.opponent is not None:
+            self.opponent.on_move(move)
+
+    def reset(self) -> None:
+        """The game changed otherwise than by a move: the opponent reads it again."""
+        if self.opponent is not None:
+            game = self.session.game
+            self.opponent.on_reset(game.start_fen, list(game.moves))
+
+    def tell(self, action: Action) -> None:
+        """Carry a decision to the other end, in the background; nothing between online games or
+        without a loop (the board then decides alone)."""
+        opponent = self.opponent
+        if opponent is None or (not opponent.assistance_allowed and self.online_sync is None):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:   # no loop (synchronous use): the board decides alone
+            return
+        self.keep(loop.create_task(self._act(opponent, action)))
+
+    def keep(self, task: asyncio.Task) -> None:
+        """Hold a reference to a background task until it is done (``wait_idle`` waits for them)."""
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def wait_idle(self) -> None:
+        """Wait for the work handed to the loop: an opponent stopping or starting, decisions sent."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    def end_game(self) -> None:
+        """The game ended: offers lapse."""
+        self.takeback_offer = None
+
+    def new_game(self) -> None:
+        """Before the next game: it is the board's until a server's arrives; take-overs end."""
+        self.server_clock = self.online_sync = None
+        self.takeback_offer = None
+        self.takeovers = {}
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    async def start(self, opponent: Optional[Opponent] = None) -> None:
+        """Start the opponent (``opponent`` first takes the seat). A failure to start (no engine at
+        that path...) shows as the link state; it is never raised."""
+        if opponent is not None and opponent is not self.opponent:
+            self.opponent = opponent
+            self.choice = kind_of(opponent)
+            self.engine_sides = self._sides_of(opponent)
+        if self.opponent is not None:
+            await self._start(self.opponent)
+
+    async def stop(self) -> None:
+        await self.wait_idle()
+        opponent, self.opponent = self.opponent, None
+        if opponent is not None:
+            await opponent.stop()
+
+    async def _start(self, opponent: Opponent) -> None:
+        session = self.session
+        opponent.use_clock(self.engine_times)
+        session.apply_board_rules()
+        if session.match.started and self.online_sync is None and self.opponent is opponent:
+            self.reset()   # it plays on from the game on the board (a restored one...)
+        record = session.record
+        if record is not None and record.online_id and not record.is_over:
+            opponent.resume(record.online_id)  # an online game cut by a restart: the server says how it stands
+        try:
+            await opponent.start(_Listener(self, opponent))
+        except Exception as exc:
+            log.error("the opponent %s did not start: %s", opponent.name, exc)
+            if self.opponent is opponent and self.link_state is not LinkState.FAILED:
+                self.linked(LinkState.FAILED, str(exc))
+
+    def use(self, new: Optional[Opponent], sides: Optional[frozenset] = None) -> None:
+        """Replace the opponent: the old one stops, then the new one starts, on the loop."""
+        old = self.opponent
+        if new is old:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            raise SessionError("the opponent can only be changed while the service runs") from None
+        self.opponent = new
+        self.engine_sides = self._sides_of(new) if sides is None else sides
+        self.link_state, self.link_detail = None, ""
+        self.takeback_offer = self.away = None
+        self.session.forget_expected_move()   # the old opponent's move: nobody waits for it now
+        self.session.apply_board_rules()
+        self.keep(loop.create_task(self._swap(old, new), name="session-opponent"))
+
+    async def _swap(self, old: Optional[Opponent], new: Optional[Opponent]) -> None:
+        if old is not None:
+            try:
+                await old.stop()
+            except Exception:
+                log.exception("stopping the opponent %s", old.name)
+        if new is not None and self.opponent is new:
+            await self._start(new)
+        self.session.touch()
+
+    def prepare(self, kind: OpponentKind, side: Optional[str], previous: Optional[frozenset]) -> None:
+        """Before a new game: the opponent of ``kind``, kept when it is already that one (an engine
+        then plays its sides again). ``side`` ("white", "black"): the engine's side asked for;
+        else ``[engine] side`` ("alternate": the other than before)."""
+        current = self.kind
+        config = self.session.config
+        if kind is OpponentKind.NONE:
+            self.use(None)
+            return
+        if kind is OpponentKind.LICHESS:
+            if current is not OpponentKind.LICHESS:
+                self.use(build_lichess(config))
+            return
+        if side is not None:
+            sides = frozenset({engine_side(side)})
+        elif config.engine.side == "alternate" and previous:
+            sides = frozenset({engine_side("alternate", previous=min(previous))})
+        elif current is OpponentKind.ENGINE and self.engine_sides:
+            sides = self.engine_sides
+        else:
+            sides = frozenset({engine_side(config.engine.side)})
+        if current is not OpponentKind.ENGINE:
+            self.use(build_engine(config, sides), sides)
+        else:
+            if sides != frozenset(self.opponent.sides):
+                self.opponent.set_sides(sides)
+            self.engine_sides = sides
+
+    def set_engine_level(self) -> None:
+        if self.opponent is not None:
+            self.opponent.set_level(Level.from_config(self.session.config.engine))
+
+    @staticmethod
+    def _sides_of(opponent: Optional[Opponent]) -> frozenset:
+        if kind_of(opponent) is not OpponentKind.ENGINE:
+            return frozenset()
+        return frozenset(opponent.sides)
+
+    # -- what the opponent says that stays here ---------------------------------------------------
+
+    def clock_synced(self, clock: ServerClock) -> None:
+        """The other end's clocks, which are the game's: counted down here between events,
+        re-stamped with the session's own time (the opponent may read another clock)."""
+        self.server_clock = dataclasses.replace(clock, at=self.session.clock())
+        self.session.touch()
+
+    def linked(self, state: LinkState, detail: str = "") -> None:
+        """The health of the link to the opponent (connecting, connected, failed...)."""
+        self.link_state = LinkState(state)
+        self.link_detail = detail or ""
+        self.session.touch()
+
+    def gone(self, gone: OpponentGone) -> None:
+        """The other player left (or came back)."""
+        self.away = gone if gone.gone else None
+        self.session.touch()
+
+    async def _act(self, opponent: Opponent, action: Action) -> None:
+        try:
+            await opponent.act(action)
+        except ActionNotSupported:   # this opponent has no such thing: decided on the board alone
+            pass
+        except Exception as exc:
+            log.warning("the opponent could not take %s: %s", action, exc)
+            self.session.add_problem(self.session.clock(), f"{action.value} did not go through: {exc}")
+
+    # -- commands -------------------------------------------------------------------------------
+
+    def take_over(self, side: int) -> None:
+        """The computer plays ``side`` for the rest of the game (its player has to leave)."""
+        session = self.session
+        if not self.assisted:
+            raise SessionError("the computer cannot play for you in an online game")
+        opponent = self.opponent
+        if self.kind is OpponentKind.ENGINE and side in opponent.sides:
+            raise SessionError(f"the computer already plays {SIDE_WORDS[side]}")
+        player = session.names[side]
+        if opponent is None:
+            game = session.game
+            engine = build_engine(session.config, side, start_fen=game.start_fen, moves=game.moves)
+            self.use(engine, sides=frozenset())
+            takeover = engine.take_over(side, player)
+        else:
+            try:
+                takeover = opponent.take_over(side, player)
+            except ActionNotSupported as exc:
+                raise SessionError(str(exc)) from None
+        self.takeovers[side] = takeover
+        session.rename(side, takeover.player_tag())
+        log.info("%s takes %s over from %s at move %d", takeover.engine, SIDE_WORDS[side], player,
+                 takeover.from_move)
+
+    def answer_takeback(self, action: Action, verb: str) -> None:
+        by = self.takeback_offer
+        if by is None:
+            raise SessionError(f"there is no takeback offer to {verb}")
+        if self.online_sync is not None and by in self.online_sync.local_colors:
+            raise SessionError("that takeback offer is the board's own: the other side answers it")
+        self.takeback_offer = None
+        self.tell(action)
+
+    def lichess_login(self, token: str) -> None:
+        """Keep ``token`` (scope board:play) in the token file (mode 0600, written atomically;
+        never logged) and (re)start Lichess as the opponent with it."""
+        try:
+            secret = Token(token)
+        except TokenError as exc:
+            raise SessionError(str(exc)) from None
+        path = self.session.config.lichess_token_path
+        try:
+            write_token(path, secret)
+        except OSError as exc:
+            raise SessionError(f"cannot keep the Lichess token in {path}: {exc.strerror or exc}") from None
+        log.info("Lichess token stored in %s", path)
+        self.lichess_token = True
+        self.choose(OpponentKind.LICHESS)
+        self.use(build_lichess(self.session.config))
+
+    def lichess_logout(self) -> None:
+        """Forget the Lichess token (the file is removed) and stop playing on Lichess."""
+        if self.online_sync is not None and self.session.live:
+            raise SessionError("a Lichess game is in progress: finish it (or resign) first")
+        path = self.session.config.lichess_token_path
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise SessionError(f"cannot remove the Lichess token {path}: {exc.strerror or exc}") from None
+        self.lichess_token = False
+        if self.kind is OpponentKind.LICHESS:
+            self.choose(OpponentKind.NONE)
+            self.use(None)
+
+    def choose(self, kind: OpponentKind) -> None:
+        """``kind`` is the opponent of the games to come (the session's ``[game] opponent``)."""
+        self.choice = kind
+        self.session.change_config(game={"opponent": kind.value})
+
+    # -- what the engine and the page are told --------------------------------------------------
+
+    def engine_times(self) -> Optional[ClockTimes]:
+        """The clock as UCI ``go`` wants it (None without a clock: the level's move time counts)."""
+        session = self.session
+        match = session.match
+        remaining = match.remaining(session.clock()) if match.started else None
+        if remaining is None:
+            return None
+        clock, control = match.clock, match.time_control
+        increments = [0, 0]
+        moves_to_go = None
+        if control.periods:
+            for side in (WHITE, BLACK):
+                increments[side] = control.period_for_move(clock.moves_made(side) + 1).engine_increment_ms
+            first = clock.moves_made(session.game.turn) + 1
+            if control.period_for_move(first).moves is not None:
+                last = first
+                while not control.time_added_after(last):
+                    last += 1
+                moves_to_go = last - first + 1
+        return ClockTimes(remaining[WHITE], remaining[BLACK], increments[WHITE], increments[BLACK], moves_to_go)
+
+    def comment_takeover(self, mover: int) -> None:
+        """The engine's first move for a side it took over says so in the PGN."""
+        takeover = self.takeovers.get(mover)
+        if takeover is not None:
+            self.session.comment_once(takeover.comment())
+
+    def name_engine_sides(self, given: Optional[tuple[Optional[str], Optional[str]]]) -> None:
+        """The sides the engine plays by choice bear its name, unless a name was given for them."""
+        if self.kind is not OpponentKind.ENGINE:
+            return
+        for side in self.engine_sides:
+            if side not in self.takeovers and not (given is not None and given[side]):
+                self.session.rename(side, self.name_of_engine())
+
+    def state(self) -> OpponentState:
+        opponent = self.opponent
+        kind = self.kind
+        if kind is OpponentKind.LICHESS and self.online_sync is not None:
+            sides = frozenset({WHITE, BLACK} - set(self.online_sync.local_colors))
+        else:
+            sides = frozenset(opponent.sides) if opponent is not None else frozenset()
+        takeovers = tuple(Takeover(side, t.player, t.engine, t.from_move, t.player_tag())
+                          for side, t in sorted(self.takeovers.items()))
+        away = self.away
+        return OpponentState(
+            kind=kind, name=opponent.name if opponent is not None else None, sides=sides,
+            link=self.link_state.value if self.link_state is not None else None,
+            link_detail=self.link_detail if self.link_state is not None else None,
+            assistance_allowed=self.assisted, takeovers=takeovers, away=away is not None,
+            claim_win_in_seconds=away.claim_win_in_seconds if away is not None else None,
+            lichess_token=self.lichess_token,
+            account=opponent.account_id if opponent is not None else None,
+            online_game=self.online_sync.game_id if self.online_sync is not None else None)
+
+    def clocks(self, now: float) -> Optional[tuple[tuple[int, int], Optional[int]]]:
+        """Both clocks and the running side, the server's, in an online game; else None."""
+        clock = self.server_clock
+        if clock is None:
+            return None
+        return (clock.remaining(WHITE, now), clock.remaining(BLACK, now)), clock.running
+
+
+__all__ = ["OpponentSeat"]

@@ -1,0 +1,317 @@
+"""What the session publishes: one typed, frozen SessionState per change, its status line and its JSON form.
+
+The session builds a :class:`SessionState` once per change (``Session.state(now)``) and hands the
+same object to every subscriber: the web page (``firmware.web.session_backend.page_state``), the
+club publisher, tests. Everything in it is a value: moves, squares (ints), colours (WHITE/BLACK),
+enums; :func:`to_json` writes it as plain JSON values (squares by name, colours by word), which
+is what ``Session.snapshot()`` returns.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from chess_core import Game, Move, Outcome, Position, Termination, san
+from chess_core.chess960 import number_of as chess960_number
+from chess_core.clock import format_clock
+from chess_core.squares import COLOR_NAMES, SQUARE_NAMES, scan_squares
+
+from firmware.config import OpponentKind
+from firmware.referee.gestures import GestureProgress
+
+SIDE_WORDS = ("White", "Black")
+
+
+class Phase(enum.Enum):
+    """Where the board's game stands; one value instead of five flags."""
+
+    SETTING_UP = "setting up"      # waiting for the start position: the game has not begun
+    RESUMING = "resuming"          # a game continued (restart, online sync): the pieces go back first
+    PLAYING = "playing"
+    PAUSED = "paused"              # both clocks stopped by a player or an arbiter
+    OVER = "over"                  # the game has ended; the board still shows it
+    CLEARED = "cleared"            # over, and the board has left the start position since: setting it
+    #                                up again begins the next game
+
+    @property
+    def live(self) -> bool:
+        """A game in progress (moves count)."""
+        return self in (Phase.RESUMING, Phase.PLAYING, Phase.PAUSED)
+
+    @property
+    def over(self) -> bool:
+        return self in (Phase.OVER, Phase.CLEARED)
+
+
+@dataclass(frozen=True)
+class Takeover:
+    """The computer playing a side its player left: the player, the engine, from which move."""
+
+    side: int
+    player: str
+    engine: str
+    from_move: int
+    tag: str                 # the PGN player tag: "Anna (Stockfish from move 23)"
+
+
+@dataclass(frozen=True)
+class OpponentState:
+    """Who plays the sides not played over the board, and the link to it."""
+
+    kind: OpponentKind = OpponentKind.NONE
+    name: Optional[str] = None
+    sides: frozenset[int] = frozenset()
+    link: Optional[str] = None              # a LinkState value: "connected", "failed"...
+    link_detail: Optional[str] = None
+    assistance_allowed: bool = True
+    takeovers: tuple[Takeover, ...] = ()
+    away: bool = False                      # the other player left (online)
+    claim_win_in_seconds: Optional[int] = None
+    lichess_token: bool = False             # a Lichess token is kept
+    account: Optional[str] = None           # the Lichess account, once connected
+    online_game: Optional[str] = None       # the Lichess game followed, if any
+
+
+@dataclass(frozen=True)
+class Promotion:
+    """A promotion whose piece may still be chosen: just made (``square`` set) or on its way."""
+
+    square: Optional[int]
+    piece_type: int
+    color: int
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """The session at one moment; see the module docstring."""
+
+    time: float
+    phase: Phase
+    fen: str
+    start_fen: str
+    turn: int
+    check: bool
+    rules: str
+    moves: tuple[Move, ...]
+    san_en: tuple[str, ...]
+    san_fr: tuple[str, ...]
+    outcome: Optional[Outcome]
+    claims: tuple[Termination, ...]
+    names: tuple[str, str]
+    occupied: int
+    lifted: int
+    wrong: int
+    touched: Optional[int]
+    leds: tuple[int, ...]
+    expected_move: Optional[Move]
+    takeback_move: Optional[Move]
+    promotion_square: Optional[int]
+    promotion: Optional[Promotion]
+    next_promotion: int
+    draw_offer: Optional[int]
+    takeback_offer: Optional[int]
+    clocks: tuple[Optional[int], Optional[int]]
+    running: Optional[int]
+    delay_left: int
+    time_control: str
+    problems: tuple[tuple[float, str], ...]
+    game_file: Optional[str]
+    link_text: Optional[str]
+    restored_moves: int
+    can_takeback: bool
+    take_over: tuple[int, ...]              # the sides the computer may take over now
+    settings: dict[str, Any] = field(default_factory=dict)
+    opponent: OpponentState = OpponentState()
+    leds_problem: Optional[str] = None      # the LEDs are off, and why
+    move_clocks: tuple[Optional[int], ...] = ()   # ms on the mover's clock after each move
+    round: str = "-"
+    event: str = ""
+    save_problem: Optional[str] = None      # the game cannot be saved, in words for the players
+    gesture: Optional[GestureProgress] = None   # a gesture being held, and how far
+    corrections: tuple[Move, ...] = ()      # other moves that explain the board as well as the last one
+    chess960: bool = False
+    new_online_game: bool = False           # the game being set up came from the other end: new to the board
+    chat: tuple[tuple[str, str], ...] = ()  # the online game's chat: (username, text)
+    notice: Optional[str] = None            # about the other side (its answer...), until the next move
+    first_move_ms: Optional[int] = None     # online, before both first moves: ms before the server aborts
+
+    @property
+    def started(self) -> bool:
+        return self.phase is not Phase.SETTING_UP
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def paused(self) -> bool:
+        return self.phase is Phase.PAUSED
+
+    @property
+    def status(self) -> str:
+        return status_text(self)
+
+
+def status_text(state: SessionState) -> str:
+    """One line for people: "White to move", "Black wins by checkmate", "Put the pieces right"."""
+    if state.outcome is not None:
+        return state.outcome.describe()
+    if state.phase is Phase.SETTING_UP:
+        if state.chess960:
+            number = chess960_number(Position(state.start_fen, chess960=True))
+            if number is not None:
+                rank = state.start_fen.split("/")[7].split()[0]
+                return f"Set up Chess960 position {number} to start: first rank {rank}, Black's mirrors it"
+            return "Set up the Chess960 position shown to start"
+        return "Set up the pieces to start"
+    if state.phase is Phase.RESUMING and state.wrong:
+        if state.new_online_game:
+            if state.moves:
+                return f"Set up the game in progress as shown ({len(state.moves)} moves played)"
+            return "Set up the new game as shown"
+        return "Put the pieces back as shown to continue the game"
+    if state.takeback_move is not None:
+        return f"Take back {state.takeback_move.uci()}: put the pieces back as shown"
+    if state.wrong:
+        return "Put the pieces right"
+    if state.phase is Phase.PAUSED:
+        return "Clock paused"
+    side = SIDE_WORDS[state.turn]
+    if state.expected_move is not None:
+        return f"{side} to move: play {state.expected_move.uci()} on the board"
+    text = f"{side} to move"
+    if state.check:
+        text += " (check)"
+    return text
+
+
+class SanCache:
+    """SAN of a game's moves in English and French, extended move by move instead of recomputed:
+    an update costs the moves played (or taken back) since the last one, not the game's length."""
+
+    def __init__(self) -> None:
+        self.en: list[str] = []
+        self.fr: list[str] = []
+        self._marks: list[object] = []     # game.ply_mark(i) for i in 0..len(en)
+        self._pos: Position | None = None  # the position after the known moves
+
+    def update(self, game: Game) -> None:
+        moves = game.moves
+        marks = self._marks
+        if not marks or game.ply_mark(0) is not marks[0]:
+            self.en, self.fr, marks[:] = [], [], [game.ply_mark(0)]
+            self._pos = game.start_position()
+        pos = self._pos
+        known = len(self.en)
+        while known and (known > len(moves) or game.ply_mark(known) is not marks[known]):
+            known -= 1  # taken back or replaced since the last update
+            self.en.pop()
+            self.fr.pop()
+            marks.pop()
+            pos.pop()
+        for ply in range(known, len(moves)):
+            move = moves[ply]
+            self.en.append(san(pos, move, "en"))
+            self.fr.append(san(pos, move, "fr"))
+            pos.push(move)
+            marks.append(game.ply_mark(ply + 1))
+
+
+def squares(bb: int) -> list[str]:
+    return [SQUARE_NAMES[s] for s in scan_squares(bb)]
+
+
+def _square(sq: Optional[int]) -> Optional[str]:
+    return SQUARE_NAMES[sq] if sq is not None else None
+
+
+def _colour(side: Optional[int]) -> Optional[str]:
+    return COLOR_NAMES[side] if side is not None else None
+
+
+def _uci(move: Optional[Move]) -> Optional[str]:
+    return move.uci() if move is not None else None
+
+
+def opponent_json(opponent: OpponentState) -> dict[str, Any]:
+    """The snapshot's ``opponent``: who plays the sides not played over the board."""
+    takeover = {COLOR_NAMES[t.side]: {"player": t.player, "engine": t.engine, "from_move": t.from_move,
+                                      "tag": t.tag} for t in opponent.takeovers}
+    return {"kind": opponent.kind.value, "name": opponent.name,
+            "sides": [COLOR_NAMES[side] for side in sorted(opponent.sides)], "link": opponent.link,
+            "link_detail": opponent.link_detail, "assistance_allowed": opponent.assistance_allowed,
+            "takeover": takeover or None,
+            "away": {"claim_win_in_seconds": opponent.claim_win_in_seconds} if opponent.away else None}
+
+
+def lichess_json(opponent: OpponentState) -> dict[str, Any]:
+    """The snapshot's ``lichess``: whether a token is kept, and the account once connected."""
+    online = opponent.kind is OpponentKind.LICHESS
+    return {"logged_in": opponent.lichess_token, "account": opponent.account if online else None,
+            "link": opponent.link if online else None, "game": opponent.online_game}
+
+
+def to_json(state: SessionState) -> dict[str, Any]:
+    """The state as plain JSON values (squares by name, colours "white"/"black")."""
+    outcome = state.outcome
+    last = state.moves[-1] if state.moves else None
+    return {
+        "status": status_text(state),
+        "started": state.started,
+        "over": outcome is not None,
+        "result": outcome.result() if outcome else "*",
+        "termination": outcome.termination.value if outcome else None,
+        "winner": _colour(outcome.winner) if outcome else None,
+        "turn": COLOR_NAMES[state.turn],
+        "check": state.check,
+        "fen": state.fen,
+        "start_fen": state.start_fen,
+        "rules": state.rules,
+        "players": {"white": state.names[0], "black": state.names[1]},
+        "moves": {"uci": [m.uci() for m in state.moves], "san": list(state.san_en), "san_fr": list(state.san_fr)},
+        "last_move": _uci(last),
+        "occupied": squares(state.occupied),
+        "lifted": squares(state.lifted),
+        "wrong": squares(state.wrong),
+        "expected_move": _uci(state.expected_move),
+        "takeback": _uci(state.takeback_move),
+        "promotion_square": _square(state.promotion_square),
+        "touched": _square(state.touched),
+        "draw_offer": _colour(state.draw_offer),
+        "claimable_draws": [t.value for t in state.claims],
+        "clocks": {
+            "white": state.clocks[0], "black": state.clocks[1],
+            "white_text": format_clock(state.clocks[0]), "black_text": format_clock(state.clocks[1]),
+            "running": _colour(state.running),
+            "paused": state.paused,
+            "delay_left": state.delay_left,
+        },
+        "leds": [f"#{c:06x}" for c in state.leds],
+        "problems": [text for _, text in state.problems],
+        "time": state.time,
+        "game_file": state.game_file,
+        "link": state.link_text,
+        "restored_moves": state.restored_moves,
+        "settings": dict(state.settings),
+        "time_control": state.time_control,
+        "opponent": opponent_json(state.opponent),
+        "lichess": lichess_json(state.opponent),
+        "takeback_offer": _colour(state.takeback_offer),
+        "next_promotion": "nbrq"[state.next_promotion - 2],
+        "problem_times": [t for t, _ in state.problems],
+        "leds_problem": state.leds_problem,
+        "move_clocks": list(state.move_clocks),
+        "round": state.round,
+        "event": state.event,
+        "save_problem": state.save_problem,
+        "gesture": state.gesture.to_json() if state.gesture is not None else None,
+        "corrections": [m.uci() for m in state.corrections],
+        "chat": [{"user": user, "text": text} for user, text in state.chat],
+        "notice": state.notice,
+        "first_move_ms": state.first_move_ms,
+    }
+
+
+__all__ = ["Phase", "SessionState", "OpponentState", "Takeover", "Promotion", "SanCache", "status_text",
+           "to_json", "squares", "SIDE_WORDS"]
