@@ -37,7 +37,8 @@ class PgnGame:
     "fr"). ``warnings``: what was odd but did not stop the main line (a broken variation, a
     game that went on after the rules ended it...). ``number``: 1-based place in the file.
     ``reason``: our reason comment after the last move ("White wins by checkmate."), as read,
-    when the file had one (it is then not in ``comments``).
+    when the file had one (it is then not in ``comments``). ``comments_as_written``: the main
+    line's comments with their commands (``[%clk]``...) where and as the file wrote them.
     """
 
     headers: dict[str, str]
@@ -51,6 +52,7 @@ class PgnGame:
     warnings: list[str] = field(default_factory=list)
     number: int = 1
     reason: Optional[str] = None
+    comments_as_written: Optional[dict[int, str]] = None
 
     @property
     def moves(self) -> list[Move]:
@@ -60,10 +62,14 @@ class PgnGame:
         """The game written back (main line, tags, clocks, comments and NAGs; no variations).
 
         Only what was read: its tags and result marker, and our reason comment if it had one
-        (``write_pgn(..., derive=False)``).
+        (``write_pgn(..., derive=False)``); the comments with their commands as written (a
+        ``[%clk 00:30:00]`` stays so, beside the commands it stood with), when they are known.
         """
         headers = dict(self.headers)
         headers["Result"] = self.result
+        if self.comments_as_written is not None:
+            return write_pgn(self.game, headers, None, self.reason, comments=self.comments_as_written,
+                             nags=self.nags, derive=False)
         return write_pgn(self.game, headers, self.clocks, self.reason, comments=self.comments,
                          nags=self.nags, derive=False)
 

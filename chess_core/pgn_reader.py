@@ -223,10 +223,14 @@ class _Frame:
     pos: Position
     opened: int  # line of the text where it opened
     parts: dict[int, list[str]] = field(default_factory=dict)
+    raw: dict[int, list[str]] = field(default_factory=dict)  # the comments as written, commands in place
     broken: bool = False
     skip: int = 0  # parentheses open inside a broken variation
 
     def note(self, ply: int, text: str) -> None:
+        written = " ".join(text.split())
+        if written:
+            self.raw.setdefault(ply, []).append(written)
         if ply:
             clock = CLK_RE.search(text)
             if clock and ply not in self.line.clocks:
@@ -321,6 +325,10 @@ class _GameReader:
                 reason_text = last.pop()
                 if not last:
                     del main.parts[plies]
+                written = main.raw[plies]
+                written.pop()
+                if not written:
+                    del main.raw[plies]
                 main.close()
             else:
                 reason = None
@@ -330,7 +338,8 @@ class _GameReader:
                        comments=main.line.comments, nags=main.line.nags,
                        variations=main.line.variations, result=result,
                        lang="fr" if lang == "fr" else "en", warnings=self.warnings, number=number,
-                       reason=reason_text)
+                       reason=reason_text,
+                       comments_as_written={ply: " ".join(texts) for ply, texts in sorted(main.raw.items())})
 
     def _start(self, fen: Optional[str], chess960: bool = False) -> Game:
         """The game from the FEN tag; castling rights that the position denies are dropped.

@@ -12,7 +12,9 @@ from .position import STARTING_FEN
 from .squares import WHITE
 
 LINE_WIDTH = 80
-_WORD_RE = re.compile(r"\[%\w+\s[^\]]{0,60}\]|\S+")
+# A word: a run without white space, where a command (``[%clk 0:01:00]``) counts as one piece,
+# so that adjacent commands stay as written (``[%eval 0.2][%clk 0:01:00]``).
+_WORD_RE = re.compile(r"(?:\[%\w+\s[^\]]{0,60}\]|\S)+")
 _COMPUTED = ("SetUp", "FEN", "PlyCount")  # follow from the game; a caller's value is ignored
 
 
@@ -93,8 +95,8 @@ def _tags(game: Game, headers: Optional[Mapping[str, Optional[str]]], clocks: li
     if tags["Result"] not in RESULTS:
         raise ValueError(f"Result tag {tags['Result']!r}: expected one of {', '.join(RESULTS)}")
     given = headers or {}
-    if game.chess960:  # the FEN says which of the 960 start positions, even the usual one
-        extra["Variant"] = "Chess960"
+    if game.chess960 and (derive or not given.get("Variant")):  # a file's own spelling stays
+        extra["Variant"] = "Chess960"  # the FEN says which of the 960 start positions, even the usual one
     if game.start_fen != STARTING_FEN or game.chess960 or (not derive and given.get("FEN")):
         extra["SetUp"] = "1"
         extra["FEN"] = game.start_fen

@@ -259,3 +259,12 @@ def test_a_word_longer_than_a_line_stays_whole_on_a_line_of_its_own():
     text = write_pgn(play("e2e4"), comments={1: f"see {word} later"})
     assert word in text.splitlines()
     assert read_game(text).comments[1] == f"see {word} later"
+
+
+def test_commands_keep_their_spelling_and_order_when_a_game_read_is_written_back():
+    text = ("1. e4 { [%eval 0.17][%clk 00:30:00] } 1... e5 { [%clk 0:29:59.50] [%emt 0:00:01] a note } *\n")
+    back = read_game(text).pgn()
+    flat = " ".join(back.split())
+    assert "{ [%eval 0.17][%clk 00:30:00] }" in flat
+    assert "{ [%clk 0:29:59.50] [%emt 0:00:01] a note }" in flat
+    assert read_game(back).clocks == [1_800_000, 1_799_500]
