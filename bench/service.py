@@ -241,6 +241,8 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
         result["rss_end_mb"] = rss_mb()
         result["moves"] = len(service.session.game.moves)
         result["problems"] = service.session.match.problems[:3]
+        outcome = service.session.game.outcome
+        result["outcome"] = outcome.describe() if outcome else None
         service.stop()
         await task
 
@@ -362,6 +364,8 @@ def main() -> int:
           "(real-time figures include the scheduling of everything else running)")
     print("default configuration: web page on (no browser connected), exact dead-position check on")
     print(f"game: {live['moves']} moves replayed live ({len(lat)} LED frames); session alone: {peer['moves']} moves")
+    if live["moves"] != peer["moves"]:
+        print(f"  the live run stopped short: {live.get('outcome')}; problems: {live['problems']}")
     print(f"resident memory after start     {live['rss_start_mb']:6.1f} MB   bare python {py_rss:5.1f} MB  "
           f"(x{live['rss_start_mb'] / py_rss:.1f})  goal <= {GOALS['rss_mb']:.0f} MB")
     print(f"resident memory after the game  {live['rss_end_mb']:6.1f} MB")
@@ -384,6 +388,8 @@ def main() -> int:
         print(f"Pi-class profile: 1/{PI_SLOWER} of a CPU (cfs quota {6000 // PI_SLOWER} us per 6000 us); a busy loop ran "
               f"x{slow / calm:.1f} slower in it ({slow:.2f} s against {calm:.2f} s)")
         print(f"game: {pi_live['moves']} moves; session alone: {pi_peer['moves']} moves")
+        if pi_live["moves"] != pi_peer["moves"]:
+            print(f"  the live run stopped short: {pi_live.get('outcome')}; problems: {pi_live['problems']}")
         print(f"start to READY=1 (median)       {statistics.median(pi_ready):6.3f} s   "
               f"[{', '.join(f'{r:.2f}' for r in pi_ready)}]")
         print(f"start to listening (median)     {statistics.median(pi_listening):6.3f} s   "
