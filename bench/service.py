@@ -149,6 +149,11 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
         session = Session(config, leds=sink)
         samples = []
         for reading in events:
+            for _ in range(1000):  # the deadlines before the reading, polled as the service does (untimed)
+                deadline = session.next_deadline(reading.time, blink=False)
+                if deadline is None or deadline > reading.time:
+                    break
+                session.poll(deadline)
             session.feed(reading)
             sink.at = None
             start = time.perf_counter()
@@ -396,6 +401,8 @@ def main() -> int:
               f"[{', '.join(f'{r:.2f}' for r in pi_listening)}]")
         print(latency_row("settled reading -> LED frame", pi_live["samples"]))
         print(latency_row("  session alone (peer)", pi_peer["samples"]))
+        steps = pi_live["cpu"]
+        print(latency_row("CPU of the loop step behind a frame", steps).replace("frames)", "steps)"))
     return 0
 
 

@@ -17,7 +17,8 @@ board's state over to the next game)
   next (None: nothing will happen without a reading or a command). The exact dead-position
   search after a move and the "can the opponent still mate" search after a flag fall run a
   slice per poll (``MatchConfig.analysis_steps``); meanwhile ``next_deadline()`` is the latest
-  time given (poll again at once), and the GameOver they may bring comes from a later poll.
+  time given (poll again at once), and the GameOver they may bring comes from a later poll. A
+  move made before the last position's verdict drops that search for the new position's.
 * ``finish() -> list[MatchEvent]``: the input has ended (end of a capture): what the hands left
   on the board is final; settles and commits what waits, and records an unresolved board.
 * ``promote(piece_type, now)`` (``2..5`` or ``"n" "b" "r" "q"``: for the next promotion),
@@ -576,10 +577,10 @@ class Match:
         return events
 
     def _move(self, v: Verdict) -> list[MatchEvent]:
-        if self._dead_steps is not None:  # a move came before the last position was judged
-            done = self._judge_dead_position(0)
-            if self.game.is_over:
-                return done
+        # A move before the last position's verdict: that search is dropped, the new position is
+        # judged instead (a dead position stays dead whatever is played: the game still ends
+        # drawn, a move later), so a quick player never waits for a search.
+        self._dead_steps = None
         t = self._clock_now(v.time)
         flag = self.clock.flag_time()
         if flag is not None and t >= flag:

@@ -461,13 +461,20 @@ def test_the_dead_position_search_runs_a_slice_per_poll_after_the_move(cold):
     assert match.next_deadline() is None
 
 
-def test_a_move_that_comes_before_the_verdict_waits_for_it(cold):
+def test_a_move_that_comes_before_the_verdict_drops_that_search_for_the_new_positions(cold):
+    # A dead position stays dead whatever is played: the new position's search ends the game,
+    # drawn, a move later; the move is not held up by the search of the position before it.
     match = Match(MatchConfig(fen=LOCKED, analysis_steps=4))
     table = Table(match, occupied=0)
     table.show(Position(LOCKED).occupied)
     table.capture("h1", "h2")
-    table.move("a6", "a5", dt=0.0)  # at once: the position before it was dead, the move does not count
-    assert uci(match.game.moves) == ["h1h2"]
+    assert match.next_deadline() <= table.t  # the search of the position after Kxh2 is under way
+    moved = table.move("a6", "a5", dt=0.0)
+    assert [e.san for e in moved if isinstance(e, MoveMade)] == ["Ka5"]
+    assert not match.game.is_over
+    while not table.of(GameOver):
+        table.wait(0.0)
+    assert uci(match.game.moves) == ["h1h2", "a6a5"]
     assert match.game.outcome.termination is Termination.INSUFFICIENT_MATERIAL
 
 
