@@ -14,21 +14,64 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Callable, Optional, Protocol
 
-from chess_core import BLACK, WHITE, Move
+from chess_core import BLACK, WHITE, Game, Move
 
-from firmware.config import OpponentKind
+from firmware.config import Config, OpponentKind
 from firmware.opponents.base import (Action, ActionNotSupported, ChatLine, ClockTimes, GameEnd, GameSync, LinkState, Offer,
                                      Opponent, OpponentGone, OpponentListener, ServerClock)
 from firmware.opponents.engine.levels import Level
 from firmware.opponents.factory import build_engine, build_lichess, engine_side, kind_of
 from firmware.opponents.lichess.token import Token, TokenError, write_token
+from firmware.referee.match import Match
 from firmware.session.commands import SessionError
+from firmware.session.recorder import GameRecord
 from firmware.session.state import SIDE_WORDS, OpponentState, Takeover
 
-if TYPE_CHECKING:
-    from firmware.session.session import Session
+
+
+class Board(Protocol):
+    """What the seat needs of the board's session (:class:`firmware.session.session.Session`)."""
+
+    config: Config
+    match: Match
+    names: tuple[str, str]
+    record: Optional[GameRecord]
+    clock: Callable[[], float]
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def live(self) -> bool: ...
+
+    def touch(self) -> None: ...
+
+    def add_problem(self, time: float, text: str) -> None: ...
+
+    def apply_board_rules(self) -> None: ...
+
+    def change_config(self, **sections: dict[str, Any]) -> None: ...
+
+    def forget_expected_move(self) -> None: ...
+
+    def rename(self, side: int, name: str) -> None: ...
+
+    def comment_once(self, text: str) -> None: ...
+
+    # what the opponent says that changes the board's game
+    def opponent_moved(self, move: Move) -> None: ...
+
+    def sync_game(self, sync: GameSync) -> None: ...
+
+    def offered(self, offer: Offer) -> None: ...
+
+    def move_refused(self, move: Move, reason: str) -> None: ...
+
+    def ended_elsewhere(self, end: GameEnd) -> None: ...
+
+    def chat_line(self, line: ChatLine) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +126,7 @@ class _Listener(OpponentListener):
 class OpponentSeat:
     """The opponent's side of one board's session; see the module docstring."""
 
-    def __init__(self, session: "Session", opponent: Optional[Opponent]) -> None:
+    def __init__(self, session: Board, opponent: Optional[Opponent]) -> None:
         self.session = session
         self.opponent = opponent
         self.choice = kind_of(opponent) if opponent is not None else OpponentKind.NONE
