@@ -245,3 +245,22 @@ async def test_a_slow_request_head_is_cut_off(board):
         assert closed == b""
     finally:
         sock.close()
+
+
+@pytest.mark.slow
+async def test_a_slow_body_gets_a_408_and_holds_nothing(board):
+    """A client that sends its head and then its body a trickle at a time gets 408 after 10 s."""
+    loop = asyncio.get_running_loop()
+    sock = socket.socket()
+    sock.setblocking(False)
+    sock.bind(("127.0.0.11", 0))
+    try:
+        await loop.sock_connect(sock, ("127.0.0.1", board.port))
+        head = (f"POST /api/pair HTTP/1.1\r\nHost: 127.1:{board.port}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: 100\r\n\r\n" + '{"code": ').encode()
+        await loop.sock_sendall(sock, head)                          # and never the rest
+        answer = await asyncio.wait_for(loop.sock_recv(sock, 4096), 30)
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    finally:
+        sock.close()
+    assert await board.alive()
