@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 import random
+import signal
 import sys
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from chess_core import FenError, Position
 from chess_core.chess960 import VARIANTS
 from chess_core.timecontrol import TimeControl, TimeControlError
 
-from firmware.config import ConfigError, load_config, with_overrides
+from firmware.config import ConfigError, check_storage, load_config, with_overrides
 
 
 def default_state_dir() -> Path:
@@ -88,8 +89,11 @@ def run(args: argparse.Namespace) -> int:
         if config.game.chess960 and not config.game.fen and config.game.start_position < 0:
             # The simulated board is set up once: the first game's start position is drawn here.
             config = with_overrides(config, game={"start_position": random.randrange(960)})
+        check_storage(config)
     except ConfigError as exc:
         return _fail(str(exc))
+    if hasattr(signal, "SIGXFSZ"):
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # a file-size limit fails a save, never the board
     try:
         return asyncio.run(_serve(config, args.port))
     except KeyboardInterrupt:

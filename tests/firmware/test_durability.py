@@ -330,3 +330,11 @@ def test_a_damaged_lichess_token_file_does_not_stop_the_board(tmp_path):
     opponent = build_opponent(config)
     assert type(opponent).__name__ == "NotLoggedIn"
     assert "log in again" in str(vars(opponent))
+
+
+def test_echiquier_sim_says_when_its_state_dir_is_a_file(tmp_path):
+    (tmp_path / "state").write_text("")
+    done = subprocess.run([str(ECHIQUIER), "sim", "--port", "0", "--state-dir", str(tmp_path / "state")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "is a file, not a directory" in done.stderr and "Traceback" not in done.stderr
