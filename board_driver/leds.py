@@ -18,6 +18,7 @@ class LedSink:
     """
 
     closed = False
+    problem: str | None = None   # why the LEDs are off (a guarded sink whose library failed), else None
 
     def show(self, colours: Sequence[int]) -> None:
         raise NotImplementedError

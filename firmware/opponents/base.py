@@ -107,6 +107,7 @@ class GameSync:
     rated: bool = False
     speed: Optional[str] = None           # lichess: "rapid", "classical", "correspondence", ...
     created_at_ms: Optional[int] = None   # when the game was created over there (ms since the epoch, UTC)
+    variant: Optional[str] = None         # the server's name of the variant ("Standard", "Chess960"); None: standard
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any, Optional
+
+from firmware.opponents.base import GameSync
 
 
-def online_tags(sync: Any) -> dict[str, str]:
+def online_tags(sync: GameSync) -> dict[str, str]:
     """Tags for the PGN of the online game ``sync`` (a ``GameSync``), only those it knows.
 
     >>> from firmware.opponents.base import GameSync, Player
@@ -16,22 +17,19 @@ def online_tags(sync: Any) -> dict[str, str]:
      'UTCDate=2025.04.20', 'UTCTime=01:31:47', 'Variant=Standard']
     """
     tags: dict[str, str] = {}
-    speed = getattr(sync, "speed", None)
-    if speed:
-        tags["Event"] = f"{'rated' if getattr(sync, 'rated', False) else 'casual'} {speed} game"
-    game_id = getattr(sync, "game_id", None)
-    if game_id:
-        tags["GameId"] = str(game_id)
-    for colour, player in (("White", getattr(sync, "white", None)), ("Black", getattr(sync, "black", None))):
+    if sync.speed:
+        tags["Event"] = f"{'rated' if sync.rated else 'casual'} {sync.speed} game"
+    if sync.game_id:
+        tags["GameId"] = str(sync.game_id)
+    for colour, player in (("White", sync.white), ("Black", sync.black)):
         if player is None:
             continue
-        rating: Optional[int] = getattr(player, "rating", None)
-        tags[f"{colour}Elo"] = str(rating) if rating is not None else "?"
-        if getattr(player, "title", None):
+        tags[f"{colour}Elo"] = str(player.rating) if player.rating is not None else "?"
+        if player.title:
             tags[f"{colour}Title"] = str(player.title)
-    created = getattr(sync, "created_at_ms", None)
+    created = sync.created_at_ms
     if isinstance(created, int):
         when = datetime.fromtimestamp(created / 1000, timezone.utc)
         tags["UTCDate"], tags["UTCTime"] = f"{when:%Y.%m.%d}", f"{when:%H:%M:%S}"
-    tags["Variant"] = str(getattr(sync, "variant", None) or "Standard")
+    tags["Variant"] = str(sync.variant or "Standard")
     return tags

@@ -254,7 +254,7 @@ class Session:
             settings={"show_legal_squares": g.show_legal_squares, "touch_move": g.touch_move,
                       "takebacks": g.takebacks, "alternate_colours": g.alternate_colours,
                       "time_control": g.time_control, "rules": g.rules, "opponent": seat.choice.value},
-            opponent=opponent, leds_problem=getattr(self.leds, "problem", None),
+            opponent=opponent, leds_problem=self.leds.problem if self.leds is not None else None,
             move_clocks=tuple(self.record.clocks) if self.record else (),
             round=self.record.round if self.record else g.round,
             event=self.record.event if self.record else g.event, save_problem=self.saving.message(),
