@@ -243,6 +243,7 @@ class Pairing:
         self.required = required
         self.code = normalise(code) if code else ""
         self.limiter = limiter or FailureLimiter()
+        self._bad_tokens: dict[bytes, None] = {}   # bad cookies already counted (insertion order: oldest first)
         secret = secret if secret is not None else secrets.token_bytes(SECRET_BYTES)
         self._key = hmac.new(secret, b"echiquier pairing token\0" + self.code.encode(), hashlib.sha256).digest()
 
@@ -275,6 +276,14 @@ class Pairing:
             return refusal
         if self.token_valid(token):
             return True
+        # The same bad cookie again (a phone paired before the code changed, reloading its page)
+        # is counted once: guessing needs new values, and each new one counts.
+        seen = hashlib.sha256(f"{client}\0{token}".encode("utf-8", "replace")).digest()
+        if seen in self._bad_tokens:
+            return False
+        self._bad_tokens[seen] = None
+        if len(self._bad_tokens) > 4096:
+            del self._bad_tokens[next(iter(self._bad_tokens))]
         self.limiter.failed(client, now)
         return False
 

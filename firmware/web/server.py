@@ -492,9 +492,12 @@ class WebCompanion:
             # Another site's page (the owner's browser) must not read the live board.
             return _error(403, "the live board is not served to other sites")
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=4096)
+        hello = self._hello(request)
+        if not hello["paired"]:
+            self._forget_cookie(request, ws)   # a stale or bad cookie: the browser drops it
         await ws.prepare(request)
         client = _Client(ws)
-        await ws.send_str(json.dumps({"type": "hello", **self._hello(request)}))
+        await ws.send_str(json.dumps({"type": "hello", **hello}))
         await ws.send_str(json.dumps({"type": "state", "state": self.page_state()}, separators=(",", ":")))
         self.clients.add(client)
         client.task = asyncio.get_running_loop().create_task(client.run(), name="web-client")

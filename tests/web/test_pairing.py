@@ -169,3 +169,12 @@ def test_a_six_digit_code_of_an_older_version_is_replaced_by_a_longer_one(tmp_pa
     (tmp_path / "pairing-code").write_text("123456\n")
     code = load_or_create_code(tmp_path)
     assert len(code) == 8 and load_or_create_code(tmp_path) == code
+
+
+def test_the_same_stale_cookie_again_is_counted_once():
+    """A phone paired before the code changed reloads its page many times: one failure, not a lock-out."""
+    pairing = Pairing("12345678", limiter=FailureLimiter(per_client=5, overall=100, window_s=600))
+    stale = Pairing("87654321").new_token()
+    for i in range(20):
+        assert pairing.check_token("phone", stale, now=float(i)) is False
+    assert isinstance(pairing.attempt("phone", "12345678", now=30.0), str)
