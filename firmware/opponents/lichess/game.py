@@ -237,7 +237,9 @@ class LichessGame:
             return
         self.server = moves
         self.state = state
-        self.listener.clock_sync(state.clock(self._first_turn, self._clock()))
+        if self.full is None or isinstance(self.full.get("clock"), dict):
+            self.listener.clock_sync(state.clock(self._first_turn, self._clock()))
+        # (a correspondence game has no clock: Lichess's 2147483647 ms are not one to show)
         out = self.outbox
         if fresh and out is not None and len(moves) == out.ply:
             if out.state is SendState.UNCERTAIN and self.stream.connections > out.failed_on_connection:

@@ -144,3 +144,34 @@ async def test_chat_the_answer_to_a_draw_offer_and_leaving_reach_the_page(tables
     session.claim_when_gone("draw")
     await until(lambda: session.game.is_over)
     assert fake.games[game_id].status == "draw" and page()["ending"] == "Draw by abandoned"
+
+
+async def test_a_correspondence_game_shows_no_clock(tables, tmp_path, fake, client):
+    """Lichess sends 2147483647 ms for a game without a clock: not a clock of 596 hours."""
+    from tests.firmware.session_support import Table
+    table = Table(tmp_path, takebacks=True)
+    tables.append(table)
+    opponent = LichessOpponent(client)
+    session = table.session
+    await session.start_opponent(opponent)
+    table.setup()
+    game_id = fake.start_game("Bobby", color=WHITE, days=3).id
+    await until(lambda: session.seat.online_sync is not None)
+    table.play("e2e4")
+    await until(lambda: session.expected_move is not None)
+    table.play(session.expected_move.uci())
+    await until(lambda: opponent.game.state is not None and opponent.game.state.plies() == 2)
+    snap = session.snapshot()
+    assert snap["time_control"] == "1/259200"
+    assert (snap["clocks"]["white"], snap["clocks"]["black"]) == (None, None)   # no clock, as the page shows it
+
+
+async def test_a_flag_over_there_ends_the_game_on_the_board(tables, tmp_path, fake, client):
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
+    session = table.session
+    table.play("e2e4")
+    await until(lambda: session.expected_move is not None)
+    table.play(session.expected_move.uci())
+    fake.end_game(game_id, "outoftime", WHITE)
+    await until(lambda: session.game.is_over)
+    assert session.snapshot()["status"] == "White wins on time"
