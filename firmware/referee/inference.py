@@ -231,7 +231,7 @@ class MoveInference:
         self._promotion = piece_type
         for p in self._pendings:
             for c in p.candidates:
-                if c.move.promotion:
+                if c.move.promotion and c.move != self._expected:
                     before = c.frame.pos.copy(stack=True)
                     before.pop()
                     c.move = Move(c.move.from_square, c.move.to_square, piece_type)
@@ -586,6 +586,9 @@ class MoveInference:
 
     def _with_promotion(self, s: Shape) -> Move:
         if s.move.promotion:
+            expected = self._expected
+            if expected is not None and (expected.from_square, expected.to_square) == (s.frm, s.to):
+                return expected   # the opponent's promotion carried out: its piece, nobody chooses
             return Move(s.frm, s.to, self._promotion)
         return s.move
 
