@@ -45,6 +45,7 @@ from firmware.referee.gestures import (BUTTONS, CyclePromotion, DrawGesture, Ges
 from firmware.referee.gestures import forming as gesture_forming
 from firmware.referee.inference import Verdict, VerdictKind
 from firmware.referee.round_rules import draw_offer_refused
+from firmware.referee.restart_watch import RestartWatch, at_start
 from firmware.referee.match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
                                     Reopened, TakenBack, promotion_piece)
 from firmware.session.commands import SessionError, colour, engine_side_choice, settings_sections
@@ -79,6 +80,7 @@ class Session:
         self.style = LedStyle.from_config(config.leds)
         self.gestures = GestureTracker(config.gestures.resign_s, config.gestures.draw_s)
         self.seat = OpponentSeat(self, opponent)
+        self.restart_watch = RestartWatch()     # the start position set up mid-game: the next game
         self.match = Match(self._match_config())
         self.phase = Phase.SETTING_UP
         self.record: Optional[GameRecord] = None
@@ -160,6 +162,10 @@ class Session:
         self._handle(self.match.poll(now), now)
         if self.live and self.config.gestures.enabled:
             self._gestures(self.gestures.poll(now), now)
+        if self.live and self.restart_watch.due(now):
+            log.info("the start position set up mid-game: the game is left unfinished, the next one begins")
+            self._abandon(now)
+            self._begin(now, names=None)
         self._after(now)
 
     def next_deadline(self, now: float, *, blink: bool = True) -> Optional[float]:
@@ -169,6 +175,7 @@ class Session:
             found.append(self.saving.deadline())   # a failed save is tried again
         if self.live:
             found.append(self.gestures.next_deadline())
+            found.append(self.restart_watch.deadline())
             found.append(self._low_time_deadline(now))
         if blink:
             found.append(next_change(self.feedback_state(now), now, self.style.blink_period))
@@ -347,8 +354,8 @@ class Session:
             sections = {name: values for name, values in (("game", changes), ("engine", engine)) if values}
             if sections:
                 self.change_config(**sections)
-            if self.live and self.record is not None:
-                self.recorder.forget_current()  # its PGN stays as it was, unfinished ("*")
+            if self.live:
+                self._abandon(now)
             if kind is not None:
                 self.seat.choice = kind
             side = engine_side if engine_side in ("white", "black") else None
@@ -929,6 +936,10 @@ class Session:
                                           (pos.king[0], pos.king[1]), pos.turn, settled.white, settled.black)
             self._gestures(found, now)
         if self.live:
+            start = self._start_position()
+            self.restart_watch.observe(settled.time, at_start(
+                settled.occupied, settled.white, settled.black, start.occupied, start.bb_color[0],
+                start.bb_color[1], self.game.position.occupied) and not self.seat.online)
             return
         if self.phase.over:
             start = Position(self.config.game.fen or STARTING_FEN, chess960=self.config.game.chess960).occupied
@@ -936,6 +947,24 @@ class Session:
                 self.phase = Phase.CLEARED
             elif self.phase is Phase.CLEARED:
                 self._begin(now, names=None)
+
+    def _start_position(self) -> Position:
+        return Position(self.config.game.fen or STARTING_FEN, chess960=self.config.game.chess960)
+
+    def _abandon(self, now: float) -> None:
+        """The game in progress is left unfinished: "*" with its moves so far, marked abandoned
+        (PGN Termination "abandoned") for the library; one without a move leaves no file."""
+        record = self.record
+        if record is None:
+            return
+        if record.moves:
+            record.tags = {**record.tags, "Termination": "abandoned"}
+            self._note(now)
+            self._save(now)
+        else:
+            self.recorder.discard(record)
+        self.recorder.forget_current()
+        self.record = None
 
     def _begin(self, now: float, names: Optional[tuple[Optional[str], Optional[str]]], *,
                engine_side: Optional[str] = None) -> None:
@@ -973,6 +1002,7 @@ class Session:
         self.pending_end = None
         self.problems = []
         self.gestures.reset()
+        self.restart_watch.reset()
         self.settled = None
         self._changed = True
         arrange = 0

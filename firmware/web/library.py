@@ -95,6 +95,7 @@ class GameLibrary:
         elif errors:
             problem = str(errors[0])
         result = headers.get("Result", "*")
+        abandoned = result == "*" and headers.get("Termination", "").lower() == "abandoned"
         summary = {
             "id": game_id,
             "white": headers.get("White", "?"),
@@ -104,7 +105,8 @@ class GameLibrary:
             "event": headers.get("Event", ""),
             "result": result,
             "ending": detail["ending"] if detail else None,
-            "in_progress": result == "*",
+            "in_progress": result == "*" and not abandoned,
+            "abandoned": abandoned,
             "plies": plies,
             "problem": problem,
             "mtime_ns": stat.st_mtime_ns,

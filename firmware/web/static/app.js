@@ -642,7 +642,7 @@
       b.className = "game";
       const moves = Math.ceil(g.plies / 2);
       const when = `${g.date.replace(/\./g, "-")}${g.time ? " " + g.time.slice(0, 5) : ""}`;
-      b.textContent = `${g.white} – ${g.black} · ${g.in_progress ? "in progress" : g.result} · ${moves} move${moves === 1 ? "" : "s"} · ${when}`;
+      b.textContent = `${g.white} – ${g.black} · ${g.abandoned ? "unfinished (abandoned)" : g.in_progress ? "in progress" : g.result} · ${moves} move${moves === 1 ? "" : "s"} · ${when}`;
       if (g.problem) b.title = g.problem;
       b.addEventListener("click", () => openGame(g.id));
       const a = document.createElement("a");
@@ -670,7 +670,7 @@
     $("#viewer-download").href = `/games/${encodeURIComponent(id)}.pgn`;
     $("#viewer-download").download = `${id}.pgn`;
     $("#viewer-pgn").textContent = pgn;
-    $("#viewer-ending").textContent = game.in_progress ? "In progress." : `${game.result}${game.ending ? " — " + game.ending : ""}`;
+    $("#viewer-ending").textContent = game.abandoned ? "Unfinished: abandoned." : game.in_progress ? "In progress." : `${game.result}${game.ending ? " — " + game.ending : ""}`;
     if (!ui.viewerSquares) {
       ui.viewerSquares = {};
       buildBoard($("#viewer-board"), ui.viewerSquares, false);
@@ -828,6 +828,21 @@
     });
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
+      // A game in progress is abandoned by a new one: the first press asks, the second confirms.
+      const submit = form.querySelector("[type=submit]");
+      const s = ui.state;
+      const inProgress = s && s.started && !s.over && s.moves.uci.length > 0;
+      if (inProgress && submit.dataset.armed !== "1") {
+        if (!submit.dataset.label) submit.dataset.label = submit.textContent;
+        submit.dataset.armed = "1";
+        submit.textContent = ui.lang === "fr"
+          ? "Confirmer : abandonner la partie en cours (elle reste inachevée)"
+          : "Confirm: abandon the game in progress (kept as unfinished)";
+        clearTimeout(submit.disarmTimer);
+        submit.disarmTimer = setTimeout(() => disarm(submit), 6000);
+        return;
+      }
+      disarm(submit);
       const preset = form.elements["tc-preset"].value;
       const opponent = form.elements.opponent.value;
       let body;
