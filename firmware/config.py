@@ -176,6 +176,9 @@ class GameConfig:
     site: str = _check(_text(100), "")
     round: str = _check(_text(100), "-")   # the PGN Round tag (a club hub sets it)
     draw_offers_from_move: int = _check(_between(0, 500), 0)   # 0: from the first move
+    # "first_move": the clocks start when White completes the first move (as online servers do);
+    # "at_once": the clock of the side to move starts as soon as the pieces stand ready (FIDE 6.5).
+    clock_start: str = _check(_choice("first_move", "at_once"), "first_move")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "opponent", OPPONENT_ALIASES.get(self.opponent, self.opponent))

@@ -99,6 +99,9 @@ class MatchConfig:
     # done): at most this many steps of about chess_core.dead_search.STEP_NODES positions each
     # (4 steps: 1-2 ms here, rarely up to 8). 0: each search to its end at once.
     analysis_steps: int = 4
+    # "at_once": the clock of the side to move starts with the game (an arbiter's start, FIDE 6.5);
+    # "first_move": the clocks start when the side to move completes its first move (online servers).
+    clock_start: str = "at_once"
 
 
 @dataclass(frozen=True)
@@ -244,6 +247,7 @@ class Match:
         self._press_ms: list[int] = []   # when each move stopped its mover's clock
         self._clock_ms = 0               # the latest time given to a clock call that advances it
         self._illegal = False            # inside a run of ILLEGAL verdicts (one problem per run)
+        self._expected: Optional[tuple[Move, int]] = None   # the opponent's move and when it was announced
         self._dead_steps: Optional[Steps] = None   # the dead-position search under way
         self._flag_steps: Optional[tuple[int, int, Steps]] = None  # (side, flag ms, search) under way
 
@@ -415,8 +419,27 @@ class Match:
             self._clock_ms = t
         return self.poll(now)
 
-    def expect(self, move: Optional[Move]) -> None:
+    def expect(self, move: Optional[Move], now: Optional[float] = None) -> None:
+        """Only ``move`` (the opponent's) may be made next; None: any. ``now``: when it was
+        announced: the time the hand then spends carrying it out is the player's, not the opponent's."""
         self.inference.expect(move)
+        self._expected = (move, _ms(now)) if move is not None and now is not None else None
+
+    def _hand_time(self, mover: int, announced_ms: int, pressed_ms: int) -> None:
+        """The opponent's move was pressed when the hand completed it on the board: the time from
+        its announcement goes back to the opponent and is charged to the player who carried it out."""
+        if not self.time_control.timed or self.clock.paused or self.clock.flag_fallen is not None:
+            return
+        used = pressed_ms - max(announced_ms, self._press_ms[-2] if len(self._press_ms) > 1 else announced_ms)
+        if used <= 0:
+            return
+        other = mover ^ 1
+        used = min(used, self.clock.remaining(other, pressed_ms) or 0)
+        if used <= 0:
+            return
+        self.clock.add_time(other, -used, now_ms=pressed_ms)
+        self.clock.add_time(mover, used, now_ms=pressed_ms)
+        self.clocks_after_move[-1] = self.clock.remaining(mover, pressed_ms)
 
     def new_game(self, now: float, fen: Optional[str] = None, *, arrange: int = 0) -> list[MatchEvent]:
         """A new game from ``fen`` (default: the configured start); it starts when the board shows
@@ -470,8 +493,9 @@ class Match:
             match.clock = rebuilt
         else:
             match.clock = Clock(match.time_control, moves_white=made[WHITE], moves_black=made[BLACK], **times)
-            match.clock.start(now_ms, game.turn)
-        if game.is_over:
+            if plies or config.clock_start != "first_move":   # else it starts with the first move
+                match.clock.start(now_ms, game.turn)
+        if game.is_over and match.clock.started:
             match.clock.pause(now_ms)
         match.started = True
         match.clocks_after_move = list(clocks) if len(clocks) == plies else [None] * plies
@@ -544,7 +568,8 @@ class Match:
                 return []
             self.started = True
             self._clock_ms = _ms(reading.time)
-            self.clock.start(self._clock_ms, pos.turn)
+            if self.config.clock_start != "first_move":
+                self.clock.start(self._clock_ms, pos.turn)
             self.inference.reset(pos)
             self.inference.feed(reading.time, reading.occupied, reading.white, reading.black)
             return [GameStarted(reading.time)]
@@ -588,7 +613,13 @@ class Match:
         mover = self.game.turn
         text = san(self.game.position, v.move)
         outcome = self.game.push(v.move)
+        started = self.clock.started
+        if not started:   # clock_start "first_move": the first move is free, the opponent's clock starts
+            self.clock.start(t, mover)
         self._press(mover, t)
+        expected, self._expected = self._expected, None
+        if started and expected is not None and expected[0] == v.move:
+            self._hand_time(mover, expected[1], t)
         events: list[MatchEvent] = [MoveMade(v.move, text, v.time)]
         if outcome is not None:
             events += self._end(outcome, v.time)

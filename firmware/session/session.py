@@ -133,7 +133,7 @@ class Session:
         g = self.config.game
         values = dict(rules=g.rules, time_control=g.time_control, fen=g.start_fen(random), chess960=g.chess960,
                       touch_move=g.touch_move, takebacks=g.takebacks and self.seat.assisted,
-                      settle_ms=self.config.board.settle_ms)
+                      settle_ms=self.config.board.settle_ms, clock_start=g.clock_start)
         values.update(changes)
         return MatchConfig(**values)
 
@@ -343,6 +343,8 @@ class Session:
                 raise SessionError(f"the opponent is one of {', '.join(k.value for k in OpponentKind)}, "
                                    f"not {opponent!r}") from None
             engine_side_choice(engine_side)
+            if time_control is not None and not time_control.strip():
+                raise SessionError('enter a time control (e.g. "300+3"), or choose "no clock"')
             if self.seat.online and self.live:
                 raise SessionError("a Lichess game is in progress: resign (or finish) it first")
             changes = {k: v for k, v in (("time_control", time_control), ("rules", rules), ("fen", fen),
@@ -617,7 +619,7 @@ class Session:
             log.info("opponent move %s set aside: no game in progress on the board", move.uci())
             return
         try:
-            self.match.expect(move)
+            self.match.expect(move, self.clock())
         except ValueError as exc:
             log.error("opponent move refused (%s): the opponent reads the game again", exc)
             self.seat.reset()

@@ -87,11 +87,13 @@ class TimeControlText(Text):
 
     def check(self, value: Any) -> str:
         value = super().check(value)
+        if not value.strip():   # an empty custom field is a mistake, not "no clock" (that is "-")
+            raise ValueError('enter a time control (e.g. "300+3"), or choose "no clock"')
         try:
-            TimeControl.parse(value or "-")
+            TimeControl.parse(value)
         except TimeControlError as exc:
             raise ValueError(f"not a time control ({exc})") from None
-        return value or "-"
+        return value
 
 
 @dataclass(frozen=True)

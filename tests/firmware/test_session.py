@@ -50,7 +50,7 @@ def test_a_whole_game_is_recorded_to_pgn_with_its_result(tmp_path):
 
 
 def test_the_clock_switches_with_each_committed_move(tmp_path):
-    table = Table(tmp_path, time_control="60")
+    table = Table(tmp_path, time_control="60", clock_start="at_once")
     table.setup()
     table.wait(5)
     white, black = table.session.match.remaining(table.t)
@@ -79,13 +79,13 @@ def test_a_flag_fall_ends_the_game(tmp_path):
 
 def test_a_flag_against_a_lone_king_is_a_draw(tmp_path):
     fen = "4k3/8/8/8/8/8/8/R3K3 b - - 0 1"
-    table = Table(tmp_path, time_control="5", fen=fen)
+    table = Table(tmp_path, time_control="5", fen=fen, clock_start="at_once")
     table.setup(fen)
     assert table.session.match.started
     table.wait(10)  # Black's flag falls, but White has a rook: a loss for Black
     assert table.session.game.outcome.winner == WHITE
     fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
-    table2 = Table(tmp_path / "2", time_control="5", fen=fen)
+    table2 = Table(tmp_path / "2", time_control="5", fen=fen, clock_start="at_once")
     table2.setup(fen)
     table2.wait(10)  # White's flag falls; Black has a bare king: a draw (FIDE 6.9)
     assert table2.session.snapshot()["status"] == "Draw by timeout vs insufficient material"
@@ -101,7 +101,7 @@ def test_a_per_move_limit_ends_the_game(tmp_path):
 
 
 def test_the_low_time_warning_blinks_the_king(tmp_path):
-    table = Table(tmp_path, time_control="15", leds="low_time_s = 10.0")
+    table = Table(tmp_path, time_control="15", leds="low_time_s = 10.0", clock_start="at_once")
     table.setup()
     assert parse_square("e1") not in table.lit
     table.wait(5.2)  # 9.8 s left

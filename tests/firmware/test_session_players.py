@@ -87,7 +87,7 @@ def test_problems_are_words_and_their_times_are_beside_them(tmp_path):
 
 
 def test_the_simple_delay_left_is_in_the_clocks(tmp_path):
-    table = Table(tmp_path, time_control="60d5")
+    table = Table(tmp_path, time_control="60d5", clock_start="at_once")
     table.setup()
     started = table.t - 0.5   # the start reading (its clock starts at the reading, not when it settled)
     table.wait(2)

@@ -107,6 +107,9 @@ async def test_commands_reach_the_backend(serve):
     for bad in ({"variant": "atomic"}, {"start_position": 960}, {"start_position": 1.5}):
         response = await post(client, "/api/game/new", bad)
         assert response.status == 400 and "Traceback" not in await response.text()
+    for empty in ("", "  "):   # an empty custom time control is refused, not taken as "no clock"
+        response = await post(client, "/api/game/new", {"time_control": empty})
+        assert response.status == 400 and "enter a time control" in await response.text()
     backend.play("e2e4")
     for path, body, call in [
         ("/api/game/draw", {"action": "offer", "color": "white"}, ("draw", "offer", "white")),

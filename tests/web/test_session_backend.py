@@ -89,7 +89,7 @@ def test_a_fresh_game_as_the_page_sees_it(table):
     state = table.state()
     assert state["status"] == "White to move" and state["turn"] == "white" and state["result"] == "*"
     assert len(state["occupied"]) == 32 and len(state["leds"]) == 64 and state["leds"][0] == ""
-    assert state["clock"] == {"white": None, "black": None, "running": "white", "paused": False,
+    assert state["clock"] == {"white": None, "black": None, "running": None, "paused": False,
                               "time_control": "-", "delay_left": 0, "sandclock": False}
     assert state["settings"]["show_legal"] is True and state["settings"]["engine_level"] == 8
     assert state["promotion"] is None and state["claims"] == [] and state["can_takeback"] is False
@@ -206,8 +206,9 @@ def test_a_new_game_with_names_time_control_and_colours(table):
     state = table.state()
     assert state["players"] == {"white": "Ben", "black": "Anna"}
     assert state["moves"]["en"] == [] and state["rules"] == "casual"
-    assert 290_000 < state["clock"]["white"] <= 300_000 and state["clock"]["black"] == 300_000
-    assert state["clock"]["running"] == "white" and state["clock"]["time_control"] == "300+3"
+    # [game] clock_start = "first_move" (the default): no clock runs before White's first move
+    assert state["clock"]["white"] == state["clock"]["black"] == 300_000
+    assert state["clock"]["running"] is None and state["clock"]["time_control"] == "300+3"
     with pytest.raises(ActionRefused):
         table.backend.new_game(white="A", black="B", time_control="banana", rules="fide", colours="as-entered",
                                now=table.clock.now)
@@ -247,7 +248,7 @@ def test_problems_come_without_the_journals_time_stamp(table):
 
 
 def test_a_simple_delay_does_not_count_down_the_main_time(tmp_path):
-    table = Table(tmp_path, time_control="60d5")     # the game began as the pieces settled
+    table = Table(tmp_path, time_control="60d5", clock_start="at_once")     # the game began as the pieces settled
     state = table.state()
     left = state["clock"]["delay_left"]
     assert state["clock"]["running"] == "white" and state["clock"]["white"] == 60_000 and 0 < left < 5_000

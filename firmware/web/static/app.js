@@ -355,6 +355,8 @@
     }
     const c = s.clock;
     const timed = c.white !== null || c.black !== null;
+    // A game without a clock shows no clock boxes (no "-:--:--" to wonder about).
+    for (const side of ["white", "black"]) $("#clock-" + side).hidden = !timed;
     const pause = $("#pause");
     pause.textContent = c.paused ? "Resume clock" : "Pause clock";
     pause.disabled = over || !timed || (!c.paused && !c.running);

@@ -266,7 +266,7 @@ async def test_engine_settings_apply_from_its_next_move(tmp_path, closing):
 
 
 async def test_the_engine_is_told_the_clock(tmp_path, closing):
-    table = configured_table(tmp_path, FAST, time_control="40/5400+30:1800+30")
+    table = configured_table(tmp_path, FAST, time_control="40/5400+30:1800+30", clock_start="at_once")
     closing.append(table.session)
     opponent = EngineOpponent(WHITE, level=LEVEL, config=CONFIG)
     await table.session.start_opponent(opponent)
