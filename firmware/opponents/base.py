@@ -289,6 +289,10 @@ class Opponent:
         """Play ``side`` for the rest of the game (its player left); returns the take-over record."""
         raise ActionNotSupported(f"{self.name} cannot take a side over")
 
+    def give_back(self, side: int) -> None:
+        """Stop playing ``side``, taken over before (its player is back)."""
+        raise ActionNotSupported(f"{self.name} plays no side for a player")
+
     def set_sides(self, sides: Union[int, Iterable[int]]) -> None:
         """Play ``sides`` from the next game on (an engine); default: it keeps its own."""
 

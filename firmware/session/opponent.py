@@ -22,6 +22,7 @@ from firmware.config import Config, OpponentKind
 from firmware.opponents.base import (Action, ActionNotSupported, ChatLine, ClockTimes, GameEnd, GameSync, LinkState, Offer,
                                      Opponent, OpponentGone, OpponentListener, ServerClock)
 from firmware.opponents.engine.levels import Level
+from firmware.opponents.engine.opponent import Takeover as TakeoverRecord
 from firmware.opponents.factory import build_engine, build_lichess, engine_side, kind_of
 from firmware.opponents.lichess.token import Token, TokenError, write_token
 from firmware.referee.match import Match
@@ -219,7 +220,13 @@ class OpponentSeat:
             self.opponent = opponent
             self.choice = kind_of(opponent)
             self.engine_sides = self._sides_of(opponent)
+        if self.opponent is None and self.takeovers and self.assisted:   # a take-over saved before a restart
+            game = self.session.game
+            self.opponent = build_engine(self.session.config, frozenset(self.takeovers),
+                                         start_fen=game.start_fen, moves=game.moves)
+            self.engine_sides = frozenset()
         if self.opponent is not None:
+            self._resume_takeovers()
             await self._start(self.opponent)
 
     async def stop(self) -> None:
@@ -362,6 +369,44 @@ class OpponentSeat:
         session.rename(side, takeover.player_tag())
         log.info("%s takes %s over from %s at move %d", takeover.engine, SIDE_WORDS[side], player,
                  takeover.from_move)
+
+    def give_back(self, side: int) -> None:
+        """The player of ``side`` is back: the computer stops playing it for them."""
+        session = self.session
+        takeover = self.takeovers.get(side)
+        if takeover is None:
+            raise SessionError(f"the computer is not playing {SIDE_WORDS[side]} for a player who left")
+        if self.opponent is not None:
+            try:
+                self.opponent.give_back(side)
+            except ActionNotSupported as exc:
+                raise SessionError(str(exc)) from None
+        del self.takeovers[side]
+        session.rename(side, takeover.player or SIDE_WORDS[side])
+        session.comment_once(f"{takeover.player or SIDE_WORDS[side]} plays {SIDE_WORDS[side]} again from here")
+        if session.expected_move is not None and session.game.turn == side:
+            session.forget_expected_move()   # the computer's move not carried out: the player chooses
+        log.info("%s plays %s again", takeover.player, SIDE_WORDS[side])
+
+    def saved_takeovers(self) -> dict[str, list[Any]]:
+        """The take-overs as the game's record keeps them (they survive a restart)."""
+        return {str(side): [t.player, t.engine, t.from_move] for side, t in sorted(self.takeovers.items())}
+
+    def restore_takeovers(self, saved: dict[str, list[Any]]) -> None:
+        """The take-overs of a restored game: the engine plays those sides again once it runs."""
+        self.takeovers = {int(side): TakeoverRecord(int(side), str(player), str(engine), int(from_move))
+                          for side, (player, engine, from_move) in saved.items()}
+        if self.opponent is not None:
+            self._resume_takeovers()
+
+    def _resume_takeovers(self) -> None:
+        opponent = self.opponent
+        for side, takeover in self.takeovers.items():
+            if side not in opponent.sides:
+                try:
+                    opponent.take_over(side, takeover.player)   # (its record is the saved one)
+                except ActionNotSupported:
+                    log.warning("%s cannot play %s for %s again", opponent.name, SIDE_WORDS[side], takeover.player)
 
     def answer_takeback(self, action: Action, verb: str) -> None:
         by = self.takeback_offer

@@ -123,6 +123,8 @@ class GameRecord:
     online_id: str | None = None
     tags: dict[str, str] = field(default_factory=dict)
     variant: str = "standard"          # or "chess960" (castling with the rook of each right)
+    # The computer playing a side its player left: side ("0" White, "1" Black) -> [player, engine, from_move]
+    takeovers: dict[str, list[Any]] = field(default_factory=dict)
 
     @property
     def is_over(self) -> bool:

@@ -205,6 +205,8 @@ class Session:
         self.phase = Phase.CLEARED if self.game.is_over else Phase.RESUMING
         self.problems = []
         self.gestures.reset()
+        if not self.game.is_over:
+            self.seat.restore_takeovers(record.takeovers)   # the computer plays on for who left
         self.seat.reset()  # it plays on from the restored game
         self._changed = True
         self._dirty = True  # the PGN is written again from the record: a cut may have left it behind
@@ -521,13 +523,21 @@ class Session:
         """A press of the GPIO button ``name`` (see firmware.referee.gestures.BUTTONS): the same as
         the gesture; "promote" changes the piece of the promotion just made."""
         with self._command(now) as now:
+            if name == "return":   # a player back at the board takes their side back
+                sides = sorted(self.seat.takeovers)
+                if not sides:
+                    raise SessionError("the computer is not playing for anyone")
+                side = self.game.turn if len(sides) > 1 else sides[0]
+                self.seat.give_back(side)
+                self._keep_takeovers()
+                return
             if name == "promote":
                 square = self.gestures.promotion_square
                 gesture = CyclePromotion(square) if square is not None else None
             elif name in BUTTONS:
                 gesture = BUTTONS[name]
             else:
-                raise SessionError(f"no button {name!r} (known: {', '.join(sorted(BUTTONS))}, promote)")
+                raise SessionError(f"no button {name!r} (known: {', '.join(sorted(BUTTONS))}, promote, return)")
             if gesture is not None and self.live:
                 self._gestures([gesture], now)
 
@@ -538,6 +548,21 @@ class Session:
             side = colour(side)
             self._require_live()
             self.seat.take_over(side)
+            self._keep_takeovers()
+
+    def give_back(self, side: Any, now: Optional[float] = None) -> None:
+        """The player of ``side``, taken over by the computer, is back and plays on themselves
+        (their name again on the side, a comment in the PGN)."""
+        with self._command(now):
+            side = colour(side)
+            self._require_live()
+            self.seat.give_back(side)
+            self._keep_takeovers()
+
+    def _keep_takeovers(self) -> None:
+        if self.record is not None:
+            self.record.takeovers = self.seat.saved_takeovers()
+            self._dirty = True
 
     def accept_takeback(self, now: Optional[float] = None) -> None:
         """Accept the other side's takeback offer (online): its game comes back with the moves undone."""
@@ -608,8 +633,9 @@ class Session:
     def comment_once(self, text: str) -> None:
         """A comment after the last move, in the PGN, unless the game has it already."""
         record = self.record
+        ply = str(len(self.game.moves))
         if record is not None and text not in record.comments.values():
-            record.comments[str(len(self.game.moves))] = text
+            record.comments[ply] = f"{record.comments[ply]}; {text}" if ply in record.comments else text
             self._dirty = True
 
     def opponent_moved(self, move: Move) -> None:

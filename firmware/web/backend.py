@@ -144,6 +144,10 @@ class Backend:
         """The computer plays ``color`` for the rest of the game (its player has to leave)."""
         raise ActionRefused("the computer cannot take over here")
 
+    def give_back(self, color: str, now: float) -> None:
+        """The player of ``color``, taken over by the computer, is back and plays on."""
+        raise ActionRefused("the computer plays for nobody here")
+
     def settings(self, changes: dict[str, Any], now: float) -> None:
         raise ActionRefused("settings cannot be changed here")
 

@@ -188,6 +188,8 @@ class WebCompanion:
                    self._command(TAKEBACK_ANSWER, lambda v, now: self.backend.answer_takeback(v["action"], now)))
         r.add_post("/api/game/takeover",
                    self._command(SIDE, lambda v, now: self.backend.take_over(v["color"], now)))
+        r.add_post("/api/game/giveback",
+                   self._command(SIDE, lambda v, now: self.backend.give_back(v["color"], now)))
         r.add_post("/api/lichess/login", self._command(LICHESS_LOGIN, self._lichess_login))
         r.add_post("/api/lichess/logout", self._command(EMPTY, lambda v, now: self.backend.lichess_logout(now)))
         r.add_post("/api/lichess/claim",

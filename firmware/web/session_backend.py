@@ -238,6 +238,9 @@ class SessionBackend(Backend):
     def take_over(self, color: str, now: float) -> Any:
         return self._call(self.session.take_over, color, now)
 
+    def give_back(self, color: str, now: float) -> Any:
+        return self._call(self.session.give_back, color, now)
+
     def settings(self, changes: dict[str, Any], now: float) -> Any:
         sections: dict[str, Any] = {SESSION_SETTINGS[k]: v for k, v in changes.items() if k in SESSION_SETTINGS}
         engine = {key: changes[f"engine_{key}"] for key in ENGINE_SETTINGS if f"engine_{key}" in changes}

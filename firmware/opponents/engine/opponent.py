@@ -158,6 +158,11 @@ class EngineOpponent(Opponent):
         self._schedule()
         return record
 
+    def give_back(self, side: int) -> None:
+        """Stop playing ``side`` (its player is back); a search for it is dropped."""
+        self.sides = frozenset(self.sides - {side})
+        self._game_changed()
+
     def set_sides(self, sides: Union[int, Iterable[int]]) -> None:
         """Play ``sides`` from now on (a new game with the colours changed); a search for a side
         it no longer plays is dropped."""

@@ -373,6 +373,9 @@
       b.hidden = !takeOver.includes(side);
       if (b.hidden) disarm(b);
     }
+    const takenOver = (!over && opp.takeover) || {};
+    $("#giveback").hidden = !Object.keys(takenOver).length;
+    for (const side of ["white", "black"]) $("#giveback-" + side).hidden = !takenOver[side];
   }
 
   // Online: the other side's chat and answers, its leaving (and the claims it allows), the
@@ -799,6 +802,7 @@
       armed($("#resign-" + side), `Confirm: ${name} resigns`, () => act("/api/game/resign", { color: side }));
       armed($("#takeover-" + side), `Confirm: the computer plays ${name}`,
             () => act("/api/game/takeover", { color: side }));
+      $("#giveback-" + side).addEventListener("click", () => act("/api/game/giveback", { color: side }));
       $("#offer-" + side).addEventListener("click", () => act("/api/game/draw", { action: "offer", color: side }));
     }
     $("#takeback-accept").addEventListener("click", () => act("/api/game/takeback-offer", { action: "accept" }));
