@@ -109,6 +109,10 @@ class GameSync:
     created_at_ms: Optional[int] = None   # when the game was created over there (ms since the epoch, UTC)
     variant: Optional[str] = None         # the server's name of the variant ("Standard", "Chess960"); None: standard
 
+    @property
+    def chess960(self) -> bool:
+        return (self.variant or "").replace(" ", "").lower() == "chess960"
+
 
 @dataclass(frozen=True)
 class ServerClock:

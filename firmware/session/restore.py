@@ -25,7 +25,7 @@ def restore_match(config: MatchConfig, record: GameRecord, now: float, *, guide_
 def synced_match(config: MatchConfig, sync: GameSync, now: float, debouncer: Debouncer) -> Match:
     """A Match that continues the game the other end sent: its moves are final, its clocks the
     server's (the board's does not run), no board takebacks, and the pieces are guided back first."""
-    config = dataclasses.replace(config, fen=sync.start_fen, time_control="-", takebacks=False)
+    config = dataclasses.replace(config, fen=sync.start_fen, time_control="-", takebacks=False, chess960=sync.chess960)
     return Match.restore(config, list(sync.moves), now, guide_back=True, debouncer=debouncer)
 
 
@@ -47,6 +47,7 @@ def follow_sync(record: GameRecord, sync: GameSync, names: tuple[str, str], rule
     moves = list(sync.moves)
     record.white, record.black = names
     record.start_fen, record.rules = sync.start_fen, rules
+    record.variant = "chess960" if sync.chess960 else "standard"
     record.time_control = sync.time_control or "-"
     record.moves, record.clocks = [m.uci() for m in moves], [None] * len(moves)
     record.outcome, record.remaining, record.event_time = None, None, now

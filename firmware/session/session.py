@@ -705,7 +705,8 @@ class Session:
         seat = self.seat
         moves, current = list(sync.moves), list(self.game.moves)
         previous = seat.online_sync
-        same_start = self.phase is not Phase.SETTING_UP and self.game.start_fen == sync.start_fen
+        same_start = (self.phase is not Phase.SETTING_UP and self.game.start_fen == sync.start_fen
+                      and self.game.chess960 == sync.chess960)
         seat.online_sync = sync
         names = tuple(player.name if player is not None and player.name else default
                       for player, default in ((sync.white, self.names[0]), (sync.black, self.names[1])))

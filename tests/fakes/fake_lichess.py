@@ -22,6 +22,8 @@ STATUS_IDS = {"created": 10, "started": 20, "aborted": 25, "mate": 30, "resign":
               "insufficientMaterialClaim": 39, "variantEnd": 60}
 CORRESPONDENCE_MS = 2_147_483_647   # what Lichess puts in wtime/btime for a game without a clock
 STANDARD = {"key": "standard", "name": "Standard", "short": "Std"}
+VARIANTS = {"standard": STANDARD, "chess960": {"key": "chess960", "name": "Chess960", "short": "960"},
+            "crazyhouse": {"key": "crazyhouse", "name": "Crazyhouse", "short": "ZH"}}
 NOT_YOUR_TURN = "Not your turn, or game already over"
 _CUT, _ABORT = object(), object()
 USER = web.RequestKey("user", str)
@@ -54,6 +56,7 @@ class FakeGame:
     increment_ms: int = 5_000
     days_per_turn: Optional[int] = None   # a correspondence game (limit_ms None)
     king_takes_rook: bool = False         # castling in the moves string as e1h1 (the spec's way)
+    variant: str = "standard"             # "chess960": castling is king-takes-rook both ways
     rated: bool = False
     source: str = "friend"
     moves: list[str] = field(default_factory=list)
@@ -78,7 +81,7 @@ class FakeGame:
         game = self._game
         if game is None or [m.uci() for m in game.moves[:len(self.moves)]] != self.moves[:len(game.moves)] \
                 or len(game.moves) > len(self.moves):
-            game = self._game = Game(self.start_fen(), rules="casual")
+            game = self._game = Game(self.start_fen(), rules="casual", chess960=self.variant == "chess960")
         for uci in self.moves[len(game.moves):]:
             game.push(Move.from_uci(uci))
         return game
@@ -132,7 +135,7 @@ class FakeGame:
     def full(self) -> dict:
         def who(user: str) -> dict:
             return {"id": user.lower(), "name": user, "title": None, "rating": 1500}
-        out = {"id": self.id, "variant": STANDARD, "speed": self.speed(), "perf": {"name": self.speed().title()},
+        out = {"id": self.id, "variant": VARIANTS[self.variant], "speed": self.speed(), "perf": {"name": self.speed().title()},
                "rated": self.rated, "createdAt": self.created_at, "white": who(self.white),
                "black": who(self.black), "initialFen": self.initial_fen, "type": "gameFull",
                "state": self.state()}
@@ -150,7 +153,7 @@ class FakeGame:
         return {"fullId": self.id + "abcd", "gameId": self.id, "fen": game.fen(),
                 "color": "white" if color == WHITE else "black", "lastMove": self.moves[-1] if self.moves else "",
                 "source": self.source, "status": {"id": STATUS_IDS[self.status], "name": self.status},
-                "variant": STANDARD, "speed": self.speed(), "perf": self.speed(), "rated": self.rated,
+                "variant": VARIANTS[self.variant], "speed": self.speed(), "perf": self.speed(), "rated": self.rated,
                 "hasMoved": any(True for i, _ in enumerate(self.moves) if (i % 2) == (0 if color == turn else 1)),
                 "opponent": {"id": other.lower(), "username": other, "rating": 1500}, "isMyTurn": turn == color,
                 "secondsLeft": (self.wtime if color == WHITE else self.btime) // 1000,
@@ -255,7 +258,7 @@ class FakeLichess:
     def start_game(self, user: str, *, color: int = WHITE, moves: tuple[str, ...] = (), source: str = "friend",
                    limit_ms: Optional[int] = 600_000, increment_ms: int = 5_000, script: tuple[str, ...] = (),
                    initial_fen: str = "startpos", days: Optional[int] = None,
-                   king_takes_rook: bool = False) -> FakeGame:
+                   king_takes_rook: bool = False, variant: str = "standard") -> FakeGame:
         """A game started elsewhere (website, app, lobby), maybe already under way. ``days``: a
         correspondence game (no clock, ``daysPerTurn``)."""
         white, black = (user, self.opponent) if color == WHITE else (self.opponent, user)
@@ -263,7 +266,7 @@ class FakeLichess:
             limit_ms, increment_ms = None, 0
         game = FakeGame(self._new_id(), white, black, initial_fen=initial_fen, limit_ms=limit_ms,
                         increment_ms=increment_ms, source=source, moves=list(moves), script=list(script),
-                        days_per_turn=days, king_takes_rook=king_takes_rook)
+                        days_per_turn=days, king_takes_rook=king_takes_rook, variant=variant)
         game.wtime = game.btime = CORRESPONDENCE_MS if limit_ms is None else limit_ms
         game.moved_at = time.monotonic()
         self.games[game.id] = game
@@ -627,7 +630,9 @@ class FakeLichess:
 
     @staticmethod
     def _castling_as_king_two(position: Position, move: Move) -> Move:
-        """Lichess takes castling both ways, e1g1 and e1h1 (king takes own rook)."""
+        """Lichess takes castling both ways, e1g1 and e1h1 (king takes own rook); in Chess960 only the latter."""
+        if position.chess960:
+            return move
         piece, target = position.piece_at(move.from_square), position.piece_at(move.to_square)
         if (piece is not None and target is not None and piece.piece_type == KING and target.piece_type == ROOK
                 and piece.color == target.color):
@@ -682,11 +687,11 @@ class FakeLichess:
 
     @staticmethod
     def _has_moved(game: FakeGame, color: int) -> bool:
-        start_turn = Position(game.start_fen()).turn
+        start_turn = Position(game.start_fen(), chess960=game.variant == "chess960").turn
         return any(start_turn ^ (i & 1) == color for i in range(len(game.moves)))
 
     def _take_back(self, game: FakeGame, proposer: int) -> None:
-        start_turn = Position(game.start_fen()).turn
+        start_turn = Position(game.start_fen(), chess960=game.variant == "chess960").turn
         while game.moves:
             last_mover = start_turn ^ ((len(game.moves) - 1) & 1)
             game.moves.pop()

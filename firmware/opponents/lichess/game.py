@@ -15,7 +15,8 @@ from firmware.opponents.base import (Action, ActionRefused, ChatLine, LinkState,
                    OpponentListener)
 from firmware.opponents.lichess.client import (TOKEN_REFUSED, LichessAuthError, LichessClient, LichessError,
                                                LichessRefused, LichessUnavailable)
-from firmware.opponents.lichess.models import BoardState, MovesReader, game_sync_of, start_fen_of
+from firmware.opponents.lichess.models import (PLAYABLE_VARIANTS, BoardState, MovesReader, game_sync_of,
+                                               not_playable, start_fen_of, variant_of)
 from firmware.opponents.lichess.reconnect import ReconnectingStream, StreamState
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,7 @@ class LichessGame:
         self.account_id = account_id
         self.listener = listener
         self.start_fen = start_fen_of(None)
+        self.chess960 = False   # a Chess960 game (castling king-takes-rook, both ways)
         self._first_turn = Position(self.start_fen).turn
         self.board: list[Move] = []
         self.server: tuple[Move, ...] = ()
@@ -172,11 +174,19 @@ class LichessGame:
 
     def _on_full(self, event: dict) -> None:
         first = self.full is None
+        key, name = variant_of(event)
+        if key not in PLAYABLE_VARIANTS:
+            # Never joined and left hanging: said once, in words, and left alone.
+            self.listener.link(LinkState.CONNECTED, not_playable(self.id, name))
+            self.ended = True
+            return
         self.full = event
-        if start_fen_of(event.get("initialFen")) != self.start_fen or first:
+        chess960 = key == "chess960"
+        if start_fen_of(event.get("initialFen")) != self.start_fen or first or chess960 != self.chess960:
             self.start_fen = start_fen_of(event.get("initialFen"))
-            self._first_turn = Position(self.start_fen).turn
-            self._reader = MovesReader(self.start_fen)
+            self.chess960 = chess960
+            self._first_turn = Position(self.start_fen, chess960=chess960).turn
+            self._reader = MovesReader(self.start_fen, chess960)
         if self.color is None:
             self.color = self._color_from_players(event)
             if self.color is None:
@@ -250,7 +260,7 @@ class LichessGame:
         self._offers_changed(state)
         if state.over and not self.ended:
             self.ended = True
-            self.listener.game_over(state.end(self.start_fen, moves, self._claimed_draw))
+            self.listener.game_over(state.end(self.start_fen, moves, self._claimed_draw, self.chess960))
             if self._on_end is not None:
                 self._on_end(self)
             return

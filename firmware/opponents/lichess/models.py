@@ -34,8 +34,31 @@ def start_fen_of(initial_fen: Any) -> str:
     return STARTING_FEN if not initial_fen or initial_fen == "startpos" else str(initial_fen)
 
 
+# The variants the board plays, by Lichess key, with their names ("fromPosition" is standard chess).
+PLAYABLE_VARIANTS = {"standard": "Standard", "chess960": "Chess960", "fromPosition": "From Position"}
+
+
+def variant_of(data: Any) -> tuple[str, str]:
+    """(key, name) of the ``variant`` of a ``gameFull``, a ``gameStart`` game or a challenge."""
+    variant = data.get("variant") if isinstance(data, dict) else None
+    if isinstance(variant, dict):
+        key = str(variant.get("key") or "standard")
+        return key, str(variant.get("name") or PLAYABLE_VARIANTS.get(key, key))
+    if isinstance(variant, str) and variant:
+        return variant, PLAYABLE_VARIANTS.get(variant, variant)
+    return "standard", "Standard"
+
+
+def not_playable(game_id: Any, name: str) -> str:
+    """What the page says of a game in a variant the board cannot play (it is not joined)."""
+    return f"the {name} game {game_id} is not playable on this board: play it on lichess.org"
+
+
 def normalize_castling(position: Position, move: Move) -> Move:
-    """Lichess may write castling king-to-rook (``e1h1``): make it king-two-squares (``e1g1``)."""
+    """Lichess may write castling king-to-rook (``e1h1``): make it king-two-squares (``e1g1``).
+    (In Chess960 king-to-rook is how castling is written: kept.)"""
+    if position.chess960:
+        return move
     piece = position.piece_at(move.from_square)
     target = position.piece_at(move.to_square)
     if (piece is not None and piece.piece_type == KING and target is not None and target.piece_type == ROOK
@@ -45,9 +68,9 @@ def normalize_castling(position: Position, move: Move) -> Move:
     return move
 
 
-def parse_moves(start_fen: str, text: str) -> tuple[Move, ...]:
+def parse_moves(start_fen: str, text: str, chess960: bool = False) -> tuple[Move, ...]:
     """The moves of a ``moves`` string, checked to be legal one after the other (ValueError)."""
-    return MovesReader(start_fen).read(text)
+    return MovesReader(start_fen, chess960).read(text)
 
 
 class MovesReader:
@@ -56,9 +79,9 @@ class MovesReader:
     Each state repeats the whole game; on a Pi, checking 150 moves at every state adds up.
     """
 
-    def __init__(self, start_fen: str) -> None:
+    def __init__(self, start_fen: str, chess960: bool = False) -> None:
         self.start_fen = start_fen
-        self._position = Position(start_fen)
+        self._position = Position(start_fen, chess960=chess960)
         self._words: list[str] = []
         self._moves: list[Move] = []
 
@@ -138,7 +161,7 @@ class BoardState:
             return None
 
     def end(self, start_fen: str = STARTING_FEN, moves: tuple[Move, ...] = (),
-            claimed_draw: bool = False) -> GameEnd:
+            claimed_draw: bool = False, chess960: bool = False) -> GameEnd:
         """How the game ended, in our terms (only meaningful when ``over``).
 
         Lichess's ``draw`` covers an agreement, a threefold repetition or fifty moves, a dead
@@ -148,7 +171,7 @@ class BoardState:
         if self.status in VOID_STATUSES:
             return GameEnd(self.status, None, None)
         if self.status == "draw":
-            return GameEnd(self.status, Outcome(draw_termination(start_fen, moves, claimed_draw)), None)
+            return GameEnd(self.status, Outcome(draw_termination(start_fen, moves, claimed_draw, chess960)), None)
         termination = TERMINATIONS.get(self.status, Termination.ABANDONED)
         if termination is Termination.TIME_FORFEIT and self.winner is None:
             termination = Termination.TIME_VS_INSUFFICIENT
@@ -157,11 +180,12 @@ class BoardState:
         return GameEnd(self.status, Outcome(termination, self.winner), self.winner)
 
 
-def draw_termination(start_fen: str, moves: tuple[Move, ...], claimed_draw: bool = False) -> Termination:
+def draw_termination(start_fen: str, moves: tuple[Move, ...], claimed_draw: bool = False,
+                     chess960: bool = False) -> Termination:
     """Why a game that Lichess calls ``draw`` was drawn: the position's reason if it has one."""
     if claimed_draw:
         return Termination.ABANDONED           # the opponent left; this board claimed the draw
-    game = Game(start_fen)
+    game = Game(start_fen, chess960=chess960)
     try:
         for move in moves:
             if game.outcome is not None:
@@ -208,7 +232,8 @@ def game_sync_of(full: dict, local_color: int, moves: tuple[Move, ...]) -> GameS
                     black=player_of(full.get("black")), game_id=full.get("id"),
                     time_control=time_control_of(full), rated=bool(full.get("rated")),
                     speed=full.get("speed"),
-                    created_at_ms=full["createdAt"] if isinstance(full.get("createdAt"), int) else None)
+                    created_at_ms=full["createdAt"] if isinstance(full.get("createdAt"), int) else None,
+                    variant=variant_of(full)[1])
 
 
 def challenge_of(event: dict) -> ChallengeEvent:
@@ -235,4 +260,4 @@ def game_id_of(game: dict) -> Optional[str]:
 
 __all__ = ["BoardState", "PLAYING_STATUSES", "TERMINATIONS", "challenge_of", "color_of", "draw_termination",
            "game_id_of",
-           "game_sync_of", "MovesReader", "normalize_castling", "parse_moves", "player_of", "start_fen_of", "time_control_of"]
+           "game_sync_of", "MovesReader", "normalize_castling", "PLAYABLE_VARIANTS", "variant_of", "not_playable", "parse_moves", "player_of", "start_fen_of", "time_control_of"]

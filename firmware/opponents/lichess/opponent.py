@@ -14,7 +14,8 @@ from firmware.opponents.base import (Action, ActionRefused, ChallengeEvent, Link
                                      OpponentListener, complete_listener)
 from firmware.opponents.lichess.client import LichessClient, LichessError, Seek
 from firmware.opponents.lichess.game import LichessGame
-from firmware.opponents.lichess.models import challenge_of, color_of, game_id_of
+from firmware.opponents.lichess.models import (PLAYABLE_VARIANTS, challenge_of, color_of, game_id_of, not_playable,
+                                               variant_of)
 from firmware.opponents.lichess.reconnect import ReconnectingStream, StreamState
 
 log = logging.getLogger(__name__)
@@ -180,6 +181,11 @@ class LichessOpponent(Opponent):
         compat = game.get("compat")
         if isinstance(compat, dict) and compat.get("board") is False:
             log.warning("game %s cannot be played with the Board API (too fast?); not joined", game_id)
+            return
+        key, name = variant_of(game)
+        if key not in PLAYABLE_VARIANTS:
+            log.warning("game %s is %s, which the board cannot play; not joined", game_id, name)
+            self._listener.link(LinkState.CONNECTED, not_playable(game_id, name))
             return
         color = color_of(game.get("color"))
         if self.game is not None and self.game.id == game_id:
