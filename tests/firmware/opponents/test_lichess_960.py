@@ -67,4 +67,4 @@ async def test_a_variant_the_board_cannot_play_is_not_joined_and_says_so(tables,
     await until(lambda: "not playable" in (table.session.snapshot()["opponent"].get("link_detail") or ""))
     detail = table.session.snapshot()["opponent"]["link_detail"]
     assert detail == f"the Crazyhouse game {game.id} is not playable on this board: play it on lichess.org"
-    assert opponent.game is None and table.session.online_sync is None
+    assert opponent.game is None and table.session.seat.online_sync is None
