@@ -177,3 +177,16 @@ def test_the_coprocessor_firmware_stands_apart():
                 assert node.module.split(".")[0] not in PACKAGES, f"{path.name} imports {node.module}"
             if isinstance(node, ast.Import):
                 assert not any(a.name.split(".")[0] in PACKAGES for a in node.names), path.name
+
+
+def test_only_the_game_sets_its_own_outcome():
+    """A game's outcome changes through Game's methods (end, decide...), never by assignment from outside."""
+    for name, path in MODULES.items():
+        if name == "chess_core.game":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign) else []
+            for target in targets:
+                for t in (target.elts if isinstance(target, ast.Tuple) else [target]):
+                    if isinstance(t, ast.Attribute) and t.attr == "outcome" and "game" in ast.unparse(t.value).lower():
+                        raise AssertionError(f"{name}:{node.lineno} assigns {ast.unparse(t)}")

@@ -219,7 +219,7 @@ def _check_result(found: BoardGame, game: Game) -> None:
     if termination in (Termination.CHECKMATE, Termination.STALEMATE):
         raise MessageError(f"result {found.result} by {termination.value}: the position says otherwise")
     winner = RESULTS[found.result]
-    game.outcome = Outcome(termination, winner)
-    if game.outcome.result() != found.result:
-        game.outcome = None
+    outcome = Outcome(termination, winner)
+    if outcome.result() != found.result:
         raise MessageError(f"result {found.result} does not go with {termination.value}")
+    game.decide(outcome)

@@ -152,7 +152,7 @@ class GameRecord:
             game.push(Move.from_uci(uci))
         outcome = self.get_outcome()
         if outcome is not None and game.outcome != outcome:
-            game.outcome = outcome
+            game.decide(outcome)
         return game
 
     def to_json(self) -> str:
