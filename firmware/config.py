@@ -225,8 +225,8 @@ class LedColours:
     promotion: str = _check(_colour, "#ffff00")
     win: str = _check(_colour, "#00ff00")
     loss: str = _check(_colour, "#ff0000")
-    draw: str = _check(_colour, "#ffffff")
-    low_time: str = _check(_colour, "#ff2000")
+    draw: str = _check(_colour, "#ff00ff")
+    low_time: str = _check(_colour, "#8000ff")
 
     def rgb(self, role: str) -> int:
         return parse_colour(getattr(self, role))

@@ -11,7 +11,7 @@ What the board shows, most important last (a later layer paints over an earlier 
    stays lit;
 5. a promoted piece whose type can still be changed (blinks);
 6. the king of a side short of time (blinks);
-7. the squares to put right (blink), alone: after an illegal reading, or to restore a saved game;
+7. the squares to put right (steady, not blinking), alone: after an illegal reading, or to restore a saved game;
    but a result gesture being held (the kings on the centre) shows alone instead: the kings
    blink in the loss colour (1-0, 0-1) or the draw colour, and the ring of squares around the
    centre fills in that colour as the countdown runs;
@@ -49,8 +49,8 @@ class LedStyle:
     promotion: int = 0xFFFF00
     win: int = 0x00FF00
     loss: int = 0xFF0000
-    draw: int = 0xFFFFFF
-    low_time: int = 0xFF2000
+    draw: int = 0xFF00FF
+    low_time: int = 0x8000FF
     brightness: float = 1.0
     blink_period: float = BLINK_PERIOD_S
 
@@ -103,8 +103,11 @@ def blinks(state: FeedbackState) -> bool:
     """Whether the frame for ``state`` has blinking squares."""
     if state.outcome is not None:
         return False
-    return bool(state.wrong or state.opponent_move is not None or state.promotion_square is not None
-                or state.low_time is not None or state.held)
+    if state.held:
+        return True
+    if state.wrong:   # shown alone and steadily
+        return False
+    return state.opponent_move is not None or state.promotion_square is not None or state.low_time is not None
 
 
 def next_change(state: FeedbackState, now: float, period: float = BLINK_PERIOD_S) -> float | None:
@@ -148,9 +151,8 @@ def frame(state: FeedbackState, now: float, style: LedStyle = LedStyle()) -> tup
     if state.held:
         _paint_gesture(leds, state, style, on)
         return _dimmed(leds, style)
-    if state.wrong:
-        if on:
-            _paint(leds, state.wrong, style.fix)
+    if state.wrong:   # steady, not blinking: a player looking at the board must see them at once
+        _paint(leds, state.wrong, style.fix)
         return _dimmed(leds, style)
     if state.last_move is not None:
         _paint(leds, BB_SQUARES[state.last_move.from_square] | BB_SQUARES[state.last_move.to_square],

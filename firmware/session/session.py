@@ -46,6 +46,7 @@ from firmware.referee.gestures import forming as gesture_forming
 from firmware.referee.inference import Verdict, VerdictKind
 from firmware.referee.round_rules import draw_offer_refused
 from firmware.referee.restart_watch import RestartWatch, at_start
+from firmware.referee.words import illegal_text
 from firmware.referee.match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
                                     Reopened, TakenBack, promotion_piece)
 from firmware.session.commands import SessionError, colour, engine_side_choice, settings_sections
@@ -97,6 +98,7 @@ class Session:
         self.chat_lines: list[tuple[str, str]] = []   # the online game's chat: (username, text)
         self.notice: Optional[tuple[str, int]] = None   # about the other side, and the ply it stands for
         self.problems: list[tuple[float, str]] = []   # (time, words) of this game
+        self._problems_fr: dict[tuple[float, str], str] = {}   # a problem's words in French
         self.leds_frame: Optional[tuple[int, ...]] = None
         self.frames_shown = 0
         self.saving = SaveState()               # a failed save: why, and when to try again
@@ -270,7 +272,8 @@ class Session:
             gesture=self.gestures.progress(now), corrections=tuple(match.corrections()),
             chess960=game.chess960, new_online_game=self.new_online_game, chat=tuple(self.chat_lines),
             notice=self.notice[0] if self.notice is not None and self.notice[1] == len(game.moves) and not over else None,
-            first_move_ms=self._first_move_ms(now))
+            first_move_ms=self._first_move_ms(now),
+            problems_fr=tuple(self._problems_fr.get(p, p[1]) for p in self.problems))
 
     def _first_move_ms(self, now: float) -> Optional[int]:
         """Before both first moves of an online game: the time left before the server aborts it."""
@@ -833,7 +836,14 @@ class Session:
                 board.occupied, pos.occupied, (pos.king[0], pos.king[1])):
             return   # the kings on their way to the centre: a gesture, not a wrong board
         log.warning("%s", event.message)
-        self.problems.append((event.time, event.text or event.message))
+        text = event.text or event.message
+        verdict = self.match.last_verdict
+        if board is not None and verdict is not None and verdict.kind is VerdictKind.ILLEGAL:
+            # what to do, in the players' words (SAN, pieces by name), instead of squares that differ
+            text = illegal_text(pos, board.occupied, "en")
+            self._problems_fr = {p: t for p, t in self._problems_fr.items() if p in self.problems}
+            self._problems_fr[(event.time, text)] = illegal_text(pos, board.occupied, "fr")
+        self.problems.append((event.time, text))
 
     def _on_game_over(self, event: GameOver, now: float) -> None:
         if self.record is not None:

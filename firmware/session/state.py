@@ -18,6 +18,7 @@ from chess_core.clock import format_clock
 from chess_core.squares import COLOR_NAMES, SQUARE_NAMES, scan_squares
 
 from firmware.config import OpponentKind
+from firmware.referee import words
 from firmware.referee.gestures import GestureProgress
 
 SIDE_WORDS = ("White", "Black")
@@ -135,6 +136,7 @@ class SessionState:
     chat: tuple[tuple[str, str], ...] = ()  # the online game's chat: (username, text)
     notice: Optional[str] = None            # about the other side (its answer...), until the next move
     first_move_ms: Optional[int] = None     # online, before both first moves: ms before the server aborts
+    problems_fr: tuple[str, ...] = ()       # the problems in French (firmware.referee.words), as ``problems``
 
     @property
     def started(self) -> bool:
@@ -153,37 +155,44 @@ class SessionState:
         return status_text(self)
 
 
-def status_text(state: SessionState) -> str:
-    """One line for people: "White to move", "Black wins by checkmate", "Put the pieces right"."""
+def status_text(state: SessionState, lang: str = "en") -> str:
+    """One line for people, saying what to do, in ``lang`` ("en" or "fr"; firmware.referee.words):
+    "White to move", "Black to move: Stockfish plays Nf6, make it on the board", "Put the knight
+    back on b8", "Black wins by checkmate"."""
+    fr = lang == "fr"
     if state.outcome is not None:
-        return state.outcome.describe()
+        return words.outcome_text(state.outcome, lang)
     if state.phase is Phase.SETTING_UP:
         if state.chess960:
             number = chess960_number(Position(state.start_fen, chess960=True))
             if number is not None:
                 rank = state.start_fen.split("/")[7].split()[0]
-                return f"Set up Chess960 position {number} to start: first rank {rank}, Black's mirrors it"
-            return "Set up the Chess960 position shown to start"
-        return "Set up the pieces to start"
+                return (f"Placez la position Chess960 n° {number} pour commencer : première rangée {rank}, "
+                        f"celle des Noirs en miroir" if fr else
+                        f"Set up Chess960 position {number} to start: first rank {rank}, Black's mirrors it")
+            return "Placez la position Chess960 affichée pour commencer" if fr else "Set up the Chess960 position shown to start"
+        return "Placez les pièces pour commencer" if fr else "Set up the pieces to start"
+    position = None
+    if state.wrong or state.takeback_move is not None or state.expected_move is not None:
+        position = Position(state.fen, chess960=state.chess960)
     if state.phase is Phase.RESUMING and state.wrong:
         if state.new_online_game:
             if state.moves:
-                return f"Set up the game in progress as shown ({len(state.moves)} moves played)"
-            return "Set up the new game as shown"
-        return "Put the pieces back as shown to continue the game"
+                return (f"Placez la partie en cours comme indiqué ({len(state.moves)} coups joués)" if fr
+                        else f"Set up the game in progress as shown ({len(state.moves)} moves played)")
+            return "Placez la nouvelle partie comme indiqué" if fr else "Set up the new game as shown"
+        return ("Remettez les pièces comme indiqué pour continuer la partie" if fr
+                else "Put the pieces back as shown to continue the game")
     if state.takeback_move is not None:
-        return f"Take back {state.takeback_move.uci()}: put the pieces back as shown"
+        return words.takeback_text(position, state.takeback_move, lang)
     if state.wrong:
-        return "Put the pieces right"
+        hint = words.board_hint(position, state.occupied, lang)
+        return hint or ("Remettez les pièces comme indiqué" if fr else "Put the pieces right")
     if state.phase is Phase.PAUSED:
-        return "Clock paused"
-    side = SIDE_WORDS[state.turn]
+        return "Pendule arrêtée" if fr else "Clock paused"
     if state.expected_move is not None:
-        return f"{side} to move: play {state.expected_move.uci()} on the board"
-    text = f"{side} to move"
-    if state.check:
-        text += " (check)"
-    return text
+        return words.opponent_plays(position, state.expected_move, state.names[state.turn], lang)
+    return words.side_to_move(state.turn, lang, state.check)
 
 
 class SanCache:
@@ -258,6 +267,7 @@ def to_json(state: SessionState) -> dict[str, Any]:
     last = state.moves[-1] if state.moves else None
     return {
         "status": status_text(state),
+        "status_fr": status_text(state, "fr"),
         "started": state.started,
         "over": outcome is not None,
         "result": outcome.result() if outcome else "*",
@@ -289,6 +299,7 @@ def to_json(state: SessionState) -> dict[str, Any]:
         },
         "leds": [f"#{c:06x}" for c in state.leds],
         "problems": [text for _, text in state.problems],
+        "problems_fr": list(state.problems_fr),
         "time": state.time,
         "game_file": state.game_file,
         "link": state.link_text,

@@ -63,11 +63,12 @@ def test_the_last_move_and_a_check():
     assert lit(leds, S.check) == {"e8"}
 
 
-def test_squares_to_put_right_blink_alone():
+def test_squares_to_put_right_show_alone_and_steadily():
     state = FeedbackState(Position(), lifted=bb("g1"), wrong=bb("e2", "e4"), last_move=Move.from_uci("e2e4"))
     assert lit(frame(state, ON)) == {"e2", "e4"}
     assert lit(frame(state, ON), S.fix) == {"e2", "e4"}
-    assert lit(frame(state, OFF)) == set()
+    assert lit(frame(state, OFF), S.fix) == {"e2", "e4"}   # not only on the blink's on phase
+    assert next_change(state, 0.1) is None
 
 
 def test_the_opponents_move_to_carry_out():
@@ -104,7 +105,7 @@ def test_low_time_blinks_the_king():
 
 def test_blinking_comes_from_the_time_given():
     assert blink_on(0.0) and blink_on(0.24) and not blink_on(0.25) and blink_on(0.5)
-    state = FeedbackState(Position(), wrong=bb("e4"))
+    state = FeedbackState(Position(), promotion_square=bb("e8").bit_length() - 1)
     assert next_change(state, 0.1) == pytest.approx(0.25)
     assert next_change(state, 0.25) == pytest.approx(0.5)
     assert next_change(FeedbackState(Position()), 0.1) is None

@@ -153,7 +153,7 @@ def test_an_illegal_move_is_shown_on_the_leds_and_not_recorded(tmp_path):
     table.lift("e2")
     table.place("e5")  # e2-e5 is not a move
     snap = table.session.snapshot()
-    assert snap["status"] == "Put the pieces right" and set(snap["wrong"]) == {"e2", "e5"}
+    assert snap["status"] == "Put the pawn on e5 back on e2" and set(snap["wrong"]) == {"e2", "e5"}
     assert table.lit_names(STYLE.fix, blink_on=True) == {"e2", "e5"}
     assert snap["moves"]["uci"] == [] and snap["problems"]
     table.lift("e5")

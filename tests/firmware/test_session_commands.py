@@ -96,7 +96,8 @@ def test_a_takeback_from_the_companion_shows_the_pieces_to_put_back(tmp_path):
     table.play_all("e2e4 e7e5")
     table.session.takeback()
     snap = table.session.snapshot()
-    assert snap["status"] == "Take back e7e5: put the pieces back as shown"
+    assert snap["status"] == "Take back e5: put the pawn back on e7"
+    assert snap["status_fr"] == "Reprenez e5 : remettez le pion en e7"
     assert set(snap["wrong"]) == {"e5", "e7"} and snap["takeback"] == "e7e5"
     table.lift("e5")
     table.place("e7")

@@ -76,7 +76,8 @@ async def test_the_opponents_move_is_shown_and_waited_for(tmp_path):
     opponent.reply()
     snap = table.session.snapshot()
     assert snap["expected_move"] == "e7e5"
-    assert snap["status"] == "Black to move: play e7e5 on the board"
+    assert snap["status"] == "Black to move: Black plays e5, make it on the board"
+    assert snap["status_fr"] == "Trait aux Noirs : Black joue e5, jouez-le sur l'échiquier"
     assert table.lit_names(STYLE.opponent, blink_on=True) == {"e7", "e5"}
     table.play("e7e5")
     assert [m.uci() for m in table.session.game.moves] == ["e2e4", "e7e5"]

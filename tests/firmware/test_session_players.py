@@ -80,7 +80,8 @@ def test_problems_are_words_and_their_times_are_beside_them(tmp_path):
     table.lift("f1")
     table.place("c4")
     snap = table.session.snapshot()
-    assert snap["problems"] == ["no legal move explains the board (white to move); squares that differ: f1 c4"]
+    assert snap["problems"] == ["Not a legal move (White to move): put the bishop on c4 back on f1"]
+    assert snap["problems_fr"] == ["Coup illégal (trait aux Blancs) : remettez le fou de c4 en f1"]
     assert len(snap["problem_times"]) == 1 and snap["problem_times"][0] < table.t
     table.session.new_game()
     assert table.session.snapshot()["problems"] == []

@@ -273,11 +273,11 @@ def test_an_illegal_move_lights_the_squares_to_put_right(sim, open_page):
     server = sim()
     page = open_page(server)
     move(page, "e2", "e5")                 # a pawn cannot go three squares
-    expect(page.locator("#status")).to_have_text("Put the pieces right")
+    expect(page.locator("#status")).to_have_text("Put the pawn on e5 back on e2")
     lit = re.compile(r"^#[0-9a-f]{6}$")
-    expect(square(page, "e2")).to_have_attribute("data-led", lit)   # blinking: waits for a lit phase
+    expect(square(page, "e2")).to_have_attribute("data-led", lit)   # steady, not blinking
     expect(square(page, "e5")).to_have_attribute("data-led", lit)
-    expect(page.locator("#problems")).to_contain_text("no legal move explains the board")
+    expect(page.locator("#problems")).to_contain_text("Not a legal move (White to move): put the pawn on e5 back")
     assert not page.locator("#moves").inner_text().strip()
     move(page, "e5", "e2")                 # put back: the LEDs go out and play goes on
     expect(page.locator("#status")).to_have_text("White to move")

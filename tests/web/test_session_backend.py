@@ -113,8 +113,9 @@ def test_a_lifted_piece_lights_its_legal_squares(table):
 def test_an_illegal_board_is_reported_without_the_journals_timestamp(table):
     table.move("e2", "e5")
     state = table.state()
-    assert state["status"] == "Put the pieces right" and set(state["wrong"]) == {"e2", "e5"}
-    assert state["problems"][-1].startswith("no legal move explains the board")
+    assert state["status"] == "Put the pawn on e5 back on e2" and set(state["wrong"]) == {"e2", "e5"}
+    assert state["status_fr"] == "Remettez le pion de e5 en e2"
+    assert state["problems"][-1].startswith("Not a legal move (White to move): put the pawn on e5 back on e2")
 
 
 PROMOTING = "k7/4P3/8/8/8/8/P7/4K3 w - - 0 1"

@@ -1,0 +1,204 @@
+"""Every text a player reads, in English and in French (the rule texts' terms), moves in SAN (pure).
+
+One place for the words: the session's status line and problems, the page's labels (``PAGE``) and
+its LED legend (``LED_ROLES``). ``lang`` is "en" or "fr"; anything else reads as English.
+French follows the FIDE rule texts' terms: trait, échec, mat, pat, nulle, roque, prise en passant,
+promotion, abandon; pieces roi, dame, tour, fou, cavalier, pion (letters R D T F C).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from chess_core import PAWN, Move, Outcome, Position, Termination, san
+from chess_core.squares import SQUARE_NAMES
+
+LANGS = ("en", "fr")
+
+PIECES = {"en": {1: "pawn", 2: "knight", 3: "bishop", 4: "rook", 5: "queen", 6: "king"},
+          "fr": {1: "pion", 2: "cavalier", 3: "fou", 4: "tour", 5: "dame", 6: "roi"}}
+# French piece names are masculine except "tour" and "dame": the article follows.
+_ARTICLE_FR = {1: "le", 2: "le", 3: "le", 4: "la", 5: "la", 6: "le"}
+SIDES = {"en": ("White", "Black"), "fr": ("Blancs", "Noirs")}
+
+_TERMINATIONS_FR = {
+    Termination.CHECKMATE: "mat", Termination.STALEMATE: "pat",
+    Termination.INSUFFICIENT_MATERIAL: "matériel insuffisant",
+    Termination.SEVENTYFIVE_MOVES: "règle des 75 coups", Termination.FIVEFOLD_REPETITION: "quintuple répétition",
+    Termination.FIFTY_MOVES: "règle des 50 coups", Termination.THREEFOLD_REPETITION: "triple répétition",
+    Termination.TIME_FORFEIT: "temps", Termination.TIME_VS_INSUFFICIENT: "temps contre matériel insuffisant",
+    Termination.RESIGNATION: "abandon", Termination.AGREEMENT: "accord mutuel", Termination.ABANDONED: "partie abandonnée",
+}
+
+# The LED roles, in the order of the legend, and what each means; the groups of roles that show
+# together (no two of a group may look alike: tests/firmware/test_words.py checks the colours).
+LED_ROLES = {
+    "en": {"legal": "a square the lifted piece may go to", "capture": "a piece the lifted piece may take",
+           "lifted": "where a lifted piece stood", "last_move": "the last move", "check": "a king in check",
+           "opponent": "the computer's or the other end's move to carry out", "promotion":
+           "a promoted piece (its type may still change)", "low_time": "the king of a side short of time",
+           "draw": "a draw offered (kings) or agreed", "fix": "a square to put right (shown alone)",
+           "win": "the winner's king", "loss": "the loser's king"},
+    "fr": {"legal": "une case où la pièce levée peut aller", "capture": "une pièce que la pièce levée peut prendre",
+           "lifted": "la case d'une pièce levée", "last_move": "le dernier coup", "check": "un roi en échec",
+           "opponent": "le coup de l'ordinateur ou de l'adversaire en ligne à jouer", "promotion":
+           "une pièce promue (son type peut encore changer)", "low_time": "le roi d'un camp à court de temps",
+           "draw": "nulle proposée (rois) ou conclue", "fix": "une case à corriger (affichée seule)",
+           "win": "le roi du gagnant", "loss": "le roi du perdant"},
+}
+LED_GROUPS = (("legal", "capture", "lifted", "last_move", "check", "opponent", "promotion", "low_time", "draw"),
+              ("win", "loss", "draw"), ("fix",))
+
+
+def _lang(lang: str) -> str:
+    return lang if lang in LANGS else "en"
+
+
+def piece_name(piece_type: int, lang: str = "en", *, article: bool = True) -> str:
+    """"the knight" / "le cavalier" ("la tour")."""
+    lang = _lang(lang)
+    name = PIECES[lang][piece_type]
+    if not article:
+        return name
+    return f"the {name}" if lang == "en" else f"{_ARTICLE_FR[piece_type]} {name}"
+
+
+def side_to_move(side: int, lang: str = "en", check: bool = False) -> str:
+    """"White to move (check)" / "Trait aux Blancs (échec)"."""
+    lang = _lang(lang)
+    if lang == "fr":
+        return f"Trait aux {SIDES['fr'][side]}" + (" (échec)" if check else "")
+    return f"{SIDES['en'][side]} to move" + (" (check)" if check else "")
+
+
+def opponent_plays(position: Position, move: Move, who: str, lang: str = "en") -> str:
+    """"Black to move: Stockfish plays Nf6" / "Trait aux Noirs : Stockfish joue Cf6"."""
+    lang = _lang(lang)
+    text = san(position, move, lang)
+    head = side_to_move(position.turn, lang)
+    if lang == "fr":
+        return f"{head} : {who} joue {text}, jouez-le sur l'échiquier"
+    return f"{head}: {who} plays {text}, make it on the board"
+
+
+def outcome_text(outcome: Outcome, lang: str = "en") -> str:
+    """"Black wins by checkmate" / "Les Noirs gagnent par mat"; "Draw by stalemate" / "Nulle par pat"."""
+    lang = _lang(lang)
+    if lang == "en":
+        return outcome.describe()
+    reason = _TERMINATIONS_FR[outcome.termination]
+    if outcome.winner is None:
+        return f"Nulle par {reason}"
+    return f"Les {SIDES['fr'][outcome.winner]} gagnent {'au' if outcome.termination is Termination.TIME_FORFEIT else 'par'} " \
+           f"{reason}"
+
+
+def takeback_text(before: Position, move: Move, lang: str = "en") -> str:
+    """"Take back Nf3: put the knight back on g1" / "Reprenez Cf3 : remettez le cavalier en g1"."""
+    lang = _lang(lang)
+    piece = before.piece_at(move.from_square)
+    back = put_back(piece.piece_type if piece else PAWN, move.from_square, lang)
+    text = san(before, move, lang)
+    if lang == "fr":
+        return f"Reprenez {text} : {back[0].lower()}{back[1:]}"
+    return f"Take back {text}: {back[0].lower()}{back[1:]}"
+
+
+def put_back(piece_type: int, square: int, lang: str = "en") -> str:
+    if _lang(lang) == "fr":
+        return f"Remettez {piece_name(piece_type, 'fr')} en {SQUARE_NAMES[square]}"
+    return f"Put {piece_name(piece_type, 'en')} back on {SQUARE_NAMES[square]}"
+
+
+def remove(piece_type: Optional[int], square: int, lang: str = "en") -> str:
+    lang = _lang(lang)
+    if piece_type is None:
+        return (f"Retirez la pièce de {SQUARE_NAMES[square]}" if lang == "fr"
+                else f"Remove the piece from {SQUARE_NAMES[square]}")
+    if lang == "fr":
+        return f"Retirez {piece_name(piece_type, 'fr')} de {SQUARE_NAMES[square]}"
+    return f"Remove {piece_name(piece_type, 'en')} on {SQUARE_NAMES[square]}"
+
+
+def _bb(square: int) -> int:
+    return 1 << square
+
+
+def board_hint(position: Position, occupied: int, lang: str = "en") -> Optional[str]:
+    """What to do when the board (``occupied``) does not show ``position``: a castling or an en
+    passant capture half done, else the first pieces to put back or remove. None: it shows it."""
+    lang = _lang(lang)
+    if occupied == position.occupied:
+        return None
+    for move in position.legal_moves():
+        if position.is_castling(move):
+            king_from, king_to, rook_from, rook_to = position.castling_squares(move)
+            king_done = position.occupied & ~_bb(king_from) | _bb(king_to)
+            if occupied == king_done and king_from != king_to:
+                return (f"Déplacez maintenant la tour de {SQUARE_NAMES[rook_from]} en {SQUARE_NAMES[rook_to]} (roque)"
+                        if lang == "fr" else
+                        f"Now move the rook {SQUARE_NAMES[rook_from]} to {SQUARE_NAMES[rook_to]}")
+        elif position.is_en_passant(move):
+            victim = move.to_square - 8 if position.turn == 0 else move.to_square + 8
+            mover_done = position.occupied & ~_bb(move.from_square) | _bb(move.to_square)
+            if occupied == mover_done:
+                text = remove(PAWN, victim, lang)
+                return text + (" (prise en passant)" if lang == "fr" else " (en passant)")
+    steps = []
+    missing = position.occupied & ~occupied
+    extra = occupied & ~position.occupied
+    if missing and extra and not missing & (missing - 1) and not extra & (extra - 1):   # one piece misplaced
+        home, there = missing.bit_length() - 1, extra.bit_length() - 1
+        name = piece_name(position.piece_at(home).piece_type, lang)
+        if lang == "fr":
+            return f"Remettez {name} de {SQUARE_NAMES[there]} en {SQUARE_NAMES[home]}"
+        return f"Put {name} on {SQUARE_NAMES[there]} back on {SQUARE_NAMES[home]}"
+    for square in range(64):
+        if missing & _bb(square):
+            piece = position.piece_at(square)
+            steps.append(put_back(piece.piece_type, square, lang))
+    for square in range(64):
+        if extra & _bb(square):
+            steps.append(remove(None, square, lang))
+    if not steps:
+        return None
+    shown = steps[:2]
+    more = len(steps) - len(shown)
+    text = ", ".join(shown[:1] + [s[0].lower() + s[1:] for s in shown[1:]])
+    if more:
+        text += f" (+{more} {'autres' if lang == 'fr' else 'more'})"
+    return text
+
+
+def illegal_text(position: Position, occupied: int, lang: str = "en") -> str:
+    """A problem: the board shows no legal move of the side to move; what to do about it."""
+    lang = _lang(lang)
+    hint = board_hint(position, occupied, lang) or ("Remettez les pièces comme indiqué" if lang == "fr"
+                                                    else "Put the pieces as shown")
+    if lang == "fr":
+        return f"Coup illégal (t{side_to_move(position.turn, 'fr')[1:]}) : {hint[0].lower()}{hint[1:]}"
+    return f"Not a legal move ({side_to_move(position.turn, 'en')}): {hint[0].lower()}{hint[1:]}"
+
+
+# The page's words: each element with data-words="key" shows PAGE[lang][key].
+PAGE = {
+    "en": {"new_game": "New game", "game": "Game", "library": "Library", "settings": "Settings",
+           "resign": "Resign", "offer_draw": "Offer a draw", "accept_draw": "Accept the draw",
+           "decline_draw": "Decline", "claim_draw": "Claim a draw", "takeback": "Take back the last move",
+           "pause": "Pause clock", "resume": "Resume clock", "moves": "Moves", "legend": "What the lights mean",
+           "start_new_game": "Start a new game", "promotion": "Promotion",
+           "abandon_confirm": "Confirm: abandon the game in progress (kept as unfinished)",
+           "takeover_hint": "A player has to leave?", "giveback_hint": "Back at the board?",
+           "in_progress": "in progress", "abandoned": "unfinished (abandoned)", "no_clock": "no clock"},
+    "fr": {"new_game": "Nouvelle partie", "game": "Partie", "library": "Parties jouées", "settings": "Réglages",
+           "resign": "Abandonner", "offer_draw": "Proposer la nulle", "accept_draw": "Accepter la nulle",
+           "decline_draw": "Refuser", "claim_draw": "Réclamer la nulle", "takeback": "Reprendre le dernier coup",
+           "pause": "Arrêter la pendule", "resume": "Relancer la pendule", "moves": "Coups",
+           "legend": "Ce que disent les lumières", "start_new_game": "Commencer une nouvelle partie",
+           "promotion": "Promotion",
+           "abandon_confirm": "Confirmer : abandonner la partie en cours (gardée inachevée)",
+           "takeover_hint": "Un joueur doit partir ?", "giveback_hint": "De retour à l'échiquier ?",
+           "in_progress": "en cours", "abandoned": "inachevée (abandonnée)", "no_clock": "sans pendule"},
+}
+
+__all__ = ["LANGS", "PIECES", "SIDES", "LED_ROLES", "LED_GROUPS", "PAGE", "piece_name", "side_to_move",
+           "opponent_plays", "outcome_text", "takeback_text", "put_back", "remove", "board_hint", "illegal_text"]

@@ -1,0 +1,79 @@
+"""The players' words in English and French: SAN in the chosen letters, what to do next, LED colours told apart."""
+from __future__ import annotations
+
+import pytest
+
+from chess_core import BLACK, WHITE, Move, Outcome, Position, Termination
+from firmware.referee import words
+from firmware.referee.feedback import LedStyle
+
+CASTLE_READY = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+EN_PASSANT = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+
+
+def sq(name: str) -> int:
+    return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
+
+
+def moved(position: Position, *changes: str) -> int:
+    """The occupancy after lifting "-e1" / setting down "+g1"."""
+    occ = position.occupied
+    for change in changes:
+        occ = occ & ~(1 << sq(change[1:])) if change[0] == "-" else occ | 1 << sq(change[1:])
+    return occ
+
+
+@pytest.mark.parametrize("lang, text", [("en", "Now move the rook h1 to f1"),
+                                        ("fr", "Déplacez maintenant la tour de h1 en f1 (roque)")])
+def test_castling_half_done_says_to_move_the_rook(lang, text):
+    pos = Position(CASTLE_READY)
+    assert words.board_hint(pos, moved(pos, "-e1", "+g1"), lang) == text
+
+
+@pytest.mark.parametrize("lang, text", [("en", "Remove the pawn on f5 (en passant)"),
+                                        ("fr", "Retirez le pion de f5 (prise en passant)")])
+def test_en_passant_half_done_says_to_remove_the_victim(lang, text):
+    pos = Position(EN_PASSANT)
+    assert words.board_hint(pos, moved(pos, "-e5", "+f6"), lang) == text
+
+
+@pytest.mark.parametrize("lang, text", [("en", "Put the knight back on b8"), ("fr", "Remettez le cavalier en b8")])
+def test_a_piece_missing_is_named_with_its_square(lang, text):
+    pos = Position("rnbqkbnr/pppppppp/8/8/8/1P6/P1PPPPPP/RNBQKBNR b KQkq - 0 1")
+    assert words.board_hint(pos, moved(pos, "-b8"), lang) == text
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "Black to move: Stockfish plays Nf6, make it on the board"),
+    ("fr", "Trait aux Noirs : Stockfish joue Cf6, jouez-le sur l'échiquier")])
+def test_the_opponents_move_in_san_in_the_chosen_letters(lang, text):
+    pos = Position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+    assert words.opponent_plays(pos, Move.from_uci("g8f6"), "Stockfish", lang) == text
+
+
+def test_the_rule_texts_terms_in_french():
+    assert words.side_to_move(WHITE, "fr", check=True) == "Trait aux Blancs (échec)"
+    assert words.outcome_text(Outcome(Termination.CHECKMATE, BLACK), "fr") == "Les Noirs gagnent par mat"
+    assert words.outcome_text(Outcome(Termination.STALEMATE), "fr") == "Nulle par pat"
+    assert words.outcome_text(Outcome(Termination.RESIGNATION, WHITE), "fr") == "Les Blancs gagnent par abandon"
+    assert words.outcome_text(Outcome(Termination.TIME_FORFEIT, WHITE), "fr") == "Les Blancs gagnent au temps"
+    assert words.takeback_text(Position(), Move.from_uci("g1f3"), "fr") == "Reprenez Cf3 : remettez le cavalier en g1"
+    assert words.takeback_text(Position(), Move.from_uci("g1f3"), "en") == "Take back Nf3: put the knight back on g1"
+
+
+def test_every_page_word_and_led_role_exists_in_both_languages():
+    assert set(words.PAGE["en"]) == set(words.PAGE["fr"])
+    assert set(words.LED_ROLES["en"]) == set(words.LED_ROLES["fr"])
+    assert {role for group in words.LED_GROUPS for role in group} == set(words.LED_ROLES["en"])
+
+
+def _distance(a: int, b: int) -> int:
+    return max(abs((a >> s & 0xFF) - (b >> s & 0xFF)) for s in (16, 8, 0))
+
+
+def test_no_two_roles_shown_together_share_a_colour():
+    style = LedStyle()
+    for group in words.LED_GROUPS:
+        for i, first in enumerate(group):
+            for second in group[i + 1:]:
+                assert _distance(getattr(style, first), getattr(style, second)) >= 0x60, (first, second)
