@@ -179,25 +179,46 @@ def illegal_text(position: Position, occupied: int, lang: str = "en") -> str:
     return f"Not a legal move ({side_to_move(position.turn, 'en')}): {hint[0].lower()}{hint[1:]}"
 
 
-# The page's words: each element with data-words="key" shows PAGE[lang][key].
+# The page's words: each element with data-words="key" shows PAGE[lang][key] (the page asks for
+# them once: GET /api/words); the page's scripts take theirs from here too.
 PAGE = {
-    "en": {"new_game": "New game", "game": "Game", "library": "Library", "settings": "Settings",
-           "resign": "Resign", "offer_draw": "Offer a draw", "accept_draw": "Accept the draw",
-           "decline_draw": "Decline", "claim_draw": "Claim a draw", "takeback": "Take back the last move",
-           "pause": "Pause clock", "resume": "Resume clock", "moves": "Moves", "legend": "What the lights mean",
-           "start_new_game": "Start a new game", "promotion": "Promotion",
+    "en": {"tab_game": "Game", "tab_new": "New game", "tab_library": "Library", "tab_settings": "Settings",
+           "promote_to": "Promote to:", "accept": "Accept", "decline": "Decline", "claim_win": "Claim the win",
+           "claim_draw": "Claim a draw", "offer_white": "White offers a draw", "offer_black": "Black offers a draw",
+           "resign_white": "White resigns", "resign_black": "Black resigns", "pause": "Pause clock",
+           "resume": "Resume clock", "takeback": "Take back", "takeover_hint": "A player has to leave?",
+           "takeover_white": "Computer takes over White", "takeover_black": "Computer takes over Black",
+           "giveback_hint": "Back at the board?", "giveback_white": "White plays again",
+           "giveback_black": "Black plays again", "moves": "Moves", "opponent": "Opponent",
+           "start_new_game": "Start a new game", "legend": "What the lights mean", "chat": "Chat",
+           "confirm_resign_white": "Confirm: White resigns", "confirm_resign_black": "Confirm: Black resigns",
+           "confirm_takeover_white": "Confirm: the computer plays White",
+           "confirm_takeover_black": "Confirm: the computer plays Black",
            "abandon_confirm": "Confirm: abandon the game in progress (kept as unfinished)",
-           "takeover_hint": "A player has to leave?", "giveback_hint": "Back at the board?",
-           "in_progress": "in progress", "abandoned": "unfinished (abandoned)", "no_clock": "no clock"},
-    "fr": {"new_game": "Nouvelle partie", "game": "Partie", "library": "Parties jouées", "settings": "Réglages",
-           "resign": "Abandonner", "offer_draw": "Proposer la nulle", "accept_draw": "Accepter la nulle",
-           "decline_draw": "Refuser", "claim_draw": "Réclamer la nulle", "takeback": "Reprendre le dernier coup",
-           "pause": "Arrêter la pendule", "resume": "Relancer la pendule", "moves": "Coups",
-           "legend": "Ce que disent les lumières", "start_new_game": "Commencer une nouvelle partie",
-           "promotion": "Promotion",
+           "in_progress": "in progress", "abandoned": "unfinished (abandoned)", "no_clock": "no clock",
+           "two_players": "Two players over the board", "lichess_online": "Lichess (online)",
+           "board_legend": "dot: the sensor reads a piece · ring: a piece the game expects but the board lacks · "
+                           "coloured frame: the square's LED"},
+    "fr": {"tab_game": "Partie", "tab_new": "Nouvelle partie", "tab_library": "Parties jouées",
+           "tab_settings": "Réglages", "promote_to": "Promotion en :", "accept": "Accepter", "decline": "Refuser",
+           "claim_win": "Réclamer la victoire", "claim_draw": "Réclamer la nulle",
+           "offer_white": "Les Blancs proposent la nulle", "offer_black": "Les Noirs proposent la nulle",
+           "resign_white": "Les Blancs abandonnent", "resign_black": "Les Noirs abandonnent",
+           "pause": "Arrêter la pendule", "resume": "Relancer la pendule", "takeback": "Reprendre le coup",
+           "takeover_hint": "Un joueur doit partir ?", "takeover_white": "L'ordinateur joue les Blancs",
+           "takeover_black": "L'ordinateur joue les Noirs", "giveback_hint": "De retour à l'échiquier ?",
+           "giveback_white": "Les Blancs reprennent leur place", "giveback_black": "Les Noirs reprennent leur place",
+           "moves": "Coups", "opponent": "Adversaire", "start_new_game": "Commencer une nouvelle partie",
+           "legend": "Ce que disent les lumières", "chat": "Discussion",
+           "confirm_resign_white": "Confirmer : les Blancs abandonnent",
+           "confirm_resign_black": "Confirmer : les Noirs abandonnent",
+           "confirm_takeover_white": "Confirmer : l'ordinateur joue les Blancs",
+           "confirm_takeover_black": "Confirmer : l'ordinateur joue les Noirs",
            "abandon_confirm": "Confirmer : abandonner la partie en cours (gardée inachevée)",
-           "takeover_hint": "Un joueur doit partir ?", "giveback_hint": "De retour à l'échiquier ?",
-           "in_progress": "en cours", "abandoned": "inachevée (abandonnée)", "no_clock": "sans pendule"},
+           "in_progress": "en cours", "abandoned": "inachevée (abandonnée)", "no_clock": "sans pendule",
+           "two_players": "Deux joueurs à l'échiquier", "lichess_online": "Lichess (en ligne)",
+           "board_legend": "point : le capteur lit une pièce · cercle : une pièce attendue absente de l'échiquier · "
+                           "cadre coloré : la LED de la case"},
 }
 
 __all__ = ["LANGS", "PIECES", "SIDES", "LED_ROLES", "LED_GROUPS", "PAGE", "piece_name", "side_to_move",

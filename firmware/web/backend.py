@@ -70,7 +70,9 @@ from chess_core import Position
 from chess_core.squares import COLOR_NAMES
 
 from firmware.config import OpponentKind
+from firmware.referee.feedback import LedStyle
 from firmware.referee.match import PROMOTION_LETTERS
+from firmware.referee.words import LED_ROLES
 
 Listener = Callable[[], None]
 
@@ -143,6 +145,11 @@ class Backend:
     def take_over(self, color: str, now: float) -> None:
         """The computer plays ``color`` for the rest of the game (its player has to leave)."""
         raise ActionRefused("the computer cannot take over here")
+
+    def led_colours(self) -> dict[str, str]:
+        """Each LED role's colour ("#rrggbb"), for the page's legend."""
+        style = LedStyle()
+        return {role: f"#{getattr(style, role):06x}" for role in LED_ROLES["en"]}
 
     def give_back(self, color: str, now: float) -> None:
         """The player of ``color``, taken over by the computer, is back and plays on."""

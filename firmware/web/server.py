@@ -40,6 +40,7 @@ from aiohttp import WSMsgType, web
 
 from chess_core.chess960 import VARIANTS
 
+from firmware.referee import words
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, ActionRefused, Backend)
 from firmware.web.library import GameLibrary, UnknownGame
@@ -99,6 +100,8 @@ class _Client:
         except (ConnectionError, RuntimeError):
             pass  # the peer went away; the handler closes and forgets us
 
+
+SIM_CAPTURE_PAUSE_S = 0.15   # the victim's sensor settles empty before the mover lands (settle_ms is 30)
 
 # Request bodies, one spec per command.
 NEW_GAME = {
@@ -177,6 +180,7 @@ class WebCompanion:
         r.add_get("/ws", self._websocket)
         r.add_get("/api/state", self._state)
         r.add_get("/api/session", self._session_info)
+        r.add_get("/api/words", self._words)
         r.add_post("/api/pair", self._pair)
         r.add_post("/api/game/new", self._command(NEW_GAME, self._new_game))
         r.add_post("/api/game/resign", self._command(SIDE, lambda v, now: self.backend.resign(v["color"], now)))
@@ -486,6 +490,10 @@ class WebCompanion:
         response = web.json_response(hello, headers={"Cache-Control": "no-store"})
         return self._forget_cookie(request, response) if not hello["paired"] else response
 
+    async def _words(self, request: web.Request) -> web.Response:
+        """The page's words in English and French, and the LED legend (firmware.referee.words)."""
+        return web.json_response({"page": words.PAGE, "leds": words.LED_ROLES, "colours": self.backend.led_colours()})
+
     async def _state(self, request: web.Request) -> web.Response:
         return web.json_response(self.page_state(), headers={"Cache-Control": "no-store"})
 
@@ -606,18 +614,35 @@ class WebCompanion:
     def _turn_colour(self) -> str:
         return "white" if self.backend.position().turn == 0 else "black"
 
-    def _sim_click(self, values: dict[str, Any], now: float) -> dict[str, Any]:
+    async def _sim_click(self, values: dict[str, Any], now: float) -> dict[str, Any]:
         assert self.hand is not None
+        if await self._sim_capture(values):
+            return {"did": "capture"}
         did = self.hand.click(values["square"], self._turn_colour(), values["index"])
         return {"did": did}
+
+    async def _sim_capture(self, values: dict[str, Any]) -> bool:
+        """A held piece put down on one of the other colour: the hand takes that piece off, then
+        (once the sensors have settled on its going) sets the held piece down: one capture."""
+        hand, square, turn = self.hand, values["square"], self._turn_colour()
+        if not hand.captures(square, turn, values["index"]):
+            return False
+        hand.take(square)
+        self.changed()
+        await asyncio.sleep(SIM_CAPTURE_PAUSE_S)
+        if square in hand.pieces or not hand.held:   # another request changed the hand meanwhile
+            return True
+        hand.place(square, turn, values["index"])
+        return True
 
     def _sim_lift(self, values: dict[str, Any], now: float) -> None:
         assert self.hand is not None
         self.hand.lift(values["square"])
 
-    def _sim_place(self, values: dict[str, Any], now: float) -> None:
+    async def _sim_place(self, values: dict[str, Any], now: float) -> None:
         assert self.hand is not None
-        self.hand.place(values["square"], self._turn_colour(), values["index"])
+        if not await self._sim_capture(values):
+            self.hand.place(values["square"], self._turn_colour(), values["index"])
 
     def _sim_pass(self, values: dict[str, Any], now: float) -> None:
         assert self.hand is not None

@@ -14,6 +14,7 @@ from typing import Any, Optional
 from chess_core import Position
 from chess_core.squares import COLOR_NAMES, PIECE_SYMBOLS, SQUARE_NAMES
 
+from firmware.referee.words import LED_ROLES
 from firmware.config import OpponentKind
 from firmware.session import SessionError
 from firmware.session.state import OpponentState, SessionState, status_text
@@ -239,6 +240,10 @@ class SessionBackend(Backend):
 
     def take_over(self, color: str, now: float) -> Any:
         return self._call(self.session.take_over, color, now)
+
+    def led_colours(self) -> dict[str, str]:
+        style = self.session.style
+        return {role: f"#{getattr(style, role):06x}" for role in LED_ROLES["en"]}
 
     def give_back(self, color: str, now: float) -> Any:
         return self._call(self.session.give_back, color, now)

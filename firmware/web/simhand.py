@@ -12,6 +12,9 @@ exactly as they judge a real board.
 * ``place(square)`` puts a held piece down: the one chosen on the page, else the last lifted
   piece of the side to move (so that in "lift the bishop, lift the pawn it takes, put down"
   the bishop goes down), else the last lifted;
+* ``captures(square, ...)``: the held piece going down on ``square`` would take the piece there
+  (the other colour's); ``take(square)`` then lifts that piece off and puts it aside, and the
+  held piece goes down a moment later (the sensors see the victim go, then the mover land);
 * ``pass_over(square)`` is a held piece carried low over an empty square: its magnet closes the
   sensor for an instant, which the debouncer must ignore;
 * ``sync(position)``: when the sensors agree with the game's position, the pieces take the
@@ -93,8 +96,23 @@ class SimHand:
         self.board.place(square, piece.colour if self.board.colour else None)
         return piece
 
+    def captures(self, square: int, turn_colour: str | None = None, index: int | None = None) -> bool:
+        """Whether the held piece that goes down next would take the piece on ``square``."""
+        if not self.held or square not in self.pieces:
+            return False
+        piece = self.held[self.choose(turn_colour, index)]
+        return ("white" if self.pieces[square].isupper() else "black") != piece.colour
+
+    def take(self, square: int) -> str:
+        """Lift the piece on ``square`` off the board and put it aside (taken); its symbol."""
+        if square not in self.pieces:
+            raise HandError(f"there is no piece on {square_name(square)}")
+        self.board.lift(square)
+        return self.pieces.pop(square)
+
     def click(self, square: int, turn_colour: str | None = None, index: int | None = None) -> str:
-        """A click: lift the piece on ``square``, or put the held piece down there."""
+        """A click: lift the piece on ``square``, or put the held piece down there (a capture:
+        see ``captures``; the caller takes the victim off first)."""
         if square in self.pieces:
             self.lift(square)
             return "lift"

@@ -234,12 +234,27 @@ def test_shepherds_mate_by_clicks_ends_the_game_and_reaches_the_library(sim, ope
     assert not page.errors
 
 
+def test_a_click_capture_takes_two_clicks_and_a_drop_on_a_piece_captures_it(sim, open_page):
+    server = sim()
+    page = open_page(server)
+    play(page, ("e2", "e4", "e4"), ("d7", "d5", "d5"))
+    click(page, "e4", "d5")                # the pawn, then the pawn it takes: done
+    expect(page.locator("#moves")).to_contain_text("exd5")
+    expect(square(page, "d5")).to_have_attribute("data-piece", "P")
+    expect(page.locator("#hand .held")).to_have_count(0)
+    drag(page, "d8", "d5")                 # dropped on the pawn: it is taken
+    expect(page.locator("#moves")).to_contain_text("Qxd5")
+    expect(square(page, "d5")).to_have_attribute("data-piece", "q")
+    expect(page.locator("#problems")).to_be_hidden()
+    assert not page.errors
+
+
 def test_a_capture_with_two_pieces_in_hand(sim, open_page):
     server = sim()
     page = open_page(server)
     play(page, ("e2", "e4", "e4"), ("d7", "d5", "d5"))
-    click(page, "e4")                      # the capturing pawn...
-    click(page, "d5")                      # ...and the pawn it takes: two pieces in hand
+    click(page, "d5")                      # the pawn to be taken first...
+    click(page, "e4")                      # ...then the capturing pawn: two pieces in hand
     expect(page.locator("#hand .held")).to_have_count(2)
     expect(square(page, "d5")).not_to_have_attribute("data-occupied", "1")
     click(page, "d5")                      # the white pawn goes down (the side to move's piece)
@@ -298,19 +313,22 @@ def test_clocks_count_down_for_the_side_to_move_with_tenths_under_twenty_seconds
     expect(page.locator("#name-black")).to_have_text("Ben")
     white, black = page.locator("#clock-white"), page.locator("#clock-black")
     tenths = re.compile(r"^0:1[0-4]\.\d$")
-    expect(white).to_have_text(tenths)                  # counting: below 15 s, in tenths
-    expect(white).to_have_attribute("data-running", "1")
-    expect(black).to_have_text("0:15.0")
+    # [game] clock_start = "first_move" (the default): no clock runs until White's first move
+    expect(white).to_have_text("0:15.0")
+    expect(white).to_have_attribute("data-running", "0")
     expect(page.locator("#player-white")).to_have_class(re.compile("to-move"))
-    first = white.inner_text()
-    expect(white).not_to_have_text(first)               # still counting
     move(page, "e2", "e4", "e4")
     expect(black).to_have_attribute("data-running", "1")
-    expect(black).to_have_text(tenths)
+    expect(black).to_have_text(tenths)                  # counting: below 15 s, in tenths
+    first = black.inner_text()
+    expect(black).not_to_have_text(first)               # still counting
     expect(white).to_have_attribute("data-running", "0")
-    stopped = white.inner_text()
-    expect(black).not_to_have_text("0:15.0")
-    assert white.inner_text() == stopped
+    assert white.inner_text() == "0:15.0"               # the first move was free
+    move(page, "e7", "e5", "e5")
+    expect(white).to_have_attribute("data-running", "1")
+    expect(white).to_have_text(tenths)
+    move(page, "g1", "f3", "Nf3")
+    expect(black).to_have_attribute("data-running", "1")
     page.click("#pause")
     expect(page.locator("#status")).to_have_text("Clock paused")
     paused = black.inner_text()
@@ -321,15 +339,16 @@ def test_clocks_count_down_for_the_side_to_move_with_tenths_under_twenty_seconds
 def test_a_simple_delay_runs_before_the_main_time(sim, open_page):
     server = sim("--time-control", "60d3")
     page = open_page(server)
-    white, delay = page.locator("#clock-white"), page.locator("#delay-white")
-    expect(white).to_have_attribute("data-running", "1")
+    move(page, "e2", "e4", "e4")                                      # the clocks start with it
+    black, delay = page.locator("#clock-black"), page.locator("#delay-black")
+    expect(black).to_have_attribute("data-running", "1")
     expect(delay).to_have_text(re.compile(r"^\+[0-3]\.\d$"))       # the delay counts down beside the clock...
-    expect(white).to_have_text("0:01:00")                             # ...and the main time waits
+    expect(black).to_have_text("0:01:00")                             # ...and the main time waits
     expect(delay).to_be_hidden(timeout=WAIT_MS)                       # used up: now the main time runs
-    expect(white).to_have_text(re.compile(r"^0:00:5\d$"))
-    move(page, "e2", "e4", "e4")
-    expect(page.locator("#delay-black")).to_be_visible()              # a fresh delay for Black
-    expect(page.locator("#clock-black")).to_have_text("0:01:00")
+    expect(black).to_have_text(re.compile(r"^0:00:5\d$"))
+    move(page, "e7", "e5", "e5")
+    expect(page.locator("#delay-white")).to_be_visible()              # a fresh delay for White
+    expect(page.locator("#clock-white")).to_have_text("0:01:00")
     expect(delay).to_be_hidden()
 
 
@@ -377,12 +396,65 @@ def test_on_the_lan_a_change_without_the_pairing_code_is_refused(sim, open_page)
 
 
 def test_the_page_fits_a_phone(sim, open_page):
-    server = sim()
+    server = sim("--time-control", "300+3")
     page = open_page(server, width=390, height=844)
     board = page.locator("#board").bounding_box()
     assert board["width"] <= 390 and board["width"] >= 300
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for frm, to, san in (("e2", "e4", "e4"), ("e7", "e5", "e5"), ("g1", "f3", "Nf3"), ("b8", "c6", "Nc6"),
+                         ("f1", "b5", "Bb5"), ("a7", "a6", "a6"), ("b5", "a4", "Ba4"), ("g8", "f6", "Nf6")):
+        move(page, frm, to, san)
+        # after each move: no scrolling, the board, both clocks and the status in view
+        assert page.evaluate("window.scrollY") == 0
+        for selector in ("#board", "#clock-white", "#clock-black", "#status"):
+            box = page.locator(selector).bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, selector
+
+
+def test_the_pieces_are_drawn_as_svg_and_white_ones_are_light(sim, open_page):
+    server = sim()
+    page = open_page(server, width=390, height=844)
+    for name, symbol in (("a1", "R"), ("b1", "N"), ("d1", "Q"), ("e1", "K"), ("e8", "k")):
+        svg = square(page, name).locator("svg.piece-svg")
+        expect(svg).to_have_attribute("data-piece", symbol)
+        fill = svg.locator("path").get_attribute("fill")
+        assert (fill == "#fafafa") == symbol.isupper(), (name, fill)
+
+
+def test_french_turns_the_page_and_the_prompts_into_french_and_the_legend_shows(sim, open_page):
+    server = sim()
+    page = open_page(server)
+    expect(page.locator("#led-legend-list li")).to_have_count(12)
+    expect(page.locator('#led-legend-list li[data-role="check"]')).to_contain_text("a king in check")
+    move(page, "e2", "e5")                 # not a legal move
+    expect(page.locator("#status")).to_have_text("Put the pawn on e5 back on e2")
+    page.click("#lang-fr")
+    expect(page.locator("#status")).to_have_text("Remettez le pion de e5 en e2")
+    expect(page.locator("#problems")).to_contain_text("Coup illégal (trait aux Blancs)")
+    expect(page.locator('[data-tab="game"]')).to_have_text("Partie")
+    expect(page.locator("#resign-white")).to_have_text("Les Blancs abandonnent")
+    expect(page.locator('#led-legend-list li[data-role="check"]')).to_contain_text("un roi en échec")
+    move(page, "e5", "e2")
+    expect(page.locator("#status")).to_have_text("Trait aux Blancs")
+    page.click("#lang-en")
+    expect(page.locator("#status")).to_have_text("White to move")
+
+
+def test_no_clock_boxes_without_a_clock_and_new_game_asks_before_abandoning(sim, open_page):
+    server = sim()
+    page = open_page(server)
+    expect(page.locator("#clock-white")).to_be_hidden()
+    expect(page.locator("#clock-black")).to_be_hidden()
     move(page, "e2", "e4", "e4")
+    page.click('[data-tab="new"]')
+    submit = page.locator("#new-game [type=submit]")
+    submit.click()
+    expect(submit).to_contain_text("Confirm: abandon the game in progress")
+    expect(page.locator("#moves")).to_contain_text("e4")          # nothing abandoned yet
+    submit.click()
+    expect(page.locator("#moves")).not_to_contain_text("e4")
+    page.click('[data-tab="library"]')
+    expect(page.locator("#library")).to_contain_text("unfinished (abandoned)")
 
 
 def test_screenshot_for_the_readme(sim, open_page, tmp_path):

@@ -130,3 +130,17 @@ async def test_clicks_over_http_move_the_simulated_pieces(serve):
     assert r.status == 400
     r = await client.post("/api/sim/setup", data="{}", headers=headers)
     assert r.status == 200 and companion.hand.board.occupied == Position().occupied
+
+
+def test_a_held_piece_put_down_on_the_other_colour_takes_it():
+    from board_driver.sim import SimulatedBoard
+    from chess_core import Position
+    from firmware.web.simhand import SimHand
+    position = Position("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
+    board = SimulatedBoard(position.occupied, clock=lambda: 0.0)
+    hand = SimHand(board, position)
+    hand.lift(28)                                    # e4
+    assert hand.captures(35, "white") and not hand.captures(11, "white")   # d5 black; d2 white
+    assert hand.take(35) == "p" and not board.occupied >> 35 & 1 and len(hand.held) == 1
+    hand.place(35, "white")
+    assert hand.pieces[35] == "P" and not hand.held

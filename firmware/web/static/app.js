@@ -35,7 +35,50 @@
     pointer: null,
     libraryDirty: true,
     viewer: null,
+    words: null,   // GET /api/words: the page's words in both languages (firmware/referee/words.py)
   };
+
+  // A word of the page in the chosen language (the English in the HTML until the words arrive).
+  function w(key, fallback) {
+    const words = ui.words && ui.words.page[ui.lang];
+    return (words && words[key]) || fallback || key;
+  }
+
+  function applyWords() {
+    if (!ui.words) return;
+    for (const el of $$("[data-words]")) {
+      if (el.dataset.armed === "1") continue;   // asking to confirm: its label comes back when disarmed
+      const text = w(el.dataset.words, el.textContent);
+      if (el.textContent !== text) el.textContent = text;
+      if (el.dataset.label !== undefined) el.dataset.label = text;
+    }
+    document.documentElement.lang = ui.lang;
+    renderLegend();
+  }
+
+  // The LED legend: each role in its configured colour, in the chosen language.
+  function renderLegend() {
+    const list = $("#led-legend-list");
+    if (!ui.words || !list) return;
+    const roles = ui.words.leds[ui.lang];
+    list.textContent = "";
+    for (const role of Object.keys(roles)) {
+      const li = document.createElement("li");
+      li.dataset.role = role;
+      const dot = document.createElement("span");
+      dot.className = "led-dot";
+      dot.style.background = ui.words.colours[role];
+      li.append(dot, " " + roles[role]);
+      list.appendChild(li);
+    }
+  }
+
+  async function loadWords() {
+    try {
+      const r = await fetch("/api/words", { cache: "no-store" });
+      if (r.ok) { ui.words = await r.json(); applyWords(); render(); }
+    } catch (_) { /* the English of the HTML stays */ }
+  }
 
   // -- helpers ------------------------------------------------------------------------------------
   function pad(n) { return String(n).padStart(2, "0"); }
@@ -158,10 +201,18 @@
     }
   }
 
+  // The pieces are SVG drawn for the project (pieces.js): the same on every device.
+  function pieceHtml(symbol) { return window.EchiquierPieces.pieceSvg(symbol); }
+
   function setPiece(el, symbol, kind) {
     const span = el.firstChild;
-    const text = symbol ? (symbol === "?" ? "\u25CF" : glyph(symbol)) : "";
-    if (span.textContent !== text) span.textContent = text;
+    const shown = symbol || "";
+    if (span.dataset.shown !== shown) {
+      span.dataset.shown = shown;
+      if (!symbol) span.textContent = "";
+      else if (symbol === "?") span.textContent = "\u25CF";
+      else span.innerHTML = pieceHtml(symbol);
+    }
     const cls = "piece" + (symbol ? " " + (symbol === "?" ? "unknown" : colourOf(symbol)) : "") + (kind ? " " + kind : "");
     if (span.className !== cls) span.className = cls;
     el.dataset.piece = symbol || "";
@@ -278,16 +329,18 @@
       li.appendChild(m);
       if (ply % 2 === 1) number++;
     });
-    const lastItem = list.lastElementChild;
-    if (lastItem && !onPick) lastItem.scrollIntoView({ block: "nearest" });
+    // The list scrolls to its last move by itself; the page never scrolls (on a phone the board,
+    // both clocks and the status stay in view after a move).
+    if (!onPick) list.scrollTop = list.scrollHeight;
   }
 
   function renderGame(s) {
-    $("#status").textContent = s.status;
+    $("#status").textContent = ui.lang === "fr" && s.status_fr ? s.status_fr : s.status;
     const over = s.result && s.result !== "*";
     const result = $("#result");
     result.hidden = !over;
-    result.textContent = over ? `${s.result}${s.ending ? " — " + s.ending : ""}` : "";
+    const ending = ui.lang === "fr" && s.status_fr ? s.status_fr : s.ending;
+    result.textContent = over ? `${s.result}${ending ? " — " + ending : ""}` : "";
     $("#name-white").textContent = s.players.white;
     $("#name-black").textContent = s.players.black;
     $("#player-white").classList.toggle("to-move", !over && s.turn === "white");
@@ -296,7 +349,8 @@
     const problems = $("#problems");
     problems.textContent = "";
     // The session keeps every problem met; the page shows the latest while the board is wrong.
-    const current = s.wrong && s.wrong.length && s.problems && s.problems.length ? [s.problems[s.problems.length - 1]] : [];
+    const texts = ui.lang === "fr" && s.problems_fr && s.problems_fr.length === s.problems.length ? s.problems_fr : s.problems;
+    const current = s.wrong && s.wrong.length && texts && texts.length ? [texts[texts.length - 1]] : [];
     for (const p of current) {
       const li = document.createElement("li"); li.textContent = p; problems.appendChild(li);
     }
@@ -317,7 +371,7 @@
       const white = !s.promotion || s.promotion.color !== "black";
       const g = document.createElement("span");
       g.className = "glyph " + (white ? "w" : "b");
-      g.textContent = glyph(white ? p.toUpperCase() : p);
+      g.innerHTML = pieceHtml(white ? p.toUpperCase() : p);
       b.replaceChildren(g, ` ${LETTERS[ui.lang][p]}`);
       b.title = PIECE_NAMES[ui.lang][p];
       b.setAttribute("aria-pressed", s.promotion && s.promotion.piece === p ? "true" : "false");
@@ -358,7 +412,7 @@
     // A game without a clock shows no clock boxes (no "-:--:--" to wonder about).
     for (const side of ["white", "black"]) $("#clock-" + side).hidden = !timed;
     const pause = $("#pause");
-    pause.textContent = c.paused ? "Resume clock" : "Pause clock";
+    pause.textContent = c.paused ? w("resume", "Resume clock") : w("pause", "Pause clock");
     pause.disabled = over || !timed || (!c.paused && !c.running);
     // Online (no assistance allowed) a takeback is the other end's to grant: no button here.
     const takeback = $("#takeback");
@@ -497,7 +551,7 @@
       const b = document.createElement("button");
       b.type = "button";
       b.className = "held " + colourOf(h.piece);
-      b.textContent = glyph(h.piece);
+      b.innerHTML = pieceHtml(h.piece);
       b.title = `from ${h.from} (click to put this one down next)`;
       b.dataset.piece = h.piece;
       b.setAttribute("aria-pressed", ui.handIndex === i ? "true" : "false");
@@ -583,6 +637,8 @@
     return sq ? sq.dataset.square : null;
   }
 
+  const isUpper = (symbol) => symbol === symbol.toUpperCase();
+
   function physicalPiece(name) {
     const s = ui.state;
     return !!(s && s.sim && s.sim.pieces[name]);
@@ -599,6 +655,16 @@
     const name = squareAt(event.clientX, event.clientY);
     if (!name) return;
     event.preventDefault();
+    // A piece in the hand and one of the other colour clicked: the capture, in one click
+    // (the server takes the victim off, then sets the held piece down).
+    const hand = ui.state.sim.hand || [];
+    const there = ui.state.sim.pieces[name];
+    if (hand.length && there && isUpper(there) !== isUpper(hand[hand.length - 1].piece)
+        && isUpper(hand[hand.length - 1].piece) === (ui.state.turn === "white")) {
+      ui.pointer = null;
+      simSend("/api/sim/place", { square: name, index: takeIndex() });
+      return;
+    }
     const lifts = physicalPiece(name);
     ui.pointer = { id: event.pointerId, from: name, lifted: lifts, last: name };
     if (lifts) simSend("/api/sim/lift", { square: name });
@@ -647,7 +713,7 @@
       b.className = "game";
       const moves = Math.ceil(g.plies / 2);
       const when = `${g.date.replace(/\./g, "-")}${g.time ? " " + g.time.slice(0, 5) : ""}`;
-      b.textContent = `${g.white} – ${g.black} · ${g.abandoned ? "unfinished (abandoned)" : g.in_progress ? "in progress" : g.result} · ${moves} move${moves === 1 ? "" : "s"} · ${when}`;
+      b.textContent = `${g.white} – ${g.black} · ${g.abandoned ? w("abandoned", "unfinished (abandoned)") : g.in_progress ? w("in_progress", "in progress") : g.result} · ${moves} move${moves === 1 ? "" : "s"} · ${when}`;
       if (g.problem) b.title = g.problem;
       b.addEventListener("click", () => openGame(g.id));
       const a = document.createElement("a");
@@ -718,7 +784,7 @@
         return;
       }
       button.dataset.armed = "1";
-      button.textContent = confirmText;
+      button.textContent = typeof confirmText === "function" ? confirmText() : confirmText;
       clearTimeout(button.disarmTimer);
       button.disarmTimer = setTimeout(() => disarm(button), 4000);
     });
@@ -765,6 +831,7 @@
     $("#lang-en").setAttribute("aria-pressed", lang === "en" ? "true" : "false");
     $("#lang-fr").setAttribute("aria-pressed", lang === "fr" ? "true" : "false");
     document.body.dataset.lang = lang;
+    applyWords();
     render();
     showPly();
   }
@@ -799,8 +866,9 @@
 
     for (const side of ["white", "black"]) {
       const name = side === "white" ? "White" : "Black";
-      armed($("#resign-" + side), `Confirm: ${name} resigns`, () => act("/api/game/resign", { color: side }));
-      armed($("#takeover-" + side), `Confirm: the computer plays ${name}`,
+      armed($("#resign-" + side), () => w("confirm_resign_" + side, `Confirm: ${name} resigns`),
+            () => act("/api/game/resign", { color: side }));
+      armed($("#takeover-" + side), () => w("confirm_takeover_" + side, `Confirm: the computer plays ${name}`),
             () => act("/api/game/takeover", { color: side }));
       $("#giveback-" + side).addEventListener("click", () => act("/api/game/giveback", { color: side }));
       $("#offer-" + side).addEventListener("click", () => act("/api/game/draw", { action: "offer", color: side }));
@@ -837,13 +905,11 @@
       // A game in progress is abandoned by a new one: the first press asks, the second confirms.
       const submit = form.querySelector("[type=submit]");
       const s = ui.state;
-      const inProgress = s && s.started && !s.over && s.moves.uci.length > 0;
+      const inProgress = s && s.started && s.result === "*" && (s.moves.en || []).length > 0;
       if (inProgress && submit.dataset.armed !== "1") {
         if (!submit.dataset.label) submit.dataset.label = submit.textContent;
         submit.dataset.armed = "1";
-        submit.textContent = ui.lang === "fr"
-          ? "Confirmer : abandonner la partie en cours (elle reste inachevée)"
-          : "Confirm: abandon the game in progress (kept as unfinished)";
+        submit.textContent = w("abandon_confirm", "Confirm: abandon the game in progress (kept as unfinished)");
         clearTimeout(submit.disarmTimer);
         submit.disarmTimer = setTimeout(() => disarm(submit), 6000);
         return;
@@ -937,6 +1003,7 @@
     buildBoard($("#board"), ui.squares, true);
     wire();
     setLang(ui.lang);
+    loadWords();
     connect();
     setInterval(tickClocks, 100);
   }
