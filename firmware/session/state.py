@@ -167,9 +167,13 @@ def status_text(state: SessionState, lang: str = "en") -> str:
             number = chess960_number(Position(state.start_fen, chess960=True))
             if number is not None:
                 rank = state.start_fen.split("/")[7].split()[0]
+                if fr:   # the piece letters of the chosen language (R N B Q K are T C F D R in French)
+                    rank = rank.translate(str.maketrans("RNBQK", "TCFDR"))
+                lit = (" ; soulevez chaque pièce éclairée et posez-la comme indiqué" if fr else
+                       "; lift each lit piece and set it as shown") if state.wrong else ""
                 return (f"Placez la position Chess960 n° {number} pour commencer : première rangée {rank}, "
-                        f"celle des Noirs en miroir" if fr else
-                        f"Set up Chess960 position {number} to start: first rank {rank}, Black's mirrors it")
+                        f"celle des Noirs en miroir{lit}" if fr else
+                        f"Set up Chess960 position {number} to start: first rank {rank}, Black's mirrors it{lit}")
             return "Placez la position Chess960 affichée pour commencer" if fr else "Set up the Chess960 position shown to start"
         return "Placez les pièces pour commencer" if fr else "Set up the pieces to start"
     position = None

@@ -389,14 +389,17 @@ def test_a_new_chess960_game_from_the_page_waits_for_the_rearranged_first_ranks(
     state = table.state()
     # The board still shows the usual arrangement: the same squares filled, so the LEDs light the
     # first-rank squares whose piece changes, and the game waits until each was lifted.
-    assert state["status"] == "Set up Chess960 position 323 to start: first rank BNRQKRNB, Black's mirrors it"
+    assert state["status"] == ("Set up Chess960 position 323 to start: first rank BNRQKRNB, Black's mirrors it; "
+                               "lift each lit piece and set it as shown")
+    assert state["status_fr"] == ("Placez la position Chess960 n° 323 pour commencer : première rangée FCTDRTCF, "
+                                  "celle des Noirs en miroir ; soulevez chaque pièce éclairée et posez-la comme indiqué")
     assert state["fen"] == start_fen(323)
     lit = {i for i, colour in enumerate(state["leds"]) if colour}
     changed = {0, 2, 5, 7, 56, 58, 61, 63}   # RNBQKBNR to BNRQKRNB: the a, c, f and h files
     assert lit == changed
     table.hand.setup(table.backend.position())   # the simulated hand sets the pieces right away
     table.settle()
-    assert table.state()["status"] == "Set up Chess960 position 323 to start: first rank BNRQKRNB, Black's mirrors it"
+    assert table.state()["status"].startswith("Set up Chess960 position 323 to start: first rank BNRQKRNB")
     for square in sorted(changed):                # lifted and set down again, as shown
         table.board.lift(square)
         table.settle(0.2)
