@@ -10,6 +10,10 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 { [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1; } || need+=(mosquitto)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+# make's virtual environment: Debian's python3 has no ensurepip without python3-venv
+if [ "$(command -v python3)" = /usr/bin/python3 ] && ! python3 -m ensurepip --version >/dev/null 2>&1; then
+  need+=(python3-venv)
+fi
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi

@@ -150,13 +150,21 @@ class OpponentSeat:
 
     @property
     def online(self) -> bool:
-        """The game on the board is an online one (synced from the other end)."""
-        return self.online_sync is not None
+        """The game on the board is an online one (synced from the other end, or one saved before a
+        restart whose server has not spoken yet)."""
+        return self.online_sync is not None or self._online_record()
+
+    def _online_record(self) -> bool:
+        record = self.session.record
+        return self.online_sync is None and record is not None and bool(record.online_id) and not record.is_over
 
     @property
     def assisted(self) -> bool:
         """Whether engine help, hints and board takebacks may be used: not in an online game (one
-        that the other end synced, against an opponent that allows no assistance)."""
+        that the other end synced, against an opponent that allows no assistance; or one restored
+        from before a restart, until its server speaks)."""
+        if self._online_record():
+            return False
         return self.online_sync is None or self.opponent is None or self.opponent.assistance_allowed
 
     @property

@@ -60,6 +60,10 @@ from firmware.session.state import SIDE_WORDS, Phase, Promotion, SanCache, Sessi
 log = logging.getLogger(__name__)
 
 CHAT_KEPT = 30   # chat lines kept for the page
+# Endings the last move brought about on the board (a takeback of that move undoes them).
+BOARD_ENDINGS = frozenset({Termination.CHECKMATE, Termination.STALEMATE, Termination.INSUFFICIENT_MATERIAL,
+                           Termination.FIVEFOLD_REPETITION, Termination.SEVENTYFIVE_MOVES})
+CASUAL_ENDINGS = frozenset({Termination.THREEFOLD_REPETITION, Termination.FIFTY_MOVES})   # automatic in "casual"
 
 
 class Session:
@@ -80,11 +84,11 @@ class Session:
         self.replay = replay
         self.style = LedStyle.from_config(config.leds)
         self.gestures = GestureTracker(config.gestures.resign_s, config.gestures.draw_s)
+        self.record: Optional[GameRecord] = None   # (the seat asks whether it is an online game's)
         self.seat = OpponentSeat(self, opponent)
         self.restart_watch = RestartWatch()     # the start position set up mid-game: the next game
         self.match = Match(self._match_config())
         self.phase = Phase.SETTING_UP
-        self.record: Optional[GameRecord] = None
         self.names = (config.game.white, config.game.black)
         self.occupied: Optional[int] = None     # the latest raw reading
         self.settled: Optional[Reading] = None  # the latest settled reading seen
@@ -377,6 +381,8 @@ class Session:
         ``draw_offers_from_move``), which apply from the next game, or to this one while it has
         no move yet. Colours stop alternating: the pairing says who has White."""
         now = self._now(now)
+        if self.seat.online and self.live:
+            raise SessionError("a Lichess game is in progress: the pairing applies once it is over")
         self.change_config(game={"white": white, "black": black, "alternate_colours": False, **game})
         if self.live and self.game.moves:
             with self._command(now):
@@ -467,7 +473,8 @@ class Session:
             if self.seat.server_clock is not None or self.seat.online:
                 raise SessionError("the clocks of an online game are the server's: they cannot be paused here")
             self._handle(self.match.pause(now), now)
-            self.phase = Phase.PAUSED
+            if self.live:   # (the pause's poll may have ended the game: a flag that fell meanwhile)
+                self.phase = Phase.PAUSED
 
     def resume(self, now: Optional[float] = None) -> None:
         """Restart the clock of the side to move."""
@@ -490,7 +497,7 @@ class Session:
                     raise SessionError("no move to take back")
                 self.seat.tell(Action.PROPOSE_TAKEBACK)
                 return
-            self._require_live(over_ok=True)
+            self._require_live(over_ok=self._ended_by_last_move())
             if len(self.game.moves) <= self.restored_plies:
                 raise SessionError("no move to take back (moves made before a restart are final)")
             move = self.game.moves[-1]
@@ -600,6 +607,16 @@ class Session:
         """Forget the Lichess token and stop playing on Lichess."""
         with self._command(now):
             self.seat.lichess_logout()
+
+    def _ended_by_last_move(self) -> bool:
+        """The game is over by what the last move made on the board (a mate, a stalemate, a dead
+        position, a repetition or move count the rules end by themselves): a takeback undoes it.
+        A flag, a resignation or a draw agreed or claimed stands."""
+        outcome = self.game.outcome
+        if outcome is None:
+            return False
+        automatic = BOARD_ENDINGS | (CASUAL_ENDINGS if self.game.rules == "casual" else frozenset())
+        return outcome.termination in automatic
 
     def _now(self, now: Optional[float]) -> float:
         return self.clock() if now is None else now
@@ -816,9 +833,11 @@ class Session:
             self._end_from_other_side(self.pending_end, now)
 
     def _on_taken_back(self, event: TakenBack, now: float) -> None:
-        self._note(event.time)
         if self.phase.over and not self.game.is_over:
             self.phase = Phase.PLAYING   # a takeback reopened the game
+            if self.record is not None:
+                self.record.set_outcome(None)
+        self._note(event.time)
         self.gestures.promotion_closed()
         self.seat.reset()
 

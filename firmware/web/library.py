@@ -155,13 +155,14 @@ class GameLibrary:
 
     def all_pgn(self) -> str:
         """Every game in one PGN text, oldest first, separated by a blank line."""
-        parts = []
-        for summary in reversed(self.games()):
+        entries = []
+        for game_id, path in self._files().items():   # one listing of the directory, not one per game
             try:
-                parts.append(self._lookup(summary["id"]).text.strip() + "\n")
-            except UnknownGame:
-                continue
-        return "\n".join(parts)
+                entries.append(self._entry(game_id, path))
+            except OSError:
+                continue  # removed or unreadable meanwhile
+        entries.sort(key=lambda e: (e.summary["id"], e.summary["mtime_ns"]))
+        return "\n".join(e.text.strip() + "\n" for e in entries)
 
 
 __all__ = ["GameLibrary", "UnknownGame"]

@@ -177,3 +177,56 @@ def test_settings_change_at_once(tmp_path):
         table.session.update_settings(port=80)
     with pytest.raises(SessionError, match="game.touch_move"):
         table.session.update_settings(touch_move="yes")
+
+
+# -- results decided off the board are not undone by a takeback (review of the restructure) ---------
+
+def test_a_takeback_never_undoes_a_flag_a_resignation_or_a_draw(tmp_path):
+    import pytest
+    from firmware.session import SessionError
+    table = Table(tmp_path, takebacks=True, time_control="5")
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    table.wait(10)                                    # White's flag falls
+    assert table.session.snapshot()["status"] == "Black wins on time"
+    with pytest.raises(SessionError, match="over"):
+        table.session.takeback()
+    assert table.session.snapshot()["status"] == "Black wins on time"
+    assert [m.uci() for m in table.session.game.moves] == ["e2e4", "e7e5"]
+
+
+def test_a_mate_taken_back_is_no_longer_over_in_the_saved_game(tmp_path):
+    table = Table(tmp_path, takebacks=True)
+    table.setup()
+    table.play_all("f2f3 e7e5 g2g4 d8h4")
+    assert table.session.game.is_over
+    table.session.takeback()
+    assert not table.session.game.is_over and table.session.live
+    restarted = table.new_session()
+    assert restarted.restore(table.t)
+    assert not restarted.game.is_over and [m.uci() for m in restarted.game.moves] == ["f2f3", "e7e5", "g2g4"]
+
+
+def test_pausing_as_a_flag_falls_leaves_the_game_over_not_paused(tmp_path):
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"                 # Black has a lone king: a flag is judged at once
+    table = Table(tmp_path, time_control="5", fen=fen, clock_start="at_once")
+    table.setup(fen)
+    table.t += 10                                      # White's flag fell while nobody polled
+    table.session.pause(table.t)
+    assert table.session.game.is_over and table.session.phase.over
+
+
+def test_an_online_game_restored_after_a_restart_stays_online_before_the_server_speaks(tmp_path):
+    import pytest
+    from firmware.session import SessionError
+    table = Table(tmp_path, takebacks=True)
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    table.session.record.online_id = "abcd1234"      # (an online game: its record keeps the server's id)
+    table.session.update_settings(white="Ann")        # saved with it
+    restarted = table.new_session()
+    assert restarted.restore(table.t)
+    assert not restarted.seat.assisted
+    with pytest.raises(SessionError, match="server"):
+        restarted.pause(table.t)
+    assert not restarted.feedback_state(table.t).show_legal

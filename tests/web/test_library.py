@@ -93,3 +93,19 @@ async def test_the_library_over_http(serve, games):
     assert (await every.text()).count("[Event ") == 2
     assert (await client.get("/api/games/..%2Fsecret")).status == 404
     assert (await client.get("/games/nothing.pgn")).status == 404
+
+
+def test_the_whole_library_is_read_with_one_listing_of_the_directory(tmp_path, monkeypatch):
+    """/games.pgn is open to anyone on the LAN: it must cost one directory listing, not one per game."""
+    from firmware.web.library import GameLibrary
+    games = tmp_path / "games"
+    games.mkdir()
+    for n in range(30):
+        (games / f"2026-12-01-{n:03d}.pgn").write_text(f'[Event "g{n}"]\n[Result "*"]\n\n1. e4 *\n')
+    library = GameLibrary(games)
+    listings = []
+    real = GameLibrary._files
+    monkeypatch.setattr(GameLibrary, "_files", lambda self: listings.append(1) or real(self))
+    text = library.all_pgn()
+    assert text.count("[Event ") == 30 and text.index('"g0"') < text.index('"g29"')
+    assert len(listings) == 1

@@ -70,7 +70,10 @@ async def test_a_refused_seek_sends_nothing(fake, client):
 
 async def test_lichess_error_texts_come_through(fake, client):
     game = fake.start_game("Bobby", color=BLACK, script=("e2e4",))
-    await asyncio.sleep(0.05)    # the fake opponent plays e4
+    for _ in range(500):         # the fake opponent plays e4 (however busy the machine is)
+        if game.moves:
+            break
+        await asyncio.sleep(0.01)
     with pytest.raises(LichessRefused) as refused:
         await client.move(game.id, "e7e4")
     assert refused.value.status == 400 and refused.value.error == "Piece on e7 cannot move to e4"
