@@ -191,7 +191,7 @@ async def test_a_move_refused_by_the_server_is_undone_like_an_illegal_move(table
     await until(lambda: not session.game.moves)
     snap = session.snapshot()
     assert set(snap["wrong"]) == {"e2", "e4"} and table.lit_names(STYLE.fix, blink_on=True) == {"e2", "e4"}
-    assert snap["status"] == "Take back e2e4: put the pieces back as shown"
+    assert snap["status"] == "Take back e4: put the pawn back on e2"   # (in the player's words, issue 11.4)
     assert snap["problems"][-1] == "Lichess refused e4 (Piece on e2 cannot move to e4): put the pieces back as shown"
     assert len(snap["problem_times"]) == len(snap["problems"])
     table.lift("e4")
