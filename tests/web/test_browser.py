@@ -691,3 +691,27 @@ def test_playing_black_online_the_board_turns_round_and_the_other_sides_doings_s
     expect(page.locator("#status")).to_have_text("Draw by abandoned")
     expect(away).to_be_hidden()
     assert not page.errors
+
+
+def test_a_chess960_game_from_the_new_game_dialog(sim, open_page):
+    server = sim()
+    page = open_page(server)
+    page.click("[data-tab=new]")
+    page.select_option("#new-game [name=variant]", "chess960-number")
+    page.fill("#new-game [name=start_position]", "323")
+    page.click("#new-game button[type=submit]")
+    # The simulated hand sets the pieces of position 323 (bnrqkrnb); the squares whose piece changed
+    # from the usual arrangement are lit until each has been lifted and set down again.
+    expect(page.locator("#status")).to_contain_text("Set up Chess960 position 323 to start: first rank BNRQKRNB")
+    expect(square(page, "a1")).to_have_attribute("data-piece", "B")
+    expect(square(page, "c1")).to_have_attribute("data-piece", "R")
+    lit = re.compile(r"^#[0-9a-f]{6}$")
+    for name in ("a1", "c1", "f1", "h1", "a8", "c8", "f8", "h8"):
+        expect(square(page, name)).to_have_attribute("data-led", lit)
+        click(page, name, name)            # lifted, and set down again
+    expect(page.locator("#status")).to_have_text("White to move")
+    play(page, ("g2", "g3", "g3"), ("g7", "g6", "g6"), ("g1", "f3", "Nf3"), ("d7", "d6", "d6"))
+    click(page, "e1", "g1")                # castling: the king over its rook, which stays on f1
+    expect(page.locator("#moves")).to_contain_text("O-O")
+    expect(square(page, "g1")).to_have_attribute("data-piece", "K")
+    expect(page.locator("#status")).to_have_text("Black to move")
