@@ -26,22 +26,31 @@ def fake_gpio(pinmap: PinMap, faults: list[str]):
         return pins.rows[r], pins.cols[c]
 
     for fault in faults:
-        kind, _, arg = fault.partition(":")
-        if kind == "stuck-column":
-            model.tie(pins.cols["abcdefgh".index(arg)], occupied)
-        elif kind == "shorted-rows":
-            a, b = (int(x) - 1 for x in arg.split(","))
-            model.short(pins.rows[a], pins.rows[b])
-        elif kind == "reversed-diode":
-            model.set_diode(*lines(arg), wrong_way)
-        elif kind == "missing-diode":
-            model.set_diode(*lines(arg), None)
-        elif kind == "no-diodes":
-            model.diodes = None
-            model.version += 1
-        else:
-            raise ValueError(f"--fake-fault {fault!r}: one of {', '.join(FAULTS)}")
+        try:
+            _build_fault(model, pins, fault, occupied, wrong_way, lines)
+        except (ValueError, IndexError):
+            raise ValueError(f"--fake-fault {fault!r}: one of {', '.join(FAULTS)} "
+                             "(FILE a-h, RANK 1-8, SQUARE a1-h8)") from None
     return gpio
+
+
+def _build_fault(model, pins, fault: str, occupied, wrong_way, lines) -> None:
+    """One ``--fake-fault`` built into the model; ValueError or IndexError when it is not one."""
+    kind, _, arg = fault.partition(":")
+    if kind == "stuck-column" and len(arg) == 1:
+        model.tie(pins.cols["abcdefgh".index(arg)], occupied)
+    elif kind == "shorted-rows":
+        a, b = (int(x) - 1 for x in arg.split(","))
+        if not (0 <= a < 8 and 0 <= b < 8):
+            raise IndexError(arg)
+        model.short(pins.rows[a], pins.rows[b])
+    elif kind in ("reversed-diode", "missing-diode") and len(arg) == 2 and arg[1] in "12345678":
+        model.set_diode(*lines(arg), wrong_way if kind == "reversed-diode" else None)
+    elif kind == "no-diodes" and not arg:
+        model.diodes = None
+        model.version += 1
+    else:
+        raise ValueError(kind)
 
 
 def _placer(gpio, pinmap: PinMap, out):
@@ -114,7 +123,11 @@ def run_doctor(args, pinmap: PinMap) -> int:
         gpio = getattr(args, "gpio", None)
         place = getattr(args, "place", None)
         if gpio is None and args.fake:
-            gpio = fake_gpio(pinmap, args.fake_fault or [])
+            try:
+                gpio = fake_gpio(pinmap, args.fake_fault or [])
+            except ValueError as exc:
+                print(f"echiquier hwtest: {exc}", file=sys.stderr)
+                return 2
             place = place or _placer(gpio, pinmap, out)
         if gpio is None:
             from board_driver.gpio_matrix import import_rpi_gpio

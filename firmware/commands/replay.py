@@ -187,6 +187,12 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"echiquier replay: cannot read {args.capture}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    if not match.started and match.debouncer.settled is not None:
+        where = "the position of --fen" if fen else "the initial position"
+        text = (f"the board never showed the start position ({where}), so no game began: "
+                "give --fen with the position the capture starts from")
+        match.problems.append(text)
+        print(f"echiquier replay: {text}", file=sys.stderr)
     if args.format == "json":
         print(json.dumps(match.to_json(), indent=2, ensure_ascii=False))
     else:

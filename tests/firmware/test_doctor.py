@@ -192,3 +192,11 @@ def test_an_old_unit_without_dev_pio0_is_named_on_a_pi_5(tmp_path):
     assert ("FAIL  /dev/pio0: /etc/systemd/system/echiquier.service does not allow it (the LEDs (RP1 PIO)): "
             "the service cannot open it") in out
     assert "ok    /dev/gpiochip0: read/write" in out  # char-gpiochip covers it
+
+
+@pytest.mark.parametrize("fault", ["bogus", "stuck-column:z", "stuck-column:", "shorted-rows:9,1", "reversed-diode:a9"])
+def test_a_mistyped_fake_fault_is_one_line_not_a_traceback(fault, capsys):
+    from firmware.cli import main
+    assert main(["hwtest", "--doctor", "--fake", "--fake-fault", fault]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("echiquier hwtest: --fake-fault") and "Traceback" not in err and len(err.splitlines()) == 1

@@ -95,3 +95,13 @@ def test_empty_capture_gives_an_empty_game(capsys, tmp_path):
     path.write_text("# nothing\n")
     code, out, _ = run(capsys, str(path), "--format", "json")
     assert code == 0 and json.loads(out)["moves"] == [] and json.loads(out)["result"] == "*"
+
+
+def test_a_capture_that_never_shows_the_start_position_says_so(capsys):
+    """A capture of a composed position replayed without its --fen: the board never showed the
+    start, so no game began; the replay says what to give instead of printing an empty game."""
+    code, out, err = run(capsys, str(CAPTURES / "promotion.cap"), "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["moves"] == []
+    assert any("never showed the start position" in p and "--fen" in p for p in data["problems"])
+    assert "--fen" in err
