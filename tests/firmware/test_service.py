@@ -129,7 +129,8 @@ async def test_a_restarted_replay_resumes_after_the_last_saved_move(tmp_path):
 
 def _move_times(config):
     from firmware.referee.match import Match, MatchConfig, MoveMade
-    match = Match(MatchConfig(time_control=config.game.time_control, settle_ms=config.board.settle_ms))
+    match = Match(MatchConfig(time_control=config.game.time_control, settle_ms=config.board.settle_ms,
+                              clock_start=config.game.clock_start))
     times = []
     for event in parse_capture(Path(config.board.capture).read_text()):
         if isinstance(event, Reading):
@@ -139,7 +140,8 @@ def _move_times(config):
 
 def _remaining_after(config, plies):
     from firmware.referee.match import Match, MatchConfig, MoveMade
-    match = Match(MatchConfig(time_control=config.game.time_control, settle_ms=config.board.settle_ms))
+    match = Match(MatchConfig(time_control=config.game.time_control, settle_ms=config.board.settle_ms,
+                              clock_start=config.game.clock_start))
     for event in parse_capture(Path(config.board.capture).read_text()):
         if isinstance(event, Reading):
             for e in match.feed(event):
