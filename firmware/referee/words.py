@@ -198,7 +198,8 @@ PAGE = {
            "in_progress": "in progress", "abandoned": "unfinished (abandoned)", "no_clock": "no clock",
            "two_players": "Two players over the board", "lichess_online": "Lichess (online)",
            "board_legend": "dot: the sensor reads a piece · ring: a piece the game expects but the board lacks · "
-                           "coloured frame: the square's LED"},
+                           "coloured frame: the square's LED",
+           "wrong_move": "Not the move you made? It was:"},
     "fr": {"tab_game": "Partie", "tab_new": "Nouvelle partie", "tab_library": "Parties jouées",
            "tab_settings": "Réglages", "promote_to": "Promotion en :", "accept": "Accepter", "decline": "Refuser",
            "claim_win": "Réclamer la victoire", "claim_draw": "Réclamer la nulle",
@@ -218,7 +219,8 @@ PAGE = {
            "in_progress": "en cours", "abandoned": "inachevée (abandonnée)", "no_clock": "sans pendule",
            "two_players": "Deux joueurs à l'échiquier", "lichess_online": "Lichess (en ligne)",
            "board_legend": "point : le capteur lit une pièce · cercle : une pièce attendue absente de l'échiquier · "
-                           "cadre coloré : la LED de la case"},
+                           "cadre coloré : la LED de la case",
+           "wrong_move": "Ce n'est pas le coup joué ? C'était :"},
 }
 
 __all__ = ["LANGS", "PIECES", "SIDES", "LED_ROLES", "LED_GROUPS", "PAGE", "piece_name", "side_to_move",

@@ -273,11 +273,20 @@ class Session:
             move_clocks=tuple(self.record.clocks) if self.record else (),
             round=self.record.round if self.record else g.round,
             event=self.record.event if self.record else g.event, save_problem=self.saving.message(),
-            gesture=self.gestures.progress(now), corrections=tuple(match.corrections()),
+            gesture=self.gestures.progress(now), corrections=self._corrections(),
             chess960=game.chess960, new_online_game=self.new_online_game, chat=tuple(self.chat_lines),
             notice=self.notice[0] if self.notice is not None and self.notice[1] == len(game.moves) and not over else None,
             first_move_ms=self._first_move_ms(now),
             problems_fr=tuple(self._problems_fr.get(p, p[1]) for p in self.problems))
+
+    def _corrections(self) -> tuple[tuple[Move, str, str], ...]:
+        """The moves that explain the board as well as the last one, with their SAN (en, fr)."""
+        found = self.match.corrections()
+        if not found:
+            return ()
+        before = self.game.position.copy(stack=True)
+        before.pop()
+        return tuple((m, san(before, m, "en"), san(before, m, "fr")) for m in found)
 
     def _first_move_ms(self, now: float) -> Optional[int]:
         """Before both first moves of an online game: the time left before the server aborts it."""
@@ -465,6 +474,24 @@ class Session:
             self._handle(self.match.change_promotion(piece, now), now)
         except ValueError:   # the same piece, or the opponent has started: nothing to change
             pass
+
+    def correct(self, move: str | Move, now: Optional[float] = None) -> None:
+        """The last move was recorded wrong: replace it by ``move``, one of the other moves that
+        explain the board as well (``SessionState.corrections``), while the opponent has not started."""
+        with self._command(now) as now:
+            self._require_live()
+            candidates = self.match.corrections()
+            try:
+                move = move if isinstance(move, Move) else Move.from_uci(str(move))
+            except ValueError:
+                move = None
+            if move not in candidates:
+                names = ", ".join(m.uci() for m in candidates) or "none now"
+                raise SessionError(f"that move does not explain the board (the moves that do: {names})")
+            try:
+                self._handle(self.match.correct(move, now), now)
+            except ValueError as exc:
+                raise SessionError(str(exc)) from None
 
     def pause(self, now: Optional[float] = None) -> None:
         """Stop both clocks (an arbiter's stop); moves made meanwhile count, untimed."""

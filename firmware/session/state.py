@@ -130,7 +130,8 @@ class SessionState:
     event: str = ""
     save_problem: Optional[str] = None      # the game cannot be saved, in words for the players
     gesture: Optional[GestureProgress] = None   # a gesture being held, and how far
-    corrections: tuple[Move, ...] = ()      # other moves that explain the board as well as the last one
+    corrections: tuple[tuple[Move, str, str], ...] = ()   # other moves that explain the board as well as the
+    #                                                       last one: (move, SAN in English, SAN in French)
     chess960: bool = False
     new_online_game: bool = False           # the game being set up came from the other end: new to the board
     chat: tuple[tuple[str, str], ...] = ()  # the online game's chat: (username, text)
@@ -321,7 +322,7 @@ def to_json(state: SessionState) -> dict[str, Any]:
         "event": state.event,
         "save_problem": state.save_problem,
         "gesture": state.gesture.to_json() if state.gesture is not None else None,
-        "corrections": [m.uci() for m in state.corrections],
+        "corrections": [m.uci() for m, _, _ in state.corrections],
         "chat": [{"user": user, "text": text} for user, text in state.chat],
         "notice": state.notice,
         "first_move_ms": state.first_move_ms,

@@ -35,6 +35,8 @@ Page state (every key always present; squares by name, colours ``"#rrggbb"`` or 
     can_takeback bool (never during an online game)
     take_over    the sides the computer may take over now ([] when none)
     problems     [str]: what is wrong on the board, in words
+    corrections  [{"uci", "en", "fr"}]: other moves that explain the board as well as the last one
+                 (SAN in both letter sets); POST /api/game/correct {"move": uci} puts one instead
     leds_problem str | null: the LEDs are off and why (the library is missing or failed); the game goes on
     save_problem str | null: the game cannot be saved and why (a full disk...); the moves are kept, saving retried
     link         the opponent's link, as opponent.link
@@ -150,6 +152,10 @@ class Backend:
         """Each LED role's colour ("#rrggbb"), for the page's legend."""
         style = LedStyle()
         return {role: f"#{getattr(style, role):06x}" for role in LED_ROLES["en"]}
+
+    def correct(self, move: str, now: float) -> None:
+        """The last move was recorded wrong: ``move`` (UCI), one of the page state's ``corrections``."""
+        raise ActionRefused("no move to correct")
 
     def give_back(self, color: str, now: float) -> None:
         """The player of ``color``, taken over by the computer, is back and plays on."""

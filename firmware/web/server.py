@@ -120,6 +120,7 @@ NEW_GAME = {
 }
 ENGINE_FIELDS = ("engine_side", "engine_level", "player")
 SIDE = {"color": Choice(*COLOURS)}
+CORRECT = {"move": Text(max_length=5, min_length=4)}   # UCI; the session checks it explains the board
 TAKEBACK_ANSWER = {"action": Choice(*TAKEBACK_ANSWERS)}
 LICHESS_LOGIN = {"token": Secret(max_length=200)}
 LICHESS_CLAIM = {"what": Choice(*CLAIMS_WHEN_GONE)}
@@ -192,6 +193,7 @@ class WebCompanion:
                    self._command(TAKEBACK_ANSWER, lambda v, now: self.backend.answer_takeback(v["action"], now)))
         r.add_post("/api/game/takeover",
                    self._command(SIDE, lambda v, now: self.backend.take_over(v["color"], now)))
+        r.add_post("/api/game/correct", self._command(CORRECT, lambda v, now: self.backend.correct(v["move"], now)))
         r.add_post("/api/game/giveback",
                    self._command(SIDE, lambda v, now: self.backend.give_back(v["color"], now)))
         r.add_post("/api/lichess/login", self._command(LICHESS_LOGIN, self._lichess_login))

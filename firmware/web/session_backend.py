@@ -129,6 +129,7 @@ def page_state(state: SessionState, *, brightness: float = 0.5, engine: dict[str
         },
         "opponent": _opponent(state.opponent),
         "online": _online(state),
+        "corrections": [{"uci": m.uci(), "en": en, "fr": fr} for m, en, fr in state.corrections],
     }
 
 
@@ -260,6 +261,9 @@ class SessionBackend(Backend):
 
     def lichess_logout(self, now: float) -> Any:
         return self._call(self.session.lichess_logout, now)
+
+    def correct(self, move: str, now: float) -> Any:
+        return self._call(self.session.correct, move, now)
 
     def claim_when_gone(self, what: str, now: float) -> Any:
         return self._call(self.session.claim_when_gone, what, now)

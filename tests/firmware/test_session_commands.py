@@ -230,3 +230,27 @@ def test_an_online_game_restored_after_a_restart_stays_online_before_the_server_
     with pytest.raises(SessionError, match="server"):
         restarted.pause(table.t)
     assert not restarted.feedback_state(table.t).show_legal
+
+
+def test_a_move_recorded_wrong_is_put_right_from_the_page(tmp_path):
+    """Issue 11.6: the queen on c2 could take on c8 or g6; the readings fit both, the board recorded
+    one, and the player picks the other from the moves that explain the board."""
+    import pytest
+    from firmware.session import SessionError
+    fen = "2r4k/8/6p1/8/8/8/2Q5/K7 w - - 0 1"
+    table = Table(tmp_path, fen=fen)
+    table.setup(fen)
+    table.lift("c2")
+    table.lift("g6")
+    table.place("g6")
+    table.wait(3)
+    session = table.session
+    assert [m.uci() for m in session.game.moves] == ["c2g6"]
+    state = session.state()
+    assert [(m.uci(), en, fr) for m, en, fr in state.corrections] == [("c2c8", "Qxc8+", "Dxc8+")]
+    with pytest.raises(SessionError, match="c2c8"):
+        session.correct("c2h7")
+    session.correct("c2c8")
+    assert [m.uci() for m in session.game.moves] == ["c2c8"]
+    assert [m.uci() for m, _, _ in session.state().corrections] == ["c2g6"]   # (and back, if that was wrong)
+    assert session.recorder.load().moves == ["c2c8"]

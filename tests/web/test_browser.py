@@ -715,3 +715,21 @@ def test_a_chess960_game_from_the_new_game_dialog(sim, open_page):
     expect(page.locator("#moves")).to_contain_text("O-O")
     expect(square(page, "g1")).to_have_attribute("data-piece", "K")
     expect(page.locator("#status")).to_have_text("Black to move")
+
+
+def test_a_move_recorded_wrong_is_put_right_with_one_click(sim, open_page):
+    """Issue 11.6: the queen on c2 could take on c8 or g6; lifting the queen, then the g6 pawn and
+    putting the pawn back reads as Qxg6 (the c8 rook swept off unseen) as well as Qxc8 about to
+    land: the page offers the other explanation, and one click makes it the game's move."""
+    server = sim("--fen", "2r4k/8/6p1/8/8/8/2Q5/K7 w - - 0 1")
+    page = open_page(server)
+    for path, body in (("lift", {"square": "c2"}), ("lift", {"square": "g6"}), ("place", {"square": "g6", "index": 1})):
+        page.evaluate("([p, b]) => fetch('/api/sim/' + p, {method: 'POST', headers: {'Content-Type': "
+                      "'application/json'}, body: JSON.stringify(b)})", [path, body])
+        page.wait_for_timeout(300)
+    expect(page.locator("#moves")).to_contain_text("Qxg6")
+    button = page.locator("#corrections button")
+    expect(button).to_have_text("Qxc8+")
+    button.click()
+    expect(page.locator("#moves")).to_contain_text("Qxc8+")
+    assert not page.errors

@@ -398,3 +398,12 @@ async def test_the_pairing_code_is_itself_validated(serve):
 async def test_the_simulator_routes_exist_only_in_the_simulator(serve):
     client, _, _ = await serve()
     assert (await post(client, "/api/sim/click", {"square": "e2"})).status == 404
+
+
+async def test_a_correction_is_checked_at_the_edge_and_refused_in_words(serve):
+    client, _, _ = await serve()
+    for body in ({"move": 5}, {"move": "e2"}, {"move": "e2e4e5x"}, {}):
+        response = await post(client, "/api/game/correct", body)
+        assert response.status == 400 and "move" in (await response.json())["error"]
+    refused = await post(client, "/api/game/correct", {"move": "c2c8"})
+    assert refused.status == 409 and (await refused.json())["error"]   # the fake has no move to correct

@@ -419,3 +419,21 @@ def test_a_960_start_position_out_of_range_is_refused(table):
     with pytest.raises(ActionRefused, match="start_position"):
         table.backend.new_game(white="A", black="B", time_control="-", rules="fide", colours="as-entered",
                                now=table.clock.now, variant="chess960", start_position=960)
+
+
+def test_a_correction_is_offered_and_made_through_the_page(tmp_path):
+    fen = "2r4k/8/6p1/8/8/8/2Q5/K7 w - - 0 1"
+    table = Table(tmp_path, fen=fen)
+    table.hand.lift(parse_square("c2"))
+    table.settle(0.3)
+    table.hand.lift(parse_square("g6"))
+    table.settle(0.3)
+    table.hand.place(parse_square("g6"))
+    table.settle(3)
+    state = table.state()
+    assert state["moves"]["en"] == ["Qxg6"]
+    assert state["corrections"] == [{"uci": "c2c8", "en": "Qxc8+", "fr": "Dxc8+"}]
+    with pytest.raises(ActionRefused, match="explain"):
+        table.backend.correct("a1a2", table.clock.now)
+    table.backend.correct("c2c8", table.clock.now)
+    assert table.state()["moves"]["en"] == ["Qxc8+"]

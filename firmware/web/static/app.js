@@ -562,11 +562,28 @@
     $("#aside").disabled = !s.sim.hand.length;
   }
 
+  // A move recorded wrong: the other moves that explain the board, one click puts it right (issue 11.6).
+  function renderCorrections(s) {
+    const box = $("#corrections");
+    for (const old of box.querySelectorAll("button")) old.remove();
+    const list = s.corrections || [];
+    for (const c of list) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.correct = c.uci;
+      b.textContent = ui.lang === "fr" ? c.fr : c.en;
+      b.addEventListener("click", () => act("/api/game/correct", { move: c.uci }));
+      box.appendChild(b);
+    }
+    box.hidden = !list.length;
+  }
+
   function render() {
     const s = ui.state;
     if (!s) return;
     renderBoard(s);
     renderGame(s);
+    renderCorrections(s);
     renderSettings(s);
     renderSim(s);
     tickClocks();
