@@ -434,6 +434,13 @@ def test_french_turns_the_page_and_the_prompts_into_french_and_the_legend_shows(
     expect(page.locator('[data-tab="game"]')).to_have_text("Partie")
     expect(page.locator("#resign-white")).to_have_text("Les Blancs abandonnent")
     expect(page.locator('#led-legend-list li[data-role="check"]')).to_contain_text("un roi en échec")
+    page.click('[data-tab="new"]')
+    expect(page.locator("#new-game")).to_contain_text("Deux joueurs à l'échiquier")
+    expect(page.locator("#new-game")).to_contain_text("Cadence")
+    expect(page.locator("#new-game [name=opponent]")).to_have_count(3)   # the inputs beside the words stay
+    page.click('[data-tab="settings"]')
+    expect(page.locator("#settings")).to_contain_text("Pièce touchée, pièce jouée")
+    page.click('[data-tab="game"]')
     move(page, "e5", "e2")
     expect(page.locator("#status")).to_have_text("Trait aux Blancs")
     page.click("#lang-en")

@@ -48,7 +48,9 @@
     if (!ui.words) return;
     for (const el of $$("[data-words]")) {
       if (el.dataset.armed === "1") continue;   // asking to confirm: its label comes back when disarmed
-      const text = w(el.dataset.words, el.textContent);
+      // the words in the element, its leading and trailing spaces kept (beside an input)
+      const [, lead, , trail] = el.textContent.match(/^(\s*)([\s\S]*?)(\s*)$/);
+      const text = lead + w(el.dataset.words, el.textContent.trim()) + trail;
       if (el.textContent !== text) el.textContent = text;
       if (el.dataset.label !== undefined) el.dataset.label = text;
     }
@@ -389,18 +391,21 @@
     if (s.draw_offer) {
       const who = s.draw_offer === "white" ? "White" : "Black";
       const waiting = opp.kind !== "none" && !theirs.has(s.draw_offer) && theirs.size > 0;
-      $("#draw-offer-text").textContent = waiting ? `${who} offers a draw; waiting for the answer.` : `${who} offers a draw.`;
+      $("#draw-offer-text").textContent = waiting
+        ? w(`draw_offered_waiting_${s.draw_offer}`, `${who} offers a draw; waiting for the answer.`)
+        : w(`draw_offered_${s.draw_offer}`, `${who} offers a draw.`);
       $("#draw-accept").hidden = $("#draw-decline").hidden = waiting;
     }
     const tbOffer = $("#takeback-offer");
     tbOffer.hidden = !s.takeback_offer || over;
     if (s.takeback_offer) {
       const who = s.takeback_offer === "white" ? "White" : "Black";
-      $("#takeback-offer-text").textContent = `${who} asks to take back the last move.`;
+      $("#takeback-offer-text").textContent = w(`takeback_asked_${s.takeback_offer}`,
+                                                `${who} asks to take back the last move.`);
     }
     const claim = $("#claim-draw");
     claim.hidden = !(s.claims && s.claims.length) || over;
-    if (!claim.hidden) claim.textContent = `Claim a draw (${s.claims.join(", ")})`;
+    if (!claim.hidden) claim.textContent = `${w("claim_draw", "Claim a draw")} (${s.claims.map((c) => w("claim_" + c.replace(/[^a-z]+/g, "_"), c)).join(", ")})`;
     for (const side of ["white", "black"]) {
       $("#offer-" + side).disabled = over || s.draw_offer === side;
       $("#resign-" + side).disabled = over;
@@ -720,7 +725,7 @@
     const list = $("#library");
     list.textContent = "";
     if (!data.games.length) {
-      const li = document.createElement("li"); li.textContent = "No game recorded yet."; list.appendChild(li);
+      const li = document.createElement("li"); li.textContent = w("no_game_yet", "No game recorded yet."); list.appendChild(li);
     }
     for (const g of data.games) {
       const li = document.createElement("li");
