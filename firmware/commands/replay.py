@@ -36,6 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="Chess960 start position number 0-959 (implies --variant chess960; 518 is the usual start)")
     p.add_argument("--time-control", default="-", help="time control, e.g. 300+3 (default: - for none)")
     p.add_argument("--rules", choices=("fide", "casual"), default="fide", help="rule profile (default: fide)")
+    p.add_argument("--clock-start", choices=("first_move", "at_once"), default="first_move",
+                   help="when the clocks start, as [game] clock_start (default: first_move, as `run`)")
     p.add_argument("--format", choices=("pgn", "json"), default="pgn", help="output format (default: pgn)")
     p.set_defaults(func=run)
 
@@ -169,7 +171,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"echiquier replay: bad --start-position: {exc}", file=sys.stderr)
             return 2
     try:
-        config = MatchConfig(rules=args.rules, time_control=args.time_control, fen=fen, chess960=chess960)
+        config = MatchConfig(rules=args.rules, time_control=args.time_control, fen=fen, chess960=chess960,
+                             clock_start=args.clock_start)
         Match(config)
     except FenError as exc:
         text = str(exc).replace("choose the chess960 variant", "add --variant chess960")

@@ -10,7 +10,9 @@ Contract
 * Commands raise :class:`SessionError` (a message for the player) when they cannot be carried out:
   ``new_game``, ``resign``, ``offer_draw`` / ``accept_draw`` / ``decline_draw`` / ``claim_draw``,
   ``choose_promotion``, ``pause`` / ``resume``, ``takeback``, ``update_settings``, ``button``,
-  ``take_over``, ``accept_takeback`` / ``decline_takeback``, ``lichess_login`` / ``lichess_logout``.
+  ``take_over`` / ``give_back``, ``accept_takeback`` / ``decline_takeback``, ``lichess_login`` /
+  ``lichess_logout``. The start position set up mid-game and held 2 s ends the game unfinished
+  and begins the next (:mod:`firmware.referee.restart_watch`).
 * Output, after each input, in this order: the LED frame (pure, :mod:`firmware.referee.feedback`)
   is shown; the game is saved if a move or a result was committed; then subscribers get the new
   :class:`~firmware.session.state.SessionState` (built once per change; ``snapshot()`` is its

@@ -105,3 +105,11 @@ def test_a_capture_that_never_shows_the_start_position_says_so(capsys):
     assert code == 0 and data["moves"] == []
     assert any("never showed the start position" in p and "--fen" in p for p in data["problems"])
     assert "--fen" in err
+
+
+def test_the_clocks_start_as_run_starts_them(capsys):
+    path = CAPTURES / "quiet_moves.cap"
+    _, first_move, _ = run(capsys, str(path), "--time-control", "300+2")
+    assert "1. e4 { [%clk 0:05:02] }" in first_move          # [game] clock_start's default: White's first move is free
+    _, at_once, _ = run(capsys, str(path), "--time-control", "300+2", "--clock-start", "at_once")
+    assert "1. e4 { [%clk 0:05:02] }" not in at_once and "1. e4 { [%clk 0:05:0" in at_once
