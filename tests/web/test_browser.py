@@ -540,6 +540,15 @@ def test_the_computer_takes_over_a_side_that_has_to_leave(sim, open_page):
     expect(page.locator("#moves")).to_contain_text(text)
     expect(page.locator("#status")).to_have_text(re.compile("^White to move"))
     assert page_state(page, server)["moves"]["en"][:3] == ["e4", "e5", "Nf3"]
+    expect(page.locator("#giveback-black")).to_be_visible()         # Black's player is back
+    expect(page.locator("#giveback-white")).to_be_hidden()
+    page.click("#giveback-black")
+    expect(page.locator("#name-black")).to_have_text("Black")
+    expect(page.locator("#giveback")).to_be_hidden()
+    expect(page.locator("#takeover-black")).to_be_visible()
+    move(page, "d2", "d4", "d4")
+    expect(page.locator("#status")).to_have_text("Black to move")    # no engine move shown: Black plays
+    assert page_state(page, server)["expected_move"] is None
     assert not page.errors
 
 
