@@ -10,16 +10,20 @@ import sys
 COMMANDS = ("perft", "hwtest", "replay", "sim", "run", "lichess", "hub")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every sub-command, or of ``only`` (one name of COMMANDS): a command run
+    imports its own module alone, not every other command's (start-up time and memory)."""
     parser = argparse.ArgumentParser(prog="echiquier", description="Échiquier sensor chessboard")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in (only,) if only else COMMANDS:
         importlib.import_module(f"firmware.commands.{name}").register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    # The first word names the command (the top-level parser has no option but --help).
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
