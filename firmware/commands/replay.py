@@ -4,7 +4,9 @@ The capture's readings go through the same :class:`firmware.referee.match.Match`
 (debounce, inference, clock, draw rules), with the capture's own times, polled at the deadlines
 it names as the service does, and the same gestures (:mod:`firmware.referee.gestures`: a result
 set with the kings, taken back in time, a promotion cycled), acted on as the session acts on them
-for two players over the board (``Match.gestures``: what fired). A malformed line is
+for two players over the board (``Match.gestures``: what fired). The start position set up
+mid-game and held 2 s ends the game there, unfinished (``Termination "abandoned"``), as under
+``run`` (which goes on with the next game in a PGN of its own). A malformed line is
 reported on stderr with its line number, recorded in ``problems``, and skipped; the replay
 goes on. Exit 0 when the capture was read, 2 when it cannot be opened or an option is wrong.
 """
@@ -24,6 +26,7 @@ from chess_core.timecontrol import TimeControlError
 from firmware.referee.gestures import (CyclePromotion, DrawGesture, GestureTracker, GestureUndone, Resign,
                                        draw_decision, forming, next_promotion)
 from firmware.referee.match import GameStarted, Match, MatchConfig, MoveMade, ProblemFound, TakenBack
+from firmware.referee.restart_watch import RestartWatch, at_start
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -53,15 +56,25 @@ def replay(lines: Iterable[str], config: MatchConfig | None = None,
     for event in iter_capture(lines, errors):
         reported = _report(match, errors, reported, errors_to)
         player.until(event.time)
+        if player.abandoned_at is not None:
+            break   # the start position set up mid-game: this game ends here, unfinished, as under `run`
         if isinstance(event, PromoteChoice):
             player.events(match.promote(event.piece, event.time))
         else:
             player.events(match.feed(event))
         player.watch(event.time)
     _report(match, errors, reported, errors_to)
-    player.events(match.finish())
-    player.watch(None)
+    if player.abandoned_at is None:
+        player.events(match.finish())
+        player.watch(None)
+    else:
+        text = (f"{player.abandoned_at:.3f} s: the start position was set up: the game is left unfinished "
+                f"(a new game follows, which `echiquier run` records in a PGN of its own)")
+        match.problems.append(text)
+        if errors_to is not None:
+            print(f"echiquier replay: {text}", file=errors_to)
     match.gestures = player.fired
+    match.abandoned = player.abandoned_at is not None
     return match
 
 
@@ -74,15 +87,21 @@ class _Gestures:
         self.tracker = tracker
         self.settled = None
         self.fired: list[str] = []
+        self.restart = RestartWatch()   # the start position set up mid-game (firmware.referee.restart_watch)
+        self.abandoned_at: float | None = None
 
     def until(self, t: float) -> None:
         """Run the timers due before ``t``."""
         match, tracker = self.match, self.tracker
-        while True:
-            due = [d for d in (match.next_deadline(), tracker.next_deadline() if tracker else None) if d is not None]
+        while self.abandoned_at is None:
+            due = [d for d in (match.next_deadline(), tracker.next_deadline() if tracker else None,
+                               self.restart.deadline() if self._live() else None) if d is not None]
             if not due or min(due) > t:
                 return
             now = min(due)
+            if self._live() and self.restart.due(now):
+                self.abandoned_at = now
+                return
             self.events(match.poll(now))
             self.watch(now)
             if tracker is not None and self._live():
@@ -106,7 +125,14 @@ class _Gestures:
 
     def watch(self, now: float | None) -> None:
         board = self.match.debouncer.settled
-        if self.tracker is None or board is None or board is self.settled:
+        if board is None or board is self.settled:
+            return
+        if self._live():
+            start = self.match.game.start_position()
+            self.restart.observe(board.time, at_start(board.occupied, board.white, board.black, start.occupied,
+                                                      start.bb_color[0], start.bb_color[1],
+                                                      self.match.game.position.occupied))
+        if self.tracker is None:
             return
         self.settled = board
         now = board.time if now is None else now
@@ -200,5 +226,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(match.to_json(), indent=2, ensure_ascii=False))
     else:
         name = "stdin" if args.capture == "-" else args.capture
-        sys.stdout.write(match.to_pgn({"Event": f"Replay of {name}", "Site": "Échiquier"}))
+        tags = {"Event": f"Replay of {name}", "Site": "Échiquier"}
+        if getattr(match, "abandoned", False):
+            tags["Termination"] = "abandoned"
+        sys.stdout.write(match.to_pgn(tags))
     return 0

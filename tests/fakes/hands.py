@@ -638,7 +638,7 @@ FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
 SCHOLARS_MATE = ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"]
 
 
-def capture_evening(games: int, *, seed: int = 0, noise: str = "bounce") -> Evening:
+def capture_evening(games: int, *, seed: int = 0, noise: str = "bounce", first: int = 0) -> Evening:
     """``games`` games at one board, one capture: the players set the start position up after each
     (held a few seconds before the first move: they sit down), some games mated, some abandoned
     half-way, some drawn without a word (the players just set up again)."""
@@ -649,7 +649,7 @@ def capture_evening(games: int, *, seed: int = 0, noise: str = "bounce") -> Even
     played: list[tuple[str, list[str]]] = []
     all_moves: list[str] = []
     for number in range(games):
-        kind = ("mate", "abandoned", "drawn")[number % 3]
+        kind = ("mate", "abandoned", "drawn")[(number + first) % 3]
         if kind == "mate":
             moves = FOOLS_MATE if number % 2 else SCHOLARS_MATE
         else:

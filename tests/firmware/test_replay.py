@@ -113,3 +113,18 @@ def test_the_clocks_start_as_run_starts_them(capsys):
     assert "1. e4 { [%clk 0:05:02] }" in first_move          # [game] clock_start's default: White's first move is free
     _, at_once, _ = run(capsys, str(path), "--time-control", "300+2", "--clock-start", "at_once")
     assert "1. e4 { [%clk 0:05:02] }" not in at_once and "1. e4 { [%clk 0:05:0" in at_once
+
+
+def test_a_game_left_for_the_start_position_ends_there_as_under_run(capsys, tmp_path):
+    from tests.fakes.hands import capture_evening
+    evening = capture_evening(2, seed=3, first=1)          # abandoned half-way, then the next game
+    path = tmp_path / "evening.cap"
+    path.write_text(evening.capture.text)
+    code, out, err = run(capsys, str(path))
+    assert code == 0
+    first = evening.games[0][1]
+    assert '[Termination "abandoned"]' in out and out.rstrip().endswith("*")
+    assert "the start position was set up: the game is left unfinished" in err
+    code, out, _ = run(capsys, str(path), "--format", "json")
+    data = json.loads(out)
+    assert data["moves"] == first and data["result"] == "*"   # this game's moves, none of the next one's
