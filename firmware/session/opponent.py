@@ -21,10 +21,7 @@ from chess_core import BLACK, WHITE, Game, Move
 from firmware.config import Config, OpponentKind
 from firmware.opponents.base import (Action, ActionNotSupported, ChatLine, ClockTimes, GameEnd, GameSync, LinkState, Offer,
                                      Opponent, OpponentGone, OpponentListener, ServerClock)
-from firmware.opponents.engine.levels import Level
-from firmware.opponents.engine.opponent import Takeover as TakeoverRecord
 from firmware.opponents.factory import build_engine, build_lichess, engine_side, kind_of
-from firmware.opponents.lichess.token import Token, TokenError, write_token
 from firmware.referee.match import Match
 from firmware.session.commands import SessionError
 from firmware.session.recorder import GameRecord
@@ -315,6 +312,8 @@ class OpponentSeat:
             self.engine_sides = sides
 
     def set_engine_level(self) -> None:
+        # The engine's and Lichess's modules are imported when used (start-up time and memory).
+        from firmware.opponents.engine.levels import Level
         if self.opponent is not None:
             self.opponent.set_level(Level.from_config(self.session.config.engine))
 
@@ -402,6 +401,7 @@ class OpponentSeat:
 
     def restore_takeovers(self, saved: dict[str, list[Any]]) -> None:
         """The take-overs of a restored game: the engine plays those sides again once it runs."""
+        from firmware.opponents.engine.opponent import Takeover as TakeoverRecord
         self.takeovers = {int(side): TakeoverRecord(int(side), str(player), str(engine), int(from_move))
                           for side, (player, engine, from_move) in saved.items()}
         if self.opponent is not None:
@@ -428,6 +428,7 @@ class OpponentSeat:
     def lichess_login(self, token: str) -> None:
         """Keep ``token`` (scope board:play) in the token file (mode 0600, written atomically;
         never logged) and (re)start Lichess as the opponent with it."""
+        from firmware.opponents.lichess.token import Token, TokenError, write_token
         try:
             secret = Token(token)
         except TokenError as exc:
