@@ -248,6 +248,7 @@ class Match:
         self._clock_ms = 0               # the latest time given to a clock call that advances it
         self._illegal = False            # inside a run of ILLEGAL verdicts (one problem per run)
         self._expected: Optional[tuple[Move, int]] = None   # the opponent's move and when it was announced
+        self._handover_ms: Optional[int] = None   # the clock stopped for the opponent at its move's announcement
         self._dead_steps: Optional[Steps] = None   # the dead-position search under way
         self._flag_steps: Optional[tuple[int, int, Steps]] = None  # (side, flag ms, search) under way
 
@@ -273,7 +274,7 @@ class Match:
     def next_deadline(self) -> Optional[float]:
         deadlines = self._timers()
         if self._live():
-            at = self.clock.flag_time()
+            _, at = self._flag_point()
             if at is not None and not self._flag_deferred(at):
                 deadlines.append(at / 1000)
         return min(deadlines) if deadlines else None
@@ -394,6 +395,7 @@ class Match:
         if not self.game.moves:
             raise ValueError("there is no move to take back")
         events = self.poll(now)
+        self._end_handover(self._clock_now(now))
         move = self.game.moves[-1]
         events += self._take_back(move, now)
         self.inference.reset(self.game.position, guide_back=True)
@@ -405,7 +407,9 @@ class Match:
     def pause(self, now: float) -> list[MatchEvent]:
         """Stop both clocks (an arbiter's stop); moves made meanwhile are recorded, untimed."""
         events = self.poll(now)
-        if self.clock.started and self.clock.flag_fallen is None:
+        if self._handover_ms is not None:   # already stopped: the hand's time so far is the player's
+            self._settle_handover(self._clock_now(now))
+        elif self.clock.started and self.clock.flag_fallen is None:
             t = self._clock_now(now)
             self.clock.pause(t)
             self._clock_ms = t
@@ -413,7 +417,7 @@ class Match:
 
     def resume(self, now: float) -> list[MatchEvent]:
         """Restart the clock of the side to move after ``pause``."""
-        if self.clock.paused and self._live():
+        if self.clock.paused and self._live() and self._handover_ms is None:
             t = self._clock_now(now)
             self.clock.resume(t)
             self._clock_ms = t
@@ -423,23 +427,32 @@ class Match:
         """Only ``move`` (the opponent's) may be made next; None: any. ``now``: when it was
         announced: the time the hand then spends carrying it out is the player's, not the opponent's."""
         self.inference.expect(move)
+        self._end_handover(self._clock_now(now) if now is not None else self._clock_ms)
         self._expected = (move, _ms(now)) if move is not None and now is not None else None
+        clock = self.clock
+        if (self._expected is not None and self.time_control.timed and clock.started and not clock.paused
+                and clock.flag_fallen is None and clock.running_side == self.game.turn):
+            t = self._clock_now(now)
+            if clock.flag_time() is None or t < clock.flag_time():
+                clock.pause(t)   # the opponent's time stops as its move is announced; the player's runs (below)
+                self._clock_ms = self._handover_ms = t
 
-    def _hand_time(self, mover: int, announced_ms: int, pressed_ms: int) -> None:
-        """The opponent's move was pressed when the hand completed it on the board: the time from
-        its announcement goes back to the opponent and is charged to the player who carried it out."""
-        if not self.time_control.timed or self.clock.paused or self.clock.flag_fallen is not None:
-            return
-        used = pressed_ms - max(announced_ms, self._press_ms[-2] if len(self._press_ms) > 1 else announced_ms)
-        if used <= 0:
-            return
-        other = mover ^ 1
-        used = min(used, self.clock.remaining(other, pressed_ms) or 0)
-        if used <= 0:
-            return
-        self.clock.add_time(other, -used, now_ms=pressed_ms)
-        self.clock.add_time(mover, used, now_ms=pressed_ms)
-        self.clocks_after_move[-1] = self.clock.remaining(mover, pressed_ms)
+    def _end_handover(self, t: int) -> None:
+        """The announced move was withdrawn (or taken back): the opponent's clock runs again from ``t``;
+        the time in between is nobody's."""
+        if self._handover_ms is not None:
+            self._handover_ms = None
+            if self._live():
+                self.clock.resume(t)
+                self._clock_ms = t
+
+    def _settle_handover(self, t: int) -> None:
+        """Charge the player the time since the announcement (the clock stays stopped)."""
+        player = self.game.turn ^ 1
+        used = min(t - self._handover_ms, self.clock.remaining(player, t) or 0)
+        if used > 0:
+            self.clock.add_time(player, -used)
+        self._handover_ms = None
 
     def new_game(self, now: float, fen: Optional[str] = None, *, arrange: int = 0) -> list[MatchEvent]:
         """A new game from ``fen`` (default: the configured start); it starts when the board shows
@@ -526,7 +539,16 @@ class Match:
         if not self.time_control.timed:
             return None
         at = self._clock_now(now)
-        return self.clock.remaining(WHITE, at), self.clock.remaining(BLACK, at)
+        times = [self.clock.remaining(WHITE, at), self.clock.remaining(BLACK, at)]
+        if self._handover_ms is not None:   # the player carries out the opponent's move: the player's time runs
+            player = self.game.turn ^ 1
+            times[player] = max(0, times[player] - max(0, at - self._handover_ms))
+        return times[WHITE], times[BLACK]
+
+    def running_side(self) -> Optional[int]:
+        """The side whose time runs now: the player carrying out the opponent's announced move, else
+        the clock's."""
+        return self.game.turn ^ 1 if self._handover_ms is not None else self.clock.running_side
 
     def to_pgn(self, headers: Optional[dict] = None) -> str:
         from chess_core.pgn import write_pgn
@@ -607,9 +629,16 @@ class Match:
         # drawn, a move later), so a quick player never waits for a search.
         self._dead_steps = None
         t = self._clock_now(v.time)
-        flag = self.clock.flag_time()
+        flagged, flag = self._flag_point()
         if flag is not None and t >= flag:
-            return self._flag(flag)
+            return self._flag(flag, flagged)
+        handover, self._handover_ms = self._handover_ms, None
+        if handover is not None:   # the opponent's move carried out: its clock was stopped at the announcement
+            self.clock.resume(t)
+            player = self.game.turn ^ 1
+            used = min(t - handover, self.clock.remaining(player, t) or 0)
+            if used > 0:
+                self.clock.add_time(player, -used)
         mover = self.game.turn
         text = san(self.game.position, v.move)
         outcome = self.game.push(v.move)
@@ -617,9 +646,7 @@ class Match:
         if not started:   # clock_start "first_move": the first move is free, the opponent's clock starts
             self.clock.start(t, mover)
         self._press(mover, t)
-        expected, self._expected = self._expected, None
-        if started and expected is not None and expected[0] == v.move:
-            self._hand_time(mover, expected[1], t)
+        self._expected = None
         events: list[MatchEvent] = [MoveMade(v.move, text, v.time)]
         if outcome is not None:
             events += self._end(outcome, v.time)
@@ -733,13 +760,24 @@ class Match:
     def _check_flag(self, now: float) -> list[MatchEvent]:
         if not self._live():
             return []
-        at = self.clock.flag_time()
+        side, at = self._flag_point()
         if at is None or _ms(now) < at or self._flag_deferred(at):
             return []
-        return self._flag(at)
+        return self._flag(at, side)
 
-    def _flag(self, at_ms: int) -> list[MatchEvent]:
-        side = self.clock.side_to_move
+    def _flag_point(self) -> tuple[Optional[int], Optional[int]]:
+        """(the side whose flag falls next, when in clock ms): the side to move's, or, while the hand
+        carries out the opponent's announced move, the player's."""
+        if self._handover_ms is not None:
+            player = self.game.turn ^ 1
+            return player, self._handover_ms + (self.clock.remaining(player, self._clock_ms) or 0)
+        return self.clock.side_to_move, self.clock.flag_time()
+
+    def _flag(self, at_ms: int, side: Optional[int] = None) -> list[MatchEvent]:
+        if side is None:
+            side = self.clock.side_to_move
+        if self._handover_ms is not None:   # the player's flag, carrying out the opponent's move
+            self._settle_handover(at_ms)
         self._clock_ms = max(self._clock_ms, at_ms)
         if not self.config.exact_dead_positions:
             return self._end(self.game.flag(side), at_ms / 1000)
@@ -750,6 +788,8 @@ class Match:
         return self._judge_flag(self.config.analysis_steps)
 
     def _end(self, outcome: Outcome, time: float) -> list[MatchEvent]:
+        if self._handover_ms is not None:   # the game ends while the hand carries out the opponent's move
+            self._settle_handover(self._clock_now(time))
         if self.clock.started and not self.clock.paused and self.clock.flag_fallen is None:
             t = self._clock_now(time)
             self.clock.pause(t)

@@ -1154,7 +1154,7 @@ class Session:
             return server
         if self.phase is Phase.SETTING_UP:
             return None, None
-        running = self.match.clock.running_side if self.phase is not Phase.PAUSED else None
+        running = self.match.running_side() if self.phase is not Phase.PAUSED else None
         return self.match.remaining(now), running
 
     def _low_time(self, now: float) -> Optional[int]:

@@ -58,3 +58,27 @@ def test_an_empty_custom_time_control_is_refused_with_a_message(tmp_path):
     table = Table(tmp_path)
     with pytest.raises(SessionError, match="time control"):
         table.session.new_game(table.t, time_control="")
+
+
+def test_the_opponent_never_loses_on_time_while_the_hand_carries_out_its_move(tmp_path):
+    """A tester's game: Stockfish at 15 s, its move announced, the player slow to carry it out:
+    the engine's clock stands still from the announcement, the player's runs (and is shown running)."""
+    table = Table(tmp_path, time_control="15", clock_start="at_once")
+    table.setup()
+    table.play("e2e4", think=1)
+    table.wait(2)
+    table.session.opponent_moved(Move.from_uci("e7e5"))   # announced with about 13 s left on Black's clock
+    announced = table.t
+    white_then, black_then = table.session.match.remaining(table.t)
+    table.wait(8)
+    white, black = table.session.match.remaining(table.t)
+    assert black == black_then and white < white_then - 7_900          # the player's time runs, not the engine's
+    assert table.session.snapshot()["clocks"]["running"] == "white"
+    table.wait(8)                                                       # longer than Black had left
+    assert not table.session.game.is_over or table.session.game.outcome.winner == BLACK
+    table.lift("e7")
+    table.place("e5")
+    table.wait(0.5)
+    outcome = table.session.game.outcome
+    assert outcome is None or outcome.winner == BLACK, outcome           # never "White wins on time"
+    assert table.t - announced > black_then / 1000
