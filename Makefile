@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: sim test install install-dev install-pi system-deps bench clean
+.PHONY: sim test install install-dev install-pi system-deps bench clean fast pure
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -31,8 +31,18 @@ test: system-deps install-dev
 install-pi:
 	sudo bash systemd/install.sh
 
+# Optional compiled build: chess_core's hot modules (setup.py's MYPYC_MODULES) compiled by mypyc
+# next to their sources, which Python then imports first; `make pure` removes them (pure Python
+# again). Never required: without it everything runs from the .py files. Rebuild after editing them.
+fast: install-dev
+	$(BIN)/pip install --quiet 'mypy>=1.8'
+	ECHIQUIER_MYPYC=1 $(BIN)/python setup.py build_ext --inplace
+
+pure:
+	rm -f chess_core/*.so *__mypyc.*.so
+
 bench: install-dev
 	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info chess_core/*.so *__mypyc.*.so

@@ -7,7 +7,10 @@ Two comparisons, both libraries alternating run by run so that a busy machine sl
   made and unmade (the cost of make/unmake on every move);
 * whole processes: ``echiquier perft --depth D`` (start-up, imports and all) beside a plain
   python-chess perft with bulk counting in its own interpreter (``python -c``), CPU time of each
-  child process (user + system, from wait4), median of the repetitions. Goal: >= 3x.
+  child process (user + system, from wait4), median of the repetitions. Goal: >= 3x. When the
+  optional compiled build is present (``make fast``: chess_core's hot modules compiled by mypyc),
+  ``echiquier perft`` also runs on a copy of chess_core's .py files alone (pure Python), so both
+  builds are measured beside python-chess in the same run.
 
     python bench/perft.py            # initial position depth 4, Kiwipete depth 3; processes at depth 5
     python bench/perft.py --deep     # also the other standard positions, deeper
@@ -16,10 +19,13 @@ Two comparisons, both libraries alternating run by run so that a busy machine sl
 from __future__ import annotations
 
 import argparse
+import importlib.machinery
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable
@@ -89,10 +95,17 @@ def timed(run: Callable[[str, int, bool], int], fen: str, depth: int, expected: 
     return nodes / elapsed
 
 
-def child_cpu(argv: list[str], expected: int) -> float:
+def compiled_modules() -> list[str]:
+    """chess_core's modules built as extensions (the optional mypyc build), by file name."""
+    import chess_core
+    return sorted(p.name for p in Path(chess_core.__file__).parent.iterdir()
+                  if p.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)))
+
+
+def child_cpu(argv: list[str], expected: int, env: dict | None = None) -> float:
     """CPU seconds (user + system) of a child process that must print ``expected``."""
     read, write = os.pipe()
-    proc = subprocess.Popen(argv, stdout=write, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(argv, stdout=write, stderr=subprocess.DEVNULL, env=env)
     os.close(write)
     with os.fdopen(read) as out:
         text = out.read()
@@ -123,16 +136,37 @@ def in_process(cases, reps: int, bulk: bool, chess) -> None:
 
 
 def processes(reps: int) -> None:
+    compiled = compiled_modules()
+    pure_env = None
+    if compiled:
+        import chess_core
+        pure = Path(tempfile.mkdtemp(prefix="perft-pure-"))
+        shutil.copytree(Path(chess_core.__file__).parent, pure / "chess_core",
+                        ignore=lambda d, names: [n for n in names if not n.endswith(".py")])
+        pure_env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [str(pure), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]))
+        print(f"\ncompiled build present ({len(compiled)} modules: {', '.join(n.split('.')[0] for n in compiled)}); "
+              "'pure' runs a copy of chess_core's .py files")
     print(f"\nwhole processes, bulk counting: `echiquier perft` beside `python -c <python-chess perft>`; "
           f"median of {reps}; CPU s of the child")
-    print(f"{'position':<18}{'depth':>6}{'nodes':>10}{'echiquier':>12}{'python-chess':>14}{'ratio':>8}")
+    print(f"{'position':<18}{'depth':>6}{'nodes':>10}{'echiquier':>12}{'python-chess':>14}{'ratio':>8}"
+          + (f"{'pure':>9}{'ratio':>8}{'compiled/pure':>15}" if compiled else ""))
     for name, fen, depth, expected in PROCESS_CASES:
-        ours, theirs = [], []
+        ours, theirs, pures = [], [], []
+        command = [str(ECHIQUIER), "perft", "--fen", fen, "--depth", str(depth)]
         for _ in range(reps):
-            ours.append(child_cpu([str(ECHIQUIER), "perft", "--fen", fen, "--depth", str(depth)], expected))
+            ours.append(child_cpu(command, expected))
             theirs.append(child_cpu([sys.executable, "-c", PYTHON_CHESS_PERFT, fen, str(depth)], expected))
+            if compiled:
+                pures.append(child_cpu(command, expected, env=pure_env))
         o, t = statistics.median(ours), statistics.median(theirs)
-        print(f"{name:<18}{depth:>6}{expected:>10}{o:>11.2f}s{t:>13.2f}s{t / o:>8.2f}  goal >= 3")
+        line = f"{name:<18}{depth:>6}{expected:>10}{o:>11.2f}s{t:>13.2f}s{t / o:>8.2f}"
+        if compiled:
+            p = statistics.median(pures)
+            line += f"{p:>8.2f}s{t / p:>8.2f}{p / o:>14.2f}x"
+        print(line + "  goal >= 3")
+    if compiled:
+        shutil.rmtree(pure)
 
 
 def main(argv: list[str] | None = None) -> int:

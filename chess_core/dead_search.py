@@ -393,7 +393,9 @@ class BestFirst:
             _, _, index = pop(heap)
             parent, code, pos = nodes[index]
             if pos is None:
-                pos = nodes[parent][2].copy()
+                base = nodes[parent][2]
+                assert base is not None  # a parent was expanded, so its position is kept
+                pos = base.copy()
                 pos.make(code)
                 nodes[index] = (parent, code, pos)
             self.spent += 1

@@ -98,9 +98,10 @@ def _set_castle_rooks(pos: "Position", rooks: list[int]) -> None:
         pos.castling |= bit
         keep[rsq] &= ~bit
         keep[pos.king[WHITE if index < 2 else BLACK]] &= ~bit
-    pos.castle_rooks = tuple(rsq if rsq >= 0 else default
-                             for rsq, default in zip(rooks, (7, 0, 63, 56)))
-    pos.castle_keep = tuple(keep)
+    kept = [rsq if rsq >= 0 else default for rsq, default in zip(rooks, (7, 0, 63, 56))]
+    # The types Position declares (a 4-tuple, a list): the compiled build (make fast) checks them.
+    pos.castle_rooks = (kept[0], kept[1], kept[2], kept[3])
+    pos.castle_keep = keep
 
 
 def _castling_960(pos: "Position", shredder: bool) -> str:

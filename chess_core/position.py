@@ -1,7 +1,7 @@
 """A chess position: placement, side to move, castling, en passant; legal moves, make and unmake."""
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 from .fen import dump_fen, load_fen
 from .move import (FLAG_CASTLE, FLAG_DOUBLE_PUSH, FLAG_EN_PASSANT, NULL_CODE, NULL_MOVE, IllegalMoveError,
@@ -53,7 +53,9 @@ class Position:
     __slots__ = ("board", "bb_color", "bb_piece", "king", "turn", "castling", "ep", "halfmove_clock",
                  "fullmove_number", "_stack", "chess960", "castle_rooks", "castle_keep")
 
-    def __init__(self, fen: Optional[str] = STARTING_FEN, *, chess960: bool = False) -> None:
+    # ``fen`` is a str or None; anything else is a FenError from load_fen (typed Any so that the
+    # compiled build, which checks declared types itself, leaves that message to it).
+    def __init__(self, fen: Any = STARTING_FEN, *, chess960: bool = False) -> None:
         self.board = [0] * 64  # piece code per square: type | colour << 3, 0 when empty
         self.bb_color = [0, 0]
         self.bb_piece = [0] * 7
