@@ -4,7 +4,8 @@ The service runs in its default configuration: the web page on (no browser conne
 exact dead-position check on. Prints:
 
 * resident memory (VmRSS) of the service once the board is read, and after a 200-move game,
-  beside a bare Python interpreter (peer);
+  beside a bare Python interpreter (peer); and of ``echiquier run`` itself (the command as
+  systemd starts it, median of 7) 0.3 s after its page listens;
 * time from ``echiquier run`` to READY=1 on the sd_notify socket and to the web page's port
   accepting connections (median of 7), beside the start and exit of a bare interpreter (peer);
 * latency from the instant a reading settles (its time + settle_ms) to the LED frame leaving
@@ -272,14 +273,14 @@ def run_child(capture: Path, state: Path, mode: str, pi: bool = False) -> dict:
 
 # -- READY and listening ------------------------------------------------------------------------
 
-def start_times(tmp: Path, runs: int = 7, pi: bool = False) -> tuple[list[float], list[float]]:
+def start_times(tmp: Path, runs: int = 7, pi: bool = False) -> tuple[list[float], list[float], list[float]]:
     """Seconds from `echiquier run` (default configuration) to READY=1 and to the page's port
-    accepting a connection, each run."""
+    accepting a connection, and its resident MB 0.3 s after that, each run."""
     path = str(tmp / ("notify-pi" if pi else "notify"))
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(path)
     sock.setblocking(False)
-    ready, listening = [], []
+    ready, listening, rss = [], [], []
     for run in range(runs):
         port = free_port()
         config = tmp / "start.toml"
@@ -303,10 +304,12 @@ def start_times(tmp: Path, runs: int = 7, pi: bool = False) -> tuple[list[float]
             time.sleep(0.002)
         ready.append(got_ready)
         listening.append(got_listen)
+        time.sleep(0.3)
+        rss.append(rss_mb(proc.pid))
         proc.terminate()
         proc.wait()
     sock.close()
-    return ready, listening
+    return ready, listening, rss
 
 
 def busy_loop_seconds(pi: bool) -> float:
@@ -355,12 +358,12 @@ def main() -> int:
         capture.write_text(make_capture(make_game()))
         live = run_child(capture, tmp / "live", "service")
         peer = run_child(capture, tmp / "peer", "peer")
-        ready, listening = start_times(tmp)
+        ready, listening, run_rss = start_times(tmp)
         if pi:
             calm, slow = busy_loop_seconds(False), busy_loop_seconds(True)
             pi_live = run_child(capture, tmp / "pi-live", "service", pi=True)
             pi_peer = run_child(capture, tmp / "pi-peer", "peer", pi=True)
-            pi_ready, pi_listening = start_times(tmp, pi=True)
+            pi_ready, pi_listening, _ = start_times(tmp, pi=True)
     if pi:
         PI_CGROUP.rmdir()
     py_start, py_rss = bare_python()
@@ -374,6 +377,8 @@ def main() -> int:
     print(f"resident memory after start     {live['rss_start_mb']:6.1f} MB   bare python {py_rss:5.1f} MB  "
           f"(x{live['rss_start_mb'] / py_rss:.1f})  goal <= {GOALS['rss_mb']:.0f} MB")
     print(f"resident memory after the game  {live['rss_end_mb']:6.1f} MB")
+    print(f"`echiquier run` when listening  {statistics.median(run_rss):6.1f} MB   (median of {len(run_rss)}; the "
+          f"figures above are of the bench's child, which runs the service in-process)")
     ready_med, listen_med = statistics.median(ready), statistics.median(listening)
     print(f"start to READY=1 (median of {len(ready)})  {ready_med:6.3f} s    bare python start+exit {py_start:.3f} s "
           f"(x{ready_med / py_start:.1f})  goal <= {GOALS['ready_s']} s   [{', '.join(f'{r:.2f}' for r in ready)}]")

@@ -36,6 +36,7 @@ from board_driver.pinmap import LedPins, load_pinmap
 from board_driver.reading import Reading
 
 from firmware.config import Config
+from firmware.heap import return_large_blocks
 from firmware.sdnotify import Notifier
 from firmware.session.session import Session
 
@@ -334,6 +335,7 @@ class Service:
             # What start-up made lives as long as the service: out of the collector's full
             # passes (11 ms here, a frame held back on a Pi, each time one ran).
             gc.freeze()
+            return_large_blocks()  # a large search's tables freed go back to the system
             self.notifier.ready(READY_STATUS)
             log.info("board read: ready")
 

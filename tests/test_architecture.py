@@ -24,6 +24,7 @@ LAYERS = {
     "board_driver": 0,
     "firmware.config": 1,
     "firmware.sdnotify": 1,
+    "firmware.heap": 1,
     "firmware.referee": 2,
     "firmware.opponents": 3,
     "firmware.session": 4,
