@@ -196,6 +196,42 @@ class Position:
 
     # -- move generation ---------------------------------------------------------------------
 
+    def _king_steps(self, ksq: int, us: int, own: int, opp: int, occ: int, rq: int, bq: int) -> int:
+        """The squares the king on ``ksq`` may step to: not its own pieces', not attacked. The enemy
+        king, pawns and knights are taken in bulk; the sliders (``rq``, ``bq``) square by square, with
+        our king off the board (it must not hide behind itself on the line of a check)."""
+        bbp = self.bb_piece
+        t = KING_ATTACKS[ksq] & ~own
+        if not t:
+            return 0
+        eksq = self.king[us ^ 1]
+        if eksq >= 0:
+            t &= ~KING_ATTACKS[eksq]
+        epawns = bbp[PAWN] & opp
+        if us == WHITE:
+            t &= ~(((epawns & _NOT_A) >> 9) | ((epawns & _NOT_H) >> 7))
+        else:
+            t &= ~(((epawns & _NOT_A) << 7) | ((epawns & _NOT_H) << 9))
+        knights = bbp[KNIGHT] & opp
+        while knights and t:
+            b = knights & -knights
+            knights ^= b
+            t &= ~KNIGHT_ATTACKS[b.bit_length() - 1]
+        occ_noking = occ ^ (1 << ksq)
+        safe = 0
+        while t:
+            b = t & -t
+            t ^= b
+            to = b.bit_length() - 1
+            if rq & ROOK_PSEUDO[to] and (RANK_ATTACKS[to][occ_noking & RANK_MASKS[to]]
+                                         | FILE_ATTACKS[to][occ_noking & FILE_MASKS[to]]) & rq:
+                continue
+            if bq & BISHOP_PSEUDO[to] and (DIAG_ATTACKS[to][occ_noking & DIAG_MASKS[to]]
+                                           | ANTI_ATTACKS[to][occ_noking & ANTI_MASKS[to]]) & bq:
+                continue
+            safe |= b
+        return safe
+
     def legal_codes(self) -> list[int]:
         """Every legal move as an internal int code (see chess_core.move)."""
         us = self.turn
@@ -216,33 +252,11 @@ class Position:
         # King steps. Squares the enemy king, pawns and knights attack go first, in bulk; the
         # sliders are asked square by square, with our king taken off the board (it must not
         # hide behind itself on the line of a check).
-        t = KING_ATTACKS[ksq] & ~own
-        if t:
-            eksq = self.king[them]
-            if eksq >= 0:
-                t &= ~KING_ATTACKS[eksq]
-            epawns = bbp[PAWN] & opp
-            if us == WHITE:
-                t &= ~(((epawns & _NOT_A) >> 9) | ((epawns & _NOT_H) >> 7))
-            else:
-                t &= ~(((epawns & _NOT_A) << 7) | ((epawns & _NOT_H) << 9))
-            knights = bbp[KNIGHT] & opp
-            while knights and t:
-                b = knights & -knights
-                knights ^= b
-                t &= ~KNIGHT_ATTACKS[b.bit_length() - 1]
-            occ_noking = occ ^ (1 << ksq)
-            while t:
-                b = t & -t
-                t ^= b
-                to = b.bit_length() - 1
-                if rq & ROOK_PSEUDO[to] and (RANK_ATTACKS[to][occ_noking & RANK_MASKS[to]]
-                                             | FILE_ATTACKS[to][occ_noking & FILE_MASKS[to]]) & rq:
-                    continue
-                if bq & BISHOP_PSEUDO[to] and (DIAG_ATTACKS[to][occ_noking & DIAG_MASKS[to]]
-                                               | ANTI_ATTACKS[to][occ_noking & ANTI_MASKS[to]]) & bq:
-                    continue
-                append(ksq | to << 6)
+        t = self._king_steps(ksq, us, own, opp, occ, rq, bq)
+        while t:
+            b = t & -t
+            t ^= b
+            append(ksq | (b.bit_length() - 1) << 6)
 
         checkers = (((KNIGHT_ATTACKS[ksq] & bbp[KNIGHT]) | (PAWN_ATTACKS[us][ksq] & bbp[PAWN])) & opp
                     | (RANK_ATTACKS[ksq][occ & RANK_MASKS[ksq]] | FILE_ATTACKS[ksq][occ & FILE_MASKS[ksq]]) & rq
@@ -325,34 +339,7 @@ class Position:
         rq = (bbp[ROOK] | bbp[QUEEN]) & opp
         bq = (bbp[BISHOP] | bbp[QUEEN]) & opp
         found: list[int] = []
-        count = 0
-        t = KING_ATTACKS[ksq] & ~own
-        if t:
-            eksq = self.king[them]
-            if eksq >= 0:
-                t &= ~KING_ATTACKS[eksq]
-            epawns = bbp[PAWN] & opp
-            if us == WHITE:
-                t &= ~(((epawns & _NOT_A) >> 9) | ((epawns & _NOT_H) >> 7))
-            else:
-                t &= ~(((epawns & _NOT_A) << 7) | ((epawns & _NOT_H) << 9))
-            knights = bbp[KNIGHT] & opp
-            while knights and t:
-                b = knights & -knights
-                knights ^= b
-                t &= ~KNIGHT_ATTACKS[b.bit_length() - 1]
-            occ_noking = occ ^ (1 << ksq)
-            while t:
-                b = t & -t
-                t ^= b
-                to = b.bit_length() - 1
-                if rq & ROOK_PSEUDO[to] and (RANK_ATTACKS[to][occ_noking & RANK_MASKS[to]]
-                                             | FILE_ATTACKS[to][occ_noking & FILE_MASKS[to]]) & rq:
-                    continue
-                if bq & BISHOP_PSEUDO[to] and (DIAG_ATTACKS[to][occ_noking & DIAG_MASKS[to]]
-                                               | ANTI_ATTACKS[to][occ_noking & ANTI_MASKS[to]]) & bq:
-                    continue
-                count += 1
+        count = self._king_steps(ksq, us, own, opp, occ, rq, bq).bit_count()
         checkers = (((KNIGHT_ATTACKS[ksq] & bbp[KNIGHT]) | (PAWN_ATTACKS[us][ksq] & bbp[PAWN])) & opp
                     | (RANK_ATTACKS[ksq][occ & RANK_MASKS[ksq]] | FILE_ATTACKS[ksq][occ & FILE_MASKS[ksq]]) & rq
                     | (DIAG_ATTACKS[ksq][occ & DIAG_MASKS[ksq]] | ANTI_ATTACKS[ksq][occ & ANTI_MASKS[ksq]]) & bq)
