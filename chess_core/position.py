@@ -40,6 +40,20 @@ _NOT_A, _NOT_H = ~BB_FILE_A, ~BB_FILE_H
 _PROMOS = (QUEEN << 12, ROOK << 12, BISHOP << 12, KNIGHT << 12)
 
 
+def _pinned(ksq: int, own: int, occ: int, rq: int, bq: int) -> int:
+    """Our pieces pinned to our king on ``ksq``: each alone between it and an enemy slider
+    (``rq`` rooks and queens, ``bq`` bishops and queens)."""
+    pinned = 0
+    snipers = (ROOK_PSEUDO[ksq] & rq) | (BISHOP_PSEUDO[ksq] & bq)
+    while snipers:
+        b = snipers & -snipers
+        snipers ^= b
+        between = BETWEEN[ksq][b.bit_length() - 1] & occ
+        if between and not between & (between - 1) and between & own:
+            pinned |= between
+    return pinned
+
+
 class Position:
     """Placement and game state, with legal move generation and push/pop.
 
@@ -272,15 +286,7 @@ class Position:
             target = ~own & 0xFFFFFFFFFFFFFFFF
             self._gen_castling(us, them, occ, append)
 
-        # Pinned pieces: own pieces alone between the king and an enemy slider.
-        pinned = 0
-        snipers = (ROOK_PSEUDO[ksq] & rq) | (BISHOP_PSEUDO[ksq] & bq)
-        while snipers:
-            b = snipers & -snipers
-            snipers ^= b
-            between = BETWEEN[ksq][b.bit_length() - 1] & occ
-            if between and not between & (between - 1) and between & own:
-                pinned |= between
+        pinned = _pinned(ksq, own, occ, rq, bq)   # own pieces alone between the king and an enemy slider
         line = LINE[ksq]
 
         # Knights (a pinned knight never moves).
@@ -352,14 +358,7 @@ class Position:
         else:
             target = ~own & 0xFFFFFFFFFFFFFFFF
             self._gen_castling(us, them, occ, found.append)
-        pinned = 0
-        snipers = (ROOK_PSEUDO[ksq] & rq) | (BISHOP_PSEUDO[ksq] & bq)
-        while snipers:
-            b = snipers & -snipers
-            snipers ^= b
-            between = BETWEEN[ksq][b.bit_length() - 1] & occ
-            if between and not between & (between - 1) and between & own:
-                pinned |= between
+        pinned = _pinned(ksq, own, occ, rq, bq)
         line = LINE[ksq]
         pieces = bbp[KNIGHT] & own & ~pinned
         while pieces:
