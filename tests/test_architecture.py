@@ -120,6 +120,13 @@ def test_the_referee_is_pure():
                                             "firmware.opponents", "firmware.commands")), f"{name} imports {imported}"
 
 
+def test_only_the_club_hub_imports_aiohttp():
+    """The board's page runs on firmware.web.http_server (importing aiohttp took 14 MB of resident memory)."""
+    for name in (n for n in MODULES if not n.startswith("firmware.hub")):
+        for imported in imports_of(name):
+            assert imported.split(".")[0] != "aiohttp", f"{name} imports {imported}"
+
+
 def test_imports_go_down_the_layers():
     upward = [f"{name} -> {target}" for name, targets in GRAPH.items() for target in targets
               if layer(target) > layer(name)]

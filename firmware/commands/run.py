@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _web(service) -> None:
-    """The web companion, started once the board is read (READY=1 does not wait for aiohttp)."""
+    """The web companion, started once the board is read (READY=1 does not wait for it)."""
     await service.ready.wait()
     from firmware.web.companion import serve_web
     import gc

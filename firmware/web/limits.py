@@ -141,6 +141,12 @@ class ConnectionGuard:
             conn.busy = max(0, conn.busy - 1)
             conn.since = self.clock()
 
+    def close_all(self) -> None:
+        """Close every connection (the server is stopping)."""
+        for conn in list(self._by_transport.values()):
+            if not conn.transport.is_closing():
+                conn.transport.close()
+
     def sweep(self, now: float) -> int:
         """Close every connection idle (no request being handled) for ``idle_s``; how many."""
         closed = 0

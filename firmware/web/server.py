@@ -36,17 +36,19 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
 
 from chess_core.chess960 import VARIANTS
 
 from firmware.referee import words
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, ActionRefused, Backend)
+from firmware.web.http_server import (HTTPError, HTTPServer, Request, Response, Router, file_response, json_response,
+                                      static_file)
 from firmware.web.library import GameLibrary, UnknownGame
-from firmware.web.limits import BODY_S, ConnectionGuard, LogLimiter, parse_json
+from firmware.web.limits import ConnectionGuard, LogLimiter, parse_json
 from firmware.web.pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Refusal, client_key
 from firmware.web.simhand import HandError, SimHand
+from firmware.web.websocket import WebSocket
 from firmware.web.validate import (BadRequest, Boolean, Choice, Fen, Number, Secret, Square, Squares, Text, TimeControlText,
                        check_body)
 
@@ -54,8 +56,7 @@ log = logging.getLogger(__name__)
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
-IDLE_KEEPALIVE_S = 10.0
-COOKIE_CHECKED = web.RequestKey("pairing_cookie_checked", object)
+COOKIE_CHECKED = "pairing_cookie_checked"
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -71,15 +72,14 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _error(status: int, message: str, **extra: Any) -> web.Response:
-    return web.json_response({"error": message, **extra}, status=status,
-                             headers={"Cache-Control": "no-store"})
+def _error(status: int, message: str, **extra: Any) -> Response:
+    return json_response({"error": message, **extra}, status=status, headers={"Cache-Control": "no-store"})
 
 
 class _Client:
     """One websocket: the latest text to send, and the task that sends it (latest wins)."""
 
-    def __init__(self, ws: web.WebSocketResponse) -> None:
+    def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.pending: str | None = None
         self.ready = asyncio.Event()
@@ -163,20 +163,19 @@ class WebCompanion:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._broadcaster: asyncio.Task | None = None
         self._unsubscribe: Callable[[], None] | None = None
-        self._runner: web.AppRunner | None = None
+        self._http: HTTPServer | None = None
+        self.port = 0
         self.sent = 0
         # Connections live in real time, whatever clock the game runs on (a test's, a replay's).
         self.connections = ConnectionGuard(time.monotonic)
         self.log_limiter = LogLimiter()
         self.on_show_code: Callable[[], None] | None = None   # show the code on the LEDs (the service)
-        self._server: asyncio.AbstractServer | None = None
         self._sweeper: asyncio.Task | None = None
-        self.app = self._build_app()
+        self.router = self._routes()
 
     # -- application -----------------------------------------------------------------------------
-    def _build_app(self) -> web.Application:
-        app = web.Application(middlewares=[self._track, self._errors, self._guard], client_max_size=MAX_BODY)
-        r = app.router
+    def _routes(self) -> Router:
+        r = Router()
         r.add_get("/", self._index)
         r.add_get("/ws", self._websocket)
         r.add_get("/api/state", self._state)
@@ -212,12 +211,11 @@ class WebCompanion:
             r.add_post("/api/sim/pass", self._command(SIM_PASS, self._sim_pass))
             r.add_post("/api/sim/aside", self._command(SIM_ASIDE, self._sim_aside))
             r.add_post("/api/sim/setup", self._command(EMPTY, self._sim_setup))
-        r.add_static("/static/", self.static_dir, append_version=False)
-        app.on_response_prepare.append(self._headers)
-        return app
+        r.add_get("/static/{name}", self._static)
+        return r
 
     @staticmethod
-    async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    def _headers(request: Request, response: Response) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "no-referrer")
@@ -226,28 +224,22 @@ class WebCompanion:
         if request.path.startswith("/static/") or request.path == "/":
             response.headers.setdefault("Cache-Control", "no-cache")
 
-    @web.middleware
-    async def _track(self, request: web.Request, handler):
-        """Tell the connection guard a request is being handled (an idle connection is not)."""
-        transport = request.transport
-        self.connections.begin(transport)
-        try:
-            return await handler(request)
-        finally:
-            self.connections.end(transport)
+    async def handle(self, request: Request) -> Response:
+        """The application: the route, the guard, errors in words, the common headers."""
+        response = await self._errors(request, self._guard)
+        self._headers(request, response)
+        return response
 
-    def _may_log(self, request: web.Request, kind: str) -> bool:
+    def _may_log(self, request: Request, kind: str) -> bool:
         return self.log_limiter.allow(client_key(request.remote), kind, self.clock())
 
-    @web.middleware
-    async def _errors(self, request: web.Request, handler):
+    async def _errors(self, request: Request, handler: Callable[[Request], Any]) -> Response:
         try:
             return await handler(request)
-        except web.HTTPException as exc:
-            if exc.status < 400 or exc.content_type == "application/json":
-                raise
-            reason = exc.text if exc.text and not exc.text.startswith(str(exc.status)) else exc.reason
-            return _error(exc.status, reason)
+        except HTTPError as exc:
+            response = _error(exc.status, exc.message)
+            response.headers.update(exc.headers)
+            return response
         except BadRequest as exc:
             if self._may_log(request, "bad request"):
                 log.warning("bad request from %s on %s (once a minute per client): %s", request.remote,
@@ -263,15 +255,15 @@ class WebCompanion:
                 log.exception("internal error %s on %s %s", ref, request.method, request.path)
             return _error(500, f"internal error (reference {ref}, see the journal)")
 
-    def _other_site(self, request: web.Request) -> bool:
+    def _other_site(self, request: Request) -> bool:
         """Whether the request comes from another site's page (or an opaque one: ``null``)."""
         origin = request.headers.get("Origin")
         if origin is None:
             return False
         return origin == "null" or urlsplit(origin).netloc != request.host
 
-    @web.middleware
-    async def _guard(self, request: web.Request, handler):
+    async def _guard(self, request: Request) -> Response:
+        handler = self.router.resolve(request)
         if request.method in SAFE_METHODS:
             return await handler(request)
         if self._other_site(request):
@@ -297,25 +289,25 @@ class WebCompanion:
                     return self._forget_cookie(request, _error(403, "wrong pairing code", pairing=True))
         return await handler(request)
 
-    def _cookie_check(self, request: web.Request) -> bool | Refusal:
+    def _cookie_check(self, request: Request) -> bool | Refusal:
         """The request's pairing cookie, checked once per request: a bad one counts as a wrong code."""
-        if COOKIE_CHECKED not in request:
-            request[COOKIE_CHECKED] = self.pairing.check_token(self._client_key(request),
-                                                               request.cookies.get(COOKIE), self.clock())
-        return request[COOKIE_CHECKED]
+        if COOKIE_CHECKED not in request.state:
+            request.state[COOKIE_CHECKED] = self.pairing.check_token(self._client_key(request),
+                                                                     request.cookies.get(COOKIE), self.clock())
+        return request.state[COOKIE_CHECKED]
 
     @staticmethod
-    def _forget_cookie(request: web.Request, response: web.StreamResponse) -> web.StreamResponse:
+    def _forget_cookie(request: Request, response: Response) -> Response:
         """Tell the browser to drop a cookie that did not pass (it is counted once, not at every request)."""
         if request.cookies.get(COOKIE):
             response.del_cookie(COOKIE, path="/")
         return response
 
     @staticmethod
-    def _client_key(request: web.Request) -> str:
+    def _client_key(request: Request) -> str:
         return client_key(request.remote)
 
-    def _attempt(self, request: web.Request, code: str) -> str | Refusal | None:
+    def _attempt(self, request: Request, code: str) -> str | Refusal | None:
         """Try a code. Refused because of others' wrong codes, the board shows its code on the
         LEDs (at most every few minutes) and a code entered while they show it is heard: this
         one at once."""
@@ -330,7 +322,7 @@ class WebCompanion:
                 outcome = self.pairing.attempt(client, code, now)
         return outcome
 
-    def _too_many(self, refusal: Refusal) -> web.Response:
+    def _too_many(self, refusal: Refusal) -> Response:
         wait = max(1, int(refusal.retry_after + 0.999))
         message = f"too many wrong codes: try again in {wait} s"
         if refusal.everyone:
@@ -341,16 +333,12 @@ class WebCompanion:
         return response
 
     @staticmethod
-    async def _body(request: web.Request, spec: dict) -> dict[str, Any]:
-        if not request.can_read_body:
+    def _body(request: Request, spec: dict) -> dict[str, Any]:
+        if not request.body:
             raw: Any = {}
         else:
             try:
-                data = await asyncio.wait_for(request.read(), BODY_S)
-            except asyncio.TimeoutError:
-                raise web.HTTPRequestTimeout(text="the body came too slowly") from None
-            try:
-                text = data.decode("utf-8")
+                text = request.body.decode("utf-8")
             except UnicodeDecodeError:
                 raise BadRequest("the body is not UTF-8 text") from None
             try:
@@ -360,8 +348,8 @@ class WebCompanion:
         return check_body(raw, spec)
 
     def _command(self, spec: dict, action: Callable[[dict[str, Any], float], Any]):
-        async def handler(request: web.Request) -> web.Response:
-            values = await self._body(request, spec)
+        async def handler(request: Request) -> Response:
+            values = self._body(request, spec)
             result = action(values, self.clock())
             if asyncio.iscoroutine(result):
                 result = await result
@@ -369,7 +357,7 @@ class WebCompanion:
             body = {"ok": True}
             if isinstance(result, dict):
                 body.update(result)
-            return web.json_response(body, headers={"Cache-Control": "no-store"})
+            return json_response(body, headers={"Cache-Control": "no-store"})
         return handler
 
     # -- lifecycle ---------------------------------------------------------------------------------
@@ -385,21 +373,13 @@ class WebCompanion:
     async def start(self, host: str, port: int) -> int:
         """Serve on ``host:port`` (port 0: any free port); returns the port. Idempotent."""
         self.attach()
-        if self._runner is None:
-            runner = web.AppRunner(self.app, access_log=None, handle_signals=False, keepalive_timeout=IDLE_KEEPALIVE_S,
-                                   max_line_size=4096, max_field_size=4096)
-            await runner.setup()
-            loop = asyncio.get_running_loop()
-            try:
-                self._server = await loop.create_server(self.connections.factory(runner.server), host, port,
-                                                        reuse_address=True, backlog=128)
-            except BaseException:
-                await runner.cleanup()
-                raise
-            self._runner = runner
-            self._sweeper = loop.create_task(self._sweep_loop(), name="web-sweep")
-        sockets = self._server.sockets if self._server is not None else []
-        return sockets[0].getsockname()[1] if sockets else port
+        if self._http is None:
+            server = HTTPServer(self.handle, self.connections, max_body=MAX_BODY,
+                                on_error=lambda exc: _error(exc.status, exc.message))
+            self.port = await server.start(host, port)
+            self._http = server
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop(), name="web-sweep")
+        return self.port
 
     async def _sweep_loop(self) -> None:
         """Close idle and slow connections, once a second."""
@@ -427,12 +407,9 @@ class WebCompanion:
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None
-        if self._server is not None:
-            self._server.close()
-            self._server = None
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
+        if self._http is not None:
+            await self._http.stop()
+            self._http = None
 
     # -- state and broadcasting ------------------------------------------------------------------------
     def changed(self) -> None:
@@ -477,48 +454,49 @@ class WebCompanion:
             self.sent += 1
 
     # -- handlers: reading -------------------------------------------------------------------------
-    async def _index(self, request: web.Request) -> web.FileResponse:
-        return web.FileResponse(self.static_dir / "index.html", headers={"Content-Type": "text/html"})
+    async def _index(self, request: Request) -> Response:
+        return file_response(self.static_dir / "index.html", request)
 
-    def _paired(self, request: web.Request) -> bool:
+    async def _static(self, request: Request) -> Response:
+        return file_response(static_file(self.static_dir, request.match_info["name"]), request)
+
+    def _paired(self, request: Request) -> bool:
         return not self.pairing.required or self._cookie_check(request) is True
 
-    def _hello(self, request: web.Request) -> dict[str, Any]:
+    def _hello(self, request: Request) -> dict[str, Any]:
         return {"pairing_required": self.pairing.required, "paired": self._paired(request),
                 "sim": self.hand is not None}
 
-    async def _session_info(self, request: web.Request) -> web.Response:
+    async def _session_info(self, request: Request) -> Response:
         hello = self._hello(request)
-        response = web.json_response(hello, headers={"Cache-Control": "no-store"})
+        response = json_response(hello, headers={"Cache-Control": "no-store"})
         return self._forget_cookie(request, response) if not hello["paired"] else response
 
-    async def _words(self, request: web.Request) -> web.Response:
+    async def _words(self, request: Request) -> Response:
         """The page's words in English and French, and the LED legend (firmware.referee.words)."""
-        return web.json_response({"page": words.PAGE, "leds": words.LED_ROLES, "colours": self.backend.led_colours()})
+        return json_response({"page": words.PAGE, "leds": words.LED_ROLES, "colours": self.backend.led_colours()})
 
-    async def _state(self, request: web.Request) -> web.Response:
-        return web.json_response(self.page_state(), headers={"Cache-Control": "no-store"})
+    async def _state(self, request: Request) -> Response:
+        return json_response(self.page_state(), headers={"Cache-Control": "no-store"})
 
-    async def _websocket(self, request: web.Request) -> web.WebSocketResponse:
+    async def _websocket(self, request: Request) -> Response:
         if self._other_site(request):
             # Another site's page (the owner's browser) must not read the live board.
             return _error(403, "the live board is not served to other sites")
-        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=4096)
         hello = self._hello(request)
+        handshake = Response(status=101)
         if not hello["paired"]:
-            self._forget_cookie(request, ws)   # a stale or bad cookie: the browser drops it
-        await ws.prepare(request)
+            self._forget_cookie(request, handshake)   # a stale or bad cookie: the browser drops it
+        ws = await request.upgrade(handshake, max_msg_size=4096, heartbeat=30)
         client = _Client(ws)
         await ws.send_str(json.dumps({"type": "hello", **hello}))
         await ws.send_str(json.dumps({"type": "state", "state": self.page_state()}, separators=(",", ":")))
         self.clients.add(client)
         client.task = asyncio.get_running_loop().create_task(client.run(), name="web-client")
         try:
-            async for msg in ws:
-                if msg.type == WSMsgType.TEXT and msg.data == "ping":
+            async for text in ws:
+                if text == "ping":
                     await ws.send_str('{"type":"pong"}')
-                elif msg.type == WSMsgType.ERROR:
-                    break
         finally:
             self.clients.discard(client)
             client.task.cancel()
@@ -526,25 +504,26 @@ class WebCompanion:
                 await client.task
             except asyncio.CancelledError:
                 pass
-        return ws
+            await ws.close()
+        return handshake
 
-    async def _games(self, request: web.Request) -> web.Response:
+    async def _games(self, request: Request) -> Response:
         games = self.library.games() if self.library is not None else []
-        return web.json_response({"games": games}, headers={"Cache-Control": "no-store"})
+        return json_response({"games": games}, headers={"Cache-Control": "no-store"})
 
     def _library(self) -> GameLibrary:
         if self.library is None:
-            raise web.HTTPNotFound(text="no game library here")
+            raise HTTPError(404, "no game library here")
         return self.library
 
-    async def _game(self, request: web.Request) -> web.Response:
+    async def _game(self, request: Request) -> Response:
         try:
             game = self._library().game(request.match_info["id"])
         except UnknownGame:
             return _error(404, "no such game")
-        return web.json_response(game, headers={"Cache-Control": "no-store"})
+        return json_response(game, headers={"Cache-Control": "no-store"})
 
-    async def _game_pgn(self, request: web.Request) -> web.Response:
+    async def _game_pgn(self, request: Request) -> Response:
         game_id = request.match_info["id"]
         try:
             text = self._library().pgn(game_id)
@@ -552,28 +531,28 @@ class WebCompanion:
             return _error(404, "no such game")
         return self._pgn_response(text, f"{game_id}.pgn")
 
-    async def _all_pgn(self, request: web.Request) -> web.Response:
+    async def _all_pgn(self, request: Request) -> Response:
         text = self.library.all_pgn() if self.library is not None else ""
         return self._pgn_response(text, "echiquier-games.pgn")
 
     @staticmethod
-    def _pgn_response(text: str, filename: str) -> web.Response:
-        return web.Response(text=text, content_type="application/x-chess-pgn", charset="utf-8",
-                            headers={"Content-Disposition": f'attachment; filename="{filename}"',
-                                     "Cache-Control": "no-store"})
+    def _pgn_response(text: str, filename: str) -> Response:
+        return Response(text, content_type="application/x-chess-pgn", charset="utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"',
+                                 "Cache-Control": "no-store"})
 
     # -- handlers: pairing and commands -------------------------------------------------------------
-    async def _pair(self, request: web.Request) -> web.Response:
-        values = await self._body(request, PAIR)
+    async def _pair(self, request: Request) -> Response:
+        values = self._body(request, PAIR)
         if not self.pairing.required:
-            return web.json_response({"ok": True, "paired": True, "required": False})
+            return json_response({"ok": True, "paired": True, "required": False})
         outcome = self._attempt(request, values["code"])
         if isinstance(outcome, Refusal):
             return self._too_many(outcome)
         if outcome is None:
             log.warning("wrong pairing code from %s", request.remote)
             return _error(403, "wrong pairing code", pairing=True)
-        response = web.json_response({"ok": True, "paired": True, "required": True})
+        response = json_response({"ok": True, "paired": True, "required": True})
         response.set_cookie(COOKIE, outcome, max_age=COOKIE_MAX_AGE_S, httponly=True, samesite="Strict",
                             path="/")
         return response

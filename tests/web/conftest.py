@@ -1,8 +1,10 @@
-"""Fixtures of the web companion's tests: a companion on aiohttp's test server, with a fake backend."""
+"""Fixtures of the web companion's tests: a companion serving on a free loopback port, with a fake backend.
+
+The client is aiohttp's (a test-only dependency): an HTTP and WebSocket implementation nobody here wrote."""
 from __future__ import annotations
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+import aiohttp
 
 from board_driver.sim import SimulatedBoard
 from chess_core import Position
@@ -12,6 +14,33 @@ from firmware.web.server import WebCompanion
 from firmware.web.simhand import SimHand
 
 from .fakes import FakeBackend
+
+
+class PageClient:
+    """A client of one companion: ``get``/``post``/``ws_connect`` by path, cookies kept (also for 127.0.0.1)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.server = type("Address", (), {"host": host, "port": port})()
+        self.session = aiohttp.ClientSession(base_url=f"http://{host}:{port}",
+                                             cookie_jar=aiohttp.CookieJar(unsafe=True))
+
+    def make_url(self, path: str) -> str:
+        return f"http://{self.server.host}:{self.server.port}{path}"
+
+    def get(self, path: str, **kw):
+        return self.session.get(path, **kw)
+
+    def post(self, path: str, **kw):
+        return self.session.post(path, **kw)
+
+    def request(self, method: str, path: str, **kw):
+        return self.session.request(method, path, **kw)
+
+    def ws_connect(self, path: str, **kw):
+        return self.session.ws_connect(path, **kw)
+
+    async def close(self) -> None:
+        await self.session.close()
 
 
 class ManualClock:
@@ -48,9 +77,8 @@ async def serve(clock, tmp_path):
                                                                                    window_s=600))
         library = GameLibrary(games_dir if games_dir is not None else tmp_path / "games")
         companion = WebCompanion(backend, pairing=pairing, library=library, hand=hand, clock=clock)
-        companion.attach()
-        client = TestClient(TestServer(companion.app))
-        await client.start_server()
+        port = await companion.start("127.0.0.1", 0)
+        client = PageClient("127.0.0.1", port)
         opened.append((client, companion))
         return client, companion, backend
 

@@ -1,0 +1,445 @@
+"""A small HTTP/1.1 server on asyncio streams for the page: bounded requests, routes, WebSocket upgrade.
+
+What the web companion needs of HTTP (RFC 9110/9112) and no more, in a few hundred kilobytes
+where importing aiohttp's server alone took 14 MB of resident memory (bench/service.py):
+
+* :class:`HTTPServer` reads requests one after the other on each connection (keep-alive and
+  pipelining), hands each to the application (an ``async`` function from :class:`Request` to
+  :class:`Response`) and writes the answer. Connections are admitted, counted and swept by a
+  :class:`~firmware.web.limits.ConnectionGuard`: a request is "busy" from its head to its answer.
+* Requests are bounded before the application sees them: a head of at most ``MAX_HEAD`` bytes
+  (431), lines of ``MAX_LINE`` (431), a body of ``max_body`` bytes (413) given by Content-Length
+  only (chunked bodies get 411; both headers, or two lengths, 400: no request smuggling), within
+  ``BODY_S`` (408). A malformed request gets a 400 that says what is wrong, and the connection
+  is closed after any such error.
+* :class:`Router` maps a method and a path (``/games/{id}.pgn``) to a handler: 404 and 405
+  (with ``Allow``) otherwise; GET routes answer HEAD too.
+* :meth:`Request.upgrade` answers a WebSocket handshake (RFC 6455, 4.2) and returns the
+  :class:`~firmware.web.websocket.WebSocket`; the connection is the socket's from then on.
+"""
+from __future__ import annotations
+
+import asyncio
+import http
+import json
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote
+
+from firmware.web.limits import BODY_S, ConnectionGuard
+from firmware.web.websocket import WebSocket, accept_key, valid_key
+
+log = logging.getLogger(__name__)
+
+MAX_HEAD = 16 * 1024     # the request line and every header
+MAX_LINE = 4096          # one line of it
+MAX_HEADERS = 64
+STOP_WAIT_S = 2.0        # how long stop() waits for handlers to end
+TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")          # RFC 9110 5.6.2
+FIELD_VALUE = re.compile(r"^[\t\x20-\x7e\x80-\xff]*$")             # no control characters
+CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
+                 ".png": "image/png", ".ico": "image/x-icon", ".json": "application/json", ".txt": "text/plain"}
+TEXT_TYPES = {"text/html", "text/javascript", "text/css", "image/svg+xml", "application/json", "text/plain"}
+STATIC_NAME = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]*$")
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def http_date(seconds: float) -> str:
+    """An IMF-fixdate (RFC 9110, 5.6.7), whatever the locale."""
+    t = time.gmtime(seconds)
+    return (f"{_DAYS[t.tm_wday]}, {t.tm_mday:02d} {_MONTHS[t.tm_mon - 1]} {t.tm_year} "
+            f"{t.tm_hour:02d}:{t.tm_min:02d}:{t.tm_sec:02d} GMT")
+
+
+class Headers(dict):
+    """A request's headers by lower-case name, looked up whatever the case."""
+
+    def __getitem__(self, name: str) -> str:
+        return super().__getitem__(name.lower())
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        return super().get(name.lower(), default)
+
+    def __contains__(self, name: object) -> bool:
+        return super().__contains__(name.lower() if isinstance(name, str) else name)
+
+
+class HTTPError(Exception):
+    """Answer ``status`` with ``message`` (the application turns it into its own error body)."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers or {}
+
+
+class Response:
+    """An answer: status, headers (as written), body bytes, and cookies to set."""
+
+    def __init__(self, body: bytes | str = b"", *, status: int = 200, content_type: str = "text/plain",
+                 charset: str | None = "utf-8", headers: dict[str, str] | None = None) -> None:
+        self.status = status
+        self.body = body.encode(charset or "utf-8") if isinstance(body, str) else body
+        self.content_type = content_type
+        self.charset = charset if content_type in TEXT_TYPES or content_type.startswith("text/") or \
+            content_type == "application/x-chess-pgn" else None
+        self.headers: dict[str, str] = dict(headers or {})
+        self.cookies: list[str] = []
+
+    def set_cookie(self, name: str, value: str, *, max_age: int | None = None, path: str = "/",
+                   httponly: bool = True, samesite: str = "Strict") -> None:
+        parts = [f"{name}={value}", f"Path={path}"]
+        if max_age is not None:
+            parts.append(f"Max-Age={max_age}")
+        if httponly:
+            parts.append("HttpOnly")
+        parts.append(f"SameSite={samesite}")
+        self.cookies.append("; ".join(parts))
+
+    def del_cookie(self, name: str, *, path: str = "/") -> None:
+        self.cookies.append(f'{name}=""; Path={path}; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT')
+
+    def head(self, *, keep_alive: bool, now: float) -> bytes:
+        """The status line and headers, ending with the blank line."""
+        reason = http.HTTPStatus(self.status).phrase if self.status in http.HTTPStatus._value2member_map_ else ""
+        content_type = self.content_type + (f"; charset={self.charset}" if self.charset else "")
+        lines = [f"HTTP/1.1 {self.status} {reason}", f"Date: {http_date(now)}"]
+        if self.status != 304:
+            lines.append(f"Content-Type: {content_type}")
+        lines.append(f"Content-Length: {len(self.body)}")
+        lines.extend(f"{name}: {value}" for name, value in self.headers.items())
+        lines.extend(f"Set-Cookie: {cookie}" for cookie in self.cookies)
+        if not keep_alive:
+            lines.append("Connection: close")
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+def json_response(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(json.dumps(data), status=status, content_type="application/json", headers=headers)
+
+
+def file_response(path: Path, request: "Request", headers: dict[str, str] | None = None) -> Response:
+    """A small file, with an ETag; 304 when the client holds this version. HTTPError(404) if absent."""
+    try:
+        stat = path.stat()
+        if not path.is_file():
+            raise FileNotFoundError(path)
+        body = path.read_bytes()
+    except OSError:
+        raise HTTPError(404, "no such file") from None
+    etag = f'"{stat.st_mtime_ns:x}-{stat.st_size:x}"'
+    content_type = CONTENT_TYPES.get(path.suffix.lower(), "application/octet-stream")
+    response = Response(body, content_type=content_type, headers={"ETag": etag, **(headers or {})})
+    if etag in (t.strip() for t in request.headers.get("if-none-match", "").split(",")):
+        response.status, response.body = 304, b""
+    return response
+
+
+def static_file(directory: Path, name: str) -> Path:
+    """The file ``name`` in ``directory`` (no sub-folder, no dot file); HTTPError(404) otherwise."""
+    if not STATIC_NAME.match(name):
+        raise HTTPError(404, "no such file")
+    return directory / name
+
+
+class Request:
+    """One request, its body read and bounded."""
+
+    def __init__(self, method: str, target: str, version: str, headers: Headers, *, remote: str,
+                 transport: asyncio.BaseTransport, reader: asyncio.StreamReader | None = None,
+                 writer: asyncio.StreamWriter | None = None) -> None:
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers                   # lower-case names
+        self.remote = remote
+        self.transport = transport
+        self.body = b""
+        self.match_info: dict[str, str] = {}
+        self.state: dict[str, Any] = {}          # what the application notes about the request
+        self.websocket: WebSocket | None = None
+        self._reader, self._writer = reader, writer
+        raw_path, _, self.query_string = target.partition("?")
+        self.path = unquote(raw_path, errors="strict")
+
+    @property
+    def host(self) -> str:
+        return self.headers.get("host", "")
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+    @property
+    def query(self) -> dict[str, str]:
+        return dict(parse_qsl(self.query_string))
+
+    @property
+    def cookies(self) -> dict[str, str]:
+        """The Cookie header's pairs (a malformed pair is skipped, not an error)."""
+        found: dict[str, str] = {}
+        for pair in self.headers.get("cookie", "").split(";"):
+            name, sep, value = pair.strip().partition("=")
+            if sep and name and name not in found:
+                found[name] = value.strip().strip('"')
+        return found
+
+    @property
+    def keep_alive(self) -> bool:
+        tokens = {t.strip().lower() for t in self.headers.get("connection", "").split(",")}
+        if self.version == "HTTP/1.0":
+            return "keep-alive" in tokens
+        return "close" not in tokens
+
+    def wants_websocket(self) -> bool:
+        tokens = {t.strip().lower() for t in self.headers.get("connection", "").split(",")}
+        return self.headers.get("upgrade", "").lower() == "websocket" and "upgrade" in tokens
+
+    async def upgrade(self, response_headers: Response | None = None, *, max_msg_size: int = 4096,
+                      heartbeat: float | None = 30.0) -> WebSocket:
+        """Answer the WebSocket handshake (101) and return the socket; HTTPError if it is not one.
+        ``response_headers``' headers and cookies go with the 101."""
+        if self.method != "GET" or not self.wants_websocket():
+            raise HTTPError(426, "this address speaks WebSocket only (Upgrade: websocket)",
+                            headers={"Upgrade": "websocket"})
+        if self.headers.get("sec-websocket-version") != "13":
+            raise HTTPError(426, "WebSocket version 13 only", headers={"Sec-WebSocket-Version": "13"})
+        key = self.headers.get("sec-websocket-key")
+        if not valid_key(key):
+            raise HTTPError(400, "Sec-WebSocket-Key must be a base64 nonce of 16 bytes")
+        assert self._writer is not None and self._reader is not None and key is not None
+        lines = ["HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Connection: Upgrade",
+                 f"Sec-WebSocket-Accept: {accept_key(key)}"]
+        if response_headers is not None:
+            lines.extend(f"{n}: {v}" for n, v in response_headers.headers.items())
+            lines.extend(f"Set-Cookie: {c}" for c in response_headers.cookies)
+        self._writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+        await self._writer.drain()
+        self.websocket = WebSocket(self._reader, self._writer, max_msg_size=max_msg_size, heartbeat=heartbeat)
+        return self.websocket
+
+
+def parse_head(head: bytes) -> tuple[str, str, str, Headers]:
+    """(method, target, version, headers by lower-case name) of a request head; HTTPError(400/431/505)."""
+    try:
+        text = head.decode("latin-1")
+    except UnicodeDecodeError:  # pragma: no cover - latin-1 decodes every byte
+        raise HTTPError(400, "the request head is not text") from None
+    lines = text[:-4].split("\r\n") if text.endswith("\r\n\r\n") else text.split("\r\n")
+    request_line, fields = lines[0], lines[1:]
+    if any(len(line) > MAX_LINE for line in lines):
+        raise HTTPError(431, f"a line of the request is longer than {MAX_LINE} bytes")
+    if len(fields) > MAX_HEADERS:
+        raise HTTPError(431, f"more than {MAX_HEADERS} headers")
+    parts = request_line.split(" ")
+    if len(parts) != 3 or not TOKEN.match(parts[0]) or not parts[1]:
+        raise HTTPError(400, "the request line must be METHOD /path HTTP/1.1")
+    method, target, version = parts
+    if version not in ("HTTP/1.1", "HTTP/1.0"):
+        if re.match(r"^HTTP/\d\.\d$", version):
+            raise HTTPError(505, "HTTP/1.1 only")
+        raise HTTPError(400, "the request line must end with HTTP/1.1")
+    if not target.startswith("/") or any(c <= " " or c == "\x7f" for c in target):
+        raise HTTPError(400, "the request target must be a path (/...)")
+    headers = Headers()
+    for line in fields:
+        name, colon, value = line.partition(":")
+        if not colon or not TOKEN.match(name):
+            raise HTTPError(400, "a header line is malformed (or folded over two lines)")
+        value = value.strip(" \t")
+        if not FIELD_VALUE.match(value):
+            raise HTTPError(400, f"the header {name} holds control characters")
+        key = name.lower()
+        if key in headers:
+            if key in ("host", "content-length", "transfer-encoding", "content-type"):
+                raise HTTPError(400, f"the header {name} is given twice")
+            dict.__setitem__(headers, key, headers[key] + ("; " if key == "cookie" else ", ") + value)
+        else:
+            dict.__setitem__(headers, key, value)
+    if version == "HTTP/1.1" and "host" not in headers:
+        raise HTTPError(400, "an HTTP/1.1 request needs a Host header")
+    return method, target, version, headers
+
+
+def body_length(headers: dict[str, str], max_body: int) -> int:
+    """The body's length from Content-Length; HTTPError for chunked, smuggling or too large."""
+    if "transfer-encoding" in headers:
+        if "content-length" in headers:
+            raise HTTPError(400, "Content-Length and Transfer-Encoding together")
+        raise HTTPError(411, "send the body with a Content-Length (no chunked bodies here)")
+    text = headers.get("content-length")
+    if text is None:
+        return 0
+    if not text.isdigit() or len(text) > 12:
+        raise HTTPError(400, "Content-Length must be a number of bytes")
+    length = int(text)
+    if length > max_body:
+        raise HTTPError(413, f"the body is larger than {max_body} bytes")
+    return length
+
+
+Application = Callable[[Request], Awaitable[Response]]
+
+
+class Router:
+    """Handlers by method and path pattern (``{name}`` matches one path segment)."""
+
+    def __init__(self) -> None:
+        self._exact: dict[str, dict[str, Callable]] = {}
+        self._patterns: list[tuple[re.Pattern[str], dict[str, Callable]]] = []
+
+    def add(self, method: str, path: str, handler: Callable[[Request], Awaitable[Response]]) -> None:
+        methods = ("GET", "HEAD") if method == "GET" else (method,)
+        if "{" in path:
+            regex = re.compile("^" + re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^{}/]+)", re.escape(path)) + "$")
+            table = next((t for r, t in self._patterns if r.pattern == regex.pattern), None)
+            if table is None:
+                table = {}
+                self._patterns.append((regex, table))
+        else:
+            table = self._exact.setdefault(path, {})
+        for m in methods:
+            table[m] = handler
+
+    def add_get(self, path: str, handler: Callable[[Request], Awaitable[Response]]) -> None:
+        self.add("GET", path, handler)
+
+    def add_post(self, path: str, handler: Callable[[Request], Awaitable[Response]]) -> None:
+        self.add("POST", path, handler)
+
+    def resolve(self, request: Request) -> Callable[[Request], Awaitable[Response]]:
+        """The handler of ``request`` (its ``match_info`` filled in); HTTPError(404/405) if none."""
+        table = self._exact.get(request.path)
+        if table is None:
+            for regex, candidate in self._patterns:
+                found = regex.match(request.path)
+                if found:
+                    table = candidate
+                    request.match_info = found.groupdict()
+                    break
+        if table is None:
+            raise HTTPError(404, "no such page")
+        handler = table.get(request.method)
+        if handler is None:
+            raise HTTPError(405, f"{request.method} is not allowed here", headers={"Allow": ", ".join(sorted(table))})
+        return handler
+
+
+class HTTPServer:
+    """Serves an application on a host and port; see the module docstring."""
+
+    def __init__(self, app: Application, guard: ConnectionGuard, *, max_body: int = 16 * 1024,
+                 on_error: Callable[[HTTPError], Response] | None = None) -> None:
+        self.app = app
+        self.guard = guard
+        self.max_body = max_body
+        self.on_error = on_error or (lambda exc: json_response({"error": exc.message}, status=exc.status,
+                                                               headers=exc.headers))
+        self._server: asyncio.AbstractServer | None = None
+        self._tasks: set[asyncio.Task] = set()
+
+    async def start(self, host: str, port: int) -> int:
+        """Listen on ``host:port`` (0: a free port); the port."""
+        loop = asyncio.get_running_loop()
+
+        def protocol() -> asyncio.Protocol:
+            reader = asyncio.StreamReader(limit=MAX_HEAD, loop=loop)
+            return asyncio.StreamReaderProtocol(reader, self._connected, loop=loop)
+
+        self._server = await loop.create_server(self.guard.factory(protocol), host, port, reuse_address=True,
+                                                backlog=128)
+        return self._server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        """Stop listening, close every connection and end their handlers (within STOP_WAIT_S)."""
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+        self.guard.close_all()
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=STOP_WAIT_S)
+
+    def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.get_running_loop().create_task(self._serve(reader, writer), name="http-connection")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _write(self, writer: asyncio.StreamWriter, response: Response, *, keep_alive: bool,
+                     head_only: bool = False) -> None:
+        writer.write(response.head(keep_alive=keep_alive, now=time.time()))
+        if not head_only and response.status != 304:
+            writer.write(response.body)
+        await writer.drain()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        transport = writer.transport
+        peer = writer.get_extra_info("peername")
+        remote = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        try:
+            while not transport.is_closing():
+                try:
+                    head = await reader.readuntil(b"\r\n\r\n")
+                except asyncio.IncompleteReadError:
+                    return                       # the client hung up between requests (or mid-head)
+                except asyncio.LimitOverrunError:
+                    await self._write(writer, self.on_error(HTTPError(431, f"the request head is larger than "
+                                                                           f"{MAX_HEAD} bytes")), keep_alive=False)
+                    return
+                self.guard.begin(transport)
+                try:
+                    if not await self._one(head, reader, writer, remote, transport):
+                        return
+                finally:
+                    self.guard.end(transport)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - one connection's fault must not stop the server
+            log.exception("the page's connection from %s failed", remote)
+        finally:
+            writer.close()
+
+    async def _one(self, head: bytes, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, remote: str,
+                   transport: asyncio.BaseTransport) -> bool:
+        """Read, answer and write one request; whether the connection stays open."""
+        try:
+            method, target, version, headers = parse_head(head)
+            request = Request(method, target, version, headers, remote=remote, transport=transport,
+                              reader=reader, writer=writer)
+            length = body_length(headers, self.max_body)
+            if length:
+                if headers.get("expect", "").lower() == "100-continue":
+                    writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+                try:
+                    request.body = await asyncio.wait_for(reader.readexactly(length), BODY_S)
+                except asyncio.TimeoutError:
+                    raise HTTPError(408, "the body came too slowly") from None
+        except UnicodeDecodeError:
+            await self._write(writer, self.on_error(HTTPError(400, "the path is not UTF-8")), keep_alive=False)
+            return False
+        except HTTPError as exc:
+            await self._write(writer, self.on_error(exc), keep_alive=False)
+            return False
+        try:
+            response = await self.app(request)
+        except HTTPError as exc:
+            response = self.on_error(exc)
+        if request.websocket is not None:
+            return False                         # the socket's handler has ended: hang up
+        keep_alive = request.keep_alive and response.status < 500
+        await self._write(writer, response, keep_alive=keep_alive, head_only=method == "HEAD")
+        return keep_alive
+
+
+__all__ = ["HTTPServer", "HTTPError", "Request", "Response", "Router", "json_response", "file_response",
+           "static_file", "parse_head", "body_length", "http_date"]

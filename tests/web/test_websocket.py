@@ -1,0 +1,244 @@
+"""The page's WebSocket against RFC 6455: its own examples, its rules for bad frames, the close, the heartbeat.
+
+The examples of sections 1.3 and 5.7 are the RFC's bytes, copied from the text; the live tests
+speak raw frames to a real socket, the handshake tests go through the companion's ``/ws``.
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import struct
+
+import pytest
+
+from firmware.web.websocket import (OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, ProtocolError,
+                                    WebSocket, accept_key, encode_frame, read_frame, valid_key)
+
+MASK = bytes([0x37, 0xFA, 0x21, 0x3D])   # the RFC's example key
+
+
+def reader_of(data: bytes) -> asyncio.StreamReader:
+    reader = asyncio.StreamReader()
+    reader.feed_data(data)
+    reader.feed_eof()
+    return reader
+
+
+# -- the RFC's examples ------------------------------------------------------------------------------
+
+def test_the_handshake_answer_is_the_rfcs_example():
+    assert accept_key("dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="   # section 1.3
+    assert valid_key("dGhlIHNhbXBsZSBub25jZQ==")
+    assert not valid_key(None) and not valid_key("short") and not valid_key(base64.b64encode(b"x" * 15).decode())
+
+
+def test_frames_are_written_as_in_the_rfcs_examples():
+    assert encode_frame(OP_TEXT, b"Hello") == bytes([0x81, 0x05, 0x48, 0x65, 0x6C, 0x6C, 0x6F])
+    assert encode_frame(OP_TEXT, b"Hello", mask=MASK) == bytes([0x81, 0x85, 0x37, 0xFA, 0x21, 0x3D, 0x7F, 0x9F,
+                                                                0x4D, 0x51, 0x58])
+    assert encode_frame(OP_TEXT, b"Hel", fin=False) == bytes([0x01, 0x03, 0x48, 0x65, 0x6C])
+    assert encode_frame(OP_CONTINUATION, b"lo") == bytes([0x80, 0x02, 0x6C, 0x6F])
+    assert encode_frame(OP_PING, b"Hello") == bytes([0x89, 0x05]) + b"Hello"
+    assert encode_frame(OP_BINARY, bytes(256))[:4] == bytes([0x82, 0x7E, 0x01, 0x00])
+    assert encode_frame(OP_BINARY, bytes(65536))[:10] == bytes([0x82, 0x7F, 0, 0, 0, 0, 0, 0x01, 0x00, 0x00])
+
+
+async def test_the_rfcs_masked_frames_are_read():
+    assert await read_frame(reader_of(bytes([0x81, 0x85, 0x37, 0xFA, 0x21, 0x3D, 0x7F, 0x9F, 0x4D, 0x51, 0x58])),
+                            4096) == (True, OP_TEXT, b"Hello")
+    pong = bytes([0x8A, 0x85, 0x37, 0xFA, 0x21, 0x3D, 0x7F, 0x9F, 0x4D, 0x51, 0x58])     # "masked Pong"
+    assert await read_frame(reader_of(pong), 4096) == (True, OP_PONG, b"Hello")
+    long = encode_frame(OP_BINARY, os.urandom(300), mask=MASK)
+    fin, opcode, payload = await read_frame(reader_of(long), 4096)
+    assert opcode == OP_BINARY and len(payload) == 300
+
+
+@pytest.mark.parametrize("frame, code", [
+    (encode_frame(OP_TEXT, b"Hello"), 1002),                            # not masked
+    (bytes([0xC1]) + encode_frame(OP_TEXT, b"x", mask=MASK)[1:], 1002),  # RSV1 with no extension
+    (bytes([0x83]) + encode_frame(OP_TEXT, b"x", mask=MASK)[1:], 1002),  # reserved opcode
+    (encode_frame(OP_PING, b"x", fin=False, mask=MASK), 1002),            # a fragmented control frame
+    (encode_frame(OP_PING, bytes(126), mask=MASK), 1002),                 # a control frame over 125 bytes
+    (encode_frame(OP_TEXT, bytes(5000), mask=MASK), 1009),                # over the limit
+    (bytes([0x81, 0xFF]) + struct.pack("!Q", 1 << 63) + MASK, 1002),      # a length with its top bit set
+])
+async def test_frames_that_break_the_rules_are_refused_with_their_close_code(frame, code):
+    with pytest.raises(ProtocolError) as refused:
+        await read_frame(reader_of(frame), 4096)
+    assert refused.value.code == code
+
+
+# -- a live socket -----------------------------------------------------------------------------------
+
+class Hand:
+    """The heartbeat's sleep, ended by the test: time driven by hand."""
+
+    def __init__(self) -> None:
+        self.tick = asyncio.Event()
+        self.asleep = asyncio.Event()
+
+    async def sleep(self, seconds: float) -> None:
+        self.asleep.set()
+        await self.tick.wait()
+        self.tick.clear()
+
+
+@pytest.fixture
+async def socket_pair():
+    """``await socket_pair(heartbeat=...)`` -> (server WebSocket, its received texts, client reader, writer)."""
+    made = []
+
+    async def make(*, heartbeat=None, sleep=asyncio.sleep, max_msg_size=4096):
+        ready: asyncio.Future = asyncio.get_running_loop().create_future()
+        texts: list[str] = []
+
+        async def serve(reader, writer):
+            ws = WebSocket(reader, writer, max_msg_size=max_msg_size, heartbeat=heartbeat, sleep=sleep)
+            ready.set_result(ws)
+            async for text in ws:
+                texts.append(text)
+                if text == "echo":
+                    await ws.send_str("echoed")
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        ws = await asyncio.wait_for(ready, 2)
+        made.append((server, writer))
+        return ws, texts, reader, writer
+
+    yield make
+    for server, writer in made:
+        writer.close()
+        server.close()
+
+
+async def next_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    """The server's next frame (unmasked, as a server sends them)."""
+    first, second = await asyncio.wait_for(reader.readexactly(2), 2)
+    assert not second & 0x80, "a server must not mask"
+    n = second & 0x7F
+    if n == 126:
+        (n,) = struct.unpack("!H", await reader.readexactly(2))
+    return first & 0x0F, await reader.readexactly(n)
+
+
+async def test_a_fragmented_message_is_joined_and_a_ping_between_its_parts_answered(socket_pair):
+    ws, texts, reader, writer = await socket_pair()
+    writer.write(encode_frame(OP_TEXT, b"ec", fin=False, mask=MASK) + encode_frame(OP_PING, b"are you there", mask=MASK)
+                 + encode_frame(OP_CONTINUATION, b"ho", mask=MASK))
+    assert await next_frame(reader) == (OP_PONG, b"are you there")
+    assert await next_frame(reader) == (OP_TEXT, b"echoed")
+    assert texts == ["echo"]
+
+
+async def test_binary_messages_are_dropped_and_text_goes_on(socket_pair):
+    ws, texts, reader, writer = await socket_pair()
+    writer.write(encode_frame(OP_BINARY, b"\x00\x01", mask=MASK) + encode_frame(OP_TEXT, "échec".encode(), mask=MASK)
+                 + encode_frame(OP_TEXT, b"echo", mask=MASK))
+    assert await next_frame(reader) == (OP_TEXT, b"echoed")
+    assert texts == ["échec", "echo"]
+
+
+@pytest.mark.parametrize("frames, code", [
+    (encode_frame(OP_TEXT, b"\xff\xfe", mask=MASK), 1007),                       # text that is not UTF-8
+    (encode_frame(OP_CONTINUATION, b"x", mask=MASK), 1002),                      # nothing to continue
+    (encode_frame(OP_TEXT, b"a", fin=False, mask=MASK) + encode_frame(OP_TEXT, b"b", mask=MASK), 1002),
+    (encode_frame(OP_TEXT, b"a" * 3000, fin=False, mask=MASK)
+     + encode_frame(OP_CONTINUATION, b"a" * 3000, mask=MASK), 1009),             # parts under, the whole over
+    (encode_frame(OP_TEXT, b"unmasked"), 1002),
+])
+async def test_a_bad_message_is_answered_with_a_close_frame_and_the_connection_ends(socket_pair, frames, code):
+    ws, texts, reader, writer = await socket_pair()
+    writer.write(frames)
+    opcode, payload = await next_frame(reader)
+    assert opcode == OP_CLOSE and struct.unpack("!H", payload[:2])[0] == code and payload[2:]
+    assert await asyncio.wait_for(reader.read(), 2) == b""        # then the server hangs up
+    assert texts == [] and ws.closed
+
+
+@pytest.mark.parametrize("payload, answer", [
+    (struct.pack("!H", 1000) + b"bye", 1000),
+    (struct.pack("!H", 4001), 4001),                # an application's code is echoed
+    (b"", 1000),
+    (struct.pack("!H", 1005), 1002),                # must never be sent
+    (b"\x03", 1002),                                # one byte
+    (struct.pack("!H", 1000) + b"\xff", 1002),      # a reason that is not UTF-8
+])
+async def test_the_clients_close_is_answered_with_its_code_or_a_protocol_error(socket_pair, payload, answer):
+    ws, texts, reader, writer = await socket_pair()
+    writer.write(encode_frame(OP_CLOSE, payload, mask=MASK))
+    opcode, reply = await next_frame(reader)
+    assert opcode == OP_CLOSE and struct.unpack("!H", reply[:2])[0] == answer
+    assert await asyncio.wait_for(reader.read(), 2) == b""
+
+
+async def test_the_servers_close_waits_for_the_clients_close_then_hangs_up(socket_pair):
+    ws, texts, reader, writer = await socket_pair()
+    closing = asyncio.create_task(ws.close())
+    opcode, payload = await next_frame(reader)
+    assert opcode == OP_CLOSE and struct.unpack("!H", payload[:2])[0] == 1000
+    assert not closing.done()
+    writer.write(encode_frame(OP_CLOSE, struct.pack("!H", 1000), mask=MASK))
+    await asyncio.wait_for(closing, 2)
+    assert await asyncio.wait_for(reader.read(), 2) == b""
+    with pytest.raises(ConnectionError):
+        await ws.send_str("too late")
+
+
+async def test_a_silent_client_is_dropped_at_the_next_heartbeat_and_a_live_one_kept(socket_pair):
+    hand = Hand()
+    ws, texts, reader, writer = await socket_pair(heartbeat=30, sleep=hand.sleep)
+    assert (await next_frame(reader))[0] == OP_PING
+    await asyncio.wait_for(hand.asleep.wait(), 2)
+    writer.write(encode_frame(OP_PONG, b"", mask=MASK))       # it answers: kept
+    await asyncio.sleep(0)
+    while ws._heard == 0:
+        await asyncio.sleep(0)
+    hand.asleep.clear()
+    hand.tick.set()                                           # 30 s pass
+    assert (await next_frame(reader))[0] == OP_PING           # pinged again
+    await asyncio.wait_for(hand.asleep.wait(), 2)
+    hand.tick.set()                                           # 30 s more, no answer
+    assert await asyncio.wait_for(reader.read(), 2) == b""    # dropped
+    assert ws.closed
+
+
+# -- the handshake, through the companion's /ws --------------------------------------------------------
+
+def handshake(key: str = "dGhlIHNhbXBsZSBub25jZQ==", version: str = "13", upgrade: bool = True) -> bytes:
+    lines = ["GET /ws HTTP/1.1", "Host: 127.0.0.1", f"Sec-WebSocket-Version: {version}", f"Sec-WebSocket-Key: {key}"]
+    if upgrade:
+        lines += ["Upgrade: websocket", "Connection: keep-alive, Upgrade"]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+async def test_the_page_socket_answers_the_handshake_then_says_hello(serve):
+    client, companion, backend = await serve()
+    reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
+    writer.write(handshake())
+    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)).decode()
+    assert head.startswith("HTTP/1.1 101 ")
+    assert "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n" in head
+    opcode, payload = await next_frame(reader)
+    assert opcode == OP_TEXT and json.loads(payload)["type"] == "hello"
+    writer.close()
+
+
+@pytest.mark.parametrize("request_bytes, status, words", [
+    (handshake(version="8"), 426, "version 13"),
+    (handshake(key="not a key"), 400, "Sec-WebSocket-Key"),
+    (handshake(upgrade=False), 426, "WebSocket"),
+])
+async def test_a_bad_handshake_is_refused_in_words(serve, request_bytes, status, words):
+    client, companion, backend = await serve()
+    reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
+    writer.write(request_bytes)
+    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)).decode()
+    length = int(next(line.split(": ")[1] for line in head.split("\r\n") if line.startswith("Content-Length")))
+    body = json.loads(await reader.readexactly(length))
+    assert head.startswith(f"HTTP/1.1 {status} ") and words in body["error"]
+    assert not companion.clients
+    writer.close()
