@@ -375,9 +375,8 @@ class HTTPServer:
 
     async def _write(self, writer: asyncio.StreamWriter, response: Response, *, keep_alive: bool,
                      head_only: bool = False) -> None:
-        writer.write(response.head(keep_alive=keep_alive, now=time.time()))
-        if not head_only and response.status != 304:
-            writer.write(response.body)
+        head = response.head(keep_alive=keep_alive, now=time.time())
+        writer.write(head if head_only or response.status == 304 else head + response.body)   # one segment
         await writer.drain()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
