@@ -39,8 +39,12 @@ MAX_HEAD = 16 * 1024     # the request line and every header
 MAX_LINE = 4096          # one line of it
 MAX_HEADERS = 64
 STOP_WAIT_S = 2.0        # how long stop() waits for handlers to end
-TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")          # RFC 9110 5.6.2
-FIELD_VALUE = re.compile(r"^[\t\x20-\x7e\x80-\xff]*$")             # no control characters
+# Matched with fullmatch: a "$" would let a name or value end in a bare line feed.
+TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")              # RFC 9110 5.6.2
+FIELD_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")              # no control characters
+TARGET = re.compile(r"/[\x21-\x22\x24-\x7e]*")                      # origin-form: visible ASCII, no "#"
+HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(:[0-9]*)?")   # RFC 9112 3.2, RFC 3986 3.2.2
+DIGITS = re.compile(r"[0-9]{1,12}")                                 # ASCII only: str.isdigit() takes "²"
 CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
                  ".png": "image/png", ".ico": "image/x-icon", ".json": "application/json", ".txt": "text/plain"}
 TEXT_TYPES = {"text/html", "text/javascript", "text/css", "image/svg+xml", "application/json", "text/plain"}
@@ -105,8 +109,9 @@ class Response:
     def del_cookie(self, name: str, *, path: str = "/") -> None:
         self.cookies.append(f'{name}=""; Path={path}; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT')
 
-    def head(self, *, keep_alive: bool, now: float) -> bytes:
-        """The status line and headers, ending with the blank line."""
+    def head(self, *, keep_alive: bool, now: float, say_keep_alive: bool = False) -> bytes:
+        """The status line and headers, ending with the blank line. ``say_keep_alive``: an HTTP/1.0
+        client keeps the connection only if told ``Connection: keep-alive`` (RFC 9112 C.2.2)."""
         reason = http.HTTPStatus(self.status).phrase if self.status in http.HTTPStatus._value2member_map_ else ""
         content_type = self.content_type + (f"; charset={self.charset}" if self.charset else "")
         lines = [f"HTTP/1.1 {self.status} {reason}", f"Date: {http_date(now)}"]
@@ -117,6 +122,8 @@ class Response:
         lines.extend(f"Set-Cookie: {cookie}" for cookie in self.cookies)
         if not keep_alive:
             lines.append("Connection: close")
+        elif say_keep_alive:
+            lines.append("Connection: keep-alive")
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
@@ -238,22 +245,22 @@ def parse_head(head: bytes) -> tuple[str, str, str, Headers]:
     if len(fields) > MAX_HEADERS:
         raise HTTPError(431, f"more than {MAX_HEADERS} headers")
     parts = request_line.split(" ")
-    if len(parts) != 3 or not TOKEN.match(parts[0]) or not parts[1]:
+    if len(parts) != 3 or not TOKEN.fullmatch(parts[0]) or not parts[1]:
         raise HTTPError(400, "the request line must be METHOD /path HTTP/1.1")
     method, target, version = parts
     if version not in ("HTTP/1.1", "HTTP/1.0"):
-        if re.match(r"^HTTP/\d\.\d$", version):
+        if re.fullmatch(r"HTTP/\d\.\d", version):
             raise HTTPError(505, "HTTP/1.1 only")
         raise HTTPError(400, "the request line must end with HTTP/1.1")
-    if not target.startswith("/") or any(c <= " " or c == "\x7f" for c in target):
-        raise HTTPError(400, "the request target must be a path (/...)")
+    if not TARGET.fullmatch(target):
+        raise HTTPError(400, "the request target must be a path (/...) in visible ASCII")
     headers = Headers()
     for line in fields:
         name, colon, value = line.partition(":")
-        if not colon or not TOKEN.match(name):
+        if not colon or not TOKEN.fullmatch(name):
             raise HTTPError(400, "a header line is malformed (or folded over two lines)")
         value = value.strip(" \t")
-        if not FIELD_VALUE.match(value):
+        if not FIELD_VALUE.fullmatch(value):
             raise HTTPError(400, f"the header {name} holds control characters")
         key = name.lower()
         if key in headers:
@@ -264,6 +271,8 @@ def parse_head(head: bytes) -> tuple[str, str, str, Headers]:
             dict.__setitem__(headers, key, value)
     if version == "HTTP/1.1" and "host" not in headers:
         raise HTTPError(400, "an HTTP/1.1 request needs a Host header")
+    if not HOST.fullmatch(headers.get("host", "")):
+        raise HTTPError(400, "the Host header must be a host name or address, and a port")
     return method, target, version, headers
 
 
@@ -276,7 +285,7 @@ def body_length(headers: dict[str, str], max_body: int) -> int:
     text = headers.get("content-length")
     if text is None:
         return 0
-    if not text.isdigit() or len(text) > 12:
+    if not DIGITS.fullmatch(text):
         raise HTTPError(400, "Content-Length must be a number of bytes")
     length = int(text)
     if length > max_body:
@@ -374,8 +383,8 @@ class HTTPServer:
         task.add_done_callback(self._tasks.discard)
 
     async def _write(self, writer: asyncio.StreamWriter, response: Response, *, keep_alive: bool,
-                     head_only: bool = False) -> None:
-        head = response.head(keep_alive=keep_alive, now=time.time())
+                     head_only: bool = False, http10: bool = False) -> None:
+        head = response.head(keep_alive=keep_alive, now=time.time(), say_keep_alive=http10)
         writer.write(head if head_only or response.status == 304 else head + response.body)   # one segment
         await writer.drain()
 
@@ -393,6 +402,12 @@ class HTTPServer:
                     await self._write(writer, self.on_error(HTTPError(431, f"the request head is larger than "
                                                                            f"{MAX_HEAD} bytes")), keep_alive=False)
                     return
+                if head.startswith(b"\r\n"):
+                    # RFC 9112 2.2: empty lines before a request-line are ignored (old clients send
+                    # one after a POST body); the idle sweep still bounds a stream of them.
+                    head = head.lstrip(b"\r\n")
+                    if not head:
+                        continue
                 self.guard.begin(transport)
                 try:
                     if not await self._one(head, reader, writer, remote, transport):
@@ -436,7 +451,8 @@ class HTTPServer:
         if request.websocket is not None:
             return False                         # the socket's handler has ended: hang up
         keep_alive = request.keep_alive and response.status < 500
-        await self._write(writer, response, keep_alive=keep_alive, head_only=method == "HEAD")
+        await self._write(writer, response, keep_alive=keep_alive, head_only=method == "HEAD",
+                          http10=version == "HTTP/1.0")
         return keep_alive
 
 

@@ -236,3 +236,62 @@ def test_responses_write_cookies_and_their_deletion():
     assert "Set-Cookie: k=v; Path=/; Max-Age=60; HttpOnly; SameSite=Strict\r\n" in head
     assert 'Set-Cookie: old=""; Path=/; Max-Age=0' in head
     assert "Content-Type: text/plain; charset=utf-8" in head and "Connection" not in head
+
+
+# -- review: what a hostile client or a strict reading of RFC 9112 finds --------------------------------
+
+@pytest.mark.parametrize("value", ["\u00b2", "\u00b9\u00b3", "+5", " 5", "5 ", "", "٥"])
+def test_a_content_length_is_ascii_digits_only(value):
+    """RFC 9112 6.3 / RFC 9110 8.6: Content-Length = 1*DIGIT, and DIGIT is ASCII 0-9 (RFC 5234 B.1).
+    Latin-1 superscripts pass str.isdigit() but not int(): they were a ValueError, not a 400."""
+    with pytest.raises(HTTPError) as refused:
+        body_length({"content-length": value}, 1024)
+    assert refused.value.status == 400
+
+
+def test_leading_zeros_in_a_content_length_are_still_a_number():
+    """RFC 9110 8.6: 1*DIGIT; "005" is five."""
+    assert body_length({"content-length": "005"}, 1024) == 5
+
+
+async def test_a_superscript_content_length_gets_a_400_not_a_dropped_connection(server):
+    raw = await exchange(server, b"POST /echo HTTP/1.1\r\nHost: b\r\nContent-Length: \xb2\r\n\r\nhi" + get())
+    [(status, headers, body)] = responses(raw)
+    assert status == 400 and headers["connection"] == "close" and "Content-Length" in json.loads(body)["error"]
+
+
+@pytest.mark.parametrize("head", [
+    b"GET / HTTP/1.1\r\nHost: x\r\nX-A: a\n\r\n\r\n",             # a value ending in a bare LF
+    b"GET / HTTP/1.1\r\nHost: x\nX-B: b\r\n\r\n",                 # two fields on one line, split by a bare LF
+    b"GET / HTTP/1.1\r\nHost: x\r\nX-A\n: a\r\n\r\n",             # a name ending in a bare LF
+    b"GET\n / HTTP/1.1\r\nHost: x\r\n\r\n",                         # a method ending in a bare LF
+    b"GET / HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\n\r\n",             # a bare CR (RFC 9112 2.2: reject)
+    b"GET /caf\xe9 HTTP/1.1\r\nHost: x\r\n\r\n",                    # a target that is not ASCII (RFC 9112 3.2)
+    b"GET /a#frag HTTP/1.1\r\nHost: x\r\n\r\n",                     # no fragment in a request-target (RFC 9112 3.2)
+    b"GET / HTTP/1.1\r\nHost: a b\r\n\r\n",                         # RFC 9112 3.2: an invalid Host is a 400
+    b"GET / HTTP/1.1\r\nHost: a/b\r\n\r\n",
+])
+def test_bare_line_feeds_and_stray_bytes_inside_a_head_are_refused(head):
+    """RFC 9112 2.2: a bare CR must be refused; a bare LF is either a line end or an error, never part
+    of a name or value (a `$` in a regular expression matches before a final newline)."""
+    with pytest.raises(HTTPError) as refused:
+        parse_head(head)
+    assert refused.value.status == 400
+
+
+async def test_an_empty_line_before_a_request_line_is_ignored(server):
+    """RFC 9112 2.2: a server SHOULD ignore at least one empty line (CRLF) received before the
+    request-line (old clients add one after a POST body)."""
+    post = b"POST /echo HTTP/1.1\r\nHost: b\r\nContent-Length: 2\r\n\r\nhi\r\n"
+    raw = await exchange(server, post + get("/echo", "Connection: close\r\n"))
+    (s1, _, _), (s2, _, b2) = responses(raw)
+    assert (s1, s2) == (200, 200) and json.loads(b2)["method"] == "GET"
+
+
+async def test_an_http_1_0_client_that_asks_to_keep_alive_is_told_so(server):
+    """RFC 9112 9.3 / Appendix C.2.2: an HTTP/1.0 connection persists only if the server answers
+    Connection: keep-alive; otherwise the client waits for a close."""
+    raw = await exchange(server, get(version="HTTP/1.0", extra="Connection: keep-alive\r\n")
+                         + get(version="HTTP/1.0"))
+    (_, h1, _), (_, h2, _) = responses(raw)
+    assert h1["connection"] == "keep-alive" and h2["connection"] == "close"
