@@ -196,6 +196,49 @@ async def test_a_live_board_goes_through_the_queue_to_the_leds(tmp_path):
     assert service.session.recorder.load().moves == ["g1f3"]
 
 
+async def test_the_board_plays_on_while_the_page_loads(tmp_path, monkeypatch):
+    """Issue 14: `echiquier run` imported the page's modules (30 ms of CPU here, about 0.2 s on a
+    Pi Zero 2 W; 0.13 s and most of a second with aiohttp) on the loop once the board was read: a
+    piece lifted meanwhile lit its squares only after the import. They load on a worker thread now."""
+    import threading
+
+    from firmware.commands import run as run_command
+    entered, released, returned = threading.Event(), threading.Event(), threading.Event()
+    seen = {}
+
+    async def serve_web(service):
+        await asyncio.Event().wait()  # the page, until the service stops
+
+    def slow_import():
+        entered.set()
+        seen["loop ran meanwhile"] = released.wait(5)  # only the loop, going on, releases it
+        returned.set()
+        return serve_web
+
+    monkeypatch.setattr(run_command, "_import_web", slow_import)
+    config = loads_config(f'[board]\nsensors = "sim"\nsettle_ms = 30\n[storage]\ndir = "{tmp_path}"\n')
+    clock = HandClock()
+    board = SimulatedBoard(Position().occupied, clock=clock)
+    leds = RecordingLedSink()
+    service = Service(config, source=board, leds=leds, notifier=FakeNotifier(), clock=clock,
+                      companions=(run_command._web,))
+    task = asyncio.create_task(service.run())
+    await asyncio.wait_for(service.ready.wait(), 5)
+    assert await asyncio.to_thread(entered.wait, 5)   # the page's modules are loading
+    for change in (None, lambda: board.lift(parse_square("g1"))):
+        if change:
+            change()
+        clock.t += 0.1
+        service.poke()
+        await service.processed()
+    assert {parse_square("f3"), parse_square("h3")} <= set(leds.lit())
+    released.set()
+    assert await asyncio.to_thread(returned.wait, 5)
+    service.stop()
+    assert await asyncio.wait_for(task, 5) == 0
+    assert seen["loop ran meanwhile"]
+
+
 def test_sigterm_stops_the_service_cleanly_and_systemd_hears_it(tmp_path):
     path = str(tmp_path / "notify")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
