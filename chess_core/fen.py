@@ -133,7 +133,10 @@ def load_fen(pos: "Position", fen: str, *, validate_position: bool = True) -> No
         raise FenError(f"FEN must be a string, not {type(fen).__name__}")
     fields = fen.split()
     if len(fields) not in (4, 6):
-        raise FenError(f"FEN needs 6 fields (or 4), found {len(fields)}: {fen!r}")
+        raise FenError(f"FEN needs 6 fields (or 4), found {len(fields)}: {fen!r}; a FEN is the pieces (rank 8 "
+                       "first, ranks separated by '/'), the side to move (w or b), castling (KQkq or -), the en "
+                       "passant square (or -), the halfmove clock and the move number, separated by spaces, as in "
+                       "'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'")
     board, side, castling, ep = fields[:4]
     halfmove, fullmove = fields[4:] if len(fields) == 6 else ("0", "1")
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from chess_core import STARTING_FEN, FenError, Position, divide, perft
+from chess_core import STARTING_FEN, FenError, divide, perft
 from chess_core.chess960 import VARIANTS
+
+from firmware.commands.fen_check import NO_VALIDATE, VARIANT, read_fen
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,11 +30,10 @@ def run(args: argparse.Namespace) -> int:
         print("echiquier perft: --depth must be >= 0", file=sys.stderr)
         return 2
     try:
-        pos = Position.from_fen(args.fen, validate=not args.no_validate, chess960=args.variant == "chess960")
+        pos = read_fen(args.fen, validate=not args.no_validate, chess960=args.variant == "chess960",
+                       options=(VARIANT, NO_VALIDATE))
     except FenError as exc:
-        text = str(exc).replace("choose the chess960 variant", "add --variant chess960")
-        hint = "" if args.no_validate or "chess960" in text else " (--no-validate counts it anyway)"
-        print(f"echiquier perft: bad --fen: {text}{hint}", file=sys.stderr)
+        print(f"echiquier perft: bad --fen: {exc}", file=sys.stderr)
         return 2
     if args.divide and args.depth >= 1:
         split = divide(pos, args.depth, bulk=not args.every_leaf)

@@ -23,6 +23,7 @@ from chess_core import FenError
 from chess_core.chess960 import VARIANTS, start_fen
 from chess_core.timecontrol import TimeControlError
 
+from firmware.commands.fen_check import read_fen
 from firmware.referee.gestures import (CyclePromotion, DrawGesture, GestureTracker, GestureUndone, Resign,
                                        draw_decision, forming, next_promotion)
 from firmware.referee.match import GameStarted, Match, MatchConfig, MoveMade, ProblemFound, TakenBack
@@ -197,12 +198,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"echiquier replay: bad --start-position: {exc}", file=sys.stderr)
             return 2
     try:
+        if fen is not None:
+            read_fen(fen, chess960=chess960)   # what is wrong with it, and --variant chess960 only if that reads it
         config = MatchConfig(rules=args.rules, time_control=args.time_control, fen=fen, chess960=chess960,
                              clock_start=args.clock_start)
         Match(config)
     except FenError as exc:
-        text = str(exc).replace("choose the chess960 variant", "add --variant chess960")
-        print(f"echiquier replay: bad --fen: {text}", file=sys.stderr)
+        print(f"echiquier replay: bad --fen: {exc}", file=sys.stderr)
         return 2
     except TimeControlError as exc:
         print(f"echiquier replay: bad --time-control: {exc}", file=sys.stderr)

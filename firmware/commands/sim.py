@@ -10,10 +10,11 @@ import signal
 import sys
 from pathlib import Path
 
-from chess_core import FenError, Position
+from chess_core import FenError
 from chess_core.chess960 import VARIANTS
 from chess_core.timecontrol import TimeControl, TimeControlError
 
+from firmware.commands.fen_check import read_fen
 from firmware.config import ConfigError, check_storage, load_config, with_overrides
 
 
@@ -66,14 +67,14 @@ def run(args: argparse.Namespace) -> int:
             TimeControl.parse(args.time_control)
         variant = "chess960" if args.start_position is not None else args.variant
         if args.fen is not None:
-            Position(args.fen, chess960=variant == "chess960")
+            read_fen(args.fen, chess960=variant == "chess960")
         if args.start_position is not None and not 0 <= args.start_position < 960:
             return _fail(f"--start-position must be 0 to 959, not {args.start_position}")
         base = load_config(args.config) if args.config else None
     except TimeControlError as exc:
         return _fail(f"bad --time-control: {exc}")
     except FenError as exc:
-        return _fail("bad --fen: " + str(exc).replace("choose the chess960 variant", "add --variant chess960"))
+        return _fail(f"bad --fen: {exc}")
     except ConfigError as exc:
         return _fail(str(exc))
 

@@ -1,6 +1,7 @@
 """Perft: the move generator counts the published leaf numbers of the standard positions."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -137,3 +138,49 @@ def test_perft_command_no_validate_counts_what_the_checks_refuse(capsys):
     assert capsys.readouterr().out.strip() == "2854"
     assert main(["perft", "--fen", "8/8/8 w - - 0 1", "--depth", "1", "--no-validate"]) == 2
     assert "8 ranks" in capsys.readouterr().err
+
+
+# -- the error of a bad --fen says what is wrong, and suggests an option only when it reads the FEN ---------
+
+BAD_FENS = [
+    "bad",                                                                     # not a FEN at all
+    "8/8/8 w - - 0 1",                                                         # three ranks
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",                # side to move
+    "3R4/8/q4k2/2B5/1NK5/3b4/8/8 w - - 0 1",                                   # an impossible double check
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",       # Chess960 castling
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9",       # the same, in X-FEN
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - x 9",       # Chess960 and a bad clock
+    "4k3/8/8/8/8/8/8/4K2R w Kk - 0 1",                                         # a right with no rook: either way
+]
+
+
+@pytest.mark.parametrize("fen", BAD_FENS)
+@pytest.mark.parametrize("given", [[], ["--no-validate"], ["--variant", "chess960"]])
+def test_a_bad_fen_gets_advice_only_when_following_it_reads_the_fen(capsys, fen, given):
+    code = main(["perft", "--fen", fen, "--depth", "1", *given])
+    err = capsys.readouterr().err
+    if code == 0:
+        return
+    assert code == 2 and err.startswith("echiquier perft: bad --fen: ") and "Traceback" not in err
+    advice = re.findall(r"\(add (--[^)]*?)(?: to count it anyway)?\)", err)
+    assert len(advice) <= 1, err
+    if advice:
+        added = advice[0].split()
+        assert not set(added) & set(given), err            # never an option already given
+        assert main(["perft", "--fen", fen, "--depth", "1", *given, *added]) == 0, err
+        capsys.readouterr()
+    else:   # none is suggested: then none reads it
+        assert "--no-validate" not in err and "--variant" not in err
+        for added in (["--no-validate"], ["--variant", "chess960"], ["--no-validate", "--variant", "chess960"]):
+            if not set(added) & set(given):
+                assert main(["perft", "--fen", fen, "--depth", "1", *given, *added]) == 2, (err, added)
+                capsys.readouterr()
+
+
+def test_perft_on_a_word_says_what_a_fen_is_and_suggests_nothing(capsys):
+    for given in ([], ["--no-validate"]):
+        assert main(["perft", "--fen", "bad", "--depth", "1", *given]) == 2
+        err = capsys.readouterr().err
+        assert "FEN needs 6 fields (or 4), found 1: 'bad'" in err
+        assert "the side to move (w or b)" in err and "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" in err
+        assert "--no-validate" not in err

@@ -1,0 +1,42 @@
+"""A FEN from the command line: the position, or what is wrong with it and the option that reads it, only when one does."""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from chess_core import FenError, Position
+
+# chess_core's own guess that a FEN is Chess960; the commands check it instead (see read_fen).
+_GUESS = re.compile(r"\s*\((?:a Chess960 position\? )?choose the chess960 variant\)")
+VARIANT = "--variant chess960"
+NO_VALIDATE = "--no-validate"
+_WHY = {VARIANT: "", NO_VALIDATE: " to count it anyway"}
+
+
+def read_fen(fen: str, *, chess960: bool, validate: bool = True, options: tuple[str, ...] = (VARIANT,)) -> Position:
+    """The position of ``fen`` read as asked (``chess960``, ``validate``); else FenError saying what
+    is wrong with it and, only when the FEN then reads, which of ``options`` ("--variant chess960",
+    "--no-validate") to add."""
+    try:
+        return Position.from_fen(fen, validate=validate, chess960=chess960)
+    except FenError as exc:
+        text = _GUESS.sub("", str(exc))
+    advice = _advice(fen, chess960, validate, options)
+    raise FenError(f"{text} ({advice})" if advice else text) from None
+
+
+def _advice(fen: str, chess960: bool, validate: bool, options: tuple[str, ...]) -> Optional[str]:
+    """The fewest of ``options`` not given yet that read ``fen``, in words; None when none do."""
+    offered = [o for o in options if (o == VARIANT and not chess960) or (o == NO_VALIDATE and validate)]
+    tries = [[o] for o in offered] + ([offered] if len(offered) > 1 else [])
+    for added in tries:
+        try:
+            Position.from_fen(fen, validate=validate and NO_VALIDATE not in added,
+                              chess960=chess960 or VARIANT in added)
+        except FenError:
+            continue
+        return f"add {' '.join(added)}{_WHY[added[-1]]}"
+    return None
+
+
+__all__ = ["read_fen", "VARIANT", "NO_VALIDATE"]
