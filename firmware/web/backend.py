@@ -22,9 +22,11 @@ Page state (every key always present; squares by name, colours ``"#rrggbb"`` or 
                   "delay_left": ms of a simple delay left to the side to move: its main time
                   waits until that is used up}
     moves        {"en": [SAN...], "fr": [SAN...]}
-    status       the game in words: "White to move", "Black wins by checkmate"
+    status       the game in words: "White to move", "Black wins by checkmate" (status_fr: in French)
+    notes        {"en": [str], "fr": [str]}: shown under the status (the board's problem while it is
+                 wrong); no text says one the status or another note says
     result       "1-0" | "0-1" | "1/2-1/2" | "*"
-    ending       how the game ended in words, or null
+    ending       how the game ended in words (the status then says it), or null
     players      {"white": name, "black": name}
     rules        "fide" | "casual"
     claims       draws that may be claimed now, in words ("threefold repetition"); [] if none

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import Callable
 from typing import Any, Optional
 
@@ -72,12 +73,47 @@ def _lichess(opponent: OpponentState) -> dict[str, Any]:
             "game": game, "status": f"Playing game {game}." if game else None}
 
 
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"\w+", text.casefold()))
+
+
+def _says(text: str, part: str) -> bool:
+    """Whether ``text`` says ``part`` (its words in a row, case and punctuation aside)."""
+    whole, words = _words(text), _words(part)
+    return bool(words) and any(whole[i:i + len(words)] == words for i in range(len(whole) - len(words) + 1))
+
+
+def once(headline: str, notes: list[str]) -> tuple[str, list[str]]:
+    """The headline and the notes under it, each text said once: a note that says the headline
+    and more ("Not a legal move (White to move): put the pawn on e5 back on e2" under "Put the
+    pawn on e5 back on e2") becomes the headline; a note the headline or an earlier note already
+    says is left out."""
+    for note in notes:
+        if _says(note, headline) and not _says(headline, note):
+            headline = note
+    kept: list[str] = []
+    for note in notes:
+        if _words(note) and not _says(headline, note) and not any(_says(k, note) for k in kept):
+            kept.append(note)
+    return headline, kept
+
+
+def _headline_and_notes(state: SessionState, lang: str) -> tuple[str, list[str]]:
+    """What the page says above the board in ``lang``: the status, and the latest problem while the
+    board is wrong (the session keeps every problem met), each text once."""
+    problems = [text for _, text in state.problems]
+    if lang == "fr" and len(state.problems_fr) == len(problems):
+        problems = list(state.problems_fr)
+    return once(status_text(state, lang), problems[-1:] if state.wrong else [])
+
+
 def page_state(state: SessionState, *, brightness: float = 0.5, engine: dict[str, Any] | None = None) -> dict[str, Any]:
     """The page state (see :mod:`firmware.web.backend`) of the session's state."""
     engine = engine or {}
     settings = state.settings
     over = state.over
-    status = status_text(state)
+    status, notes = _headline_and_notes(state, "en")
+    status_fr, notes_fr = _headline_and_notes(state, "fr")
     last = state.moves[-1] if state.moves else None
     promotion = state.promotion
     return {
@@ -96,7 +132,8 @@ def page_state(state: SessionState, *, brightness: float = 0.5, engine: dict[str
                   "delay_left": state.delay_left, "sandclock": state.time_control.startswith("*")},
         "moves": {"en": list(state.san_en), "fr": list(state.san_fr)},
         "status": status,
-        "status_fr": status_text(state, "fr"),
+        "status_fr": status_fr,
+        "notes": {"en": notes, "fr": notes_fr},   # shown under the status, none saying it again
         "result": state.outcome.result() if state.outcome else "*",
         "ending": status if over else None,
         "started": state.started,
@@ -269,4 +306,4 @@ class SessionBackend(Backend):
         return self._call(self.session.claim_when_gone, what, now)
 
 
-__all__ = ["SessionBackend", "page_state"]
+__all__ = ["SessionBackend", "page_state", "once"]

@@ -212,7 +212,7 @@ def test_shepherds_mate_by_clicks_ends_the_game_and_reaches_the_library(sim, ope
     click(page, "h5", "f7", "f7")  # the queen, then the pawn it takes, then the queen put down
     expect(page.locator("#status")).to_have_text("White wins by checkmate")
     expect(page.locator("#moves")).to_contain_text("Qxf7#")
-    expect(page.locator("#result")).to_contain_text("1-0")
+    expect(page.locator("#result")).to_have_text("1-0")   # how it ended is in the status: said once
     # The LEDs end the game on the kings: the winner's one lit, the loser's one too.
     expect(square(page, "e1")).not_to_have_attribute("data-led", "")
     expect(square(page, "e8")).not_to_have_attribute("data-led", "")
@@ -288,11 +288,12 @@ def test_an_illegal_move_lights_the_squares_to_put_right(sim, open_page):
     server = sim()
     page = open_page(server)
     move(page, "e2", "e5")                 # a pawn cannot go three squares
-    expect(page.locator("#status")).to_have_text("Put the pawn on e5 back on e2")
+    # What is wrong and what to do, said once: in the status, not again below it.
+    expect(page.locator("#status")).to_have_text("Not a legal move (White to move): put the pawn on e5 back on e2")
     lit = re.compile(r"^#[0-9a-f]{6}$")
     expect(square(page, "e2")).to_have_attribute("data-led", lit)   # steady, not blinking
     expect(square(page, "e5")).to_have_attribute("data-led", lit)
-    expect(page.locator("#problems")).to_contain_text("Not a legal move (White to move): put the pawn on e5 back")
+    expect(page.locator("#problems")).to_be_hidden()
     assert not page.locator("#moves").inner_text().strip()
     move(page, "e5", "e2")                 # put back: the LEDs go out and play goes on
     expect(page.locator("#status")).to_have_text("White to move")
@@ -427,10 +428,10 @@ def test_french_turns_the_page_and_the_prompts_into_french_and_the_legend_shows(
     expect(page.locator("#led-legend-list li")).to_have_count(12)
     expect(page.locator('#led-legend-list li[data-role="check"]')).to_contain_text("a king in check")
     move(page, "e2", "e5")                 # not a legal move
-    expect(page.locator("#status")).to_have_text("Put the pawn on e5 back on e2")
+    expect(page.locator("#status")).to_have_text("Not a legal move (White to move): put the pawn on e5 back on e2")
     page.click("#lang-fr")
-    expect(page.locator("#status")).to_have_text("Remettez le pion de e5 en e2")
-    expect(page.locator("#problems")).to_contain_text("Coup illégal (trait aux Blancs)")
+    expect(page.locator("#status")).to_have_text("Coup illégal (trait aux Blancs) : remettez le pion de e5 en e2")
+    expect(page.locator("#problems")).to_be_hidden()
     expect(page.locator('[data-tab="game"]')).to_have_text("Partie")
     expect(page.locator("#resign-white")).to_have_text("Les Blancs abandonnent")
     expect(page.locator('#led-legend-list li[data-role="check"]')).to_contain_text("un roi en échec")

@@ -113,9 +113,58 @@ def test_a_lifted_piece_lights_its_legal_squares(table):
 def test_an_illegal_board_is_reported_without_the_journals_timestamp(table):
     table.move("e2", "e5")
     state = table.state()
-    assert state["status"] == "Put the pawn on e5 back on e2" and set(state["wrong"]) == {"e2", "e5"}
-    assert state["status_fr"] == "Remettez le pion de e5 en e2"
+    assert state["status"] == "Not a legal move (White to move): put the pawn on e5 back on e2"
+    assert set(state["wrong"]) == {"e2", "e5"}
+    assert state["status_fr"] == "Coup illégal (trait aux Blancs) : remettez le pion de e5 en e2"
     assert state["problems"][-1].startswith("Not a legal move (White to move): put the pawn on e5 back on e2")
+
+
+def shown(state: dict, lang: str) -> list[str]:
+    """Every text the page shows above the board in ``lang``: the status, the notes under it, the result."""
+    status = state["status_fr"] if lang == "fr" else state["status"]
+    texts = [status, *state["notes"][lang]]
+    return texts + ([state["result"]] if state["result"] != "*" else [])
+
+
+def said_once(texts: list[str]) -> bool:
+    said = [" ".join(t.casefold().split()).rstrip(" .") for t in texts]
+    return not any(i != j and a in b for i, a in enumerate(said) for j, b in enumerate(said))
+
+
+def test_the_page_says_each_text_once_a_wrong_move_in_the_headline_alone(table):
+    table.move("e2", "e5")                       # not a legal move: the status and the problem agree
+    state = table.state()
+    for lang in ("en", "fr"):
+        assert said_once(shown(state, lang)), shown(state, lang)
+        assert state["notes"][lang] == []
+    table.move("e5", "e2", "e2", "e4", "g8", "g5")   # back, then a knight where no knight goes
+    state = table.state()
+    assert state["status"] == "Not a legal move (Black to move): put the knight on g5 back on g8"
+    assert state["status_fr"] == "Coup illégal (trait aux Noirs) : remettez le cavalier de g5 en g8"
+    assert all(said_once(shown(state, lang)) for lang in ("en", "fr"))
+    table.move("g5", "g8")
+    state = table.state()
+    assert state["status"] == "Black to move" and state["notes"] == {"en": [], "fr": []}
+
+
+def test_a_finished_game_says_how_it_ended_once(table):
+    table.move("f2", "f3", "e7", "e5", "g2", "g4", "d8", "h4")   # fool's mate
+    state = table.state()
+    assert state["status"] == "Black wins by checkmate" and state["result"] == "0-1"
+    assert all(said_once(shown(state, lang)) for lang in ("en", "fr"))
+
+
+@pytest.mark.parametrize("headline, notes, expected", [
+    ("Put the pawn on e5 back on e2", ["Not a legal move (White to move): put the pawn on e5 back on e2"],
+     ("Not a legal move (White to move): put the pawn on e5 back on e2", [])),
+    ("White to move.", ["white to move"], ("White to move.", [])),
+    ("White to move", ["Lichess refused e4 (no): put the pieces back as shown"],
+     ("White to move", ["Lichess refused e4 (no): put the pieces back as shown"])),
+    ("Clock paused", ["a", "a", "b"], ("Clock paused", ["a", "b"])),
+])
+def test_once_keeps_each_text_once(headline, notes, expected):
+    from firmware.web.session_backend import once
+    assert once(headline, notes) == expected
 
 
 PROMOTING = "k7/4P3/8/8/8/8/P7/4K3 w - - 0 1"

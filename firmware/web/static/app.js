@@ -341,8 +341,7 @@
     const over = s.result && s.result !== "*";
     const result = $("#result");
     result.hidden = !over;
-    const ending = ui.lang === "fr" && s.status_fr ? s.status_fr : s.ending;
-    result.textContent = over ? `${s.result}${ending ? " — " + ending : ""}` : "";
+    result.textContent = over ? s.result : "";   // (the status says how it ended: said once)
     $("#name-white").textContent = s.players.white;
     $("#name-black").textContent = s.players.black;
     $("#player-white").classList.toggle("to-move", !over && s.turn === "white");
@@ -350,9 +349,9 @@
 
     const problems = $("#problems");
     problems.textContent = "";
-    // The session keeps every problem met; the page shows the latest while the board is wrong.
-    const texts = ui.lang === "fr" && s.problems_fr && s.problems_fr.length === s.problems.length ? s.problems_fr : s.problems;
-    const current = s.wrong && s.wrong.length && texts && texts.length ? [texts[texts.length - 1]] : [];
+    // The server picks what goes under the status (the board's latest problem while it is
+    // wrong), no text said twice.
+    const current = (s.notes && (s.notes[ui.lang] || s.notes.en)) || [];
     for (const p of current) {
       const li = document.createElement("li"); li.textContent = p; problems.appendChild(li);
     }
