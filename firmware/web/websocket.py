@@ -9,8 +9,9 @@ The server side of RFC 6455 with no extensions and no subprotocol, as the page n
   (1002, or 1009 for a message larger than the limit, 1007 for text that is not UTF-8);
 * :class:`WebSocket` is one open connection: ``send_str``, ``async for text in ws`` (pings are
   answered, fragmented messages joined, binary messages dropped), ``close``. A heartbeat pings
-  the client every ``heartbeat`` seconds and drops a client that has said nothing since the
-  previous ping, so a vanished phone does not hold the connection for ever.
+  the client every ``heartbeat`` seconds and drops a client that has not answered the previous
+  ping with its pong (its data, so a client that writes but never reads is dropped too): a
+  vanished phone does not hold the connection for ever.
 """
 from __future__ import annotations
 
@@ -30,10 +31,11 @@ OP_CLOSE, OP_PING, OP_PONG = 0x8, 0x9, 0xA
 DATA_OPCODES = {OP_CONTINUATION, OP_TEXT, OP_BINARY}
 CONTROL_OPCODES = {OP_CLOSE, OP_PING, OP_PONG}
 
-NORMAL, GOING_AWAY, PROTOCOL_ERROR, BAD_DATA, TOO_BIG = 1000, 1001, 1002, 1007, 1009
+NORMAL, GOING_AWAY, PROTOCOL_ERROR, BAD_DATA, POLICY, TOO_BIG = 1000, 1001, 1002, 1007, 1008, 1009
 # Close codes a peer may send (section 7.4): 1004-1006 and 1015 are reserved, 1012-1014 registered since.
 VALID_CLOSE_CODES = {1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014}
 CLOSE_WAIT_S = 1.0   # how long a close waits for the client's close frame before hanging up
+MAX_FRAGMENTS = 128  # frames in one message (10.4: bound what is buffered; a browser sends one)
 
 
 class ProtocolError(Exception):
@@ -140,7 +142,7 @@ class WebSocket:
         self.heartbeat = heartbeat
         self.closed = False           # no more sending: a close frame went out or the connection ended
         self.close_code: int | None = None
-        self._heard = 0               # frames heard from the client so far
+        self._awaited: bytes | None = None   # the data of the ping whose pong has not come
         self._sleep = sleep
         self._pinger: asyncio.Task | None = None
         self._peer_closed = asyncio.Event()
@@ -184,6 +186,7 @@ class WebSocket:
     async def _messages(self) -> AsyncIterator[str]:
         """The client's text messages until the connection closes."""
         parts: list[bytes] = []
+        size = 0                  # of the parts
         kind: int | None = None   # the opcode of the fragmented message being joined
         try:
             while True:
@@ -191,12 +194,13 @@ class WebSocket:
                     fin, opcode, payload = await read_frame(self.reader, self.max_msg_size)
                 except (asyncio.IncompleteReadError, ConnectionError):
                     return
-                self._heard += 1
                 if opcode == OP_PING:
                     if not self.closed:
                         await self._write(encode_frame(OP_PONG, payload))
                     continue
                 if opcode == OP_PONG:
+                    if payload == self._awaited:
+                        self._awaited = None
                     continue
                 if opcode == OP_CLOSE:
                     self._peer_closed.set()
@@ -213,11 +217,14 @@ class WebSocket:
                 else:
                     kind = opcode
                 parts.append(payload)
-                if sum(map(len, parts)) > self.max_msg_size:
+                size += len(payload)
+                if size > self.max_msg_size:
                     raise ProtocolError(TOO_BIG, f"a message of more than {self.max_msg_size} bytes")
+                if len(parts) > MAX_FRAGMENTS:
+                    raise ProtocolError(POLICY, f"a message in more than {MAX_FRAGMENTS} frames")
                 if not fin:
                     continue
-                data, parts, done_kind, kind = b"".join(parts), [], kind, None
+                data, parts, size, done_kind, kind = b"".join(parts), [], 0, kind, None
                 if done_kind != OP_TEXT:
                     continue   # the page sends text only
                 try:
@@ -236,15 +243,13 @@ class WebSocket:
 
     async def _ping_loop(self) -> None:
         assert self.heartbeat
-        while not self.closed:
-            heard = self._heard
-            try:
-                await self._write(encode_frame(OP_PING, os.urandom(4)))
-            except ConnectionError:
-                break
+        while not self.closed and not self.writer.is_closing():
+            self._awaited = os.urandom(4)
+            # No drain(): a client that does not read must not stall the heartbeat that drops it.
+            self.writer.write(encode_frame(OP_PING, self._awaited))
             await self._sleep(self.heartbeat)
-            if self._heard == heard:
-                log.debug("websocket client silent for %.0f s: dropped", self.heartbeat)
+            if self._awaited is not None:
+                log.debug("websocket client has not answered a ping in %.0f s: dropped", self.heartbeat)
                 self.writer.transport.abort()   # a drain blocked on a dead client ends too
                 break
         self.closed = True

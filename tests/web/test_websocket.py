@@ -191,11 +191,13 @@ async def test_the_servers_close_waits_for_the_clients_close_then_hangs_up(socke
 async def test_a_silent_client_is_dropped_at_the_next_heartbeat_and_a_live_one_kept(socket_pair):
     hand = Hand()
     ws, texts, reader, writer = await socket_pair(heartbeat=30, sleep=hand.sleep)
-    assert (await next_frame(reader))[0] == OP_PING
+    opcode, data = await next_frame(reader)
+    assert opcode == OP_PING
     await asyncio.wait_for(hand.asleep.wait(), 2)
-    writer.write(encode_frame(OP_PONG, b"", mask=MASK))       # it answers: kept
-    await asyncio.sleep(0)
-    while ws._heard == 0:
+    writer.write(encode_frame(OP_PONG, data, mask=MASK))      # it answers with the ping's data: kept
+    for _ in range(10_000):
+        if ws._awaited is None:
+            break
         await asyncio.sleep(0)
     hand.asleep.clear()
     hand.tick.set()                                           # 30 s pass
@@ -242,3 +244,61 @@ async def test_a_bad_handshake_is_refused_in_words(serve, request_bytes, status,
     assert head.startswith(f"HTTP/1.1 {status} ") and words in body["error"]
     assert not companion.clients
     writer.close()
+
+
+# -- review: a client that does not play fair ----------------------------------------------------------
+
+async def test_a_message_in_endless_empty_fragments_is_closed_not_joined_for_ever(socket_pair):
+    """RFC 6455 5.4 lets a message come in any number of fragments, and 10.4 asks an endpoint to
+    bound what it buffers: 10,000 empty continuation frames (60 kB on the wire) were 10,000 list
+    entries summed again at every frame (quadratic). A message in too many frames is closed (1008)."""
+    ws, texts, reader, writer = await socket_pair()
+    writer.write(encode_frame(OP_TEXT, b"a", fin=False, mask=MASK)
+                 + encode_frame(OP_CONTINUATION, b"", fin=False, mask=MASK) * 10_000)
+    opcode, payload = await next_frame(reader)
+    assert opcode == OP_CLOSE and struct.unpack("!H", payload[:2])[0] == 1008
+    assert texts == []
+
+
+async def test_a_message_in_a_few_fragments_is_still_joined(socket_pair):
+    ws, texts, reader, writer = await socket_pair()
+    parts = [encode_frame(OP_TEXT, b"e", fin=False, mask=MASK)] + \
+        [encode_frame(OP_CONTINUATION, b"", fin=False, mask=MASK)] * 50 + \
+        [encode_frame(OP_CONTINUATION, b"cho", mask=MASK)]
+    writer.write(b"".join(parts))
+    assert await next_frame(reader) == (OP_TEXT, b"echoed")
+
+
+async def test_a_client_that_never_reads_is_dropped_even_if_it_keeps_talking(socket_pair):
+    """A socket stays 'busy' for the ConnectionGuard, so the heartbeat is its only bound. A client
+    that writes (unsolicited pongs are allowed, RFC 6455 5.5.3) but never reads filled the server's
+    buffers, the heartbeat's ping waited in drain() for ever, and the client was never dropped.
+    Only a pong that carries the ping's own data (5.5.3: "identical Application data") proves that
+    the client reads; the heartbeat must not wait on a full buffer to find out."""
+    hand = Hand()
+    ws, texts, reader, writer = await socket_pair(heartbeat=30, sleep=hand.sleep)
+    await asyncio.wait_for(hand.asleep.wait(), 2)
+    flood = asyncio.create_task(ws.send_str("x" * 4_000_000))      # more than the buffers hold, never read
+    for _ in range(100):
+        await asyncio.sleep(0)
+    assert ws.writer.transport.get_write_buffer_size() > 0 and not flood.done()   # the kernel's buffers are full
+    for beat in range(3):                                          # three heartbeats, each "answered"
+        hand.asleep.clear()
+        writer.write(encode_frame(OP_PONG, b"", mask=MASK) + encode_frame(OP_TEXT, b"still here", mask=MASK))
+        for _ in range(10_000):                                    # until the server has read both
+            if len(texts) > beat:
+                break
+            await asyncio.sleep(0)
+        assert len(texts) == beat + 1
+        hand.tick.set()                                            # 30 s pass
+        for _ in range(10_000):                                    # until it pings again, or drops it
+            if hand.asleep.is_set() or ws.writer.transport.is_closing():
+                break
+            await asyncio.sleep(0)
+        if ws.writer.transport.is_closing():
+            break
+    assert ws.writer.transport.is_closing() and ws.closed
+    try:
+        await asyncio.wait_for(flood, 2)     # the blocked send ends too (aborted: returns or raises)
+    except ConnectionError:
+        pass
