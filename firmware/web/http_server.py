@@ -160,7 +160,7 @@ class Request:
 
     def __init__(self, method: str, target: str, version: str, headers: Headers, *, remote: str,
                  transport: asyncio.BaseTransport, reader: asyncio.StreamReader | None = None,
-                 writer: asyncio.StreamWriter | None = None) -> None:
+                 writer: asyncio.StreamWriter | None = None, on_upgrade: Callable[[], None] | None = None) -> None:
         self.method = method
         self.target = target
         self.version = version
@@ -172,6 +172,7 @@ class Request:
         self.state: dict[str, Any] = {}          # what the application notes about the request
         self.websocket: WebSocket | None = None
         self._reader, self._writer = reader, writer
+        self._on_upgrade = on_upgrade            # told once the connection is a websocket
         raw_path, _, self.query_string = target.partition("?")
         self.path = unquote(raw_path, errors="strict")
 
@@ -229,6 +230,8 @@ class Request:
         self._writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
         await self._writer.drain()
         self.websocket = WebSocket(self._reader, self._writer, max_msg_size=max_msg_size, heartbeat=heartbeat)
+        if self._on_upgrade is not None:
+            self._on_upgrade()
         return self.websocket
 
 
@@ -429,7 +432,7 @@ class HTTPServer:
         try:
             method, target, version, headers = parse_head(head)
             request = Request(method, target, version, headers, remote=remote, transport=transport,
-                              reader=reader, writer=writer)
+                              reader=reader, writer=writer, on_upgrade=lambda: self.guard.upgraded(transport))
             length = body_length(headers, self.max_body)
             if length:
                 if headers.get("expect", "").lower() == "100-continue":

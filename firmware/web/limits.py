@@ -4,7 +4,9 @@
   connections from one address and ``total`` in all (so many idle connections cannot take the
   service's file handles: the recorder keeps ``RESERVED_FDS`` of them), and :meth:`sweep`
   closes a connection that has not brought a whole request within ``idle_s`` of opening or of
-  its previous answer (slow or idle clients). Time is passed in.
+  its previous answer (slow or idle clients), aborts one whose request is not answered within
+  ``busy_s`` (a client that does not read its answer) or that has been closing for ``idle_s``
+  (its unread buffer held it). A websocket is bounded by its heartbeat instead. Time is passed in.
 * :func:`parse_json` reads a request body: nesting, number sizes and non-standard constants
   bounded, every failure a :class:`ValueError` with a message (never a RecursionError).
 * :class:`LogLimiter`: one journal line per client per minute for the same kind of fault.
@@ -26,6 +28,7 @@ MAX_CONNECTIONS = 256
 PER_CLIENT = 16
 IDLE_S = 10.0           # to send a whole request head, or between two requests
 BODY_S = 10.0           # to send a whole body once the head is in
+BUSY_S = 60.0           # to answer a request once its head is in, the answer read by the client
 MAX_DEPTH = 16
 MAX_NUMBER_DIGITS = 30
 
@@ -43,8 +46,10 @@ def connection_cap(wanted: int = MAX_CONNECTIONS, reserved: int = RESERVED_FDS) 
 class _Connection:
     client: str
     transport: asyncio.BaseTransport
-    since: float            # opened, or the end of the last request
+    since: float            # opened, the start of the request being handled, or the end of the last one
     busy: int = 0           # requests being handled (a websocket stays busy while open)
+    upgraded: bool = False  # a websocket: its heartbeat bounds it, not busy_s
+    closing_since: float | None = None   # when the sweep first saw it closing
 
 
 class _Proxy(asyncio.Protocol):
@@ -84,11 +89,12 @@ class ConnectionGuard:
     """Counts and bounds the server's connections; see the module docstring."""
 
     def __init__(self, clock: Callable[[], float], *, total: int | None = None, per_client: int = PER_CLIENT,
-                 idle_s: float = IDLE_S) -> None:
+                 idle_s: float = IDLE_S, busy_s: float = BUSY_S) -> None:
         self.clock = clock
         self.total = total if total is not None else connection_cap()
         self.per_client = per_client
         self.idle_s = idle_s
+        self.busy_s = busy_s
         self.refused = 0
         self.closed_idle = 0
         self._by_transport: dict[int, _Connection] = {}
@@ -134,6 +140,14 @@ class ConnectionGuard:
         conn = self._by_transport.get(id(transport))
         if conn is not None:
             conn.busy += 1
+            if conn.busy == 1:
+                conn.since = self.clock()
+
+    def upgraded(self, transport: Any) -> None:
+        """``transport`` is a websocket now: busy for as long as it is open, bounded by its heartbeat."""
+        conn = self._by_transport.get(id(transport))
+        if conn is not None:
+            conn.upgraded = True
 
     def end(self, transport: Any) -> None:
         conn = self._by_transport.get(id(transport))
@@ -148,11 +162,21 @@ class ConnectionGuard:
                 conn.transport.close()
 
     def sweep(self, now: float) -> int:
-        """Close every connection idle (no request being handled) for ``idle_s``; how many."""
+        """Close every connection idle (no request being handled) for ``idle_s``, abort those busy
+        for ``busy_s`` (not websockets); how many. Abort those closing for ``idle_s``."""
         closed = 0
         for conn in list(self._by_transport.values()):
-            if conn.busy == 0 and now - conn.since >= self.idle_s and not conn.transport.is_closing():
+            if conn.transport.is_closing():
+                if conn.closing_since is None:
+                    conn.closing_since = now
+                elif now - conn.closing_since >= self.idle_s:
+                    conn.transport.abort()   # type: ignore[attr-defined]   # counted when it was closed
+            elif conn.busy == 0 and now - conn.since >= self.idle_s:
                 conn.transport.close()
+                conn.closing_since = now
+                closed += 1
+            elif conn.busy and not conn.upgraded and now - conn.since >= self.busy_s:
+                conn.transport.abort()   # type: ignore[attr-defined]   # close() would wait on its buffer
                 closed += 1
         self.closed_idle += closed
         return closed
@@ -243,4 +267,5 @@ class LogLimiter:
         return True
 
 
-__all__ = ["ConnectionGuard", "LogLimiter", "parse_json", "connection_cap", "RESERVED_FDS", "IDLE_S", "BODY_S"]
+__all__ = ["ConnectionGuard", "LogLimiter", "parse_json", "connection_cap", "RESERVED_FDS", "IDLE_S", "BODY_S",
+           "BUSY_S"]

@@ -297,3 +297,34 @@ async def test_past_the_hard_limit_the_leds_show_the_code_and_the_owner_pairs(tm
                 assert "shows its code" in (await response.json())["error"]
     finally:
         await companion.stop()
+
+
+class StuckTransport(FakeTransport):
+    """A transport whose close() waits for a buffer the client never reads: only abort() ends it."""
+
+    def __init__(self, host):
+        super().__init__(host)
+        self.aborted = False
+
+    def abort(self):
+        self.closed = self.aborted = True
+
+
+def test_a_connection_closed_but_never_flushed_is_aborted_after_a_while():
+    """asyncio's close() keeps a transport (its file handle, its place in the caps) until its buffer
+    is written; a client that never reads never lets it go. The sweep aborts it once it has been
+    closing for idle_s (the server closes it after an error, or the sweep did)."""
+    now = [0.0]
+    guard = ConnectionGuard(lambda: now[0], total=10, per_client=10, idle_s=10)
+    stuck, upgraded = StuckTransport("a"), StuckTransport("b")
+    guard.admit(stuck)
+    guard.admit(upgraded)
+    guard.begin(upgraded)
+    guard.upgraded(upgraded)     # a websocket: bounded by its heartbeat, not by BUSY_S
+    stuck.close()                # the server hung up; the buffer stays
+    guard.sweep(5.0)
+    assert not stuck.aborted
+    guard.sweep(15.0)
+    assert stuck.aborted
+    guard.sweep(10_000.0)
+    assert not upgraded.closed

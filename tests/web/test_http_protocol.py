@@ -295,3 +295,47 @@ async def test_an_http_1_0_client_that_asks_to_keep_alive_is_told_so(server):
                          + get(version="HTTP/1.0"))
     (_, h1, _), (_, h2, _) = responses(raw)
     assert h1["connection"] == "keep-alive" and h2["connection"] == "close"
+
+
+async def test_a_client_that_never_reads_its_answers_is_cut_off_by_the_sweep():
+    """A request is 'busy' from its head to its answer, and the idle sweep spares busy connections;
+    a client that pipelines requests for a large answer and never reads kept drain() waiting, so
+    the connection (one of 16 per client) was held for ever. Past BUSY_S the sweep aborts it
+    (a close would wait for the very buffer the client does not read). Time is driven by hand."""
+    from firmware.web.limits import BUSY_S
+
+    now = [1000.0]
+    guard = ConnectionGuard(lambda: now[0], idle_s=10)
+    router = Router()
+    big = Response(b"x" * 1_000_000, content_type="application/octet-stream")
+
+    async def answer(request: Request) -> Response:
+        return big
+
+    router.add_get("/big", answer)
+
+    async def app(request: Request) -> Response:
+        return await router.resolve(request)(request)
+
+    http = HTTPServer(app, guard)
+    port = await http.start("127.0.0.1", 0)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(get("/big") * 8)                          # 8 MB of answers, never read
+
+        async def stuck() -> None:
+            while not any(c.busy and c.transport.get_write_buffer_size() for c in guard._by_transport.values()):
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(stuck(), 2)
+        assert guard.sweep(now[0] + 10) == 0                      # busy, not idle
+        guard.sweep(now[0] + BUSY_S)
+
+        async def gone() -> None:
+            while guard.open:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(gone(), 2)
+    finally:
+        writer.close()
+        await http.stop()
