@@ -169,6 +169,88 @@ def board_hint(position: Position, occupied: int, lang: str = "en") -> Optional[
     return text
 
 
+def _and(items: list[str], lang: str) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {'et' if lang == 'fr' else 'and'} {items[-1]}"
+
+
+def squares_text(bb: int, lang: str = "en") -> str:
+    """Squares as a player says them: "every square", "ranks 1, 2, 7 and 8", "the a-file",
+    "a1, c1 and f1" (French: "toutes les cases", "les rangées 1, 2, 7 et 8", "la colonne a")."""
+    lang = _lang(lang)
+    fr = lang == "fr"
+    full = (1 << 64) - 1
+    if bb & full == full:
+        return "toutes les cases" if fr else "every square"
+    ranks = [r for r in range(8) if bb >> (8 * r) & 0xFF == 0xFF]
+    for r in ranks:
+        bb &= ~(0xFF << (8 * r))
+    column = 0x0101010101010101
+    files = [f for f in range(8) if bb & (column << f) == column << f]
+    for f in files:
+        bb &= ~(column << f)
+    parts = []
+    if ranks:
+        numbers = _and([str(r + 1) for r in ranks], lang)
+        parts.append((f"la rangée {numbers}" if len(ranks) == 1 else f"les rangées {numbers}") if fr else
+                     (f"rank {numbers}" if len(ranks) == 1 else f"ranks {numbers}"))
+    if files:
+        letters = _and([SQUARE_NAMES[f][0] for f in files], lang)
+        parts.append((f"la colonne {letters}" if len(files) == 1 else f"les colonnes {letters}") if fr else
+                     (f"the {letters}-file" if len(files) == 1 else f"the {letters} files"))
+    singles = [SQUARE_NAMES[sq] for sq in range(64) if bb >> sq & 1]
+    if len(singles) > 10:
+        more = len(singles) - 8
+        singles = singles[:8] + [f"{more} {'autres' if fr else 'more'}"]
+    parts += singles
+    return _and(parts, lang) if parts else ""
+
+
+def setup_text(position: Position, occupied: int, wrong: int, lang: str = "en", *,
+               number: Optional[int] = None) -> str:
+    """What to do before a game starts from ``position`` with the board showing ``occupied`` and the
+    squares ``wrong`` lit to put right: the position (a Chess960 one by ``number`` and its first rank in the chosen
+    letters), then the next steps: pieces to take off, squares to fill, and the pieces to lift and
+    set anew (sensors that see no piece types cannot tell a rearranged first rank)."""
+    lang = _lang(lang)
+    fr = lang == "fr"
+    if number is not None:
+        rank = position.fen().split("/")[7].split()[0]
+        if fr:   # the piece letters of the chosen language (R N B Q K are T C F D R in French)
+            rank = rank.translate(str.maketrans("RNBQK", "TCFDR"))
+        head = (f"Placez la position Chess960 n° {number} pour commencer : première rangée {rank}, "
+                f"celle des Noirs en miroir" if fr else
+                f"Set up Chess960 position {number} to start: first rank {rank}, Black's mirrors it")
+        guide = "comme le dit la première rangée" if fr else "as the first rank says"
+    elif position.chess960:
+        head = "Placez la position Chess960 affichée pour commencer" if fr else "Set up the Chess960 position shown to start"
+        guide = "comme indiqué" if fr else "as shown"
+    else:
+        head = "Placez les pièces pour commencer" if fr else "Set up the pieces to start"
+        guide = ""   # the usual start position: everyone knows it
+    extra = wrong & occupied & ~position.occupied
+    missing = wrong & position.occupied & ~occupied
+    lift = wrong & occupied & position.occupied
+    steps = []
+    if extra:
+        one = not extra & (extra - 1)
+        where = squares_text(extra, lang)
+        steps.append((f"retirez la pièce de {where}" if one else f"retirez les pièces de {where}") if fr else
+                     (f"take the piece off {where}" if one else f"take the pieces off {where}"))
+    if lift:
+        where = squares_text(lift, lang)
+        steps.append(f"soulevez les pièces éclairées ({where}) et reposez chacune {guide or 'à sa place'}" if fr
+                     else f"lift the lit pieces ({where}) and set each down {guide or 'in its place'}")
+    if missing:
+        one = not missing & (missing - 1)
+        where = squares_text(missing, lang)
+        how = f" {guide}" if guide and missing & 0xFF000000000000FF else ""    # only the first ranks have an order to follow
+        steps.append((f"posez une pièce en {where}{how}" if one else f"posez les pièces sur {where}{how}") if fr else
+                     (f"put a piece on {where}{how}" if one else f"put the pieces on {where}{how}"))
+    if not steps:
+        return head
+    return f"{head} ; {', puis '.join(steps)}" if fr else f"{head}; {', then '.join(steps)}"
+
+
 def illegal_text(position: Position, occupied: int, lang: str = "en") -> str:
     """A problem: the board shows no legal move of the side to move; what to do about it."""
     lang = _lang(lang)
@@ -316,4 +398,5 @@ PAGE = {
 }
 
 __all__ = ["LANGS", "PIECES", "SIDES", "LED_ROLES", "LED_GROUPS", "PAGE", "piece_name", "side_to_move",
-           "opponent_plays", "outcome_text", "takeback_text", "put_back", "remove", "board_hint", "illegal_text"]
+           "opponent_plays", "outcome_text", "takeback_text", "put_back", "remove", "board_hint", "illegal_text",
+           "squares_text", "setup_text"]

@@ -39,7 +39,7 @@ from chess_core.chess960 import rearranged
 from chess_core.clock import ClockError
 from chess_core.game import DrawClaimError
 
-from firmware.config import Config, OpponentKind, with_overrides
+from firmware.config import SIMULATED, Config, OpponentKind, with_overrides
 from firmware.opponents.base import Action, ChatLine, GameEnd, GameSync, Offer, OfferKind, Opponent
 from firmware.referee.feedback import FeedbackState, LedStyle, frame, next_change
 from firmware.referee.gestures import (BUTTONS, CyclePromotion, DrawGesture, GestureTracker, GestureUndone, Resign,
@@ -90,6 +90,10 @@ class Session:
         self.seat = OpponentSeat(self, opponent)
         self.restart_watch = RestartWatch()     # the start position set up mid-game: the next game
         self.match = Match(self._match_config())
+        if self.match.game.chess960 and config.board.sensors not in SIMULATED:
+            # Sensors that see no piece types cannot tell which first ranks stand on the board at
+            # power-on: the usual ones are assumed, and the pieces that differ are lifted and set anew.
+            self.match.to_arrange = rearranged(Position(), self.match.game.start_position())
         self.phase = Phase.SETTING_UP
         self.names = (config.game.white, config.game.black)
         self.occupied: Optional[int] = None     # the latest raw reading

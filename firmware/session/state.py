@@ -164,19 +164,9 @@ def status_text(state: SessionState, lang: str = "en") -> str:
     if state.outcome is not None:
         return words.outcome_text(state.outcome, lang)
     if state.phase is Phase.SETTING_UP:
-        if state.chess960:
-            number = chess960_number(Position(state.start_fen, chess960=True))
-            if number is not None:
-                rank = state.start_fen.split("/")[7].split()[0]
-                if fr:   # the piece letters of the chosen language (R N B Q K are T C F D R in French)
-                    rank = rank.translate(str.maketrans("RNBQK", "TCFDR"))
-                lit = (" ; soulevez chaque pièce éclairée et posez-la comme indiqué" if fr else
-                       "; lift each lit piece and set it as shown") if state.wrong else ""
-                return (f"Placez la position Chess960 n° {number} pour commencer : première rangée {rank}, "
-                        f"celle des Noirs en miroir{lit}" if fr else
-                        f"Set up Chess960 position {number} to start: first rank {rank}, Black's mirrors it{lit}")
-            return "Placez la position Chess960 affichée pour commencer" if fr else "Set up the Chess960 position shown to start"
-        return "Placez les pièces pour commencer" if fr else "Set up the pieces to start"
+        start = Position(state.start_fen, chess960=state.chess960)
+        number = chess960_number(start) if state.chess960 else None
+        return words.setup_text(start, state.occupied, state.wrong, lang, number=number)
     position = None
     if state.wrong or state.takeback_move is not None or state.expected_move is not None:
         position = Position(state.fen, chess960=state.chess960)

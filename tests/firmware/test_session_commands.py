@@ -151,7 +151,9 @@ def test_a_new_game_from_the_companion_with_its_own_settings(tmp_path):
     snap = table.session.snapshot()
     assert snap["players"] == {"white": "Cleo", "black": "Dan"}
     assert snap["moves"]["uci"] == [] and snap["time_control"] == "180+2"
-    assert snap["status"] == "Set up the pieces to start"
+    assert snap["status"] == "Set up the pieces to start; take the pieces off e4 and e5, then put the pieces on e2 and e7"
+    assert snap["status_fr"] == ("Placez les pièces pour commencer ; retirez les pièces de e4 et e5, "
+                                 "puis posez les pièces sur e2 et e7")
     old = (tmp_path / "state" / "games" / first.pgn_name).read_text()
     assert '[Result "*"]' in old and "1. e4 e5 *" in old  # the unfinished game stays as it was
     assert table.session.recorder.load() is None  # and is not restored after a restart

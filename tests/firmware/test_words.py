@@ -77,3 +77,26 @@ def test_no_two_roles_shown_together_share_a_colour():
         for i, first in enumerate(group):
             for second in group[i + 1:]:
                 assert _distance(getattr(style, first), getattr(style, second)) >= 0x60, (first, second)
+
+
+@pytest.mark.parametrize("squares, en, fr", [
+    ((1 << 64) - 1, "every square", "toutes les cases"),
+    (0xFFFF00000000FFFF, "ranks 1, 2, 7 and 8", "les rangées 1, 2, 7 et 8"),
+    (0x0101010101010101, "the a-file", "la colonne a"),
+    (0x8181818181818181, "the a and h files", "les colonnes a et h"),
+    (0xFF | 1 << 63, "rank 1 and h8", "la rangée 1 et h8"),
+    (1 | 1 << 2 | 1 << 5, "a1, c1 and f1", "a1, c1 et f1"),
+    (1 << 28, "e4", "e4"),
+    (sum(1 << s for s in range(0, 24, 2)), "a1, c1, e1, g1, a2, c2, e2, g2 and 4 more",
+     "a1, c1, e1, g1, a2, c2, e2, g2 et 4 autres"),
+])
+def test_squares_in_a_players_words(squares, en, fr):
+    assert words.squares_text(squares, "en") == en and words.squares_text(squares, "fr") == fr
+
+
+def test_a_set_up_says_nothing_more_when_nothing_is_lit():
+    start = Position()
+    assert words.setup_text(start, 0, 0, "en") == "Set up the pieces to start"
+    assert words.setup_text(start, 0, 0, "fr") == "Placez les pièces pour commencer"
+    assert words.setup_text(start, 0, start.occupied, "en") == \
+        "Set up the pieces to start; put the pieces on ranks 1, 2, 7 and 8"

@@ -439,9 +439,11 @@ def test_a_new_chess960_game_from_the_page_waits_for_the_rearranged_first_ranks(
     # The board still shows the usual arrangement: the same squares filled, so the LEDs light the
     # first-rank squares whose piece changes, and the game waits until each was lifted.
     assert state["status"] == ("Set up Chess960 position 323 to start: first rank BNRQKRNB, Black's mirrors it; "
-                               "lift each lit piece and set it as shown")
+                               "lift the lit pieces (a1, c1, f1, h1, a8, c8, f8 and h8) and set each down as the "
+                               "first rank says")
     assert state["status_fr"] == ("Placez la position Chess960 n° 323 pour commencer : première rangée FCTDRTCF, "
-                                  "celle des Noirs en miroir ; soulevez chaque pièce éclairée et posez-la comme indiqué")
+                                  "celle des Noirs en miroir ; soulevez les pièces éclairées (a1, c1, f1, h1, a8, c8, "
+                                  "f8 et h8) et reposez chacune comme le dit la première rangée")
     assert state["fen"] == start_fen(323)
     lit = {i for i, colour in enumerate(state["leds"]) if colour}
     changed = {0, 2, 5, 7, 56, 58, 61, 63}   # RNBQKBNR to BNRQKRNB: the a, c, f and h files
