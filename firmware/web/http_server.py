@@ -109,15 +109,21 @@ class Response:
     def del_cookie(self, name: str, *, path: str = "/") -> None:
         self.cookies.append(f'{name}=""; Path={path}; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT')
 
+    @property
+    def has_body(self) -> bool:
+        """Whether the answer has content and says its length: not a 1xx, 204 or 304 (RFC 9110 8.6,
+        RFC 9112 6.3: a 304 may only repeat the 200's length, so it says none)."""
+        return self.status >= 200 and self.status not in (204, 304)
+
     def head(self, *, keep_alive: bool, now: float, say_keep_alive: bool = False) -> bytes:
         """The status line and headers, ending with the blank line. ``say_keep_alive``: an HTTP/1.0
         client keeps the connection only if told ``Connection: keep-alive`` (RFC 9112 C.2.2)."""
         reason = http.HTTPStatus(self.status).phrase if self.status in http.HTTPStatus._value2member_map_ else ""
         content_type = self.content_type + (f"; charset={self.charset}" if self.charset else "")
         lines = [f"HTTP/1.1 {self.status} {reason}", f"Date: {http_date(now)}"]
-        if self.status != 304:
+        if self.has_body:
             lines.append(f"Content-Type: {content_type}")
-        lines.append(f"Content-Length: {len(self.body)}")
+            lines.append(f"Content-Length: {len(self.body)}")
         lines.extend(f"{name}: {value}" for name, value in self.headers.items())
         lines.extend(f"Set-Cookie: {cookie}" for cookie in self.cookies)
         if not keep_alive:
@@ -143,9 +149,17 @@ def file_response(path: Path, request: "Request", headers: dict[str, str] | None
     etag = f'"{stat.st_mtime_ns:x}-{stat.st_size:x}"'
     content_type = CONTENT_TYPES.get(path.suffix.lower(), "application/octet-stream")
     response = Response(body, content_type=content_type, headers={"ETag": etag, **(headers or {})})
-    if etag in (t.strip() for t in request.headers.get("if-none-match", "").split(",")):
+    if _none_match(request.headers.get("if-none-match"), etag):
         response.status, response.body = 304, b""
     return response
+
+
+def _none_match(header: str | None, etag: str) -> bool:
+    """Whether If-None-Match fails for ``etag``: "*" or a weakly equal tag (RFC 9110 13.1.2, 8.8.3.2)."""
+    if header is None:
+        return False
+    tags = [t.strip() for t in header.split(",")]
+    return "*" in tags or etag.removeprefix("W/") in (t.removeprefix("W/") for t in tags)
 
 
 def static_file(directory: Path, name: str) -> Path:
@@ -388,7 +402,7 @@ class HTTPServer:
     async def _write(self, writer: asyncio.StreamWriter, response: Response, *, keep_alive: bool,
                      head_only: bool = False, http10: bool = False) -> None:
         head = response.head(keep_alive=keep_alive, now=time.time(), say_keep_alive=http10)
-        writer.write(head if head_only or response.status == 304 else head + response.body)   # one segment
+        writer.write(head if head_only or not response.has_body else head + response.body)   # one segment
         await writer.drain()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

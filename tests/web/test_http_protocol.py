@@ -339,3 +339,52 @@ async def test_a_client_that_never_reads_its_answers_is_cut_off_by_the_sweep():
     finally:
         writer.close()
         await http.stop()
+
+
+async def _file_server(path):
+    from firmware.web.http_server import file_response
+
+    router = Router()
+
+    async def serve_file(request: Request) -> Response:
+        return file_response(path, request, headers={"Cache-Control": "no-cache"})
+
+    router.add_get("/f", serve_file)
+
+    async def app(request: Request) -> Response:
+        return await router.resolve(request)(request)
+
+    http = HTTPServer(app, ConnectionGuard(time.monotonic))
+    return http, await http.start("127.0.0.1", 0)
+
+
+async def test_a_304_carries_no_false_content_length_and_keeps_the_validators(tmp_path):
+    """RFC 9110 8.6: a server MUST NOT send Content-Length in a 304 unless it equals the length a 200
+    would have sent (it said 0 for a file of 5 bytes); 15.4.5: a 304 carries the ETag and
+    Cache-Control a 200 would. Nothing follows its head (RFC 9112 6.3), so the next answer is intact."""
+    page = tmp_path / "page.js"
+    page.write_bytes(b"hello")
+    http, port = await _file_server(page)
+    try:
+        [(status, headers, _)] = responses(await exchange(port, get("/f", "Connection: close\r\n")))
+        etag = headers["etag"]
+        raw = await exchange(port, get("/f", f"If-None-Match: {etag}\r\n")
+                             + get("/f", f"If-None-Match: W/{etag}\r\n")          # weak comparison (13.1.2)
+                             + get("/f", "If-None-Match: *\r\n")                  # any current version
+                             + get("/f", 'If-None-Match: "other"\r\nConnection: close\r\n'))
+        head, _, rest = raw.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 304 ") and b"Content-Length: 0" not in head
+        assert f"ETag: {etag}".encode() in head and b"Cache-Control: no-cache" in head
+        second, _, rest = rest.partition(b"\r\n\r\n")
+        third, _, rest = rest.partition(b"\r\n\r\n")
+        assert second.startswith(b"HTTP/1.1 304 ") and third.startswith(b"HTTP/1.1 304 ")
+        [(status, _, body)] = responses(rest)
+        assert status == 200 and body == b"hello"
+    finally:
+        await http.stop()
+
+
+def test_no_content_length_in_a_1xx_or_204():
+    """RFC 9110 8.6: a server MUST NOT send Content-Length in a 1xx or 204 response."""
+    assert b"Content-Length" not in Response(status=204).head(keep_alive=True, now=0)
+    assert b"Content-Length" not in Response(status=101).head(keep_alive=True, now=0)
