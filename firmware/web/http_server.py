@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import http
+import ipaddress
 import json
 import logging
 import re
@@ -288,9 +289,21 @@ def parse_head(head: bytes) -> tuple[str, str, str, Headers]:
             dict.__setitem__(headers, key, value)
     if version == "HTTP/1.1" and "host" not in headers:
         raise HTTPError(400, "an HTTP/1.1 request needs a Host header")
-    if not HOST.fullmatch(headers.get("host", "")):
+    host = HOST.fullmatch(headers.get("host", ""))
+    if not host or not _ip_literal(host.group(1)):
         raise HTTPError(400, "the Host header must be a host name or address, and a port")
     return method, target, version, headers
+
+
+def _ip_literal(host: str) -> bool:
+    """Whether a bracketed host is an IPv6 address (anything else passes: a name, IPv4)."""
+    if not host.startswith("["):
+        return True
+    try:
+        ipaddress.IPv6Address(host[1:-1])
+    except ValueError:
+        return False
+    return True
 
 
 def body_length(headers: dict[str, str], max_body: int) -> int:

@@ -260,7 +260,10 @@ class WebCompanion:
         origin = request.headers.get("Origin")
         if origin is None:
             return False
-        return origin == "null" or urlsplit(origin).netloc != request.host
+        try:
+            return origin == "null" or urlsplit(origin).netloc != request.host
+        except ValueError:   # "http://[": not this host's origin, whatever it is
+            return True
 
     async def _guard(self, request: Request) -> Response:
         handler = self.router.resolve(request)

@@ -328,3 +328,20 @@ def test_a_connection_closed_but_never_flushed_is_aborted_after_a_while():
     assert stuck.aborted
     guard.sweep(10_000.0)
     assert not upgraded.closed
+
+
+@pytest.mark.parametrize("origin", ["http://[", "http://[::1", "null", "http://evil.example"])
+async def test_a_malformed_origin_is_another_site_not_an_internal_error(serve, origin, caplog):
+    """urlsplit() raises on "http://[": the Origin check turned a hostile header into a 500 and a
+    stack trace in the journal. Whatever cannot be this host's origin is another site's (403)."""
+    client, _, backend = await serve()
+    response = await post(client, "/api/game/new", {}, headers={"Origin": origin})
+    assert response.status == 403, await response.text()
+    reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
+    writer.write(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{client.server.port}\r\nOrigin: {origin}\r\n"
+                 f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                 f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode())
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)
+    writer.close()
+    assert head.startswith(b"HTTP/1.1 403 ")
+    assert not backend.calls and not any("internal error" in r.getMessage() for r in caplog.records)

@@ -270,6 +270,8 @@ async def test_a_superscript_content_length_gets_a_400_not_a_dropped_connection(
     b"GET /a#frag HTTP/1.1\r\nHost: x\r\n\r\n",                     # no fragment in a request-target (RFC 9112 3.2)
     b"GET / HTTP/1.1\r\nHost: a b\r\n\r\n",                         # RFC 9112 3.2: an invalid Host is a 400
     b"GET / HTTP/1.1\r\nHost: a/b\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: [:::]\r\n\r\n",                       # an IP-literal must be IPv6 (RFC 3986 3.2.2)
+    b"GET / HTTP/1.1\r\nHost: [1.2.3.4]:80\r\n\r\n",
 ])
 def test_bare_line_feeds_and_stray_bytes_inside_a_head_are_refused(head):
     """RFC 9112 2.2: a bare CR must be refused; a bare LF is either a line end or an error, never part
