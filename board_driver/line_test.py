@@ -13,7 +13,10 @@ a solder bridge or a missing diode cannot short two outputs while a fault is loo
 * three pieces on a1, h1 and a8: a missing piece whose column conducts *backwards* (probed
   with the column pulled the other way and its row driven to the release level) has a
   reversed diode, one that conducts neither way an open sensor or joint; a fourth square
-  reading occupied (h8) is a ghost: the diode across from it (a1) is missing or shorted.
+  reading occupied (h8) is a ghost: the diode across from it (a1) is missing or shorted;
+* the survey, eight pieces at a time (one a rank and a file, so no current sneaks round a
+  probe): every square read, and its crossing probed backwards; each square at fault is named,
+  the squares of one kind together ("all 64 squares", "rank 1", "the d-file", "a1, c3 and g7").
 
 Each finding is a :class:`Finding`: the fault's kind, the lines or squares, and the fix in
 one line.
@@ -37,8 +40,36 @@ OPEN_SQUARE = "open sensor"
 GHOST = "missing diode (ghost)"
 
 
+SURVEY = tuple(tuple(rank * 8 + (rank + shift) % 8 for rank in range(8)) for shift in range(8))
+"""The survey's eight placements of eight pieces, one on each rank and each file (a1 b2 ... h8,
+then a2 b3 ... h1, ...): between them every square, and with one piece a line no path can
+sneak round a crossing probed backwards through another piece's missing diode."""
+
+
 def square_name(square: int) -> str:
     return f"{FILES[square % 8]}{square // 8 + 1}"
+
+
+def squares_text(bb: int) -> str:
+    """Squares as a maker says them: "all 64 squares", "rank 1", "the a-file", "a1, c1 and f1"."""
+    if bb == (1 << 64) - 1:
+        return "all 64 squares"
+    parts = []
+    for rank in range(8):
+        if bb >> (8 * rank) & 0xFF == 0xFF:
+            parts.append(f"rank {rank + 1}")
+            bb &= ~(0xFF << (8 * rank))
+    for file in range(8):
+        column = 0x0101010101010101 << file
+        if bb & column == column:
+            parts.append(f"the {FILES[file]}-file")
+            bb &= ~column
+    parts += [square_name(s) for s in range(64) if bb >> s & 1]
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def _many(bb: int) -> bool:
+    return bool(bb & (bb - 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +246,64 @@ class LineTester:
                 findings.append(Finding(GHOST, f"{square_name(square)} reads occupied with pieces on "
                                         f"{', '.join(square_name(s) for s in squares)} only: {cause}", fix))
         return findings
+
+    @property
+    def can_probe(self) -> bool:
+        """Whether a crossing can be probed backwards (the row's release level opposes the column's pull)."""
+        return self.pins.select_level == self.pins.active
+
+    def survey(self, squares, skip_columns: set[int] = frozenset()) -> tuple[int, int, int]:
+        """With pieces on ``squares`` only, each square read and (``can_probe``) its crossing probed
+        backwards: the bitboards of the squares with no working diode (read, and conducting
+        backwards: missing or shorted), with a reversed diode (not read, conducting backwards) and
+        with an open sensor (not read, not conducting)."""
+        occupied = self.scan()
+        missing = reversed_ = opened = 0
+        for square in squares:
+            if self._lines_of(square)[1] in skip_columns:
+                continue
+            backwards = self.can_probe and self.conducts_backwards(square)
+            if occupied >> square & 1:
+                missing |= backwards << square
+            elif backwards:
+                reversed_ |= 1 << square
+            else:
+                opened |= 1 << square
+        return missing, reversed_, opened
+
+    def surveyed(self, findings: list[Finding], missing: int, reversed_: int, opened: int,
+                 squares=THREE_PIECES) -> list[Finding]:
+        """The three-piece findings with every square the survey found at fault named, one finding
+        per kind: the open sensors, the reversed diodes, the missing ones (with the ghosts they make)."""
+        bar = "row" if self.pins.active == "low" else "column"
+        kept = [f for f in findings if f.kind not in (OPEN_SQUARE, REVERSED_DIODE, GHOST) or
+                (f.kind == GHOST and not missing and "reversed" in f.where)]
+        added = []
+        if opened:
+            where, many = squares_text(opened), _many(opened)
+            added.append(Finding(OPEN_SQUARE, f"{where} read{'' if many else 's'} empty with "
+                                 f"{'pieces on them' if many else 'a piece on it'}",
+                                 f"check the sensor{'s' if many else ''}, the diode{'s' if many else ''} and "
+                                 f"the joints of {where} (a reed switch turned along the magnet's axis, or a "
+                                 "magnet too weak)"))
+        if reversed_:
+            where, many = squares_text(reversed_), _many(reversed_)
+            added.append(Finding(REVERSED_DIODE, f"the diode{'s' if many else ''} of {where} "
+                                 f"conduct{'' if many else 's'} the wrong way",
+                                 f"turn the diode{'s' if many else ''} of {where} round: "
+                                 f"{'their' if many else 'its'} bar goes to the {bar}"))
+        if missing:
+            ghosts = [f.where.split(" reads occupied")[0] for f in findings if f.kind == GHOST]
+            where, many = squares_text(missing), _many(missing)
+            read = (f"{', '.join(ghosts)} read{'s' if len(ghosts) == 1 else ''} occupied with pieces on "
+                    f"{', '.join(square_name(s) for s in squares)} only: " if ghosts else "")
+            cause = (f"the diodes of {where} are missing or shorted" if many
+                     else f"the diode of {where} is missing or shorted")
+            fit = "every square" if missing == (1 << 64) - 1 else where
+            added.append(Finding(GHOST, read + cause, f"fit a diode at {fit} (bar to the {bar}), or clear the "
+                                 f"solder bridge{'s' if many else ''} across {'them' if many else 'it'}"))
+        ghosts_kept = [f for f in kept if f.kind == GHOST]
+        return [f for f in kept if f.kind != GHOST] + added + ghosts_kept
 
     def _opposite(self, ghost: int, squares) -> int | None:
         """The piece across the rectangle from ``ghost``: the one sharing neither its row nor its column."""

@@ -1,4 +1,4 @@
-"""`echiquier hwtest --doctor`: the preflight, then line tests on an empty board and with three pieces, each fault named with its fix."""
+"""`echiquier hwtest --doctor`: the preflight, then line tests on an empty board, with three pieces and square by square, each fault named with its fix."""
 from __future__ import annotations
 
 import sys
@@ -6,7 +6,7 @@ from pathlib import Path
 
 from board_driver.doctor import FAIL, OK, WARN, Check, Machine, check_coprocessor, check_imports, preflight, render
 from board_driver.hw_lock import HardwareBusyError, gpio_lock
-from board_driver.line_test import THREE_PIECES, LineTester, square_name
+from board_driver.line_test import SURVEY, THREE_PIECES, LineTester, square_name
 from board_driver.mock_gpio import COL_TO_ROW, HIGH, LOW, ROW_TO_COL, mock_board
 from board_driver.pinmap import PinMap
 
@@ -94,7 +94,18 @@ def line_tests(gpio, pinmap: PinMap, place, out) -> list[Check]:
         names = ", ".join(square_name(s) for s in THREE_PIECES)
         out.write("Three-piece test (diodes and ghosts)\n")
         place(THREE_PIECES, f"put pieces on {names} only")
-        show(tester.three_pieces(skip_columns=stuck), f"pieces: {names} read, no ghost on h8 (the diodes block the backward paths)")
+        found = tester.three_pieces(skip_columns=stuck)
+        # Every square next, its sensor read and its diode probed backwards, so that each one at
+        # fault is named (the three pieces alone see a1's diode only).
+        out.write("Survey of every square (sensors and diodes, eight pieces at a time, one a rank and a file)\n")
+        missing = reversed_ = opened = 0
+        for squares in SURVEY:
+            place(squares, f"put pieces on {', '.join(square_name(s) for s in squares)} only")
+            m, r, o = tester.survey(squares, skip_columns=stuck)
+            missing, reversed_, opened = missing | m, reversed_ | r, opened | o
+        show(tester.surveyed(found, missing, reversed_, opened),
+             f"pieces: {names} read, no ghost on h8, and every square reads its piece "
+             f"{'with a diode that blocks the backward path' if tester.can_probe else '(diodes not probed: row drivers)'}")
     return checks
 
 

@@ -42,6 +42,7 @@ def test_a_healthy_pi_4_and_board_pass_everything(tmp_path):
     for seen in ("ok    Pi model: Raspberry Pi 4 Model B Rev 1.5", "ok    groups: user echiquier is in gpio, spi, dialout",
                  "ok    /dev/spidev0.0: read/write", "ok    LED pin: GPIO 10", "ok    the service: not scanning",
                  "ok    columns:", "ok    rows:", "ok    squares:", "ok    pieces: a1, h1, a8 read, no ghost",
+                 "every square reads its piece with a diode that blocks the backward path",
                  "All checks passed"):
         assert seen in out
 
@@ -55,7 +56,9 @@ def test_a_healthy_pi_4_and_board_pass_everything(tmp_path):
     ("missing-diode:a1", ["missing diode (ghost): h8 reads occupied with pieces on a1, h1, a8 only: "
                           "the diode of a1 is missing or shorted"]),
     ("no-diodes", ["missing diode (ghost): h8 reads occupied with pieces on a1, h1, a8 only: "
-                   "the diode of a1 is missing or shorted"]),
+                   "the diodes of all 64 squares are missing or shorted"]),
+    ("missing-diode:c3", ["missing diode (ghost): the diode of c3 is missing or shorted"]),   # no ghost on h8
+    ("reversed-diode:e5", ["reversed diode: the diode of e5 conducts the wrong way"]),
 ])
 def test_each_wiring_fault_is_named_and_nothing_else(fault, named):
     code, out = doctor("--fake", "--fake-fault", fault)
@@ -79,8 +82,37 @@ def test_an_open_sensor_is_not_called_a_reversed_diode():
         # a1's reed never closes (turned along the magnet's axis): only h1 and a8 read
         gpio.matrix.set_bitboard(sum(1 << s for s in squares if s != 0))
     code, out = doctor("--pinmap", ROOT_MAP_PATH, gpio=gpio, place=place, root=None, fake=True)
-    assert placed == [(), (0, 7, 56)]
+    assert placed[:2] == [(), (0, 7, 56)] and len(placed) == 10    # then the survey's eight placements
+    assert sorted(s for squares in placed[2:] for s in squares) == list(range(64))
     assert failures(out) == ["open sensor: a1 reads empty with a piece on it"]
+
+
+@pytest.mark.parametrize("faults, named, fix", [
+    (["no-diodes"], "the diodes of all 64 squares are missing or shorted", "fit a diode at every square"),
+    ([f"missing-diode:{f}1" for f in "abcdefgh"], "the diodes of rank 1 are missing or shorted",
+     "fit a diode at rank 1"),
+    ([f"missing-diode:d{r}" for r in range(1, 9)], "the diodes of the d-file are missing or shorted",
+     "fit a diode at the d-file"),
+    (["missing-diode:a1", "missing-diode:c3", "missing-diode:g7"], "the diodes of a1, c3 and g7 are missing or shorted",
+     "fit a diode at a1, c3 and g7"),
+])
+def test_every_square_without_a_diode_is_named(faults, named, fix):
+    code, out = doctor("--fake", *[a for f in faults for a in ("--fake-fault", f)])
+    assert code == 1
+    assert [f for f in failures(out) if f.startswith("missing diode")] == [f for f in failures(out)
+                                                                           if named in f], out
+    assert len(failures(out)) == 1 and named in failures(out)[0], out
+    assert f"fix: {fix} (bar to the row)" in out
+
+
+def test_every_open_sensor_is_named_in_one_finding():
+    gpio = wired(loads_pinmap(REFERENCE_TOML), 0)
+    dead = {0, 1, 2, 3, 4, 5, 6, 7, 42}              # rank 1 and c6: reeds that never close
+
+    def place(squares, text):
+        gpio.matrix.set_bitboard(sum(1 << s for s in squares if s not in dead))
+    code, out = doctor("--pinmap", ROOT_MAP_PATH, gpio=gpio, place=place, root=None, fake=True)
+    assert failures(out) == ["open sensor: rank 1 and c6 read empty with pieces on them"]
 
 
 def test_an_active_high_column_on_gpio_2_is_refused_with_the_reason(tmp_path, capsys):
