@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote
 
-from firmware.web.limits import BODY_S, ConnectionGuard
+from firmware.web.limits import BODY_S, ConnectionGuard, LogLimiter
 from firmware.web.websocket import WebSocket, accept_key, valid_key
 
 log = logging.getLogger(__name__)
@@ -382,6 +382,7 @@ class HTTPServer:
                                                                headers=exc.headers))
         self._server: asyncio.AbstractServer | None = None
         self._tasks: set[asyncio.Task] = set()
+        self._log_limiter = LogLimiter()         # a fault a client can repeat must not fill the journal
 
     async def start(self, host: str, port: int) -> int:
         """Listen on ``host:port`` (0: a free port); the port."""
@@ -449,9 +450,13 @@ class HTTPServer:
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - one connection's fault must not stop the server
-            log.exception("the page's connection from %s failed", remote)
+            self._log_fault("the page's connection from %s failed (once a minute per client)", remote)
         finally:
             writer.close()
+
+    def _log_fault(self, message: str, remote: str) -> None:
+        if self._log_limiter.allow(remote, "fault", time.monotonic()):
+            log.exception(message, remote)
 
     async def _one(self, head: bytes, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, remote: str,
                    transport: asyncio.BaseTransport) -> bool:
@@ -478,6 +483,16 @@ class HTTPServer:
             response = await self.app(request)
         except HTTPError as exc:
             response = self.on_error(exc)
+        except asyncio.CancelledError:
+            raise
+        except (ConnectionError, asyncio.IncompleteReadError):
+            return False                         # the client went away mid-answer
+        except Exception:  # noqa: BLE001 - the client gets words, the journal the trace
+            self._log_fault("the page's application failed on a request from %s (once a minute per client)",
+                            remote)
+            if request.websocket is not None:
+                return False
+            response = self.on_error(HTTPError(500, "internal error (see the board's journal)"))
         if request.websocket is not None:
             return False                         # the socket's handler has ended: hang up
         keep_alive = request.keep_alive and response.status < 500

@@ -390,3 +390,22 @@ def test_no_content_length_in_a_1xx_or_204():
     """RFC 9110 8.6: a server MUST NOT send Content-Length in a 1xx or 204 response."""
     assert b"Content-Length" not in Response(status=204).head(keep_alive=True, now=0)
     assert b"Content-Length" not in Response(status=101).head(keep_alive=True, now=0)
+
+
+async def test_an_applications_crash_is_a_500_in_words_and_one_journal_line_per_client(caplog):
+    """One connection's fault must not show a trace nor drop the connection without an answer, and a
+    client that can trigger it must not fill the journal (the SD card): one line a minute per client."""
+    async def crash(request: Request) -> Response:
+        raise RuntimeError("secret detail")
+
+    http = HTTPServer(crash, ConnectionGuard(time.monotonic))
+    port = await http.start("127.0.0.1", 0)
+    try:
+        for _ in range(3):
+            [(status, headers, body)] = responses(await exchange(port, get()))
+            assert status == 500 and headers["connection"] == "close"
+            assert "secret" not in body.decode() and json.loads(body)["error"]
+    finally:
+        await http.stop()
+    logged = [r for r in caplog.records if r.levelno >= 40]
+    assert len(logged) == 1 and logged[0].exc_info
