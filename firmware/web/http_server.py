@@ -40,6 +40,7 @@ MAX_HEAD = 16 * 1024     # the request line and every header
 MAX_LINE = 4096          # one line of it
 MAX_HEADERS = 64
 STOP_WAIT_S = 2.0        # how long stop() waits for handlers to end
+LINGER_S = 2.0           # after the last answer, how long to wait for more of what the client sends
 # Matched with fullmatch: a "$" would let a name or value end in a bare line feed.
 TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")              # RFC 9110 5.6.2
 FIELD_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")              # no control characters
@@ -432,7 +433,7 @@ class HTTPServer:
                 except asyncio.LimitOverrunError:
                     await self._write(writer, self.on_error(HTTPError(431, f"the request head is larger than "
                                                                            f"{MAX_HEAD} bytes")), keep_alive=False)
-                    return
+                    break
                 if head.startswith(b"\r\n"):
                     # RFC 9112 2.2: empty lines before a request-line are ignored (old clients send
                     # one after a POST body); the idle sweep still bounds a stream of them.
@@ -442,9 +443,11 @@ class HTTPServer:
                 self.guard.begin(transport)
                 try:
                     if not await self._one(head, reader, writer, remote, transport):
-                        return
+                        break
                 finally:
                     self.guard.end(transport)
+            if not transport.is_closing():
+                await self._linger(reader, writer)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         except asyncio.CancelledError:
@@ -453,6 +456,19 @@ class HTTPServer:
             self._log_fault("the page's connection from %s failed (once a minute per client)", remote)
         finally:
             writer.close()
+
+    @staticmethod
+    async def _linger(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Close gently (RFC 9112 9.6): a close with unread input resets the connection, and the reset
+        can destroy the answer before the client reads it. Half-close, then drop what the client
+        still sends until it hangs up or pauses LINGER_S (the guard's idle sweep bounds the whole)."""
+        if writer.can_write_eof():
+            writer.write_eof()
+        try:
+            while await asyncio.wait_for(reader.read(65536), LINGER_S):
+                pass
+        except (asyncio.TimeoutError, ConnectionError):
+            pass
 
     def _log_fault(self, message: str, remote: str) -> None:
         if self._log_limiter.allow(remote, "fault", time.monotonic()):

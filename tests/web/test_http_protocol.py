@@ -409,3 +409,21 @@ async def test_an_applications_crash_is_a_500_in_words_and_one_journal_line_per_
         await http.stop()
     logged = [r for r in caplog.records if r.levelno >= 40]
     assert len(logged) == 1 and logged[0].exc_info
+
+
+async def test_a_refused_body_does_not_reset_the_connection_before_its_answer_is_read(server):
+    """RFC 9112 9.6: a server that closes at once while the client is still sending risks a TCP reset
+    that destroys the answer it just wrote (the client sees "connection reset", not the 413). The
+    server half-closes and reads on (bounded) until the client hangs up."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server)
+    writer.write(b"POST /echo HTTP/1.1\r\nHost: b\r\nContent-Length: 3000000\r\n\r\n")
+    writer.write(b"x" * 3_000_000)                  # the body, sent on whatever the answer
+    sending = asyncio.create_task(writer.drain())
+    try:
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)
+        assert head.startswith(b"HTTP/1.1 413 ")
+        length = int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+        assert json.loads(await asyncio.wait_for(reader.readexactly(length), 2))["error"]
+    finally:
+        sending.cancel()
+        writer.close()
