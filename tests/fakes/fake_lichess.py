@@ -13,6 +13,7 @@ from aiohttp import web
 
 from chess_core import BLACK, KING, ROOK, STARTING_FEN, WHITE, Game, Move, Position
 from chess_core.squares import SQUARE_NAMES
+from firmware.opponents.tasks import cancel_and_wait
 
 KEEPALIVE = 7.0          # s between keep-alive lines: "An empty line is sent every 7 seconds" (the spec)
 FIRST_MOVE_MS = 30_000   # the time each side has to make its first move before the game is aborted
@@ -194,6 +195,7 @@ class FakeLichess:
         self.base_url = ""
         self._ids = 0
         self._tasks: set[asyncio.Task] = set()
+        self._handlers: set[asyncio.Task] = set()   # the tasks answering requests (aiohttp's)
         self._runner: Optional[web.AppRunner] = None
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -211,7 +213,8 @@ class FakeLichess:
         app.router.add_post("/api/board/seek", self._seek)
         app.router.add_post("/api/challenge/{id}/{action:accept|decline|cancel}", self._challenge_answer)
         app.router.add_post("/api/challenge/{username}", self._challenge)
-        self._runner = web.AppRunner(app, handle_signals=False)
+        # A request still under way at stop() (a fault holding it) is cancelled after 0.1 s, not 60 s.
+        self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.1)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
@@ -231,6 +234,8 @@ class FakeLichess:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._runner is not None:
             await self._runner.cleanup()
+        for task in list(self._handlers):   # aiohttp cancels a request still held (a fault's delay)
+            await cancel_and_wait(task)      # without waiting for it: the fake does
 
     # -- faults and the opponent's doings ------------------------------------------------------
 
@@ -339,6 +344,10 @@ class FakeLichess:
             self.requests.append((request.method, request.path, 401))
             return web.json_response({"error": "No such token"}, status=401)
         request[USER] = user
+        handler_task = asyncio.current_task()
+        if handler_task is not None:
+            self._handlers.add(handler_task)
+            handler_task.add_done_callback(self._handlers.discard)
         counted = "/stream/" not in request.path and request.path != "/api/board/seek"
         if counted:     # Lichess asks for one request at a time: count how many overlap
             self._inflight += 1
@@ -380,8 +389,9 @@ class FakeLichess:
             if close_after_first:
                 return response
             while True:
-                try:
-                    item = await asyncio.wait_for(queue.get(), self.keepalive)
+                try:   # (not asyncio.wait_for: on 3.11 it drops a cancellation that meets an item)
+                    async with asyncio.timeout(self.keepalive):
+                        item = await queue.get()
                 except asyncio.TimeoutError:
                     item = None
                 if getattr(queue, "silenced", False):

@@ -320,14 +320,16 @@ class UciEngine:
                 await self._send(position_command(start_fen, moves))
                 await self._send(limit.command())
                 budget = limit.budget(side) + self.config.go_grace
-                try:
-                    line = await asyncio.wait_for(asyncio.shield(fut), budget)
+                try:   # asyncio.timeout, not wait_for: a cancellation meeting the answer is kept (3.11)
+                    async with asyncio.timeout(budget):
+                        line = await asyncio.shield(fut)
                 except asyncio.TimeoutError:
                     log.warning("engine %s silent after %.1f s of search: sending stop", self.name, budget)
                     with contextlib.suppress(EngineError, OSError):
                         await self._send("stop")
                     try:
-                        line = await asyncio.wait_for(asyncio.shield(fut), self.config.stop_grace)
+                        async with asyncio.timeout(self.config.stop_grace):
+                            line = await asyncio.shield(fut)
                     except asyncio.TimeoutError:
                         await self._fail_and_reap()
                         raise EngineHung(f"the engine {self.name} gave no move within {budget:.1f} s "
@@ -364,7 +366,8 @@ class UciEngine:
         try:
             await self._send(command)
             try:
-                return await asyncio.wait_for(asyncio.shield(fut), timeout)
+                async with asyncio.timeout(timeout):
+                    return await asyncio.shield(fut)
             except asyncio.TimeoutError:
                 await self._fail_and_reap()
                 raise EngineHung(f"the engine {self.name} did not answer {command!r} within "
@@ -451,7 +454,8 @@ class UciEngine:
                 with contextlib.suppress(ProcessLookupError):
                     step()
             try:
-                self.returncode = await asyncio.wait_for(proc.wait(), grace if step is None else QUIT_GRACE)
+                async with asyncio.timeout(grace if step is None else QUIT_GRACE):
+                    self.returncode = await proc.wait()
                 break
             except asyncio.TimeoutError:
                 continue

@@ -13,6 +13,7 @@ import httpx
 
 from firmware.opponents.lichess.reconnect import Backoff, PermanentError, TransientError
 from firmware.opponents.lichess.token import DEFAULT_TOKEN_FILE, Token, read_token
+from firmware.opponents.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -270,9 +271,7 @@ class LichessClient:
         try:
             await asyncio.shield(opened)
         except BaseException:
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
+            await cancel_and_wait(task)
             raise
         return Seek(None, task)
 
@@ -295,9 +294,9 @@ class LichessClient:
         await self._respect_rate_limit()
         timeout = httpx.Timeout(self.config.silence_timeout + 5.0, connect=self.config.connect_timeout)
         request = self._http.build_request(method, path, data=data, timeout=timeout)
-        try:
-            response = await asyncio.wait_for(self._http.send(request, stream=True),
-                                               self.config.connect_timeout + self.config.silence_timeout)
+        try:   # asyncio.timeout, not wait_for: a stop in the turn the answer lands must not be lost
+            async with asyncio.timeout(self.config.connect_timeout + self.config.silence_timeout):
+                response = await self._http.send(request, stream=True)
         except (httpx.TimeoutException, asyncio.TimeoutError):
             raise LichessUnavailable(f"{path}: no answer") from None
         except httpx.TransportError as exc:
@@ -316,7 +315,11 @@ class LichessClient:
         try:
             while True:
                 try:
-                    chunk = await asyncio.wait_for(chunks.__anext__(), self.config.silence_timeout)
+                    # Read here, under asyncio.timeout: asyncio.wait_for (3.11) returns a line that lands
+                    # in the same turn of the loop as a cancellation and drops the cancellation, and
+                    # the stream then reads on for ever (keep-alives keep it alive): a stop that hangs.
+                    async with asyncio.timeout(self.config.silence_timeout):
+                        chunk = await chunks.__anext__()
                 except StopAsyncIteration:
                     chunk, pending = pending + b"\n", b""   # the last line may lack its newline
                     if chunk.strip():
@@ -418,10 +421,8 @@ class Seek:
     async def cancel(self) -> None:
         """Withdraw the seek; idempotent."""
         task, self._task = self._task, None
-        if task is not None and not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, LichessError):
-                await task
+        if task is not None:
+            await cancel_and_wait(task)
 
 
 def _events(data: bytes, path: str) -> list[dict]:

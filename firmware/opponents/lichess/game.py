@@ -18,6 +18,7 @@ from firmware.opponents.lichess.client import (TOKEN_REFUSED, LichessAuthError, 
 from firmware.opponents.lichess.models import (PLAYABLE_VARIANTS, BoardState, MovesReader, game_sync_of,
                                                not_playable, start_fen_of, variant_of)
 from firmware.opponents.lichess.reconnect import ReconnectingStream, StreamState
+from firmware.opponents.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -97,16 +98,12 @@ class LichessGame:
         self.stream.start()
 
     async def stop(self) -> None:
+        """Stop the move under way, the timer and the stream; never waits forever (cancel_and_wait)."""
         for name in ("_sender", "_settle"):
             task = getattr(self, name)
             setattr(self, name, None)
-            if task is not None and not task.done():
-                task.cancel()
-                try:
-                    await task
-                except asyncio.CancelledError:
-                    if asyncio.current_task().cancelling():
-                        raise
+            if task is not None:
+                await cancel_and_wait(task)
         await self.stream.stop()
 
     # -- from the session ----------------------------------------------------------------------
@@ -259,6 +256,10 @@ class LichessGame:
         self._reconcile()
         self._offers_changed(state)
         if state.over and not self.ended:
+            if out is not None and self.outbox is out and len(moves) <= out.ply:
+                # Over without the board's move: it came too late (a flag, a resignation...) and
+                # never counts, whenever the refusal arrives (or if it never does).
+                self._sync(f"the game ended on Lichess before {out.move} reached it")
             self.ended = True
             self.listener.game_over(state.end(self.start_fen, moves, self._claimed_draw, self.chess960))
             if self._on_end is not None:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
@@ -17,6 +16,7 @@ from firmware.opponents.lichess.game import LichessGame
 from firmware.opponents.lichess.models import (PLAYABLE_VARIANTS, challenge_of, color_of, game_id_of, not_playable,
                                                variant_of)
 from firmware.opponents.lichess.reconnect import ReconnectingStream, StreamState
+from firmware.opponents.tasks import STOP_GRACE, STOP_TRIES, cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -133,11 +133,10 @@ class LichessOpponent(Opponent):
         if self.game is not None:
             await self.game.stop()
         await self.events.stop()
+        if self._tasks:   # earlier games' stops, bounded themselves: let them finish, then make sure
+            await asyncio.wait(list(self._tasks), timeout=STOP_GRACE * STOP_TRIES)
         for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel_and_wait(task)
         if self._started:
             self._listener.link(LinkState.CLOSED, "")
         if self._close_client:

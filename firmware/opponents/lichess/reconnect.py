@@ -8,6 +8,7 @@ import random
 from typing import Any, AsyncContextManager, AsyncIterator, Awaitable, Callable, Mapping, Optional
 
 from board_driver.retry import Backoff
+from firmware.opponents.tasks import STOP_GRACE, cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ class ReconnectingStream:
                  sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
                  draw: Callable[[], float] = random.random,
                  on_state: Optional[Callable[[StreamState, str], None]] = None,
-                 keep_going: Callable[[], bool] = lambda: True) -> None:
+                 keep_going: Callable[[], bool] = lambda: True, stop_grace: float = STOP_GRACE) -> None:
         self.name = name
         self.backoff = backoff
         self.connections = 0      # connections opened so far
@@ -70,6 +71,7 @@ class ReconnectingStream:
         self._draw = draw
         self._on_state = on_state
         self._keep_going = keep_going
+        self._stop_grace = stop_grace
         self._state = StreamState.IDLE
         self._task: Optional[asyncio.Task] = None
         self._conn: Optional[asyncio.Task] = None
@@ -90,16 +92,12 @@ class ReconnectingStream:
             self._task = asyncio.get_running_loop().create_task(self._run(), name=f"stream-{self.name}")
 
     async def stop(self) -> None:
-        """Close the stream and wait for its task; idempotent."""
+        """Close the stream and wait for its task, never forever (a cancellation the connection
+        swallowed is repeated after ``stop_grace`` s: ``cancel_and_wait``); idempotent."""
         self._stopping = True
-        task, self._task = self._task, None
-        if task is not None and not task.done():
-            task.cancel()
-            try:
-                await task
-            except asyncio.CancelledError:
-                if asyncio.current_task().cancelling():   # we are being cancelled ourselves
-                    raise
+        task = self._task   # kept until it has ended: a second stop() waits for it too
+        if task is not None:
+            await cancel_and_wait(task, grace=self._stop_grace)
         if self._state not in (StreamState.ENDED, StreamState.FAILED):
             self._set(StreamState.STOPPED, "")
 
@@ -111,7 +109,7 @@ class ReconnectingStream:
 
     async def wait(self) -> None:
         """Until the stream has ended, failed or been stopped."""
-        if self._task is not None:
+        if self._task is not None and not self._task.done():
             await asyncio.shield(self._task)
 
     # -- inside --------------------------------------------------------------------------------

@@ -304,6 +304,18 @@ async def test_the_opponent_resigning_ends_the_game(fake):
     assert ctx.sim.end.outcome.describe() == "White wins by resignation"
 
 
+async def test_a_board_move_still_on_its_way_when_the_game_ends_on_lichess_is_taken_back(fake):
+    # Which comes first, the final gameState or the refusal of the move, is up to the network (and
+    # was up to the scheduling of the tests): here the refusal never comes at all.
+    def hooks(ctx: Ctx) -> dict:
+        return {4: lambda: ctx.fake.add_fault("POST", MOVE, status=None, delay=3600),   # the move hangs
+                5: lambda: ctx.fake.end_game(ctx.game_id, "outoftime", BLACK)}           # White flags
+    ctx, game = await play_game(fake, hooks)
+    assert len(game.moves) == 4 and [ply for _, _, ply, _ in fake.move_posts] == [0, 2]   # never reached it
+    assert ctx.sim.end.status == "outoftime" and ctx.sim.end.winner == BLACK
+    assert ctx.sim.ucis() == game.moves and ctx.sim.syncs[-1].moves == tuple(ctx.sim.game.moves)
+
+
 async def test_a_move_lichess_refuses_is_pointed_out_and_the_board_rebuilt(fake):
     body = {"error": "Piece on e2 cannot move to e5"}
     ctx, game = await play_game(fake, lambda ctx: {6: lambda: ctx.fake.add_fault("POST", MOVE, 400, body=body)})

@@ -79,8 +79,9 @@ CASTLED = ("e2e4", "c7c5", "g1f3", "d7d6")
 
 
 @pytest.fixture
-async def tables(fake):
-    """Tables whose sessions are closed at the end of the test, passed or failed (before the fake server)."""
+async def tables(fake, client):
+    """Tables whose sessions are closed at the end of the test, passed or failed (before the fake server
+    and before the client their opponents read from: a client closed under a running stream kills it)."""
     made: list[Table] = []
     yield made
     for table in made:
