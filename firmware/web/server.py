@@ -48,7 +48,7 @@ from firmware.web.library import GameLibrary, UnknownGame
 from firmware.web.limits import ConnectionGuard, LogLimiter, parse_json
 from firmware.web.pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Refusal, client_key
 from firmware.web.simhand import HandError, SimHand
-from firmware.web.websocket import WebSocket
+from firmware.web.websocket import GOING_AWAY, WebSocket
 from firmware.web.validate import (BadRequest, Boolean, Choice, Fen, Number, Secret, Square, Squares, Text, TimeControlText,
                        check_body)
 
@@ -395,8 +395,10 @@ class WebCompanion:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-        for client in list(self.clients):
-            await client.ws.close()
+        clients = list(self.clients)
+        # At once: each close waits for its client's answer, and a client may never answer.
+        await asyncio.gather(*(client.ws.close(GOING_AWAY) for client in clients), return_exceptions=True)
+        for client in clients:
             if client.task is not None:
                 client.task.cancel()
         self.clients.clear()

@@ -302,3 +302,35 @@ async def test_a_client_that_never_reads_is_dropped_even_if_it_keeps_talking(soc
         await asyncio.wait_for(flood, 2)     # the blocked send ends too (aborted: returns or raises)
     except ConnectionError:
         pass
+
+
+async def test_stopping_the_page_closes_every_socket_at_once_not_one_after_the_other(serve, monkeypatch):
+    """stop() closed the sockets in turn, each waiting up to CLOSE_WAIT_S for its client's close:
+    16 clients that never answer held the service's stop for 16 s per address (systemd then kills
+    it). Every socket gets its close frame at once; the waits overlap."""
+    import firmware.web.websocket as websocket
+
+    monkeypatch.setattr(websocket, "CLOSE_WAIT_S", 30.0)     # a wait no test could sit through in turn
+    client, companion, backend = await serve()
+    sockets = []
+    for _ in range(3):
+        reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
+        writer.write(handshake())
+        await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)
+        sockets.append((reader, writer))
+    while len(companion.clients) < 3:
+        await asyncio.sleep(0.01)
+    stopping = asyncio.create_task(companion.stop())
+    try:
+        for reader, writer in sockets:                        # no client has answered yet
+            while True:
+                opcode, payload = await next_frame(reader)
+                if opcode == OP_CLOSE:
+                    break
+        for reader, writer in sockets:
+            writer.write(encode_frame(OP_CLOSE, payload, mask=MASK))
+        await asyncio.wait_for(stopping, 2)
+    finally:
+        stopping.cancel()
+        for reader, writer in sockets:
+            writer.close()
