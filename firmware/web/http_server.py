@@ -51,6 +51,7 @@ CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/c
                  ".png": "image/png", ".ico": "image/x-icon", ".json": "application/json", ".txt": "text/plain"}
 TEXT_TYPES = {"text/html", "text/javascript", "text/css", "image/svg+xml", "application/json", "text/plain"}
 STATIC_NAME = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]*$")
+UPGRADE = {"Upgrade": "websocket", "Connection": "Upgrade"}   # a 426's (RFC 9110 15.5.22, 7.8)
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -222,18 +223,21 @@ class Request:
         return "close" not in tokens
 
     def wants_websocket(self) -> bool:
+        """An HTTP/1.1 request to upgrade to WebSocket (RFC 6455 4.2.1; RFC 9110 7.8: an HTTP/1.0
+        request's Upgrade is ignored)."""
         tokens = {t.strip().lower() for t in self.headers.get("connection", "").split(",")}
-        return self.headers.get("upgrade", "").lower() == "websocket" and "upgrade" in tokens
+        protocols = {t.strip().lower() for t in self.headers.get("upgrade", "").split(",")}
+        return self.version == "HTTP/1.1" and "websocket" in protocols and "upgrade" in tokens
 
     async def upgrade(self, response_headers: Response | None = None, *, max_msg_size: int = 4096,
                       heartbeat: float | None = 30.0) -> WebSocket:
         """Answer the WebSocket handshake (101) and return the socket; HTTPError if it is not one.
         ``response_headers``' headers and cookies go with the 101."""
         if self.method != "GET" or not self.wants_websocket():
-            raise HTTPError(426, "this address speaks WebSocket only (Upgrade: websocket)",
-                            headers={"Upgrade": "websocket"})
+            raise HTTPError(426, "this address speaks WebSocket only (Upgrade: websocket)", headers=dict(UPGRADE))
         if self.headers.get("sec-websocket-version") != "13":
-            raise HTTPError(426, "WebSocket version 13 only", headers={"Sec-WebSocket-Version": "13"})
+            raise HTTPError(426, "WebSocket version 13 only",
+                            headers={**UPGRADE, "Sec-WebSocket-Version": "13"})
         key = self.headers.get("sec-websocket-key")
         if not valid_key(key):
             raise HTTPError(400, "Sec-WebSocket-Key must be a base64 nonce of 16 bytes")
@@ -483,7 +487,7 @@ class HTTPServer:
                               reader=reader, writer=writer, on_upgrade=lambda: self.guard.upgraded(transport))
             length = body_length(headers, self.max_body)
             if length:
-                if headers.get("expect", "").lower() == "100-continue":
+                if headers.get("expect", "").lower() == "100-continue" and version == "HTTP/1.1":
                     writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
                 try:
                     request.body = await asyncio.wait_for(reader.readexactly(length), BODY_S)

@@ -427,3 +427,11 @@ async def test_a_refused_body_does_not_reset_the_connection_before_its_answer_is
     finally:
         sending.cancel()
         writer.close()
+
+
+async def test_an_http_1_0_client_gets_no_100_continue(server):
+    """RFC 9110 10.1.1: a server that receives a 100-continue expectation in an HTTP/1.0 request MUST
+    ignore it (an HTTP/1.0 client reads a 100 as the final answer)."""
+    raw = await exchange(server, b"POST /echo HTTP/1.0\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\nhi")
+    [(status, _, body)] = responses(raw)
+    assert status == 200 and json.loads(body)["body"] == "hi"

@@ -210,10 +210,11 @@ async def test_a_silent_client_is_dropped_at_the_next_heartbeat_and_a_live_one_k
 
 # -- the handshake, through the companion's /ws --------------------------------------------------------
 
-def handshake(key: str = "dGhlIHNhbXBsZSBub25jZQ==", version: str = "13", upgrade: bool = True) -> bytes:
-    lines = ["GET /ws HTTP/1.1", "Host: 127.0.0.1", f"Sec-WebSocket-Version: {version}", f"Sec-WebSocket-Key: {key}"]
+def handshake(key: str = "dGhlIHNhbXBsZSBub25jZQ==", version: str = "13", upgrade: bool = True,
+              http: str = "HTTP/1.1", upgrade_value: str = "websocket") -> bytes:
+    lines = [f"GET /ws {http}", "Host: 127.0.0.1", f"Sec-WebSocket-Version: {version}", f"Sec-WebSocket-Key: {key}"]
     if upgrade:
-        lines += ["Upgrade: websocket", "Connection: keep-alive, Upgrade"]
+        lines += [f"Upgrade: {upgrade_value}", "Connection: keep-alive, Upgrade"]
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
 
 
@@ -334,3 +335,38 @@ async def test_stopping_the_page_closes_every_socket_at_once_not_one_after_the_o
         stopping.cancel()
         for reader, writer in sockets:
             writer.close()
+
+
+async def test_an_http_1_0_request_is_not_upgraded(serve):
+    """RFC 6455 4.2.1: the handshake is an HTTP/1.1 (or higher) GET; RFC 9110 7.8: a server MUST
+    ignore an Upgrade header field received in an HTTP/1.0 request. /ws then answers 426, and says so."""
+    client, companion, backend = await serve()
+    reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
+    writer.write(handshake(http="HTTP/1.0"))
+    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)).decode()
+    writer.close()
+    assert head.startswith("HTTP/1.1 426 ") and "\r\nUpgrade: websocket" in head
+    assert not companion.clients
+
+
+async def test_a_426_for_a_wrong_version_names_the_protocol_to_upgrade_to(serve):
+    """RFC 9110 15.5.22: a server MUST send an Upgrade header field in a 426 response; RFC 6455 4.4:
+    with the Sec-WebSocket-Version it speaks."""
+    client, companion, backend = await serve()
+    reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
+    writer.write(handshake(version="8"))
+    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)).decode()
+    writer.close()
+    assert head.startswith("HTTP/1.1 426 ") and "\r\nUpgrade: websocket" in head
+    assert "\r\nSec-WebSocket-Version: 13" in head and "\r\nConnection: Upgrade" in head   # 7.8: with its option
+
+
+async def test_upgrade_is_a_list_of_protocols_of_any_case(serve):
+    """RFC 9110 7.8: Upgrade is a comma-separated list; RFC 6455 4.2.1: one of them "websocket",
+    compared case-insensitively."""
+    client, companion, backend = await serve()
+    reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
+    writer.write(handshake(upgrade_value="foo/2, WebSocket"))
+    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)).decode()
+    writer.close()
+    assert head.startswith("HTTP/1.1 101 ")
