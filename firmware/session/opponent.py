@@ -133,6 +133,7 @@ class OpponentSeat:
         self.link_state: Optional[LinkState] = None
         self.link_detail = ""
         self.online_sync: Optional[GameSync] = None           # the last GameSync while the game is online
+        self.engine_label: Optional[str] = None               # the engine's name as the players' names bear it
         self.server_clock: Optional[ServerClock] = None       # the clocks of an online game
         self.takeback_offer: Optional[int] = None             # the side whose takeback offer is pending
         self.away: Optional[OpponentGone] = None              # the other player, while away
@@ -335,7 +336,22 @@ class OpponentSeat:
         """The health of the link to the opponent (connecting, connected, failed...)."""
         self.link_state = LinkState(state)
         self.link_detail = detail or ""
+        if self.link_state is LinkState.CONNECTED and self.kind is OpponentKind.ENGINE:
+            self._engine_named()
         self.session.touch()
+
+    def _engine_named(self) -> None:
+        """The engine said its own name (UCI id name): the players it plays for and its take-overs
+        take it, so that the page, the PGN and the log say one name."""
+        name = self.name_of_engine()
+        old, self.engine_label = self.engine_label, name
+        for side in sorted(self.engine_sides - set(self.takeovers)):
+            if old is not None and old != name and self.session.names[side] == old:
+                self.session.rename(side, name)
+        for side, takeover in sorted(self.takeovers.items()):
+            if takeover.engine != name:
+                self.takeovers[side] = dataclasses.replace(takeover, engine=name)
+                self.session.rename(side, self.takeovers[side].player_tag())
 
     def gone(self, gone: OpponentGone) -> None:
         """The other player left (or came back)."""
@@ -497,9 +513,10 @@ class OpponentSeat:
         """The sides the engine plays by choice bear its name, unless a name was given for them."""
         if self.kind is not OpponentKind.ENGINE:
             return
+        self.engine_label = self.name_of_engine()
         for side in self.engine_sides:
             if side not in self.takeovers and not (given is not None and given[side]):
-                self.session.rename(side, self.name_of_engine())
+                self.session.rename(side, self.engine_label)
 
     def state(self) -> OpponentState:
         opponent = self.opponent

@@ -534,7 +534,10 @@ def test_the_computer_takes_over_a_side_that_has_to_leave(sim, open_page):
     expect(page.locator("#takeover-black")).to_be_hidden()
     expect(page.locator("#takeover-white")).to_be_visible()
     expect(page.locator("#opponent-link")).to_have_attribute("data-state", "connected", timeout=20_000)
-    expect(page.locator("#name-black")).to_have_text("Black (Stockfish from move 2)")   # the PGN's player tag
+    name = page_state(page, server)["opponent"]["name"]            # the engine's own: "Stockfish 15.1"
+    assert re.fullmatch(r"Stockfish \d[\w.]*", name), name
+    expect(page.locator("#name-black")).to_have_text(f"Black ({name} from move 2)")   # the PGN's player tag
+    expect(page.locator("#opponent")).to_contain_text(f"{name} plays Black")         # one name on the page
     move(page, "g1", "f3", "Nf3")
     uci, text = engine_move(page, server)
     carry_out(page, server, uci)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional, Sequence, Union
 
@@ -53,8 +54,13 @@ def takeover_record(side: int, player: str, engine: str, position: Position) -> 
     return Takeover(side, player, engine, number)
 
 
-def _short_name(engine_id: str) -> str:
-    return engine_id.split()[0] if engine_id else "Engine"
+def engine_name(path: str, said: Optional[str] = None) -> str:
+    """An engine's name: its UCI ``id name`` once it said it (``said``: "Stockfish 15.1"), else the
+    executable's ("Stockfish" for a stockfish, "Engine" for another). One name for the page, the PGN
+    player tag and the log; the session gives the players the engine's own when it connects."""
+    if said:
+        return said
+    return "Stockfish" if "stockfish" in path.lower() else "Engine"
 
 
 class EngineOpponent(Opponent):
@@ -75,7 +81,7 @@ class EngineOpponent(Opponent):
         self.sides = self._checked_sides(sides)
         self.level = level
         self.config = config
-        self.name = "Stockfish" if "stockfish" in config.path.lower() else "Engine"
+        self._said_name: Optional[str] = None    # the engine's UCI id name, once it said it
         self.max_restarts = max_restarts
         self.failures = 0
         self.times = times
@@ -92,6 +98,10 @@ class EngineOpponent(Opponent):
         self._stopped = False
         self._failed = False
 
+    @property
+    def name(self) -> str:   # type: ignore[override]
+        return engine_name(self.config.path, self._said_name)
+
     # -- the Opponent protocol -----------------------------------------------------------------
 
     async def start(self, listener: OpponentListener) -> None:
@@ -106,7 +116,7 @@ class EngineOpponent(Opponent):
             self._failed = True
             listener.link(LinkState.FAILED, str(exc))
             raise
-        listener.link(LinkState.CONNECTED, self._engine.name)
+        listener.link(LinkState.CONNECTED, self.name)
         self._schedule()
 
     def on_move(self, move: Move) -> None:
@@ -153,7 +163,7 @@ class EngineOpponent(Opponent):
 
     def take_over(self, side: int, player: str = "") -> Takeover:
         """Play ``side`` too from now on (a player had to leave); returns the PGN record."""
-        record = takeover_record(side, player, _short_name(self.name), self._game.position)
+        record = takeover_record(side, player, self.name, self._game.position)
         self.sides = self.sides | {side}
         self._schedule()
         return record
@@ -228,7 +238,8 @@ class EngineOpponent(Opponent):
         except BaseException:
             await engine.close()
             raise
-        self.name = engine.name
+        if engine.name != os.path.basename(self.config.path):   # it said its id name
+            self._said_name = engine.name
         self._level_dirty = False
         return engine
 
@@ -289,7 +300,7 @@ class EngineOpponent(Opponent):
             self._failed = True
             self._listener.link(LinkState.FAILED, f"the engine could not be restarted: {again}")
             return
-        self._listener.link(LinkState.CONNECTED, self._engine.name)
+        self._listener.link(LinkState.CONNECTED, self.name)
 
 
-__all__ = ["EngineOpponent", "MAX_RESTARTS", "Takeover", "takeover_record"]
+__all__ = ["EngineOpponent", "MAX_RESTARTS", "Takeover", "takeover_record", "engine_name"]

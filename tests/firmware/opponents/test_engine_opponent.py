@@ -115,8 +115,10 @@ async def test_the_engine_takes_over_a_players_side_and_the_pgn_says_from_which_
     finally:
         await opponent.stop()
     record = records[0]
-    assert record.player_tag() == "Alice (Stockfish from move 6)"
-    assert record.comment() == "Stockfish plays White from here"
+    name = opponent.name                  # the engine's own (UCI id name): "Stockfish 15.1"
+    assert name.startswith("Stockfish ") and record.engine == name
+    assert record.player_tag() == f"Alice ({name} from move 6)"
+    assert record.comment() == f"{name} plays White from here"
     assert len(game.moves) >= 20 or game.is_over
 
 

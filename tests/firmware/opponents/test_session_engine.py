@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import subprocess
 
 import pytest
 
@@ -158,6 +159,37 @@ def configured_table(tmp_path, engine: dict, **game) -> Table:
     return table
 
 
+def said_name() -> str:
+    """Stockfish's own name, as it says it to ``uci`` ("Stockfish 15.1")."""
+    out = subprocess.run([STOCKFISH], input="uci\nquit\n", capture_output=True, text=True, timeout=30).stdout
+    return next(line[len("id name "):].strip() for line in out.splitlines() if line.startswith("id name "))
+
+
+async def test_the_engine_bears_its_own_name_on_the_page_in_the_pgn_and_in_the_log(tmp_path, closing, caplog):
+    from firmware.opponents.factory import build_opponent
+    from firmware.web.session_backend import page_state
+    name = said_name()
+    assert name.startswith("Stockfish ")          # a version after the name: not the executable's
+    table = configured_table(tmp_path, {**FAST, "side": "black"}, opponent="engine", white="Ann")
+    session = table.session
+    closing.append(session)
+    with caplog.at_level("INFO"):
+        await session.start_opponent(build_opponent(table.config))
+        table.setup()
+        table.play("e2e4")
+        move = await engine_reply(table)
+    page = page_state(session.state(table.t))
+    assert page["opponent"]["name"] == name and page["players"] == {"white": "Ann", "black": name}
+    assert page["status"].startswith(f"Black to move: {name} plays ")
+    assert page["opponent"]["link"]["detail"] == name
+    table.play(move.uci())
+    assert f'[Black "{name}"]' in pgn_of(table)
+    logged = [r.getMessage() for r in caplog.records if "engine" in r.getMessage() and "ready" in r.getMessage()]
+    assert logged and all(f"engine {name} ready" in line for line in logged)
+    session.take_over("white")                   # the running engine takes Ann's side too: its name at once
+    assert session.snapshot()["players"]["white"] == f"Ann ({name} from move 2)"
+
+
 def pgn_of(table: Table) -> str:
     session = table.session
     return session.recorder.pgn_path(session.record).read_text()
@@ -203,21 +235,23 @@ async def test_the_computer_takes_over_mid_game_and_the_pgn_says_so(tmp_path, cl
     session.take_over("black")
     session.opponent.set_level(LEVEL)   # the same game every time
     snap = session.snapshot()
-    assert snap["players"]["black"] == "Bob (Stockfish from move 4)"
+    assert snap["players"]["black"] == "Bob (Stockfish from move 4)"   # its executable's name, until it speaks
     assert snap["opponent"]["kind"] == "engine" and snap["opponent"]["sides"] == ["black"]
     assert snap["opponent"]["takeover"] == {"black": {"player": "Bob", "engine": "Stockfish", "from_move": 4,
                                                      "tag": "Bob (Stockfish from move 4)"}}
     with pytest.raises(SessionError, match="already plays Black"):
         session.take_over("black")
     await play_out(table, {BLACK}, rng, max_plies=12)
+    name = said_name()            # connected: its own name everywhere
+    assert session.snapshot()["opponent"]["takeover"]["black"]["tag"] == f"Bob ({name} from move 4)"
     sans = session.game.san_moves()   # Black's 4th move is the engine's first
-    assert '[Black "Bob (Stockfish from move 4)"]' in pgn_of(table)
-    assert f"4. {sans[6]} {sans[7]} {{ Stockfish plays Black from here }}" in pgn_of(table).replace("\n", " ")
+    assert f'[Black "Bob ({name} from move 4)"]' in pgn_of(table)
+    assert f"4. {sans[6]} {sans[7]} {{ {name} plays Black from here }}" in pgn_of(table).replace("\n", " ")
     session.take_over("white")   # both players left: the engine plays on alone
     assert session.snapshot()["opponent"]["sides"] == ["white", "black"]
     await play_out(table, {WHITE, BLACK}, rng, max_plies=30)
-    text = pgn_of(table)
-    assert '[White "Alice (Stockfish from move 7)"]' in text and "{ Stockfish plays White from here }" in text
+    text = pgn_of(table).replace("\n", " ")   # (a comment may wrap)
+    assert f'[White "Alice ({name} from move 7)"]' in text and f"{{ {name} plays White from here }}" in text
     assert text.index("Black from here") < text.index("White from here")
     assert len(session.game.moves) == 30
     session.new_game()

@@ -9,7 +9,7 @@ from chess_core import BLACK, WHITE, Move
 from firmware.session.session import SessionError
 
 from .helpers import STOCKFISH
-from .test_session_engine import FAST, closing, configured_table, engine_reply, pgn_of  # noqa: F401
+from .test_session_engine import FAST, closing, configured_table, engine_reply, pgn_of, said_name  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs /usr/games/stockfish")
 
@@ -22,7 +22,7 @@ async def test_the_player_takes_their_side_back_and_plays_on(tmp_path, closing):
     table.play("e2e4")
     session.take_over("black")
     reply = await engine_reply(table)       # the computer's move for Bob, shown on the LEDs...
-    assert session.snapshot()["players"]["black"] == "Bob (Stockfish from move 1)"
+    assert session.snapshot()["players"]["black"] == f"Bob ({said_name()} from move 1)"   # the engine's own name
     session.give_back("black")              # ...but Bob is back before it is carried out
     snap = session.snapshot()
     assert snap["players"]["black"] == "Bob" and snap["opponent"]["takeover"] is None
@@ -40,7 +40,7 @@ async def test_the_player_takes_their_side_back_and_plays_on(tmp_path, closing):
     session.button("return")                # the board's button: the side taken over comes back
     assert session.snapshot()["players"]["black"] == "Bob" and session.opponent.sides == frozenset()
     text = pgn_of(table).replace("\n", " ")
-    assert "Bob plays Black again from here" in text and "Stockfish plays Black from here" in text
+    assert "Bob plays Black again from here" in text and f"{said_name()} plays Black from here" in text
 
 
 async def test_a_take_over_survives_a_restart(tmp_path, closing):  # noqa: F811
@@ -58,7 +58,7 @@ async def test_a_take_over_survives_a_restart(tmp_path, closing):  # noqa: F811
     table.session = restarted
     await restarted.start_opponent()
     snap = restarted.snapshot()
-    assert snap["players"]["black"] == "Bob (Stockfish from move 1)"
+    assert snap["players"]["black"] == f"Bob ({said_name()} from move 1)"
     assert snap["opponent"]["takeover"]["black"]["player"] == "Bob" and snap["opponent"]["sides"] == ["black"]
     table.play("c2c4")
     move = await engine_reply(table)        # the computer plays on for Bob
