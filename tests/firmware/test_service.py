@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import gc
 import os
 import signal
@@ -106,48 +107,30 @@ async def test_a_replay_records_the_readings_it_was_fed(tmp_path):
 async def test_a_restarted_replay_resumes_after_the_last_saved_move(tmp_path):
     from firmware.config import load_config
     config = load_config(write_replay(tmp_path))
-    assert await Service(config, notifier=FakeNotifier()).run() == 0
+    first = Service(config, notifier=FakeNotifier())
+    kept = []   # the record as the session itself noted it after the fourth move: what a kill leaves
+
+    def keep(_state) -> None:
+        record = first.session.record
+        if not kept and record is not None and len(record.moves) == 4:
+            kept.append(copy.deepcopy(record))
+    first.session.subscribe(keep)
+    assert await first.run() == 0
     reference = saved_pgn(tmp_path / "state")
-    # cut the saved game back to its first four moves, as a kill would have left it
+    readings = len([e for e in first.source.events if isinstance(e, Reading)])
+    # Cut the saved game back to its first four moves, as a kill would have left it. (The cut is
+    # taken from the session, not recomputed here: a helper that rebuilt the clocks with its own
+    # Match settings missed [game] clock_start once and failed with clocks 0.8 s apart.)
     from firmware.session.recorder import Recorder
-    recorder = Recorder(tmp_path / "state")
-    record = recorder.load()
-    full = Service(config, notifier=FakeNotifier())  # to read when the fourth move was made
-    events = full.source.events
-    record.moves, record.clocks, record.outcome = record.moves[:4], record.clocks[:4], None
-    times = _move_times(config)
-    record.event_time = times[3]
-    record.remaining = _remaining_after(config, 4)
-    recorder.save(record)
+    record = kept[0]
+    assert record.moves == [m.uci() for m in reference.mainline_moves()][:4] and record.outcome is None
+    Recorder(tmp_path / "state").save(record)
     service = Service(config, notifier=FakeNotifier())
     assert await service.run() == 0
-    assert service.source.scan_count < len([e for e in events if isinstance(e, Reading)])
+    assert service.source.scan_count < readings
     game = saved_pgn(tmp_path / "state")
     assert str(game.mainline_moves()) == str(reference.mainline_moves())
     assert [n.clock() for n in game.mainline()] == [n.clock() for n in reference.mainline()]
-
-
-def _move_times(config):
-    from firmware.referee.match import Match, MatchConfig, MoveMade
-    match = Match(MatchConfig(time_control=config.game.time_control, settle_ms=config.board.settle_ms,
-                              clock_start=config.game.clock_start))
-    times = []
-    for event in parse_capture(Path(config.board.capture).read_text()):
-        if isinstance(event, Reading):
-            times += [e.time for e in match.feed(event) if isinstance(e, MoveMade)]
-    return times + [e.time for e in match.finish() if isinstance(e, MoveMade)]
-
-
-def _remaining_after(config, plies):
-    from firmware.referee.match import Match, MatchConfig, MoveMade
-    match = Match(MatchConfig(time_control=config.game.time_control, settle_ms=config.board.settle_ms,
-                              clock_start=config.game.clock_start))
-    for event in parse_capture(Path(config.board.capture).read_text()):
-        if isinstance(event, Reading):
-            for e in match.feed(event):
-                if isinstance(e, MoveMade) and len(match.game.moves) == plies:
-                    return list(match.remaining(e.time))
-    raise AssertionError("not that many moves")
 
 
 def test_resume_events_restamps_the_reading_in_effect():
