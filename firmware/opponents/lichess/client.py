@@ -347,9 +347,10 @@ class LichessClient:
         async with self._lock:   # Lichess: one request at a time
             for _ in range(RATE_LIMIT_RETRIES + 1):
                 await self._respect_rate_limit()
-                try:
-                    response = await self._http.request(method, path, data=data, params=params)
-                except httpx.TimeoutException:
+                try:   # httpx bounds each read, not the whole: an answer that trickles in for ever
+                    async with asyncio.timeout(self.config.connect_timeout + self.config.request_timeout):
+                        response = await self._http.request(method, path, data=data, params=params)
+                except (httpx.TimeoutException, asyncio.TimeoutError):
                     raise LichessUnavailable(f"{what}: no answer within {self.config.request_timeout:g} s",
                                              timed_out=True) from None
                 except httpx.TransportError as exc:

@@ -1,4 +1,4 @@
-"""Stopping never waits on Lichess: a stream that never closes, a line arriving as it stops, a peer that eats a cancel."""
+"""Nothing waits on Lichess for ever: a stream that never closes, a line arriving as it stops, an answer that never ends."""
 from __future__ import annotations
 
 import asyncio
@@ -6,8 +6,9 @@ import contextlib
 from typing import AsyncIterator
 
 import httpx
+import pytest
 
-from firmware.opponents.lichess.client import LichessClient
+from firmware.opponents.lichess.client import LichessClient, LichessUnavailable
 from firmware.opponents.lichess.opponent import LichessOpponent
 from firmware.opponents.lichess.reconnect import ReconnectingStream, StreamState
 from firmware.opponents.lichess.token import Token
@@ -110,3 +111,27 @@ async def _first_stream_waiting(bodies: list[EndlessBody]) -> None:
 async def _until(condition) -> None:
     while not condition():
         await asyncio.sleep(0)
+
+
+async def test_a_request_whose_answer_never_ends_gives_up_after_the_request_timeout():
+    # httpx's timeouts bound each read, not the whole: an answer that trickles in for ever
+    # (a byte now and then) held the one-request-at-a-time lock, and every request after it.
+    async def trickle() -> AsyncIterator[bytes]:
+        while True:
+            yield b" "
+            await asyncio.sleep(0.01)
+
+    class Trickle(httpx.AsyncByteStream):
+        def __aiter__(self) -> AsyncIterator[bytes]:
+            return trickle()
+
+    async def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"Content-Type": "application/json"}, stream=Trickle())
+    client = LichessClient(fast_config("http://lichess.test", connect_timeout=0.1, request_timeout=0.2),
+                           Token(BOARD_TOKEN), transport=httpx.MockTransport(answer))
+    try:
+        with pytest.raises(LichessUnavailable, match="no answer within") as raised:
+            await asyncio.wait_for(client.account(), BOUND)
+        assert raised.value.timed_out      # (maybe carried out over there: a move is re-read, not re-sent)
+    finally:
+        await client.aclose()
