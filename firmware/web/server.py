@@ -492,23 +492,29 @@ class WebCompanion:
         handshake = Response(status=101)
         if not hello["paired"]:
             self._forget_cookie(request, handshake)   # a stale or bad cookie: the browser drops it
-        ws = await request.upgrade(handshake, max_msg_size=4096, heartbeat=30)
-        client = _Client(ws)
-        await ws.send_str(json.dumps({"type": "hello", **hello}))
-        await ws.send_str(json.dumps({"type": "state", "state": self.page_state()}, separators=(",", ":")))
-        self.clients.add(client)
-        client.task = asyncio.get_running_loop().create_task(client.run(), name="web-client")
         try:
+            ws = await request.upgrade(handshake, max_msg_size=4096, heartbeat=30)
+        except ConnectionError:   # the client went (or was dropped) before the answer: nobody to tell
+            return _error(400, "the connection closed during the handshake")
+        client = _Client(ws)
+        try:
+            await ws.send_str(json.dumps({"type": "hello", **hello}))
+            await ws.send_str(json.dumps({"type": "state", "state": self.page_state()}, separators=(",", ":")))
+            self.clients.add(client)
+            client.task = asyncio.get_running_loop().create_task(client.run(), name="web-client")
             async for text in ws:
                 if text == "ping":
                     await ws.send_str('{"type":"pong"}')
+        except ConnectionError:
+            pass   # the client went, or the heartbeat or the sweep dropped it
         finally:
             self.clients.discard(client)
-            client.task.cancel()
-            try:
-                await client.task
-            except asyncio.CancelledError:
-                pass
+            if client.task is not None:
+                client.task.cancel()
+                try:
+                    await client.task
+                except asyncio.CancelledError:
+                    pass
             await ws.close()
         return handshake
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import logging
 import os
+import socket
 import struct
 
 import pytest
@@ -279,18 +281,20 @@ async def test_a_client_that_never_reads_is_dropped_even_if_it_keeps_talking(soc
     hand = Hand()
     ws, texts, reader, writer = await socket_pair(heartbeat=30, sleep=hand.sleep)
     await asyncio.wait_for(hand.asleep.wait(), 2)
-    flood = asyncio.create_task(ws.send_str("x" * 4_000_000))      # more than the buffers hold, never read
+    for end, option in ((writer, socket.SO_RCVBUF), (ws.writer, socket.SO_SNDBUF)):   # small kernel buffers
+        end.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, option, 4096)
+    flood = asyncio.create_task(ws.send_str("x" * 1_000_000))      # more than the buffers hold, never read
     for _ in range(100):
         await asyncio.sleep(0)
     assert ws.writer.transport.get_write_buffer_size() > 0 and not flood.done()   # the kernel's buffers are full
     for beat in range(3):                                          # three heartbeats, each "answered"
         hand.asleep.clear()
         writer.write(encode_frame(OP_PONG, b"", mask=MASK) + encode_frame(OP_TEXT, b"still here", mask=MASK))
-        for _ in range(10_000):                                    # until the server has read both
-            if len(texts) > beat:
-                break
-            await asyncio.sleep(0)
-        assert len(texts) == beat + 1
+        async def read_by_server() -> None:
+            while len(texts) <= beat:
+                await asyncio.sleep(0.001)
+
+        await asyncio.wait_for(read_by_server(), 2)                # the server has read both
         hand.tick.set()                                            # 30 s pass
         for _ in range(10_000):                                    # until it pings again, or drops it
             if hand.asleep.is_set() or ws.writer.transport.is_closing():
@@ -370,3 +374,39 @@ async def test_upgrade_is_a_list_of_protocols_of_any_case(serve):
     head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)).decode()
     writer.close()
     assert head.startswith("HTTP/1.1 101 ")
+
+
+@pytest.mark.parametrize("when", ["before the handshake's answer", "before the hello"])
+async def test_a_socket_lost_during_the_handshake_is_no_internal_error(serve, caplog, when):
+    """The sweep aborts a connection whose client does not read (BUSY_S), the heartbeat one that does
+    not answer: the handler's next write then raises ConnectionError. That is the client gone, not
+    a fault of the board: no 500, no stack trace in the journal, nothing left among the clients."""
+    from firmware.web.http_server import Request, parse_head
+    from firmware.web.websocket import WebSocket
+
+    client, companion, backend = await serve()
+    accepted: asyncio.Future = asyncio.get_running_loop().create_future()
+    server = await asyncio.start_server(lambda r, w: accepted.set_result((r, w)), "127.0.0.1", 0)
+    _, peer = await asyncio.open_connection("127.0.0.1", server.sockets[0].getsockname()[1])
+    reader, writer = await asyncio.wait_for(accepted, 2)
+    request = Request(*parse_head(handshake()), remote="127.0.0.1", transport=writer.transport, reader=reader,
+                      writer=writer)
+    if when == "before the handshake's answer":
+        writer.transport.abort()
+        await asyncio.sleep(0)
+    else:
+        upgrade = request.upgrade
+
+        async def upgrade_then_lose(*args, **kwargs) -> WebSocket:
+            ws = await upgrade(*args, **kwargs)
+            writer.transport.abort()
+            return ws
+
+        request.upgrade = upgrade_then_lose
+    try:
+        await companion.handle(request)
+    finally:
+        peer.close()
+        server.close()
+    assert not companion.clients
+    assert not any(r.levelno >= logging.ERROR for r in caplog.records), [r.getMessage() for r in caplog.records]
