@@ -251,6 +251,19 @@ def setup_text(position: Position, occupied: int, wrong: int, lang: str = "en", 
     return f"{head} ; {', puis '.join(steps)}" if fr else f"{head}; {', then '.join(steps)}"
 
 
+def refused_text(who: str, move: Move, reason: str, lang: str = "en", before: Optional[Position] = None) -> str:
+    """The other end refused a move of the board: "Lichess refused Nf3 (reason): put the pieces
+    back as shown" / "Lichess a refusé Cf3 (reason) : remettez les pièces comme indiqué" (SAN
+    when the position ``before`` it is known, else UCI; ``who`` "Lichess" or "" for another end)."""
+    lang = _lang(lang)
+    text = san(before, move, lang) if before is not None else move.uci()
+    if lang == "fr":
+        who = who or "L'adversaire en ligne"
+        return f"{who} a refusé {text} ({reason}) : remettez les pièces comme indiqué"
+    who = who or "The other end"
+    return f"{who} refused {text} ({reason}): put the pieces back as shown"
+
+
 def illegal_text(position: Position, occupied: int, lang: str = "en") -> str:
     """A problem: the board shows no legal move of the side to move; what to do about it."""
     lang = _lang(lang)
@@ -399,4 +412,4 @@ PAGE = {
 
 __all__ = ["LANGS", "PIECES", "SIDES", "LED_ROLES", "LED_GROUPS", "PAGE", "piece_name", "side_to_move",
            "opponent_plays", "outcome_text", "takeback_text", "put_back", "remove", "board_hint", "illegal_text",
-           "squares_text", "setup_text"]
+           "squares_text", "setup_text", "refused_text"]

@@ -48,7 +48,7 @@ from firmware.referee.gestures import forming as gesture_forming
 from firmware.referee.inference import Verdict, VerdictKind
 from firmware.referee.round_rules import draw_offer_refused
 from firmware.referee.restart_watch import RestartWatch, at_start
-from firmware.referee.words import illegal_text
+from firmware.referee.words import illegal_text, refused_text
 from firmware.referee.match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
                                     Reopened, TakenBack, promotion_piece)
 from firmware.session.commands import SessionError, colour, engine_side_choice, settings_sections
@@ -667,9 +667,12 @@ class Session:
         self._changed = True
         self._after(self.clock())
 
-    def add_problem(self, time: float, text: str) -> None:
-        """A problem found by the session (a move refused online...), shown like the board's."""
+    def add_problem(self, time: float, text: str, fr: Optional[str] = None) -> None:
+        """A problem found by the session (a move refused online...), shown like the board's;
+        ``fr``: its words in French, when they differ."""
         self.problems.append((time, text))
+        if fr is not None:
+            self._problems_fr[(time, text)] = fr
         self.touch()
 
     def forget_expected_move(self) -> None:
@@ -808,17 +811,15 @@ class Session:
         now = self.clock()
         game = self.game
         last = game.moves[-1] if game.moves else None
-        who = "Lichess" if self.seat.kind is OpponentKind.LICHESS else "the other end"
+        who = "Lichess" if self.seat.kind is OpponentKind.LICHESS else ""
+        before = None
         if self.live and last == move and len(game.moves) > self.restored_plies:
-            position = game.position.copy(stack=True)
-            position.pop()
-            text = san(position, move)
+            before = game.position.copy(stack=True)
+            before.pop()
             self._handle(self.match.undo(now), now)
             self.takeback_move = move
-        else:
-            text = move.uci()
-        log.warning("%s refused %s: %s", who, move.uci(), reason)
-        self.add_problem(now, f"{who} refused {text} ({reason}): put the pieces back as shown")
+        log.warning("%s refused %s: %s", who or "the other end", move.uci(), reason)
+        self.add_problem(now, refused_text(who, move, reason, "en", before), refused_text(who, move, reason, "fr", before))
 
     # -- match events ------------------------------------------------------------------------
 

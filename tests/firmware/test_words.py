@@ -100,3 +100,13 @@ def test_a_set_up_says_nothing_more_when_nothing_is_lit():
     assert words.setup_text(start, 0, 0, "fr") == "Placez les pièces pour commencer"
     assert words.setup_text(start, 0, start.occupied, "en") == \
         "Set up the pieces to start; put the pieces on ranks 1, 2, 7 and 8"
+
+
+def test_a_refused_move_in_san_of_the_chosen_letters():
+    knight = Move.from_uci("g1f3")
+    assert words.refused_text("Lichess", knight, "no", "en", Position()) == \
+        "Lichess refused Nf3 (no): put the pieces back as shown"
+    assert words.refused_text("Lichess", knight, "no", "fr", Position()) == \
+        "Lichess a refusé Cf3 (no) : remettez les pièces comme indiqué"
+    assert words.refused_text("", knight, "no", "fr") == \
+        "L'adversaire en ligne a refusé g1f3 (no) : remettez les pièces comme indiqué"

@@ -194,6 +194,9 @@ async def test_a_move_refused_by_the_server_is_undone_like_an_illegal_move(table
     assert set(snap["wrong"]) == {"e2", "e4"} and table.lit_names(STYLE.fix, blink_on=True) == {"e2", "e4"}
     assert snap["status"] == "Take back e4: put the pawn back on e2"   # (in the player's words, issue 11.4)
     assert snap["problems"][-1] == "Lichess refused e4 (Piece on e2 cannot move to e4): put the pieces back as shown"
+    assert snap["problems_fr"][-1] == ("Lichess a refusé e4 (Piece on e2 cannot move to e4) : "
+                                       "remettez les pièces comme indiqué")
+    assert snap["status_fr"] == "Reprenez e4 : remettez le pion en e2"
     assert len(snap["problem_times"]) == len(snap["problems"])
     table.lift("e4")
     table.place("e2")
