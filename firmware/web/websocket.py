@@ -112,7 +112,8 @@ async def read_frame(reader: asyncio.StreamReader, max_size: int) -> tuple[bool,
 
 
 def _close_payload(code: int, reason: str = "") -> bytes:
-    return struct.pack("!H", code) + reason.encode("utf-8")[:123]
+    text = reason.encode("utf-8")[:123].decode("utf-8", errors="ignore")   # whole characters only (5.5.1)
+    return struct.pack("!H", code) + text.encode("utf-8")
 
 
 def _peer_close_code(payload: bytes) -> int:

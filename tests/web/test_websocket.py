@@ -410,3 +410,12 @@ async def test_a_socket_lost_during_the_handshake_is_no_internal_error(serve, ca
         server.close()
     assert not companion.clients
     assert not any(r.levelno >= logging.ERROR for r in caplog.records), [r.getMessage() for r in caplog.records]
+
+
+def test_a_long_close_reason_is_cut_on_a_character_boundary():
+    """RFC 6455 5.5: a control frame's payload is at most 125 bytes; 5.5.1: the reason is UTF-8, and a
+    client fails the connection on one that is not (cutting "é" in half at byte 123 made one)."""
+    from firmware.web.websocket import _close_payload
+
+    payload = _close_payload(1008, "é" * 100)
+    assert len(payload) <= 125 and payload[2:].decode("utf-8") == "é" * 61
