@@ -277,7 +277,7 @@ class LineTester:
         per kind: the open sensors, the reversed diodes, the missing ones (with the ghosts they make)."""
         bar = "row" if self.pins.active == "low" else "column"
         kept = [f for f in findings if f.kind not in (OPEN_SQUARE, REVERSED_DIODE, GHOST) or
-                (f.kind == GHOST and not missing and "reversed" in f.where)]
+                (f.kind == GHOST and not missing) or (f.kind == REVERSED_DIODE and not self.can_probe)]
         added = []
         if opened:
             where, many = squares_text(opened), _many(opened)

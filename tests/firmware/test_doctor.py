@@ -232,3 +232,19 @@ def test_a_mistyped_fake_fault_is_one_line_not_a_traceback(fault, capsys):
     assert main(["hwtest", "--doctor", "--fake", "--fake-fault", fault]) == 2
     err = capsys.readouterr().err
     assert err.startswith("echiquier hwtest: --fake-fault") and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_with_row_drivers_the_ghost_is_still_named_though_diodes_cannot_be_probed(tmp_path):
+    text = REFERENCE_TOML.replace('active = "low"\n', 'active = "low"\nselect = "high"\n', 1)
+    path = tmp_path / "drivers.toml"
+    path.write_text(text)
+    pinmap = loads_pinmap(text)
+    assert pinmap.matrix.select_level != pinmap.matrix.active
+    gpio = wired(pinmap, 0, diodes=None)          # bare switches behind MOSFET row drivers
+
+    def place(squares, text):
+        gpio.matrix.set_bitboard(sum(1 << s for s in squares))
+    code, out = doctor("--pinmap", str(path), gpio=gpio, place=place, root=None, fake=True)
+    assert code == 1
+    assert failures(out) == ["missing diode (ghost): h8 reads occupied with pieces on a1, h1, a8 only: "
+                             "the diode of a1 is missing or shorted"], out
