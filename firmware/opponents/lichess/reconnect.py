@@ -48,7 +48,8 @@ class ReconnectingStream:
 
     ``open_stream()`` returns an async context manager giving an async iterator of events (dicts);
     it raises ``TransientError`` (retried after a backoff, and at least its ``pause``) or
-    ``PermanentError`` (the stream fails). When the server ends the stream cleanly, the stream
+    ``PermanentError`` (the stream fails); any other exception is logged and retried like a
+    ``TransientError``. When the server ends the stream cleanly, the stream
     reconnects if ``keep_going()`` is true (a cut), else it has ENDED (a finished game).
     ``reconnect()`` drops the current connection and opens a new one at once, to re-read the
     whole state. ``sleep`` and ``draw`` (the jitter's random source) are injectable for tests.
@@ -144,6 +145,9 @@ class ReconnectingStream:
             except TransientError as exc:
                 reason = str(exc) or type(exc).__name__
                 pause = exc.pause
+            except Exception as exc:   # anything else (a library's surprise) is retried, never the end
+                log.exception("stream %s: unexpected %s", self.name, type(exc).__name__)
+                reason = f"{type(exc).__name__}: {exc}"
             finally:
                 self._conn = None
             if self._stopping:   # a stop that reached the connection as another error: not a failure

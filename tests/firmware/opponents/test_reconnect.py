@@ -98,6 +98,27 @@ async def test_failures_back_off_more_each_time_then_a_good_connection_resets():
     assert stream.state is StreamState.STOPPED
 
 
+async def test_an_unexpected_error_in_a_connection_is_retried_not_the_end_of_the_stream(caplog):
+    # (httpx.DecodingError from a proxy's broken gzip is neither a TransportError nor a StreamError:
+    # it ended the reading task, and the board said "connecting" for ever)
+    timers = Timers()
+    seen: list[dict] = []
+    script = Script(ValueError("a surprise"), [{"type": "gameState", "n": 1}])
+    stream = ReconnectingStream("t", script, {"gameState": seen.append}, backoff=Backoff(jitter=0.0),
+                                sleep=timers.sleep, draw=lambda: 0.0)
+    stream.start()
+    try:
+        assert await timers.next_wait() == 1.0 and stream.state is StreamState.WAITING
+        timers.fire()
+        await timers.next_wait()     # (that connection gave its event, then closed: a cut)
+        timers.fire()
+        await asyncio.wait_for(script.holding.wait(), 2)
+        assert seen == [{"type": "gameState", "n": 1}] and stream.running
+        assert "a surprise" in caplog.text
+    finally:
+        await stream.stop()
+
+
 async def test_a_server_pause_is_respected_over_a_shorter_backoff():
     timers = Timers()
     limited = TransientError("429")
