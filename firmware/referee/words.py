@@ -264,6 +264,24 @@ def refused_text(who: str, move: Move, reason: str, lang: str = "en", before: Op
     return f"{who} refused {text} ({reason}): put the pieces back as shown"
 
 
+def opponent_line(kind: str, name: Optional[str], sides: list[int], lang: str = "en") -> str:
+    """Who plays off the board, for the page: "Stockfish 15.1 plays Black." / "Stockfish 15.1
+    joue les Noirs."; online: "Online on Lichess: Mary plays White." / "En ligne sur Lichess :
+    Mary joue les Blancs." (``kind``: "engine" or "lichess")."""
+    lang = _lang(lang)
+    fr = lang == "fr"
+    who = name or ("Lichess" if kind == "lichess" else "Stockfish")
+    if fr:
+        plays = f"{who} joue {' et '.join('les ' + SIDES['fr'][s] for s in sorted(sides))}" if sides else ""
+        if kind == "lichess":
+            return f"En ligne sur Lichess{' : ' + plays if plays else ''}."
+        return f"{plays or who + ' ne joue encore aucun camp'}."
+    plays = f"{who} plays {' and '.join(SIDES['en'][s] for s in sorted(sides))}" if sides else ""
+    if kind == "lichess":
+        return f"Online on Lichess{': ' + plays if plays else ''}."
+    return f"{plays or who + ' plays no side yet'}."
+
+
 def illegal_text(position: Position, occupied: int, lang: str = "en") -> str:
     """A problem: the board shows no legal move of the side to move; what to do about it."""
     lang = _lang(lang)
@@ -340,7 +358,9 @@ PAGE = {
            "in_progress": "in progress", "abandoned": "unfinished (abandoned)",
            "board_legend": "dot: the sensor reads a piece · ring: a piece the game expects but the board lacks · "
                            "coloured frame: the square's LED",
-           "wrong_move": "Not the move you made? It was:"},
+           "wrong_move": "Not the move you made? It was:",
+           "link_connecting": "connecting…", "link_connected": "connected", "link_reconnecting": "reconnecting…",
+           "link_failed": "failed", "link_closed": "stopped"},
     "fr": {
            "two_players": "Deux joueurs à l'échiquier",
            "lichess_online": "Lichess (en ligne)",
@@ -407,9 +427,11 @@ PAGE = {
            "in_progress": "en cours", "abandoned": "inachevée (abandonnée)",
            "board_legend": "point : le capteur lit une pièce · cercle : une pièce attendue absente de l'échiquier · "
                            "cadre coloré : la LED de la case",
-           "wrong_move": "Ce n'est pas le coup joué ? C'était :"},
+           "wrong_move": "Ce n'est pas le coup joué ? C'était :",
+           "link_connecting": "connexion…", "link_connected": "connecté", "link_reconnecting": "reconnexion…",
+           "link_failed": "échec", "link_closed": "arrêté"},
 }
 
 __all__ = ["LANGS", "PIECES", "SIDES", "LED_ROLES", "LED_GROUPS", "PAGE", "piece_name", "side_to_move",
            "opponent_plays", "outcome_text", "takeback_text", "put_back", "remove", "board_hint", "illegal_text",
-           "squares_text", "setup_text", "refused_text"]
+           "squares_text", "setup_text", "refused_text", "opponent_line"]

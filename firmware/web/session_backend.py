@@ -15,7 +15,7 @@ from typing import Any, Optional
 from chess_core import Position
 from chess_core.squares import COLOR_NAMES, PIECE_SYMBOLS, SQUARE_NAMES
 
-from firmware.referee.words import LED_ROLES
+from firmware.referee.words import LANGS, LED_ROLES, opponent_line
 from firmware.config import OpponentKind
 from firmware.session import SessionError
 from firmware.session.state import OpponentState, SessionState, status_text
@@ -46,7 +46,10 @@ def _link(state: Optional[str], detail: Optional[str] = "") -> Optional[dict[str
 def _opponent(opponent: OpponentState) -> dict[str, Any]:
     """Who plays the sides not played over the board, for the page."""
     none = opponent.kind is OpponentKind.NONE
+    sides = sorted(opponent.sides)
     return {"kind": opponent.kind.value, "name": opponent.name, "sides": _names(opponent.sides),
+            "text": None if none else {lang: opponent_line(opponent.kind.value, opponent.name, sides, lang)
+                                       for lang in LANGS},
             "link": None if none else _link(opponent.link, opponent.link_detail),
             "assistance_allowed": opponent.assistance_allowed,
             "takeover": {COLOR_NAMES[t.side]: t.tag for t in opponent.takeovers} or None,

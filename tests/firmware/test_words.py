@@ -110,3 +110,15 @@ def test_a_refused_move_in_san_of_the_chosen_letters():
         "Lichess a refusé Cf3 (no) : remettez les pièces comme indiqué"
     assert words.refused_text("", knight, "no", "fr") == \
         "L'adversaire en ligne a refusé g1f3 (no) : remettez les pièces comme indiqué"
+
+
+@pytest.mark.parametrize("kind, name, sides, en, fr", [
+    ("engine", "Stockfish 15.1", [BLACK], "Stockfish 15.1 plays Black.", "Stockfish 15.1 joue les Noirs."),
+    ("engine", "Stockfish 15.1", [WHITE, BLACK], "Stockfish 15.1 plays White and Black.",
+     "Stockfish 15.1 joue les Blancs et les Noirs."),
+    ("engine", None, [], "Stockfish plays no side yet.", "Stockfish ne joue encore aucun camp."),
+    ("lichess", "Mary", [WHITE], "Online on Lichess: Mary plays White.", "En ligne sur Lichess : Mary joue les Blancs."),
+    ("lichess", None, [], "Online on Lichess.", "En ligne sur Lichess."),
+])
+def test_who_plays_off_the_board_in_both_languages(kind, name, sides, en, fr):
+    assert words.opponent_line(kind, name, sides, "en") == en and words.opponent_line(kind, name, sides, "fr") == fr

@@ -538,6 +538,11 @@ def test_the_computer_takes_over_a_side_that_has_to_leave(sim, open_page):
     assert re.fullmatch(r"Stockfish \d[\w.]*", name), name
     expect(page.locator("#name-black")).to_have_text(f"Black ({name} from move 2)")   # the PGN's player tag
     expect(page.locator("#opponent")).to_contain_text(f"{name} plays Black")         # one name on the page
+    page.click("#lang-fr")
+    expect(page.locator("#opponent-text")).to_have_text(f"{name} joue les Noirs.")
+    expect(page.locator("#opponent-link")).to_have_text("connecté")
+    page.click("#lang-en")
+    expect(page.locator("#opponent-link")).to_have_text("connected")
     move(page, "g1", "f3", "Nf3")
     uci, text = engine_move(page, server)
     carry_out(page, server, uci)

@@ -480,6 +480,8 @@
     }
   }
 
+  function linkWord(state) { return w(`link_${state}`, LINK_WORDS[state] || state); }
+
   const LINK_WORDS = { connecting: "connecting…", connected: "connected", reconnecting: "reconnecting…",
                        failed: "failed", closed: "stopped" };
 
@@ -487,15 +489,18 @@
     const line = $("#opponent");
     line.hidden = opp.kind === "none";
     if (line.hidden) return;
-    const sides = (opp.sides || []).map((x) => (x === "white" ? "White" : "Black")).join(" and ");
-    const name = opp.name || (opp.kind === "lichess" ? "Lichess" : "Stockfish");
-    let text = opp.kind === "lichess" ? `Online on Lichess${sides ? `: ${name} plays ${sides}` : ""}`
-      : `${name} plays ${sides || "no side yet"}`;
-    $("#opponent-text").textContent = text + ".";
+    let text = opp.text && (opp.text[ui.lang] || opp.text.en);   // the server's words, in the page's language
+    if (!text) {
+      const sides = (opp.sides || []).map((x) => (x === "white" ? "White" : "Black")).join(" and ");
+      const name = opp.name || (opp.kind === "lichess" ? "Lichess" : "Stockfish");
+      text = (opp.kind === "lichess" ? `Online on Lichess${sides ? `: ${name} plays ${sides}` : ""}`
+        : `${name} plays ${sides || "no side yet"}`) + ".";
+    }
+    $("#opponent-text").textContent = text;
     const link = $("#opponent-link");
     const state = opp.link ? opp.link.state : "";
     link.dataset.state = state;
-    link.textContent = state ? (LINK_WORDS[state] || state) + (opp.link.detail && state !== "connected" ? ` (${opp.link.detail})` : "") : "";
+    link.textContent = state ? linkWord(state) + (opp.link.detail && state !== "connected" ? ` (${opp.link.detail})` : "") : "";
     link.title = opp.link && opp.link.detail ? opp.link.detail : "";
   }
 
@@ -524,7 +529,7 @@
     if (l.logged_in) {
       const state = l.link ? l.link.state : "";
       text = l.account ? `Account ${l.account}` : "Token kept";
-      text += state ? `: ${LINK_WORDS[state] || state}` : "";
+      text += state ? `: ${linkWord(state)}` : "";
       if (l.link && l.link.detail && state !== "connected") text += ` (${l.link.detail})`;
       text += ".";
       if (l.status) text += ` ${l.status}`;

@@ -182,6 +182,7 @@ async def test_the_engine_bears_its_own_name_on_the_page_in_the_pgn_and_in_the_l
     assert page["opponent"]["name"] == name and page["players"] == {"white": "Ann", "black": name}
     assert page["status"].startswith(f"Black to move: {name} plays ")
     assert page["opponent"]["link"]["detail"] == name
+    assert page["opponent"]["text"] == {"en": f"{name} plays Black.", "fr": f"{name} joue les Noirs."}
     table.play(move.uci())
     assert f'[Black "{name}"]' in pgn_of(table)
     logged = [r.getMessage() for r in caplog.records if "engine" in r.getMessage() and "ready" in r.getMessage()]
