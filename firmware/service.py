@@ -263,8 +263,9 @@ class Service:
             else:
                 timeout = self._timeout(next_watchdog)
                 self._sleeping = True
-                try:
-                    item = await asyncio.wait_for(queue.get(), timeout)
+                try:   # (not asyncio.wait_for: on 3.11 it drops a cancellation that meets an item)
+                    async with asyncio.timeout(timeout):
+                        item = await queue.get()
                 except asyncio.TimeoutError:
                     item = None
                 finally:

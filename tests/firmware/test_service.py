@@ -179,6 +179,26 @@ async def test_a_live_board_goes_through_the_queue_to_the_leds(tmp_path):
     assert service.session.recorder.load().moves == ["g1f3"]
 
 
+async def test_a_cancelled_service_ends_even_when_an_item_lands_in_the_same_turn(tmp_path):
+    """asyncio.wait_for (3.11) hands back an item that lands in the turn of the loop that brings the
+    cancellation, and drops the cancellation: the service then went on waiting for readings."""
+    from firmware.service import TICK
+    config = loads_config(f'[board]\nsensors = "sim"\nsettle_ms = 30\n[storage]\ndir = "{tmp_path}"\n')
+    clock = HandClock()
+    service = Service(config, source=SimulatedBoard(Position().occupied, clock=clock), leds=RecordingLedSink(),
+                      notifier=FakeNotifier(), clock=clock, opponent=None)
+    task = asyncio.create_task(service.run())
+    await asyncio.wait_for(service.ready.wait(), 5)
+    await service.processed()            # the loop waits for its next item
+    service._queue.put_nowait(TICK)      # taken in the next turn of the loop ...
+    task.cancel()                        # ... the turn the cancellation reaches the service
+    done, _ = await asyncio.wait({task}, timeout=5)
+    if not done:                         # (not left running: the test fails, it does not hang)
+        service.stop()
+        await asyncio.wait_for(task, 5)
+    assert task in done and task.cancelled()
+
+
 async def test_the_board_plays_on_while_the_page_loads(tmp_path, monkeypatch):
     """Issue 14: `echiquier run` imported the page's modules (30 ms of CPU here, about 0.2 s on a
     Pi Zero 2 W; 0.13 s and most of a second with aiohttp) on the loop once the board was read: a
