@@ -430,6 +430,7 @@ class HTTPServer:
         remote = str(peer[0]) if isinstance(peer, tuple) and peer else ""
         try:
             while not transport.is_closing():
+                await asyncio.sleep(0)   # the board shares the loop: pipelined requests must not hold it
                 try:
                     head = await reader.readuntil(b"\r\n\r\n")
                 except asyncio.IncompleteReadError:

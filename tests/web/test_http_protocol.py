@@ -435,3 +435,35 @@ async def test_an_http_1_0_client_gets_no_100_continue(server):
     raw = await exchange(server, b"POST /echo HTTP/1.0\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\nhi")
     [(status, _, body)] = responses(raw)
     assert status == 200 and json.loads(body)["body"] == "hi"
+
+
+async def test_pipelined_requests_let_the_board_run_between_them():
+    """The page shares the board's event loop, and a request whose answer fits the buffers is served
+    without a suspension: 300 pipelined requests in one packet held the loop until all were
+    answered. Each request now yields to the loop first."""
+    served = [0]
+
+    async def count(request: Request) -> Response:
+        served[0] += 1
+        return Response("ok")
+
+    http = HTTPServer(count, ConnectionGuard(time.monotonic))
+    port = await http.start("127.0.0.1", 0)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    turns: list[int] = []
+    try:
+        writer.write(get("/x") * 299 + get("/x", "Connection: close\r\n"))
+
+        async def board() -> None:
+            while True:
+                turns.append(served[0])
+                if served[0] >= 300:
+                    break
+                await asyncio.sleep(0)
+
+        await asyncio.wait_for(board(), 5)
+        await asyncio.wait_for(reader.read(), 5)
+    finally:
+        writer.close()
+        await http.stop()
+    assert max(b - a for a, b in zip([0] + turns, turns)) <= 2      # served between two of the board's turns

@@ -419,3 +419,43 @@ def test_a_long_close_reason_is_cut_on_a_character_boundary():
 
     payload = _close_payload(1008, "é" * 100)
     assert len(payload) <= 125 and payload[2:].decode("utf-8") == "é" * 61
+
+
+class _QuietWriter:
+    """A writer for a socket that is only read from."""
+
+    def __init__(self) -> None:
+        self.transport = self
+
+    def is_closing(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
+
+    abort = close
+
+
+async def test_a_flood_of_small_frames_lets_the_board_run_between_them():
+    """The page shares the board's event loop. Frames already in the buffer were read and handed
+    over without a single suspension, so one client's 32 kB of tiny frames held the loop (the
+    sensors, the LEDs, the clock) until all were handled. Each frame now yields to the loop."""
+    frames = encode_frame(OP_TEXT, b"x", mask=MASK) * 1000
+    ws = WebSocket(reader_of(frames), _QuietWriter(), heartbeat=None)
+    seen: list[str] = []
+    turns: list[int] = []
+
+    async def consume() -> None:
+        async for text in ws:
+            seen.append(text)
+
+    async def board() -> None:
+        while True:
+            turns.append(len(seen))
+            if len(seen) >= 1000:
+                break
+            await asyncio.sleep(0)
+
+    await asyncio.wait_for(asyncio.gather(consume(), board()), 5)
+    assert len(seen) == 1000
+    assert max(b - a for a, b in zip([0] + turns, turns)) <= 2     # served between two of the board's turns
