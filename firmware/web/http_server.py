@@ -256,14 +256,16 @@ class Request:
 
 
 def parse_head(head: bytes) -> tuple[str, str, str, Headers]:
-    """(method, target, version, headers by lower-case name) of a request head; HTTPError(400/431/505)."""
+    """(method, target, version, headers by lower-case name) of a request head; HTTPError(400/414/431/505)."""
     try:
         text = head.decode("latin-1")
     except UnicodeDecodeError:  # pragma: no cover - latin-1 decodes every byte
         raise HTTPError(400, "the request head is not text") from None
     lines = text[:-4].split("\r\n") if text.endswith("\r\n\r\n") else text.split("\r\n")
     request_line, fields = lines[0], lines[1:]
-    if any(len(line) > MAX_LINE for line in lines):
+    if len(request_line) > MAX_LINE:     # RFC 9112 3: a target too long to parse MUST be a 414
+        raise HTTPError(414, f"the address is longer than {MAX_LINE} bytes")
+    if any(len(line) > MAX_LINE for line in fields):
         raise HTTPError(431, f"a line of the request is longer than {MAX_LINE} bytes")
     if len(fields) > MAX_HEADERS:
         raise HTTPError(431, f"more than {MAX_HEADERS} headers")
@@ -316,6 +318,9 @@ def body_length(headers: dict[str, str], max_body: int) -> int:
     if "transfer-encoding" in headers:
         if "content-length" in headers:
             raise HTTPError(400, "Content-Length and Transfer-Encoding together")
+        if headers["transfer-encoding"].rsplit(",", 1)[-1].strip().lower() != "chunked":
+            # RFC 9112 6.1: the length cannot be known; MUST be a 400 and a close.
+            raise HTTPError(400, "a Transfer-Encoding must end with chunked")
         raise HTTPError(411, "send the body with a Content-Length (no chunked bodies here)")
     text = headers.get("content-length")
     if text is None:

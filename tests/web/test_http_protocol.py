@@ -105,7 +105,8 @@ def test_a_head_is_parsed_into_method_target_version_and_headers_of_any_case():
     (b"GET / HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n folded\r\n\r\n", 400),  # obsolete line folding
     (b"GET / HTTP/1.1\r\nHost: x\r\nBad Name: 1\r\n\r\n", 400),
     (b"GET / HTTP/1.1\r\nHost: x\r\nX-A: a\x00b\r\n\r\n", 400),
-    (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 431),
+    (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),         # RFC 9112 3: MUST 414
+    (b"GET / HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 5000 + b"\r\n\r\n", 431),
     (b"GET / HTTP/1.1\r\nHost: x\r\n" + b"X-A: 1\r\n" * 70 + b"\r\n", 431),
 ])
 def test_malformed_heads_are_refused_with_the_right_status(head, status):
@@ -116,6 +117,9 @@ def test_malformed_heads_are_refused_with_the_right_status(head, status):
 
 @pytest.mark.parametrize("headers, status", [
     ({"transfer-encoding": "chunked"}, 411),
+    ({"transfer-encoding": "gzip"}, 400),                             # RFC 9112 6.1: chunked not last: MUST 400
+    ({"transfer-encoding": "chunked, gzip"}, 400),
+    ({"transfer-encoding": "gzip, chunked"}, 411),
     ({"transfer-encoding": "chunked", "content-length": "3"}, 400),   # smuggling
     ({"content-length": "-1"}, 400),
     ({"content-length": "1, 1"}, 400),
