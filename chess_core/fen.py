@@ -12,7 +12,14 @@ if TYPE_CHECKING:
 
 
 class FenError(ValueError):
-    """A FEN string that cannot be read, or that describes an impossible position."""
+    """A FEN string that cannot be read, or that describes an impossible position: ``reason``
+    says what is wrong; ``hint`` (may be empty) guesses what was meant ("choose the chess960
+    variant"), unchecked: a caller that offers it should check first that it reads the FEN."""
+
+    def __init__(self, reason: str, hint: str = "") -> None:
+        super().__init__(f"{reason} ({hint})" if hint else reason)
+        self.reason = reason
+        self.hint = hint
 
 
 _CASTLE_NEEDS = {  # right letter -> (bit, king square, rook square, colour)
@@ -44,7 +51,7 @@ def _read_castling(pos: "Position", text: str, *, strict: bool) -> None:
             standard = _STANDARD_FILE_LETTERS.get(letter, letter)
             if standard not in _CASTLE_NEEDS:
                 raise FenError(f"castling letter {letter!r} in {text!r} names a rook off the corner: "
-                               f"Chess960 castling (choose the chess960 variant)")
+                               f"Chess960 castling", "choose the chess960 variant")
             bit = _CASTLE_NEEDS[standard][0]
             if pos.castling & bit:
                 raise FenError(f"castling right {standard!r} given twice in {text!r}")
@@ -214,10 +221,10 @@ def validate(pos: "Position") -> None:
                 king_ok = pos.board[ksq] == (KING | color << 3)
                 rook_ok = pos.board[rsq] == (4 | color << 3)
                 if not (king_ok and rook_ok):
-                    hint = (" (a Chess960 position? choose the chess960 variant)"
+                    hint = ("a Chess960 position? choose the chess960 variant"
                             if _looks_960(pos, color, ksq, rsq) else "")
                     raise FenError(f"castling right {letter!r} needs the king on {SQUARE_NAMES[ksq]} "
-                                   f"and a rook on {SQUARE_NAMES[rsq]}{hint}")
+                                   f"and a rook on {SQUARE_NAMES[rsq]}", hint)
     pushed = origin = -1
     if pos.ep >= 0:
         ep = pos.ep

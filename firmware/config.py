@@ -118,8 +118,16 @@ def _fen(value: str) -> None:
         except FenError as exc:
             try:
                 Position(value, chess960=True)   # [game] variant says which; checked with it below
-            except FenError:
-                raise ValueError(f"not a FEN: {exc}") from None
+            except FenError:   # neither variant reads it: no guess at one
+                raise ValueError(f"not a FEN: {exc.reason}") from None
+
+
+def _reads_as_960(fen: str) -> bool:
+    try:
+        Position(fen, chess960=True)
+    except FenError:
+        return False
+    return True
 
 
 def _start_position(value: int) -> None:
@@ -186,7 +194,9 @@ class GameConfig:
             try:
                 Position(self.fen, chess960=self.chess960)
             except FenError as exc:
-                text = str(exc).replace("choose the chess960 variant", 'set variant = "chess960"')
+                text = exc.reason
+                if exc.hint and not self.chess960 and _reads_as_960(self.fen):   # the guess checked
+                    text += ' (set variant = "chess960")'
                 raise _Problem("game.fen", f"not a FEN: {text}") from None
 
     @property

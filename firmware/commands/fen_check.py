@@ -1,13 +1,10 @@
 """A FEN from the command line: the position, or what is wrong with it and the option that reads it, only when one does."""
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from chess_core import FenError, Position
 
-# chess_core's own guess that a FEN is Chess960; the commands check it instead (see read_fen).
-_GUESS = re.compile(r"\s*\((?:a Chess960 position\? )?choose the chess960 variant\)")
 VARIANT = "--variant chess960"
 NO_VALIDATE = "--no-validate"
 _WHY = {VARIANT: "", NO_VALIDATE: " to count it anyway"}
@@ -20,9 +17,9 @@ def read_fen(fen: str, *, chess960: bool, validate: bool = True, options: tuple[
     try:
         return Position.from_fen(fen, validate=validate, chess960=chess960)
     except FenError as exc:
-        text = _GUESS.sub("", str(exc))
+        text = exc.reason   # (chess_core's guess left out: the advice below is checked)
     advice = _advice(fen, chess960, validate, options)
-    raise FenError(f"{text} ({advice})" if advice else text) from None
+    raise FenError(text, advice or "") from None
 
 
 def _advice(fen: str, chess960: bool, validate: bool, options: tuple[str, ...]) -> Optional[str]:

@@ -110,8 +110,8 @@ class Fen(Text):
         except (FenError, ValueError) as exc:
             try:
                 Position(value, chess960=True)   # a Chess960 position: the variant chosen decides
-            except (FenError, ValueError):
-                raise ValueError(f"not a usable FEN ({exc})") from None
+            except (FenError, ValueError):   # neither reads it: no guess at what would
+                raise ValueError(f"not a usable FEN ({getattr(exc, 'reason', exc)})") from None
         return value
 
 

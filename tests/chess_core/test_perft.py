@@ -150,6 +150,7 @@ BAD_FENS = [
     "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",       # Chess960 castling
     "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9",       # the same, in X-FEN
     "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - x 9",       # Chess960 and a bad clock
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq e6 2 9",      # Chess960, no pawn past e6
     "4k3/8/8/8/8/8/8/4K2R w Kk - 0 1",                                         # a right with no rook: either way
 ]
 

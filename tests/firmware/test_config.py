@@ -209,3 +209,11 @@ def test_bad_variant_settings_are_named(text, words):
     with pytest.raises(ConfigError) as info:
         loads_config(text)
     assert words in str(info.value)
+
+
+def test_a_fen_that_no_variant_reads_gets_no_variant_advice():
+    from firmware.config import loads_config
+    fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq e6 2 9"   # Chess960, no pawn past e6
+    with pytest.raises(ConfigError) as info:
+        loads_config(f'[game]\nfen = "{fen}"\n')
+    assert "game.fen: not a FEN" in str(info.value) and "chess960" not in str(info.value)

@@ -488,3 +488,11 @@ def test_a_correction_is_offered_and_made_through_the_page(tmp_path):
         table.backend.correct("a1a2", table.clock.now)
     table.backend.correct("c2c8", table.clock.now)
     assert table.state()["moves"]["en"] == ["Qxc8+"]
+
+
+def test_the_new_game_fen_is_refused_without_a_variant_guess_that_would_not_read_it():
+    from firmware.web.validate import Fen
+    fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq e6 2 9"   # Chess960, no pawn past e6
+    with pytest.raises(ValueError) as refused:
+        Fen().check(fen)
+    assert "needs the king on e1" in str(refused.value) and "chess960" not in str(refused.value)
