@@ -36,6 +36,7 @@ NORMAL, GOING_AWAY, PROTOCOL_ERROR, BAD_DATA, POLICY, TOO_BIG = 1000, 1001, 1002
 VALID_CLOSE_CODES = {1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014}
 CLOSE_WAIT_S = 1.0   # how long a close waits for the client's close frame before hanging up
 MAX_FRAGMENTS = 128  # frames in one message (10.4: bound what is buffered; a browser sends one)
+MAX_BUFFER = 16 * 1024   # what waits for a slow client (asyncio's 64 kB default, times 256 sockets, is too much)
 
 
 class ProtocolError(Exception):
@@ -147,6 +148,8 @@ class WebSocket:
         self._sleep = sleep
         self._pinger: asyncio.Task | None = None
         self._peer_closed = asyncio.Event()
+        if hasattr(writer.transport, "set_write_buffer_limits"):
+            writer.transport.set_write_buffer_limits(high=MAX_BUFFER)   # send_str waits beyond it
         if heartbeat:
             self._pinger = asyncio.get_running_loop().create_task(self._ping_loop(), name="websocket-heartbeat")
 

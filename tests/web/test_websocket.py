@@ -459,3 +459,29 @@ async def test_a_flood_of_small_frames_lets_the_board_run_between_them():
     await asyncio.wait_for(asyncio.gather(consume(), board()), 5)
     assert len(seen) == 1000
     assert max(b - a for a, b in zip([0] + turns, turns)) <= 2     # served between two of the board's turns
+
+
+async def test_a_slow_reader_holds_little_of_the_boards_memory(serve):
+    """A page that reads slowly (or not at all) gets the latest state only, so what waits for it is
+    bounded by the transport's buffer: asyncio's default high-water mark of 64 kB made 16 MB over
+    256 sockets, half of what a Pi Zero 2 W can spare. A socket buffers at most 16 kB and a message."""
+    from firmware.web.websocket import MAX_BUFFER
+
+    client, companion, backend = await serve()
+    reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
+    writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    writer.write(handshake())
+    await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)
+    while not companion.clients:
+        await asyncio.sleep(0.01)
+    [page] = companion.clients
+    transport = page.ws.writer.transport
+    transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    for _ in range(300):                                      # 300 changes, never read
+        companion.changed()
+        for _ in range(5):
+            await asyncio.sleep(0)
+    message = len(json.dumps({"type": "state", "state": companion.last_state}, separators=(",", ":"))) + 10
+    assert MAX_BUFFER <= 16 * 1024
+    assert 0 < transport.get_write_buffer_size() <= MAX_BUFFER + message
+    writer.close()
