@@ -156,12 +156,14 @@ def board_hint(position: Position, occupied: int, lang: str = "en") -> Optional[
         if missing & _bb(square):
             piece = position.piece_at(square)
             steps.append(put_back(piece.piece_type, square, lang))
-    for square in range(64):
-        if extra & _bb(square):
-            steps.append(remove(None, square, lang))
+    if extra & (extra - 1):   # several pieces to take off: one step, their squares together
+        steps.append(f"Retirez les pièces de {squares_text(extra, lang)}" if lang == "fr"
+                     else f"Remove the pieces from {squares_text(extra, lang)}")
+    elif extra:
+        steps.append(remove(None, extra.bit_length() - 1, lang))
     if not steps:
         return None
-    shown = steps[:2]
+    shown = steps[:3]
     more = len(steps) - len(shown)
     text = ", ".join(shown[:1] + [s[0].lower() + s[1:] for s in shown[1:]])
     if more:

@@ -109,6 +109,7 @@ class Session:
         self.notice: Optional[tuple[str, int]] = None   # about the other side, and the ply it stands for
         self.problems: list[tuple[float, str]] = []   # (time, words) of this game
         self._problems_fr: dict[tuple[float, str], str] = {}   # a problem's words in French
+        self._board_problem: Optional[tuple[float, str]] = None   # the wrong board's problem, while it lasts
         self.leds_frame: Optional[tuple[int, ...]] = None
         self.frames_shown = 0
         self.saving = SaveState()               # a failed save: why, and when to try again
@@ -877,6 +878,10 @@ class Session:
 
     def _on_board(self, event: BoardChanged, now: float) -> None:
         self.verdict = event.verdict
+        if event.verdict.kind is VerdictKind.ILLEGAL:
+            self._reword_board_problem()   # still wrong, maybe otherwise: say what to do now
+        else:
+            self._board_problem = None
         if event.verdict.kind is VerdictKind.STABLE:
             if self.phase is Phase.RESUMING:
                 self.phase = Phase.PLAYING
@@ -896,7 +901,20 @@ class Session:
             text = illegal_text(pos, board.occupied, "en")
             self._problems_fr = {p: t for p, t in self._problems_fr.items() if p in self.problems}
             self._problems_fr[(event.time, text)] = illegal_text(pos, board.occupied, "fr")
+            self._board_problem = (event.time, text)
         self.problems.append((event.time, text))
+
+    def _reword_board_problem(self) -> None:
+        """The board changed while wrong (a piece added, say): its problem, the same one, says what
+        to do with the board as it is now, in both languages."""
+        key, board = self._board_problem, self.match.debouncer.settled
+        if key is None or board is None or key not in self.problems:
+            return
+        pos = self.game.position
+        new = (key[0], illegal_text(pos, board.occupied, "en"))
+        self.problems[self.problems.index(key)] = new
+        self._problems_fr[new] = illegal_text(pos, board.occupied, "fr")
+        self._board_problem = new
 
     def _on_game_over(self, event: GameOver, now: float) -> None:
         if self.record is not None:

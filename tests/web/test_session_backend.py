@@ -147,6 +147,19 @@ def test_the_page_says_each_text_once_a_wrong_move_in_the_headline_alone(table):
     assert state["status"] == "Black to move" and state["notes"] == {"en": [], "fr": []}
 
 
+def test_a_board_still_wrong_otherwise_says_what_to_do_now_and_nothing_stale(table):
+    table.move("e2", "e5")
+    table.board.place(parse_square("d4"))      # a piece from beside the board, onto the wrong board
+    table.settle()
+    state = table.state()
+    assert state["status"] == ("Not a legal move (White to move): put the pawn back on e2, "
+                               "remove the pieces from d4 and e5")
+    assert state["status_fr"] == ("Coup illégal (trait aux Blancs) : remettez le pion en e2, "
+                                  "retirez les pièces de d4 et e5")
+    assert state["notes"] == {"en": [], "fr": []}
+    assert all(said_once(shown(state, lang)) for lang in ("en", "fr"))
+
+
 def test_a_finished_game_says_how_it_ended_once(table):
     table.move("f2", "f3", "e7", "e5", "g2", "g4", "d8", "h4")   # fool's mate
     state = table.state()
