@@ -46,6 +46,7 @@ TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")              # RFC 9110 5.6.
 FIELD_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")              # no control characters
 TARGET = re.compile(r"/[\x21-\x22\x24-\x7e]*")                      # origin-form: visible ASCII, no "#"
 HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(:[0-9]*)?")   # RFC 9112 3.2, RFC 3986 3.2.2
+ABSOLUTE = re.compile(r"(?i:https?)://([^/?#]+)(.*)")    # RFC 9112 3.2.2 absolute-form; no empty host (RFC 9110 4.2.1)
 DIGITS = re.compile(r"[0-9]{1,12}")                                 # ASCII only: str.isdigit() takes "²"
 CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
                  ".png": "image/png", ".ico": "image/x-icon", ".json": "application/json", ".txt": "text/plain"}
@@ -277,6 +278,11 @@ def parse_head(head: bytes) -> tuple[str, str, str, Headers]:
         if re.fullmatch(r"HTTP/\d\.\d", version):
             raise HTTPError(505, "HTTP/1.1 only")
         raise HTTPError(400, "the request line must end with HTTP/1.1")
+    authority = None
+    absolute = ABSOLUTE.fullmatch(target)
+    if absolute:   # RFC 9112 3.2.2: accepted, and its authority is the host
+        authority, target = absolute.group(1), absolute.group(2) or "/"
+        target = "/" + target if target.startswith("?") else target
     if not TARGET.fullmatch(target):
         raise HTTPError(400, "the request target must be a path (/...) in visible ASCII")
     headers = Headers()
@@ -296,6 +302,8 @@ def parse_head(head: bytes) -> tuple[str, str, str, Headers]:
             dict.__setitem__(headers, key, value)
     if version == "HTTP/1.1" and "host" not in headers:
         raise HTTPError(400, "an HTTP/1.1 request needs a Host header")
+    if authority is not None:
+        dict.__setitem__(headers, "host", authority)
     host = HOST.fullmatch(headers.get("host", ""))
     if not host or not _ip_literal(host.group(1)):
         raise HTTPError(400, "the Host header must be a host name or address, and a port")

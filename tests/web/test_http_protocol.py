@@ -99,7 +99,10 @@ def test_a_head_is_parsed_into_method_target_version_and_headers_of_any_case():
     (b"GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
     (b"GET / HTTP/1.1 extra\r\nHost: x\r\n\r\n", 400),
     (b"G(T / HTTP/1.1\r\nHost: x\r\n\r\n", 400),                       # the method is not a token
-    (b"GET http://evil/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),            # absolute form
+    (b"GET http://user@evil/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),       # userinfo (RFC 9110 4.2.4)
+    (b"GET ftp://evil/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),             # not http
+    (b"GET http:///a HTTP/1.1\r\nHost: x\r\n\r\n", 400),               # an empty host (RFC 9110 4.2.1)
+    (b"GET http://evil/ HTTP/1.1\r\n\r\n", 400),                        # absolute form, still needs a Host
     (b"GET / HTTP/1.1\r\n\r\n", 400),                                   # no Host
     (b"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400),
     (b"GET / HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n folded\r\n\r\n", 400),  # obsolete line folding
@@ -471,3 +474,16 @@ async def test_pipelined_requests_let_the_board_run_between_them():
         writer.close()
         await http.stop()
     assert max(b - a for a, b in zip([0] + turns, turns)) <= 2      # served between two of the board's turns
+
+
+async def test_an_absolute_form_target_is_accepted_and_its_authority_is_the_host(server):
+    """RFC 9112 3.2.2: a server MUST accept the absolute-form, and MUST ignore the Host header then,
+    using the target's authority instead (what the Origin and Host checks then compare)."""
+    [(status, _, body)] = responses(await exchange(
+        server, b"GET HTTP://board:8080/echo?x=1 HTTP/1.1\r\nHost: other\r\nConnection: close\r\n\r\n"))
+    answer = json.loads(body)
+    assert status == 200 and answer["path"] == "/echo" and answer["query"] == {"x": "1"}
+    assert answer["host"] == "board:8080"
+    [(status, _, body)] = responses(await exchange(
+        server, b"GET http://board?x=2 HTTP/1.1\r\nHost: board\r\nConnection: close\r\n\r\n"))
+    assert status == 404 and json.loads(body)["error"] == "no such page"          # the path "/"
