@@ -7,11 +7,15 @@ where importing aiohttp's server alone took 14 MB of resident memory (bench/serv
   pipelining), hands each to the application (an ``async`` function from :class:`Request` to
   :class:`Response`) and writes the answer. Connections are admitted, counted and swept by a
   :class:`~firmware.web.limits.ConnectionGuard`: a request is "busy" from its head to its answer.
+  Each request yields to the loop first: the board shares it. An application's crash is a 500
+  in words, logged once a minute per client.
 * Requests are bounded before the application sees them: a head of at most ``MAX_HEAD`` bytes
-  (431), lines of ``MAX_LINE`` (431), a body of ``max_body`` bytes (413) given by Content-Length
-  only (chunked bodies get 411; both headers, or two lengths, 400: no request smuggling), within
-  ``BODY_S`` (408). A malformed request gets a 400 that says what is wrong, and the connection
-  is closed after any such error.
+  (431), a request line of ``MAX_LINE`` (414), header lines of ``MAX_LINE`` (431), a body of
+  ``max_body`` bytes (413) given by Content-Length only (chunked bodies get 411; both headers, two
+  lengths or a coding that does not end with chunked, 400: no request smuggling), within
+  ``BODY_S`` (408). A malformed request (RFC 9112 to the letter: no bare CR or LF inside a line,
+  ASCII digits, a valid Host) gets a 400 that says what is wrong, and the connection is closed
+  after any such error, gently (half-closed, the rest read and dropped: RFC 9112 9.6).
 * :class:`Router` maps a method and a path (``/games/{id}.pgn``) to a handler: 404 and 405
   (with ``Allow``) otherwise; GET routes answer HEAD too.
 * :meth:`Request.upgrade` answers a WebSocket handshake (RFC 6455, 4.2) and returns the
