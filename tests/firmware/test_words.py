@@ -122,3 +122,9 @@ def test_a_refused_move_in_san_of_the_chosen_letters():
 ])
 def test_who_plays_off_the_board_in_both_languages(kind, name, sides, en, fr):
     assert words.opponent_line(kind, name, sides, "en") == en and words.opponent_line(kind, name, sides, "fr") == fr
+
+
+def test_the_page_words_have_the_same_placeholders_in_both_languages():
+    import re
+    for key, english in words.PAGE["en"].items():
+        assert set(re.findall(r"\{(\w+)\}", english)) == set(re.findall(r"\{(\w+)\}", words.PAGE["fr"][key])), key

@@ -650,6 +650,10 @@ def test_the_lichess_token_is_never_echoed(sim, open_page, lichess):
     page.click("#lichess-form button[type=submit]")
     expect(page.locator("#lichess-state")).to_contain_text("not connected", timeout=20_000)
     expect(page.locator("#lichess-state")).to_contain_text("Paste a new token")
+    page.click("#lang-fr")                                          # and in French
+    expect(page.locator("#lichess-state")).to_contain_text("Lichess n'est pas connecté")
+    expect(page.locator("#lichess-state")).to_contain_text("Collez un nouveau jeton pour réessayer")
+    page.click("#lang-en")
     expect(page.locator("#lichess-form")).to_be_visible()           # a new token may be entered at once
     assert "lip_Wr0ngT0ken" not in page.content() and "lip_Wr0ngT0ken" not in "".join(frames + answers)
     assert not page.errors

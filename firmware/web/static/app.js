@@ -44,6 +44,11 @@
     return (words && words[key]) || fallback || key;
   }
 
+  // The page's words with their {placeholders} filled: wf("away_wait", "...", { name, s }).
+  function wf(key, fallback, values) {
+    return w(key, fallback).replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
+  }
+
   function applyWords() {
     if (!ui.words) return;
     for (const el of $$("[data-words]")) {
@@ -146,13 +151,13 @@
         credentials: "same-origin",
       });
     } catch (err) {
-      showMessage("The board cannot be reached.", "error");
+      showMessage(w("msg_unreachable", "The board cannot be reached."), "error");
       throw err;
     }
     let data = null;
     try { data = await response.json(); } catch (_) { data = null; }
     if (!response.ok) {
-      const text = (data && data.error) || `Request refused (${response.status}).`;
+      const text = (data && data.error) || wf("msg_refused", "Request refused ({status}).", { status: response.status });
       showMessage(text, "error");
       if (data && data.pairing) showPairing(true);
       const err = new Error(text);
@@ -453,17 +458,17 @@
     const first = $("#first-move");
     first.hidden = online.first_move_ms === null || online.first_move_ms === undefined || over;
     if (!first.hidden) {
-      const who = s.turn === "white" ? "White" : "Black";
-      first.textContent = `${who} has ${Math.ceil(online.first_move_ms / 1000)} s to make the first move, or Lichess aborts the game.`;
+      first.textContent = wf(`first_move_${s.turn}`, "{s} s to make the first move, or Lichess aborts the game.",
+                             { s: Math.ceil(online.first_move_ms / 1000) });
     }
     const away = $("#away");
     const gone = opp.away;
     away.hidden = !gone || over;
     if (gone) {
-      const name = opp.name || "The other player";
+      const name = opp.name || w("other_player", "The other player");
       const wait = gone.claim_win_in_seconds;
-      $("#away-text").textContent = wait ? `${name} left the game: you may claim the win in ${wait} s.`
-        : `${name} left the game: claim the win, or a draw.`;
+      $("#away-text").textContent = wait ? wf("away_wait", "{name} left the game: you may claim the win in {s} s.", { name, s: wait })
+        : wf("away_claim", "{name} left the game: claim the win, or a draw.", { name });
       $("#claim-victory").disabled = $("#claim-gone-draw").disabled = !!wait;
     }
     const chat = $("#chat");
@@ -528,18 +533,19 @@
     let text;
     if (l.logged_in) {
       const state = l.link ? l.link.state : "";
-      text = l.account ? `Account ${l.account}` : "Token kept";
+      text = l.account ? wf("lichess_account", "Account {account}", { account: l.account }) : w("lichess_token_kept", "Token kept");
       text += state ? `: ${linkWord(state)}` : "";
       if (l.link && l.link.detail && state !== "connected") text += ` (${l.link.detail})`;
       text += ".";
-      if (l.status) text += ` ${l.status}`;
+      if (l.game) text += ` ${wf("lichess_playing", "Playing game {game}.", { game: l.game })}`;
     } else {
-      text = "Not connected. Paste a Lichess API token to play your online games on this board; it is kept on the board and never shown again.";
+      text = w("lichess_none", "Not connected. Paste a Lichess API token to play your online games on this board; it is kept on the board and never shown again.");
     }
     const failed = !!(l.logged_in && l.link && l.link.state === "failed");
     if (failed) {
       // A refused token (401) or another failure: said plainly, and a new token may be entered.
-      text = `Lichess is not connected: ${l.link.detail || "the link failed"}. Paste a new token to try again.`;
+      text = wf("lichess_failed", "Lichess is not connected: {detail}. Paste a new token to try again.",
+                { detail: l.link.detail || w("link_failed_detail", "the link failed") });
     }
     const el = $("#lichess-state");
     el.textContent = text;
@@ -767,7 +773,8 @@
     $("#viewer-download").href = `/games/${encodeURIComponent(id)}.pgn`;
     $("#viewer-download").download = `${id}.pgn`;
     $("#viewer-pgn").textContent = pgn;
-    $("#viewer-ending").textContent = game.abandoned ? "Unfinished: abandoned." : game.in_progress ? "In progress." : `${game.result}${game.ending ? " — " + game.ending : ""}`;
+    $("#viewer-ending").textContent = game.abandoned ? w("viewer_abandoned", "Unfinished: abandoned.")
+      : game.in_progress ? w("viewer_in_progress", "In progress.") : `${game.result}${game.ending ? " — " + game.ending : ""}`;
     if (!ui.viewerSquares) {
       ui.viewerSquares = {};
       buildBoard($("#viewer-board"), ui.viewerSquares, false);
@@ -886,7 +893,7 @@
         ui.hello.paired = true;
         $("#pair-code").value = "";
         applyPairing();
-        showMessage("Paired: this device may now play on the board.");
+        showMessage(w("msg_paired", "Paired: this device may now play on the board."));
       } catch (_) { /* the message says why */ }
     });
 
@@ -968,7 +975,7 @@
       try {
         await post("/api/game/new", body);
         selectTab("game");
-        showMessage("New game: set the pieces up if the board asks for it.");
+        showMessage(w("msg_new_game", "New game: set the pieces up if the board asks for it."));
       } catch (_) { /* shown */ }
     });
 
@@ -997,7 +1004,7 @@
       if (!token.trim()) return;
       try {
         await post("/api/lichess/login", { token });
-        showMessage("Token kept on the board: connecting to Lichess…");
+        showMessage(w("msg_token_kept", "Token kept on the board: connecting to Lichess…"));
       } catch (_) { /* the message says why */ }
     });
     $("#lichess-logout").addEventListener("click", () => act("/api/lichess/logout", {}));
