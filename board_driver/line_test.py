@@ -97,6 +97,7 @@ class LineTester:
         self.select = g.LOW if pins.select_level == "low" else g.HIGH
         self.release = g.HIGH if self.select == g.LOW else g.LOW
         self.row_pull = g.PUD_UP if self.release == g.HIGH else g.PUD_DOWN
+        self.stuck = 0   # the squares the empty board read occupied (empty_board): no ghost later
 
     # -- naming lines ------------------------------------------------------------------------
     def _row_name(self, index: int) -> str:
@@ -186,13 +187,16 @@ class LineTester:
         return findings
 
     def empty_board(self, skip_columns: set[int] = frozenset()) -> list[Finding]:
+        """The squares that read occupied on an empty board, named together in one finding."""
         occupied = self.scan()
-        findings = []
-        for square in range(64):
-            if occupied >> square & 1 and self._lines_of(square)[1] not in skip_columns:
-                findings.append(Finding(STUCK_SQUARE, f"{square_name(square)} reads occupied on an empty board",
-                                        f"the sensor of {square_name(square)} is stuck closed, or its column touches its row"))
-        return findings
+        stuck = sum(1 << s for s in range(64) if occupied >> s & 1 and self._lines_of(s)[1] not in skip_columns)
+        self.stuck = stuck
+        if not stuck:
+            return []
+        where, many = squares_text(stuck), _many(stuck)
+        return [Finding(STUCK_SQUARE, f"{where} read{'' if many else 's'} occupied on an empty board",
+                        f"the sensor{'s' if many else ''} of {where} {'are' if many else 'is'} stuck closed, "
+                        f"or {'their columns touch their rows' if many else 'its column touches its row'}")]
 
     def conducts_backwards(self, square: int) -> bool:
         """Whether the crossing of ``square`` passes current against its diode's direction."""
@@ -218,6 +222,7 @@ class LineTester:
             if self._lines_of(square)[1] in skip_columns:
                 occupied &= ~(1 << square)
         expected = sum(1 << s for s in squares)
+        occupied &= ~self.stuck | expected   # a sensor stuck closed reads anyway: named already, no ghost
         findings = []
         reversed_at = []
         for square in squares:

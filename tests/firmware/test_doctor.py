@@ -248,3 +248,15 @@ def test_with_row_drivers_the_ghost_is_still_named_though_diodes_cannot_be_probe
     assert code == 1
     assert failures(out) == ["missing diode (ghost): h8 reads occupied with pieces on a1, h1, a8 only: "
                              "the diode of a1 is missing or shorted"], out
+
+
+def test_sensors_stuck_closed_are_named_together():
+    gpio = wired(loads_pinmap(REFERENCE_TOML), 0)
+    stuck = [8 * 2 + f for f in range(8)] + [27]     # rank 3 and d4: read with nothing on them
+
+    def place(squares, text):
+        gpio.matrix.set_bitboard(sum(1 << s for s in set(squares) | set(stuck)))
+    code, out = doctor("--pinmap", ROOT_MAP_PATH, gpio=gpio, place=place, root=None, fake=True)
+    assert code == 1
+    assert failures(out) == ["stuck sensor: rank 3 and d4 read occupied on an empty board"]   # not ghosts too
+    assert "fix: the sensors of rank 3 and d4 are stuck closed" in out
