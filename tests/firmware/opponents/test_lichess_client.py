@@ -255,7 +255,8 @@ async def test_a_game_that_starts_during_another_is_joined_after_it(fake, oppone
     first = fake.start_game("Bobby")
     await sim.wait_for("game_sync")
     second = fake.start_game("Bobby", color=BLACK)
-    await asyncio.sleep(0.1)
+    fake.send_challenge("Bobby")          # on the same stream after the second gameStart: once it is
+    await sim.wait_for("challenge")       # here, that gameStart was handled (no time guessed)
     assert opponent.game.id == first.id
     mark = len(sim.calls)
     fake.opponent_resigns(first.id)
@@ -267,9 +268,10 @@ async def test_a_game_that_starts_during_another_is_joined_after_it(fake, oppone
 async def test_a_board_incompatible_game_is_not_joined(fake, opponent):
     recorder = Recorder()
     await opponent.start(recorder)
-    fake.start_game("Bobby", limit_ms=60_000, increment_ms=0)     # bullet: not for boards
-    await asyncio.sleep(0.3)
-    assert opponent.game is None and not recorder.values("game_sync")
+    fake.start_game("Bobby", limit_ms=60_000, increment_ms=0)              # bullet: not for boards
+    rapid = fake.start_game("Bobby", limit_ms=600_000, increment_ms=0)     # announced after it
+    sync = await recorder.wait_for("game_sync")
+    assert sync.game_id == rapid.id and opponent.games_played == [rapid.id]   # never the bullet one
 
 
 async def test_a_game_followed_by_id_is_joined_at_start(fake, client):
