@@ -182,7 +182,8 @@ class Request:
 
     def __init__(self, method: str, target: str, version: str, headers: Headers, *, remote: str,
                  transport: asyncio.BaseTransport, reader: asyncio.StreamReader | None = None,
-                 writer: asyncio.StreamWriter | None = None, on_upgrade: Callable[[], None] | None = None) -> None:
+                 writer: asyncio.StreamWriter | None = None, on_upgrade: Callable[[], None] | None = None,
+                 may_upgrade: Callable[[], bool] | None = None) -> None:
         self.method = method
         self.target = target
         self.version = version
@@ -195,6 +196,7 @@ class Request:
         self.websocket: WebSocket | None = None
         self._reader, self._writer = reader, writer
         self._on_upgrade = on_upgrade            # told once the connection is a websocket
+        self._may_upgrade = may_upgrade          # asked before: under the websockets' caps
         raw_path, _, self.query_string = target.partition("?")
         self.path = unquote(raw_path, errors="strict")
 
@@ -246,6 +248,9 @@ class Request:
         key = self.headers.get("sec-websocket-key")
         if not valid_key(key):
             raise HTTPError(400, "Sec-WebSocket-Key must be a base64 nonce of 16 bytes")
+        if self._may_upgrade is not None and not self._may_upgrade():
+            raise HTTPError(503, "too many live pages are open on this board: close one, or try again soon",
+                            headers={"Retry-After": "10"})
         assert self._writer is not None and self._reader is not None and key is not None
         lines = ["HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Connection: Upgrade",
                  f"Sec-WebSocket-Accept: {accept_key(key)}"]
@@ -502,7 +507,8 @@ class HTTPServer:
         try:
             method, target, version, headers = parse_head(head)
             request = Request(method, target, version, headers, remote=remote, transport=transport,
-                              reader=reader, writer=writer, on_upgrade=lambda: self.guard.upgraded(transport))
+                              reader=reader, writer=writer, on_upgrade=lambda: self.guard.upgraded(transport),
+                              may_upgrade=lambda: self.guard.may_upgrade(transport))
             length = body_length(headers, self.max_body)
             if length:
                 if headers.get("expect", "").lower() == "100-continue" and version == "HTTP/1.1":

@@ -6,7 +6,9 @@
   closes a connection that has not brought a whole request within ``idle_s`` of opening or of
   its previous answer (slow or idle clients), aborts one whose request is not answered within
   ``busy_s`` (a client that does not read its answer) or that has been closing for ``idle_s``
-  (its unread buffer held it). A websocket is bounded by its heartbeat instead. Time is passed in.
+  (its unread buffer held it). A websocket is bounded by its heartbeat instead, and websockets
+  have caps of their own (``sockets`` in all, ``sockets_per_client``), below the connections'
+  so that pages and commands still get through. Time is passed in.
 * :func:`parse_json` reads a request body: nesting, number sizes and non-standard constants
   bounded, every failure a :class:`ValueError` with a message (never a RecursionError).
 * :class:`LogLimiter`: one journal line per client per minute for the same kind of fault.
@@ -26,6 +28,8 @@ log = logging.getLogger(__name__)
 RESERVED_FDS = 128      # file handles kept for the recorder, the sensors, the LEDs, the engine
 MAX_CONNECTIONS = 256
 PER_CLIENT = 16
+MAX_SOCKETS = 64        # websockets: each holds buffers and tasks for as long as its page is open
+SOCKETS_PER_CLIENT = 8
 IDLE_S = 10.0           # to send a whole request head, or between two requests
 BODY_S = 10.0           # to send a whole body once the head is in
 BUSY_S = 60.0           # to answer a request once its head is in, the answer read by the client
@@ -89,12 +93,15 @@ class ConnectionGuard:
     """Counts and bounds the server's connections; see the module docstring."""
 
     def __init__(self, clock: Callable[[], float], *, total: int | None = None, per_client: int = PER_CLIENT,
-                 idle_s: float = IDLE_S, busy_s: float = BUSY_S) -> None:
+                 idle_s: float = IDLE_S, busy_s: float = BUSY_S, sockets: int = MAX_SOCKETS,
+                 sockets_per_client: int = SOCKETS_PER_CLIENT) -> None:
         self.clock = clock
         self.total = total if total is not None else connection_cap()
         self.per_client = per_client
         self.idle_s = idle_s
         self.busy_s = busy_s
+        self.sockets = sockets
+        self.sockets_per_client = sockets_per_client
         self.refused = 0
         self.closed_idle = 0
         self._by_transport: dict[int, _Connection] = {}
@@ -142,6 +149,15 @@ class ConnectionGuard:
             conn.busy += 1
             if conn.busy == 1:
                 conn.since = self.clock()
+
+    def may_upgrade(self, transport: Any) -> bool:
+        """Whether ``transport`` may become a websocket: under both of their caps."""
+        conn = self._by_transport.get(id(transport))
+        if conn is None:
+            return True
+        upgraded = [c for c in self._by_transport.values() if c.upgraded]
+        return len(upgraded) < self.sockets and \
+            sum(c.client == conn.client for c in upgraded) < self.sockets_per_client
 
     def upgraded(self, transport: Any) -> None:
         """``transport`` is a websocket now: busy for as long as it is open, bounded by its heartbeat."""

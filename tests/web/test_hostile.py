@@ -345,3 +345,35 @@ async def test_a_malformed_origin_is_another_site_not_an_internal_error(serve, o
     writer.close()
     assert head.startswith(b"HTTP/1.1 403 ")
     assert not backend.calls and not any("internal error" in r.getMessage() for r in caplog.records)
+
+
+def test_websockets_are_capped_per_client_and_in_all_below_the_connections():
+    """A websocket is held for as long as its page answers the heartbeat, each with its buffers and
+    three tasks: 256 of them (the connection cap) could take much of a Pi Zero 2 W's spare memory,
+    and leave no connection to load the page or send a command. They have caps of their own."""
+    guard = ConnectionGuard(lambda: 0.0, total=20, per_client=10, sockets=4, sockets_per_client=2)
+    mine = [FakeTransport("10.0.0.2") for _ in range(3)]
+    others = [FakeTransport(f"10.0.1.{i}") for i in range(3)]
+    for t in mine + others:
+        assert guard.admit(t)
+    assert guard.may_upgrade(mine[0])
+    guard.upgraded(mine[0])
+    guard.upgraded(mine[1])
+    assert not guard.may_upgrade(mine[2])                    # two per client
+    guard.upgraded(others[0])
+    guard.upgraded(others[1])
+    assert not guard.may_upgrade(others[2])                  # four in all
+    guard.forget(mine[0])
+    assert guard.may_upgrade(others[2]) and guard.may_upgrade(mine[2])
+
+
+async def test_a_socket_past_the_cap_is_a_503_that_says_why(serve):
+    client, companion, backend = await serve()
+    companion.connections.sockets_per_client = 1
+    first = await client.ws_connect("/ws")
+    response = await client.get("/ws", headers={"Upgrade": "websocket", "Connection": "Upgrade",
+                                                "Sec-WebSocket-Version": "13",
+                                                "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})
+    assert response.status == 503 and response.headers["Retry-After"]
+    assert "open" in (await response.json())["error"]
+    await first.close()
