@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from firmware.opponents.base import (Action, ActionNotSupported, ClockTimes, Lin
                                      OpponentListener, complete_listener)
 from firmware.opponents.engine.uci import EngineConfig, EngineCrashed, EngineError, EngineHung, UciEngine
 from firmware.opponents.engine.levels import DEFAULT_LEVEL, Level
+from firmware.opponents.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -151,9 +151,7 @@ class EngineOpponent(Opponent):
         self._stopped = True
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel_and_wait(task)   # bounded, and never swallows our own cancellation
         if self._engine is not None:
             await self._engine.close()
         if self._started:

@@ -12,6 +12,7 @@ from typing import Any, Mapping, Optional, Sequence
 from chess_core import BLACK, STARTING_FEN, WHITE, InvalidMoveError, Move
 
 from firmware.opponents.base import ClockTimes
+from firmware.opponents.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -469,10 +470,7 @@ class UciEngine:
     async def _stop_reader(self) -> None:
         task, self._reader = self._reader, None
         if task is not None and task is not asyncio.current_task():
-            if not task.done():
-                task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel_and_wait(task)   # bounded, and never swallows our own cancellation
 
 
 _HANDLERS = {
