@@ -6,12 +6,14 @@ The server side of RFC 6455 with no extensions and no subprotocol, as the page n
 * :func:`encode_frame` and :func:`read_frame` write and read one frame (section 5.2). A frame
   from the client must be masked, use no reserved bit or opcode, and a control frame must be
   whole and at most 125 bytes; otherwise :class:`ProtocolError` carries the close code to send
-  (1002, or 1009 for a message larger than the limit, 1007 for text that is not UTF-8);
+  (1002, or 1009 for a message larger than the limit, 1007 for text that is not UTF-8, 1008 for
+  a message in more than ``MAX_FRAGMENTS`` frames);
 * :class:`WebSocket` is one open connection: ``send_str``, ``async for text in ws`` (pings are
   answered, fragmented messages joined, binary messages dropped), ``close``. A heartbeat pings
   the client every ``heartbeat`` seconds and drops a client that has not answered the previous
   ping with its pong (its data, so a client that writes but never reads is dropped too): a
-  vanished phone does not hold the connection for ever.
+  vanished phone does not hold the connection for ever. At most ``MAX_BUFFER`` bytes wait for a
+  slow client, and each frame read yields to the loop (the board shares it).
 """
 from __future__ import annotations
 
