@@ -151,12 +151,12 @@ class ConnectionGuard:
                 conn.since = self.clock()
 
     def may_upgrade(self, transport: Any) -> bool:
-        """Whether ``transport`` may become a websocket: under both of their caps."""
+        """Whether ``transport`` may become a websocket: under both of their caps, and half the connections."""
         conn = self._by_transport.get(id(transport))
         if conn is None:
             return True
         upgraded = [c for c in self._by_transport.values() if c.upgraded]
-        return len(upgraded) < self.sockets and \
+        return len(upgraded) < min(self.sockets, max(1, self.total // 2)) and \
             sum(c.client == conn.client for c in upgraded) < self.sockets_per_client
 
     def upgraded(self, transport: Any) -> None:

@@ -377,3 +377,17 @@ async def test_a_socket_past_the_cap_is_a_503_that_says_why(serve):
     assert response.status == 503 and response.headers["Retry-After"]
     assert "open" in (await response.json())["error"]
     await first.close()
+
+
+def test_websockets_leave_half_the_connections_when_file_handles_are_few():
+    """connection_cap() lowers the connections to what the file-handle limit allows (8 at least):
+    websockets then take at most half of them, whatever their own cap."""
+    guard = ConnectionGuard(lambda: 0.0, total=8, per_client=8, sockets=64, sockets_per_client=8)
+    pages = [FakeTransport(f"10.0.0.{i}") for i in range(8)]
+    allowed = 0
+    for t in pages:
+        guard.admit(t)
+        if guard.may_upgrade(t):
+            guard.upgraded(t)
+            allowed += 1
+    assert allowed == 4
