@@ -201,8 +201,8 @@ class WebSocket:
                 except (asyncio.IncompleteReadError, ConnectionError):
                     return
                 await asyncio.sleep(0)   # the board shares the loop: a buffer of tiny frames must not hold it
-                if opcode == OP_PING:
-                    if not self.closed:
+                if opcode == OP_PING:   # answered even after our close (5.5.2: only a received one ends it)
+                    if not self.writer.is_closing():
                         await self._write(encode_frame(OP_PONG, payload))
                     continue
                 if opcode == OP_PONG:

@@ -485,3 +485,15 @@ async def test_a_slow_reader_holds_little_of_the_boards_memory(serve):
     assert MAX_BUFFER <= 16 * 1024
     assert 0 < transport.get_write_buffer_size() <= MAX_BUFFER + message
     writer.close()
+
+
+async def test_a_ping_during_the_servers_close_is_still_answered(socket_pair):
+    """RFC 6455 5.5.2: an endpoint MUST answer a Ping with a Pong unless it has *received* a Close;
+    having sent one only forbids data frames (5.5.1)."""
+    ws, texts, reader, writer = await socket_pair()
+    closing = asyncio.create_task(ws.close())
+    assert (await next_frame(reader))[0] == OP_CLOSE
+    writer.write(encode_frame(OP_PING, b"still?", mask=MASK))
+    assert await next_frame(reader) == (OP_PONG, b"still?")
+    writer.write(encode_frame(OP_CLOSE, struct.pack("!H", 1000), mask=MASK))
+    await asyncio.wait_for(closing, 2)
