@@ -283,6 +283,8 @@ def parse_head(head: bytes) -> tuple[str, str, str, Headers]:
     if len(parts) != 3 or not TOKEN.fullmatch(parts[0]) or not parts[1]:
         raise HTTPError(400, "the request line must be METHOD /path HTTP/1.1")
     method, target, version = parts
+    if re.fullmatch(r"HTTP/1\.[2-9]", version):
+        version = "HTTP/1.1"             # RFC 9110 6.2: the highest minor version known
     if version not in ("HTTP/1.1", "HTTP/1.0"):
         if re.fullmatch(r"HTTP/\d\.\d", version):
             raise HTTPError(505, "HTTP/1.1 only")

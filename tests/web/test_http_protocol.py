@@ -487,3 +487,12 @@ async def test_an_absolute_form_target_is_accepted_and_its_authority_is_the_host
     [(status, _, body)] = responses(await exchange(
         server, b"GET http://board?x=2 HTTP/1.1\r\nHost: board\r\nConnection: close\r\n\r\n"))
     assert status == 404 and json.loads(body)["error"] == "no such page"          # the path "/"
+
+
+def test_a_higher_minor_version_is_read_as_http_1_1():
+    """RFC 9110 6.2: a message of a higher minor version SHOULD be processed as the highest minor
+    version the recipient knows; another major version stays a 505."""
+    assert parse_head(b"GET / HTTP/1.7\r\nHost: x\r\n\r\n")[2] == "HTTP/1.1"
+    with pytest.raises(HTTPError) as refused:
+        parse_head(b"GET / HTTP/3.0\r\nHost: x\r\n\r\n")
+    assert refused.value.status == 505
