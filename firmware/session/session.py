@@ -106,7 +106,7 @@ class Session:
         self.restored_plies = 0                 # moves made before a restart, or online: final
         self.new_online_game = False   # what is being set up is a game new to the board, from the other end
         self.chat_lines: list[tuple[str, str]] = []   # the online game's chat: (username, text)
-        self.notice: Optional[tuple[str, int]] = None   # about the other side, and the ply it stands for
+        self.notice: Optional[tuple[str, str, int]] = None   # (English, French, the ply it stands for) until a move
         self.problems: list[tuple[float, str]] = []   # (time, words) of this game
         self._problems_fr: dict[tuple[float, str], str] = {}   # a problem's words in French
         self._board_problem: Optional[tuple[float, str]] = None   # the wrong board's problem, while it lasts
@@ -282,7 +282,8 @@ class Session:
             event=self.record.event if self.record else g.event, save_problem=self.saving.message(),
             gesture=self.gestures.progress(now), corrections=self._corrections(),
             chess960=game.chess960, new_online_game=self.new_online_game, chat=tuple(self.chat_lines),
-            notice=self.notice[0] if self.notice is not None and self.notice[1] == len(game.moves) and not over else None,
+            notice=self.notice[0] if self.notice is not None and self.notice[2] == len(game.moves) and not over else None,
+            notice_fr=self.notice[1] if self.notice is not None and self.notice[2] == len(game.moves) and not over else None,
             first_move_ms=self._first_move_ms(now),
             problems_fr=tuple(self._problems_fr.get(p, p[1]) for p in self.problems))
 
@@ -716,7 +717,9 @@ class Session:
         if offer.kind is OfferKind.DRAW:
             local = self.seat.online_sync.local_colors if self.seat.online_sync is not None else ()
             if not offer.active and offer.by in local and self.draw_offer == offer.by:
-                self.notice = (f"{self.names[offer.by ^ 1]} declined your draw offer", len(self.game.moves))
+                who = self.names[offer.by ^ 1]
+                self.notice = (f"{who} declined your draw offer", f"{who} a refusé votre proposition de nulle",
+                               len(self.game.moves))
             self.draw_offer = by
         else:
             self.seat.takeback_offer = by
@@ -981,7 +984,9 @@ class Session:
             log.info("gesture: draw offer accepted")
             self._agree_draw(now)
         elif refused := draw_offer_refused(self.game.position.fullmove_number, self.config.game.draw_offers_from_move):
-            self.add_problem(now, refused)
+            fr = draw_offer_refused(self.game.position.fullmove_number, self.config.game.draw_offers_from_move, "fr")
+            self.add_problem(now, refused, fr)
+            self.notice = (refused, fr or refused, len(self.game.moves))   # shown on the page until the next move
         elif decision == "agree":
             log.info("gesture: draw agreed over the board")
             self._handle(self.match.agree_draw(now), now)

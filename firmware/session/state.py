@@ -138,6 +138,7 @@ class SessionState:
     notice: Optional[str] = None            # about the other side (its answer...), until the next move
     first_move_ms: Optional[int] = None     # online, before both first moves: ms before the server aborts
     problems_fr: tuple[str, ...] = ()       # the problems in French (firmware.referee.words), as ``problems``
+    notice_fr: Optional[str] = None         # ``notice`` in French
 
     @property
     def started(self) -> bool:

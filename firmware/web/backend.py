@@ -60,7 +60,8 @@ Page state (every key always present; squares by name, colours ``"#rrggbb"`` or 
                   "away": {"claim_win_in_seconds": s|null} | null: the other player left the
                           game (online); at 0 the win or a draw may be claimed}
     online       {"chat": [{"user", "text"}] (the game's chat, oldest first),
-                  "notice": str | null: the other side's answer ("Mary declined your draw offer"),
+                  "notice": str | null: the other side's answer ("Mary declined your draw offer"), or a
+                            draw offer refused, until the next move ("notice_fr": in French),
                   "first_move_ms": ms | null: before both first moves, the time left before
                                    the server aborts the game,
                   "orientation": "white" | "black": the side the board plays (online)}

@@ -63,6 +63,7 @@ def _online(state: SessionState) -> dict[str, Any]:
     opponent = state.opponent
     theirs = set(opponent.sides) if opponent.kind is OpponentKind.LICHESS else set()
     return {"chat": [{"user": user, "text": text} for user, text in state.chat], "notice": state.notice,
+            "notice_fr": state.notice_fr,
             "first_move_ms": state.first_move_ms, "orientation": "black" if theirs == {0} else "white"}
 
 

@@ -454,7 +454,8 @@
     }
     const notice = $("#online-notice");
     notice.hidden = !online.notice;
-    notice.textContent = online.notice ? online.notice + "." : "";
+    const said = (ui.lang === "fr" && online.notice_fr) || online.notice || "";
+    notice.textContent = said && !/[.!?]$/.test(said) ? said + "." : said;
     const first = $("#first-move");
     first.hidden = online.first_move_ms === null || online.first_move_ms === undefined || over;
     if (!first.hidden) {
