@@ -309,6 +309,12 @@ async def test_a_client_that_never_reads_is_dropped_even_if_it_keeps_talking(soc
         pass
 
 
+async def clients(companion, n: int) -> None:
+    """Until the companion holds ``n`` page sockets (under a bounded wait)."""
+    while len(companion.clients) < n:
+        await asyncio.sleep(0.01)
+
+
 async def test_stopping_the_page_closes_every_socket_at_once_not_one_after_the_other(serve, monkeypatch):
     """stop() closed the sockets in turn, each waiting up to CLOSE_WAIT_S for its client's close:
     16 clients that never answer held the service's stop for 16 s per address (systemd then kills
@@ -323,8 +329,7 @@ async def test_stopping_the_page_closes_every_socket_at_once_not_one_after_the_o
         writer.write(handshake())
         await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)
         sockets.append((reader, writer))
-    while len(companion.clients) < 3:
-        await asyncio.sleep(0.01)
+    await asyncio.wait_for(clients(companion, 3), 2)
     stopping = asyncio.create_task(companion.stop())
     try:
         for reader, writer in sockets:                        # no client has answered yet
@@ -472,8 +477,7 @@ async def test_a_slow_reader_holds_little_of_the_boards_memory(serve):
     writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     writer.write(handshake())
     await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)
-    while not companion.clients:
-        await asyncio.sleep(0.01)
+    await asyncio.wait_for(clients(companion, 1), 2)
     [page] = companion.clients
     transport = page.ws.writer.transport
     transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
