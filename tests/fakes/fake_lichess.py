@@ -260,6 +260,12 @@ class FakeLichess:
         for q in self.games[game_id].streams:
             q.silenced = True
 
+    def send_keep_alive(self, game_id: str) -> None:
+        """The open streams of the game send a keep-alive line now (with a long ``keepalive``, the
+        only ones they send)."""
+        for q in self.games[game_id].streams:
+            q.put_nowait(None)
+
     def start_game(self, user: str, *, color: int = WHITE, moves: tuple[str, ...] = (), source: str = "friend",
                    limit_ms: Optional[int] = 600_000, increment_ms: int = 5_000, script: tuple[str, ...] = (),
                    initial_fen: str = "startpos", days: Optional[int] = None,

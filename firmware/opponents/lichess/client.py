@@ -165,16 +165,20 @@ class LichessClient:
 
     After a 429 no request (and no stream) goes out for ``rate_limit_pause`` seconds. The token is
     read from ``config.token_file`` unless given, and only ever sent in the Authorization header.
+    ``sleep``, ``clock`` and ``timeout`` (``asyncio.timeout``: every limit on a wait, the silence of
+    a stream among them) are injectable, for tests that pass the time by hand.
     """
 
     def __init__(self, config: LichessConfig = LichessConfig(), token: Optional[Token] = None, *,
                  sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
                  clock: Callable[[], float] = time.monotonic,
+                 timeout: Callable[[float], contextlib.AbstractAsyncContextManager[Any]] = asyncio.timeout,
                  transport: Optional[httpx.AsyncBaseTransport] = None) -> None:
         self.config = config
         token = token if token is not None else read_token(config.token_file)
         self._sleep = sleep
         self._clock = clock
+        self._timeout = timeout
         self._lock = asyncio.Lock()
         self._resume_at = float("-inf")
         self.rate_limit_pauses: list[float] = []
@@ -295,7 +299,7 @@ class LichessClient:
         timeout = httpx.Timeout(self.config.silence_timeout + 5.0, connect=self.config.connect_timeout)
         request = self._http.build_request(method, path, data=data, timeout=timeout)
         try:   # asyncio.timeout, not wait_for: a stop in the turn the answer lands must not be lost
-            async with asyncio.timeout(self.config.connect_timeout + self.config.silence_timeout):
+            async with self._timeout(self.config.connect_timeout + self.config.silence_timeout):
                 response = await self._http.send(request, stream=True)
         except (httpx.TimeoutException, asyncio.TimeoutError):
             raise LichessUnavailable(f"{path}: no answer") from None
@@ -318,7 +322,7 @@ class LichessClient:
                     # Read here, under asyncio.timeout: asyncio.wait_for (3.11) returns a line that lands
                     # in the same turn of the loop as a cancellation and drops the cancellation, and
                     # the stream then reads on for ever (keep-alives keep it alive): a stop that hangs.
-                    async with asyncio.timeout(self.config.silence_timeout):
+                    async with self._timeout(self.config.silence_timeout):
                         chunk = await chunks.__anext__()
                 except StopAsyncIteration:
                     chunk, pending = pending + b"\n", b""   # the last line may lack its newline
@@ -348,7 +352,7 @@ class LichessClient:
             for _ in range(RATE_LIMIT_RETRIES + 1):
                 await self._respect_rate_limit()
                 try:   # httpx bounds each read, not the whole: an answer that trickles in for ever
-                    async with asyncio.timeout(self.config.connect_timeout + self.config.request_timeout):
+                    async with self._timeout(self.config.connect_timeout + self.config.request_timeout):
                         response = await self._http.request(method, path, data=data, params=params)
                 except (httpx.TimeoutException, asyncio.TimeoutError):
                     raise LichessUnavailable(f"{what}: no answer within {self.config.request_timeout:g} s",

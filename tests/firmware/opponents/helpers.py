@@ -1,4 +1,4 @@
-"""Test helpers: a listener that records what an opponent says, fake engines, waiting with a deadline."""
+"""Test helpers: a listener that records what an opponent says, fake engines, limits passed by hand."""
 from __future__ import annotations
 
 import asyncio
@@ -68,6 +68,37 @@ class Recorder(OpponentListener):
                 self._changed.clear()
                 await self._changed.wait()
         return await asyncio.wait_for(scan(), timeout)
+
+
+class HandTimeouts:
+    """``asyncio.timeout`` for the code under test, whose limits pass only when the test says so.
+
+    ``asked`` holds every limit asked for (seconds), the latest last; ``expire()`` makes the
+    latest pass now (a RuntimeError if its wait has already ended).
+    """
+
+    def __init__(self) -> None:
+        self.asked: list[float] = []
+        self._timeouts: list[asyncio.Timeout] = []
+        self._changed = asyncio.Event()
+
+    def __call__(self, delay: float) -> asyncio.Timeout:
+        timeout = asyncio.timeout(None)
+        self.asked.append(delay)
+        self._timeouts.append(timeout)
+        self._changed.set()
+        return timeout
+
+    async def asked_after(self, count: int, within: float = 10.0) -> float:
+        """The limit asked for once ``count`` were (waits for it, at most ``within`` s)."""
+        async with asyncio.timeout(within):
+            while len(self.asked) <= count:
+                self._changed.clear()
+                await self._changed.wait()
+        return self.asked[count]
+
+    def expire(self) -> None:
+        self._timeouts[-1].reschedule(asyncio.get_running_loop().time())
 
 
 def fake_engine(tmp_path: Path, behaviour: str) -> tuple[str, tuple[str, ...]]:

@@ -18,7 +18,7 @@ from tests.fakes.fake_lichess import NOT_YOUR_TURN
 
 from .board_sim import BoardSim
 from .conftest import BOARD_TOKEN, fast_config
-from .helpers import Recorder
+from .helpers import HandTimeouts, Recorder
 from .test_lichess_games import GAME_STREAM, MOVE, play_game
 
 
@@ -138,31 +138,45 @@ async def test_a_request_still_limited_after_the_pauses_fails(fake, client):
         await client.account()
 
 
-async def test_a_silent_stream_is_dead_after_the_silence_limit(fake, client):
+async def test_a_silent_stream_is_dead_after_the_silence_limit(fake):
+    timeouts = HandTimeouts()
+    client = LichessClient(fast_config(fake.base_url), Token(BOARD_TOKEN), timeout=timeouts)
     game = fake.start_game("Bobby")
-    began = time.monotonic()
-    with pytest.raises(StreamSilent, match="silent for 0.5 s"):
-        async with client.game_stream(game.id) as events:
-            async for event in events:
-                assert event["type"] == "gameFull"
+    try:
+        with pytest.raises(StreamSilent, match="silent for 0.5 s"):
+            async with client.game_stream(game.id) as events:
+                lines = events.__aiter__()
+                assert (await lines.__anext__())["type"] == "gameFull"
                 fake.silence_game_streams(game.id)
-    assert 0.45 < time.monotonic() - began < 2.0
+                reading = asyncio.ensure_future(lines.__anext__())
+                assert await timeouts.asked_after(len(timeouts.asked)) == 0.5   # the silence limit ...
+                timeouts.expire()                                                # ... passes: nothing came
+                await reading
+    finally:
+        await client.aclose()
 
 
-async def test_keep_alive_lines_keep_a_quiet_stream_alive(fake, client):
+async def test_keep_alive_lines_keep_a_quiet_stream_alive(fake):
+    fake.keepalive = 3600.0               # keep-alive lines only when the test sends them
+    timeouts = HandTimeouts()
+    client = LichessClient(fast_config(fake.base_url), Token(BOARD_TOKEN), timeout=timeouts)
     game = fake.start_game("Bobby")
-    got = []
-
-    async def read() -> None:
+    try:
         async with client.game_stream(game.id) as events:
-            async for event in events:
-                got.append(event["type"])
-    task = asyncio.ensure_future(read())
-    await asyncio.sleep(1.2)        # > the 0.5 s silence limit, with keep-alives every 0.05 s
-    assert not task.done() and got == ["gameFull"]
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
+            lines = events.__aiter__()
+            assert (await lines.__anext__())["type"] == "gameFull"
+            reading = asyncio.ensure_future(lines.__anext__())
+            asked = len(timeouts.asked)
+            assert await timeouts.asked_after(asked) == 0.5
+            for n in range(1, 4):         # each keep-alive, before the limit, starts it again
+                fake.send_keep_alive(game.id)
+                assert await timeouts.asked_after(asked + n) == 0.5
+                assert not reading.done()                    # no event, no error: the stream lives
+            reading.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await reading
+    finally:
+        await client.aclose()
 
 
 async def test_a_new_event_stream_closes_the_old_one_like_lichess(fake, client):
