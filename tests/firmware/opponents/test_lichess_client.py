@@ -186,7 +186,9 @@ async def test_a_new_event_stream_closes_the_old_one_like_lichess(fake, client):
                 into.append(event)
     first: list = []
     one = asyncio.ensure_future(read(first))
-    await asyncio.sleep(0.1)
+    async with asyncio.timeout(10):       # the first is open over there before the second asks
+        while fake.event_connections < 1:
+            await asyncio.sleep(0)
     two = asyncio.ensure_future(read([]))
     await asyncio.wait_for(one, 2)       # ended by the server
     two.cancel()
