@@ -284,6 +284,14 @@ def opponent_line(kind: str, name: Optional[str], sides: list[int], lang: str = 
     return f"{plays or who + ' plays no side yet'}."
 
 
+def void_text(status: str, lang: str = "en") -> str:
+    """The other end voided the game ("aborted" on Lichess): "The game was aborted at the other
+    end: it does not count" / "La partie a été annulée à l'autre bout : elle ne compte pas"."""
+    if _lang(lang) == "fr":
+        return f"La partie a été {'annulée' if status == 'aborted' else status} à l'autre bout : elle ne compte pas"
+    return f"The game was {status} at the other end: it does not count"
+
+
 def illegal_text(position: Position, occupied: int, lang: str = "en") -> str:
     """A problem: the board shows no legal move of the side to move; what to do about it."""
     lang = _lang(lang)
@@ -467,4 +475,4 @@ PAGE = {
 
 __all__ = ["LANGS", "PIECES", "SIDES", "LED_ROLES", "LED_GROUPS", "PAGE", "piece_name", "side_to_move",
            "opponent_plays", "outcome_text", "takeback_text", "put_back", "remove", "board_hint", "illegal_text",
-           "squares_text", "setup_text", "refused_text", "opponent_line"]
+           "squares_text", "setup_text", "refused_text", "opponent_line", "void_text"]

@@ -48,7 +48,7 @@ from firmware.referee.gestures import forming as gesture_forming
 from firmware.referee.inference import Verdict, VerdictKind
 from firmware.referee.round_rules import draw_offer_refused
 from firmware.referee.restart_watch import RestartWatch, at_start
-from firmware.referee.words import illegal_text, refused_text
+from firmware.referee.words import illegal_text, refused_text, void_text
 from firmware.referee.match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
                                     Reopened, TakenBack, promotion_piece)
 from firmware.session.commands import SessionError, colour, engine_side_choice, settings_sections
@@ -734,7 +734,9 @@ class Session:
         now = self.clock()
         if end.outcome is None:   # aborted over there: void; the board's game is no longer an online one
             self.seat.online_sync = None
-            self.add_problem(now, f"the game was {end.status} at the other end")
+            en, fr = void_text(end.status, "en"), void_text(end.status, "fr")
+            self.add_problem(now, en, fr)
+            self.notice = (en, fr, len(self.game.moves))   # on the page until the next move
             return
         if self.expected_move is not None:
             self.pending_end = end.outcome

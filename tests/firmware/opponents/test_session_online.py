@@ -139,6 +139,7 @@ async def test_chat_the_answer_to_a_draw_offer_and_leaving_reach_the_page(tables
     await until(lambda: page()["online"]["chat"] == [{"user": "Mary", "text": "good luck!"}])
     session.offer_draw("black")
     await until(lambda: page()["online"]["notice"] == "Mary declined your draw offer")
+    assert page()["online"]["notice_fr"] == "Mary a refusé votre proposition de nulle"
     fake.opponent_gone(game_id, gone=True, claim_in=0)
     await until(lambda: page()["opponent"]["away"] == {"claim_win_in_seconds": 0})
     session.claim_when_gone("draw")
@@ -175,3 +176,14 @@ async def test_a_flag_over_there_ends_the_game_on_the_board(tables, tmp_path, fa
     fake.end_game(game_id, "outoftime", WHITE)
     await until(lambda: session.game.is_over)
     assert session.snapshot()["status"] == "White wins on time"
+
+
+async def test_a_game_aborted_at_the_other_end_is_told_on_the_page(tables, tmp_path, fake, client):
+    from firmware.web.session_backend import page_state
+    table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
+    session = table.session
+    fake.end_game(game_id, "aborted")
+    await until(lambda: session.seat.online_sync is None)
+    said = page_state(session.state())["online"]
+    assert said["notice"] == "The game was aborted at the other end: it does not count"
+    assert said["notice_fr"] == "La partie a été annulée à l'autre bout : elle ne compte pas"
