@@ -464,9 +464,10 @@ class HTTPServer:
                                                                            f"{MAX_HEAD} bytes")), keep_alive=False)
                     break
                 if head.startswith(b"\r\n"):
-                    # RFC 9112 2.2: empty lines before a request-line are ignored (old clients send
-                    # one after a POST body); the idle sweep still bounds a stream of them.
-                    head = head.lstrip(b"\r\n")
+                    # RFC 9112 2.2: empty lines (CRLF) before a request-line are ignored (old clients
+                    # send one after a POST body); the idle sweep still bounds a stream of them.
+                    while head.startswith(b"\r\n"):
+                        head = head[2:]
                     if not head:
                         continue
                 self.guard.begin(transport)

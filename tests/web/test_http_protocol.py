@@ -496,3 +496,10 @@ def test_a_higher_minor_version_is_read_as_http_1_1():
     with pytest.raises(HTTPError) as refused:
         parse_head(b"GET / HTTP/3.0\r\nHost: x\r\n\r\n")
     assert refused.value.status == 505
+
+
+async def test_only_whole_empty_lines_are_ignored_before_a_request_line(server):
+    """RFC 9112 2.2 ignores empty lines (CRLF); a bare CR is still refused (a recipient MUST treat it
+    as invalid or replace it with SP)."""
+    [(status, _, _)] = responses(await exchange(server, b"\r\n\r\r\n" + get("/echo", "Connection: close\r\n")))
+    assert status == 400
