@@ -10,6 +10,7 @@ import pytest
 from firmware.opponents.lichess.client import LichessClient, LichessConfig
 from firmware.opponents.lichess.reconnect import Backoff
 from firmware.opponents.lichess.token import Token
+from firmware.opponents.tasks import cancel_and_wait
 from tests.fakes.fake_lichess import FakeLichess
 
 BOARD_TOKEN = "lip_b0ardT0kenS3cret"
@@ -37,8 +38,8 @@ async def no_leftovers():
     yield
     await asyncio.sleep(0)
     left = [t for t in asyncio.all_tasks() - before if t is not asyncio.current_task() and not t.done()]
-    for task in left:
-        task.cancel()
+    for task in left:   # ended here, bounded (the loop's close would wait for them with no limit)
+        await cancel_and_wait(task, grace=0.5, tries=2)
     assert not left, f"tasks left running: {[t.get_name() for t in left]}"
     assert not zombie_children(), f"unreaped child processes: {zombie_children()}"
 

@@ -85,7 +85,8 @@ async def tables(fake, client):
     made: list[Table] = []
     yield made
     for table in made:
-        await asyncio.wait_for(table.session.aclose(), 10)
+        async with asyncio.timeout(10):
+            await table.session.aclose()
 
 
 async def online(tables, tmp_path, fake, client, **game) -> tuple[Table, LichessOpponent, str]:
