@@ -200,9 +200,8 @@ def test_only_the_game_sets_its_own_outcome():
                         raise AssertionError(f"{name}:{node.lineno} assigns {ast.unparse(t)}")
 
 
-# Waits left as they were: firmware.web (the page's server, being rewritten: its owner's to change);
-# the hub's wait is on its own stop event (a cancellation lost there meets the stop, which ends the loop).
-WAIT_FOR_LEFT = ("firmware.web", "firmware.hub.app")
+# The hub's wait is on its own stop event (a cancellation lost there meets the stop, which ends the loop).
+WAIT_FOR_LEFT = ("firmware.hub.app",)
 
 
 def test_no_asyncio_wait_for_that_could_drop_a_cancellation():

@@ -495,8 +495,10 @@ class HTTPServer:
         if writer.can_write_eof():
             writer.write_eof()
         try:
-            while await asyncio.wait_for(reader.read(65536), LINGER_S):
-                pass
+            while True:
+                async with asyncio.timeout(LINGER_S):
+                    if not await reader.read(65536):
+                        break
         except (asyncio.TimeoutError, ConnectionError):
             pass
 
@@ -517,7 +519,8 @@ class HTTPServer:
                 if headers.get("expect", "").lower() == "100-continue" and version == "HTTP/1.1":
                     writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
                 try:
-                    request.body = await asyncio.wait_for(reader.readexactly(length), BODY_S)
+                    async with asyncio.timeout(BODY_S):
+                        request.body = await reader.readexactly(length)
                 except asyncio.TimeoutError:
                     raise HTTPError(408, "the body came too slowly") from None
         except UnicodeDecodeError:

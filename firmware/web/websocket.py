@@ -173,9 +173,10 @@ class WebSocket:
             self.closed = True
             self.close_code = code
             try:
-                await asyncio.wait_for(self._write(encode_frame(OP_CLOSE, _close_payload(code, reason))),
-                                       CLOSE_WAIT_S)
-                await asyncio.wait_for(self._peer_closed.wait(), CLOSE_WAIT_S)
+                async with asyncio.timeout(CLOSE_WAIT_S):
+                    await self._write(encode_frame(OP_CLOSE, _close_payload(code, reason)))
+                async with asyncio.timeout(CLOSE_WAIT_S):
+                    await self._peer_closed.wait()
             except (ConnectionError, asyncio.TimeoutError):
                 pass
         self._hang_up()
