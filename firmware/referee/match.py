@@ -16,8 +16,10 @@ board's state over to the next game)
 * ``poll(now) -> list[MatchEvent]``: time has passed; ``next_deadline()`` says when to call it
   next (None: nothing will happen without a reading or a command). The exact dead-position
   search after a move and the "can the opponent still mate" search after a flag fall run a
-  slice per poll (``MatchConfig.analysis_steps``); meanwhile ``next_deadline()`` is the latest
-  time given (poll again at once), and the GameOver they may bring comes from a later poll. A
+  slice per poll (``MatchConfig.analysis_steps``), in a poll that settles no reading and makes
+  no move (never in ``feed``: a settled reading's LED frame never waits for a slice); meanwhile
+  ``next_deadline()`` is the latest time given (poll again at once), and the GameOver they may
+  bring comes from a later poll. A
   move made before the last position's verdict drops that search for the new position's.
 * ``finish() -> list[MatchEvent]``: the input has ended (end of a capture): what the hands left
   on the board is final; settles and commits what waits, and records an unresolved board.
@@ -255,19 +257,30 @@ class Match:
     # -- input -----------------------------------------------------------------------------
 
     def feed(self, reading: Reading) -> list[MatchEvent]:
-        events = self.poll(reading.time)
+        events = self._poll(reading.time, analyse=False)
         for settled in self.debouncer.feed(reading):
             events += self._settled(settled)
         return events
 
     def poll(self, now: float) -> list[MatchEvent]:
+        return self._poll(now, analyse=True)
+
+    def _poll(self, now: float, analyse: bool) -> list[MatchEvent]:
+        # A slice of the searches runs only in a poll that has nothing else to do: never in the
+        # one that settles a reading or commits a move (its LED frame is shown right after it),
+        # nor with a raw reading (whose settling would wait behind it). The service polls again
+        # at once while a search is under way. Searches run to their end (steps 0) come first.
         steps = self.config.analysis_steps
-        events: list[MatchEvent] = self._judge_dead_position(steps) + self._judge_flag(steps)
+        events: list[MatchEvent] = [] if steps else self._judge_dead_position(0) + self._judge_flag(0)
+        settled_any = False
         for settled in self.debouncer.poll(now):
+            settled_any = True
             events += self._settled(settled)
         if self._live():
             since = self.debouncer.unsettled_since()
             events += self._apply(self.inference.poll(now if since is None else min(now, since)))
+        if steps and analyse and not settled_any and not events:
+            events += self._judge_dead_position(steps) + self._judge_flag(steps)
         events += self._check_flag(now)
         return events
 

@@ -461,6 +461,32 @@ def test_the_dead_position_search_runs_a_slice_per_poll_after_the_move(cold):
     assert match.next_deadline() is None
 
 
+def test_a_settled_reading_is_not_held_up_by_a_slice_of_the_search(cold, monkeypatch):
+    """Issue 14: each raw reading and the poll that settled it ran a slice of the search first
+    (1-2 ms here, about 10 ms on a Pi Zero 2 W), so the LED frame of a lifted piece waited for
+    it. Only the polls with nothing else to do run slices."""
+    from firmware.referee import match as match_module
+    slices = []
+    advance = match_module._advance
+    monkeypatch.setattr(match_module, "_advance", lambda steps, count: slices.append(count) or advance(steps, count))
+    match = Match(MatchConfig(fen=LOCKED, analysis_steps=4))
+    table = Table(match, occupied=0)
+    table.show(Position(LOCKED).occupied)
+    table.capture("h1", "h2")
+    table.wait(0.0)
+    assert slices == [4]                      # the search is under way, a slice per poll
+    table.lift("a6", dt=0.0)                  # a raw reading, then the poll at its settle instant
+    assert slices == [4] and match.last_verdict.lifted == sq("a6")
+    table.place("a6", dt=0.0)                 # put back: settled, no move
+    assert slices == [4]
+    table.wait(0.0)
+    assert slices == [4, 4]                   # nothing else to do: the search goes on
+    while not table.of(GameOver):
+        table.wait(0.0)
+    assert match.game.outcome.termination is Termination.INSUFFICIENT_MATERIAL
+    assert uci(match.game.moves) == ["h1h2"]
+
+
 def test_a_move_that_comes_before_the_verdict_drops_that_search_for_the_new_positions(cold):
     # A dead position stays dead whatever is played: the new position's search ends the game,
     # drawn, a move later; the move is not held up by the search of the position before it.
