@@ -15,16 +15,25 @@ exact dead-position check on. Prints:
   feedback) and the LED sink; median and p99, all frames and frames that commit a move. The
   peer is the session alone (no thread, no queue, no timer) on the same readings.
 
-A Pi-class profile (unless --no-pi): the same start-up and game run again in a CPU cgroup
-(cgroup v1 cpu.cfs_quota_us / cpu.cfs_period_us = 1000 / 6000 us) that gives the service one
-sixth of one CPU, modelling a Raspberry Pi Zero 2 W, whose Cortex-A53 at 1 GHz runs Python
-about six times slower than this machine (four to eight by earlier measurements; six is the
-middle). Within 6 ms the service runs at most 1 ms, so a step of C ms of CPU here takes about
-6 C ms of wall time there, as on the Pi; a busy loop run in and out of the cgroup checks the
-ratio. It needs root and a writable /sys/fs/cgroup/cpu (skipped otherwise).
+A Pi-class profile (unless --no-pi; first, and alone with --pi-only): the same start-up and game
+again on a CPU about six times slower than this machine's, as a Raspberry Pi Zero 2 W's
+Cortex-A53 at 1 GHz runs Python (four to eight times by earlier measurements; six is the
+middle). By default (--pi-model duty) the children run pinned to one CPU on which a real-time
+process spins 5/6 of every ~0.3 ms and sleeps the rest: they run in the gaps, so every step of
+C ms here takes about 6 C ms, at any size, like a slower clock (the spin is calibrated so a busy
+loop runs x6 slower there; the spin costs 5/6 of a CPU while the profile runs, about a
+minute and a half). --pi-model quota is the first model, a CPU cgroup of 1000 us per
+6000 us: right on average but not in shape. A step runs at full speed until the period's
+millisecond is spent, then waits up to 5 ms: medians come out shorter than a Pi's, and the tail
+follows the period (frame p99 after start 11.7 ms at 1000/6000, 10.8 at 2000/12000 and 33.8 at
+10000/60000, one session, the same code; cpu.stat counted throttling in 60 % of the periods).
+Each frame's latency is also split: the wait from the settle instant until the loop begins the
+step that shows it (the loop was busy with another step), the rest being that step's own work.
+Other programs on the pinned CPU share its gaps: the Pi figures vary with the machine's load.
+Both models need root (real-time priority, or a writable /sys/fs/cgroup/cpu); skipped otherwise.
 
 Goals: RSS <= 35 MB, READY <= 0.3 s, listening <= 0.5 s, p99 <= 5 ms (on this machine).
-Run: .venv/bin/python bench/service.py [--no-pi]
+Run: .venv/bin/python bench/service.py [--no-pi | --pi-only] [--pi-model duty|quota]
 """
 from __future__ import annotations
 
@@ -202,6 +211,8 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
     # shows a frame; the latency runs from the settle instant (reading time + settle_ms).
     from firmware.session.session import Session
     frames: list[float] = []
+    waits: list[float] = []   # of each frame: from the settle instant to the start of the loop's step that shows it
+    step_start = [0.0]
     original_after = Session._after
 
     def timed_after(self, now):
@@ -211,6 +222,7 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
         original_after(self, now)
         if fresh and len(sink.shown) > shown:
             frames.append((sink.shown[shown] - (settled.time + settle)) * 1000)
+            waits.append((step_start[0] - (settled.time + settle)) * 1000)
 
     Session._after = timed_after
     # CPU of each step of the loop that shows a frame (a reading handled, a poll at a deadline):
@@ -220,6 +232,7 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
     def cpu_timed(method):
         def timed(self, item):
             shown = len(sink.shown)
+            step_start[0] = time.monotonic()
             start = time.thread_time_ns()
             method(self, item)
             if len(sink.shown) > shown:
@@ -240,6 +253,7 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
                 if probe.connect_ex(("127.0.0.1", config.web.port)) == 0:
                     break
             await asyncio.sleep(0.01)
+        result["frames_before_listening"] = len(frames)
         result["rss_start_mb"] = rss_mb()
         while not source.done.is_set():
             await asyncio.sleep(0.05)
@@ -254,18 +268,129 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
 
     asyncio.run(main())
     result["samples"] = frames
+    result["waits"] = waits
     result["cpu"] = cpu
     print(json.dumps(result))
 
 
-def in_pi_model() -> None:
-    """preexec_fn: put the child in the Pi-class CPU cgroup."""
-    (PI_CGROUP / "cgroup.procs").write_text(str(os.getpid()))
+# -- the Pi-class CPU ---------------------------------------------------------------------------
+
+def eater(cpu: int, spin_us: float, rest_us: float, seconds: float) -> None:
+    """The duty-cycle model's other half: on ``cpu`` at real-time priority, spin ``spin_us`` then
+    sleep ``rest_us``, over and over, so a normal process pinned there runs only in the gaps;
+    stops after ``seconds`` or when its parent is gone."""
+    os.sched_setaffinity(0, {cpu})
+    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+    parent, clock = os.getppid(), time.perf_counter
+    spin, rest, end = spin_us / 1e6, rest_us / 1e6, clock() + seconds
+    rounds = 0
+    while clock() < end:
+        until = clock() + spin
+        while clock() < until:
+            pass
+        time.sleep(rest)
+        rounds += 1
+        if rounds % 1000 == 0 and os.getppid() != parent:
+            return
 
 
-def run_child(capture: Path, state: Path, mode: str, pi: bool = False) -> dict:
+class PiModel:
+    """A CPU about PI_SLOWER times slower than this machine's, for the Pi-class profile (see the
+    module's docstring): "duty" (an eater on the children's CPU) or "quota" (a CPU cgroup)."""
+
+    SPIN_US, REST_US = 250.0, 50.0
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.cpus = os.sched_getaffinity(0)
+        self.cpu = max(self.cpus)
+        self.spin_us = self.SPIN_US
+        self.eater: subprocess.Popen | None = None
+        self.ratio = self.calm = self.slow = 0.0
+        self.stat_before: dict[str, int] = {}
+
+    def setup(self) -> bool:
+        try:
+            if self.kind == "quota":
+                PI_CGROUP.mkdir(exist_ok=True)
+                (PI_CGROUP / "cpu.cfs_period_us").write_text("6000")
+                (PI_CGROUP / "cpu.cfs_quota_us").write_text(str(6000 // PI_SLOWER))
+                self.calm = busy_loop_seconds(None)
+            else:
+                if len(self.cpus) < 2:
+                    raise OSError("one CPU only: the eater would stop everything else")
+                self.calm = busy_loop_seconds(self)
+                for _ in range(2):   # the spin that gives the ratio, measured with the eater
+                    self.start()
+                    self.slow = busy_loop_seconds(self)
+                    self.stop()
+                    self.ratio = self.slow / self.calm
+                    if abs(self.ratio - PI_SLOWER) < 0.3:
+                        break
+                    self.spin_us *= (PI_SLOWER - 1) / max(self.ratio - 1, 0.5)
+            if self.kind == "quota":
+                self.slow = busy_loop_seconds(self)
+                self.ratio = self.slow / self.calm
+            return True
+        except (OSError, subprocess.CalledProcessError) as exc:
+            self.stop()
+            print(f"Pi-class profile skipped: cannot set up the {self.kind} model ({exc})")
+            return False
+
+    def start(self) -> None:
+        """Before the runs in the model: the eater (duty) or cpu.stat's counts (quota)."""
+        if self.kind == "quota":
+            self.stat_before = self.stat()
+            return
+        # this process (the timer of the start-up figures) keeps off the eater's CPU meanwhile
+        os.sched_setaffinity(0, self.cpus - {self.cpu})
+        self.eater = subprocess.Popen([sys.executable, __file__, "--eater", str(self.cpu), str(self.spin_us),
+                                       str(self.REST_US), "900"])
+        time.sleep(0.2)
+        if self.eater.poll() is not None:
+            raise OSError("the eater could not take real-time priority")
+
+    def stop(self) -> None:
+        if self.eater is not None:
+            self.eater.terminate()
+            self.eater.wait()
+            self.eater = None
+            os.sched_setaffinity(0, self.cpus)
+
+    def preexec(self) -> None:
+        """preexec_fn of a child in the model."""
+        if self.kind == "quota":
+            (PI_CGROUP / "cgroup.procs").write_text(str(os.getpid()))
+        else:
+            os.sched_setaffinity(0, {self.cpu})
+
+    def stat(self) -> dict[str, int]:
+        return {k: int(v) for k, v in (line.split() for line in (PI_CGROUP / "cpu.stat").read_text().splitlines())}
+
+    def close(self) -> None:
+        self.stop()
+        if self.kind == "quota":
+            PI_CGROUP.rmdir()
+
+    def describe(self) -> str:
+        if self.kind == "quota":
+            return (f"1/{PI_SLOWER} of a CPU by cgroup quota ({6000 // PI_SLOWER} us per 6000 us; see the docstring: "
+                    f"too kind to medians, tails that follow the period)")
+        return (f"duty cycle on CPU {self.cpu}: a real-time spin of {self.spin_us:.0f} us then a {self.REST_US:.0f} us "
+                f"sleep, the service pinned there runs in the gaps")
+
+    def throttling(self) -> str:
+        if self.kind != "quota":
+            return ""
+        now = self.stat()
+        return (f"; throttled in {now['nr_throttled'] - self.stat_before['nr_throttled']} of "
+                f"{now['nr_periods'] - self.stat_before['nr_periods']} periods, "
+                f"{(now['throttled_time'] - self.stat_before['throttled_time']) / 1e9:.1f} s in all")
+
+
+def run_child(capture: Path, state: Path, mode: str, pi: PiModel | None = None) -> dict:
     out = subprocess.run([sys.executable, __file__, "--child", str(capture), str(state), mode],
-                         capture_output=True, text=True, timeout=1800, preexec_fn=in_pi_model if pi else None)
+                         capture_output=True, text=True, timeout=1800, preexec_fn=pi.preexec if pi else None)
     if out.returncode != 0:
         raise RuntimeError(out.stderr)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -273,7 +398,7 @@ def run_child(capture: Path, state: Path, mode: str, pi: bool = False) -> dict:
 
 # -- READY and listening ------------------------------------------------------------------------
 
-def start_times(tmp: Path, runs: int = 7, pi: bool = False) -> tuple[list[float], list[float], list[float]]:
+def start_times(tmp: Path, runs: int = 7, pi: PiModel | None = None) -> tuple[list[float], list[float], list[float]]:
     """Seconds from `echiquier run` (default configuration) to READY=1 and to the page's port
     accepting a connection, and its resident MB 0.3 s after that, each run."""
     path = str(tmp / ("notify-pi" if pi else "notify"))
@@ -287,7 +412,7 @@ def start_times(tmp: Path, runs: int = 7, pi: bool = False) -> tuple[list[float]
         config.write_text(config_text(str(tmp / "start-state"), port))
         start = time.monotonic()
         proc = subprocess.Popen([str(ECHIQUIER), "run", "--config", str(config), "--log-level", "warning"],
-                                env=dict(os.environ, NOTIFY_SOCKET=path), preexec_fn=in_pi_model if pi else None)
+                                env=dict(os.environ, NOTIFY_SOCKET=path), preexec_fn=pi.preexec if pi else None)
         got_ready = got_listen = None
         while got_ready is None or got_listen is None:
             if time.monotonic() - start > 60 or proc.poll() is not None:
@@ -312,23 +437,12 @@ def start_times(tmp: Path, runs: int = 7, pi: bool = False) -> tuple[list[float]
     return ready, listening, rss
 
 
-def busy_loop_seconds(pi: bool) -> float:
-    """Wall time of a fixed pure-Python loop in a child (in the Pi cgroup or not)."""
+def busy_loop_seconds(pi: PiModel | None) -> float:
+    """Wall time of a fixed pure-Python loop in a child (in the Pi model or not)."""
     code = "import time\nt = time.monotonic()\nn = 0\nfor i in range(3_000_000): n += i & 7\nprint(time.monotonic() - t)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         preexec_fn=in_pi_model if pi else None)
+                         preexec_fn=pi.preexec if pi else None)
     return float(out.stdout)
-
-
-def make_pi_cgroup() -> bool:
-    try:
-        PI_CGROUP.mkdir(exist_ok=True)
-        (PI_CGROUP / "cpu.cfs_period_us").write_text("6000")
-        (PI_CGROUP / "cpu.cfs_quota_us").write_text(str(6000 // PI_SLOWER))
-        return True
-    except OSError as exc:
-        print(f"Pi-class profile skipped: cannot set up {PI_CGROUP} ({exc})")
-        return False
 
 
 def bare_python() -> tuple[float, float]:
@@ -350,22 +464,54 @@ def latency_row(name: str, samples: list[float]) -> str:
             f"max {max(samples):6.2f} ms  ({len(samples)} frames)")
 
 
+def pi_report(model: PiModel, live: dict, peer: dict, ready: list[float], listening: list[float]) -> None:
+    print(f"Pi-class profile: {model.describe()}; a busy loop ran x{model.ratio:.1f} slower in it "
+          f"({model.slow:.2f} s against {model.calm:.2f} s)")
+    print(f"game: {live['moves']} moves; session alone: {peer['moves']} moves{live.get('throttling', '')}")
+    if live["moves"] != peer["moves"]:
+        print(f"  the live run stopped short: {live.get('outcome')}; problems: {live['problems']}")
+    print(f"start to READY=1 (median)       {statistics.median(ready):6.3f} s   "
+          f"[{', '.join(f'{r:.2f}' for r in ready)}]")
+    print(f"start to listening (median)     {statistics.median(listening):6.3f} s   "
+          f"[{', '.join(f'{r:.2f}' for r in listening)}]")
+    lat, base = live["samples"], peer["samples"]
+    print(latency_row("settled reading -> LED frame", lat))
+    print(latency_row("  session alone (peer)", base) +
+          f"  (service p99 / peer p99 x{pct(lat, 0.99) / max(pct(base, 0.99), 1e-6):.1f})")
+    early = live["frames_before_listening"]
+    if 0 < early < len(lat):
+        print(latency_row("  frames before the page listened", lat[:early]))
+        print(latency_row("  frames after", lat[early:]))
+    print(latency_row("  of which waiting for the loop", [max(0.0, w) for w in live["waits"]]) +
+          "  (settle instant -> its step begins)")
+    steps = live["cpu"]
+    print(latency_row("CPU of the loop step behind a frame", steps).replace("frames)", "steps)"))
+
+
 def main() -> int:
-    pi = "--no-pi" not in sys.argv and make_pi_cgroup()
+    model = None
+    if "--no-pi" not in sys.argv:
+        model = PiModel(sys.argv[sys.argv.index("--pi-model") + 1] if "--pi-model" in sys.argv else "duty")
+        model = model if model.setup() else None
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         capture = tmp / "game.cap"
         capture.write_text(make_capture(make_game()))
+        if model is not None:
+            try:
+                model.start()
+                pi_live = run_child(capture, tmp / "pi-live", "service", pi=model)
+                pi_live["throttling"] = model.throttling()
+                pi_peer = run_child(capture, tmp / "pi-peer", "peer", pi=model)
+                pi_ready, pi_listening, _ = start_times(tmp, pi=model)
+            finally:
+                model.close()
+            if "--pi-only" in sys.argv:
+                pi_report(model, pi_live, pi_peer, pi_ready, pi_listening)
+                return 0
         live = run_child(capture, tmp / "live", "service")
         peer = run_child(capture, tmp / "peer", "peer")
         ready, listening, run_rss = start_times(tmp)
-        if pi:
-            calm, slow = busy_loop_seconds(False), busy_loop_seconds(True)
-            pi_live = run_child(capture, tmp / "pi-live", "service", pi=True)
-            pi_peer = run_child(capture, tmp / "pi-peer", "peer", pi=True)
-            pi_ready, pi_listening, _ = start_times(tmp, pi=True)
-    if pi:
-        PI_CGROUP.rmdir()
     py_start, py_rss = bare_python()
     lat, base = live["samples"], peer["samples"]
     print(f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
@@ -393,26 +539,17 @@ def main() -> int:
     ok = (live["rss_end_mb"] <= GOALS["rss_mb"] and ready_med <= GOALS["ready_s"]
           and listen_med <= GOALS["listen_s"] and pct(lat, 0.99) <= GOALS["p99_ms"])
     print("goals met" if ok else "goals NOT all met")
-    if pi:
+    if model is not None:
         print()
-        print(f"Pi-class profile: 1/{PI_SLOWER} of a CPU (cfs quota {6000 // PI_SLOWER} us per 6000 us); a busy loop ran "
-              f"x{slow / calm:.1f} slower in it ({slow:.2f} s against {calm:.2f} s)")
-        print(f"game: {pi_live['moves']} moves; session alone: {pi_peer['moves']} moves")
-        if pi_live["moves"] != pi_peer["moves"]:
-            print(f"  the live run stopped short: {pi_live.get('outcome')}; problems: {pi_live['problems']}")
-        print(f"start to READY=1 (median)       {statistics.median(pi_ready):6.3f} s   "
-              f"[{', '.join(f'{r:.2f}' for r in pi_ready)}]")
-        print(f"start to listening (median)     {statistics.median(pi_listening):6.3f} s   "
-              f"[{', '.join(f'{r:.2f}' for r in pi_listening)}]")
-        print(latency_row("settled reading -> LED frame", pi_live["samples"]))
-        print(latency_row("  session alone (peer)", pi_peer["samples"]))
-        steps = pi_live["cpu"]
-        print(latency_row("CPU of the loop step behind a frame", steps).replace("frames)", "steps)"))
+        pi_report(model, pi_live, pi_peer, pi_ready, pi_listening)
     return 0
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "--child":
         child(sys.argv[2], sys.argv[3], sys.argv[4])
+        sys.exit(0)
+    if len(sys.argv) == 6 and sys.argv[1] == "--eater":
+        eater(int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]))
         sys.exit(0)
     sys.exit(main())
