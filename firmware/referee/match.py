@@ -99,8 +99,10 @@ class MatchConfig:
     exact_dead_positions: bool = True
     # The exact searches run in slices, one per poll (next_deadline asks for polls until they are
     # done): at most this many steps of about chess_core.dead_search.STEP_NODES positions each
-    # (4 steps: 1-2 ms here, rarely up to 8). 0: each search to its end at once.
-    analysis_steps: int = 4
+    # (2 steps: 0.5-1 ms here, rarely up to 4; six times that on a Pi Zero 2 W). A settled
+    # reading's frame may wait for the slice under way: 4 steps took 6 % less CPU over a game
+    # but doubled that wait (bench/service.py). 0: each search to its end at once.
+    analysis_steps: int = 2
     # "at_once": the clock of the side to move starts with the game (an arbiter's start, FIDE 6.5);
     # "first_move": the clocks start when the side to move completes its first move (online servers).
     clock_start: str = "at_once"
