@@ -36,7 +36,7 @@ from board_driver.pinmap import LedPins, load_pinmap
 from board_driver.reading import Reading
 
 from firmware.config import Config
-from firmware.heap import return_large_blocks
+from firmware.heap import one_heap, return_large_blocks
 from firmware.sdnotify import Notifier
 from firmware.session.session import Session
 
@@ -194,6 +194,7 @@ class Service:
 
     async def run(self) -> int:
         """Run until stopped or the replay ends; returns the exit code."""
+        one_heap()   # before the sensor thread and the page's loader start: no heap of their own
         self._loop = asyncio.get_running_loop()
         self._queue = asyncio.Queue()
         for sig in (signal.SIGTERM, signal.SIGINT):
