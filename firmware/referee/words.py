@@ -380,7 +380,7 @@ PAGE = {
            "msg_paired": "Paired: this device may now play on the board.",
            "msg_new_game": "New game: set the pieces up if the board asks for it.",
            "msg_token_kept": "Token kept on the board: connecting to Lichess…",
-           "lichess_account": "Account {account}", "lichess_token_kept": "Token kept",
+           "lichess_signed_in": "Account {account}", "lichess_token_kept": "Token kept",
            "lichess_playing": "Playing game {game}.",
            "lichess_none": "Not connected. Paste a Lichess API token to play your online games on this board; "
                            "it is kept on the board and never shown again.",
@@ -465,7 +465,7 @@ PAGE = {
            "msg_paired": "Appairé : cet appareil peut maintenant jouer sur l'échiquier.",
            "msg_new_game": "Nouvelle partie : placez les pièces si l'échiquier le demande.",
            "msg_token_kept": "Jeton gardé sur l'échiquier : connexion à Lichess…",
-           "lichess_account": "Compte {account}", "lichess_token_kept": "Jeton gardé",
+           "lichess_signed_in": "Compte {account}", "lichess_token_kept": "Jeton gardé",
            "lichess_playing": "Partie {game} en cours.",
            "lichess_none": "Non connecté. Collez un jeton d'API Lichess pour jouer vos parties en ligne sur cet "
                            "échiquier ; il est gardé sur l'échiquier et n'est plus jamais affiché.",

@@ -128,3 +128,30 @@ def test_the_page_words_have_the_same_placeholders_in_both_languages():
     import re
     for key, english in words.PAGE["en"].items():
         assert set(re.findall(r"\{(\w+)\}", english)) == set(re.findall(r"\{(\w+)\}", words.PAGE["fr"][key])), key
+
+
+def test_no_page_word_is_written_twice():
+    """A key given twice in a dict literal silently keeps the last one: the Lichess fieldset's
+    legend read "Account {account}" / "Compte {account}", the words of the signed-in line."""
+    import ast
+    import inspect
+    tree = ast.parse(inspect.getsource(words))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            keys = [k.value for k in node.keys if isinstance(k, ast.Constant)]
+            assert not {k for k in keys if keys.count(k) > 1}, f"line {node.lineno}"
+
+
+def test_the_words_of_the_pages_fixed_texts_have_no_placeholder():
+    """The elements of index.html marked data-words are relabelled as they are: a {placeholder}
+    in their words would be shown to the player as it is."""
+    import re
+    from pathlib import Path
+    html = (Path(words.__file__).parents[1] / "web" / "static" / "index.html").read_text(encoding="utf-8")
+    keys = set(re.findall(r'data-words="(\w+)"', html))
+    assert "lichess_account" in keys
+    for lang in ("en", "fr"):
+        for key in keys:
+            assert "{" not in words.PAGE[lang][key], (lang, key, words.PAGE[lang][key])
+    assert words.PAGE["en"]["lichess_account"] == "Lichess account"
+    assert words.PAGE["fr"]["lichess_account"] == "Compte Lichess"

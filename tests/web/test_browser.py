@@ -632,8 +632,9 @@ def test_the_lichess_token_is_never_echoed(sim, open_page, lichess):
     page.reload()
     expect(page.locator("body")).to_have_attribute("data-ready", "1")
     connect_lichess(page)
-    expect(page.locator("#lichess-state")).to_contain_text("bobby")
+    expect(page.locator("#lichess-state")).to_contain_text("Account bobby")
     expect(page.locator("#lichess-state")).to_contain_text("connected")
+    expect(page.locator("#lichess legend")).to_have_text("Lichess account")   # its own words, no {account}
     expect(page.locator("#lichess-logout")).to_be_visible()
     expect(page.locator("#lichess-form")).to_be_hidden()
     assert TOKEN not in page.content() and TOKEN not in page.inner_text("body")
@@ -653,6 +654,7 @@ def test_the_lichess_token_is_never_echoed(sim, open_page, lichess):
     page.click("#lang-fr")                                          # and in French
     expect(page.locator("#lichess-state")).to_contain_text("Lichess n'est pas connecté")
     expect(page.locator("#lichess-state")).to_contain_text("Collez un nouveau jeton pour réessayer")
+    expect(page.locator("#lichess legend")).to_have_text("Compte Lichess")
     page.click("#lang-en")
     expect(page.locator("#lichess-form")).to_be_visible()           # a new token may be entered at once
     assert "lip_Wr0ngT0ken" not in page.content() and "lip_Wr0ngT0ken" not in "".join(frames + answers)

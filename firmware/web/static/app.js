@@ -534,7 +534,7 @@
     let text;
     if (l.logged_in) {
       const state = l.link ? l.link.state : "";
-      text = l.account ? wf("lichess_account", "Account {account}", { account: l.account }) : w("lichess_token_kept", "Token kept");
+      text = l.account ? wf("lichess_signed_in", "Account {account}", { account: l.account }) : w("lichess_token_kept", "Token kept");
       text += state ? `: ${linkWord(state)}` : "";
       if (l.link && l.link.detail && state !== "connected") text += ` (${l.link.detail})`;
       text += ".";
