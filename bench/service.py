@@ -241,9 +241,11 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
     class TimingSink(LedSink):
         def __init__(self) -> None:
             self.shown: list[float] = []
+            self.cpu_at_show: list[int] = []
 
         def show(self, colours) -> None:
             self.shown.append(time.monotonic())
+            self.cpu_at_show.append(time.thread_time_ns())
 
     source, sink = PacedSource(), TimingSink()
     # A sample: a reading settles (the session sees a new settled reading) and the same pass
@@ -267,6 +269,7 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
     # CPU of each step of the loop that shows a frame (a reading handled, a poll at a deadline):
     # the work behind a frame, free of whatever else the machine runs meanwhile.
     cpu: list[float] = []
+    cpu_to_frame: list[float] = []   # the same steps' CPU until their frame is shown (the contact -> LED path)
 
     def cpu_timed(method):
         def timed(self, item):
@@ -276,6 +279,7 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
             method(self, item)
             if len(sink.shown) > shown:
                 cpu.append((time.thread_time_ns() - start) / 1e6)
+                cpu_to_frame.append((sink.cpu_at_show[shown] - start) / 1e6)
         return timed
 
     Service._on_reading = cpu_timed(Service._on_reading)
@@ -316,6 +320,7 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
     result["samples"] = frames
     result["waits"] = waits
     result["cpu"] = cpu
+    result["cpu_to_frame"] = cpu_to_frame
     print(json.dumps(result))
 
 
@@ -623,6 +628,9 @@ def main() -> int:
     steps = live["cpu"]
     print(latency_row("CPU of the loop step behind a frame", steps).replace("frames)", "steps)") +
           f"  x{PI_SLOWER} on a Zero 2 W: p99 {pct(steps, 0.99) * PI_SLOWER:.1f} ms, max {max(steps) * PI_SLOWER:.1f} ms")
+    to_frame = live["cpu_to_frame"]
+    print(latency_row("  of which until its frame shows", to_frame).replace("frames)", "steps)") +
+          f"  goal max <= 5 ms; x{PI_SLOWER}: max {max(to_frame) * PI_SLOWER:.1f} ms")
     ok = (max(live["rss_end_mb"], paged["rss_end_mb"], replayed["peak_mb"]) <= GOALS["rss_mb"] and ready_med <= GOALS["ready_s"]
           and listen_med <= GOALS["listen_s"] and pct(lat, 0.99) <= GOALS["p99_ms"])
     print("goals met" if ok else "goals NOT all met")
