@@ -385,7 +385,14 @@ PAGE = {
            "lichess_none": "Not connected. Paste a Lichess API token to play your online games on this board; "
                            "it is kept on the board and never shown again.",
            "lichess_failed": "Lichess is not connected: {detail}. Paste a new token to try again.",
-           "link_failed_detail": "the link failed"},
+           "link_failed_detail": "the link failed",
+           "link_live": "live", "sim_hand": "Hand:", "sim_empty": "empty", "sim_aside": "Put aside",
+           "sim_setup": "Set up pieces",
+           "sim_hint": "Click a piece to lift it, click a square to put it down, or drag it. The hand holds two pieces.",
+           "legend_sensor": "sensor reads a piece", "legend_ghost": "piece the game expects but the board lacks",
+           "legend_frame": "coloured frame: the square's LED",
+           "start_position": "Start position (0 to 959; 518 is the usual one)",
+           "lichess_token_label": "API token (scope board:play, from lichess.org/account/oauth/token)"},
     "fr": {
            "two_players": "Deux joueurs à l'échiquier",
            "lichess_online": "Lichess (en ligne)",
@@ -470,7 +477,15 @@ PAGE = {
            "lichess_none": "Non connecté. Collez un jeton d'API Lichess pour jouer vos parties en ligne sur cet "
                            "échiquier ; il est gardé sur l'échiquier et n'est plus jamais affiché.",
            "lichess_failed": "Lichess n'est pas connecté : {detail}. Collez un nouveau jeton pour réessayer.",
-           "link_failed_detail": "le lien a échoué"},
+           "link_failed_detail": "le lien a échoué",
+           "link_live": "en direct", "sim_hand": "Main :", "sim_empty": "vide", "sim_aside": "Poser à côté",
+           "sim_setup": "Placer les pièces",
+           "sim_hint": "Cliquez sur une pièce pour la soulever, sur une case pour la poser, ou faites-la glisser. "
+                       "La main tient deux pièces.",
+           "legend_sensor": "le capteur lit une pièce", "legend_ghost": "pièce attendue que l'échiquier n'a pas",
+           "legend_frame": "cadre coloré : la LED de la case",
+           "start_position": "Position de départ (0 à 959 ; 518 est la position habituelle)",
+           "lichess_token_label": "Jeton d'API (portée board:play, sur lichess.org/account/oauth/token)"},
 }
 
 __all__ = ["LANGS", "PIECES", "SIDES", "LED_ROLES", "LED_GROUPS", "PAGE", "piece_name", "side_to_move",

@@ -364,10 +364,29 @@ def test_the_french_toggle_writes_the_moves_with_french_letters(sim, open_page):
     expect(moves).to_contain_text("Cc6")
     expect(moves).to_contain_text("Fb5")
     expect(moves).not_to_contain_text("Nf3")
+    # The rest of the page in French too: the link, the simulator's hand and its legend.
+    expect(page.locator("#link")).to_have_text("en direct")
+    expect(page.locator("#sim")).to_contain_text("Main :")
+    expect(page.locator("#hand")).to_have_text("vide")
+    expect(page.locator("#aside")).to_have_text("Poser à côté")
+    expect(page.locator("#setup")).to_have_text("Placer les pièces")
+    expect(page.locator("#sim .hint")).to_contain_text("Cliquez sur une pièce pour la soulever")
+    expect(page.locator(".play .legend")).to_contain_text("le capteur lit une pièce")
+    page.click("[data-tab=new]")
+    page.select_option("#new-game [name=variant]", "chess960-number")
+    expect(page.locator("#ng-number-label")).to_contain_text("Position de départ (0 à 959")
+    page.click("[data-tab=settings]")
+    expect(page.locator("#lichess-form label")).to_contain_text("Jeton d'API")
+    page.click("[data-tab=game]")
     page.reload()                                        # the choice is remembered
     expect(page.locator("#moves")).to_contain_text("Fb5")
+    expect(page.locator("#link")).to_have_text("en direct")
     page.click("#lang-en")
     expect(page.locator("#moves")).to_contain_text("Bb5")
+    expect(page.locator("#link")).to_have_text("live")
+    expect(page.locator("#hand")).to_have_text("empty")
+    expect(page.locator("#setup")).to_have_text("Set up pieces")
+    assert not page.errors
 
 
 def test_on_the_lan_a_change_without_the_pairing_code_is_refused(sim, open_page):

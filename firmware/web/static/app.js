@@ -60,6 +60,7 @@
       if (el.dataset.label !== undefined) el.dataset.label = text;
     }
     document.documentElement.lang = ui.lang;
+    if ($("#link").dataset.state in PAGE_LINK_WORDS) setLink($("#link").dataset.state);
     renderLegend();
   }
 
@@ -574,7 +575,7 @@
       b.addEventListener("click", () => { ui.handIndex = ui.handIndex === i ? null : i; renderSim(ui.state); });
       hand.appendChild(b);
     });
-    if (!s.sim.hand.length) hand.textContent = "empty";
+    if (!s.sim.hand.length) hand.textContent = w("sim_empty", "empty");
     $("#aside").disabled = !s.sim.hand.length;
   }
 
@@ -614,18 +615,21 @@
   }
 
   // -- websocket ---------------------------------------------------------------------------------------------
-  function setLink(state, text) {
+  // The page's own link to the board, in the chosen language (set again when the language changes).
+  const PAGE_LINK_WORDS = { up: ["link_live", "live"], connecting: ["link_connecting", "connecting…"],
+                            down: ["link_reconnecting", "reconnecting…"] };
+  function setLink(state) {
     const el = $("#link");
     el.dataset.state = state;
-    el.textContent = text;
+    el.textContent = w(...PAGE_LINK_WORDS[state]);
   }
 
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws`);
     ui.ws = ws;
-    setLink("connecting", "connecting…");
-    ws.addEventListener("open", () => { ui.retry = 0; setLink("up", "live"); });
+    setLink("connecting");
+    ws.addEventListener("open", () => { ui.retry = 0; setLink("up"); });
     ws.addEventListener("message", (event) => {
       let msg;
       try { msg = JSON.parse(event.data); } catch (_) { return; }
@@ -639,7 +643,7 @@
       }
     });
     ws.addEventListener("close", () => {
-      setLink("down", "reconnecting…");
+      setLink("down");
       const wait = Math.min(10000, 500 * 2 ** ui.retry++);
       setTimeout(connect, wait);
     });
