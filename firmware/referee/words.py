@@ -386,6 +386,7 @@ PAGE = {
                            "it is kept on the board and never shown again.",
            "lichess_failed": "Lichess is not connected: {detail}. Paste a new token to try again.",
            "link_failed_detail": "the link failed",
+           "one_move": "{n} move", "n_moves": "{n} moves",
            "link_live": "live", "sim_hand": "Hand:", "sim_empty": "empty", "sim_aside": "Put aside",
            "sim_setup": "Set up pieces",
            "sim_hint": "Click a piece to lift it, click a square to put it down, or drag it. The hand holds two pieces.",
@@ -478,6 +479,7 @@ PAGE = {
                            "échiquier ; il est gardé sur l'échiquier et n'est plus jamais affiché.",
            "lichess_failed": "Lichess n'est pas connecté : {detail}. Collez un nouveau jeton pour réessayer.",
            "link_failed_detail": "le lien a échoué",
+           "one_move": "{n} coup", "n_moves": "{n} coups",
            "link_live": "en direct", "sim_hand": "Main :", "sim_empty": "vide", "sim_aside": "Poser à côté",
            "sim_setup": "Placer les pièces",
            "sim_hint": "Cliquez sur une pièce pour la soulever, sur une case pour la poser, ou faites-la glisser. "

@@ -18,6 +18,7 @@ from typing import Any
 from chess_core import Game, san, square_name
 
 from chess_core.pgn import read_pgn
+from firmware.referee.words import outcome_text
 
 MAX_PGN_BYTES = 4 * 1024 * 1024   # one game's file; more is not a game this board wrote
 ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,200}")
@@ -91,7 +92,8 @@ class GameLibrary:
             plies = len(first.moves)
             detail = {"headers": headers, "start_fen": first.game.start_fen, **_replay(first.game),
                       "result": headers.get("Result", first.result),
-                      "ending": first.game.outcome.describe() if first.game.outcome else None}
+                      "ending": first.game.outcome.describe() if first.game.outcome else None,
+                      "ending_fr": outcome_text(first.game.outcome, "fr") if first.game.outcome else None}
         elif errors:
             problem = str(errors[0])
         result = headers.get("Result", "*")
@@ -105,6 +107,7 @@ class GameLibrary:
             "event": headers.get("Event", ""),
             "result": result,
             "ending": detail["ending"] if detail else None,
+            "ending_fr": detail["ending_fr"] if detail else None,
             "in_progress": result == "*" and not abandoned,
             "abandoned": abandoned,
             "plies": plies,

@@ -229,6 +229,12 @@ def test_shepherds_mate_by_clicks_ends_the_game_and_reaches_the_library(sim, ope
     expect(page.locator('#viewer-board [data-square="d1"]')).to_have_attribute("data-piece", "Q")
     page.click("#v-next")
     expect(page.locator('#viewer-board [data-square="e4"]')).to_have_attribute("data-piece", "P")
+    expect(page.locator("#viewer-ending")).to_have_text("1-0 — White wins by checkmate")
+    expect(game).to_contain_text("4 moves")
+    page.click("#lang-fr")                                # the library in French too
+    expect(page.locator("#viewer-ending")).to_have_text("1-0 — Les Blancs gagnent par mat")
+    expect(page.locator("#library li").first).to_contain_text("4 coups")
+    page.click("#lang-en")
     pgn = page.request.get(server.url + "games.pgn")
     assert pgn.ok and "Qxf7#" in pgn.text()
     assert not page.errors

@@ -34,6 +34,8 @@ def test_every_recorded_game_is_listed_newest_first(games):
     mate = listed[1]
     assert (mate["white"], mate["black"], mate["result"], mate["plies"]) == ("Anna", "Ben", "1-0", 7)
     assert mate["ending"] == "White wins by checkmate" and not mate["in_progress"]
+    assert mate["ending_fr"] == "Les Blancs gagnent par mat"
+    assert GameLibrary(games).game("2025-03-01_1000_Anna-vs-Ben")["ending_fr"] == "Les Blancs gagnent par mat"
     assert listed[0]["in_progress"] and listed[0]["result"] == "*"
 
 

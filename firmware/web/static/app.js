@@ -750,7 +750,8 @@
       b.className = "game";
       const moves = Math.ceil(g.plies / 2);
       const when = `${g.date.replace(/\./g, "-")}${g.time ? " " + g.time.slice(0, 5) : ""}`;
-      b.textContent = `${g.white} – ${g.black} · ${g.abandoned ? w("abandoned", "unfinished (abandoned)") : g.in_progress ? w("in_progress", "in progress") : g.result} · ${moves} move${moves === 1 ? "" : "s"} · ${when}`;
+      const count = moves === 1 ? wf("one_move", "{n} move", { n: moves }) : wf("n_moves", "{n} moves", { n: moves });
+      b.textContent = `${g.white} – ${g.black} · ${g.abandoned ? w("abandoned", "unfinished (abandoned)") : g.in_progress ? w("in_progress", "in progress") : g.result} · ${count} · ${when}`;
       if (g.problem) b.title = g.problem;
       b.addEventListener("click", () => openGame(g.id));
       const a = document.createElement("a");
@@ -778,8 +779,6 @@
     $("#viewer-download").href = `/games/${encodeURIComponent(id)}.pgn`;
     $("#viewer-download").download = `${id}.pgn`;
     $("#viewer-pgn").textContent = pgn;
-    $("#viewer-ending").textContent = game.abandoned ? w("viewer_abandoned", "Unfinished: abandoned.")
-      : game.in_progress ? w("viewer_in_progress", "In progress.") : `${game.result}${game.ending ? " — " + game.ending : ""}`;
     if (!ui.viewerSquares) {
       ui.viewerSquares = {};
       buildBoard($("#viewer-board"), ui.viewerSquares, false);
@@ -799,6 +798,9 @@
       el.classList.toggle("last", last.has(NAMES[i]));
     }
     $("#v-ply").textContent = `${v.ply} / ${g.fens.length - 1}`;
+    const ending = (ui.lang === "fr" && g.ending_fr) || g.ending;   // the ending in the chosen language
+    $("#viewer-ending").textContent = g.abandoned ? w("viewer_abandoned", "Unfinished: abandoned.")
+      : g.in_progress ? w("viewer_in_progress", "In progress.") : `${g.result}${ending ? " — " + ending : ""}`;
     const start = g.start_fen ? { number: Number(g.start_fen.split(" ")[5]) || 1, black: g.start_fen.split(" ")[1] === "b" } : { number: 1, black: false };
     renderMoves($("#viewer-moves"), g.san[ui.lang] || g.san.en, start, v.ply, (ply) => { v.ply = ply; showPly(); });
   }
@@ -872,6 +874,8 @@
     applyWords();
     render();
     showPly();
+    ui.libraryDirty = true;                 // the list's words too
+    if (!$('[data-panel="library"]').hidden) loadLibrary();
   }
 
   function setFlipped(flipped) {
