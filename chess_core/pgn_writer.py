@@ -21,7 +21,8 @@ _COMPUTED = ("SetUp", "FEN", "PlyCount")  # follow from the game; a caller's val
 def write_pgn(game: Game, headers: Optional[Mapping[str, Optional[str]]] = None,
               clocks: Optional[Sequence[Optional[int]]] = None, termination: Optional[str] = None,
               *, comments: Optional[Mapping[int, str]] = None,
-              nags: Optional[Mapping[int, Sequence[int]]] = None, derive: bool = True) -> str:
+              nags: Optional[Mapping[int, Sequence[int]]] = None, derive: bool = True,
+              sans: Optional[Sequence[str]] = None) -> str:
     """The PGN of ``game`` (finished or still going), ending with a newline.
 
     ``headers`` override or extend the default tags (a None value drops a non-roster tag);
@@ -31,6 +32,8 @@ def write_pgn(game: Game, headers: Optional[Mapping[str, Optional[str]]] = None,
     ``comments[p]``/``nags[p]`` go after the p-th move (p = 0: before the first move).
     ``derive=False`` writes only what the caller gives (a game read from a file): no
     Termination, TimeControl or PlyCount tag and no reason comment of the writer's own.
+    ``sans``: the English SAN of every move, when the caller keeps it (a session saving after
+    each move): the game is then not replayed, and the writing costs no legal-move search.
 
     >>> from chess_core.move import Move
     >>> g = Game(); _ = g.push(Move.from_uci("e2e4"))
@@ -38,6 +41,8 @@ def write_pgn(game: Game, headers: Optional[Mapping[str, Optional[str]]] = None,
     1. e4 { [%clk 0:04:59.7] } *
     """
     moves = game.moves
+    if sans is not None and len(sans) != len(moves):
+        raise ValueError(f"{len(sans)} SAN for a game of {len(moves)} moves")
     clocks = _checked_clocks(clocks, len(moves))
     comments = dict(comments or {})
     nags = {ply: list(values) for ply, values in (nags or {}).items()}
@@ -52,7 +57,7 @@ def write_pgn(game: Game, headers: Optional[Mapping[str, Optional[str]]] = None,
     if reason is None and derive and outcome is not None and outcome.result() == result:
         reason = reason_text(outcome)
 
-    units = _movetext_units(game, clocks, comments, nags, reason)
+    units = _movetext_units(game, clocks, comments, nags, reason, sans)
     units.append(result)
     lines = [f'[{name} "{escape_tag_value(value)}"]' for name, value in tags.items()]
     lines.append("")
@@ -108,11 +113,13 @@ def _tags(game: Game, headers: Optional[Mapping[str, Optional[str]]], clocks: li
 
 
 def _movetext_units(game: Game, clocks: list[Optional[int]], comments: dict[int, str],
-                    nags: dict[int, list[int]], reason: Optional[str]) -> list[str]:
+                    nags: dict[int, list[int]], reason: Optional[str], sans: Optional[Sequence[str]]) -> list[str]:
     """Tokens that are never split across lines: ``12. Nf3``, ``$1``, comment words."""
     units: list[str] = []
     last = len(game.moves)
     pos = game.start_position()
+    white_first = pos.turn == WHITE
+    first_number = pos.fullmove_number
 
     def after(ply: int) -> bool:
         """Write what follows ply ``ply``; True when a comment was written."""
@@ -140,13 +147,18 @@ def _movetext_units(game: Game, clocks: list[Optional[int]], comments: dict[int,
     after(0)
     numbered = True  # the first move always carries its number
     for ply, move in enumerate(game.moves, 1):
-        text = san(pos, move, "en")
-        if pos.turn == WHITE:
-            text = f"{pos.fullmove_number}. {text}"
+        if sans is None:
+            text = san(pos, move, "en")
+            pos.push(move)
+        else:
+            text = sans[ply - 1]
+        white = white_first == (ply % 2 == 1)   # who made this move
+        number = first_number + (ply - (1 if white_first else 0)) // 2
+        if white:
+            text = f"{number}. {text}"
         elif numbered:
-            text = f"{pos.fullmove_number}... {text}"
+            text = f"{number}... {text}"
         units.append(text)
-        pos.push(move)
         numbered = after(ply)
     return units
 

@@ -22,6 +22,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from chess_core import STARTING_FEN, Game, Move, Outcome, Termination
@@ -196,16 +197,21 @@ class Recorder:
     def pgn_path(self, record: GameRecord) -> Path:
         return self.games_dir / record.pgn_name
 
-    def pgn_text(self, record: GameRecord, game: Game | None = None) -> str:
-        game = game if game is not None else record.game()
+    def pgn_text(self, record: GameRecord, game: Game | None = None, sans: Sequence[str] | None = None) -> str:
+        """The game's PGN; ``sans`` (the English SAN of ``game``'s moves) spares replaying it."""
+        if game is None:
+            game, sans = record.game(), None
+        if sans is not None and len(sans) != len(game.moves):
+            sans = None
         comments = {int(ply): text for ply, text in record.comments.items() if int(ply) <= len(game.moves)}
-        return write_pgn(game, record.headers(), record.clocks, comments=comments)
+        return write_pgn(game, record.headers(), record.clocks, comments=comments, sans=sans)
 
-    def save(self, record: GameRecord, game: Game | None = None) -> None:
-        """Write ``current.json``, then the game's PGN; ``game`` spares rebuilding it."""
+    def save(self, record: GameRecord, game: Game | None = None, sans: Sequence[str] | None = None) -> None:
+        """Write ``current.json``, then the game's PGN; ``game`` spares rebuilding it, ``sans`` (its
+        moves' English SAN, kept by the session) replaying it."""
         self.prepare()
         atomic_write(self.current_path, record.to_json())
-        atomic_write(self.pgn_path(record), self.pgn_text(record, game))
+        atomic_write(self.pgn_path(record), self.pgn_text(record, game, sans))
         self.saves += 1
 
     def discard(self, record: GameRecord) -> None:

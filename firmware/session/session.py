@@ -1135,7 +1135,8 @@ class Session:
             return
         had_error = self.saving.error is not None
         try:
-            self.recorder.save(self.record, self.game)
+            self._sans.update(self.game)   # extended by the moves since the last change: no replay
+            self.recorder.save(self.record, self.game, self._sans.en)
         except Exception as exc:  # noqa: BLE001 - a full disk or a bad record must not stop the board
             self._dirty = True
             self.saving.failed(exc, now if now is not None else self.clock())

@@ -268,3 +268,33 @@ def test_commands_keep_their_spelling_and_order_when_a_game_read_is_written_back
     assert "{ [%eval 0.17][%clk 00:30:00] }" in flat
     assert "{ [%clk 0:29:59.50] [%emt 0:00:01] a note }" in flat
     assert read_game(back).clocks == [1_800_000, 1_799_500]
+
+
+def test_a_game_written_from_its_kept_san_is_the_game_written_by_replaying_it(monkeypatch):
+    """The session keeps each move's SAN and saves after every move: given that SAN, the writer
+    replays nothing (no san() call) and writes the same text, from any start (Black to move, a
+    late move number) and with comments, clocks and NAGs."""
+    import chess_core.pgn_writer as writer
+    from chess_core.move import Move
+    from chess_core.notation import san as real_san
+
+    games = []
+    for fen, ucis in [(None, "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6 f1e2 e7e5 e1g1"),
+                      ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 7 41", "e8c8 e1g1 d8d1 f1d1 h8h1 g1h1")]:
+        game = Game(fen)
+        for uci in ucis.split():
+            game.push(Move.from_uci(uci))
+        games.append(game)
+    for game in games:
+        pos, sans = game.start_position(), []
+        for move in game.moves:
+            sans.append(real_san(pos, move, "en"))
+            pos.push(move)
+        n = len(game.moves)
+        kw = dict(clocks=[60_000 - 100 * i for i in range(n)], comments={0: "start", 3: "a note"}, nags={2: [1]})
+        replayed = write_pgn(game, {"White": "Ada"}, **kw)
+        monkeypatch.setattr(writer, "san", lambda *a: (_ for _ in ()).throw(AssertionError("replayed")))
+        assert write_pgn(game, {"White": "Ada"}, **kw, sans=sans) == replayed
+        monkeypatch.undo()
+        with pytest.raises(ValueError):
+            write_pgn(game, sans=sans[:-1])

@@ -102,10 +102,10 @@ def test_a_failed_save_is_shown_retried_and_the_moves_are_kept(tmp_path, monkeyp
     real_save = recorder.save
     full = {"on": True}
 
-    def save(record, game=None):
+    def save(record, game=None, sans=None):
         if full["on"]:
             raise OSError(errno.ENOSPC, "No space left on device")
-        real_save(record, game)
+        real_save(record, game, sans)
     monkeypatch.setattr(recorder, "save", save)
     table.play_all("g1f3 b8c6")
     snap = table.session.snapshot(table.t)
