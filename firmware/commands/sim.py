@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import logging
 import os
 import random
@@ -123,5 +124,10 @@ async def _serve(config, port: int) -> int:
     sim = Simulator(config, port=port, announce=announce, opponent=opponent)
     code = await sim.run()
     if sim.url is None:
-        return _fail(f"cannot listen on {config.web.host}:{port}")
+        exc = sim.listen_error
+        why = f": {exc.strerror or exc}" if exc is not None else ""
+        if exc is not None and exc.errno == errno.EADDRINUSE:
+            why = ": the port is in use by another program (an echiquier sim still running?); stop it, or " \
+                  "choose another port with --port N"
+        return _fail(f"cannot listen on {config.web.host}:{port}{why}")
     return code

@@ -110,6 +110,7 @@ class Simulator:
         self.pairing = pairing_for(config)
         self.companion: WebCompanion | None = None
         self.url: str | None = None
+        self.listen_error: OSError | None = None   # why the page could not listen, if it could not
         self._started: asyncio.Future | None = None
 
     @property
@@ -139,6 +140,7 @@ class Simulator:
         try:
             port = await self.companion.start(web.host, self.port)
         except OSError as exc:
+            self.listen_error = exc
             self._started.set_exception(exc)
             service.stop()
             return

@@ -237,3 +237,18 @@ def test_the_simulated_board_starts_in_the_chosen_960_position(tmp_path):
     config = simulator_config(None, tmp_path, variant="chess960", start_position=700)
     assert config.game.chess960 and saved_position(config).fen() == start_fen(700)
     assert saved_position(config).chess960
+
+
+def test_a_port_already_taken_says_what_to_do(tmp_path, capsys):
+    """`make sim` a second time: the port is held by the first; say so, and how to choose another."""
+    import socket
+    from firmware.cli import main
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        code = main(["sim", "--port", str(port), "--state-dir", str(tmp_path)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert f"echiquier sim: cannot listen on 127.0.0.1:{port}: " in err
+    assert "the port is in use by another program" in err and "choose another port with --port N" in err
