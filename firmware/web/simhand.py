@@ -19,7 +19,7 @@ exactly as they judge a real board.
   sensor for an instant, which the debouncer must ignore;
 * ``sync(position)``: when the sensors agree with the game's position, the pieces take the
   game's identities (a promoted pawn becomes the chosen piece) and what is left in the hand
-  (the captured pieces) is put aside.
+  (the captured pieces) is put aside; not while a held piece is still needed (see ``sync``).
 """
 from __future__ import annotations
 
@@ -144,12 +144,20 @@ class SimHand:
             self.board.set_occupied(position.occupied)
 
     def sync(self, position: Position) -> bool:
-        """When the sensors agree with ``position``, take its identities and empty the hand."""
+        """When the sensors agree with ``position``, take its identities and empty the hand.
+
+        Not while the game has a held piece standing where the board has another: it read a
+        capture the hand has not made (a pawn held to think, its square alone emptied, read as
+        the victim swept off unseen), and a real hand would still hold the pawn over the victim."""
         if self.board.occupied != position.occupied:
             return False
         if self.board.colour and (self.board.white != position.occupied_by(0)):
             return False
-        self.pieces = _placement(position)
+        placement = _placement(position)
+        held = {h.symbol for h in self.held}
+        if any(symbol in held and self.pieces.get(sq) != symbol for sq, symbol in placement.items()):
+            return False   # the game has a held piece standing where another one stands
+        self.pieces = placement
         self.held.clear()
         return True
 

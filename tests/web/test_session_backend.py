@@ -509,3 +509,19 @@ def test_the_new_game_fen_is_refused_without_a_variant_guess_that_would_not_read
     with pytest.raises(ValueError) as refused:
         Fen().check(fen)
     assert "needs the king on e1" in str(refused.value) and "chess960" not in str(refused.value)
+
+
+def test_a_pawn_held_to_think_can_still_go_where_the_player_meant(table):
+    """The tester's case: after 1.e4 c5 2.Nf3 d6 3.d4, Black holds the c-pawn for 3 s. The sensors
+    show c5 empty alone, which the game reads as cxd4 (d4 swept off unseen) after WAIT_SWEPT; the
+    page's hand must keep the pawn (not drop it on d4), and the pawn put on c4 is the move."""
+    for a, b in (("e2", "e4"), ("c7", "c5"), ("g1", "f3"), ("d7", "d6"), ("d2", "d4")):
+        table.move(a, b)
+    table.clock.advance(0.1)
+    table.hand.click(parse_square("c5"), "black")
+    table.settle(3.0)
+    assert table.hand.sync(table.backend.position()) is False     # what the page does at each change
+    assert table.hand.state()["hand"] == [{"piece": "p", "from": "c5"}]
+    table.move("c4")
+    assert table.state()["moves"]["en"][-1] == "c4"
+    assert table.hand.sync(table.backend.position()) and table.hand.state()["hand"] == []

@@ -94,6 +94,36 @@ def test_when_the_board_agrees_with_the_game_captured_pieces_are_put_aside(board
     assert hand.state()["hand"] == [] and hand.state()["pieces"]["d5"] == "P"
 
 
+def test_a_piece_still_in_the_hand_is_kept_when_the_game_reads_a_swept_capture(board):
+    """Holding a pawn to think, the sensors show only its square emptied: the game may read that as
+    the one capture it explains (the victim swept off unseen) and commit it. The hand still holds the
+    pawn and the victim still stands: the player can still put the pawn down elsewhere (the game
+    then takes the capture back) instead of the hand dropping the pawn onto the victim's square."""
+    game = Game()
+    for text in ("e4", "c5", "Nf3", "d6", "d4"):
+        game.push_text(text)
+    board.set_occupied(game.position.occupied)
+    hand = SimHand(board, game.position)
+    hand.lift(sq("c5"))
+    game.push_text("cxd4")                      # what the sensors alone explain
+    assert not hand.sync(game.position)
+    assert hand.state()["hand"] == [{"piece": "p", "from": "c5"}] and hand.state()["pieces"]["d4"] == "P"
+    hand.place(sq("c4"), turn_colour="black")   # the pawn goes where the player meant
+    assert board.occupied >> sq("c4") & 1 and board.occupied >> sq("d4") & 1
+
+
+def test_a_promotion_that_captures_by_hand_takes_the_chosen_piece_and_puts_the_victim_aside(board):
+    game = Game("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
+    board.set_occupied(game.position.occupied)
+    hand = SimHand(board, game.position)
+    hand.lift(sq("b7"))
+    hand.lift(sq("a8"))
+    hand.place(sq("a8"), turn_colour="white")
+    game.push_text("bxa8=Q")
+    assert hand.sync(game.position)
+    assert hand.state()["hand"] == [] and hand.state()["pieces"]["a8"] == "Q"
+
+
 def test_setting_up_puts_every_piece_where_the_game_expects_it(board):
     hand = SimHand(board, Position())
     hand.lift(sq("e2"))
