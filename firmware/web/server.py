@@ -645,8 +645,16 @@ class WebCompanion:
         assert self.hand is not None
         self.hand.put_aside(values["index"])
 
-    def _sim_setup(self, values: dict[str, Any], now: float) -> None:
+    async def _sim_setup(self, values: dict[str, Any], now: float) -> None:
+        """The arbiter sets the pieces up. Pieces that change on a square that stays filled (a
+        Chess960 first rank) are lifted off first, and set down once the sensors have settled on
+        their going: occupancy alone would not show them set anew, and the game waits for that."""
         assert self.hand is not None
+        changing = self.hand.changing(self.backend.position())
+        if changing:
+            self.hand.lift_off(changing)
+            self.changed()
+            await asyncio.sleep(SIM_CAPTURE_PAUSE_S)
         self.hand.setup(self.backend.position())
 
 

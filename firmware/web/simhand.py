@@ -134,6 +134,26 @@ class SimHand:
         return self.held.pop(i)
 
     # -- the game's view -------------------------------------------------------------------------
+    def changing(self, position: Position) -> int:
+        """Squares that hold a piece now and in ``position`` but not the same piece (a Chess960
+        first rank): the sensors see them set anew only if they are lifted first."""
+        placement = _placement(position)
+        squares = 0
+        for sq, symbol in self.pieces.items():
+            if sq in placement and placement[sq] != symbol and self.board.occupied >> sq & 1:
+                squares |= 1 << sq
+        return squares
+
+    def lift_off(self, squares: int) -> None:
+        """Lift the pieces on ``squares`` off the board at once (the arbiter clearing them)."""
+        for sq in range(64):
+            if squares >> sq & 1:
+                self.pieces.pop(sq, None)
+        if self.board.colour:
+            self.board.set_colours(self.board.white & ~squares, self.board.black & ~squares)
+        else:
+            self.board.set_occupied(self.board.occupied & ~squares)
+
     def setup(self, position: Position) -> None:
         """Set every piece of ``position`` on its square at once (the arbiter sets the board up)."""
         self.held.clear()

@@ -473,6 +473,22 @@ def test_a_new_chess960_game_from_the_page_waits_for_the_rearranged_first_ranks(
     assert state["status"] == "White to move" and not any(state["leds"])
     table.move("g2", "g3", "g7", "g6", "g1", "f3", "d7", "d6", "e1", "g1")   # the king over its rook: O-O
     assert table.state()["moves"]["en"][-1] == "O-O"
+
+
+def test_the_simulators_set_up_lifts_the_pieces_a_960_start_changes_and_the_game_starts(table):
+    """'Set up pieces' in the simulator, as the page's command does it: the first-rank pieces that
+    change are lifted off, the sensors settle on their going, then every piece is set down."""
+    table.backend.new_game(white="Anna", black="Ben", time_control="-", rules="fide", colours="as-entered",
+                           now=table.clock.now, variant="chess960", start_position=323)
+    table.settle()
+    changing = table.hand.changing(table.backend.position())
+    assert changing == sum(1 << s for s in (0, 2, 5, 7, 56, 58, 61, 63))
+    table.hand.lift_off(changing)
+    table.settle(0.2)
+    table.hand.setup(table.backend.position())
+    table.settle()
+    assert table.state()["status"] == "White to move"
+    assert table.hand.changing(table.backend.position()) == 0
     # Back to standard chess: the start position of the configuration.
     table.backend.new_game(white="Anna", black="Ben", time_control="-", rules="fide", colours="as-entered",
                            now=table.clock.now, variant="standard")

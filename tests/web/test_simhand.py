@@ -174,3 +174,18 @@ def test_a_held_piece_put_down_on_the_other_colour_takes_it():
     assert hand.take(35) == "p" and not board.occupied >> 35 & 1 and len(hand.held) == 1
     hand.place(35, "white")
     assert hand.pieces[35] == "P" and not hand.held
+
+
+async def test_the_set_up_command_lifts_the_changing_pieces_before_setting_all_down(serve):
+    from chess_core.chess960 import start_fen
+    client, companion, backend = await serve(sim=True)
+    board = backend.board
+    readings = []
+    board.start(readings.append)
+    backend.game = Game(start_fen(323), chess960=True)
+    r = await client.post("/api/sim/setup", data="{}", headers={"Content-Type": "application/json"})
+    assert r.status == 200
+    first_ranks = 0xFF | 0xFF << 56
+    lifted = sum(1 << s for s in (0, 2, 5, 7, 56, 58, 61, 63))
+    assert [reading.occupied for reading in readings][-2:] == [Position().occupied & ~lifted, Position().occupied]
+    assert companion.hand.state()["pieces"]["a1"] == "B" and first_ranks & board.occupied == first_ranks
