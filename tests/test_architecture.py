@@ -25,6 +25,7 @@ LAYERS = {
     "firmware.config": 1,
     "firmware.sdnotify": 1,
     "firmware.heap": 1,
+    "firmware.tasks": 1,
     "firmware.referee": 2,
     "firmware.opponents": 3,
     "firmware.session": 4,

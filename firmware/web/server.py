@@ -40,6 +40,7 @@ from urllib.parse import urlsplit
 from chess_core.chess960 import VARIANTS
 
 from firmware.referee import words
+from firmware.tasks import cancel_and_wait
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, ActionRefused, Backend)
 from firmware.web.http_server import (HTTPError, HTTPServer, Request, Response, Router, file_response, json_response,
@@ -403,11 +404,7 @@ class WebCompanion:
                 client.task.cancel()
         self.clients.clear()
         if self._broadcaster is not None:
-            self._broadcaster.cancel()
-            try:
-                await self._broadcaster
-            except asyncio.CancelledError:
-                pass
+            await cancel_and_wait(self._broadcaster)
             self._broadcaster = None
         if self._sweeper is not None:
             self._sweeper.cancel()
@@ -510,11 +507,7 @@ class WebCompanion:
         finally:
             self.clients.discard(client)
             if client.task is not None:
-                client.task.cancel()
-                try:
-                    await client.task
-                except asyncio.CancelledError:
-                    pass
+                await cancel_and_wait(client.task)
             await ws.close()
         return handshake
 

@@ -13,7 +13,7 @@ from aiohttp import web
 
 from chess_core import BLACK, KING, ROOK, STARTING_FEN, WHITE, Game, Move, Position
 from chess_core.squares import SQUARE_NAMES
-from firmware.opponents.tasks import cancel_and_wait
+from firmware.tasks import cancel_and_wait
 
 KEEPALIVE = 7.0          # s between keep-alive lines: "An empty line is sent every 7 seconds" (the spec)
 FIRST_MOVE_MS = 30_000   # the time each side has to make its first move before the game is aborted

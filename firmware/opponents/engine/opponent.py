@@ -13,7 +13,7 @@ from firmware.opponents.base import (Action, ActionNotSupported, ClockTimes, Lin
                                      OpponentListener, complete_listener)
 from firmware.opponents.engine.uci import EngineConfig, EngineCrashed, EngineError, EngineHung, UciEngine
 from firmware.opponents.engine.levels import DEFAULT_LEVEL, Level
-from firmware.opponents.tasks import cancel_and_wait
+from firmware.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from typing import Any, Mapping, Optional, Sequence
 from chess_core import BLACK, STARTING_FEN, WHITE, InvalidMoveError, Move
 
 from firmware.opponents.base import ClockTimes
-from firmware.opponents.tasks import cancel_and_wait
+from firmware.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import httpx
 
 from firmware.opponents.lichess.reconnect import Backoff, PermanentError, TransientError
 from firmware.opponents.lichess.token import DEFAULT_TOKEN_FILE, Token, read_token
-from firmware.opponents.tasks import cancel_and_wait
+from firmware.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 

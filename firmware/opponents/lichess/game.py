@@ -18,7 +18,7 @@ from firmware.opponents.lichess.client import (TOKEN_REFUSED, LichessAuthError, 
 from firmware.opponents.lichess.models import (PLAYABLE_VARIANTS, BoardState, MovesReader, game_sync_of,
                                                not_playable, start_fen_of, variant_of)
 from firmware.opponents.lichess.reconnect import ReconnectingStream, StreamState
-from firmware.opponents.tasks import cancel_and_wait
+from firmware.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from firmware.opponents.lichess.game import LichessGame
 from firmware.opponents.lichess.models import (PLAYABLE_VARIANTS, challenge_of, color_of, game_id_of, not_playable,
                                                variant_of)
 from firmware.opponents.lichess.reconnect import ReconnectingStream, StreamState
-from firmware.opponents.tasks import STOP_GRACE, STOP_TRIES, cancel_and_wait
+from firmware.tasks import STOP_GRACE, STOP_TRIES, cancel_and_wait
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ import random
 from typing import Any, AsyncContextManager, AsyncIterator, Awaitable, Callable, Mapping, Optional
 
 from board_driver.retry import Backoff
-from firmware.opponents.tasks import STOP_GRACE, cancel_and_wait
+from firmware.tasks import STOP_GRACE, cancel_and_wait
 
 log = logging.getLogger(__name__)
 

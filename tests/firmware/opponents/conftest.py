@@ -10,7 +10,7 @@ import pytest
 from firmware.opponents.lichess.client import LichessClient, LichessConfig
 from firmware.opponents.lichess.reconnect import Backoff
 from firmware.opponents.lichess.token import Token
-from firmware.opponents.tasks import cancel_and_wait
+from firmware.tasks import cancel_and_wait
 from tests.fakes.fake_lichess import FakeLichess
 
 BOARD_TOKEN = "lip_b0ardT0kenS3cret"
