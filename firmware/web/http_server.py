@@ -80,6 +80,10 @@ class Headers(dict):
     def __contains__(self, name: object) -> bool:
         return super().__contains__(name.lower() if isinstance(name, str) else name)
 
+    def tokens(self, name: str) -> set[str]:
+        """A list header's tokens in lower case (``Connection: keep-alive, Upgrade``)."""
+        return {t.strip().lower() for t in self.get(name, "").split(",")}
+
 
 class HTTPError(Exception):
     """Answer ``status`` with ``message`` (the application turns it into its own error body)."""
@@ -224,7 +228,7 @@ class Request:
 
     @property
     def keep_alive(self) -> bool:
-        tokens = {t.strip().lower() for t in self.headers.get("connection", "").split(",")}
+        tokens = self.headers.tokens("connection")
         if self.version == "HTTP/1.0":
             return "keep-alive" in tokens
         return "close" not in tokens
@@ -232,9 +236,8 @@ class Request:
     def wants_websocket(self) -> bool:
         """An HTTP/1.1 request to upgrade to WebSocket (RFC 6455 4.2.1; RFC 9110 7.8: an HTTP/1.0
         request's Upgrade is ignored)."""
-        tokens = {t.strip().lower() for t in self.headers.get("connection", "").split(",")}
-        protocols = {t.strip().lower() for t in self.headers.get("upgrade", "").split(",")}
-        return self.version == "HTTP/1.1" and "websocket" in protocols and "upgrade" in tokens
+        return (self.version == "HTTP/1.1" and "websocket" in self.headers.tokens("upgrade")
+                and "upgrade" in self.headers.tokens("connection"))
 
     async def upgrade(self, response_headers: Response | None = None, *, max_msg_size: int = 4096,
                       heartbeat: float | None = 30.0) -> WebSocket:
@@ -252,12 +255,10 @@ class Request:
             raise HTTPError(503, "too many live pages are open on this board: close one, or try again soon",
                             headers={"Retry-After": "10"})
         assert self._writer is not None and self._reader is not None and key is not None
-        lines = ["HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Connection: Upgrade",
-                 f"Sec-WebSocket-Accept: {accept_key(key)}"]
-        if response_headers is not None:
-            lines.extend(f"{n}: {v}" for n, v in response_headers.headers.items())
-            lines.extend(f"Set-Cookie: {c}" for c in response_headers.cookies)
-        self._writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+        switching = response_headers if response_headers is not None else Response()
+        switching.status = 101
+        switching.headers = {**UPGRADE, "Sec-WebSocket-Accept": accept_key(key), **switching.headers}
+        self._writer.write(switching.head(keep_alive=True, now=time.time()))
         await self._writer.drain()
         self.websocket = WebSocket(self._reader, self._writer, max_msg_size=max_msg_size, heartbeat=heartbeat)
         if self._on_upgrade is not None:
