@@ -116,10 +116,8 @@ def _fen(value: str) -> None:
         try:
             Position(value)
         except FenError as exc:
-            try:
-                Position(value, chess960=True)   # [game] variant says which; checked with it below
-            except FenError:   # neither variant reads it: no guess at one
-                raise ValueError(f"not a FEN: {exc.reason}") from None
+            if not _reads_as_960(value):   # [game] variant says which; checked with it below
+                raise ValueError(f"not a FEN: {exc.reason}") from None   # neither reads it: no guess at one
 
 
 def _reads_as_960(fen: str) -> bool:

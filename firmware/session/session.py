@@ -256,6 +256,7 @@ class Session:
         opponent = seat.state()
         started = self.phase is not Phase.SETTING_UP
         engine_sides = opponent.sides if opponent.kind is OpponentKind.ENGINE else frozenset()
+        notice = self.notice if self.notice is not None and self.notice[2] == len(game.moves) and not over else None
         return SessionState(
             time=now, phase=self.phase, fen=game.fen(), start_fen=game.start_fen, turn=game.turn,
             check=game.position.is_check(), rules=game.rules, moves=tuple(game.moves),
@@ -282,8 +283,7 @@ class Session:
             event=self.record.event if self.record else g.event, save_problem=self.saving.message(),
             gesture=self.gestures.progress(now), corrections=self._corrections(),
             chess960=game.chess960, new_online_game=self.new_online_game, chat=tuple(self.chat_lines),
-            notice=self.notice[0] if self.notice is not None and self.notice[2] == len(game.moves) and not over else None,
-            notice_fr=self.notice[1] if self.notice is not None and self.notice[2] == len(game.moves) and not over else None,
+            notice=notice[0] if notice else None, notice_fr=notice[1] if notice else None,
             first_move_ms=self._first_move_ms(now),
             problems_fr=tuple(self._problems_fr.get(p, p[1]) for p in self.problems))
 
