@@ -77,6 +77,13 @@ def _error(status: int, message: str, **extra: Any) -> Response:
     return json_response({"error": message, **extra}, status=status, headers={"Cache-Control": "no-store"})
 
 
+def _http_error(exc: HTTPError) -> Response:
+    """An HTTPError in the page's error shape, with its headers (Allow, Retry-After...)."""
+    response = _error(exc.status, exc.message)
+    response.headers.update(exc.headers)
+    return response
+
+
 class _Client:
     """One websocket: the latest text to send, and the task that sends it (latest wins)."""
 
@@ -238,9 +245,7 @@ class WebCompanion:
         try:
             return await handler(request)
         except HTTPError as exc:
-            response = _error(exc.status, exc.message)
-            response.headers.update(exc.headers)
-            return response
+            return _http_error(exc)
         except BadRequest as exc:
             if self._may_log(request, "bad request"):
                 log.warning("bad request from %s on %s (once a minute per client): %s", request.remote,
@@ -378,8 +383,7 @@ class WebCompanion:
         """Serve on ``host:port`` (port 0: any free port); returns the port. Idempotent."""
         self.attach()
         if self._http is None:
-            server = HTTPServer(self.handle, self.connections, max_body=MAX_BODY,
-                                on_error=lambda exc: _error(exc.status, exc.message))
+            server = HTTPServer(self.handle, self.connections, max_body=MAX_BODY, on_error=_http_error)
             self.port = await server.start(host, port)
             self._http = server
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop(), name="web-sweep")
