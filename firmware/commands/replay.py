@@ -3,7 +3,7 @@
 The capture's readings go through the same :class:`firmware.referee.match.Match` as on the board
 (debounce, inference, clock, draw rules), with the capture's own times, polled at the deadlines
 it names as the service does, and the same gestures (:mod:`firmware.referee.gestures`: a result
-set with the kings, taken back in time, a promotion cycled), acted on as the session acts on them
+set with the kings, taken back in time), acted on as the session acts on them
 for two players over the board (``Match.gestures``: what fired). The start position set up
 mid-game and held 2 s ends the game there, unfinished (``Termination "abandoned"``), as under
 ``run`` (which goes on with the next game in a PGN of its own). A malformed line is
@@ -24,9 +24,8 @@ from chess_core.chess960 import VARIANTS, start_fen
 from chess_core.timecontrol import TimeControlError
 
 from firmware.commands.fen_check import read_fen
-from firmware.referee.gestures import (CyclePromotion, DrawGesture, GestureTracker, GestureUndone, Resign,
-                                       draw_decision, forming, next_promotion)
-from firmware.referee.match import GameStarted, Match, MatchConfig, MoveMade, ProblemFound, TakenBack
+from firmware.referee.gestures import DrawGesture, GestureTracker, GestureUndone, Resign, draw_decision, forming
+from firmware.referee.match import Match, MatchConfig, ProblemFound
 from firmware.referee.restart_watch import RestartWatch, at_start
 
 
@@ -116,13 +115,6 @@ class _Gestures:
                 board, pos = self.match.debouncer.settled, self.match.game.position
                 if board is not None and forming(board.occupied, pos.occupied, (pos.king[0], pos.king[1])):
                     self.match.problems.remove(e.message)   # the kings on their way to the centre
-            elif isinstance(e, MoveMade):
-                if e.move.promotion:
-                    self.tracker.promotion_made(e.move.to_square)
-                else:
-                    self.tracker.promotion_closed()
-            elif isinstance(e, (TakenBack, GameStarted)):
-                self.tracker.promotion_closed()
 
     def watch(self, now: float | None) -> None:
         board = self.match.debouncer.settled
@@ -162,16 +154,6 @@ class _Gestures:
                 decision = draw_decision(gesture, bool(match.game.claimable_draws()), False, False)
                 self.fired.append(f"{now:.3f} s: 1/2-1/2 ({decision} by gesture)")
                 self.events(match.claim_draw(now) if decision == "claim" else match.agree_draw(now))
-            elif isinstance(gesture, CyclePromotion):
-                last = match.game.moves[-1] if match.game.moves else None
-                if last is not None and last.promotion and last.to_square == gesture.square:
-                    try:   # as the session does
-                        events = match.change_promotion(next_promotion(last.promotion), now)
-                    except ValueError:   # the opponent has started: nothing to change
-                        events = []
-                    if events:
-                        self.fired.append(f"{now:.3f} s: promotion cycled")
-                        self.events(events)
 
     def _live(self) -> bool:
         return self.match.started and not self.match.game.is_over

@@ -21,8 +21,12 @@ squares, with the time passed in; it returns frozen gestures.
   (5 s) after it fired, putting the kings back on their squares (the board as before) takes the
   result back (:class:`GestureUndone`). Lifting a king, holding it, putting it back or anywhere
   else is never a gesture.
-* **Promotion choice**: after a promotion and until the next move, lifting the new piece and
-  putting it back on its square cycles queen -> rook -> bishop -> knight -> queen.
+* **Promotion**: none. A promotion is to a queen unless the page or the ``promote`` button chose
+  otherwise; the usual exchange (the pawn set on the last rank, then lifted off and the new piece
+  set down on that square, after any pause, however often it is straightened) is no command: on
+  occupancy it cannot be told from lifting the new piece and putting it back, so no such lift
+  may choose the piece. The tracker only keeps the square of the promotion whose piece may still
+  be chosen (``promotion_made`` / ``promotion_closed``), for the LEDs to blink.
 
 Optional GPIO buttons send the same gestures through :data:`BUTTONS`.
 """
@@ -49,12 +53,7 @@ class DrawGesture:
     together: bool = False
 
 
-@dataclass(frozen=True)
-class CyclePromotion:
-    square: int
-
-
-Gesture = Resign | DrawGesture | CyclePromotion  # (and GestureUndone, below)
+Gesture = Resign | DrawGesture  # (and GestureUndone, below)
 
 
 def draw_decision(gesture: DrawGesture, claimable: bool, offered_by_other: bool, opponent: bool) -> str:
@@ -72,7 +71,8 @@ BUTTONS = {
     "resign_black": Resign(1),
     "draw": DrawGesture(),
 }
-"""Button names (in the pin map) and the gestures they stand for; "promote" cycles the piece."""
+"""Button names (in the pin map) and the gestures they stand for; "promote" (the session's own)
+changes the piece of the promotion just made: queen -> rook -> bishop -> knight -> queen."""
 
 
 def next_promotion(piece_type: int) -> int:
@@ -145,7 +145,8 @@ class GestureTracker:
 
     Call ``observe`` with each settled reading while the game is live or ``undoable(now)``,
     ``poll`` when ``next_deadline`` comes, and tell it about promotions with
-    ``promotion_made(square)`` / ``promotion_closed()``.
+    ``promotion_made(square)`` / ``promotion_closed()`` (``promotion_square``: the promotion whose
+    piece may still be chosen on the page or with the button; no movement of pieces chooses it).
     """
 
     def __init__(self, resign_s: float = 3.0, draw_s: float = 2.0, undo_s: float = UNDO_S) -> None:
@@ -154,21 +155,18 @@ class GestureTracker:
         self.undo_s = undo_s
         self.hold: Hold | None = None
         self.promotion_square: int | None = None
-        self._promotion_lifted = False
 
     def reset(self) -> None:
         self.hold = None
         self.promotion_closed()
 
     def promotion_made(self, square: int) -> None:
-        """A pawn was just promoted on ``square``: lifting and replacing it now cycles the piece."""
+        """A pawn was just promoted on ``square``: its piece may be chosen until the opponent moves."""
         self.promotion_square = square
-        self._promotion_lifted = False
 
     def promotion_closed(self) -> None:
         """The opponent moved: the promotion is final."""
         self.promotion_square = None
-        self._promotion_lifted = False
 
     def undoable(self, now: float) -> bool:
         """A gesture fired less than ``undo_s`` ago: the kings put back take it back."""
@@ -191,28 +189,16 @@ class GestureTracker:
     def observe(self, now: float, occupied: int, expected: int, kings: tuple[int, int],
                 turn: int, white: int | None = None, black: int | None = None) -> list:
         """A settled reading at ``now``; returns the gestures completed by it."""
-        missing = expected & ~occupied
-        extra = occupied & ~expected
-        found: list = []
-        if self.promotion_square is not None:
-            bit = 1 << self.promotion_square
-            if missing == bit and not extra:
-                self._promotion_lifted = True
-            elif missing or extra:
-                self._promotion_lifted = False
-            elif self._promotion_lifted:
-                self._promotion_lifted = False
-                found.append(CyclePromotion(self.promotion_square))
         hold = self.hold
         if hold is not None and hold.fired:
             if now < hold.due + self.undo_s and occupied == expected:
                 self.hold = None
-                return found + [GestureUndone(hold.result)]
+                return [GestureUndone(hold.result)]
             if now >= hold.due + self.undo_s:
                 self.hold = None
-            return found
+            return []
         self._track(now, occupied, expected, kings, turn, white, black)
-        return found + self.poll(now)
+        return self.poll(now)
 
     def poll(self, now: float) -> list:
         """Gestures whose hold time has run out by ``now`` (each fires once)."""

@@ -42,7 +42,7 @@ from chess_core.game import DrawClaimError
 from firmware.config import SIMULATED, Config, OpponentKind, with_overrides
 from firmware.opponents.base import Action, ChatLine, GameEnd, GameSync, Offer, OfferKind, Opponent
 from firmware.referee.feedback import FeedbackState, LedStyle, frame, next_change
-from firmware.referee.gestures import (BUTTONS, CyclePromotion, DrawGesture, GestureTracker, GestureUndone, Resign,
+from firmware.referee.gestures import (BUTTONS, DrawGesture, GestureTracker, GestureUndone, Resign,
                                        draw_decision, next_promotion)
 from firmware.referee.gestures import forming as gesture_forming
 from firmware.referee.inference import Verdict, VerdictKind
@@ -126,7 +126,7 @@ class Session:
                                 ProblemFound: self._on_problem, GameOver: self._on_game_over,
                                 Reopened: self._on_reopened}
         self._gesture_handlers = {Resign: self._on_resign_gesture, DrawGesture: self._on_draw_gesture,
-                                  CyclePromotion: self._on_cycle_gesture, GestureUndone: self._on_gesture_undone}
+                                  GestureUndone: self._on_gesture_undone}
 
     # -- state -----------------------------------------------------------------------------
 
@@ -577,14 +577,14 @@ class Session:
                 self._keep_takeovers()
                 return
             if name == "promote":
-                square = self.gestures.promotion_square
-                gesture = CyclePromotion(square) if square is not None else None
-            elif name in BUTTONS:
-                gesture = BUTTONS[name]
-            else:
+                last = self.game.moves[-1] if self.game.moves else None
+                if self.live and self.gestures.promotion_square is not None and last is not None and last.promotion:
+                    self._change_promotion(next_promotion(last.promotion), now)
+                return
+            if name not in BUTTONS:
                 raise SessionError(f"no button {name!r} (known: {', '.join(sorted(BUTTONS))}, promote, return)")
-            if gesture is not None and self.live:
-                self._gestures([gesture], now)
+            if self.live:
+                self._gestures([BUTTONS[name]], now)
 
     def take_over(self, side: Any, now: Optional[float] = None) -> None:
         """The computer plays ``side`` for the rest of the game (its player has to leave). The PGN
@@ -1005,11 +1005,6 @@ class Session:
             self._handle(self.match.reopen(now), now)
         except ValueError:
             return
-
-    def _on_cycle_gesture(self, gesture: CyclePromotion, now: float) -> None:
-        last = self.game.moves[-1] if self.game.moves else None
-        if last is not None and last.promotion and last.to_square == gesture.square:
-            self._change_promotion(next_promotion(last.promotion), now)
 
     # -- after every input: new games, LEDs, saving, subscribers ------------------------------
 

@@ -13,7 +13,10 @@ the hands pick at random among the patterns that apply:
 * castling king first (placed, or slid over the square between), rook first (carried or slid),
   or both lifted before either is placed;
 * en passant with the victim removed before or after the capturing pawn lands;
-* promotion, with a ``promote`` line for under-promotions (and now and then for a queen);
+* promotion, with a ``promote`` line for under-promotions (and now and then for a queen), and
+  most often the usual exchange after it (FIDE 3.7.5.3): the pawn set on the last rank, then
+  lifted off and the new piece set down on that square, after a pause of 0.1 to 10 s, the square
+  empty for 0.3 to 10 s (fetching the piece), sometimes straightened afterwards;
 * hesitations: a piece lifted, held, put back, then the real move;
 * amends: the piece set down on another square it could legally reach, then moved on;
 * contact bounce: a few ms of flicker when a piece leaves or lands on a square;
@@ -55,6 +58,11 @@ NOISE = {
     "rough": (1.0, 6, 25, 0.08),
 }
 HOLD = (3000, 20000)  # a piece held in the hand while its player thinks (ms)
+# The promotion exchange: the pawn stands on the last rank this long, then its square stays empty
+# this long while the new piece is fetched (ms); how often a promotion is exchanged at all.
+EXCHANGE_PAUSE = (100, 10000)
+EXCHANGE_FETCH = (300, 10000)
+EXCHANGE_RATE = 0.75
 TWO_HANDS = 100       # two-handed captures: victim and mover lifted within this many ms
 # A hand does not take the piece the opponent has just set down sooner than this (the other
 # hand is still leaving it): removing it as a victim waits at least REACT ms after it landed.
@@ -281,17 +289,34 @@ class _Player:
             self.capture(board, move, choice_later)
         else:
             self.quiet(board, move, choice_later)
+        if move.promotion and rng.random() < EXCHANGE_RATE:
+            self.exchange(board, move)
         self.last_to = move.to_square
         self.last_time = h.t
         del us
         castled960 = board.chess960 and board.is_castling(move)  # (its to_square is the rook's, now empty)
-        if h.noise[3] and not move.promotion and not castled960 and rng.random() < h.noise[3]:
+        if h.noise[3] and not castled960 and rng.random() < h.noise[3]:
             self.note("re-seated")  # the piece just set down is lifted and set down again
             h.wait(250, 600)
             h.contact(move.to_square, None)
             h.wait(30, 200)
             h.contact(move.to_square, board.turn)
             self.last_time = h.t
+
+    def exchange(self, board: chess.Board, move: chess.Move) -> None:
+        """The pawn just set on the last rank is exchanged on that square for the new piece: lifted
+        off after a pause, the piece fetched, set down (its player's clock running or not)."""
+        h = self.h
+        pause = _log_uniform(self.rng, *EXCHANGE_PAUSE)
+        fetch = _log_uniform(self.rng, *EXCHANGE_FETCH)
+        self.note("promotion exchange")
+        self.note("promotion exchange, after a capture" if board.is_capture(move) else "promotion exchange, quiet")
+        if max(pause, fetch) >= 5000:
+            self.note("promotion exchange, long pause")
+        h.t += pause
+        h.contact(move.to_square, None)
+        h.t += fetch
+        h.contact(move.to_square, board.turn)
 
     def held(self, board: chess.Board, move: chess.Move) -> None:
         """The mover lifted and held in the hand for seconds (its player thinking), then played."""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from chess_core import BISHOP, BLACK, KNIGHT, QUEEN, ROOK, WHITE, Position, parse_square
-from firmware.referee.gestures import (CyclePromotion, DrawGesture, GestureTracker, GestureUndone, Resign,
+from firmware.referee.gestures import (DrawGesture, GestureTracker, GestureUndone, Resign,
                                        draw_decision, next_promotion)
 
 START = Position()
@@ -145,25 +145,17 @@ def test_draw_decision():
     assert draw_decision(button, False, False, False) == "offer"
 
 
-def test_lifting_and_replacing_a_promoted_piece_cycles_it():
+def test_lifting_and_replacing_a_promoted_piece_is_no_gesture():
+    # the usual exchange (pawn off, new piece on) looks just like it: it must choose nothing
     g = GestureTracker()
-    g.promotion_made(parse_square("e1"))  # any square: what matters is the lift and replace
+    g.promotion_made(parse_square("e1"))
     expected = FULL
-    assert g.observe(1.0, expected & ~bit("e1"), expected, (-1, KINGS[1]), BLACK) == []
-    assert g.observe(1.4, expected, expected, (-1, KINGS[1]), BLACK) == [CyclePromotion(parse_square("e1"))]
-    assert g.observe(1.8, expected & ~bit("e1"), expected, (-1, KINGS[1]), BLACK) == []
-    assert g.observe(2.0, expected, expected, (-1, KINGS[1]), BLACK) == [CyclePromotion(parse_square("e1"))]
+    for t in (1.0, 2.0, 3.0):
+        assert g.observe(t, expected & ~bit("e1"), expected, (-1, KINGS[1]), BLACK) == []
+        assert g.observe(t + 0.4, expected, expected, (-1, KINGS[1]), BLACK) == []
+    assert g.promotion_square == parse_square("e1")   # still open for the page and the button
     g.promotion_closed()
-    g.observe(3.0, expected & ~bit("e1"), expected, (-1, KINGS[1]), BLACK)
-    assert g.observe(3.5, expected, expected, (-1, KINGS[1]), BLACK) == []
-
-
-def test_a_capture_of_the_promoted_piece_is_not_a_cycle():
-    g = GestureTracker()
-    g.promotion_made(parse_square("d1"))
-    g.observe(1.0, FULL & ~bit("d1"), FULL, KINGS, BLACK)              # the queen taken off...
-    g.observe(1.2, FULL & ~bit("d1") & ~bit("d8"), FULL, KINGS, BLACK)  # ...the taker lifted
-    assert g.observe(1.5, FULL & ~bit("d8"), FULL, KINGS, BLACK) == []    # ...and put on d1
+    assert g.promotion_square is None
 
 
 def test_the_promotion_cycle_order():

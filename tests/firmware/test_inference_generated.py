@@ -6,7 +6,8 @@ The games: a few famous ones, and 3,000 random games biased toward castling, en 
 raw capture by :mod:`tests.fakes.hands`, which picks a physical pattern at random for every move
 (victim first, mover first, mover first then slid, two-handed and swept captures; king first,
 rook first, both lifted castling; slides, pauses mid-slide, hesitations, kings and other pieces
-held for up to 20 s, touch-and-return, wrong moves made and undone, amends), and replayed with
+held for up to 20 s, touch-and-return, wrong moves made and undone, amends, the usual promotion
+exchange: the pawn on the last rank swapped there for the new piece), and replayed with
 ``echiquier replay``'s function at the capture's own times: every move exact, no problem, no
 gesture. One game in four is on a colour-sensing board. The first hundred games of each level
 run always, the rest are marked slow.
@@ -105,7 +106,8 @@ def test_generated_games_cover_every_pattern():
                  "capture, two hands", "capture, swept", "swept, touched to resolve", "castling, king first",
                  "castling, rook first", "castling, both lifted", "en passant, victim before",
                  "en passant, victim after", "promotion", "king held", "king held and put back", "piece held",
-                 "touch and return", "correction", "re-seated"):
+                 "touch and return", "correction", "re-seated", "promotion exchange",
+                 "promotion exchange, quiet", "promotion exchange, after a capture", "promotion exchange, long pause"):
         assert patterns[name] >= 10, (name, patterns)
 
 

@@ -93,15 +93,15 @@ def test_a_king_alone_moved_onto_the_centre_is_still_a_problem():
     assert "e1 d5" in data["problems"][0] and data["gestures"] == []
 
 
-def test_a_promotion_cycled_with_the_new_piece_replays_as_in_the_run(tmp_path):
+def test_the_new_piece_lifted_and_put_back_replays_as_in_the_run_a_queen(tmp_path):
     fen = "8/1P5k/8/8/8/8/6p1/K7 w - - 0 1"
     capture = capture_game(["b7b8q"], fen=fen, seed=2, amend_rate=0, hesitate_rate=0, bounce=False)
     t = capture.end_ms
     after = chess.Board(fen)
     after.push_uci("b7b8q")
     occ = int(after.occupied)
-    lines = capture.lines + [f"{t + 300} {occ & ~sq('b8'):016x}", f"{t + 600} {occ:016x}",   # queen -> rook
-                             f"{t + 900} {occ & ~sq('b8'):016x}", f"{t + 1200} {occ:016x}",  # rook -> bishop
+    lines = capture.lines + [f"{t + 300} {occ & ~sq('b8'):016x}", f"{t + 600} {occ:016x}",   # the exchange
+                             f"{t + 900} {occ & ~sq('b8'):016x}", f"{t + 1200} {occ:016x}",  # straightened
                              f"{t + 3000} {occ:016x}"]
     data = replay(lines, MatchConfig(fen=fen)).to_json()
-    assert data["moves"] == ["b7b8b"] and len(data["gestures"]) == 2
+    assert data["moves"] == ["b7b8q"] and data["gestures"] == []

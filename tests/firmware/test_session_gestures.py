@@ -1,4 +1,4 @@
-"""Gestures through the whole session: results set with the kings on the centre, taken back, and the promotion cycle."""
+"""Gestures through the whole session: results set with the kings on the centre, taken back, and the promote button."""
 from __future__ import annotations
 
 import chess.pgn
@@ -122,19 +122,19 @@ def _promote(tmp_path):
     return table
 
 
-def test_lifting_and_replacing_the_new_piece_cycles_the_promotion(tmp_path):
+def test_the_promote_button_cycles_the_promotion_and_lifting_the_new_piece_does_not(tmp_path):
     table = _promote(tmp_path)
     assert table.session.snapshot()["promotion_square"] == "b8"
     assert table.lit_names(STYLE.promotion, blink_on=True) == {"b8"}
     for expected in (ROOK, BISHOP, KNIGHT, QUEEN, ROOK):
-        table.lift("b8")
+        table.session.button("promote")
+        table.lift("b8")   # the exchange, or straightening the piece: no choice
         table.place("b8")
         assert table.session.game.moves[-1].promotion == expected
     assert [m.uci() for m in table.session.game.moves] == ["b7b8r"]
     table.play("h7h6")  # the opponent moves: the choice is final
     assert table.session.snapshot()["promotion_square"] is None
-    table.lift("b8")
-    table.place("b8")
+    table.session.button("promote")
     assert [m.uci() for m in table.session.game.moves] == ["b7b8r", "h7h6"]
     saved = table.session.recorder.load()
     assert saved.moves == ["b7b8r", "h7h6"]

@@ -789,3 +789,25 @@ def test_a_move_recorded_wrong_is_put_right_with_one_click(sim, open_page):
     button.click()
     expect(page.locator("#moves")).to_contain_text("Qxc8+")
     assert not page.errors
+
+
+def test_the_simulators_hand_exchanges_the_promoted_pawn_and_the_queen_stays(sim, open_page):
+    """Issue 27: the pawn set on e8, then lifted off and the new piece set down there (the usual
+    exchange) keeps the queen; the page still under-promotes until the opponent moves."""
+    server = sim("--fen", "8/4P3/8/7p/8/8/k7/4K3 w - - 0 1")
+    page = open_page(server)
+    move(page, "e7", "e8", "e8=Q")
+    expect(page.locator("#promotion")).to_be_visible()
+    page.wait_for_timeout(1000)
+    click(page, "e8")                       # the pawn taken off...
+    page.wait_for_timeout(1200)
+    click(page, "e8")                       # ...and the queen set down
+    page.wait_for_timeout(800)
+    assert page_state(page, server)["moves"]["en"] == ["e8=Q"]
+    expect(page.locator('#promotion button[data-piece="q"]')).to_have_attribute("aria-pressed", "true")
+    page.locator('#promotion button[data-piece="r"]').click()   # a rook after all, chosen on the page
+    expect(page.locator("#moves")).to_contain_text("e8=R")
+    move(page, "a2", "b2", "Kb2")
+    expect(page.locator("#moves")).to_have_text(in_order(["e8=R", "Kb2"]))
+    assert page_state(page, server)["moves"]["en"] == ["e8=R", "Kb2"]
+    assert not page.errors

@@ -27,8 +27,11 @@ async def until(condition, timeout: float = 15.0) -> None:
 
 
 def carry_out(table: Table, uci: str) -> None:
-    """The hand carries the move out (a piece cannot be read: the pawn is replaced by what is at hand)."""
+    """The hand carries the move out the usual way: the pawn set on the last rank, then exchanged
+    there for the new piece (the board reads no piece: the exchange keeps the opponent's choice)."""
     table.lift(uci[:2])
+    table.place(uci[2:4], wait=1.5)
+    table.lift(uci[2:4], wait=2.0)
     table.place(uci[2:4])
     table.wait(1.0)
 

@@ -1,0 +1,130 @@
+"""The usual way of promoting: the pawn set on the last rank, then exchanged on that square for the new piece (FIDE 3.7.5.3)."""
+from __future__ import annotations
+
+import chess
+import pytest
+
+from chess_core import KNIGHT, QUEEN, ROOK
+from firmware.commands.replay import replay
+from firmware.referee.feedback import LedStyle
+from firmware.referee.match import MatchConfig
+from tests.firmware.session_support import Table
+
+STYLE = LedStyle()
+ISSUE_FEN = "8/4P3/8/8/8/8/k7/4K3 w - - 0 1"
+# White's d7 pawn may also take the rook on e8 (a capture on the promotion square).
+CAPTURE_FEN = "4r3/3P4/8/8/8/8/k7/4K3 w - - 0 1"
+
+
+def sq(name: str) -> int:
+    return 1 << chess.parse_square(name)
+
+
+def exchange_capture(fen: str, steps: list[tuple[float, list[str], list[str]]]) -> list[str]:
+    """A capture from ``fen``: at each (seconds after the previous step, lifted, placed) step the
+    squares named go empty or full (occupancy only), then 3 s of stillness."""
+    occ = int(chess.Board(fen).occupied)
+    t = 0.0
+    lines = [f"0 {occ:016x}"]
+    for dt, lift, place in steps:
+        t += dt
+        for name in lift:
+            occ &= ~sq(name)
+        for name in place:
+            occ |= sq(name)
+        lines.append(f"{int(t * 1000)} {occ:016x}")
+    lines.append(f"{int((t + 3) * 1000)} {occ:016x}")
+    return lines
+
+
+def test_the_issue_capture_records_a_queen():
+    # e7 lifted, e8 set 0.3 s later, e8 lifted 1.5 s later, e8 set 1.2 s later, then Black's Kb2
+    lines = exchange_capture(ISSUE_FEN, [(1.0, ["e7"], []), (0.3, [], ["e8"]), (1.5, ["e8"], []),
+                                         (1.2, [], ["e8"]), (2.0, ["a2"], []), (0.4, [], ["b2"])])
+    data = replay(lines, MatchConfig(fen=ISSUE_FEN)).to_json()
+    assert data["moves"] == ["e7e8q", "a2b2"]
+    assert data["san"] == ["e8=Q", "Kb2"]
+    assert data["gestures"] == [] and data["problems"] == []
+
+
+@pytest.mark.parametrize("before", [0.2, 1.0, 10.0])     # the pawn stands on e8 this long
+@pytest.mark.parametrize("in_hand", [0.4, 1.2, 10.0])    # the square stays empty this long
+@pytest.mark.parametrize("timed", [False, True])         # the opponent's clock running or not
+def test_the_exchange_after_any_pause_keeps_the_queen(before, in_hand, timed):
+    lines = exchange_capture(ISSUE_FEN, [(1.0, ["e7"], []), (0.3, [], ["e8"]), (before, ["e8"], []),
+                                         (in_hand, [], ["e8"]), (2.0, ["a2"], []), (0.4, [], ["b2"])])
+    config = MatchConfig(fen=ISSUE_FEN, time_control="300+3" if timed else "-")
+    data = replay(lines, config).to_json()
+    assert data["moves"] == ["e7e8q", "a2b2"] and data["gestures"] == []
+
+
+@pytest.mark.parametrize("victim_first", [True, False])
+def test_the_exchange_after_a_capture_on_the_promotion_square_keeps_the_queen(victim_first):
+    capture = [(1.0, ["e8"], []), (0.5, ["d7"], [])] if victim_first else [(1.0, ["d7"], []), (0.5, ["e8"], [])]
+    lines = exchange_capture(CAPTURE_FEN, capture + [(0.6, [], ["e8"]), (1.0, ["e8"], []), (2.0, [], ["e8"]),
+                                                     (2.0, ["a2"], []), (0.4, [], ["b2"])])
+    data = replay(lines, MatchConfig(fen=CAPTURE_FEN)).to_json()
+    assert data["moves"] == ["d7e8q", "a2b2"] and data["san"] == ["dxe8=Q", "Kb2"]
+    assert data["gestures"] == [] and data["problems"] == []
+
+
+def test_the_new_piece_adjusted_after_the_exchange_stays_a_queen():
+    # the exchange, then the queen straightened on its square twice (j'adoube), before Black moves
+    lines = exchange_capture(ISSUE_FEN, [(1.0, ["e7"], []), (0.3, [], ["e8"]), (0.8, ["e8"], []),
+                                         (0.5, [], ["e8"]), (0.6, ["e8"], []), (0.2, [], ["e8"]),
+                                         (0.3, ["e8"], []), (0.2, [], ["e8"]),
+                                         (2.0, ["a2"], []), (0.4, [], ["b2"])])
+    data = replay(lines, MatchConfig(fen=ISSUE_FEN)).to_json()
+    assert data["moves"] == ["e7e8q", "a2b2"] and data["gestures"] == []
+
+
+def test_a_promote_line_still_under_promotes_and_the_exchange_keeps_its_piece():
+    fen = "8/4P3/8/7p/8/8/k7/4K3 w - - 0 1"   # (with a knight and no pawn the game would be dead)
+    lines = exchange_capture(fen, [(1.0, ["e7"], []), (0.3, [], ["e8"]), (1.0, ["e8"], []),
+                                         (1.0, [], ["e8"]), (2.0, ["a2"], []), (0.4, [], ["b2"])])
+    lines.insert(2, f"{int(1.1 * 1000)} promote n")   # chosen on the page while the pawn is in hand
+    data = replay(lines, MatchConfig(fen=fen)).to_json()
+    assert data["moves"] == ["e7e8n", "a2b2"] and data["san"] == ["e8=N", "Kb2"]
+
+
+# -- through the whole session ------------------------------------------------------------------
+
+def _promoted(tmp_path) -> Table:
+    fen = "8/4P3/8/7p/8/8/k7/4K3 w - - 0 1"
+    table = Table(tmp_path, fen=fen)
+    table.setup(fen)
+    table.play("e7e8")
+    assert table.session.game.moves[-1].promotion == QUEEN
+    return table
+
+
+def test_the_session_keeps_the_queen_through_the_exchange_and_still_blinks_the_choice(tmp_path):
+    table = _promoted(tmp_path)
+    table.lift("e8", wait=1.5)     # the pawn taken off
+    table.place("e8", wait=1.0)    # the queen set down
+    assert table.session.game.moves[-1].promotion == QUEEN
+    assert table.session.snapshot()["promotion_square"] == "e8"   # still open for the page and the button
+    assert table.lit_names(STYLE.promotion, blink_on=True) == {"e8"}
+    table.play("a2b2")
+    assert [m.uci() for m in table.session.game.moves] == ["e7e8q", "a2b2"]
+    assert table.session.recorder.load().moves == ["e7e8q", "a2b2"]
+
+
+def test_the_page_under_promotes_after_the_exchange(tmp_path):
+    table = _promoted(tmp_path)
+    table.lift("e8", wait=1.5)
+    table.place("e8", wait=1.0)
+    table.session.choose_promotion("n")
+    assert table.session.snapshot()["moves"]["san"] == ["e8=N"]
+    table.lift("e8", wait=0.5)     # straightening the knight changes nothing
+    table.place("e8", wait=1.0)
+    assert table.session.game.moves[-1].promotion == KNIGHT
+
+
+def test_the_promote_button_cycles_and_the_exchange_does_not(tmp_path):
+    table = _promoted(tmp_path)
+    table.session.button("promote")
+    assert table.session.game.moves[-1].promotion == ROOK
+    table.lift("e8", wait=1.0)
+    table.place("e8", wait=1.0)
+    assert table.session.game.moves[-1].promotion == ROOK
