@@ -4,7 +4,7 @@ Each server runs alone in a child process and serves what the board's page asks 
 ``GET /static/app.js`` (the page's script, from disk), ``GET /api/state`` (a page state of
 the board, JSON) and ``/ws`` (a WebSocket that answers the page's ``ping`` with a pong). The
 peer is aiohttp's server (``aiohttp.web``, as the board used until this was written, access log
-off); ours is ``firmware.web.http_server`` with ``firmware.web.websocket``. The same client (raw
+off); ours is ``netserver.http_server`` with ``netserver.websocket``. The same client (raw
 sockets, one kept-alive connection, in this process) sends the same requests to both, in turns.
 
 Prints, per server: resident memory (VmRSS) once it listens and after the requests, the CPU the
@@ -49,8 +49,8 @@ def page_state() -> dict:
 # -- the two servers (each in its own child process) ----------------------------------------------
 
 def serve_ours(port: int, state: dict) -> None:
-    from firmware.web.http_server import HTTPServer, Request, Response, Router, file_response, json_response
-    from firmware.web.limits import ConnectionGuard
+    from netserver.http_server import HTTPServer, Request, Response, Router, file_response, json_response
+    from netserver.limits import ConnectionGuard
 
     async def script(request: Request) -> Response:
         return file_response(STATIC / "app.js", request)

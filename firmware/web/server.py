@@ -43,13 +43,13 @@ from firmware.referee import words
 from firmware.tasks import cancel_and_wait
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, ActionRefused, Backend)
-from firmware.web.http_server import (HTTPError, HTTPServer, Request, Response, Router, file_response, json_response,
-                                      static_file)
+from netserver.http_server import (HTTPError, HTTPServer, Request, Response, Router, file_response, json_response,
+                                   static_file)
 from firmware.web.library import GameLibrary, UnknownGame
-from firmware.web.limits import ConnectionGuard, LogLimiter, parse_json
+from netserver.limits import ConnectionGuard, LogLimiter, parse_json
 from firmware.web.pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Refusal, client_key
 from firmware.web.simhand import HandError, SimHand
-from firmware.web.websocket import GOING_AWAY, WebSocket
+from netserver.websocket import GOING_AWAY, WebSocket
 from firmware.web.validate import (BadRequest, Boolean, Choice, Fen, Number, Secret, Square, Squares, Text, TimeControlText,
                        check_body)
 

@@ -156,7 +156,7 @@ def test_the_pwm_drop_in_gives_rpi_ws281x_dev_mem_and_vcio():
 
 def test_the_file_handle_limit_leaves_room_for_the_recorder_beside_every_connection():
     """Issue 12: 1,100 idle connections exhausted the file handles and the next save failed."""
-    from firmware.web.limits import MAX_CONNECTIONS, RESERVED_FDS
+    from netserver.limits import MAX_CONNECTIONS, RESERVED_FDS
     limit = directives(UNIT.read_text(encoding="utf-8")).get("LimitNOFILE")
     assert limit is not None, "the unit sets no LimitNOFILE"
     assert int(limit[-1]) >= MAX_CONNECTIONS + RESERVED_FDS
@@ -165,7 +165,7 @@ def test_the_file_handle_limit_leaves_room_for_the_recorder_beside_every_connect
 def test_the_connection_cap_follows_the_file_handle_limit():
     import resource
 
-    from firmware.web.limits import connection_cap
+    from netserver.limits import connection_cap
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     try:
         resource.setrlimit(resource.RLIMIT_NOFILE, (200, hard))

@@ -11,7 +11,7 @@ import socket
 import pytest
 
 from firmware.web.library import GameLibrary, UnknownGame
-from firmware.web.limits import ConnectionGuard, LogLimiter, parse_json
+from netserver.limits import ConnectionGuard, LogLimiter, parse_json
 from firmware.web.pairing import COOKIE
 
 JSON = {"Content-Type": "application/json"}

@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from firmware.web.http_server import (MAX_HEAD, HTTPError, HTTPServer, Request, Response, Router, body_length,
-                                      http_date, json_response, parse_head)
-from firmware.web.limits import ConnectionGuard
+from netserver.http_server import (MAX_HEAD, HTTPError, HTTPServer, Request, Response, Router, body_length,
+                                   http_date, json_response, parse_head)
+from netserver.limits import ConnectionGuard
 
 
 async def _echo(request: Request) -> Response:
@@ -311,7 +311,7 @@ async def test_a_client_that_never_reads_its_answers_is_cut_off_by_the_sweep():
     a client that pipelines requests for a large answer and never reads kept drain() waiting, so
     the connection (one of 16 per client) was held for ever. Past BUSY_S the sweep aborts it
     (a close would wait for the very buffer the client does not read). Time is driven by hand."""
-    from firmware.web.limits import BUSY_S
+    from netserver.limits import BUSY_S
 
     now = [1000.0]
     guard = ConnectionGuard(lambda: now[0], idle_s=10)
@@ -351,7 +351,7 @@ async def test_a_client_that_never_reads_its_answers_is_cut_off_by_the_sweep():
 
 
 async def _file_server(path):
-    from firmware.web.http_server import file_response
+    from netserver.http_server import file_response
 
     router = Router()
 

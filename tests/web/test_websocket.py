@@ -15,8 +15,8 @@ import struct
 
 import pytest
 
-from firmware.web.websocket import (OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, ProtocolError,
-                                    WebSocket, accept_key, encode_frame, read_frame, valid_key)
+from netserver.websocket import (OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, ProtocolError,
+                                 WebSocket, accept_key, encode_frame, read_frame, valid_key)
 
 MASK = bytes([0x37, 0xFA, 0x21, 0x3D])   # the RFC's example key
 
@@ -319,7 +319,7 @@ async def test_stopping_the_page_closes_every_socket_at_once_not_one_after_the_o
     """stop() closed the sockets in turn, each waiting up to CLOSE_WAIT_S for its client's close:
     16 clients that never answer held the service's stop for 16 s per address (systemd then kills
     it). Every socket gets its close frame at once; the waits overlap."""
-    import firmware.web.websocket as websocket
+    import netserver.websocket as websocket
 
     monkeypatch.setattr(websocket, "CLOSE_WAIT_S", 30.0)     # a wait no test could sit through in turn
     client, companion, backend = await serve()
@@ -386,8 +386,8 @@ async def test_a_socket_lost_during_the_handshake_is_no_internal_error(serve, ca
     """The sweep aborts a connection whose client does not read (BUSY_S), the heartbeat one that does
     not answer: the handler's next write then raises ConnectionError. That is the client gone, not
     a fault of the board: no 500, no stack trace in the journal, nothing left among the clients."""
-    from firmware.web.http_server import Request, parse_head
-    from firmware.web.websocket import WebSocket
+    from netserver.http_server import Request, parse_head
+    from netserver.websocket import WebSocket
 
     client, companion, backend = await serve()
     accepted: asyncio.Future = asyncio.get_running_loop().create_future()
@@ -420,7 +420,7 @@ async def test_a_socket_lost_during_the_handshake_is_no_internal_error(serve, ca
 def test_a_long_close_reason_is_cut_on_a_character_boundary():
     """RFC 6455 5.5: a control frame's payload is at most 125 bytes; 5.5.1: the reason is UTF-8, and a
     client fails the connection on one that is not (cutting "é" in half at byte 123 made one)."""
-    from firmware.web.websocket import _close_payload
+    from netserver.websocket import _close_payload
 
     payload = _close_payload(1008, "é" * 100)
     assert len(payload) <= 125 and payload[2:].decode("utf-8") == "é" * 61
@@ -470,7 +470,7 @@ async def test_a_slow_reader_holds_little_of_the_boards_memory(serve):
     """A page that reads slowly (or not at all) gets the latest state only, so what waits for it is
     bounded by the transport's buffer: asyncio's default high-water mark of 64 kB made 16 MB over
     256 sockets, half of what a Pi Zero 2 W can spare. A socket buffers at most 16 kB and a message."""
-    from firmware.web.websocket import MAX_BUFFER
+    from netserver.websocket import MAX_BUFFER
 
     client, companion, backend = await serve()
     reader, writer = await asyncio.open_connection(client.server.host, client.server.port)

@@ -6,7 +6,7 @@ where importing aiohttp's server alone took 14 MB of resident memory (bench/serv
 * :class:`HTTPServer` reads requests one after the other on each connection (keep-alive and
   pipelining), hands each to the application (an ``async`` function from :class:`Request` to
   :class:`Response`) and writes the answer. Connections are admitted, counted and swept by a
-  :class:`~firmware.web.limits.ConnectionGuard`: a request is "busy" from its head to its answer.
+  :class:`~netserver.limits.ConnectionGuard`: a request is "busy" from its head to its answer.
   Each request yields to the loop first: the board shares it. An application's crash is a 500
   in words, logged once a minute per client.
 * Requests are bounded before the application sees them: a head of at most ``MAX_HEAD`` bytes
@@ -19,7 +19,7 @@ where importing aiohttp's server alone took 14 MB of resident memory (bench/serv
 * :class:`Router` maps a method and a path (``/games/{id}.pgn``) to a handler: 404 and 405
   (with ``Allow``) otherwise; GET routes answer HEAD too.
 * :meth:`Request.upgrade` answers a WebSocket handshake (RFC 6455, 4.2) and returns the
-  :class:`~firmware.web.websocket.WebSocket`; the connection is the socket's from then on.
+  :class:`~netserver.websocket.WebSocket`; the connection is the socket's from then on.
 """
 from __future__ import annotations
 
@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote
 
-from firmware.web.limits import BODY_S, ConnectionGuard, LogLimiter
-from firmware.web.websocket import WebSocket, accept_key, valid_key
+from netserver.limits import BODY_S, ConnectionGuard, LogLimiter
+from netserver.websocket import WebSocket, accept_key, valid_key
 
 log = logging.getLogger(__name__)
 
