@@ -5,7 +5,8 @@ from .move import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move
 from .notation import detect_language, parse_move, parse_san, parse_uci, san
 from .outcome import Outcome, Termination
 from .perft import divide, perft
-from .position import STARTING_FEN, Piece, Position
+from .piece import Piece
+from .position import STARTING_FEN, Position
 from .squares import (BB_SQUARES, BISHOP, BLACK, COLORS, KING, KNIGHT, PAWN, PIECE_TYPES, QUEEN, ROOK,
                       SQUARE_NAMES, WHITE, parse_square, scan_squares, square, square_file, square_name,
                       square_rank)

@@ -1,8 +1,6 @@
 """Chess960 (Fischer random) start positions by their standard number, 0-959 (518 is the usual start)."""
 from __future__ import annotations
 
-from typing import Optional
-
 from .position import Position
 
 VARIANTS = ("standard", "chess960")  # the variants the board plays, as [game] variant and --variant spell them
@@ -20,7 +18,7 @@ def back_rank(number: int) -> str:
     """
     if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < COUNT:
         raise ValueError(f"a Chess960 start position is numbered 0 to 959, not {number!r}")
-    rank: list[Optional[str]] = [None] * 8
+    rank: list[str | None] = [None] * 8
     n, light = divmod(number, 4)
     rank[2 * light + 1] = "B"
     n, dark = divmod(n, 4)
@@ -32,10 +30,10 @@ def back_rank(number: int) -> str:
     _place(rank, "N", first)
     for letter in "RKR":
         _place(rank, letter, 0)
-    return "".join(rank)  # type: ignore[arg-type]
+    return "".join(piece for piece in rank if piece is not None)  # all eight are placed by now
 
 
-def _place(rank: list[Optional[str]], letter: str, index: int) -> None:
+def _place(rank: list[str | None], letter: str, index: int) -> None:
     """Put ``letter`` on the ``index``-th empty square (from the a file)."""
     empty = [f for f, piece in enumerate(rank) if piece is None]
     rank[empty[index]] = letter
@@ -65,7 +63,7 @@ def rearranged(before: Position, after: Position) -> int:
     return squares
 
 
-def number_of(pos: Position) -> Optional[int]:
+def number_of(pos: Position) -> int | None:
     """The start position number of ``pos`` if it is one (placement, White to move, all four
     rights, counters ignored), else None."""
     fields = pos.fen(shredder=True).split()

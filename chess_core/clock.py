@@ -196,9 +196,10 @@ class Clock:
         if s.flag is not None:
             return s.flag_at
         deadline = self._deadline()
-        if not self._ticking or deadline is None:
+        since = self._ticking_since()
+        if since is None or deadline is None:
             return None
-        return s.since + deadline[0] - s.move_ms
+        return since + deadline[0] - s.move_ms
 
     def move_time(self, now_ms: int) -> int:
         """How long the current move has lasted (pauses excluded); 0 before start."""
@@ -232,15 +233,14 @@ class Clock:
         Returns None, or the side whose flag has fallen: then nothing changes (the flag is sticky,
         and a late press does not revive the flagged side).
         """
-        if not self.started:
-            raise ClockError("the clock has not been started")
+        side = self._started_side()
         self._advance(now_ms)
         s = self._state
         if s.flag is not None:
             return s.flag
         if s.paused:
             raise ClockError("the clock is paused: resume it before pressing")
-        side, other = s.to_move, 1 - s.to_move
+        other = 1 - side
         times, used = list(s.times), s.move_ms
         tc = self.time_control
         if tc.periods:
@@ -329,6 +329,17 @@ class Clock:
         s = self._state
         return s.to_move is not None and not s.paused and s.flag is None
 
+    def _ticking_since(self) -> int | None:
+        """When the running clock last started ticking; None when it does not tick."""
+        return self._state.since if self._ticking else None
+
+    def _started_side(self) -> int:
+        """The side to move; a ClockError before start."""
+        side = self._state.to_move
+        if side is None:
+            raise ClockError("the clock has not been started")
+        return side
+
     def _check_time(self, now_ms: object) -> None:
         if type(now_ms) is not int:
             raise ValueError(f"now_ms must be an int of milliseconds, not {now_ms!r}")
@@ -351,9 +362,10 @@ class Clock:
         s, tc = self._state, self.time_control
         if s.to_move is None:
             return None
-        candidates = []
-        if tc.periods:
-            candidates.append((s.times[s.to_move] + self._period().delay_ms, FlagReason.TIME))
+        candidates: list[tuple[int, FlagReason]] = []
+        period = self._period()  # None only without periods, the side to move being known
+        if period is not None:
+            candidates.append((s.times[s.to_move] + period.delay_ms, FlagReason.TIME))
         elif tc.sandclock_ms is not None:
             candidates.append((s.times[s.to_move], FlagReason.TIME))
         if tc.move_limit_ms is not None:
@@ -363,9 +375,10 @@ class Clock:
     def _move_ms(self, now_ms: int) -> int:
         """Time spent on the current move at ``now_ms``; it stops at the flag instant."""
         s = self._state
-        if not self._ticking:
+        since = self._ticking_since()
+        if since is None:
             return s.move_ms
-        used = s.move_ms + max(0, now_ms - s.since)
+        used = s.move_ms + max(0, now_ms - since)
         deadline = self._deadline()
         return min(used, deadline[0]) if deadline is not None else used
 
@@ -382,15 +395,17 @@ class Clock:
         """Bring the state to ``now_ms``, recording a flag that has fallen by then."""
         self._check_time(now_ms)
         self._last_ms = now_ms
-        if not self._ticking:
+        since = self._ticking_since()
+        if since is None:
             return
         s = self._state
         at = self.flag_time()
-        if at is not None and now_ms >= at:
-            deadline, reason = self._deadline()
-            self._state = replace(s, move_ms=deadline, since=None, flag=s.to_move, flag_at=at, flag_reason=reason)
+        deadline = self._deadline()  # while ticking, None exactly when ``at`` is
+        if at is not None and deadline is not None and now_ms >= at:
+            self._state = replace(s, move_ms=deadline[0], since=None, flag=s.to_move, flag_at=at,
+                                  flag_reason=deadline[1])
         else:
-            self._state = replace(s, move_ms=s.move_ms + now_ms - s.since, since=now_ms)
+            self._state = replace(s, move_ms=s.move_ms + now_ms - since, since=now_ms)
 
     def _prepare_adjust(self, side: int, now_ms: int | None) -> None:
         if not self.time_control.timed:

@@ -66,7 +66,7 @@ _CANNOT = MateVerdict(Mateability.CANNOT_MATE)
 _UNDETERMINED = MateVerdict(Mateability.UNDETERMINED)
 
 
-def _can(pos: Position, codes: list[int]) -> Steps:
+def _can(pos: Position, codes: list[int]) -> Steps[MateVerdict]:
     line = yield from shorten_steps(pos, codes)
     return MateVerdict(Mateability.CAN_MATE, tuple(decode(c) for c in line))
 
@@ -83,14 +83,14 @@ def can_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> Mate
     return drain(can_mate_steps(pos, color, budget=budget))
 
 
-def can_mate_steps(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> Steps:
+def can_mate_steps(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> Steps[MateVerdict]:
     """``can_mate`` in steps: a generator that yields after every few dozen positions searched
     (chess_core.dead_search.STEP_NODES) and returns the MateVerdict, so that a caller can spread
     the analysis over slices of time. ``pos`` is copied first: it may change meanwhile."""
     return _can_mate(pos.copy(), color, budget, settle_other=False)
 
 
-def _can_mate(pos: Position, color: int, budget: int, settle_other: bool) -> Steps:
+def _can_mate(pos: Position, color: int, budget: int, settle_other: bool) -> Steps[MateVerdict]:
     work = pos.copy()
     codes = work.legal_codes()
     if not codes:
@@ -118,7 +118,7 @@ def _can_mate(pos: Position, color: int, budget: int, settle_other: bool) -> Ste
 _LINES: dict[int, tuple[Move, ...]] = {}
 
 
-def _reuse_line(pos: Position, color: int) -> "MateVerdict | None":
+def _reuse_line(pos: Position, color: int) -> MateVerdict | None:
     line = _LINES.get(color)
     if not line:
         return None
@@ -144,7 +144,8 @@ def _mates(pos: Position, color: int, line: tuple[Move, ...]) -> bool:
             pos.pop()
 
 
-def _search(work: Position, key: tuple, color: int, budget: int, settle_other: bool) -> Steps:
+def _search(work: Position, key: tuple[int, ...], color: int, budget: int,
+            settle_other: bool) -> Steps[MateVerdict]:
     reach = Reach(work)
     if mate_impossible(reach, color):
         return _CANNOT
@@ -195,7 +196,7 @@ def _prune(pos: Position, colors: tuple[int, ...]) -> bool:
 # Verdicts proved by a search, by position and colour (and those proved on the way for the other
 # colour, by a walk that settles both): a question asked again (a takeback, Game.reopen, is_dead
 # asking both sides) is answered at once. A proof holds whatever the budget.
-_PROOFS: "OrderedDict[tuple[tuple, int], MateVerdict]" = OrderedDict()
+_PROOFS: OrderedDict[tuple[tuple[int, ...], int], MateVerdict] = OrderedDict()
 _PROOFS_KEPT = 256
 
 
@@ -205,7 +206,7 @@ def forget_proofs() -> None:
     _LINES.clear()
 
 
-def _remember(key: tuple, color: int, verdict: MateVerdict) -> None:
+def _remember(key: tuple[int, ...], color: int, verdict: MateVerdict) -> None:
     _PROOFS[(key, color)] = verdict
     if verdict.line:
         _LINES[color] = verdict.line
@@ -221,7 +222,7 @@ def can_possibly_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET
     return can_mate(pos, color, budget=budget).verdict is not Mateability.CANNOT_MATE
 
 
-def can_possibly_mate_steps(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> Steps:
+def can_possibly_mate_steps(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> Steps[bool]:
     """``can_possibly_mate`` in steps (see can_mate_steps)."""
     verdict = yield from can_mate_steps(pos, color, budget=budget)
     return verdict.verdict is not Mateability.CANNOT_MATE
@@ -239,12 +240,12 @@ def is_dead(pos: Position, *, budget: int = DEAD_POSITION_BUDGET) -> bool:
     return drain(is_dead_steps(pos, budget=budget))
 
 
-def is_dead_steps(pos: Position, *, budget: int = DEAD_POSITION_BUDGET) -> Steps:
+def is_dead_steps(pos: Position, *, budget: int = DEAD_POSITION_BUDGET) -> Steps[bool]:
     """``is_dead`` in steps (see can_mate_steps); ``pos`` is copied first."""
     return _is_dead(pos.copy(), budget)
 
 
-def _is_dead(pos: Position, budget: int) -> Steps:
+def _is_dead(pos: Position, budget: int) -> Steps[bool]:
     if hopeless(pos, WHITE) and hopeless(pos, BLACK):
         return True
     if _obviously_alive(pos):

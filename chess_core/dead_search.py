@@ -18,7 +18,7 @@ order the moves live in chess_core.dead_guide.
 from __future__ import annotations
 
 import heapq
-from typing import Any, Callable, Generator, Optional
+from typing import Callable, Generator, TypeVar
 
 from .dead_guide import _PUNISH, _REWARD, classify, mating_distance, nearest_corner_targets
 from .position import Position
@@ -29,16 +29,19 @@ PRUNE_COST = 25
 # The searches can run in steps (generators that yield after about this many positions), so that
 # a caller can spread one analysis over several slices of time.
 STEP_NODES = 16
-Steps = Generator[None, None, Any]
+T = TypeVar("T")
+# A stepwise computation: it yields None between steps and returns its result.
+Steps = Generator[None, None, T]
 
 
-def drain(steps: Steps) -> Any:
+def drain(steps: Steps[T]) -> T:
     """Run a stepwise computation to its end; its result."""
     while True:
         try:
             next(steps)
         except StopIteration as stop:
-            return stop.value
+            result: T = stop.value
+            return result
 
 
 def hopeless(pos: Position, winner: int) -> bool:
@@ -78,7 +81,7 @@ def hopeless(pos: Position, winner: int) -> bool:
     return not bishops & BB_DARK_SQUARES or not bishops & BB_LIGHT_SQUARES
 
 
-def child_key(pos: Position, code: int) -> Optional[tuple]:
+def child_key(pos: Position, code: int) -> tuple[int, ...] | None:
     """The position_key after the plain move ``code`` (no promotion, castling, en passant or double
     push), computed without making it; None for the other moves."""
     if code >= 4096:
@@ -111,7 +114,7 @@ def child_key(pos: Position, code: int) -> Optional[tuple]:
     return (white, black, pieces[1], pieces[2], pieces[3], pieces[4], pieces[5], pos.turn ^ 1, castling, -1)
 
 
-def position_key(pos: Position) -> tuple:
+def position_key(pos: Position) -> tuple[int, ...]:
     bbc, bbp = pos.bb_color, pos.bb_piece
     return (bbc[0], bbc[1], bbp[1], bbp[2], bbp[3], bbp[4], bbp[5], pos.turn, pos.castling, pos.ep)
 
@@ -119,7 +122,7 @@ def position_key(pos: Position) -> tuple:
 class SearchResult:
     __slots__ = ("line", "exhausted", "nodes")
 
-    def __init__(self, line: Optional[list[int]], exhausted: bool, nodes: int) -> None:
+    def __init__(self, line: list[int] | None, exhausted: bool, nodes: int) -> None:
         self.line = line  # codes of a helpmate, or None
         self.exhausted = exhausted  # True: every line was followed to its end (a proof)
         self.nodes = nodes
@@ -129,16 +132,16 @@ class GuidedSearch:
     """Iterative deepening helpmate search with rewarded (free) and punished (dear) moves."""
 
     def __init__(self, pos: Position, winner: int, budget: int,
-                 prune: Optional[Callable[[Position], bool]] = None) -> None:
+                 prune: Callable[[Position], bool] | None = None) -> None:
         self.pos = pos
         self.winner = winner
         self.budget = budget
         self.nodes = 0
         self.prune = prune
         self.line: list[int] = []
-        self.found: Optional[list[int]] = None
+        self.found: list[int] | None = None
         self.interrupted = False
-        self.tt: dict[tuple, int] = {}
+        self.tt: dict[tuple[int, ...], int] = {}
         self.max_depth = 0
         self.limit = budget
 
@@ -147,7 +150,7 @@ class GuidedSearch:
         (0: no limit but the budget), so that deep iterations are probes rather than sweeps."""
         return drain(self.steps(first_depth, last_depth, local))
 
-    def steps(self, first_depth: int = 1, last_depth: int = 1000, local: int = 0) -> Steps:
+    def steps(self, first_depth: int = 1, last_depth: int = 1000, local: int = 0) -> Steps[SearchResult]:
         """``run`` in steps: yields after every STEP_NODES positions, returns the SearchResult."""
         total = self.budget
         for depth in range(first_depth, last_depth + 1):
@@ -163,7 +166,7 @@ class GuidedSearch:
                 break
         return SearchResult(None, False, self.nodes)
 
-    def _search(self, remaining: int, past_progress: bool) -> Steps:
+    def _search(self, remaining: int, past_progress: bool) -> Steps[bool]:
         pos = self.pos
         winner = self.winner
         if hopeless(pos, winner):
@@ -209,7 +212,7 @@ class GuidedSearch:
         return False
 
 
-def run_steps(search: "Walk | BestFirst", budget: int) -> Steps:
+def run_steps(search: Walk | BestFirst, budget: int) -> Steps[SearchResult]:
     """A fresh ``search.run(budget)`` in pauses after about STEP_NODES positions looked at (both
     searches resume where they paused: the result is the same); returns the SearchResult."""
     spent = 0
@@ -236,20 +239,20 @@ class Walk:
     """
 
     def __init__(self, pos: Position, winner: int,
-                 prune: Optional[Callable[[Position, tuple[int, ...]], bool]] = None,
-                 order: Optional[Callable[[Position, list[int]], list[int]]] = None,
-                 other: Optional[int] = None) -> None:
+                 prune: Callable[[Position, tuple[int, ...]], bool] | None = None,
+                 order: Callable[[Position, list[int]], list[int]] | None = None,
+                 other: int | None = None) -> None:
         self.pos = pos
         self.winner = winner
         self.prune = prune
         self.order = order
         self.watch: tuple[int, ...] = (winner,) if other is None else (winner, other)
-        self.other_line: Optional[list[int]] = None
+        self.other_line: list[int] | None = None
         self.nodes = 0
         self.seen = {position_key(pos)}
         self.line: list[int] = []
         self.stack: list[list[int]] = []
-        self.done: Optional[SearchResult] = None
+        self.done: SearchResult | None = None
         self.paused = False  # the line is made on the position (see run)
         if all(hopeless(pos, c) for c in self.watch):
             self.done = SearchResult(None, True, 0)
@@ -372,7 +375,7 @@ class BestFirst:
     def __init__(self, pos: Position, winner: int) -> None:
         self.winner = winner
         self.targets = nearest_corner_targets(pos, winner)
-        self.nodes: list[tuple[int, int, Optional[Position]]] = [(-1, 0, pos.copy())]
+        self.nodes: list[tuple[int, int, Position | None]] = [(-1, 0, pos.copy())]
         self.heap: list[tuple[int, int, int]] = [(0, 0, 0)]
         self.seen = {position_key(pos)}
         self.spent = 0
@@ -440,7 +443,7 @@ def shorten(pos: Position, codes: list[int]) -> list[int]:
     return drain(shorten_steps(pos, codes))
 
 
-def shorten_steps(pos: Position, codes: list[int]) -> Steps:
+def shorten_steps(pos: Position, codes: list[int]) -> Steps[list[int]]:
     """``shorten`` in steps (a long line takes a while); ``pos`` is left as it was at the end."""
     if len(codes) < 3:
         return codes

@@ -27,6 +27,9 @@ survives, the winner cannot checkmate, whatever both sides play.
 """
 from __future__ import annotations
 
+from typing import Callable
+
+from .position import Position
 from .squares import (BB_ALL, BB_FILE_A, BB_FILE_H, BB_FILES, BB_RANKS, BISHOP, KING, KING_ATTACKS, KNIGHT,
                       KNIGHT_ATTACKS, PAWN, PAWN_ATTACKS, QUEEN, ROOK, WHITE, BLACK)
 
@@ -102,7 +105,7 @@ def _passing_forbidden(ahead: list[tuple[int, int]], released: int, reach: int, 
     return forbidden
 
 
-def _flood(start: int, step, allowed: int) -> int:
+def _flood(start: int, step: Callable[[int], int], allowed: int) -> int:
     reach = start
     while True:
         grown = reach | (step(reach) & allowed)
@@ -132,7 +135,7 @@ class Reach:
 
     __slots__ = ("pieces", "reach", "attacks", "mobile", "promoted", "king_index")
 
-    def __init__(self, pos) -> None:
+    def __init__(self, pos: Position) -> None:
         board, bb_color, ep = pos.board, pos.bb_color, pos.ep
         pieces = []
         for color in (0, 1):

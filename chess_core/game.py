@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Optional
+from typing import Callable
 
 from .move import IllegalMoveError, Move
 from .notation import parse_move, san
@@ -65,9 +65,9 @@ class Game:
     checkmate, stalemate and dead positions end it at once (mate takes precedence).
     """
 
-    def __init__(self, fen: Optional[str] = None, rules: str = "fide",
-                 dead_position: Optional[Callable[[Position], bool]] = None,
-                 can_mate: Optional[Callable[[Position, int], bool]] = None, *, chess960: bool = False) -> None:
+    def __init__(self, fen: str | None = None, rules: str = "fide",
+                 dead_position: Callable[[Position], bool] | None = None,
+                 can_mate: Callable[[Position, int], bool] | None = None, *, chess960: bool = False) -> None:
         if rules not in RULE_PROFILES:
             raise ValueError(f"unknown rule profile {rules!r}: expected one of {', '.join(RULE_PROFILES)}")
         self.rules = rules
@@ -75,11 +75,11 @@ class Game:
         self.chess960 = chess960  # Chess960 castling (see Position); the start FEN says where
         self.position = Position(self.start_fen, chess960=chess960)
         self.moves: list[Move] = []
-        self._keys: list[tuple] = [self.position.repetition_key()]
-        self._counts: Counter = Counter(self._keys)
+        self._keys: list[tuple[int, ...]] = [self.position.repetition_key()]
+        self._counts: Counter[tuple[int, ...]] = Counter(self._keys)
         self._dead = dead_position or _default_dead
         self._can_mate = can_mate or material_can_mate
-        self.outcome: Optional[Outcome] = None
+        self.outcome: Outcome | None = None
         self.outcome = self._automatic_outcome()
 
     # -- state -------------------------------------------------------------------------------
@@ -117,7 +117,7 @@ class Game:
 
     # -- moves -------------------------------------------------------------------------------
 
-    def push(self, move: Move) -> Optional[Outcome]:
+    def push(self, move: Move) -> Outcome | None:
         if self.outcome is not None:
             raise GameOverError(f"the game is over ({self.outcome.describe()}); {move.uci()} not played")
         self.position.push(move)
@@ -145,7 +145,7 @@ class Game:
         self.outcome = self._automatic_outcome()
         return move
 
-    def _automatic_outcome(self) -> Optional[Outcome]:
+    def _automatic_outcome(self) -> Outcome | None:
         pos = self.position
         if not pos.legal_codes():
             if pos.is_check():
@@ -167,7 +167,7 @@ class Game:
 
     # -- claims and decisions ----------------------------------------------------------------
 
-    def claimable_draws(self, move: Optional[Move] = None) -> list[Termination]:
+    def claimable_draws(self, move: Move | None = None) -> list[Termination]:
         """The draws that may be claimed now (FIDE 9.2, 9.3), or by announcing ``move`` first."""
         if self.outcome is not None:
             return []
@@ -191,7 +191,7 @@ class Game:
             pos.pop()
         return found
 
-    def claim_draw(self, move: Optional[Move] = None) -> Outcome:
+    def claim_draw(self, move: Move | None = None) -> Outcome:
         """Claim a draw, with the move that brings it about if given; DrawClaimError if not valid."""
         claims = self.claimable_draws(move)
         if not claims:
@@ -214,7 +214,7 @@ class Game:
     def agree_draw(self) -> Outcome:
         return self._end(Outcome(Termination.AGREEMENT))
 
-    def abandon(self, winner: Optional[int]) -> Outcome:
+    def abandon(self, winner: int | None) -> Outcome:
         return self._end(Outcome(Termination.ABANDONED, winner))
 
     def flag(self, color: int) -> Outcome:
@@ -227,7 +227,7 @@ class Game:
         """End the game by a decision taken off the board (arbiter, adjudication, a PGN tag)."""
         return self._end(outcome)
 
-    def decide(self, outcome: Optional[Outcome]) -> None:
+    def decide(self, outcome: Outcome | None) -> None:
         """Set the outcome decided elsewhere (a saved record, the other end of an online game, a
         PGN's result), replacing what the rules found; None reopens a game that went on."""
         self.outcome = outcome

@@ -1,7 +1,7 @@
 """Moves: the public ``Move`` value and the compact int codes the generator works with."""
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 from .squares import PIECE_SYMBOLS, SQUARE_NAMES, parse_square
 
@@ -33,7 +33,7 @@ class Move(NamedTuple):
 
     from_square: int
     to_square: int
-    promotion: Optional[int] = None
+    promotion: int | None = None
 
     def uci(self) -> str:
         if self.from_square == self.to_square:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from .move import FLAG_CASTLE, NULL_MOVE, AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move, decode
 from .position import Position
@@ -123,7 +122,7 @@ def parse_san(pos: Position, text: str, lang: str = "auto") -> Move:
     raise errors[0]
 
 
-def _candidates(pos: Position, m: re.Match, lang: str, text: str) -> list[Move]:
+def _candidates(pos: Position, m: re.Match[str], lang: str, text: str) -> list[Move]:
     table = _READ[lang]
     letter = m.group("piece")
     if letter is None:
@@ -132,7 +131,7 @@ def _candidates(pos: Position, m: re.Match, lang: str, text: str) -> list[Move]:
         kind = table[letter]
     else:
         raise InvalidMoveError(f"{letter!r} is not a piece letter in {lang} notation: {text!r}")
-    promo: Optional[int] = None
+    promo: int | None = None
     if m.group("promo"):
         promo = table.get(m.group("promo").upper())
         if promo is None or promo == KING:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Optional
 
 from .squares import BLACK, WHITE
 
@@ -33,7 +32,7 @@ class Outcome:
     """The end of a game. ``winner`` is WHITE, BLACK or None for a draw."""
 
     termination: Termination
-    winner: Optional[int] = None
+    winner: int | None = None
 
     def result(self) -> str:
         if self.winner == WHITE:

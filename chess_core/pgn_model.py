@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from .game import Game
 from .move import Move
@@ -43,7 +42,7 @@ class PgnGame:
 
     headers: dict[str, str]
     game: Game
-    clocks: list[Optional[int]]
+    clocks: list[int | None]
     comments: dict[int, str]
     nags: dict[int, list[int]] = field(default_factory=dict)
     variations: dict[int, list[PgnLine]] = field(default_factory=dict)
@@ -51,8 +50,8 @@ class PgnGame:
     lang: str = "en"
     warnings: list[str] = field(default_factory=list)
     number: int = 1
-    reason: Optional[str] = None
-    comments_as_written: Optional[dict[int, str]] = None
+    reason: str | None = None
+    comments_as_written: dict[int, str] | None = None
 
     @property
     def moves(self) -> list[Move]:
@@ -82,9 +81,9 @@ class PgnError(ValueError):
     move), ``move`` that move as written, ``line`` the line of the text where it stands.
     """
 
-    def __init__(self, problem: str, *, number: int, white: Optional[str] = None,
-                 black: Optional[str] = None, ply: Optional[int] = None, move: Optional[str] = None,
-                 line: Optional[int] = None, label: Optional[str] = None) -> None:
+    def __init__(self, problem: str, *, number: int, white: str | None = None,
+                 black: str | None = None, ply: int | None = None, move: str | None = None,
+                 line: int | None = None, label: str | None = None) -> None:
         self.problem = problem
         self.number = number
         self.white = white

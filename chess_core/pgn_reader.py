@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Optional, Union
+from typing import Iterable, Iterator
 
 from .fen import FenError
 from .game import RULE_PROFILES, Game
@@ -74,7 +74,7 @@ class _Chunk:
                     or any(kind != "comment" for kind, _, _ in self.tokens))
 
 
-def _lines(source: Union[str, Iterable[str]]) -> Iterator[str]:
+def _lines(source: str | Iterable[str]) -> Iterator[str]:
     pieces = [source] if isinstance(source, str) else source
     for piece in pieces:
         if not isinstance(piece, str):
@@ -86,12 +86,12 @@ def _lines(source: Union[str, Iterable[str]]) -> Iterator[str]:
 
 
 class _Lexer:
-    def __init__(self, source: Union[str, Iterable[str]]) -> None:
+    def __init__(self, source: str | Iterable[str]) -> None:
         self._source = _lines(source)
-        self._pending: Optional[tuple[int, str]] = None
+        self._pending: tuple[int, str] | None = None
         self._count = 0
 
-    def _next(self) -> Optional[tuple[int, str]]:
+    def _next(self) -> tuple[int, str] | None:
         if self._pending is not None:
             item, self._pending = self._pending, None
             return item
@@ -102,7 +102,7 @@ class _Lexer:
         return self._count, line
 
     def chunks(self) -> Iterator[_Chunk]:
-        chunk: Optional[_Chunk] = None
+        chunk: _Chunk | None = None
         while True:
             item = self._next()
             if item is None:
@@ -166,6 +166,7 @@ class _Lexer:
             if m is None:
                 return False
             kind, text, pos = m.lastgroup, m.group(), m.end()
+            assert kind is not None  # every alternative of _TOKEN_RE is a named group
             if kind == "space":
                 continue
             if kind == "semicolon":
@@ -189,7 +190,7 @@ class _Lexer:
                     self._pending = (number, rest)
                 return True
 
-    def _comment_lines(self, chunk: _Chunk, first: str, start: int) -> Optional[tuple[int, str, int]]:
+    def _comment_lines(self, chunk: _Chunk, first: str, start: int) -> tuple[int, str, int] | None:
         """Read on to the closing brace: (line number, line, position after it), None if unclosed.
 
         A comment left open would swallow the rest of the file, so a tag line after an empty
@@ -247,10 +248,14 @@ class _Frame:
 class _Failed(Exception):
     """Ends the reading of one game; carries what PgnError needs besides the game."""
 
-    def __init__(self, problem: str, line: Optional[int] = None, ply: Optional[int] = None,
-                 move: Optional[str] = None, label: Optional[str] = None) -> None:
+    def __init__(self, problem: str, line: int | None = None, ply: int | None = None,
+                 move: str | None = None, label: str | None = None) -> None:
         super().__init__(problem)
-        self.details = dict(problem=problem, line=line, ply=ply, move=move, label=label)
+        self.problem = problem
+        self.line = line
+        self.ply = ply
+        self.move = move
+        self.label = label
 
 
 def _parse_word(pos: Position, body: str, lang: str) -> Move:
@@ -341,7 +346,7 @@ class _GameReader:
                        reason=reason_text,
                        comments_as_written={ply: " ".join(texts) for ply, texts in sorted(main.raw.items())})
 
-    def _start(self, fen: Optional[str], chess960: bool = False) -> Game:
+    def _start(self, fen: str | None, chess960: bool = False) -> Game:
         """The game from the FEN tag; castling rights that the position denies are dropped.
 
         Editors leave ``KQkq`` in a FEN after the king or a rook has moved; python-chess and
@@ -360,7 +365,7 @@ class _GameReader:
                 self.warnings.append(f"FEN tag: castling right {stale.group(1)!r} dropped: {exc}")
                 fen = " ".join(fields)
 
-    def _play(self, game: Game, main: _Frame, lang: str) -> Optional[str]:
+    def _play(self, game: Game, main: _Frame, lang: str) -> str | None:
         stack = [main]
         marker = None
         for kind, text, number in self.chunk.tokens:
@@ -453,7 +458,7 @@ class _GameReader:
         pos.pop()
         return _Frame(PgnLine(pos.fen()), pos, number)
 
-    def _result(self, marker: Optional[str]) -> str:
+    def _result(self, marker: str | None) -> str:
         tag = _ascii_result(self.headers.get("Result", "").strip())
         if marker is None:
             if tag in RESULTS:
@@ -468,7 +473,7 @@ class _GameReader:
             raise _Failed(f"the Result tag says {tag} but the moves end with {marker}")
         return marker
 
-    def _settle(self, game: Game, result: str, reason: Optional[Outcome]) -> None:
+    def _settle(self, game: Game, result: str, reason: Outcome | None) -> None:
         """Set the game's outcome from the board, the reason comment or the Termination tag."""
         board = game.outcome
         if result == "*":
@@ -526,7 +531,7 @@ def outcome_from_tag(tag: str, result: str, claims: Iterable[Termination] = ()) 
 
 # -- the public readers ----------------------------------------------------------------------
 
-def read_games(text: Union[str, Iterable[str]], *, rules: str = "fide") -> Iterator[Union[PgnGame, PgnError]]:
+def read_games(text: str | Iterable[str], *, rules: str = "fide") -> Iterator[PgnGame | PgnError]:
     """Every game of ``text`` (a str or an iterable of lines), in order: a PgnGame, or the
     PgnError that says why that game cannot be read. ``rules`` is the profile of the Games."""
     if rules not in RULE_PROFILES:
@@ -540,11 +545,12 @@ def read_games(text: Union[str, Iterable[str]], *, rules: str = "fide") -> Itera
         try:
             yield reader.read(number)
         except _Failed as failed:
-            yield PgnError(number=number, white=reader.headers.get("White"),
-                           black=reader.headers.get("Black"), **failed.details)
+            yield PgnError(failed.problem, number=number, white=reader.headers.get("White"),
+                           black=reader.headers.get("Black"), ply=failed.ply, move=failed.move,
+                           line=failed.line, label=failed.label)
 
 
-def read_pgn(text: Union[str, Iterable[str]], errors: Optional[list[PgnError]] = None, *,
+def read_pgn(text: str | Iterable[str], errors: list[PgnError] | None = None, *,
              rules: str = "fide") -> list[PgnGame]:
     """The games of ``text``. With an ``errors`` list, a malformed game is appended to it and
     reading goes on with the next game; without one, the first malformed game raises PgnError."""
@@ -559,7 +565,7 @@ def read_pgn(text: Union[str, Iterable[str]], errors: Optional[list[PgnError]] =
     return games
 
 
-def read_game(text: Union[str, Iterable[str]], *, rules: str = "fide") -> PgnGame:
+def read_game(text: str | Iterable[str], *, rules: str = "fide") -> PgnGame:
     """The one game of ``text``; PgnError if it is malformed, or if the text holds no game or more."""
     found = list(read_games(text, rules=rules))
     if len(found) != 1:

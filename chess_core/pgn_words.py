@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Optional
 
 from .clock import format_pgn_clk
 from .outcome import DRAWS, Outcome, Termination
@@ -32,7 +31,7 @@ CLK_RE = re.compile(r"\[%clk\s+(\d+):(\d+):(\d+(?:\.\d*)?)\s*\]")
 NAG_SUFFIXES = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 
 
-def termination_word(outcome: Optional[Outcome]) -> str:
+def termination_word(outcome: Outcome | None) -> str:
     """The PGN-standard Termination tag for an outcome: 'normal', 'time forfeit', 'abandoned'...
 
     >>> termination_word(Outcome(Termination.CHECKMATE, WHITE)), termination_word(None)
@@ -53,7 +52,7 @@ _REASON_RE = re.compile(r"(?:(White|Black) wins (?:by (?P<how>[a-z -]+)|(?P<time
 _TERMINATION_VALUES = {t.value: t for t in Termination}
 
 
-def parse_reason(text: str) -> Optional[Outcome]:
+def parse_reason(text: str) -> Outcome | None:
     """The outcome that a reason sentence of ours names, or None when it is not one.
 
     Our spelling only (capital, full stop): "white wins by checkmate" is someone else's.

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from typing import Mapping, Optional, Sequence
+from typing import Mapping, Sequence
 
 from .game import Game
 from .notation import san
@@ -18,11 +18,11 @@ _WORD_RE = re.compile(r"(?:\[%\w+\s[^\]]{0,60}\]|\S)+")
 _COMPUTED = ("SetUp", "FEN", "PlyCount")  # follow from the game; a caller's value is ignored
 
 
-def write_pgn(game: Game, headers: Optional[Mapping[str, Optional[str]]] = None,
-              clocks: Optional[Sequence[Optional[int]]] = None, termination: Optional[str] = None,
-              *, comments: Optional[Mapping[int, str]] = None,
-              nags: Optional[Mapping[int, Sequence[int]]] = None, derive: bool = True,
-              sans: Optional[Sequence[str]] = None) -> str:
+def write_pgn(game: Game, headers: Mapping[str, str | None] | None = None,
+              clocks: Sequence[int | None] | None = None, termination: str | None = None,
+              *, comments: Mapping[int, str] | None = None,
+              nags: Mapping[int, Sequence[int]] | None = None, derive: bool = True,
+              sans: Sequence[str] | None = None) -> str:
     """The PGN of ``game`` (finished or still going), ending with a newline.
 
     ``headers`` override or extend the default tags (a None value drops a non-roster tag);
@@ -44,9 +44,9 @@ def write_pgn(game: Game, headers: Optional[Mapping[str, Optional[str]]] = None,
     if sans is not None and len(sans) != len(moves):
         raise ValueError(f"{len(sans)} SAN for a game of {len(moves)} moves")
     clocks = _checked_clocks(clocks, len(moves))
-    comments = dict(comments or {})
-    nags = {ply: list(values) for ply, values in (nags or {}).items()}
-    for ply in list(comments) + list(nags):
+    comments_at = dict(comments or {})
+    nags_at = {ply: list(values) for ply, values in (nags or {}).items()}
+    for ply in list(comments_at) + list(nags_at):
         if not isinstance(ply, int) or not 0 <= ply <= len(moves):
             raise ValueError(f"a comment or NAG at ply {ply!r}: the game has {len(moves)} moves")
 
@@ -57,7 +57,7 @@ def write_pgn(game: Game, headers: Optional[Mapping[str, Optional[str]]] = None,
     if reason is None and derive and outcome is not None and outcome.result() == result:
         reason = reason_text(outcome)
 
-    units = _movetext_units(game, clocks, comments, nags, reason, sans)
+    units = _movetext_units(game, clocks, comments_at, nags_at, reason, sans)
     units.append(result)
     lines = [f'[{name} "{escape_tag_value(value)}"]' for name, value in tags.items()]
     lines.append("")
@@ -65,7 +65,7 @@ def write_pgn(game: Game, headers: Optional[Mapping[str, Optional[str]]] = None,
     return "\n".join(lines) + "\n"
 
 
-def _checked_clocks(clocks: Optional[Sequence[Optional[int]]], plies: int) -> list[Optional[int]]:
+def _checked_clocks(clocks: Sequence[int | None] | None, plies: int) -> list[int | None]:
     found = list(clocks or [])
     if len(found) > plies:
         raise ValueError(f"{len(found)} clock values for a game of {plies} moves")
@@ -75,8 +75,8 @@ def _checked_clocks(clocks: Optional[Sequence[Optional[int]]], plies: int) -> li
     return found + [None] * (plies - len(found))
 
 
-def _tags(game: Game, headers: Optional[Mapping[str, Optional[str]]], clocks: list[Optional[int]],
-          termination: Optional[str], derive: bool) -> dict[str, str]:
+def _tags(game: Game, headers: Mapping[str, str | None] | None, clocks: list[int | None],
+          termination: str | None, derive: bool) -> dict[str, str]:
     outcome = game.outcome
     tags: dict[str, str] = dict(ROSTER_DEFAULTS)
     tags["Result"] = outcome.result() if outcome else "*"
@@ -112,8 +112,8 @@ def _tags(game: Game, headers: Optional[Mapping[str, Optional[str]]], clocks: li
     return tags
 
 
-def _movetext_units(game: Game, clocks: list[Optional[int]], comments: dict[int, str],
-                    nags: dict[int, list[int]], reason: Optional[str], sans: Optional[Sequence[str]]) -> list[str]:
+def _movetext_units(game: Game, clocks: list[int | None], comments: dict[int, str],
+                    nags: dict[int, list[int]], reason: str | None, sans: Sequence[str] | None) -> list[str]:
     """Tokens that are never split across lines: ``12. Nf3``, ``$1``, comment words."""
     units: list[str] = []
     last = len(game.moves)
@@ -129,8 +129,9 @@ def _movetext_units(game: Game, clocks: list[Optional[int]], comments: dict[int,
             units.append(f"${nag}")
         wrote = False
         text = comments.get(ply, "")
-        if ply and clocks[ply - 1] is not None:
-            text = f"[%clk {clk_text(clocks[ply - 1])}] {text}"
+        clock = clocks[ply - 1] if ply else None
+        if clock is not None:
+            text = f"[%clk {clk_text(clock)}] {text}"
         words = _comment_units(text)
         if words:
             if ply and not nags.get(ply) and len(words[0]) <= 40:  # a move keeps its clock on its line

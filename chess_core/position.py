@@ -1,7 +1,7 @@
 """A chess position: placement, side to move, castling, en passant; legal moves, make and unmake."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable
 
 from .fen import dump_fen, load_fen
 from .move import (FLAG_CASTLE, FLAG_DOUBLE_PUSH, FLAG_EN_PASSANT, NULL_CODE, NULL_MOVE, IllegalMoveError,
@@ -79,7 +79,7 @@ class Position:
         self.ep = -1  # square behind a pawn that just moved two squares, -1 when none
         self.halfmove_clock = 0
         self.fullmove_number = 1
-        self._stack: list[tuple] = []
+        self._stack: list[tuple[int, int, int, int, int]] = []  # code, captured, castling, ep, halfmove clock
         # Chess960 (Fischer random): castling follows the rook of each right, wherever it stands,
         # and castling moves are written king-takes-rook (e1h1), as UCI_Chess960 engines expect.
         self.chess960 = chess960
@@ -130,6 +130,7 @@ class Position:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self.fen() == other.fen()
 
+    # Unhashable (mutable, compared by value): Python's own spelling, which mypy does not accept.
     __hash__ = None  # type: ignore[assignment]
 
     # -- placement ---------------------------------------------------------------------------
@@ -144,11 +145,11 @@ class Position:
     def pieces(self, piece_type: int, color: int) -> int:
         return self.bb_piece[piece_type] & self.bb_color[color]
 
-    def piece_at(self, sq: int) -> Optional[Piece]:
+    def piece_at(self, sq: int) -> Piece | None:
         code = self.board[sq]
         return Piece(code & 7, code >> 3) if code else None
 
-    def set_piece(self, sq: int, piece: Optional[Piece]) -> None:
+    def set_piece(self, sq: int, piece: Piece | None) -> None:
         """Put ``piece`` on ``sq`` (or clear it); for building positions, not for moves."""
         old = self.board[sq]
         bit = 1 << sq
@@ -167,7 +168,7 @@ class Position:
 
     # -- attacks -----------------------------------------------------------------------------
 
-    def attackers(self, color: int, sq: int, occupied: Optional[int] = None) -> int:
+    def attackers(self, color: int, sq: int, occupied: int | None = None) -> int:
         """Bitboard of the pieces of ``color`` that attack ``sq``."""
         occ = self.occupied if occupied is None else occupied
         bbp = self.bb_piece
@@ -401,7 +402,8 @@ class Position:
             self._gen_en_passant(us, found.append)
         return count + len(found)
 
-    def _gen_pawns(self, us, own, opp, occ, target, pinned, line, append, pinned_only=False) -> None:
+    def _gen_pawns(self, us: int, own: int, opp: int, occ: int, target: int, pinned: int, line: list[int],
+                   append: Callable[[int], None], pinned_only: bool = False) -> None:
         pawns = self.bb_piece[PAWN] & own
         empty = ~occ & 0xFFFFFFFFFFFFFFFF
         free = 0 if pinned_only else pawns & ~pinned
@@ -463,7 +465,7 @@ class Position:
                 else:
                     append(frm | to << 6)
 
-    def _gen_en_passant(self, us, append) -> None:
+    def _gen_en_passant(self, us: int, append: Callable[[int], None]) -> None:
         ep = self.ep
         capturers = PAWN_ATTACKS[us ^ 1][ep] & self.bb_piece[PAWN] & self.bb_color[us]
         if capturers:
@@ -483,7 +485,7 @@ class Position:
             if not exposed:
                 append(code)
 
-    def _gen_castling(self, us, them, occ, append) -> None:
+    def _gen_castling(self, us: int, them: int, occ: int, append: Callable[[int], None]) -> None:
         rights = self.castling
         if not rights:
             return
@@ -512,7 +514,7 @@ class Position:
                     and not attacked(them, 59, occ) and not attacked(them, 58, occ)):
                 append(60 | 58 << 6 | FLAG_CASTLE << 15)
 
-    def _gen_castling960(self, us, them, occ, append) -> None:
+    def _gen_castling960(self, us: int, them: int, occ: int, append: Callable[[int], None]) -> None:
         """Castling with the rook of each right: the king goes to the g or c file and the rook to
         f or d, whatever stands between them apart from these two; no square the king crosses or
         reaches may be attacked (the king is not in check: the caller knows)."""
@@ -871,7 +873,7 @@ class Position:
         self._gen_en_passant(self.turn, found.append)
         return bool(found)
 
-    def repetition_key(self) -> tuple:
+    def repetition_key(self) -> tuple[int, ...]:
         """Equal for positions that FIDE 9.2.3 counts as the same (placement, turn, rights, e.p.)."""
         bbc, bbp = self.bb_color, self.bb_piece
         return (bbc[0], bbc[1], bbp[1], bbp[2], bbp[3], bbp[4], bbp[5], bbp[6], self.turn, self.castling,

@@ -246,6 +246,7 @@ class TimeControl:
                 return following.time_ms
             start += period.moves
         last = self.periods[-1]
+        assert last.moves is not None  # a period for the rest of the game has returned above
         return last.time_ms if (move_number - start) % last.moves == 0 else 0
 
     def _check_move_number(self, move_number: int) -> None:
