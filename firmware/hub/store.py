@@ -10,25 +10,19 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 from pathlib import Path
 from typing import Iterator, Optional
+
+from firmware.atomic_file import write_atomically as write_file
 
 log = logging.getLogger(__name__)
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text``: a temporary file, fsync, rename (a crash leaves old or new)."""
+    """Replace ``path`` by ``text``, its directory made if needed (:mod:`firmware.atomic_file`: old or new)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o640)
-    try:
-        os.write(fd, text.encode("utf-8"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+    write_file(path, text)
 
 
 class HubStore:

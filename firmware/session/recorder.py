@@ -13,7 +13,6 @@ writes loses nothing and never doubles a move.
 """
 from __future__ import annotations
 
-import errno
 import json
 import logging
 import os
@@ -28,6 +27,8 @@ from typing import Any
 from chess_core import STARTING_FEN, Game, Move, Outcome, Termination
 from chess_core.pgn import write_pgn
 
+from firmware.atomic_file import write_atomically
+
 log = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
@@ -40,41 +41,9 @@ def atomic_write(path: Path, text: str) -> None:
     """Replace ``path`` by ``text`` so that a crash at any instant leaves the old or the new file.
 
     Raises (OSError, UnicodeEncodeError) without touching ``path`` if the new file cannot be
-    written whole.
+    written whole (see :func:`firmware.atomic_file.write_atomically`).
     """
-    data = text.encode("utf-8")   # text that cannot be encoded fails here, before any file changes
-    directory = path.parent
-    tmp = directory / f".{path.name}.tmp"
-    try:
-        os.unlink(tmp)            # a leftover of a cut, or a link someone put there
-    except FileNotFoundError:
-        pass
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o640)
-    try:
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            if written <= 0:
-                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp))
-            view = view[written:]
-        os.fsync(fd)
-        size = os.fstat(fd).st_size
-        if size != len(data):
-            raise OSError(errno.EIO, f"wrote {size} of {len(data)} bytes", str(tmp))
-    except BaseException:
-        os.close(fd)
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    os.close(fd)
-    os.replace(tmp, path)
-    dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    write_atomically(path, text)
 
 
 def safe_name(text: str, fallback: str = "Player") -> str:

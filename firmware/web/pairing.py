@@ -31,6 +31,8 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware.atomic_file import PRIVATE_MODE, write_atomically
+
 CODE_LENGTH = 8
 CODE_DIGITS = "12345678"
 COOKIE = "echiquier_pairing"
@@ -53,22 +55,9 @@ def normalise(code: str) -> str:
 
 
 def _write_private(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` (mode 0600) through a temporary file, fsync, rename."""
+    """Write ``data`` to ``path`` (mode 0600), atomically (:func:`firmware.atomic_file.write_atomically`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        os.unlink(tmp)
-    except FileNotFoundError:
-        pass
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+    write_atomically(path, data, mode=PRIVATE_MODE)
 
 
 def _weak(code: str) -> bool:

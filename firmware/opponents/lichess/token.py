@@ -1,13 +1,12 @@
 """The Lichess API token (scope board:play): kept in a file of mode 0600, never printed or logged."""
 from __future__ import annotations
 
-import contextlib
-import os
 import stat
 from pathlib import Path
-from typing import Union
 
-TOKEN_MODE = 0o600
+from firmware.atomic_file import PRIVATE_MODE, write_atomically
+
+TOKEN_MODE = PRIVATE_MODE
 DEFAULT_TOKEN_FILE = "/etc/echiquier/lichess.token"   # as [lichess] token_file in firmware.config
 TOKEN_SCOPE = "board:play"
 MAX_TOKEN_LENGTH = 200
@@ -51,7 +50,7 @@ class Token:
         return hash(self._value)
 
 
-def check_mode(path: Union[str, Path]) -> None:
+def check_mode(path: str | Path) -> None:
     """TokenError unless ``path`` is a regular file that only its owner can read or write."""
     path = Path(path)
     try:
@@ -67,7 +66,7 @@ def check_mode(path: Union[str, Path]) -> None:
                          f"Run `chmod 600 {path}` (and consider revoking the token on lichess.org).")
 
 
-def read_token(path: Union[str, Path]) -> Token:
+def read_token(path: str | Path) -> Token:
     """The token in ``path``, which must have mode 0600 (or stricter)."""
     check_mode(path)
     try:
@@ -82,28 +81,11 @@ def read_token(path: Union[str, Path]) -> Token:
         raise TokenError(f"{path}: {exc}") from None
 
 
-def write_token(path: Union[str, Path], token: Token) -> None:
-    """Write ``token`` to ``path`` with mode 0600, atomically (temporary file, fsync, rename)."""
+def write_token(path: str | Path, token: Token) -> None:
+    """Write ``token`` to ``path`` with mode 0600, atomically (:func:`firmware.atomic_file.write_atomically`)."""
     path = Path(path)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), TOKEN_MODE)
-    try:
-        os.fchmod(fd, TOKEN_MODE)   # the umask may have narrowed it; never widened it
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(token.reveal() + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    write_atomically(path, token.reveal() + "\n", mode=TOKEN_MODE)
 
 
 __all__ = ["DEFAULT_TOKEN_FILE", "TOKEN_MODE", "TOKEN_SCOPE", "Token", "TokenError", "check_mode", "read_token",
