@@ -8,7 +8,7 @@ chosen, never here.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 from .pinmap import LedPins, PinMap
 from .sensors import SensorError
@@ -17,9 +17,9 @@ SOURCES = ("gpio", "serial", "replay", "sim")
 SINKS = ("neopixel", "serial", "sim", "none")
 
 
-def open_source(name: str, *, pinmap: Optional[PinMap] = None, port: Optional[str] = None,
-                capture: Optional[Path] = None, speed: Optional[float] = None,
-                on_promote: Optional[Callable[[Any], None]] = None, gpio: Any = None,
+def open_source(name: str, *, pinmap: PinMap | None = None, port: str | None = None,
+                capture: Path | None = None, speed: float | None = None,
+                on_promote: Callable[[Any], None] | None = None, gpio: Any = None,
                 serial_factory: Any = None, root: Path | str = "/"):
     """The sensor source called ``name`` (one of SOURCES), not yet started.
 
@@ -32,6 +32,8 @@ def open_source(name: str, *, pinmap: Optional[PinMap] = None, port: Optional[st
     """
     if name == "replay":
         from .replay import ReplaySource
+        if capture is None:
+            raise SensorError("the replay source needs a capture file")
         return ReplaySource(Path(capture), speed=speed, on_promote=on_promote)
     if name == "sim":
         from .sim import SimulatedBoard
@@ -51,8 +53,8 @@ def open_source(name: str, *, pinmap: Optional[PinMap] = None, port: Optional[st
     raise SensorError(f"unknown sensor source {name!r}: one of {', '.join(SOURCES)}")
 
 
-def open_leds(name: str, *, pins: Optional[LedPins] = None, source: Any = None, max_frames: int = 8,
-              guarded: bool = True, neopixel_options: Optional[dict] = None):
+def open_leds(name: str, *, pins: LedPins | None = None, source: Any = None, max_frames: int = 8,
+              guarded: bool = True, neopixel_options: dict | None = None):
     """The LED sink called ``name`` (one of SINKS), or None for "none".
 
     ``neopixel``: the chain ``pins`` describes, on the Pi's own pin, ``guarded`` (a

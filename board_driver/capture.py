@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO, TextIO, Union
+from typing import IO, Protocol, TextIO, runtime_checkable
 
 from .reading import Reading
 
@@ -46,18 +46,25 @@ class PromoteChoice:
     piece: str
 
 
-CaptureEvent = Union[Reading, PromoteChoice]
+CaptureEvent = Reading | PromoteChoice
+
+
+@runtime_checkable
+class LineReader(Protocol):
+    """What read_lines needs of an open text file (isinstance checks that it has ``readline``)."""
+
+    def readline(self, size: int = -1, /) -> str: ...
 
 
 def _lines(source: str | Iterable[str]) -> Iterable[str]:
     if isinstance(source, str):
         return source.splitlines()
-    if hasattr(source, "readline"):
+    if isinstance(source, LineReader):
         return read_lines(source)   # an open file: bounded lines
     return source
 
 
-def read_lines(file: IO[str]) -> Iterator[str]:
+def read_lines(file: LineReader) -> Iterator[str]:
     """The lines of an open capture, each read with a bounded buffer: a line longer than
     ``MAX_LINE`` is yielded cut (and then refused with its number), never read whole."""
     while True:

@@ -72,12 +72,13 @@ def check_model(m: Machine) -> Check:
 
 
 def check_libraries(m: Machine) -> Check:
-    if not m.model.is_pi:
+    generation = m.model.generation
+    if generation is None:
         return Check(SKIP, "libraries", "not a Pi")
     failures = m.importer(m.model.modules)
     if failures:
         names = ", ".join(f"{name} ({why})" for name, why in failures)
-        extra = "pi,pi5" if m.model.generation >= 5 else "pi,pi4"
+        extra = "pi,pi5" if generation >= 5 else "pi,pi4"
         return Check(FAIL, "libraries", f"cannot import {names}",
                      f"sudo systemd/install.sh (installs the [{extra}] libraries for this model and checks them)")
     return Check(OK, "libraries", f"{', '.join(m.model.modules)} import")
@@ -210,8 +211,9 @@ def check_pins(m: Machine) -> list[Check]:
                                 f"use GPIO {SPI_LED_PIN} (SPI), or install systemd/leds-pwm.conf (the service then runs as root)"))
         else:
             checks.append(Check(OK, "LED pin", f"GPIO {pin} can drive the chain on this {m.model.name}"))
-            if pin == SPI_LED_PIN and (m.model.generation or 0) in (3, 4):
-                checks.append(check_spi_clock(m.model.generation, text, where))
+            generation = m.model.generation or 0
+            if pin == SPI_LED_PIN and generation in (3, 4):
+                checks.append(check_spi_clock(generation, text, where))
     return checks
 
 

@@ -263,4 +263,4 @@ def encode_leds_rgbw(pixels: Sequence[Sequence[int]]) -> list[bytes]:
 def decode_leds(payload: bytes) -> list[tuple[int, int, int]]:
     if len(payload) % 3:
         raise FrameError("a LEDS payload is a multiple of 3 bytes")
-    return [tuple(payload[i : i + 3]) for i in range(0, len(payload), 3)]
+    return [(payload[i], payload[i + 1], payload[i + 2]) for i in range(0, len(payload), 3)]

@@ -137,7 +137,9 @@ class GpioMatrixSource(SensorSource):
     def read_once(self) -> Reading:
         with self._open_lock:
             self._ensure_open()
-            occupied = self._scan()
+            scan = self._scan
+            assert scan is not None  # built by _open
+            occupied = scan()
         return Reading(self._clock(), occupied)
 
     def _open(self) -> None:

@@ -52,10 +52,11 @@ class GuardedLedSink(LedSink):
     def show(self, colours: Sequence[int]) -> None:
         if self.closed:
             raise RuntimeError("show() on a closed LED sink")
-        if not self.working:
+        inner = self.inner
+        if inner is None or self.problem is not None:  # not working
             return
         try:
-            self.inner.show(colours)
+            inner.show(colours)
         except ValueError:
             raise  # a bad frame is the caller's bug, not the chain's
         except Exception as exc:  # noqa: BLE001

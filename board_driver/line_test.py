@@ -23,6 +23,7 @@ one line.
 """
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from .pinmap import MatrixPins
@@ -186,7 +187,7 @@ class LineTester:
         self._release_rows()
         return findings
 
-    def empty_board(self, skip_columns: set[int] = frozenset()) -> list[Finding]:
+    def empty_board(self, skip_columns: Collection[int] = frozenset()) -> list[Finding]:
         """The squares that read occupied on an empty board, named together in one finding."""
         occupied = self.scan()
         stuck = sum(1 << s for s in range(64) if occupied >> s & 1 and self._lines_of(s)[1] not in skip_columns)
@@ -212,7 +213,7 @@ class LineTester:
         g.setup(col, g.IN, pull_up_down=self.col_pull)
         return backwards
 
-    def three_pieces(self, squares=THREE_PIECES, skip_columns: set[int] = frozenset()) -> list[Finding]:
+    def three_pieces(self, squares=THREE_PIECES, skip_columns: Collection[int] = frozenset()) -> list[Finding]:
         """With pieces on ``squares`` (a1, h1, a8) and nothing else: missing pieces and ghosts.
 
         ``skip_columns`` (indexes of columns found stuck) are left out: they read occupied anyway.
@@ -240,14 +241,16 @@ class LineTester:
         for square in range(64):
             if occupied >> square & 1 and not expected >> square & 1:
                 opposite = self._opposite(square, squares)
-                cause = (f"the reversed diode of {square_name(opposite)} lets current back"
-                         if opposite in reversed_at else
-                         f"the diode of {square_name(opposite)} is missing or shorted" if opposite is not None
-                         else "a diode is missing or shorted")
                 bar = "row" if self.pins.active == "low" else "column"
-                fix = (f"turn the diode of {square_name(opposite)} round (bar to the {bar})" if opposite in reversed_at
-                       else f"fit a diode at {square_name(opposite) if opposite is not None else 'every square'} "
-                       f"(bar to the {bar}), or clear the solder bridge across it")
+                bridge = f"(bar to the {bar}), or clear the solder bridge across it"
+                if opposite is None:
+                    cause, fix = "a diode is missing or shorted", f"fit a diode at every square {bridge}"
+                elif opposite in reversed_at:
+                    cause = f"the reversed diode of {square_name(opposite)} lets current back"
+                    fix = f"turn the diode of {square_name(opposite)} round (bar to the {bar})"
+                else:
+                    cause = f"the diode of {square_name(opposite)} is missing or shorted"
+                    fix = f"fit a diode at {square_name(opposite)} {bridge}"
                 findings.append(Finding(GHOST, f"{square_name(square)} reads occupied with pieces on "
                                         f"{', '.join(square_name(s) for s in squares)} only: {cause}", fix))
         return findings
@@ -257,7 +260,7 @@ class LineTester:
         """Whether a crossing can be probed backwards (the row's release level opposes the column's pull)."""
         return self.pins.select_level == self.pins.active
 
-    def survey(self, squares, skip_columns: set[int] = frozenset()) -> tuple[int, int, int]:
+    def survey(self, squares, skip_columns: Collection[int] = frozenset()) -> tuple[int, int, int]:
         """With pieces on ``squares`` only, each square read and (``can_probe``) its crossing probed
         backwards: the bitboards of the squares with no working diode (read, and conducting
         backwards: missing or shorted), with a reversed diode (not read, conducting backwards) and

@@ -82,6 +82,8 @@ class SerialLink:
         self.silence_timeout = silence_timeout
         self.backoff = backoff or SERIAL_BACKOFF
         self._failures = 0   # tries in a row that failed: the next wait grows with them
+        self._open_error: str | None = None  # why the port last failed to open, as last logged
+        self._open_warned = 0.0  # when that was logged loudly
         self.read_timeout = read_timeout
         self.threaded = threaded
         self.decoder = FrameDecoder(framing.DEVICE_TO_HOST)
@@ -280,7 +282,7 @@ class SerialLink:
             # Loud the first time, when the reason changes, and once a minute: a board without
             # its co-processor reads nothing, and whoever looks at the journal must see why.
             reason, now = str(exc), self._clock()
-            if reason != getattr(self, "_open_error", None) or now - getattr(self, "_open_warned", 0.0) >= 60.0:
+            if reason != self._open_error or now - self._open_warned >= 60.0:
                 self._open_error, self._open_warned = reason, now
                 log.warning("cannot open the serial port %s: %s (the board reads nothing until it opens; "
                             "retrying)", self.port_name, exc)
@@ -289,7 +291,7 @@ class SerialLink:
             return
         self._port = port
         self.last_error = None
-        if getattr(self, "_open_error", None) is not None:
+        if self._open_error is not None:
             log.warning("serial port %s open", self.port_name)
             self._open_error = None
         self.decoder.reset()

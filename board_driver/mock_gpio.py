@@ -352,9 +352,9 @@ class MockGPIO:
             )
             for col in self.matrix.cols:
                 if self.direction.get(col) == IN:
-                    level = self.matrix.driven_level(col, driven)
-                    if level is not None:
-                        self._cache[col] = level
+                    col_level = self.matrix.driven_level(col, driven)
+                    if col_level is not None:
+                        self._cache[col] = col_level
         self._cache_key = self.matrix.version if self.matrix else 0
 
     def _pull_level(self, pin: int) -> int:

@@ -39,14 +39,14 @@ class PiModel:
     @property
     def extras(self) -> str:
         """The pyproject extras for this model: "pi,pi5" on a Pi 5, "pi,pi4" on a Pi 1-4, "" elsewhere."""
-        if not self.is_pi:
+        if self.generation is None:  # not a Pi
             return ""
         return "pi,pi5" if self.generation >= 5 else "pi,pi4"
 
     @property
     def modules(self) -> tuple[str, ...]:
         """The modules the service imports on this model, checked after installing."""
-        if not self.is_pi:
+        if self.generation is None:  # not a Pi
             return ()
         common = ("RPi.GPIO", "board", "neopixel")
         if self.generation >= 5:
@@ -122,7 +122,7 @@ def kernel_pins(config_txt: str) -> dict[int, str]:
         key, value = key.strip(), value.strip()
         if key == "dtoverlay":
             name, *params = [p.strip() for p in value.split(",")]
-            args = dict(p.split("=", 1) if "=" in p else (p, "") for p in params)
+            args = {arg: value for arg, _, value in (p.partition("=") for p in params)}
             if name == "w1-gpio":
                 owned[int(args.get("gpiopin", 4))] = "1-Wire (dtoverlay=w1-gpio)"
             elif name.startswith("spi1-"):

@@ -110,12 +110,18 @@ class SerialSource(SensorSource):
             with self._received:
                 if not self._received.wait_for(lambda: self.scan_count != before, timeout=self.read_timeout):
                     raise SensorError(self._no_reading())
-                return self._latest
+                return self._received_reading()
         while self.scan_count == before:
             self.link.poll()
             if self.scan_count == before and self._clock() > deadline:
                 raise SensorError(self._no_reading())
-        return self._latest
+        return self._received_reading()
+
+    def _received_reading(self) -> Reading:
+        """The latest reading, once ``scan_count`` has moved (``_on_frame`` sets it first)."""
+        latest = self._latest
+        assert latest is not None
+        return latest
 
     def _no_reading(self) -> str:
         link = self.link
