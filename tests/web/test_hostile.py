@@ -13,6 +13,7 @@ import pytest
 from firmware.web.library import GameLibrary, UnknownGame
 from netserver.limits import ConnectionGuard, LogLimiter, parse_json
 from firmware.web.pairing import COOKIE
+from tests.netserver.oracles import HTTPClient, read_answer
 
 JSON = {"Content-Type": "application/json"}
 
@@ -341,9 +342,9 @@ async def test_a_malformed_origin_is_another_site_not_an_internal_error(serve, o
     writer.write(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{client.server.port}\r\nOrigin: {origin}\r\n"
                  f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
                  f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode())
-    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)
+    answer = await read_answer(reader, HTTPClient(upgrade=True))     # read by h11
     writer.close()
-    assert head.startswith(b"HTTP/1.1 403 ")
+    assert answer.status == 403 and json.loads(answer.body)["error"]
     assert not backend.calls and not any("internal error" in r.getMessage() for r in caplog.records)
 
 

@@ -1,7 +1,9 @@
 """The page's WebSocket against RFC 6455: its own examples, its rules for bad frames, the close, the heartbeat.
 
 The examples of sections 1.3 and 5.7 are the RFC's bytes, copied from the text; the live tests
-speak raw frames to a real socket, the handshake tests go through the companion's ``/ws``.
+speak raw frames to a real socket, the handshake tests go through the companion's ``/ws``. What
+the server sends is read by independent implementations (tests/netserver/oracles.py): every
+frame by wsproto, every HTTP answer (the 101 included) by h11; a protocol error fails the test.
 """
 from __future__ import annotations
 
@@ -12,11 +14,13 @@ import logging
 import os
 import socket
 import struct
+import weakref
 
 import pytest
 
 from netserver.websocket import (OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, ProtocolError,
                                  WebSocket, accept_key, encode_frame, read_frame, valid_key)
+from tests.netserver.oracles import Answer, Frame, FrameReader, HTTPClient, read_answer
 
 MASK = bytes([0x37, 0xFA, 0x21, 0x3D])   # the RFC's example key
 
@@ -117,14 +121,33 @@ async def socket_pair():
         server.close()
 
 
-async def next_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
-    """The server's next frame (unmasked, as a server sends them)."""
-    first, second = await asyncio.wait_for(reader.readexactly(2), 2)
-    assert not second & 0x80, "a server must not mask"
-    n = second & 0x7F
-    if n == 126:
-        (n,) = struct.unpack("!H", await reader.readexactly(2))
-    return first & 0x0F, await reader.readexactly(n)
+_FRAMES: weakref.WeakKeyDictionary[asyncio.StreamReader, FrameReader] = weakref.WeakKeyDictionary()
+
+
+def frames_of(reader: asyncio.StreamReader, first: bytes = b"") -> FrameReader:
+    """The server's frames on ``reader``, read by wsproto (the oracle); ``first``: bytes already read."""
+    if reader not in _FRAMES:
+        _FRAMES[reader] = FrameReader(reader, first)
+    return _FRAMES[reader]
+
+
+async def next_frame(reader: asyncio.StreamReader) -> Frame:
+    """The server's next message or control frame: (opcode, payload)."""
+    return await frames_of(reader).next()
+
+
+async def hang_up(reader: asyncio.StreamReader) -> list[Frame]:
+    """Until the server closes the connection: the frames it sent meanwhile."""
+    return await frames_of(reader).end()
+
+
+async def answer_of(reader: asyncio.StreamReader, request: bytes) -> Answer:
+    """The server's HTTP answer to ``request``, read by h11 (the oracle); after a 101, the frames follow."""
+    client = HTTPClient(upgrade=b"\r\nUpgrade:" in request)
+    answer = await read_answer(reader, client)
+    if answer.status == 101:
+        frames_of(reader, client.trailing)
+    return answer
 
 
 async def test_a_fragmented_message_is_joined_and_a_ping_between_its_parts_answered(socket_pair):
@@ -157,7 +180,7 @@ async def test_a_bad_message_is_answered_with_a_close_frame_and_the_connection_e
     writer.write(frames)
     opcode, payload = await next_frame(reader)
     assert opcode == OP_CLOSE and struct.unpack("!H", payload[:2])[0] == code and payload[2:]
-    assert await asyncio.wait_for(reader.read(), 2) == b""        # then the server hangs up
+    assert await hang_up(reader) == []                             # then the server hangs up
     assert texts == [] and ws.closed
 
 
@@ -174,7 +197,7 @@ async def test_the_clients_close_is_answered_with_its_code_or_a_protocol_error(s
     writer.write(encode_frame(OP_CLOSE, payload, mask=MASK))
     opcode, reply = await next_frame(reader)
     assert opcode == OP_CLOSE and struct.unpack("!H", reply[:2])[0] == answer
-    assert await asyncio.wait_for(reader.read(), 2) == b""
+    assert await hang_up(reader) == []
 
 
 async def test_the_servers_close_waits_for_the_clients_close_then_hangs_up(socket_pair):
@@ -185,7 +208,7 @@ async def test_the_servers_close_waits_for_the_clients_close_then_hangs_up(socke
     assert not closing.done()
     writer.write(encode_frame(OP_CLOSE, struct.pack("!H", 1000), mask=MASK))
     await asyncio.wait_for(closing, 2)
-    assert await asyncio.wait_for(reader.read(), 2) == b""
+    assert await hang_up(reader) == []
     with pytest.raises(ConnectionError):
         await ws.send_str("too late")
 
@@ -206,7 +229,7 @@ async def test_a_silent_client_is_dropped_at_the_next_heartbeat_and_a_live_one_k
     assert (await next_frame(reader))[0] == OP_PING           # pinged again
     await asyncio.wait_for(hand.asleep.wait(), 2)
     hand.tick.set()                                           # 30 s more, no answer
-    assert await asyncio.wait_for(reader.read(), 2) == b""    # dropped
+    assert await hang_up(reader) == []                        # dropped
     assert ws.closed
 
 
@@ -224,9 +247,8 @@ async def test_the_page_socket_answers_the_handshake_then_says_hello(serve):
     client, companion, backend = await serve()
     reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
     writer.write(handshake())
-    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)).decode()
-    assert head.startswith("HTTP/1.1 101 ")
-    assert "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n" in head
+    answer = await answer_of(reader, handshake())
+    assert answer.status == 101 and answer.headers["sec-websocket-accept"] == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
     opcode, payload = await next_frame(reader)
     assert opcode == OP_TEXT and json.loads(payload)["type"] == "hello"
     writer.close()
@@ -241,10 +263,8 @@ async def test_a_bad_handshake_is_refused_in_words(serve, request_bytes, status,
     client, companion, backend = await serve()
     reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
     writer.write(request_bytes)
-    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)).decode()
-    length = int(next(line.split(": ")[1] for line in head.split("\r\n") if line.startswith("Content-Length")))
-    body = json.loads(await reader.readexactly(length))
-    assert head.startswith(f"HTTP/1.1 {status} ") and words in body["error"]
+    answer = await answer_of(reader, request_bytes)
+    assert answer.status == status and words in json.loads(answer.body)["error"]
     assert not companion.clients
     writer.close()
 
@@ -327,7 +347,7 @@ async def test_stopping_the_page_closes_every_socket_at_once_not_one_after_the_o
     for _ in range(3):
         reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
         writer.write(handshake())
-        await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)
+        assert (await answer_of(reader, handshake())).status == 101
         sockets.append((reader, writer))
     await asyncio.wait_for(clients(companion, 3), 2)
     stopping = asyncio.create_task(companion.stop())
@@ -352,9 +372,9 @@ async def test_an_http_1_0_request_is_not_upgraded(serve):
     client, companion, backend = await serve()
     reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
     writer.write(handshake(http="HTTP/1.0"))
-    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)).decode()
+    answer = await answer_of(reader, handshake(http="HTTP/1.0"))
     writer.close()
-    assert head.startswith("HTTP/1.1 426 ") and "\r\nUpgrade: websocket" in head
+    assert answer.status == 426 and answer.headers["upgrade"] == "websocket"
     assert not companion.clients
 
 
@@ -364,10 +384,10 @@ async def test_a_426_for_a_wrong_version_names_the_protocol_to_upgrade_to(serve)
     client, companion, backend = await serve()
     reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
     writer.write(handshake(version="8"))
-    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)).decode()
+    answer = await answer_of(reader, handshake(version="8"))
     writer.close()
-    assert head.startswith("HTTP/1.1 426 ") and "\r\nUpgrade: websocket" in head
-    assert "\r\nSec-WebSocket-Version: 13" in head and "\r\nConnection: Upgrade" in head   # 7.8: with its option
+    assert answer.status == 426 and answer.headers["upgrade"] == "websocket"
+    assert answer.headers["sec-websocket-version"] == "13" and answer.headers["connection"] == "Upgrade"   # 7.8
 
 
 async def test_upgrade_is_a_list_of_protocols_of_any_case(serve):
@@ -376,9 +396,9 @@ async def test_upgrade_is_a_list_of_protocols_of_any_case(serve):
     client, companion, backend = await serve()
     reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
     writer.write(handshake(upgrade_value="foo/2, WebSocket"))
-    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)).decode()
+    answer = await answer_of(reader, handshake(upgrade_value="foo/2, WebSocket"))
     writer.close()
-    assert head.startswith("HTTP/1.1 101 ")
+    assert answer.status == 101
 
 
 @pytest.mark.parametrize("when", ["before the handshake's answer", "before the hello"])
@@ -476,7 +496,7 @@ async def test_a_slow_reader_holds_little_of_the_boards_memory(serve):
     reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
     writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     writer.write(handshake())
-    await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 2)
+    assert (await answer_of(reader, handshake())).status == 101
     await asyncio.wait_for(clients(companion, 1), 2)
     [page] = companion.clients
     transport = page.ws.writer.transport
