@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .pinmap import LedPins, PinMap
-from .sensors import SensorError
+from .leds import LedSink
+from .sensors import SensorError, SensorSource
 
 SOURCES = ("gpio", "serial", "replay", "sim")
 SINKS = ("neopixel", "serial", "sim", "none")
@@ -20,7 +21,7 @@ SINKS = ("neopixel", "serial", "sim", "none")
 def open_source(name: str, *, pinmap: PinMap | None = None, port: str | None = None,
                 capture: Path | None = None, speed: float | None = None,
                 on_promote: Callable[[Any], None] | None = None, gpio: Any = None,
-                serial_factory: Any = None, root: Path | str = "/"):
+                serial_factory: Any = None, root: Path | str = "/") -> SensorSource:
     """The sensor source called ``name`` (one of SOURCES), not yet started.
 
     ``gpio``: the pin map's matrix (``pinmap``), through the RPi.GPIO-compatible module ``gpio``
@@ -54,7 +55,7 @@ def open_source(name: str, *, pinmap: PinMap | None = None, port: str | None = N
 
 
 def open_leds(name: str, *, pins: LedPins | None = None, source: Any = None, max_frames: int = 8,
-              guarded: bool = True, neopixel_options: dict | None = None):
+              guarded: bool = True, neopixel_options: dict[str, Any] | None = None) -> LedSink | None:
     """The LED sink called ``name`` (one of SINKS), or None for "none".
 
     ``neopixel``: the chain ``pins`` describes, on the Pi's own pin, ``guarded`` (a
@@ -70,15 +71,18 @@ def open_leds(name: str, *, pins: LedPins | None = None, source: Any = None, max
         from .sim_leds import RecordingLedSink
         return RecordingLedSink(max_frames=max_frames)
     if name == "serial":
+        sink: LedSink  # source is a SerialSource (typed Any: any source may be passed for the other sinks)
         if pins is None:
-            return source.led_sink()
+            sink = source.led_sink()
+            return sink
         from .layout import LedLayout
-        return source.led_sink(layout=LedLayout.from_pins(pins), brightness=pins.brightness,
+        sink = source.led_sink(layout=LedLayout.from_pins(pins), brightness=pins.brightness,
                                max_milliamps=pins.max_milliamps, channels=len(pins.order))
+        return sink
     if name == "neopixel":
         from .neopixel_sink import NeoPixelSink
 
-        def opened():
+        def opened() -> NeoPixelSink:
             return NeoPixelSink.from_pins(pins or LedPins(), **(neopixel_options or {}))
         if guarded:
             from .guarded_leds import GuardedLedSink

@@ -100,7 +100,7 @@ def solve_leds(seen: dict[int, int]) -> tuple[bool, int, bool]:
     return serpentine, rotation, mirror
 
 
-def _toml_value(value) -> str:
+def _toml_value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (tuple, list)):
@@ -108,7 +108,7 @@ def _toml_value(value) -> str:
     return str(value)
 
 
-def update_pinmap_text(text: str, table: str, values: dict) -> str:
+def update_pinmap_text(text: str, table: str, values: dict[str, object]) -> str:
     """``text`` with the keys of ``[table]`` set to ``values`` (kept in place with their comments,
     added at the end of the table when missing)."""
     lines = text.splitlines()

@@ -3,8 +3,12 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from .reading import Reading
+
+if TYPE_CHECKING:
+    from .link import SerialLink
 
 FILES = "abcdefgh"
 FLICKER_WINDOW = 2.0
@@ -170,7 +174,7 @@ def describe_pattern(name: str, step: int) -> str:
     return name
 
 
-def render_link(link) -> str:
+def render_link(link: SerialLink) -> str:
     """The co-processor link in one block: firmware, port state, errors (a SerialLink's attributes)."""
     version = link.device_version
     firmware = f"{version[2]} (protocol {version[0]}, {version[1]} LEDs)" if version else "not heard yet"

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .hw_lock import gpio_lock
 from .link import SerialLink
@@ -246,7 +247,7 @@ def check_service(m: Machine) -> Check:
     return Check(OK, "the service", "not scanning: the doctor may use the hardware")
 
 
-def check_coprocessor(port: str | None, root: Path = Path("/"), *, serial_factory=None,
+def check_coprocessor(port: str | None, root: Path = Path("/"), *, serial_factory: Callable[..., Any] | None = None,
                       clock: Callable[[], float] = time.monotonic, listen_s: float = 3.0) -> list[Check]:
     """The co-processor: its data port (never the console), opened exclusively, its firmware, the link's quality."""
     try:
@@ -297,7 +298,7 @@ def preflight(m: Machine) -> list[tuple[str, list[Check]]]:
     ]
 
 
-def render(sections: Iterable[tuple[str, list]]) -> str:
+def render(sections: Iterable[tuple[str, list[Check]]]) -> str:
     lines = []
     for title, checks in sections:
         if not checks:

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
-from .pi_platform import detect
+from .pi_platform import PiModel, detect
 from .hw_lock import HardwareLock, gpio_lock
 from .pinmap import MatrixPins, PinMap
 from .reading import Reading
@@ -42,7 +43,7 @@ def busy_wait_us(us: float) -> None:
         pass
 
 
-def import_rpi_gpio(root: Path = Path("/")):
+def import_rpi_gpio(root: Path = Path("/")) -> Any:  # the module, untyped
     """Import ``RPi.GPIO`` (RPi.GPIO on Pi 1-4, rpi-lgpio on Pi 5) or raise an error naming the fix.
 
     RPi.GPIO 0.7.1 raises RuntimeError at import off a Pi ("This module can only be run on a
@@ -51,7 +52,7 @@ def import_rpi_gpio(root: Path = Path("/")):
     """
     model = detect(root)
     try:
-        import RPi.GPIO as GPIO  # noqa: N814 - the vendor's own spelling
+        import RPi.GPIO as GPIO  # type: ignore[import-untyped]  # noqa: N814 - the vendor's own spelling; no type hints
     except ImportError as exc:
         package = "rpi-lgpio" if model.generation and model.generation >= 5 else "RPi.GPIO"
         raise BackendUnavailableError(
@@ -68,7 +69,7 @@ def import_rpi_gpio(root: Path = Path("/")):
     return GPIO
 
 
-def setup_error(exc: Exception, model) -> SensorError:
+def setup_error(exc: Exception, model: PiModel) -> SensorError:
     """What RPi.GPIO's first setup() failure means here, with the fix.
 
     RPi.GPIO 0.7.1 maps the GPIO registers at the first setup(), not at import (py_gpio.c,
@@ -105,7 +106,7 @@ class GpioMatrixSource(SensorSource):
         *,
         settle_us: float | None = None,
         clock: Callable[[], float] = time.monotonic,
-        gpio=None,
+        gpio: Any = None,  # RPi.GPIO (untyped) or a stand-in such as MockGPIO
         poll_interval: float = 0.002,
         delay_us: Callable[[float], None] = busy_wait_us,
         lock: HardwareLock | None = None,
@@ -128,7 +129,7 @@ class GpioMatrixSource(SensorSource):
         self._root = root
 
     @property
-    def gpio(self):
+    def gpio(self) -> Any:
         """The RPi.GPIO module in use (imported on first use)."""
         if self._gpio is None:
             self._gpio = import_rpi_gpio(self._root)
@@ -176,7 +177,7 @@ class GpioMatrixSource(SensorSource):
             raise setup_error(exc, detect(self._root)) from exc
         self._scan = self._build_scan(gpio, select, release, occupied)
 
-    def _build_scan(self, gpio, select: int, release: int, occupied_level: int) -> Callable[[], int]:
+    def _build_scan(self, gpio: Any, select: int, release: int, occupied_level: int) -> Callable[[], int]:
         pins = self.pins
         # One (row pin, [(column pin, square bit), ...]) per row, computed once.
         plan = [

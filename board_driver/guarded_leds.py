@@ -42,7 +42,7 @@ class GuardedLedSink(LedSink):
         return self.inner is not None and self.problem is None
 
     @property
-    def milliamps(self):
+    def milliamps(self) -> float | None:
         return getattr(self.inner, "milliamps", None)
 
     def _fail(self, exc: BaseException, when: str) -> None:

@@ -32,6 +32,10 @@ rotation  mirror     pixel 0 at         the first row runs
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .pinmap import LedPins
 
 LAYOUT_KINDS = ("square", "corners")
 
@@ -114,7 +118,7 @@ class LedLayout:
             )
 
     @classmethod
-    def from_pins(cls, leds) -> LedLayout:
+    def from_pins(cls, leds: LedPins) -> LedLayout:
         """The layout described by a pin map's ``[leds]`` table (:class:`LedPins`)."""
         return cls(leds.layout, serpentine=leds.serpentine, rotation=leds.rotation, mirror=leds.mirror, count=leds.count)
 

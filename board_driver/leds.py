@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Self
 
 from .layout import LedLayout, check_colours
 from .power import IDLE_MA_PER_PIXEL, MA_PER_CHANNEL, Pixel, estimate_milliamps, limit_to_budget
@@ -30,10 +31,10 @@ class LedSink:
     def close(self) -> None:
         self.closed = True
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any, Self
 
 from .pinmap import MatrixPins
 
@@ -88,7 +89,7 @@ class Finding:
 class LineTester:
     """The line tests of one matrix ``pins`` through ``gpio`` (RPi.GPIO API); see the module docstring."""
 
-    def __init__(self, gpio, pins: MatrixPins):
+    def __init__(self, gpio: Any, pins: MatrixPins):  # gpio: RPi.GPIO (untyped) or a stand-in
         self.gpio = gpio
         self.pins = pins
         g = gpio
@@ -114,7 +115,7 @@ class LineTester:
         return (file, rank) if self.pins.transpose else (rank, file)
 
     # -- set-up -----------------------------------------------------------------------------
-    def __enter__(self):
+    def __enter__(self) -> Self:
         g = self.gpio
         if g.getmode() not in (None, g.BCM):
             raise RuntimeError("GPIO numbering is already set to BOARD in this process")
@@ -124,10 +125,10 @@ class LineTester:
             g.setup(col, g.IN, pull_up_down=self.col_pull)
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.gpio.cleanup(list(self.pins.rows + self.pins.cols))
 
-    def _release_rows(self, pull=None) -> None:
+    def _release_rows(self, pull: int | None = None) -> None:
         g = self.gpio
         for row in self.pins.rows:
             g.setup(row, g.IN, pull_up_down=g.PUD_OFF if pull is None else pull)
@@ -208,12 +209,13 @@ class LineTester:
         self._release_rows()
         g.setup(col, g.IN, pull_up_down=reverse_pull)
         g.setup(row, g.OUT, initial=self.release)
-        backwards = g.input(col) == self.release
+        backwards: bool = g.input(col) == self.release
         g.setup(row, g.IN, pull_up_down=g.PUD_OFF)
         g.setup(col, g.IN, pull_up_down=self.col_pull)
         return backwards
 
-    def three_pieces(self, squares=THREE_PIECES, skip_columns: Collection[int] = frozenset()) -> list[Finding]:
+    def three_pieces(self, squares: Sequence[int] = THREE_PIECES,
+                     skip_columns: Collection[int] = frozenset()) -> list[Finding]:
         """With pieces on ``squares`` (a1, h1, a8) and nothing else: missing pieces and ghosts.
 
         ``skip_columns`` (indexes of columns found stuck) are left out: they read occupied anyway.
@@ -260,7 +262,7 @@ class LineTester:
         """Whether a crossing can be probed backwards (the row's release level opposes the column's pull)."""
         return self.pins.select_level == self.pins.active
 
-    def survey(self, squares, skip_columns: Collection[int] = frozenset()) -> tuple[int, int, int]:
+    def survey(self, squares: Sequence[int], skip_columns: Collection[int] = frozenset()) -> tuple[int, int, int]:
         """With pieces on ``squares`` only, each square read and (``can_probe``) its crossing probed
         backwards: the bitboards of the squares with no working diode (read, and conducting
         backwards: missing or shorted), with a reversed diode (not read, conducting backwards) and
@@ -280,7 +282,7 @@ class LineTester:
         return missing, reversed_, opened
 
     def surveyed(self, findings: list[Finding], missing: int, reversed_: int, opened: int,
-                 squares=THREE_PIECES) -> list[Finding]:
+                 squares: Sequence[int] = THREE_PIECES) -> list[Finding]:
         """The three-piece findings with every square the survey found at fault named, one finding
         per kind: the open sensors, the reversed diodes, the missing ones (with the ghosts they make)."""
         bar = "row" if self.pins.active == "low" else "column"
@@ -313,7 +315,7 @@ class LineTester:
         ghosts_kept = [f for f in kept if f.kind == GHOST]
         return [f for f in kept if f.kind != GHOST] + added + ghosts_kept
 
-    def _opposite(self, ghost: int, squares) -> int | None:
+    def _opposite(self, ghost: int, squares: Sequence[int]) -> int | None:
         """The piece across the rectangle from ``ghost``: the one sharing neither its row nor its column."""
         gr, gc = self._lines_of(ghost)
         for square in squares:

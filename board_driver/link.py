@@ -16,6 +16,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass
 
 from . import framing
@@ -51,6 +52,8 @@ class LinkStats:
 
 
 FrameListener = Callable[[Frame, float], None]
+# Listener calls gathered under the lock, made once it is released: (listener, its arguments).
+Notify = list[tuple[Callable[..., None], tuple[Any, ...]]]
 
 
 class SerialLink:
@@ -66,7 +69,7 @@ class SerialLink:
         port_name: str,
         *,
         baudrate: int = DEFAULT_BAUDRATE,
-        serial_factory: Callable | None = None,
+        serial_factory: Callable[..., Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         silence_timeout: float = SILENCE_TIMEOUT,
         backoff: Backoff | None = None,
@@ -180,7 +183,7 @@ class SerialLink:
     # -- the work -------------------------------------------------------------------------
     def poll(self) -> int:
         """One step of the link; returns the number of good frames handled."""
-        notify: list[tuple[Callable, tuple]] = []
+        notify: Notify = []
         with self._lock:
             count = self._poll(notify)
         for fn, args in notify:
@@ -189,7 +192,7 @@ class SerialLink:
 
     def send(self, ftype: int, payload: bytes = b"") -> bool:
         """Send one frame; False if there is no connection (the frame is dropped)."""
-        notify: list[tuple[Callable, tuple]] = []
+        notify: Notify = []
         with self._lock:
             port = self._port
             if port is None:
@@ -206,7 +209,7 @@ class SerialLink:
             fn(*args)
         return ok
 
-    def _poll(self, notify: list) -> int:
+    def _poll(self, notify: Notify) -> int:
         if self._state is LinkState.CLOSED:
             return 0
         if self._port is None:
@@ -229,7 +232,7 @@ class SerialLink:
             self._lost(f"no frame for {now - self._last_rx:.1f} s", notify)
         return handled
 
-    def _handle(self, frame: Frame, now: float, notify: list) -> int:
+    def _handle(self, frame: Frame, now: float, notify: Notify) -> int:
         if self._rx_seq is not None:
             self.stats.missed_frames += (frame.seq - self._rx_seq - 1) & 0xFF
         self._rx_seq = frame.seq
@@ -252,11 +255,11 @@ class SerialLink:
             notify.append((listener, (frame, now)))
         return 1
 
-    def _connect(self, notify: list) -> None:
+    def _connect(self, notify: Notify) -> None:
         factory = self._factory
         if factory is None:
             try:
-                import serial
+                import serial  # type: ignore[import-untyped]  # pyserial ships no type hints
             except ImportError as exc:
                 raise BackendUnavailableError(f"pyserial is not installed ({exc})") from exc
             factory = self._factory = serial.Serial
@@ -308,7 +311,7 @@ class SerialLink:
                 self._lost(f"write failed: {exc}", notify)
                 return
 
-    def _lost(self, reason: str, notify: list) -> None:
+    def _lost(self, reason: str, notify: Notify) -> None:
         log.info("serial link %s lost: %s", self.port_name, reason)
         self._drop_port()
         self.stats.disconnects += 1
@@ -328,7 +331,7 @@ class SerialLink:
         self._failures += 1
         return wait
 
-    def _set_state(self, state: LinkState, notify: list | None = None) -> None:
+    def _set_state(self, state: LinkState, notify: Notify | None = None) -> None:
         if state is self._state:
             return
         self._state = state

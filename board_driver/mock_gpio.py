@@ -10,6 +10,10 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .pinmap import MatrixPins, PinMap
 
 # The constants of RPi.GPIO, with its values.
 LOW, HIGH = 0, 1
@@ -17,6 +21,9 @@ OUT, IN = 0, 1
 BOARD, BCM = 10, 11
 PUD_OFF, PUD_DOWN, PUD_UP = 20, 21, 22
 VALID_BCM = range(0, 28)
+
+Channel = int | list[int] | tuple[int, ...]
+"""A pin or several, as RPi.GPIO's setup(), output() and cleanup() take them."""
 
 COL_TO_ROW = "col_to_row"
 """Diode anode on the column, cathode on the row: the active-low build (rows driven low)."""
@@ -240,7 +247,7 @@ class MockGPIO:
     def setwarnings(self, flag: bool) -> None:
         self.warnings = bool(flag)
 
-    def setup(self, channel, direction: int, pull_up_down: int = PUD_OFF, initial: int = -1) -> None:
+    def setup(self, channel: Channel, direction: int, pull_up_down: int = PUD_OFF, initial: int = -1) -> None:
         self.call_count += 1
         self._before_change()
         for pin in self._channels(channel):
@@ -257,7 +264,7 @@ class MockGPIO:
                 self.out_level.pop(pin, None)
         self._touch()
 
-    def output(self, channel, value) -> None:
+    def output(self, channel: Channel, value: int | bool | Sequence[int | bool]) -> None:
         self.call_count += 1
         pins = self._channels(channel)
         values = list(value) if isinstance(value, (list, tuple)) else [value] * len(pins)
@@ -289,7 +296,7 @@ class MockGPIO:
             return self._pull_level(channel)
         return level
 
-    def cleanup(self, channel=None) -> None:
+    def cleanup(self, channel: Channel | None = None) -> None:
         self.call_count += 1
         if channel is None:
             pins = list(self.direction)
@@ -316,7 +323,7 @@ class MockGPIO:
         return {pin: self.out_level[pin] for pin in rows if self.direction.get(pin) == OUT}
 
     # -- internals ------------------------------------------------------------------------
-    def _channels(self, channel, check: bool = True) -> list[int]:
+    def _channels(self, channel: Channel, check: bool = True) -> list[int]:
         if self.mode is None and check:
             raise RuntimeError("Please set pin numbering mode using GPIO.setmode(GPIO.BOARD) or GPIO.setmode(GPIO.BCM)")
         pins = list(channel) if isinstance(channel, (list, tuple)) else [channel]
@@ -366,14 +373,15 @@ class MockGPIO:
         return self._rng.getrandbits(1)  # a floating input reads noise
 
 
-def row_drivers_for(matrix_pins) -> str | None:
+def row_drivers_for(matrix_pins: MatrixPins) -> str | None:
     """The row drivers a pin map implies: none when rows are selected at the active level."""
     if matrix_pins.select_level == matrix_pins.active:
         return None
     return NMOS if matrix_pins.select_level == "high" else PMOS
 
 
-def mock_board(bitboard: int = 0, pinmap=None, *, seed: int = 0, diodes: str | None = None) -> MockGPIO:
+def mock_board(bitboard: int = 0, pinmap: PinMap | None = None, *, seed: int = 0,
+               diodes: str | None = None) -> MockGPIO:
     """A MockGPIO wired like ``pinmap`` (the reference board by default) holding ``bitboard``."""
     from .pinmap import REFERENCE
 

@@ -10,14 +10,19 @@ build's; 12, 13, 18, 19 by PWM and 21 by PCM, as root only); the Pi 5 support pa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from .layout import LedLayout
 from .leds import LedSink, PixelPipeline
 from .pi_platform import PiModel, detect
 from .sensors import BackendUnavailableError
 
+if TYPE_CHECKING:
+    from .pinmap import LedPins
 
-def _import(name: str):
+
+def _import(name: str) -> ModuleType:
     try:
         return __import__(name)
     except ImportError as exc:
@@ -43,8 +48,8 @@ class NeoPixelSink(LedSink):
         order: str = "GRB",
         brightness: float = 0.5,
         max_milliamps: float | None = None,
-        neopixel_module=None,
-        board_module=None,
+        neopixel_module: Any = None,  # the untyped vendor modules, or stand-ins in tests
+        board_module: Any = None,
         model: PiModel | None = None,
     ):
         problem = (model or detect()).led_pin_problem(pin)
@@ -74,7 +79,7 @@ class NeoPixelSink(LedSink):
         )
 
     @classmethod
-    def from_pins(cls, leds, **kwargs) -> NeoPixelSink:
+    def from_pins(cls, leds: LedPins, **kwargs: Any) -> NeoPixelSink:
         """A sink for a pin map's ``[leds]`` table (:class:`board_driver.pinmap.LedPins`)."""
         return cls(
             pin=leds.data_pin,

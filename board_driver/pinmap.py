@@ -4,7 +4,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .sensors import PinMapError
 
@@ -42,7 +42,7 @@ def _check_pin(key: str, pin: Any) -> int:
     return pin
 
 
-def _check_choice(key: str, value: Any, choices: tuple) -> Any:
+def _check_choice(key: str, value: Any, choices: tuple[object, ...]) -> Any:
     if value not in choices or isinstance(value, bool):
         raise _fail(key, f"expected one of {', '.join(map(repr, choices))}, got {value!r}")
     return value
@@ -183,7 +183,10 @@ REFERENCE = PinMap(
 """The reference build described in hardware/ (hardware/reference-board.toml)."""
 
 
-def _build(cls, table: Any, key: str):
+_Table = TypeVar("_Table", "MatrixPins", "LedPins")
+
+
+def _build(cls: type[_Table], table: Any, key: str) -> _Table:
     if not isinstance(table, dict):
         raise _fail(key, f"expected a table, got {table!r}")
     known = {f.name for f in fields(cls)}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .capture import CaptureEvent, PromoteChoice, parse_capture, stream_capture
 from .reading import Reading
-from .sensors import SensorError, SensorSource
+from .sensors import SensorError, Sink, SensorSource
 
 
 class ReplaySource(SensorSource):
@@ -73,7 +73,7 @@ class ReplaySource(SensorSource):
     def _run(self) -> None:
         self.replay()
 
-    def run(self, sink) -> None:
+    def run(self, sink: Sink) -> None:
         """Deliver the whole capture to ``sink`` from the calling thread, then return."""
         if self.running:
             raise SensorError("ReplaySource is already started")

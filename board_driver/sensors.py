@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from .reading import Reading
 
@@ -138,10 +138,10 @@ class SensorSource:
 
     close = stop
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
     # -- helpers for backends -------------------------------------------------------------

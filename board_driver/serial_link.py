@@ -24,6 +24,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from . import framing
 from .framing import Frame, FrameType
@@ -32,7 +33,7 @@ from .leds import LedSink, PixelPipeline
 from .link import DEFAULT_BAUDRATE, LinkStats, SerialLink
 from .retry import Backoff, LinkState
 from .reading import Reading
-from .sensors import SensorError, SensorSource
+from .sensors import SensorError, Sink, SensorSource
 
 __all__ = ["Backoff", "LinkState", "LinkStats", "SerialLedSink", "SerialLink", "SerialSource"]
 
@@ -49,11 +50,11 @@ class SerialSource(SensorSource):
         port_name: str | None = None,
         *,
         baudrate: int = DEFAULT_BAUDRATE,
-        serial_factory: Callable | None = None,
+        serial_factory: Callable[..., Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         link: SerialLink | None = None,
         read_timeout: float = 1.0,
-        **link_options,
+        **link_options: Any,
     ):
         super().__init__()
         if link is None:
@@ -87,7 +88,7 @@ class SerialSource(SensorSource):
             self._acquired = False
             self.link.release()
 
-    def start(self, sink) -> None:
+    def start(self, sink: Sink) -> None:
         if self.running:
             raise SensorError("SerialSource is already started")
         self._ensure_open()
@@ -134,7 +135,7 @@ class SerialSource(SensorSource):
                     "(the by-id name ending in -if02)? echiquier hwtest --doctor lists the ports")
         return text
 
-    def led_sink(self, **options) -> SerialLedSink:
+    def led_sink(self, **options: Any) -> SerialLedSink:
         """An LED sink on the same link."""
         return SerialLedSink(self.link, **options)
 
