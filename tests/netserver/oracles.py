@@ -140,18 +140,21 @@ class ServerFrames:
                 if frame.opcode is Opcode.CLOSE:
                     if self.close is not None:
                         raise AssertionError("the server sent a second close frame")
+                    assert isinstance(frame.payload, tuple)        # wsproto's (code, reason)
                     code, reason = frame.payload
-                    payload = b"" if code == NO_STATUS else struct.pack("!H", code) + reason.encode("utf-8")
+                    payload = b"" if code == NO_STATUS else struct.pack("!H", int(code)) + str(reason).encode("utf-8")
                     self.close = Frame(OP_CLOSE, payload)
                     frames.append(self.close)
                     return frames + self._after_close(data)
                 if frame.opcode in (Opcode.PING, Opcode.PONG):
+                    assert isinstance(frame.payload, (bytes, bytearray))
                     frames.append(Frame(int(frame.opcode), bytes(frame.payload)))
                     continue
                 if self.close is not None:
                     raise AssertionError("the server sent a data frame after its close frame")
-                payload = frame.payload
-                self._message += payload.encode("utf-8") if isinstance(payload, str) else payload
+                part = frame.payload
+                assert not isinstance(part, tuple)
+                self._message += part.encode("utf-8") if isinstance(part, str) else part
                 self._in_message = not frame.message_finished
                 if frame.message_finished:
                     frames.append(Frame(int(frame.opcode), bytes(self._message)))
