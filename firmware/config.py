@@ -346,7 +346,7 @@ def _build(cls: type, table: Any, key: str) -> Any:
             continue
         where = f"{key}.{f.name}" if key else f.name
         kind, value = hints[f.name], table[f.name]
-        if dataclasses.is_dataclass(kind):
+        if isinstance(kind, type) and dataclasses.is_dataclass(kind):
             values[f.name] = _build(kind, value, where)
             continue
         ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
@@ -423,7 +423,7 @@ def load_config(path: str | Path | None = None) -> Config:
     exist. Relative paths inside the file (pinmap, capture, storage.dir) are relative to it.
     """
     explicit = path is not None
-    path = Path(path) if explicit else DEFAULT_PATH
+    path = DEFAULT_PATH if path is None else Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any
 
 from firmware.club.topics import FORMAT
 
@@ -41,7 +41,7 @@ def pairing_message(white: str, black: str, **game: Any) -> bytes:
     return json.dumps(body, separators=(",", ":")).encode()
 
 
-def _name(value: Any) -> Optional[str]:
+def _name(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
     text = " ".join(value.split())

@@ -17,7 +17,7 @@ import json
 import logging
 import threading
 import time
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 import paho.mqtt.client as mqtt
 
@@ -36,22 +36,22 @@ class BoardPublisher:
     """Publishes one board's game under ``echiquier/<club>/board/<board>/``; see the module doc."""
 
     def __init__(self, broker: Broker, club: str, board: str, *,
-                 credentials: Optional[tuple[str, str]] = None,
-                 on_pairing: Optional[Callable[[str, str, dict], None]] = None,
-                 wall: Callable[[], float] = time.time, ca_file: Optional[str] = None) -> None:
+                 credentials: tuple[str, str] | None = None,
+                 on_pairing: Callable[[str, str, dict], object] | None = None,
+                 wall: Callable[[], float] = time.time, ca_file: str | None = None) -> None:
         self.broker, self.club, self.board = broker, club, board
         self.on_pairing = on_pairing
         self.wall = wall
         self.published = 0           # game messages handed to the client
         self.connections = 0
-        self._latest: Optional[tuple[dict, float]] = None
-        self._last_key: Optional[str] = None
+        self._latest: tuple[SessionState, float] | None = None
+        self._last_key: str | None = None
         self._last_info: Any = None
-        self._last_pairing: Optional[bytes] = None
+        self._last_pairing: bytes | None = None
         self._wake = threading.Event()
         self._stopping = False
         self._connected = threading.Event()
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"echiquier-{club}-{board}",
                                   clean_session=True)
         if credentials is not None:
@@ -59,7 +59,8 @@ class BoardPublisher:
         if broker.tls:
             self.client.tls_set(ca_certs=ca_file or None)
         self.client.will_set(status_topic(club, board), b"offline", qos=QOS, retain=True)
-        self.client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
+        # paho annotates int, but it adds the delays (seconds) to time.monotonic() and sleeps on: floats work
+        self.client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)  # type: ignore[arg-type]
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message

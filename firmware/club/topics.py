@@ -11,7 +11,6 @@ import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 from urllib.parse import urlsplit
 
 ROOT = "echiquier"
@@ -37,7 +36,7 @@ def all_boards(club: str, leaf: str) -> str:
     return f"{ROOT}/{club}/board/+/{leaf}"
 
 
-def parse_topic(club: str, topic: str) -> Optional[tuple[str, str]]:
+def parse_topic(club: str, topic: str) -> tuple[str, str] | None:
     """(board, leaf) of a board topic of ``club``, or None for any other topic.
 
     >>> parse_topic("c", "echiquier/c/board/12/game")

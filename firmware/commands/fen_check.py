@@ -1,7 +1,6 @@
 """A FEN from the command line: the position, or what is wrong with it and the option that reads it, only when one does."""
 from __future__ import annotations
 
-from typing import Optional
 
 from chess_core import FenError, Position
 
@@ -22,7 +21,7 @@ def read_fen(fen: str, *, chess960: bool, validate: bool = True, options: tuple[
     raise FenError(text, advice or "") from None
 
 
-def _advice(fen: str, chess960: bool, validate: bool, options: tuple[str, ...]) -> Optional[str]:
+def _advice(fen: str, chess960: bool, validate: bool, options: tuple[str, ...]) -> str | None:
     """The fewest of ``options`` not given yet that read ``fen``, in words; None when none do."""
     offered = [o for o in options if (o == VARIANT and not chess960) or (o == NO_VALIDATE and validate)]
     tries = [[o] for o in offered] + ([offered] if len(offered) > 1 else [])

@@ -5,7 +5,7 @@ import argparse
 import asyncio
 import getpass
 import sys
-from typing import Optional, TextIO
+from typing import TextIO
 
 from firmware.opponents.lichess.token import TOKEN_SCOPE, Token, TokenError, read_token, write_token
 
@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=lambda args: (p.print_help(), 0)[1])
 
 
-def _lichess_settings(config_path: Optional[str]) -> tuple[str, str]:
+def _lichess_settings(config_path: str | None) -> tuple[str, str]:
     """(token_file, base_url) from the configuration, if it can be read."""
     from firmware.config import load_config
 
@@ -56,7 +56,7 @@ async def _account(base_url: str, token: Token) -> str:
     return str(account.get("username") or account.get("id") or "?")
 
 
-def run_login(args: argparse.Namespace, stdin: Optional[TextIO] = None, out: Optional[TextIO] = None) -> int:
+def run_login(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
     stdin = stdin or sys.stdin
     out = out or sys.stdout
     try:

@@ -124,9 +124,9 @@ async def _serve(config, port: int) -> int:
     sim = Simulator(config, port=port, announce=announce, opponent=opponent)
     code = await sim.run()
     if sim.url is None:
-        exc = sim.listen_error
-        why = f": {exc.strerror or exc}" if exc is not None else ""
-        if exc is not None and exc.errno == errno.EADDRINUSE:
+        error = sim.listen_error
+        why = f": {error.strerror or error}" if error is not None else ""
+        if error is not None and error.errno == errno.EADDRINUSE:
             why = ": the port is in use by another program (an echiquier sim still running?); stop it, or " \
                   "choose another port with --port N"
         return _fail(f"cannot listen on {config.web.host}:{port}{why}")

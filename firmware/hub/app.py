@@ -7,7 +7,6 @@ import logging
 import signal
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
 
 from firmware.club.topics import Broker, read_credentials
 from firmware.hub.broadcast import BroadcastPusher
@@ -28,15 +27,15 @@ class HubOptions:
     club: str = "club"
     host: str = "0.0.0.0"
     port: int = 8090
-    credentials: Optional[Path] = None
-    ca_file: Optional[Path] = None                  # mqtts: the authority to trust (None: the system's)
-    pairings: Optional[Path] = None
-    round: Optional[str] = None
+    credentials: Path | None = None
+    ca_file: Path | None = None                  # mqtts: the authority to trust (None: the system's)
+    pairings: Path | None = None
+    round: str | None = None
     site: str = "?"
     rules: dict = field(default_factory=dict)       # time_control, rules, draw_offers_from_move, event
-    ratings: Optional[Path] = None                  # the club's list to start from (CSV name,rating,games)
-    broadcast: Optional[str] = None                 # a Lichess broadcast round id
-    token_file: Optional[Path] = None
+    ratings: Path | None = None                  # the club's list to start from (CSV name,rating,games)
+    broadcast: str | None = None                 # a Lichess broadcast round id
+    token_file: Path | None = None
     lichess_url: str = "https://lichess.org"
     pairings_check_s: float = PAIRINGS_CHECK_S      # how often the pairing file is looked at
 
@@ -48,12 +47,12 @@ class HubApp:
         self.options = options
         self.hub = Hub(options.state_dir, site=options.site, round=options.round, rules=options.rules)
         self.server = HubServer(self.hub)
-        self.client: Optional[HubClient] = None
-        self.pusher: Optional[BroadcastPusher] = None
+        self.client: HubClient | None = None
+        self.pusher: BroadcastPusher | None = None
         self.ready = asyncio.Event()
-        self.port: Optional[int] = None
+        self.port: int | None = None
         self._stop = asyncio.Event()
-        self._pairings_mtime: Optional[float] = None
+        self._pairings_mtime: float | None = None
 
     def prepare(self) -> None:
         """Everything that can fail on bad input, before anything starts (ValueError, OSError)."""
@@ -77,6 +76,8 @@ class HubApp:
 
     def _read_pairings(self) -> bool:
         path = self.options.pairings
+        if path is None:
+            return False
         mtime = path.stat().st_mtime
         if mtime == self._pairings_mtime:
             return False

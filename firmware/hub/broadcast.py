@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Awaitable, Callable, Optional
+from typing import Awaitable, Callable
 
 import httpx
 
@@ -24,7 +24,7 @@ class BroadcastPusher:
     """Pushes ``pgn()`` to round ``round_id`` after :meth:`changed`, until :meth:`close`."""
 
     def __init__(self, round_id: str, token: str, pgn: Callable[[], str], *,
-                 base_url: str = "https://lichess.org", client: Optional[httpx.AsyncClient] = None,
+                 base_url: str = "https://lichess.org", client: httpx.AsyncClient | None = None,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, retry_s: float = RETRY_S) -> None:
         if not round_id.isalnum() or len(round_id) > 16:
             raise ValueError(f"a Lichess broadcast round id is 8 letters and digits, not {round_id!r}")
@@ -36,10 +36,10 @@ class BroadcastPusher:
         self._client = client or httpx.AsyncClient(timeout=30)
         self._own_client = client is None
         self._changed = asyncio.Event()
-        self._task: Optional[asyncio.Task] = None
+        self._task: asyncio.Task | None = None
         self.pushed = 0           # requests answered 200
-        self.last_sent: Optional[str] = None
-        self.last_answer: Optional[dict] = None
+        self.last_sent: str | None = None
+        self.last_answer: dict | None = None
         self.idle = asyncio.Event()   # set when nothing is waiting (tests await it)
 
     def changed(self, *_: object) -> None:

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable
 
 HUB_USER = "hub"
 MOSQUITTO_PASSWD = "mosquitto_passwd"
@@ -59,7 +59,7 @@ class BrokerFiles:
 
 
 def write_broker_files(directory: str | Path, *, club: str, boards: Iterable[str], port: int = 1883, host: str = "",
-                       log_dest: str = "syslog", passwords: Optional[dict[str, str]] = None) -> BrokerFiles:
+                       log_dest: str = "syslog", passwords: dict[str, str] | None = None) -> BrokerFiles:
     """mosquitto.conf, acl, passwd (hashed by mosquitto_passwd) and one 0600 credentials file per
     user (``credentials/<user>.credentials``: ``user:password``, for ``[club] credentials_file``)."""
     directory = Path(directory).resolve()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 from firmware.club.message import pairing_message
 from firmware.club.topics import NAME
@@ -32,8 +32,8 @@ class Hub:
     game kept); ``rules``: the round's settings sent with the pairings (time_control, rules,
     draw_offers_from_move, event)."""
 
-    def __init__(self, state_dir: Any, *, site: str = "?", round: Optional[str] = None,
-                 rules: Optional[dict] = None, wall: Callable[[], float] = time.time) -> None:
+    def __init__(self, state_dir: Any, *, site: str = "?", round: str | None = None,
+                 rules: dict | None = None, wall: Callable[[], float] = time.time) -> None:
         self.store = HubStore(state_dir)
         self.site = site
         self.round = round
@@ -143,16 +143,16 @@ class Hub:
 
     # -- what the hub serves ---------------------------------------------------------------------
 
-    def round_games(self, round: Optional[str] = None) -> list[BoardGame]:
+    def round_games(self, round: str | None = None) -> list[BoardGame]:
         """The games of ``round`` (default: the current one; every game kept when there is none)."""
         round = round if round is not None else self.round
         games = [g for g in self.games.values() if round is None or g.round == round]
         return sorted(games, key=lambda g: (board_key(g.board), g.game_id))
 
-    def round_pgn(self, round: Optional[str] = None) -> str:
+    def round_pgn(self, round: str | None = None) -> str:
         return "\n".join(g.pgn(self.site) for g in self.round_games(round))
 
-    def board_pgn(self, board: str) -> Optional[str]:
+    def board_pgn(self, board: str) -> str | None:
         games = [g for g in self.round_games() if g.board == board]
         if not games and board in self.boards and self.boards[board].game_id is not None:
             games = [self.boards[board]]
@@ -173,7 +173,7 @@ class Hub:
                         round=g.round, time_control=g.time_control)
         return view
 
-    def _elo(self, name: str) -> Optional[int]:
+    def _elo(self, name: str) -> int | None:
         p = self.ratings.players.get(name)
         return round(p.rating) if p is not None else None
 

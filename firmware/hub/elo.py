@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Iterable
 
 DEFAULT_RATING = 1500.0
 MAX_DIFFERENCE = 400
@@ -79,7 +79,7 @@ class RatingList:
             self.players[name] = Player(name)
         return self.players[name]
 
-    def rate(self, game: str, white: str, black: str, result: str) -> Optional[tuple[Rated, Rated]]:
+    def rate(self, game: str, white: str, black: str, result: str) -> tuple[Rated, Rated] | None:
         """Count a finished game once (``game`` names it); None if counted already or not rated."""
         if game in self.rated or result not in SCORES or white == black:
             return None

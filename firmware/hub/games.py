@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from chess_core import RULE_PROFILES, STARTING_FEN, FenError, Game, Outcome, Termination, parse_uci, san
 from chess_core.pgn import write_pgn
@@ -38,7 +38,7 @@ class BoardGame:
     """One board's game as the hub keeps it (the latest checked message for that game)."""
 
     board: str
-    game_id: Optional[str]            # None: the board waits for its first game
+    game_id: str | None            # None: the board waits for its first game
     sent: float
     white: str
     black: str
@@ -48,16 +48,16 @@ class BoardGame:
     rules: str
     time_control: str
     moves: tuple[str, ...]
-    clocks: tuple[Optional[int], ...]
-    remaining: tuple[Optional[int], Optional[int]]
-    running: Optional[str]
+    clocks: tuple[int | None, ...]
+    remaining: tuple[int | None, int | None]
+    running: str | None
     result: str
-    termination: Optional[str]
+    termination: str | None
     status: str
     san: tuple[str, ...] = ()
     fen: str = STARTING_FEN
-    _game: Optional[Game] = field(default=None, repr=False, compare=False)
-    _pgn: Optional[str] = field(default=None, repr=False, compare=False)
+    _game: Game | None = field(default=None, repr=False, compare=False)
+    _pgn: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def over(self) -> bool:
@@ -87,7 +87,7 @@ class BoardGame:
         return self._pgn
 
 
-def _text(data: dict, key: str, default: Optional[str] = None) -> str:
+def _text(data: dict, key: str, default: str | None = None) -> str:
     value = data.get(key, default)
     if value is None and default is not None:
         value = default
@@ -98,7 +98,7 @@ def _text(data: dict, key: str, default: Optional[str] = None) -> str:
     return value
 
 
-def _ms(value: Any, what: str) -> Optional[int]:
+def _ms(value: Any, what: str) -> int | None:
     if value is None:
         return None
     if type(value) is not int or not 0 <= value <= MAX_MS:
@@ -106,7 +106,7 @@ def _ms(value: Any, what: str) -> Optional[int]:
     return value
 
 
-def check_message(payload: bytes, board: str, previous: Optional[BoardGame] = None) -> BoardGame:
+def check_message(payload: bytes, board: str, previous: BoardGame | None = None) -> BoardGame:
     """The :class:`BoardGame` of ``payload`` published under ``board``'s topic.
 
     ``previous``: the same board's last game; when this message carries on the same game, only
@@ -177,9 +177,10 @@ def check_message(payload: bytes, board: str, previous: Optional[BoardGame] = No
     return found
 
 
-def _replay(found: BoardGame, reuse: Optional[BoardGame] = None) -> tuple[Game, tuple[str, ...]]:
+def _replay(found: BoardGame, reuse: BoardGame | None = None) -> tuple[Game, tuple[str, ...]]:
     """The moves of ``found`` on a :class:`Game` (``reuse``'s, extended), its result checked."""
-    if reuse is not None:
+    sans: list[str]
+    if reuse is not None and reuse._game is not None:   # the caller passes only a game kept
         game, sans, done = reuse._game, list(reuse.san), len(reuse.moves)
     else:
         try:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Optional
 
 import paho.mqtt.client as mqtt
 
@@ -17,8 +16,8 @@ class HubClient:
     """Subscribes to ``echiquier/<club>/board/+/{game,status}``; publishes the pairings, retained."""
 
     def __init__(self, hub: Hub, broker: Broker, club: str, loop: asyncio.AbstractEventLoop, *,
-                 credentials: Optional[tuple[str, str]] = None, client_id: str = "",
-                 ca_file: Optional[str] = None) -> None:
+                 credentials: tuple[str, str] | None = None, client_id: str = "",
+                 ca_file: str | None = None) -> None:
         self.hub, self.broker, self.club, self.loop = hub, broker, club, loop
         self.connected = asyncio.Event()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or f"echiquier-hub-{club}",
@@ -27,7 +26,8 @@ class HubClient:
             self.client.username_pw_set(*credentials)
         if broker.tls:
             self.client.tls_set(ca_certs=ca_file or None)
-        self.client.reconnect_delay_set(0.5, 4.0)
+        # paho annotates int, but it adds the delays (seconds) to time.monotonic() and sleeps on: 0.5 works
+        self.client.reconnect_delay_set(0.5, 4.0)  # type: ignore[arg-type]
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message

@@ -4,7 +4,6 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from typing import Optional
 
 from firmware.club.message import MAX_NAME
 from firmware.club.topics import NAME
@@ -19,7 +18,7 @@ class Pairing:
     board: str
     white: str
     black: str
-    round: Optional[str] = None
+    round: str | None = None
 
 
 def parse_pairings(text: str, source: str = "pairings") -> list[Pairing]:

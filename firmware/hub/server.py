@@ -56,8 +56,9 @@ class HubServer:
         await self.runner.setup()
         site = web.TCPSite(self.runner, host, port)
         await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]
-        return self.port
+        port = self.runner.addresses[0][1]   # the port the system chose for port 0
+        self.port = port
+        return port
 
     async def stop(self) -> None:
         for ws in list(self.sockets):
@@ -110,7 +111,7 @@ class HubServer:
 
     # -- pages and files -----------------------------------------------------------------------
 
-    async def _page(self, request: web.Request) -> web.Response:
+    async def _page(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "hub.html", headers=NO_STORE)
 
     async def _boards(self, request: web.Request) -> web.Response:

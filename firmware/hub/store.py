@@ -12,7 +12,7 @@ import json
 import logging
 import threading
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Iterator
 
 from firmware.atomic_file import write_atomically as write_file
 
@@ -37,7 +37,7 @@ class HubStore:
         self._busy = False
         self._closing = False
         self._cond = threading.Condition()
-        self._thread: Optional[threading.Thread] = None
+        self._thread: threading.Thread | None = None
 
     def save_game(self, board: str, game_id: str, body: dict) -> None:
         """Queue the game's latest message for the disk (written by the writer thread)."""
@@ -69,7 +69,7 @@ class HubStore:
                 self._busy = False
                 self._cond.notify_all()
 
-    def flush(self, timeout: Optional[float] = None) -> bool:
+    def flush(self, timeout: float | None = None) -> bool:
         """Wait until everything queued is on disk; False if ``timeout`` passed first."""
         with self._cond:
             return self._cond.wait_for(lambda: not self._pending and not self._busy, timeout)
@@ -93,7 +93,7 @@ class HubStore:
             except OSError as exc:
                 log.error("cannot read %s: %s", path, exc)
 
-    def load_ratings(self) -> Optional[dict]:
+    def load_ratings(self) -> dict | None:
         try:
             return json.loads(self.ratings_path.read_text(encoding="utf-8"))
         except FileNotFoundError:

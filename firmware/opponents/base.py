@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Sequence
 
 from board_driver.retry import LinkState
 from chess_core import BLACK, STARTING_FEN, WHITE, Move, Outcome
@@ -88,9 +88,9 @@ class Player:
     """A player as the other end knows them."""
 
     name: str
-    rating: Optional[int] = None
-    id: Optional[str] = None
-    title: Optional[str] = None
+    rating: int | None = None
+    id: str | None = None
+    title: str | None = None
 
 
 @dataclass(frozen=True)
@@ -100,14 +100,14 @@ class GameSync:
     start_fen: str = STARTING_FEN
     moves: tuple[Move, ...] = ()
     local_colors: frozenset[int] = frozenset({WHITE, BLACK})  # the sides played on the board
-    white: Optional[Player] = None
-    black: Optional[Player] = None
-    game_id: Optional[str] = None
-    time_control: Optional[str] = None    # PGN TimeControl spelling, e.g. "600+5"
+    white: Player | None = None
+    black: Player | None = None
+    game_id: str | None = None
+    time_control: str | None = None    # PGN TimeControl spelling, e.g. "600+5"
     rated: bool = False
-    speed: Optional[str] = None           # lichess: "rapid", "classical", "correspondence", ...
-    created_at_ms: Optional[int] = None   # when the game was created over there (ms since the epoch, UTC)
-    variant: Optional[str] = None         # the server's name of the variant ("Standard", "Chess960"); None: standard
+    speed: str | None = None           # lichess: "rapid", "classical", "correspondence", ...
+    created_at_ms: int | None = None   # when the game was created over there (ms since the epoch, UTC)
+    variant: str | None = None         # the server's name of the variant ("Standard", "Chess960"); None: standard
 
     @property
     def chess960(self) -> bool:
@@ -123,11 +123,11 @@ class ServerClock:
 
     white_ms: int
     black_ms: int
-    running: Optional[int]
+    running: int | None
     at: float
     white_inc_ms: int = 0
     black_inc_ms: int = 0
-    first_move_ms: Optional[int] = None   # before both first moves: ms left before the server aborts the game
+    first_move_ms: int | None = None   # before both first moves: ms left before the server aborts the game
 
     def remaining(self, side: int, now: float) -> int:
         """``side``'s time at ``now`` (monotonic seconds), counted down locally; never below 0.
@@ -152,7 +152,7 @@ class ClockTimes:
     btime: int
     winc: int = 0
     binc: int = 0
-    movestogo: Optional[int] = None
+    movestogo: int | None = None
 
 
 @dataclass(frozen=True)
@@ -170,8 +170,8 @@ class GameEnd:
     """
 
     status: str
-    outcome: Optional[Outcome]
-    winner: Optional[int] = None
+    outcome: Outcome | None
+    winner: int | None = None
 
 
 @dataclass(frozen=True)
@@ -184,7 +184,7 @@ class ChatLine:
 @dataclass(frozen=True)
 class OpponentGone:
     gone: bool
-    claim_win_in_seconds: Optional[int] = None   # 0: victory may be claimed now
+    claim_win_in_seconds: int | None = None   # 0: victory may be claimed now
 
 
 @dataclass(frozen=True)
@@ -193,13 +193,13 @@ class ChallengeEvent:
 
     kind: str                   # "challenge", "challengeCanceled", "challengeDeclined"
     id: str
-    challenger: Optional[Player] = None
-    dest: Optional[Player] = None
+    challenger: Player | None = None
+    dest: Player | None = None
     rated: bool = False
-    speed: Optional[str] = None
-    time_control: Optional[str] = None
-    color: Optional[str] = None
-    decline_reason: Optional[str] = None
+    speed: str | None = None
+    time_control: str | None = None
+    color: str | None = None
+    decline_reason: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -262,14 +262,24 @@ class Opponent:
 
     A backend **must** set ``kind`` and ``name`` and override ``start``, ``on_move`` and
     ``stop``; it **may** override the rest, whose defaults say "not with this opponent"
-    (``act`` and ``take_over`` raise ActionNotSupported, the others do nothing).
+    (``act`` and ``take_over`` raise ActionNotSupported, the others do nothing). ``name`` and
+    ``sides`` are read-only here (the session only reads them): a backend gives them as class
+    attributes (declared in the class if it assigns them later) or as properties.
     """
 
     kind: OpponentKind = OpponentKind.ENGINE
-    name: str = "Opponent"
     assistance_allowed: bool = True     # False online: no engine help, hints or board takebacks
-    account_id: Optional[str] = None    # the account it plays as (online)
-    sides: frozenset[int] = frozenset()  # the colours it plays now
+    account_id: str | None = None    # the account it plays as (online)
+
+    @property
+    def name(self) -> str:
+        """Its name for the page, the players and the log."""
+        return "Opponent"
+
+    @property
+    def sides(self) -> frozenset[int]:
+        """The colours it plays now."""
+        return frozenset()
 
     async def start(self, listener: OpponentListener) -> None:
         raise NotImplementedError
@@ -286,7 +296,7 @@ class Opponent:
     async def stop(self) -> None:
         raise NotImplementedError
 
-    def use_clock(self, times: Callable[[], Optional[ClockTimes]]) -> None:
+    def use_clock(self, times: Callable[[], ClockTimes | None]) -> None:
         """Where to read the clock when it thinks (an engine); default: it needs no clock."""
 
     def take_over(self, side: int, player: str = "") -> Any:
@@ -297,7 +307,7 @@ class Opponent:
         """Stop playing ``side``, taken over before (its player is back)."""
         raise ActionNotSupported(f"{self.name} plays no side for a player")
 
-    def set_sides(self, sides: Union[int, Iterable[int]]) -> None:
+    def set_sides(self, sides: int | Iterable[int]) -> None:
         """Play ``sides`` from the next game on (an engine); default: it keeps its own."""
 
     def set_level(self, level: Any) -> None:
@@ -306,7 +316,7 @@ class Opponent:
     def resume(self, game_id: str) -> None:
         """Follow the online game ``game_id`` again (cut by a restart); default: no such game."""
 
-    def game_url(self, game_id: str) -> Optional[str]:
+    def game_url(self, game_id: str) -> str | None:
         """The address of an online game (the PGN Site), or None."""
         return None
 

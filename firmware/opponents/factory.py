@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Iterable, Optional, Sequence, Union
+from typing import Any, Iterable, Sequence
 
 from chess_core import BLACK, STARTING_FEN, WHITE, Move
 
@@ -13,12 +13,12 @@ log = logging.getLogger(__name__)
 SIDE_NAMES = {"white": WHITE, "black": BLACK}
 
 
-def kind_of(opponent: Optional[Opponent]) -> OpponentKind:
+def kind_of(opponent: Opponent | None) -> OpponentKind:
     """What plays the sides not played over the board: NONE without an opponent."""
     return OpponentKind.NONE if opponent is None else opponent.kind
 
 
-def engine_side(side: Union[str, int], *, previous: Optional[int] = None) -> int:
+def engine_side(side: str | int, *, previous: int | None = None) -> int:
     """The colour the engine plays for ``[engine] side``: "white", "black", or "alternate" (the
     other colour than ``previous``; Black first)."""
     if side in (WHITE, BLACK) and type(side) is int:
@@ -30,7 +30,7 @@ def engine_side(side: Union[str, int], *, previous: Optional[int] = None) -> int
     return SIDE_NAMES[side]
 
 
-def build_engine(config: Any, sides: Union[int, Iterable[int], None] = None, *, start_fen: str = STARTING_FEN,
+def build_engine(config: Any, sides: int | Iterable[int] | None = None, *, start_fen: str = STARTING_FEN,
                  moves: Sequence[Move] = ()) -> Opponent:
     """An ``EngineOpponent`` for ``[engine]`` (path, level, elo, move_time), playing ``sides``
     (default: ``[engine] side``) from the game of ``start_fen`` and ``moves``."""
@@ -58,17 +58,17 @@ def build_lichess(config: Any) -> Opponent:
     return LichessOpponent(client, close_client=True)
 
 
-def build_opponent(config: Any, kind: Optional[str] = None) -> Optional[Opponent]:
+def build_opponent(config: Any, kind: str | None = None) -> Opponent | None:
     """The opponent of ``[game] opponent`` (or ``kind``): None for "none" (two players over the
     board), an engine on ``[engine] side``, or Lichess. Not started: the session starts it.
 
     Nothing is started or connected here, so this never fails for a missing engine or token:
     those show as the opponent's link state once the session starts it.
     """
-    kind = OpponentKind(kind or config.game.opponent)   # ValueError names a wrong one
-    if kind is OpponentKind.NONE:
+    chosen = OpponentKind(kind or config.game.opponent)   # ValueError names a wrong one
+    if chosen is OpponentKind.NONE:
         return None
-    if kind is OpponentKind.ENGINE:
+    if chosen is OpponentKind.ENGINE:
         return build_engine(config)
     return build_lichess(config)
 

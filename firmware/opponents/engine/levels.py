@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping
 
 from firmware.opponents.base import ClockTimes
 from firmware.opponents.engine.uci import EngineOption, SearchLimit
@@ -28,10 +28,10 @@ class Level:
     ``movetime_ms``: the time per move without a clock, and a cap with one; ``depth``: a depth cap.
     """
 
-    skill: Optional[int] = None
-    elo: Optional[int] = None
-    movetime_ms: Optional[int] = None
-    depth: Optional[int] = None
+    skill: int | None = None
+    elo: int | None = None
+    movetime_ms: int | None = None
+    depth: int | None = None
 
     def __post_init__(self) -> None:
         if self.skill is not None and not 0 <= self.skill <= MAX_SKILL:
@@ -61,7 +61,7 @@ class Level:
                 log.warning("the engine has no option %r: level %s only partly applied", name, self)
         return chosen
 
-    def limit(self, times: Optional[ClockTimes]) -> SearchLimit:
+    def limit(self, times: ClockTimes | None) -> SearchLimit:
         """The ``go`` limits: the clock's times when there is a clock, the level's caps on top."""
         if times is None:
             return SearchLimit(movetime_ms=self.movetime_ms or (None if self.depth else DEFAULT_MOVETIME_MS),

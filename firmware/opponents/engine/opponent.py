@@ -5,7 +5,7 @@ import asyncio
 import logging
 import os
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional, Sequence, Union
+from typing import Callable, Iterable, Sequence
 
 from chess_core import BLACK, STARTING_FEN, WHITE, Game, IllegalMoveError, Move, Position
 
@@ -54,7 +54,7 @@ def takeover_record(side: int, player: str, engine: str, position: Position) -> 
     return Takeover(side, player, engine, number)
 
 
-def engine_name(path: str, said: Optional[str] = None) -> str:
+def engine_name(path: str, said: str | None = None) -> str:
     """An engine's name: its UCI ``id name`` once it said it (``said``: "Stockfish 15.1"), else the
     executable's ("Stockfish" for a stockfish, "Engine" for another). One name for the page, the PGN
     player tag and the log; the session gives the players the engine's own when it connects."""
@@ -72,16 +72,17 @@ class EngineOpponent(Opponent):
     """
 
     kind = OpponentKind.ENGINE
+    sides: frozenset[int] = frozenset()   # set by __init__, set_sides, take_over and give_back
 
-    def __init__(self, sides: Union[int, Iterable[int]] = BLACK, *, level: Level = DEFAULT_LEVEL,
+    def __init__(self, sides: int | Iterable[int] = BLACK, *, level: Level = DEFAULT_LEVEL,
                  config: EngineConfig = EngineConfig(),
-                 times: Optional[Callable[[], Optional[ClockTimes]]] = None,
+                 times: Callable[[], ClockTimes | None] | None = None,
                  start_fen: str = STARTING_FEN, moves: Sequence[Move] = (),
                  max_restarts: int = MAX_RESTARTS, chess960: bool = False) -> None:
         self.sides = self._checked_sides(sides)
         self.level = level
         self.config = config
-        self._said_name: Optional[str] = None    # the engine's UCI id name, once it said it
+        self._said_name: str | None = None    # the engine's UCI id name, once it said it
         self.max_restarts = max_restarts
         self.failures = 0
         self.times = times
@@ -89,17 +90,17 @@ class EngineOpponent(Opponent):
         self.chess960 = chess960
         self._game = self._new_game(start_fen, moves, chess960)
         self._listener: OpponentListener = OpponentListener()
-        self._engine: Optional[UciEngine] = None
-        self._task: Optional[asyncio.Task] = None
+        self._engine: UciEngine | None = None
+        self._task: asyncio.Task | None = None
         self._generation = 0        # bumped whenever the game changes under a running search
-        self._delivered: Optional[tuple[int, Move]] = None   # our move the board has yet to carry out
+        self._delivered: tuple[int, Move] | None = None   # our move the board has yet to carry out
         self._level_dirty = False
         self._started = False
         self._stopped = False
         self._failed = False
 
     @property
-    def name(self) -> str:   # type: ignore[override]
+    def name(self) -> str:
         return engine_name(self.config.path, self._said_name)
 
     # -- the Opponent protocol -----------------------------------------------------------------
@@ -171,13 +172,13 @@ class EngineOpponent(Opponent):
         self.sides = frozenset(self.sides - {side})
         self._game_changed()
 
-    def set_sides(self, sides: Union[int, Iterable[int]]) -> None:
+    def set_sides(self, sides: int | Iterable[int]) -> None:
         """Play ``sides`` from now on (a new game with the colours changed); a search for a side
         it no longer plays is dropped."""
         self.sides = self._checked_sides(sides)
         self._game_changed()
 
-    def use_clock(self, times: Callable[[], Optional[ClockTimes]]) -> None:
+    def use_clock(self, times: Callable[[], ClockTimes | None]) -> None:
         """Read the clock from ``times`` when it thinks, unless it was given one already."""
         if self.times is None:
             self.times = times
@@ -194,7 +195,7 @@ class EngineOpponent(Opponent):
     # -- inside --------------------------------------------------------------------------------
 
     @staticmethod
-    def _checked_sides(sides: Union[int, Iterable[int]]) -> frozenset[int]:
+    def _checked_sides(sides: int | Iterable[int]) -> frozenset[int]:
         found = frozenset([sides] if isinstance(sides, int) else sides)
         if not found or not found <= {WHITE, BLACK}:
             raise ValueError(f"the engine plays WHITE and/or BLACK, not {sides!r}")
@@ -264,7 +265,7 @@ class EngineOpponent(Opponent):
             if self._task is asyncio.current_task():
                 self._task = None
 
-    async def _search(self, fen: str, moves: list[Move]) -> Optional[Move]:
+    async def _search(self, fen: str, moves: list[Move]) -> Move | None:
         engine = self._engine
         assert engine is not None
         try:

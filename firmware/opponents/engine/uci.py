@@ -7,7 +7,7 @@ import enum
 import logging
 import os
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Mapping, Sequence
 
 from chess_core import BLACK, STARTING_FEN, WHITE, InvalidMoveError, Move
 
@@ -64,9 +64,9 @@ class EngineOption:
 
     name: str
     type: str
-    default: Optional[str] = None
-    min: Optional[int] = None
-    max: Optional[int] = None
+    default: str | None = None
+    min: int | None = None
+    max: int | None = None
     vars: tuple[str, ...] = ()
 
     @classmethod
@@ -92,7 +92,7 @@ class EngineOption:
                 fields[-1][1].append(word)
         values = {key: " ".join(v) for key, v in fields if key != "var"}
 
-        def num(key: str) -> Optional[int]:
+        def num(key: str) -> int | None:
             text = values.get(key, "")
             return int(text) if text.lstrip("-").isdigit() else None
 
@@ -104,10 +104,10 @@ class EngineOption:
 class SearchLimit:
     """What ``go`` is told: a fixed time, a depth, nodes, and/or the clock's times."""
 
-    movetime_ms: Optional[int] = None
-    depth: Optional[int] = None
-    nodes: Optional[int] = None
-    times: Optional[ClockTimes] = None
+    movetime_ms: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    times: ClockTimes | None = None
 
     def command(self) -> str:
         words = ["go"]
@@ -141,8 +141,8 @@ class SearchLimit:
 class BestMove:
     """The engine's answer. ``move`` is None when it has no legal move (``bestmove (none)``)."""
 
-    move: Optional[Move]
-    ponder: Optional[Move] = None
+    move: Move | None
+    ponder: Move | None = None
     info: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -156,7 +156,7 @@ def position_command(start_fen: str, moves: Sequence[Move]) -> str:
     return head + (" moves " + " ".join(m.uci() for m in moves) if moves else "")
 
 
-def _parse_move(text: str) -> Optional[Move]:
+def _parse_move(text: str) -> Move | None:
     if text in ("(none)", "0000"):
         return None
     try:
@@ -207,16 +207,16 @@ class UciEngine:
         self.state = EngineState.IDLE
         self.name: str = os.path.basename(config.path)
         self.options: dict[str, EngineOption] = {}
-        self.returncode: Optional[int] = None
-        self._proc: Optional[asyncio.subprocess.Process] = None
-        self._reader: Optional[asyncio.Task] = None
+        self.returncode: int | None = None
+        self._proc: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task | None = None
         self._waiting: dict[str, asyncio.Future] = {}
         self._last_info: dict[str, str] = {}
         self._write_lock = asyncio.Lock()
         self._search_lock = asyncio.Lock()
 
     @property
-    def pid(self) -> Optional[int]:
+    def pid(self) -> int | None:
         return self._proc.pid if self._proc else None
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -270,7 +270,7 @@ class UciEngine:
 
     # -- commands ------------------------------------------------------------------------------
 
-    async def ping(self, timeout: Optional[float] = None) -> None:
+    async def ping(self, timeout: float | None = None) -> None:
         """``isready`` -> ``readyok``; EngineHung if it does not come in time."""
         await self._ask("isready", "readyok", timeout or self.config.handshake_timeout)
 

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import asyncio
+import collections.abc
 import contextlib
 import json
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Awaitable, Callable, Optional
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 import httpx
 
@@ -40,7 +41,7 @@ class LichessError(Exception):
 class LichessUnavailable(LichessError, TransientError):
     """No answer, a dropped connection or a 5xx: the request may or may not have been carried out."""
 
-    def __init__(self, message: str, status: Optional[int] = None, timed_out: bool = False) -> None:
+    def __init__(self, message: str, status: int | None = None, timed_out: bool = False) -> None:
         super().__init__(message)
         self.status = status
         self.timed_out = timed_out   # no answer at all: the request may still be under way over there
@@ -103,7 +104,7 @@ def speed_of(limit_s: float, increment_s: int) -> str:
     return "classical"
 
 
-def check_seek(minutes: Optional[float], increment: int = 0, days: Optional[int] = None) -> str:
+def check_seek(minutes: float | None, increment: int = 0, days: int | None = None) -> str:
     """The speed of a Board API seek, or SeekNotAllowed with the reason (before any request)."""
     if days is not None:
         if minutes is not None:
@@ -126,7 +127,7 @@ def check_seek(minutes: Optional[float], increment: int = 0, days: Optional[int]
     return speed
 
 
-def check_challenge(limit_s: Optional[int], increment: int = 0, days: Optional[int] = None) -> str:
+def check_challenge(limit_s: int | None, increment: int = 0, days: int | None = None) -> str:
     """The speed of a direct challenge from a board, or SeekNotAllowed (bullet is refused)."""
     if days is not None:
         if days not in CORRESPONDENCE_DAYS:
@@ -169,11 +170,11 @@ class LichessClient:
     a stream among them) are injectable, for tests that pass the time by hand.
     """
 
-    def __init__(self, config: LichessConfig = LichessConfig(), token: Optional[Token] = None, *,
+    def __init__(self, config: LichessConfig = LichessConfig(), token: Token | None = None, *,
                  sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
                  clock: Callable[[], float] = time.monotonic,
                  timeout: Callable[[float], contextlib.AbstractAsyncContextManager[Any]] = asyncio.timeout,
-                 transport: Optional[httpx.AsyncBaseTransport] = None) -> None:
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
         self.config = config
         token = token if token is not None else read_token(config.token_file)
         self._sleep = sleep
@@ -202,7 +203,7 @@ class LichessClient:
     async def account(self) -> dict:
         return await self._request("GET", "/api/account", what="account")
 
-    async def move(self, game_id: str, uci: str, offering_draw: Optional[bool] = None) -> None:
+    async def move(self, game_id: str, uci: str, offering_draw: bool | None = None) -> None:
         params = None if offering_draw is None else {"offeringDraw": "true" if offering_draw else "false"}
         await self._request("POST", f"/api/board/game/{game_id}/move/{uci}", params=params, what=f"move {uci}")
 
@@ -232,8 +233,8 @@ class LichessClient:
         await self._request("POST", f"/api/board/game/{game_id}/chat", data={"room": room, "text": text},
                             what="chat")
 
-    async def challenge(self, username: str, *, limit_s: Optional[int] = None, increment: int = 0,
-                        days: Optional[int] = None, rated: bool = False, color: str = "random") -> dict:
+    async def challenge(self, username: str, *, limit_s: int | None = None, increment: int = 0,
+                        days: int | None = None, rated: bool = False, color: str = "random") -> dict:
         """Challenge ``username``; returns the challenge (its ``id`` can be cancelled)."""
         check_challenge(limit_s, increment, days)
         if color not in COLORS:
@@ -256,7 +257,7 @@ class LichessClient:
     async def cancel_challenge(self, challenge_id: str) -> None:
         await self._request("POST", f"/api/challenge/{challenge_id}/cancel", what="cancel challenge")
 
-    async def seek(self, *, minutes: Optional[float] = None, increment: int = 0, days: Optional[int] = None,
+    async def seek(self, *, minutes: float | None = None, increment: int = 0, days: int | None = None,
                    rated: bool = False, color: str = "random", rating_range: str = "") -> "Seek":
         """Seek an opponent. A real-time seek lasts as long as its connection: ``Seek.cancel()``."""
         check_seek(minutes, increment, days)
@@ -289,7 +290,7 @@ class LichessClient:
 
     @contextlib.asynccontextmanager
     async def stream(self, path: str, method: str = "GET",
-                     data: Optional[dict] = None) -> AsyncIterator[AsyncIterator[dict]]:
+                     data: dict | None = None) -> AsyncIterator[AsyncIterator[dict]]:
         """Open an ndjson stream; iterate the events it yields (keep-alive lines are skipped).
 
         Raises StreamSilent when no line at all (not even a keep-alive) comes for
@@ -341,13 +342,14 @@ class LichessClient:
                         yield event
                     pending = pending[cut:]
         finally:
-            with contextlib.suppress(Exception):
-                await chunks.aclose()
+            if isinstance(chunks, collections.abc.AsyncGenerator):   # httpx's is one; typed as an iterator
+                with contextlib.suppress(Exception):
+                    await chunks.aclose()
 
     # -- plumbing ------------------------------------------------------------------------------
 
-    async def _request(self, method: str, path: str, *, what: str, data: Optional[dict] = None,
-                       params: Optional[dict] = None) -> Any:
+    async def _request(self, method: str, path: str, *, what: str, data: dict | None = None,
+                       params: dict | None = None) -> Any:
         async with self._lock:   # Lichess: one request at a time
             for _ in range(RATE_LIMIT_RETRIES + 1):
                 await self._respect_rate_limit()
@@ -409,7 +411,7 @@ class LichessClient:
 class Seek:
     """A seek in progress. Real-time seeks live as long as their connection; ``cancel`` ends them."""
 
-    def __init__(self, seek_id: Optional[str], task: Optional[asyncio.Task]) -> None:
+    def __init__(self, seek_id: str | None, task: asyncio.Task | None) -> None:
         self.id = seek_id
         self._task = task
 

@@ -7,7 +7,7 @@ import logging
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Optional
+from typing import Any, Awaitable, Callable
 
 from chess_core import Move, Position
 
@@ -54,11 +54,11 @@ class LichessGame:
     moves before it, and after an unclear failure only once a fresh ``gameFull`` shows it missing.
     """
 
-    def __init__(self, client: LichessClient, game_id: str, color: Optional[int], listener: OpponentListener, *,
-                 account_id: Optional[str] = None, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, client: LichessClient, game_id: str, color: int | None, listener: OpponentListener, *,
+                 account_id: str | None = None, clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep, draw: Callable[[], float] = random.random,
-                 on_end: Optional[Callable[["LichessGame"], None]] = None,
-                 on_link: Optional[Callable[[StreamState, str], None]] = None) -> None:
+                 on_end: Callable[["LichessGame"], None] | None = None,
+                 on_link: Callable[[StreamState, str], None] | None = None) -> None:
         self.client = client
         self.id = game_id
         self.color = color
@@ -69,10 +69,10 @@ class LichessGame:
         self._first_turn = Position(self.start_fen).turn
         self.board: list[Move] = []
         self.server: tuple[Move, ...] = ()
-        self.state: Optional[BoardState] = None
-        self.full: Optional[dict] = None
-        self.delivered: Optional[Move] = None
-        self.outbox: Optional[Outgoing] = None
+        self.state: BoardState | None = None
+        self.full: dict | None = None
+        self.delivered: Move | None = None
+        self.outbox: Outgoing | None = None
         self.ended = False
         self.sync_count = 0
         self._clock = clock
@@ -80,8 +80,8 @@ class LichessGame:
         self._on_link = on_link
         self._offers: set[tuple[OfferKind, int]] = set()
         self._claimed_draw = False
-        self._sender: Optional[asyncio.Task] = None
-        self._settle: Optional[asyncio.Task] = None
+        self._sender: asyncio.Task | None = None
+        self._settle: asyncio.Task | None = None
         self._sleep = sleep
         self.stream = ReconnectingStream(
             f"game-{game_id}", lambda: client.game_stream(game_id),
@@ -91,7 +91,7 @@ class LichessGame:
             keep_going=lambda: not self.ended)
 
     @property
-    def opponent_color(self) -> Optional[int]:
+    def opponent_color(self) -> int | None:
         return None if self.color is None else self.color ^ 1
 
     def start(self) -> None:
@@ -375,7 +375,7 @@ class LichessGame:
     def _side(self, ply: int) -> int:
         return self._first_turn ^ (ply & 1)
 
-    def _color_from_players(self, full: dict) -> Optional[int]:
+    def _color_from_players(self, full: dict) -> int | None:
         if not self.account_id:
             return None
         for color, key in ((0, "white"), (1, "black")):

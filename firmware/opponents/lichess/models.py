@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from chess_core import BLACK, KING, ROOK, STARTING_FEN, WHITE, Game, Move, Outcome, Position, Termination
 
@@ -26,7 +26,7 @@ TERMINATIONS = {
 CLOCK_START_PLIES = 2   # Lichess starts the clocks once both sides have made their first move
 
 
-def color_of(name: Any) -> Optional[int]:
+def color_of(name: Any) -> int | None:
     return {"white": WHITE, "black": BLACK}.get(name) if isinstance(name, str) else None
 
 
@@ -117,10 +117,10 @@ class BoardState:
     winc: int
     binc: int
     status: str
-    winner: Optional[int] = None
+    winner: int | None = None
     draw_offers: frozenset[int] = frozenset()
     takeback_offers: frozenset[int] = frozenset()
-    expiration: Optional[dict] = None
+    expiration: dict | None = None
 
     @classmethod
     def from_event(cls, event: dict) -> "BoardState":
@@ -149,7 +149,7 @@ class BoardState:
         return ServerClock(self.wtime, self.btime, running, at, self.winc, self.binc, self.expiration_ms)
 
     @property
-    def expiration_ms(self) -> Optional[int]:
+    def expiration_ms(self) -> int | None:
         """Before both sides have moved: ms left to make the first move before Lichess aborts the
         game (``expiration``: ``millisToMove - idleMillis``), None when Lichess gives none."""
         data = self.expiration
@@ -202,7 +202,7 @@ def draw_termination(start_fen: str, moves: tuple[Move, ...], claimed_draw: bool
     return Termination.AGREEMENT
 
 
-def player_of(data: Any) -> Optional[Player]:
+def player_of(data: Any) -> Player | None:
     if not isinstance(data, dict):
         return None
     if data.get("aiLevel"):
@@ -252,7 +252,7 @@ def challenge_of(event: dict) -> ChallengeEvent:
                           decline_reason=data.get("declineReason"), raw=data)
 
 
-def game_id_of(game: dict) -> Optional[str]:
+def game_id_of(game: dict) -> str | None:
     """The id in a ``gameStart``/``gameFinish`` event's ``game`` (``gameId``, or ``id``)."""
     value = game.get("gameId") or game.get("id")
     return str(value) if value else None

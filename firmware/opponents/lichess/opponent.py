@@ -5,7 +5,7 @@ import asyncio
 import logging
 import random
 import time
-from typing import Any, Awaitable, Callable, Optional, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 from chess_core import Move
 
@@ -37,20 +37,20 @@ class LichessOpponent(Opponent):
     kind = OpponentKind.LICHESS
     assistance_allowed = False
 
-    def __init__(self, client: LichessClient, *, game_id: Optional[str] = None,
+    def __init__(self, client: LichessClient, *, game_id: str | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
                  draw: Callable[[], float] = random.random, close_client: bool = False) -> None:
         self.client = client
         self._close_client = close_client   # the client was made for this opponent: close it with it
-        self.account_id: Optional[str] = None
-        self.game: Optional[LichessGame] = None
+        self.account_id: str | None = None
+        self.game: LichessGame | None = None
         self.games_played: list[str] = []
         self._first_game = game_id
         self._clock, self._sleep, self._draw = clock, sleep, draw
         self._listener = OpponentListener()
-        self._pending: dict[str, Optional[int]] = {}   # games announced meanwhile -> our colour
-        self._seek: Optional[Seek] = None
+        self._pending: dict[str, int | None] = {}   # games announced meanwhile -> our colour
+        self._seek: Seek | None = None
         self._tasks: set[asyncio.Task] = set()
         self._started = False
         self._stopped = False
@@ -204,7 +204,7 @@ class LichessOpponent(Opponent):
 
     # -- games ---------------------------------------------------------------------------------
 
-    def _follow(self, game_id: str, color: Optional[int]) -> None:
+    def _follow(self, game_id: str, color: int | None) -> None:
         if self._stopped:
             return
         log.info("joining Lichess game %s", game_id)

@@ -5,7 +5,7 @@ import asyncio
 import enum
 import logging
 import random
-from typing import Any, AsyncContextManager, AsyncIterator, Awaitable, Callable, Mapping, Optional
+from typing import Any, AsyncContextManager, AsyncIterator, Awaitable, Callable, Mapping
 
 from board_driver.retry import Backoff
 from firmware.tasks import STOP_GRACE, cancel_and_wait
@@ -19,7 +19,7 @@ BACKOFF_FIRST, BACKOFF_FACTOR, BACKOFF_CAP, BACKOFF_JITTER = Backoff.first, Back
 class TransientError(Exception):
     """Might work if tried again later. ``pause``: a wait the server imposed (429), in seconds."""
 
-    pause: Optional[float] = None
+    pause: float | None = None
 
 
 class PermanentError(Exception):
@@ -59,7 +59,7 @@ class ReconnectingStream:
                  handlers: Mapping[str, Handler], *, backoff: Backoff = Backoff(),
                  sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
                  draw: Callable[[], float] = random.random,
-                 on_state: Optional[Callable[[StreamState, str], None]] = None,
+                 on_state: Callable[[StreamState, str], None] | None = None,
                  keep_going: Callable[[], bool] = lambda: True, stop_grace: float = STOP_GRACE) -> None:
         self.name = name
         self.backoff = backoff
@@ -74,8 +74,8 @@ class ReconnectingStream:
         self._keep_going = keep_going
         self._stop_grace = stop_grace
         self._state = StreamState.IDLE
-        self._task: Optional[asyncio.Task] = None
-        self._conn: Optional[asyncio.Task] = None
+        self._task: asyncio.Task | None = None
+        self._conn: asyncio.Task | None = None
         self._kicked = False
         self._stopping = False
 
@@ -122,7 +122,7 @@ class ReconnectingStream:
 
     async def _run(self) -> None:
         while True:
-            pause: Optional[float] = None
+            pause: float | None = None
             self._set(StreamState.CONNECTING, "")
             self._conn = asyncio.get_running_loop().create_task(self._connection(),
                                                                  name=f"stream-{self.name}-conn")
@@ -133,7 +133,8 @@ class ReconnectingStream:
                     return
                 reason = "the server closed the stream"
             except asyncio.CancelledError:
-                if asyncio.current_task().cancelling() or not self._kicked:
+                task = asyncio.current_task()   # this coroutine's, never None here
+                if (task is not None and task.cancelling()) or not self._kicked:
                     raise
                 self._kicked = False
                 log.info("stream %s: reconnecting at once to re-read the state", self.name)
