@@ -17,6 +17,7 @@ from board_driver.calibration import (
     square_name,
     update_pinmap_text,
 )
+from board_driver.leds import LedSink
 from board_driver.pinmap import PinMap, loads_pinmap
 from board_driver.sensors import SensorError
 
@@ -56,8 +57,10 @@ def run_calibration(args, pinmap: PinMap, path: Path | None) -> int:
         leds = None
         if pinmap.leds is not None and pinmap.leds.layout == "square" and not args.no_leds:
             identity = dataclasses.replace(pinmap.leds, serpentine=False, rotation=0, mirror=False)
-            sink = getattr(args, "leds", None) or (open_leds("sim") if args.fake else
-                                                    open_leds("neopixel", pins=identity, guarded=False))
+            sink: LedSink | None = getattr(args, "leds", None) or (
+                open_leds("sim") if args.fake else open_leds("neopixel", pins=identity, guarded=False))
+            if sink is None:   # open_leds gives None for "none" only, never asked for here
+                raise CalibrationError("no LED chain to calibrate")
             out.write("LED chain: put a piece on the square above the lit LED\n")
             seen = {}
             try:
