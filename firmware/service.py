@@ -221,7 +221,7 @@ class Service:
         if not self.replaying:
             session.restore(self._clock())
             return
-        record = session.recorder.load()
+        record = session.file.recorder.load()
         self.resume_at = None
         if record is None:
             return
@@ -236,10 +236,10 @@ class Service:
         first = next(iter(self.source.events), None)
         start = first.time if first is not None else 0.0
         self.now = start
-        if session.restore(start) and session.record is not None:
-            session.record.replay = session.replay     # a kill from now on resumes in this capture
-            session.record.event_time = start
-            log.info("replay of %s continues the saved game %s", session.replay, session.record.pgn_name)
+        if session.restore(start) and session.file.record is not None:
+            session.file.record.replay = session.replay     # a kill from now on resumes in this capture
+            session.file.record.event_time = start
+            log.info("replay of %s continues the saved game %s", session.replay, session.file.record.pgn_name)
 
     def _start_source(self) -> None:
         if self.replaying:

@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable
-from typing import TextIO
+from typing import Any, TextIO
 
 from board_driver.capture import CaptureError, PromoteChoice, iter_capture
 from chess_core import FenError
@@ -24,9 +24,9 @@ from chess_core.chess960 import VARIANTS, start_fen
 from chess_core.timecontrol import TimeControlError
 
 from firmware.commands.fen_check import read_fen
-from firmware.referee.gestures import DrawGesture, GestureTracker, GestureUndone, Resign, draw_decision, forming
+from firmware.referee.gestures import DrawGesture, GestureUndone, Resign, draw_decision
 from firmware.referee.match import Match, MatchConfig, ProblemFound
-from firmware.referee.restart_watch import RestartWatch, at_start
+from firmware.referee.referee import NextGameSetUp, Referee, Stage
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -50,7 +50,7 @@ def replay(lines: Iterable[str], config: MatchConfig | None = None,
     """Feed a capture (lines or text) through a Match and finish it; returns the Match (its
     ``gestures``: the gestures acted on, in words)."""
     match = Match(config)
-    player = _Gestures(match, GestureTracker() if gestures else None)
+    player = _Player(Referee(match), gestures)
     errors: list[CaptureError] = []
     reported = 0
     for event in iter_capture(lines, errors):
@@ -59,14 +59,15 @@ def replay(lines: Iterable[str], config: MatchConfig | None = None,
         if player.abandoned_at is not None:
             break   # the start position set up mid-game: this game ends here, unfinished, as under `run`
         if isinstance(event, PromoteChoice):
-            player.events(match.promote(event.piece, event.time))
+            player.act(match.promote(event.piece, event.time), event.time)
         else:
-            player.events(match.feed(event))
+            player.act(player.referee.feed(event), event.time)
         player.watch(event.time)
     _report(match, errors, reported, errors_to)
     if player.abandoned_at is None:
-        player.events(match.finish())
-        player.watch(None)
+        player.act(match.finish(), None)
+        settled = match.debouncer.settled
+        player.watch(settled.time if settled is not None else 0.0)
     else:
         text = (f"{player.abandoned_at:.3f} s: the start position was set up: the game is left unfinished "
                 f"(a new game follows, which `echiquier run` records in a PGN of its own)")
@@ -78,85 +79,58 @@ def replay(lines: Iterable[str], config: MatchConfig | None = None,
     return match
 
 
-class _Gestures:
-    """Drives the match's timers and the gesture tracker as the session does (two players over
-    the board, gestures on): polls at the deadlines, reads each settled reading for gestures."""
+class _Player:
+    """Drives the referee as the session does for two players over the board: polls at its
+    deadlines, reads each settled reading, and carries out the gestures it reports on the match."""
 
-    def __init__(self, match: Match, tracker: GestureTracker | None) -> None:
-        self.match = match
-        self.tracker = tracker
-        self.settled = None
+    def __init__(self, referee: Referee, gestures: bool) -> None:
+        self.referee = referee
+        self.gestures = gestures
         self.fired: list[str] = []
-        self.restart = RestartWatch()   # the start position set up mid-game (firmware.referee.restart_watch)
         self.abandoned_at: float | None = None
+
+    def stage(self) -> Stage:
+        match = self.referee.match
+        return Stage(live=match.started and not match.game.is_over, gestures=self.gestures,
+                     start=match.game.start_position())
 
     def until(self, t: float) -> None:
         """Run the timers due before ``t``."""
-        match, tracker = self.match, self.tracker
         while self.abandoned_at is None:
-            due = [d for d in (match.next_deadline(), tracker.next_deadline() if tracker else None,
-                               self.restart.deadline() if self._live() else None) if d is not None]
-            if not due or min(due) > t:
+            due = self.referee.next_deadline(self.stage())
+            if due is None or due > t:
                 return
-            now = min(due)
-            if self._live() and self.restart.due(now):
-                self.abandoned_at = now
-                return
-            self.events(match.poll(now))
-            self.watch(now)
-            if tracker is not None and self._live():
-                self.act(tracker.poll(now), now)
+            self.act(self.referee.poll(due, self.stage()), due)
+            self.watch(due)
 
-    def events(self, events: list) -> None:
-        if self.tracker is None:
-            return
-        for e in events:
-            if isinstance(e, ProblemFound):
-                board, pos = self.match.debouncer.settled, self.match.game.position
-                if board is not None and forming(board.occupied, pos.occupied, (pos.king[0], pos.king[1])):
-                    self.match.problems.remove(e.message)   # the kings on their way to the centre
+    def watch(self, now: float) -> None:
+        self.act(self.referee.watch(now, self.stage()), now)
 
-    def watch(self, now: float | None) -> None:
-        board = self.match.debouncer.settled
-        if board is None or board is self.settled:
-            return
-        if self._live():
-            start = self.match.game.start_position()
-            self.restart.observe(board.time, at_start(board.occupied, board.white, board.black, start.occupied,
-                                                      start.bb_color[0], start.bb_color[1],
-                                                      self.match.game.position.occupied))
-        if self.tracker is None:
-            return
-        self.settled = board
-        now = board.time if now is None else now
-        if self._live() or self.tracker.undoable(now):
-            pos = self.match.game.position
-            self.act(self.tracker.observe(board.time, board.occupied, pos.occupied, (pos.king[0], pos.king[1]),
-                                          pos.turn, board.white, board.black), now)
-
-    def act(self, found: list, now: float) -> None:
-        match = self.match
-        for gesture in found:
-            if isinstance(gesture, GestureUndone):
+    def act(self, events: list[Any], now: float | None) -> None:
+        """Carry out what the referee reports: problems of a board forming a gesture dropped,
+        gestures acted on as the session acts on them, the next game set up noted."""
+        referee = self.referee
+        match = referee.match
+        for event in referee.adopt(events, now or 0.0):
+            if isinstance(event, ProblemFound):
+                if self.gestures and referee.forming():
+                    match.problems.remove(event.message)   # the kings on their way to the centre
+            elif isinstance(event, NextGameSetUp):
+                self.abandoned_at = event.time
+            elif isinstance(event, GestureUndone) and now is not None:
                 if match.game.is_over:
                     try:
-                        self.events(match.reopen(now))
-                        self.fired.append(f"{now:.3f} s: {gesture.result} taken back")
+                        self.act(match.reopen(now), now)
+                        self.fired.append(f"{now:.3f} s: {event.result} taken back")
                     except ValueError:
                         pass
-                continue
-            if not self._live():
-                continue
-            if isinstance(gesture, Resign):
-                self.fired.append(f"{now:.3f} s: {'0-1' if gesture.color == 0 else '1-0'} (resigned by gesture)")
-                self.events(match.resign(gesture.color, now))
-            elif isinstance(gesture, DrawGesture):
-                decision = draw_decision(gesture, bool(match.game.claimable_draws()), False, False)
+            elif isinstance(event, Resign) and now is not None and self.stage().live:
+                self.fired.append(f"{now:.3f} s: {'0-1' if event.color == 0 else '1-0'} (resigned by gesture)")
+                self.act(match.resign(event.color, now), now)
+            elif isinstance(event, DrawGesture) and now is not None and self.stage().live:
+                decision = draw_decision(event, bool(match.game.claimable_draws()), False, False)
                 self.fired.append(f"{now:.3f} s: 1/2-1/2 ({decision} by gesture)")
-                self.events(match.claim_draw(now) if decision == "claim" else match.agree_draw(now))
-
-    def _live(self) -> bool:
-        return self.match.started and not self.match.game.is_over
+                self.act(match.claim_draw(now) if decision == "claim" else match.agree_draw(now), now)
 
 
 def _report(match: Match, errors: list[CaptureError], reported: int, out: TextIO | None) -> int:

@@ -1,4 +1,4 @@
-"""Commands given with the pieces: results and promotion choice read from the settled readings.
+"""Commands given with the pieces: results set with the kings, read from the settled readings (pure).
 
 A board without buttons or screen still needs a few commands. They must be gestures that normal
 play never produces, so that no hesitation, no piece held while thinking, no capture made in an
@@ -25,8 +25,7 @@ squares, with the time passed in; it returns frozen gestures.
   otherwise; the usual exchange (the pawn set on the last rank, then lifted off and the new piece
   set down on that square, after any pause, however often it is straightened) is no command: on
   occupancy it cannot be told from lifting the new piece and putting it back, so no such lift
-  may choose the piece. The tracker only keeps the square of the promotion whose piece may still
-  be chosen (``promotion_made`` / ``promotion_closed``), for the LEDs to blink.
+  may choose the piece.
 
 Optional GPIO buttons send the same gestures through :data:`BUTTONS`.
 """
@@ -143,10 +142,8 @@ class GestureProgress:
 class GestureTracker:
     """Recognises gestures from settled readings; pure: the time is always passed in.
 
-    Call ``observe`` with each settled reading while the game is live or ``undoable(now)``,
-    ``poll`` when ``next_deadline`` comes, and tell it about promotions with
-    ``promotion_made(square)`` / ``promotion_closed()`` (``promotion_square``: the promotion whose
-    piece may still be chosen on the page or with the button; no movement of pieces chooses it).
+    Call ``observe`` with each settled reading while the game is live or ``undoable(now)``, and
+    ``poll`` when ``next_deadline`` comes.
     """
 
     def __init__(self, resign_s: float = 3.0, draw_s: float = 2.0, undo_s: float = UNDO_S) -> None:
@@ -154,19 +151,9 @@ class GestureTracker:
         self.draw_s = draw_s
         self.undo_s = undo_s
         self.hold: Hold | None = None
-        self.promotion_square: int | None = None
 
     def reset(self) -> None:
         self.hold = None
-        self.promotion_closed()
-
-    def promotion_made(self, square: int) -> None:
-        """A pawn was just promoted on ``square``: its piece may be chosen until the opponent moves."""
-        self.promotion_square = square
-
-    def promotion_closed(self) -> None:
-        """The opponent moved: the promotion is final."""
-        self.promotion_square = None
 
     def undoable(self, now: float) -> bool:
         """A gesture fired less than ``undo_s`` ago: the kings put back take it back."""

@@ -5,8 +5,8 @@ opponent (None: two players over the board), the kind new games get, the sides t
 by choice, the take-overs of this game, the link's health, the online game and its clocks, the
 other side's offers and absence. The opponent talks to the seat through a listener made for it
 alone (:class:`_Listener`), so a replaced opponent still winding down is not heard; what changes
-the board's game (a move to carry out, a game synced, an end) goes on to the session's public
-methods. Background work (starting, stopping, decisions sent) runs on the loop and is kept until
+the board's game (a move to carry out, a game synced, an end) goes on to the session's
+:class:`~firmware.session.other_side.OtherSide`. Background work (starting, stopping, decisions sent) runs on the loop and is kept until
 done (``wait_idle``).
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from typing import Any, Callable, Optional, Protocol
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Optional, Protocol
 
 from chess_core import BLACK, WHITE, Game, Move
 
@@ -22,10 +22,14 @@ from firmware.config import Config, OpponentKind
 from firmware.opponents.base import (Action, ActionNotSupported, ChatLine, ClockTimes, GameEnd, GameSync, LinkState, Offer,
                                      Opponent, OpponentGone, OpponentListener, ServerClock)
 from firmware.opponents.factory import build_engine, build_lichess, engine_side, kind_of
-from firmware.referee.match import Match
-from firmware.session.commands import SessionError
-from firmware.session.recorder import GameRecord
+from firmware.referee.referee import Referee
+from firmware.session.commands import SessionError, colour
+from firmware.session.game_file import GameFile
+from firmware.session.play import Play
 from firmware.session.state import SIDE_WORDS, OpponentState, Takeover
+
+if TYPE_CHECKING:
+    from firmware.session.other_side import OtherSide
 
 
 
@@ -33,9 +37,11 @@ class Board(Protocol):
     """What the seat needs of the board's session (:class:`firmware.session.session.Session`)."""
 
     config: Config
-    match: Match
+    referee: Referee
+    play: Play
+    file: GameFile
+    other_side: OtherSide
     names: tuple[str, str]
-    record: Optional[GameRecord]
     clock: Callable[[], float]
 
     @property
@@ -46,30 +52,14 @@ class Board(Protocol):
 
     def touch(self) -> None: ...
 
-    def add_problem(self, time: float, text: str) -> None: ...
-
     def apply_board_rules(self) -> None: ...
 
     def change_config(self, **sections: dict[str, Any]) -> None: ...
 
-    def forget_expected_move(self) -> None: ...
+    def set_names(self, names: tuple[str, str]) -> None: ...
 
-    def rename(self, side: int, name: str) -> None: ...
+    def command(self, now: float | None, *, live: bool = False) -> ContextManager[float]: ...
 
-    def comment_once(self, text: str) -> None: ...
-
-    # what the opponent says that changes the board's game
-    def opponent_moved(self, move: Move) -> None: ...
-
-    def sync_game(self, sync: GameSync) -> None: ...
-
-    def offered(self, offer: Offer) -> None: ...
-
-    def move_refused(self, move: Move, reason: str) -> None: ...
-
-    def ended_elsewhere(self, end: GameEnd) -> None: ...
-
-    def chat_line(self, line: ChatLine) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -86,11 +76,11 @@ class _Listener(OpponentListener):
 
     def opponent_move(self, move: Move) -> None:
         if self._current():
-            self._seat.session.opponent_moved(move)
+            self._seat.session.other_side.opponent_moved(move)
 
     def game_sync(self, sync: GameSync) -> None:
         if self._current():
-            self._seat.session.sync_game(sync)
+            self._seat.session.other_side.sync_game(sync)
 
     def clock_sync(self, clock: ServerClock) -> None:
         if self._current():
@@ -98,19 +88,19 @@ class _Listener(OpponentListener):
 
     def offer(self, offer: Offer) -> None:
         if self._current():
-            self._seat.session.offered(offer)
+            self._seat.session.other_side.offered(offer)
 
     def move_rejected(self, move: Move, reason: str) -> None:
         if self._current():
-            self._seat.session.move_refused(move, reason)
+            self._seat.session.other_side.move_refused(move, reason)
 
     def game_over(self, end: GameEnd) -> None:
         if self._current():
-            self._seat.session.ended_elsewhere(end)
+            self._seat.session.other_side.ended_elsewhere(end)
 
     def chat(self, line: ChatLine) -> None:
         if self._current():
-            self._seat.session.chat_line(line)
+            self._seat.session.other_side.chat_line(line)
 
     def opponent_gone(self, gone: OpponentGone) -> None:
         if self._current():
@@ -153,7 +143,7 @@ class OpponentSeat:
         return self.online_sync is not None or self._online_record()
 
     def _online_record(self) -> bool:
-        record = self.session.record
+        record = self.session.file.record
         return self.online_sync is None and record is not None and bool(record.online_id) and not record.is_over
 
     @property
@@ -245,9 +235,9 @@ class OpponentSeat:
         session = self.session
         opponent.use_clock(self.engine_times)
         session.apply_board_rules()
-        if session.match.started and self.online_sync is None and self.opponent is opponent:
+        if session.referee.match.started and self.online_sync is None and self.opponent is opponent:
             self.reset()   # it plays on from the game on the board (a restored one...)
-        record = session.record
+        record = session.file.record
         if record is not None and record.online_id and not record.is_over:
             opponent.resume(record.online_id)  # an online game cut by a restart: the server says how it stands
         try:
@@ -270,7 +260,7 @@ class OpponentSeat:
         self.engine_sides = self._sides_of(new) if sides is None else sides
         self.link_state, self.link_detail = None, ""
         self.takeback_offer = self.away = None
-        self.session.forget_expected_move()   # the old opponent's move: nobody waits for it now
+        self.session.other_side.forget_expected_move()   # the old opponent's move: nobody waits for it now
         self.session.apply_board_rules()
         self.keep(loop.create_task(self._swap(old, new), name="session-opponent"))
 
@@ -347,11 +337,11 @@ class OpponentSeat:
         old, self.engine_label = self.engine_label, name
         for side in sorted(self.engine_sides - set(self.takeovers)):
             if old is not None and old != name and self.session.names[side] == old:
-                self.session.rename(side, name)
+                self._rename(side, name)
         for side, takeover in sorted(self.takeovers.items()):
             if takeover.engine != name:
                 self.takeovers[side] = dataclasses.replace(takeover, engine=name)
-                self.session.rename(side, self.takeovers[side].player_tag())
+                self._rename(side, self.takeovers[side].player_tag())
 
     def gone(self, gone: OpponentGone) -> None:
         """The other player left (or came back)."""
@@ -365,51 +355,73 @@ class OpponentSeat:
             pass
         except Exception as exc:
             log.warning("the opponent could not take %s: %s", action, exc)
-            self.session.add_problem(self.session.clock(), f"{action.value} did not go through: {exc}")
+            self.session.play.problems.add(self.session.clock(), f"{action.value} did not go through: {exc}")
+            self.session.touch()
 
     # -- commands -------------------------------------------------------------------------------
 
-    def take_over(self, side: int) -> None:
-        """The computer plays ``side`` for the rest of the game (its player has to leave)."""
+    def take_over(self, side: Any, now: float | None = None) -> None:
+        """The computer plays ``side`` for the rest of the game (its player has to leave). The PGN
+        names the player "Name (Stockfish from move N)" and says so at the engine's first move."""
         session = self.session
-        if not self.assisted:
-            raise SessionError("the computer cannot play for you in an online game")
-        opponent = self.opponent
-        if self.kind is OpponentKind.ENGINE and side in opponent.sides:
-            raise SessionError(f"the computer already plays {SIDE_WORDS[side]}")
-        player = session.names[side]
-        if opponent is None:
-            game = session.game
-            engine = build_engine(session.config, side, start_fen=game.start_fen, moves=game.moves)
-            self.use(engine, sides=frozenset())
-            takeover = engine.take_over(side, player)
-        else:
-            try:
-                takeover = opponent.take_over(side, player)
-            except ActionNotSupported as exc:
-                raise SessionError(str(exc)) from None
-        self.takeovers[side] = takeover
-        session.rename(side, takeover.player_tag())
-        log.info("%s takes %s over from %s at move %d", takeover.engine, SIDE_WORDS[side], player,
-                 takeover.from_move)
+        with session.command(now, live=True):
+            side = colour(side)
+            if not self.assisted:
+                raise SessionError("the computer cannot play for you in an online game")
+            opponent = self.opponent
+            if self.kind is OpponentKind.ENGINE and opponent is not None and side in opponent.sides:
+                raise SessionError(f"the computer already plays {SIDE_WORDS[side]}")
+            player = session.names[side]
+            if opponent is None:
+                game = session.game
+                engine = build_engine(session.config, side, start_fen=game.start_fen, moves=game.moves)
+                self.use(engine, sides=frozenset())
+                takeover = engine.take_over(side, player)
+            else:
+                try:
+                    takeover = opponent.take_over(side, player)
+                except ActionNotSupported as exc:
+                    raise SessionError(str(exc)) from None
+            self.takeovers[side] = takeover
+            self._rename(side, takeover.player_tag())
+            session.file.keep_takeovers(self.saved_takeovers())
+            log.info("%s takes %s over from %s at move %d", takeover.engine, SIDE_WORDS[side], player,
+                     takeover.from_move)
 
-    def give_back(self, side: int) -> None:
-        """The player of ``side`` is back: the computer stops playing it for them."""
+    def give_back(self, side: Any, now: float | None = None) -> None:
+        """The player of ``side``, taken over by the computer, is back and plays on themselves
+        (their name again on the side, a comment in the PGN)."""
         session = self.session
-        takeover = self.takeovers.get(side)
-        if takeover is None:
-            raise SessionError(f"the computer is not playing {SIDE_WORDS[side]} for a player who left")
-        if self.opponent is not None:
-            try:
-                self.opponent.give_back(side)
-            except ActionNotSupported as exc:
-                raise SessionError(str(exc)) from None
-        del self.takeovers[side]
-        session.rename(side, takeover.player or SIDE_WORDS[side])
-        session.comment_once(f"{takeover.player or SIDE_WORDS[side]} plays {SIDE_WORDS[side]} again from here")
-        if session.expected_move is not None and session.game.turn == side:
-            session.forget_expected_move()   # the computer's move not carried out: the player chooses
-        log.info("%s plays %s again", takeover.player, SIDE_WORDS[side])
+        with session.command(now, live=True):
+            side = colour(side)
+            takeover = self.takeovers.get(side)
+            if takeover is None:
+                raise SessionError(f"the computer is not playing {SIDE_WORDS[side]} for a player who left")
+            if self.opponent is not None:
+                try:
+                    self.opponent.give_back(side)
+                except ActionNotSupported as exc:
+                    raise SessionError(str(exc)) from None
+            del self.takeovers[side]
+            self._rename(side, takeover.player or SIDE_WORDS[side])
+            session.file.comment_once(len(session.game.moves),
+                                      f"{takeover.player or SIDE_WORDS[side]} plays {SIDE_WORDS[side]} again from here")
+            if session.play.expected_move is not None and session.game.turn == side:
+                session.other_side.forget_expected_move()   # the computer's move not carried out: the player chooses
+            session.file.keep_takeovers(self.saved_takeovers())
+            log.info("%s plays %s again", takeover.player, SIDE_WORDS[side])
+
+    def give_back_to_mover(self, now: float | None = None) -> None:
+        """The ``return`` button: the player back at the board takes their side back (the side to
+        move's when the computer plays both)."""
+        sides = sorted(self.takeovers)
+        if not sides:
+            raise SessionError("the computer is not playing for anyone")
+        self.give_back(self.session.game.turn if len(sides) > 1 else sides[0], now)
+
+    def _rename(self, side: int, name: str) -> None:
+        names = self.session.names
+        self.session.set_names((name, names[1]) if side == 0 else (names[0], name))
 
     def saved_takeovers(self) -> dict[str, list[Any]]:
         """The take-overs as the game's record keeps them (they survive a restart)."""
@@ -432,18 +444,42 @@ class OpponentSeat:
                 except ActionNotSupported:
                     log.warning("%s cannot play %s for %s again", opponent.name, SIDE_WORDS[side], takeover.player)
 
-    def answer_takeback(self, action: Action, verb: str) -> None:
-        by = self.takeback_offer
-        if by is None:
-            raise SessionError(f"there is no takeback offer to {verb}")
-        if self.online_sync is not None and by in self.online_sync.local_colors:
-            raise SessionError("that takeback offer is the board's own: the other side answers it")
-        self.takeback_offer = None
-        self.tell(action)
+    def accept_takeback(self, now: float | None = None) -> None:
+        """Accept the other side's takeback offer (online): its game comes back with the moves undone."""
+        self._answer_takeback(Action.ACCEPT_TAKEBACK, "accept", now)
 
-    def lichess_login(self, token: str) -> None:
+    def decline_takeback(self, now: float | None = None) -> None:
+        self._answer_takeback(Action.DECLINE_TAKEBACK, "decline", now)
+
+    def _answer_takeback(self, action: Action, verb: str, now: float | None) -> None:
+        with self.session.command(now, live=True):
+            by = self.takeback_offer
+            if by is None:
+                raise SessionError(f"there is no takeback offer to {verb}")
+            if self.online_sync is not None and by in self.online_sync.local_colors:
+                raise SessionError("that takeback offer is the board's own: the other side answers it")
+            self.takeback_offer = None
+            self.tell(action)
+
+    def claim_when_gone(self, what: str, now: float | None = None) -> None:
+        """The other player left the game: claim the win (``what`` "victory") or a draw ("draw")."""
+        with self.session.command(now, live=True):
+            if what not in ("victory", "draw"):
+                raise ValueError(f"claim 'victory' or 'draw', not {what!r}")
+            away = self.away
+            if away is None:
+                raise SessionError("the other player has not left the game: nothing to claim")
+            if away.claim_win_in_seconds:
+                raise SessionError(f"the other player may still come back: claim in {away.claim_win_in_seconds} s")
+            self.tell(Action.CLAIM_VICTORY if what == "victory" else Action.CLAIM_DRAW)
+
+    def lichess_login(self, token: str, now: float | None = None) -> None:
         """Keep ``token`` (scope board:play) in the token file (mode 0600, written atomically;
         never logged) and (re)start Lichess as the opponent with it."""
+        with self.session.command(now):
+            self._lichess_login(token)
+
+    def _lichess_login(self, token: str) -> None:
         from firmware.opponents.lichess.token import Token, TokenError, write_token
         try:
             secret = Token(token)
@@ -459,8 +495,12 @@ class OpponentSeat:
         self.choose(OpponentKind.LICHESS)
         self.use(build_lichess(self.session.config))
 
-    def lichess_logout(self) -> None:
+    def lichess_logout(self, now: float | None = None) -> None:
         """Forget the Lichess token (the file is removed) and stop playing on Lichess."""
+        with self.session.command(now):
+            self._lichess_logout()
+
+    def _lichess_logout(self) -> None:
         if self.online_sync is not None and self.session.live:
             raise SessionError("a Lichess game is in progress: finish it (or resign) first")
         path = self.session.config.lichess_token_path
@@ -485,7 +525,7 @@ class OpponentSeat:
     def engine_times(self) -> Optional[ClockTimes]:
         """The clock as UCI ``go`` wants it (None without a clock: the level's move time counts)."""
         session = self.session
-        match = session.match
+        match = session.referee.match
         remaining = match.remaining(session.clock()) if match.started else None
         if remaining is None:
             return None
@@ -507,7 +547,7 @@ class OpponentSeat:
         """The engine's first move for a side it took over says so in the PGN."""
         takeover = self.takeovers.get(mover)
         if takeover is not None:
-            self.session.comment_once(takeover.comment())
+            self.session.file.comment_once(len(self.session.game.moves), takeover.comment())
 
     def name_engine_sides(self, given: Optional[tuple[Optional[str], Optional[str]]]) -> None:
         """The sides the engine plays by choice bear its name, unless a name was given for them."""
@@ -516,7 +556,7 @@ class OpponentSeat:
         self.engine_label = self.name_of_engine()
         for side in self.engine_sides:
             if side not in self.takeovers and not (given is not None and given[side]):
-                self.session.rename(side, self.engine_label)
+                self._rename(side, self.engine_label)
 
     def state(self) -> OpponentState:
         opponent = self.opponent

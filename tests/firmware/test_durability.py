@@ -96,7 +96,7 @@ def test_a_failed_save_is_shown_retried_and_the_moves_are_kept(tmp_path, monkeyp
     table = Table(tmp_path)
     table.setup()
     table.play_all("e2e4 e7e5")
-    recorder = table.session.recorder
+    recorder = table.session.file.recorder
     saved = json.loads(recorder.current_path.read_text())["moves"]
     assert saved == ["e2e4", "e7e5"]
     real_save = recorder.save
@@ -221,8 +221,8 @@ def test_after_a_cut_the_last_move_can_still_be_corrected(tmp_path, correction, 
     table = Table(tmp_path, time_control="300+2")
     table.setup()
     table.play("e2e4")
-    assert json.loads(table.session.recorder.current_path.read_text())["moves"] == ["e2e4"]
-    white_left = table.session.match.remaining(table.t)[0]
+    assert json.loads(table.session.file.recorder.current_path.read_text())["moves"] == ["e2e4"]
+    white_left = table.session.referee.match.remaining(table.t)[0]
     table.session = table.new_session()      # the power cut: a new session on the same board
     assert table.session.restore(table.t)
     table.wait(0.5)
@@ -232,10 +232,10 @@ def test_after_a_cut_the_last_move_can_still_be_corrected(tmp_path, correction, 
     snap = table.session.snapshot(table.t)
     assert [m.uci() for m in table.session.game.moves] == expected, snap["problems"]
     assert not snap["wrong"] and not snap["problems"]
-    assert json.loads(table.session.recorder.current_path.read_text())["moves"] == expected
+    assert json.loads(table.session.file.recorder.current_path.read_text())["moves"] == expected
     if expected:
         # the correction's time is White's, and the increment is not given twice
-        assert table.session.match.remaining(table.t)[0] <= white_left
+        assert table.session.referee.match.remaining(table.t)[0] <= white_left
     after = "e7e5" if expected else "d2d4"
     table.play(after)
     assert [m.uci() for m in table.session.game.moves] == expected + [after]

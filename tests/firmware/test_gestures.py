@@ -145,17 +145,14 @@ def test_draw_decision():
     assert draw_decision(button, False, False, False) == "offer"
 
 
-def test_lifting_and_replacing_a_promoted_piece_is_no_gesture():
-    # the usual exchange (pawn off, new piece on) looks just like it: it must choose nothing
+def test_lifting_and_replacing_a_piece_is_no_gesture():
+    # the usual promotion exchange (pawn off, new piece on) looks just like it: it must choose nothing
     g = GestureTracker()
-    g.promotion_made(parse_square("e1"))
     expected = FULL
     for t in (1.0, 2.0, 3.0):
         assert g.observe(t, expected & ~bit("e1"), expected, (-1, KINGS[1]), BLACK) == []
         assert g.observe(t + 0.4, expected, expected, (-1, KINGS[1]), BLACK) == []
-    assert g.promotion_square == parse_square("e1")   # still open for the page and the button
-    g.promotion_closed()
-    assert g.promotion_square is None
+    assert g.next_deadline() is None
 
 
 def test_the_promotion_cycle_order():

@@ -103,11 +103,11 @@ def test_the_session_keeps_the_queen_through_the_exchange_and_still_blinks_the_c
     table.lift("e8", wait=1.5)     # the pawn taken off
     table.place("e8", wait=1.0)    # the queen set down
     assert table.session.game.moves[-1].promotion == QUEEN
-    assert table.session.snapshot()["promotion_square"] == "e8"   # still open for the page and the button
+    assert table.session.state().promotion_square == chess.E8   # still open for the page and the button
     assert table.lit_names(STYLE.promotion, blink_on=True) == {"e8"}
     table.play("a2b2")
     assert [m.uci() for m in table.session.game.moves] == ["e7e8q", "a2b2"]
-    assert table.session.recorder.load().moves == ["e7e8q", "a2b2"]
+    assert table.session.file.recorder.load().moves == ["e7e8q", "a2b2"]
 
 
 def test_the_page_under_promotes_after_the_exchange(tmp_path):

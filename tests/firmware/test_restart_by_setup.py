@@ -38,13 +38,13 @@ def test_setting_up_the_start_position_ends_the_game_unfinished_and_starts_the_n
     moves = ["e2e4", "e7e5", "g1f3"]
     table.play_all(" ".join(moves))
     session = table.session
-    first = session.record.pgn_name
+    first = session.file.record.pgn_name
     back_to_start(table, moves)
-    assert session.game.moves and session.record.pgn_name == first   # not yet: a position on its way
+    assert session.game.moves and session.file.record.pgn_name == first   # not yet: a position on its way
     table.wait(2.0)
     assert session.phase is Phase.PLAYING and session.game.moves == []
     assert session.names == ("Ben", "Anna")                            # colours alternate
-    assert session.record is not None and session.record.pgn_name != first
+    assert session.file.record is not None and session.file.record.pgn_name != first
     pgn = (tmp_path / "state" / "games" / first).read_text()
     assert '[Result "*"]' in pgn and '[Termination "abandoned"]' in pgn and "1. e4 e5 2. Nf3 *" in pgn
     listed = {g["id"] + ".pgn": g for g in GameLibrary(tmp_path / "state" / "games").games()}
@@ -67,8 +67,8 @@ def test_new_game_marks_the_game_in_progress_abandoned(tmp_path):
     table = Table(tmp_path)
     table.setup()
     table.play_all("e2e4 e7e5")
-    first = table.session.record.pgn_name
+    first = table.session.file.record.pgn_name
     table.session.new_game(table.t)
     pgn = (tmp_path / "state" / "games" / first).read_text()
     assert '[Termination "abandoned"]' in pgn and "1. e4 e5 *" in pgn
-    assert table.session.recorder.load() is None or table.session.recorder.load().pgn_name != first
+    assert table.session.file.recorder.load() is None or table.session.file.recorder.load().pgn_name != first

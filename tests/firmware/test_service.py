@@ -111,7 +111,7 @@ async def test_a_restarted_replay_resumes_after_the_last_saved_move(tmp_path):
     kept = []   # the record as the session itself noted it after the fourth move: what a kill leaves
 
     def keep(_state) -> None:
-        record = first.session.record
+        record = first.session.file.record
         if not kept and record is not None and len(record.moves) == 4:
             kept.append(copy.deepcopy(record))
     first.session.subscribe(keep)
@@ -166,7 +166,7 @@ async def test_a_live_board_goes_through_the_queue_to_the_leds(tmp_path):
         await service.processed()
 
     await after(0.1)
-    assert service.session.match.started
+    assert service.session.referee.match.started
     board.lift(parse_square("g1"))
     await after(0.1)
     assert {parse_square("f3"), parse_square("h3")} <= set(leds.lit())
@@ -176,7 +176,7 @@ async def test_a_live_board_goes_through_the_queue_to_the_leds(tmp_path):
     service.stop()
     assert await asyncio.wait_for(task, 5) == 0
     assert leds.last == (0,) * 64 and leds.closed  # the LEDs are turned off at the end
-    assert service.session.recorder.load().moves == ["g1f3"]
+    assert service.session.file.recorder.load().moves == ["g1f3"]
 
 
 async def test_a_cancelled_service_ends_even_when_an_item_lands_in_the_same_turn(tmp_path):
@@ -339,7 +339,7 @@ async def test_an_opponents_move_wakes_the_sleeping_loop_so_that_it_blinks(tmp_p
     clock.t += 0.1
     service.poke()
     await service.processed()
-    assert service.session.match.started and service.next_wake is None   # nothing to wait for
+    assert service.session.referee.match.started and service.next_wake is None   # nothing to wait for
     opponent.listener.opponent_move(Move.from_uci("e2e4"))
     await service.processed()
     assert service.next_wake is not None and service.next_wake == service.session.next_deadline(clock.t)

@@ -16,7 +16,7 @@ SCHOLAR = "e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7"
 
 
 def read_pgn(table: Table):
-    path = table.session.recorder.pgn_path(table.session.record)
+    path = table.session.file.recorder.pgn_path(table.session.file.record)
     return chess.pgn.read_game(open(path, encoding="utf-8"))
 
 
@@ -25,10 +25,10 @@ def test_the_game_starts_when_the_pieces_stand_ready(tmp_path):
     assert table.session.snapshot()["status"] == "Set up the pieces to start"
     table.board.set_occupied(START_OCCUPIED & ~(1 << parse_square("e2")))
     table.wait(0.5)
-    assert not table.session.match.started
+    assert not table.session.referee.match.started
     assert table.lit_names(STYLE.fix, blink_on=True) == {"e2"}  # the LEDs show what is missing
     table.place("e2")
-    assert table.session.match.started
+    assert table.session.referee.match.started
     assert table.session.snapshot()["status"] == "White to move"
     assert table.lit == {}
 
@@ -44,7 +44,7 @@ def test_a_whole_game_is_recorded_to_pgn_with_its_result(tmp_path):
     assert game.headers["Result"] == "1-0" and game.headers["White"] == "Ada"
     assert game.headers["TimeControl"] == "300+2"
     assert all(node.clock() is not None for node in game.mainline())
-    assert table.session.record.pgn_name == "2026-11-29_1930_Ada-vs-Bob.pgn"
+    assert table.session.file.record.pgn_name == "2026-11-29_1930_Ada-vs-Bob.pgn"
     # the end of the game on the LEDs: the winner's king and the loser's
     assert table.lit == {parse_square("e1"): STYLE.win, parse_square("e8"): STYLE.loss}
 
@@ -53,7 +53,7 @@ def test_the_clock_switches_with_each_committed_move(tmp_path):
     table = Table(tmp_path, time_control="60", clock_start="at_once")
     table.setup()
     table.wait(5)
-    white, black = table.session.match.remaining(table.t)
+    white, black = table.session.referee.match.remaining(table.t)
     assert white == pytest.approx(55_000, abs=600) and black == 60_000
     table.play("e2e4", think=0)
     clocks = table.session.snapshot()["clocks"]
@@ -81,7 +81,7 @@ def test_a_flag_against_a_lone_king_is_a_draw(tmp_path):
     fen = "4k3/8/8/8/8/8/8/R3K3 b - - 0 1"
     table = Table(tmp_path, time_control="5", fen=fen, clock_start="at_once")
     table.setup(fen)
-    assert table.session.match.started
+    assert table.session.referee.match.started
     table.wait(10)  # Black's flag falls, but White has a rook: a loss for Black
     assert table.session.game.outcome.winner == WHITE
     fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
@@ -114,14 +114,14 @@ def test_repeating_the_start_position_inside_a_game_is_not_a_new_game(tmp_path):
     table.setup()
     table.play_all("g1f3 g8f6 f3g1 f6g8 e2e4")
     assert [m.uci() for m in table.session.game.moves] == "g1f3 g8f6 f3g1 f6g8 e2e4".split()
-    assert len(list(table.session.recorder.games_dir.iterdir())) == 1
+    assert len(list(table.session.file.recorder.games_dir.iterdir())) == 1
 
 
 def test_setting_up_after_a_game_starts_the_next_with_colours_swapped(tmp_path):
     table = Table(tmp_path, white="Ada", black="Bob")
     table.setup()
     table.play_all(SCHOLAR)
-    first = table.session.record.pgn_name
+    first = table.session.file.record.pgn_name
     assert table.session.game.is_over
     table.board.set_occupied(0)  # the pieces are gathered...
     table.wait(1)
@@ -131,9 +131,9 @@ def test_setting_up_after_a_game_starts_the_next_with_colours_swapped(tmp_path):
     snap = table.session.snapshot()
     assert snap["started"] and not snap["over"] and snap["moves"]["uci"] == []
     assert snap["players"] == {"white": "Bob", "black": "Ada"}
-    assert table.session.record.pgn_name == "2026-11-29_1945_Bob-vs-Ada.pgn" != first
+    assert table.session.file.record.pgn_name == "2026-11-29_1945_Bob-vs-Ada.pgn" != first
     table.play("d2d4")
-    games = sorted(p.name for p in table.session.recorder.games_dir.iterdir())
+    games = sorted(p.name for p in table.session.file.recorder.games_dir.iterdir())
     assert games == ["2026-11-29_1930_Ada-vs-Bob.pgn", "2026-11-29_1945_Bob-vs-Ada.pgn"]
 
 
@@ -153,7 +153,8 @@ def test_an_illegal_move_is_shown_on_the_leds_and_not_recorded(tmp_path):
     table.lift("e2")
     table.place("e5")  # e2-e5 is not a move
     snap = table.session.snapshot()
-    assert snap["status"] == "Put the pawn on e5 back on e2" and set(snap["wrong"]) == {"e2", "e5"}
+    assert snap["status"] == "Not a legal move (White to move): put the pawn on e5 back on e2"
+    assert set(snap["wrong"]) == {"e2", "e5"}
     assert table.lit_names(STYLE.fix, blink_on=True) == {"e2", "e5"}
     assert snap["moves"]["uci"] == [] and snap["problems"]
     table.lift("e5")
@@ -193,9 +194,11 @@ def test_the_snapshot_is_plain_json_with_moves_in_both_languages(tmp_path):
     assert json.loads(json.dumps(snap)) == snap
     assert snap["moves"]["san"] == ["Nf3", "d5"] and snap["moves"]["san_fr"] == ["Cf3", "d5"]
     assert snap["fen"].startswith("rnbqkbnr/ppp1pppp/8/3p4/8/5N2/PPPPPPPP/RNBQKB1R w")
-    assert snap["turn"] == "white" and len(snap["leds"]) == 64 and snap["leds"][0].startswith("#")
+    assert snap["turn"] == "white" and len(snap["leds"]) == 64
+    assert all(c == "" or len(c) == 7 and c.startswith("#") for c in snap["leds"]) and any(snap["leds"])
+    assert snap["schema"] == 1 and snap["last_move"] == "d7d5"
     for key in ("occupied", "lifted", "wrong", "claimable_draws", "clocks", "result", "problems",
-                "players", "expected_move", "promotion_square", "draw_offer", "last_move"):
+                "players", "expected_move", "promotion", "draw_offer"):
         assert key in snap
 
 

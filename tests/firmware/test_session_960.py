@@ -17,9 +17,9 @@ def test_a_960_game_is_played_recorded_and_continued_after_a_restart(tmp_path):
     snap = table.session.snapshot()
     assert snap["moves"]["uci"] == MOVES.split()
     assert snap["moves"]["san"][4] == "O-O" and snap["moves"]["san"][7] == "O-O-O"
-    record = table.session.recorder.load()
+    record = table.session.file.recorder.load()
     assert record.variant == "chess960" and record.start_fen == start_fen(323)
-    pgn = (table.session.recorder.games_dir / record.pgn_name).read_text()
+    pgn = (table.session.file.recorder.games_dir / record.pgn_name).read_text()
     assert '[Variant "Chess960"]' in pgn and f'[FEN "{start_fen(323)}"]' in pgn
     assert read_game(pgn).game.fen() == table.session.game.fen()
     # A power cut: the game continues in Chess960 (the next castling rights are the 960 ones).
@@ -45,7 +45,7 @@ def test_at_power_on_a_real_board_is_told_to_lift_the_pieces_a_960_start_rearran
     table.session = table.new_session()
     table.setup()                                   # the usual arrangement: the same squares filled
     snap = table.session.snapshot()
-    assert not table.session.match.started
+    assert not table.session.referee.match.started
     assert snap["status"] == ("Set up Chess960 position 323 to start: first rank BNRQKRNB, Black's mirrors it; "
                               "lift the lit pieces (a1, c1, f1, h1, a8, c8, f8 and h8) and set each down as the "
                               "first rank says")
@@ -59,7 +59,7 @@ def test_at_power_on_a_real_board_is_told_to_lift_the_pieces_a_960_start_rearran
     assert table.session.snapshot()["status"].endswith("lift the lit pieces (h8) and set each down as the first rank says")
     table.lift("h8")
     table.place("h8")
-    assert table.session.snapshot()["status"] == "White to move" and table.session.match.started
+    assert table.session.snapshot()["status"] == "White to move" and table.session.referee.match.started
 
 
 def test_a_960_set_up_from_a_played_board_says_each_next_step(tmp_path):

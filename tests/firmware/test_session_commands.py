@@ -98,12 +98,12 @@ def test_a_takeback_from_the_companion_shows_the_pieces_to_put_back(tmp_path):
     snap = table.session.snapshot()
     assert snap["status"] == "Take back e5: put the pawn back on e7"
     assert snap["status_fr"] == "Reprenez e5 : remettez le pion en e7"
-    assert set(snap["wrong"]) == {"e5", "e7"} and snap["takeback"] == "e7e5"
+    assert set(snap["wrong"]) == {"e5", "e7"} and snap["takeback_move"] == "e7e5"
     table.lift("e5")
     table.place("e7")
     snap = table.session.snapshot()
     assert snap["wrong"] == [] and snap["status"] == "Black to move"
-    assert table.session.recorder.load().moves == ["e2e4"]
+    assert table.session.file.recorder.load().moves == ["e2e4"]
 
 
 def test_takebacks_can_be_refused(tmp_path):
@@ -146,7 +146,7 @@ def test_a_new_game_from_the_companion_with_its_own_settings(tmp_path):
     table = Table(tmp_path, white="Ada", black="Bob")
     table.setup()
     table.play_all("e2e4 e7e5")
-    first = table.session.record
+    first = table.session.file.record
     table.session.new_game(time_control="180+2", white="Cleo", black="Dan")
     snap = table.session.snapshot()
     assert snap["players"] == {"white": "Cleo", "black": "Dan"}
@@ -156,9 +156,9 @@ def test_a_new_game_from_the_companion_with_its_own_settings(tmp_path):
                                  "puis posez les pièces sur e2 et e7")
     old = (tmp_path / "state" / "games" / first.pgn_name).read_text()
     assert '[Result "*"]' in old and "1. e4 e5 *" in old  # the unfinished game stays as it was
-    assert table.session.recorder.load() is None  # and is not restored after a restart
+    assert table.session.file.recorder.load() is None  # and is not restored after a restart
     table.setup()
-    assert table.session.match.started and 179_000 < table.session.snapshot()["clocks"]["white"] <= 180_000
+    assert table.session.referee.match.started and 179_000 < table.session.snapshot()["clocks"]["white"] <= 180_000
 
 
 def test_a_new_game_with_a_bad_time_control_is_refused(tmp_path):
@@ -174,7 +174,7 @@ def test_settings_change_at_once(tmp_path):
     table.lift("g1")
     assert table.lit_names() == {"g1"}
     assert table.session.snapshot()["players"]["white"] == "Ada"
-    assert table.session.recorder.load().white == "Ada"
+    assert table.session.file.recorder.load().white == "Ada"
     with pytest.raises(SessionError, match="port"):
         table.session.update_settings(port=80)
     with pytest.raises(SessionError, match="game.touch_move"):
@@ -224,7 +224,7 @@ def test_an_online_game_restored_after_a_restart_stays_online_before_the_server_
     table = Table(tmp_path, takebacks=True)
     table.setup()
     table.play_all("e2e4 e7e5")
-    table.session.record.online_id = "abcd1234"      # (an online game: its record keeps the server's id)
+    table.session.file.record.online_id = "abcd1234"      # (an online game: its record keeps the server's id)
     table.session.update_settings(white="Ann")        # saved with it
     restarted = table.new_session()
     assert restarted.restore(table.t)
@@ -255,4 +255,4 @@ def test_a_move_recorded_wrong_is_put_right_from_the_page(tmp_path):
     session.correct("c2c8")
     assert [m.uci() for m in session.game.moves] == ["c2c8"]
     assert [m.uci() for m, _, _ in session.state().corrections] == ["c2g6"]   # (and back, if that was wrong)
-    assert session.recorder.load().moves == ["c2c8"]
+    assert session.file.recorder.load().moves == ["c2c8"]

@@ -45,7 +45,7 @@ def test_kings_on_the_light_centre_squares_count_down_then_white_wins(tmp_path):
     table.wait(2.2)
     snap = table.session.snapshot()
     assert snap["status"] == "White wins by resignation"
-    pgn = chess.pgn.read_game(open(table.session.recorder.pgn_path(table.session.record)))
+    pgn = chess.pgn.read_game(open(table.session.file.recorder.pgn_path(table.session.file.record)))
     assert pgn.headers["Result"] == "1-0"
 
 
@@ -72,7 +72,7 @@ def test_a_result_by_gesture_is_taken_back_with_the_kings_home_in_time(tmp_path)
     assert not snap["over"] and snap["gesture"] is None
     table.play("b1c3")
     assert table.session.game.moves[-1].uci() == "b1c3" and not table.session.game.is_over
-    pgn = chess.pgn.read_game(open(table.session.recorder.pgn_path(table.session.record)))
+    pgn = chess.pgn.read_game(open(table.session.file.recorder.pgn_path(table.session.file.record)))
     assert pgn.headers["Result"] == "*"
 
 
@@ -116,7 +116,7 @@ def test_the_draw_gesture_claims_a_threefold_repetition(tmp_path):
 def _promote(tmp_path):
     table = Table(tmp_path, fen=PROMOTION_FEN)
     table.setup(PROMOTION_FEN)
-    assert table.session.match.started
+    assert table.session.referee.match.started
     table.play("b7b8")
     assert table.session.game.moves[-1].promotion == QUEEN
     return table
@@ -124,7 +124,7 @@ def _promote(tmp_path):
 
 def test_the_promote_button_cycles_the_promotion_and_lifting_the_new_piece_does_not(tmp_path):
     table = _promote(tmp_path)
-    assert table.session.snapshot()["promotion_square"] == "b8"
+    assert table.session.snapshot()["promotion"]["square"] == "b8"
     assert table.lit_names(STYLE.promotion, blink_on=True) == {"b8"}
     for expected in (ROOK, BISHOP, KNIGHT, QUEEN, ROOK):
         table.session.button("promote")
@@ -133,10 +133,10 @@ def test_the_promote_button_cycles_the_promotion_and_lifting_the_new_piece_does_
         assert table.session.game.moves[-1].promotion == expected
     assert [m.uci() for m in table.session.game.moves] == ["b7b8r"]
     table.play("h7h6")  # the opponent moves: the choice is final
-    assert table.session.snapshot()["promotion_square"] is None
+    assert table.session.snapshot()["promotion"] is None
     table.session.button("promote")
     assert [m.uci() for m in table.session.game.moves] == ["b7b8r", "h7h6"]
-    saved = table.session.recorder.load()
+    saved = table.session.file.recorder.load()
     assert saved.moves == ["b7b8r", "h7h6"]
 
 
@@ -172,7 +172,7 @@ def test_the_snapshot_offers_the_moves_that_explain_the_board_as_well(tmp_path):
     table.lift("g6", wait=0.3)      # the LEDs show both; the hand touches g6
     table.place("g6", wait=0.5)
     assert [m.uci() for m in table.session.game.moves] == ["c2g6"]
-    assert table.session.snapshot()["corrections"] == ["c2c8"]
+    assert [c["uci"] for c in table.session.snapshot()["corrections"]] == ["c2c8"]
 
 
 def test_a_draw_offered_too_early_by_gesture_is_told_on_the_page_until_the_next_move(tmp_path):

@@ -130,7 +130,7 @@ async def test_the_game_ended_at_the_other_end(tmp_path):
     table.play("e2e4")
     opponent.listener.game_over(GameEnd("resign", Outcome(Termination.RESIGNATION, WHITE)))
     assert table.session.snapshot()["status"] == "White wins by resignation"
-    assert table.session.recorder.load().is_over
+    assert table.session.file.recorder.load().is_over
     await table.session.aclose()
 
 
@@ -161,9 +161,9 @@ async def test_the_other_ends_game_replaces_the_boards_and_the_leds_guide_the_pi
     table.lift("c7")
     table.place("c5")
     assert table.session.snapshot()["status"] == "White to move"
-    first = table.session.record.pgn_name
+    first = table.session.file.record.pgn_name
     opponent.listener.game_sync(GameSync(STARTING_FEN, sync.moves + (Move.from_uci("g1f3"),), white=Player("me"), black=Player("them")))
-    assert table.session.record.pgn_name == first  # the same game, continued
+    assert table.session.file.record.pgn_name == first  # the same game, continued
     opponent.listener.clock_sync(ServerClock(60_000, 55_000, BLACK, table.t))
     table.wait(2)
     clocks = table.session.snapshot()["clocks"]
@@ -183,5 +183,5 @@ async def test_the_opponents_mating_move_is_carried_out_before_the_game_ends(tmp
     table.play("d8h4")
     snap = table.session.snapshot()
     assert snap["status"] == "Black wins by checkmate" and snap["moves"]["uci"][-1] == "d8h4"
-    assert table.session.recorder.load().moves[-1] == "d8h4"
+    assert table.session.file.recorder.load().moves[-1] == "d8h4"
     await table.session.aclose()

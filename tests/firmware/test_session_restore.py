@@ -27,23 +27,23 @@ def test_the_game_continues_after_a_restart_when_the_board_matches(tmp_path):
     table = Table(tmp_path, time_control="300+5", white="Ada", black="Bob")
     table.setup()
     table.play_all("e2e4 e7e5 g1f3")
-    before = table.session.recorder.load().remaining  # both clocks after the last move
-    pgn_name = table.session.record.pgn_name
+    before = table.session.file.recorder.load().remaining  # both clocks after the last move
+    pgn_name = table.session.file.record.pgn_name
     table.wait(7)  # Black thinks, then the power goes
     session = restart(table)
     snap = session.snapshot()
     assert snap["status"] == "Black to move" and snap["moves"]["uci"] == ["e2e4", "e7e5", "g1f3"]
     assert snap["players"] == {"white": "Ada", "black": "Bob"}
-    white, black = session.match.remaining(table.t)
+    white, black = session.referee.match.remaining(table.t)
     # the clocks come back as they were after the last move (Black's 7 s before the cut are lost)
     assert white == before[WHITE]
     assert before[BLACK] - 600 <= black <= before[BLACK]
     table.play("b8c6")
     table.play("f1b5")
-    assert session.record.pgn_name == pgn_name
-    saved = session.recorder.load()
+    assert session.file.record.pgn_name == pgn_name
+    saved = session.file.recorder.load()
     assert saved.moves == "e2e4 e7e5 g1f3 b8c6 f1b5".split() and len(saved.clocks) == 5
-    assert len(list(session.recorder.games_dir.iterdir())) == 1
+    assert len(list(session.file.recorder.games_dir.iterdir())) == 1
 
 
 def test_the_leds_guide_the_pieces_back_when_the_board_differs(tmp_path):
@@ -64,7 +64,7 @@ def test_the_leds_guide_the_pieces_back_when_the_board_differs(tmp_path):
     table.place("g1")
     assert session.snapshot()["status"] == "White to move"
     table.play("g1f3")
-    assert session.recorder.load().moves == ["e2e4", "e7e5", "g1f3"]
+    assert session.file.recorder.load().moves == ["e2e4", "e7e5", "g1f3"]
 
 
 def test_moves_made_before_the_restart_are_final(tmp_path):

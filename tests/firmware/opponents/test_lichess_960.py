@@ -35,13 +35,13 @@ async def test_a_lichess_960_game_is_played_on_the_board(tables, tmp_path, fake,
     assert session.snapshot()["status"] == "White to move"
     table.lift("e1")          # O-O: the king over its rook, which stays on f1
     table.place("g1")
-    await until(lambda: session.expected_move is not None)
+    await until(lambda: session.play.expected_move is not None)
     carry_out(table, "d8d7")
     table.play("d2d3")
     await until(lambda: len(fake.games[game_id].moves) >= 8)
     assert fake.games[game_id].moves[4:] == ["e1f1", "d8d7", "d2d3", "e8c8"]   # sent and answered king-takes-rook
-    await until(lambda: session.expected_move is not None)
-    assert session.expected_move == Move.from_uci("e8c8")
+    await until(lambda: session.play.expected_move is not None)
+    assert session.play.expected_move == Move.from_uci("e8c8")
     table.lift("e8")          # O-O-O: the king onto the rook's square, the rook to d8
     table.lift("c8")
     table.place("c8")
@@ -49,9 +49,9 @@ async def test_a_lichess_960_game_is_played_on_the_board(tables, tmp_path, fake,
     assert [m.uci() for m in session.game.moves][4:] == ["e1f1", "d8d7", "d2d3", "e8c8"]
     assert session.snapshot()["moves"]["san"][4::3] == ["O-O", "O-O-O"]
     await session.aclose()
-    record = session.recorder.load()
+    record = session.file.recorder.load()
     assert record.variant == "chess960"
-    pgn = session.recorder.pgn_path(record).read_text()
+    pgn = session.file.recorder.pgn_path(record).read_text()
     assert '[Variant "Chess960"]' in pgn and f'[FEN "{START}"]' in pgn
     assert read_game(pgn).game.fen() == session.game.fen()
 
@@ -64,7 +64,7 @@ async def test_a_variant_the_board_cannot_play_is_not_joined_and_says_so(tables,
     await table.session.start_opponent(opponent)
     table.setup()
     game = fake.start_game("Bobby", color=WHITE, variant="crazyhouse")
-    await until(lambda: "not playable" in (table.session.snapshot()["opponent"].get("link_detail") or ""))
-    detail = table.session.snapshot()["opponent"]["link_detail"]
+    await until(lambda: "not playable" in ((table.session.snapshot()["opponent"]["link"] or {}).get("detail") or ""))
+    detail = table.session.snapshot()["opponent"]["link"]["detail"]
     assert detail == f"the Crazyhouse game {game.id} is not playable on this board: play it on lichess.org"
     assert opponent.game is None and table.session.seat.online_sync is None

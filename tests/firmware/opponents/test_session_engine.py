@@ -27,9 +27,9 @@ LEVEL = Level(depth=3)
 async def engine_reply(table: Table, timeout: float = 10.0) -> Move:
     """Let the engine think (the loop runs) until the session shows its move."""
     async def wait() -> Move:
-        while table.session.expected_move is None:
+        while table.session.play.expected_move is None:
             await asyncio.sleep(0.005)
-        return table.session.expected_move
+        return table.session.play.expected_move
     return await asyncio.wait_for(wait(), timeout)
 
 
@@ -84,7 +84,7 @@ async def test_a_full_game_against_stockfish_through_the_session(tmp_path):
     game = table.session.game
     assert game.outcome is not None and game.outcome.termination is Termination.CHECKMATE
     assert game.outcome.winner == BLACK
-    saved = table.session.recorder.load()
+    saved = table.session.file.recorder.load()
     assert saved.is_over and saved.moves == [m.uci() for m in game.moves]
 
 
@@ -117,7 +117,8 @@ async def test_a_wrongly_executed_engine_move_is_pointed_out_like_an_illegal_mov
         table.place(square_name(wrong))
         snap = table.session.snapshot()
         pointed = {square_name(move.from_square), square_name(wrong)}
-        assert set(snap["wrong"]) == pointed and snap["status"].startswith("Put the ")
+        assert set(snap["wrong"]) == pointed and snap["status"].startswith("Not a legal move (Black to move): put the ")
+        assert snap["status"] == snap["problems"][-1] and snap["notes"] == []   # said once, in the headline
         assert table.lit_names(LedStyle().fix, blink_on=True) >= pointed
         assert snap["problems"][-1].startswith("Not a legal move (Black to move): put the ")
         assert snap["expected_move"] == move.uci() and len(table.session.game.moves) == 1
@@ -182,18 +183,18 @@ async def test_the_engine_bears_its_own_name_on_the_page_in_the_pgn_and_in_the_l
     assert page["opponent"]["name"] == name and page["players"] == {"white": "Ann", "black": name}
     assert page["status"].startswith(f"Black to move: {name} plays ")
     assert page["opponent"]["link"]["detail"] == name
-    assert page["opponent"]["text"] == {"en": f"{name} plays Black.", "fr": f"{name} joue les Noirs."}
+    assert (page["opponent"]["text"], page["opponent"]["text_fr"]) == (f"{name} plays Black.", f"{name} joue les Noirs.")
     table.play(move.uci())
     assert f'[Black "{name}"]' in pgn_of(table)
     logged = [r.getMessage() for r in caplog.records if "engine" in r.getMessage() and "ready" in r.getMessage()]
     assert logged and all(f"engine {name} ready" in line for line in logged)
-    session.take_over("white")                   # the running engine takes Ann's side too: its name at once
+    session.seat.take_over("white")                   # the running engine takes Ann's side too: its name at once
     assert session.snapshot()["players"]["white"] == f"Ann ({name} from move 2)"
 
 
 def pgn_of(table: Table) -> str:
     session = table.session
-    return session.recorder.pgn_path(session.record).read_text()
+    return session.file.recorder.pgn_path(session.file.record).read_text()
 
 
 @pytest.fixture
@@ -220,7 +221,7 @@ async def test_a_full_game_against_the_configured_engine_on_the_simulated_board(
     assert game.outcome is not None and game.outcome.termination is not None
     snap = table.session.snapshot()
     assert snap["players"]["white"].startswith("Stockfish") and snap["players"]["black"] == "Bob"
-    saved = table.session.recorder.load()
+    saved = table.session.file.recorder.load()
     assert saved.is_over and saved.moves == [m.uci() for m in game.moves] and saved.white.startswith("Stockfish")
 
 
@@ -233,7 +234,7 @@ async def test_the_computer_takes_over_mid_game_and_the_pgn_says_so(tmp_path, cl
     rng = random.Random(8)
     for _ in range(6):
         table.play(random_move(table, rng).uci())
-    session.take_over("black")
+    session.seat.take_over("black")
     session.opponent.set_level(LEVEL)   # the same game every time
     snap = session.snapshot()
     assert snap["players"]["black"] == "Bob (Stockfish from move 4)"   # its executable's name, until it speaks
@@ -241,14 +242,14 @@ async def test_the_computer_takes_over_mid_game_and_the_pgn_says_so(tmp_path, cl
     assert snap["opponent"]["takeover"] == {"black": {"player": "Bob", "engine": "Stockfish", "from_move": 4,
                                                      "tag": "Bob (Stockfish from move 4)"}}
     with pytest.raises(SessionError, match="already plays Black"):
-        session.take_over("black")
+        session.seat.take_over("black")
     await play_out(table, {BLACK}, rng, max_plies=12)
     name = said_name()            # connected: its own name everywhere
     assert session.snapshot()["opponent"]["takeover"]["black"]["tag"] == f"Bob ({name} from move 4)"
     sans = session.game.san_moves()   # Black's 4th move is the engine's first
     assert f'[Black "Bob ({name} from move 4)"]' in pgn_of(table)
     assert f"4. {sans[6]} {sans[7]} {{ {name} plays Black from here }}" in pgn_of(table).replace("\n", " ")
-    session.take_over("white")   # both players left: the engine plays on alone
+    session.seat.take_over("white")   # both players left: the engine plays on alone
     assert session.snapshot()["opponent"]["sides"] == ["white", "black"]
     await play_out(table, {WHITE, BLACK}, rng, max_plies=30)
     text = pgn_of(table).replace("\n", " ")   # (a comment may wrap)

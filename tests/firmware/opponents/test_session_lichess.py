@@ -43,10 +43,10 @@ async def play_on_the_board(tmp_path, fake, client, seed: int, greedy: bool = Tr
             if game.turn == WHITE:
                 move = random_move(table, rng, greedy=greedy)
             else:
-                await until(lambda: table.session.expected_move is not None or table.session.game.is_over)
+                await until(lambda: table.session.play.expected_move is not None or table.session.game.is_over)
                 if table.session.game.is_over:
                     break
-                move = table.session.expected_move
+                move = table.session.play.expected_move
             table.play(move.uci())
             game = table.session.game
             assert game.moves[-1] == move
@@ -115,19 +115,21 @@ async def test_a_game_joined_in_progress_is_set_up_on_the_board_first(tables, tm
     assert snap["status"] == "Set up the game in progress as shown (4 moves played)"
     guided = {"e2", "e4", "c7", "c5", "g1", "f3", "d7", "d6"}
     assert set(snap["wrong"]) == guided and table.lit_names(STYLE.fix, blink_on=True) == guided
-    assert snap["opponent"] == {"kind": "lichess", "name": "Mary", "sides": ["black"], "link": "connected",
-                                "link_detail": snap["opponent"]["link_detail"], "assistance_allowed": False,
-                                "takeover": None, "away": None}
+    assert snap["opponent"] == {"kind": "lichess", "name": "Mary", "sides": ["black"],
+                                "text": "Online on Lichess: Mary plays Black.",
+                                "text_fr": "En ligne sur Lichess : Mary joue les Noirs.",
+                                "link": {"state": "connected", "detail": snap["opponent"]["link"]["detail"]},
+                                "assistance_allowed": False, "takeover": None, "away": None}
     assert snap["time_control"] == "600+5" and snap["lichess"]["game"] == game_id
     games = list((tmp_path / "state" / "games").iterdir())
-    assert games == [session.recorder.pgn_path(session.record)]   # not the empty local game it replaced
+    assert games == [session.file.recorder.pgn_path(session.file.record)]   # not the empty local game it replaced
     carry_out(table, *CASTLED)
     assert session.snapshot()["status"] == "White to move" and not session.snapshot()["wrong"]
     table.play("b1c3")
     await until(lambda: len(fake.games[game_id].moves) >= 5)
     assert fake.games[game_id].moves[4] == "b1c3"
     await session.aclose()
-    assert session.recorder.load().moves[:5] == [*CASTLED, "b1c3"]
+    assert session.file.recorder.load().moves[:5] == [*CASTLED, "b1c3"]
 
 
 async def test_the_clocks_shown_are_the_servers_counted_down_here_and_no_flag_falls_here(tables, tmp_path, fake, client):
@@ -136,10 +138,10 @@ async def test_the_clocks_shown_are_the_servers_counted_down_here_and_no_flag_fa
     session = table.session
     clocks = session.snapshot()["clocks"]
     assert (clocks["white"], clocks["black"], clocks["running"]) == (300_000, 300_000, None)
-    assert session.snapshot()["time_control"] == "300+3" and not session.match.time_control.timed
+    assert session.snapshot()["time_control"] == "300+3" and not session.referee.match.time_control.timed
     table.play("e2e4")
-    await until(lambda: session.expected_move is not None)
-    table.play(session.expected_move.uci())
+    await until(lambda: session.play.expected_move is not None)
+    table.play(session.play.expected_move.uci())
     await until(lambda: session.seat.server_clock.running == WHITE)
     server, heard = opponent.game.state, session.seat.server_clock.at   # when the session heard it
     clocks = session.snapshot()["clocks"]
@@ -161,16 +163,16 @@ async def test_a_takeback_offered_by_the_opponent_is_accepted_and_the_board_guid
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
     session = table.session
     table.play("e2e4")
-    await until(lambda: session.expected_move is not None)
-    reply = session.expected_move.uci()
+    await until(lambda: session.play.expected_move is not None)
+    reply = session.play.expected_move.uci()
     table.play(reply)
     with pytest.raises(SessionError, match="no takeback offer"):
-        session.accept_takeback()
+        session.seat.accept_takeback()
     fake.reply_delay = 3600                 # the opponent waits once its move is taken back
     fake.opponent_proposes_takeback(game_id)
     await until(lambda: session.seat.takeback_offer == BLACK)
     assert session.snapshot()["takeback_offer"] == "black"
-    session.accept_takeback()
+    session.seat.accept_takeback()
     await until(lambda: len(session.game.moves) == 1)
     assert fake.games[game_id].moves == ["e2e4"]
     snap = session.snapshot()
@@ -180,7 +182,7 @@ async def test_a_takeback_offered_by_the_opponent_is_accepted_and_the_board_guid
     table.place(reply[:2])
     assert session.snapshot()["status"] == "Black to move" and not session.snapshot()["wrong"]
     fake.opponent_move(game_id, "g8f6")
-    await until(lambda: session.expected_move is not None)
+    await until(lambda: session.play.expected_move is not None)
     table.play("g8f6")
     assert [m.uci() for m in session.game.moves] == ["e2e4", "g8f6"]
 
@@ -209,10 +211,10 @@ async def test_a_move_refused_by_the_server_is_undone_like_an_illegal_move(table
 async def test_a_takeback_asked_on_the_board_is_proposed_to_the_other_side(tables, tmp_path, fake, client):
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
     session = table.session
-    assert not session.match.inference.takebacks   # no takeback on the board alone, online
+    assert not session.referee.match.inference.takebacks   # no takeback on the board alone, online
     table.play("e2e4")
-    await until(lambda: session.expected_move is not None)
-    table.play(session.expected_move.uci())
+    await until(lambda: session.play.expected_move is not None)
+    table.play(session.play.expected_move.uci())
     fake.reply_delay = 3600
     session.takeback()
     await until(lambda: not session.game.moves)     # the fake agrees: both moves go back
@@ -227,11 +229,11 @@ async def test_no_assistance_in_an_online_game(tables, tmp_path, fake, client):
     assert not table.lit_names(STYLE.legal) and session.snapshot()["lifted"] == ["g1"]   # no legal-square hints
     table.place("g1")
     with pytest.raises(SessionError, match="online"):
-        session.take_over("white")
+        session.seat.take_over("white")
     with pytest.raises(SessionError, match="Lichess game is in progress"):
         session.new_game()
     with pytest.raises(SessionError, match="Lichess game is in progress"):
-        session.lichess_logout()
+        session.seat.lichess_logout()
     fake.opponent_gone(game_id, claim_in=20)
     await until(lambda: session.snapshot()["opponent"]["away"] is not None)
     assert session.snapshot()["opponent"]["away"] == {"claim_win_in_seconds": 20}
@@ -246,16 +248,16 @@ async def test_logging_in_keeps_the_token_privately_and_plays_on_lichess(tables,
     session = table.session
     session.config = with_overrides(session.config, lichess={"base_url": fake.base_url})
     with pytest.raises(SessionError, match="empty"):
-        session.lichess_login("   ")
-    session.lichess_login(BOARD_TOKEN)
+        session.seat.lichess_login("   ")
+    session.seat.lichess_login(BOARD_TOKEN)
     path = tmp_path / "state" / "lichess.token"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_text().strip() == BOARD_TOKEN
     await session.wait_idle()
     table.setup()
-    await until(lambda: session.snapshot()["lichess"]["account"] == "bobby" and session.snapshot()["opponent"]["link"] == "connected")
+    await until(lambda: session.snapshot()["lichess"]["account"] == "bobby" and session.snapshot()["opponent"]["link"]["state"] == "connected")
     snap = session.snapshot()
     assert snap["opponent"]["kind"] == "lichess" and snap["settings"]["opponent"] == "lichess"
-    assert snap["lichess"]["logged_in"] and snap["opponent"]["link"] == "connected"
+    assert snap["lichess"]["logged_in"] and snap["opponent"]["link"]["state"] == "connected"
     fake.start_game("Bobby", color=BLACK, script=("f2f3",))   # Mary opens at once; the board plays Black
     await until(lambda: session.seat.online_sync is not None and len(session.game.moves) == 1)
     assert session.snapshot()["players"] == {"white": "Mary", "black": "Bobby"}
@@ -263,7 +265,7 @@ async def test_logging_in_keeps_the_token_privately_and_plays_on_lichess(tables,
     table.play("e7e5")
     session.resign(BLACK)
     await until(lambda: session.seat.online_sync is not None and all(g.status != "started" for g in fake.games.values()))
-    session.lichess_logout()
+    session.seat.lichess_logout()
     await session.wait_idle()
     assert not path.exists() and session.opponent is None and not session.snapshot()["lichess"]["logged_in"]
     assert BOARD_TOKEN not in caplog.text
@@ -276,17 +278,17 @@ async def test_each_online_game_has_its_own_pgn_and_a_restart_continues_it(table
     await session.start_opponent(LichessOpponent(client))
     table.setup()
     table.play_all("e2e4 e7e5")
-    local = session.record.pgn_name
+    local = session.file.record.pgn_name
     game_id = fake.start_game("Bobby", color=WHITE, script=("c7c5",)).id
     await until(lambda: session.seat.online_sync is not None)
-    online_file = session.record.pgn_name
-    assert online_file != local and session.record.online_id == game_id
-    assert "e2e4 e7e5" not in " ".join(session.record.moves)
+    online_file = session.file.record.pgn_name
+    assert online_file != local and session.file.record.online_id == game_id
+    assert "e2e4 e7e5" not in " ".join(session.file.record.moves)
     carry_out(table, "e4e2", "e5e7")   # the board back to the online game's start
     table.play("d2d4")
-    await until(lambda: session.expected_move is not None)
+    await until(lambda: session.play.expected_move is not None)
     table.play("c7c5")
-    text = session.recorder.pgn_path(session.record).read_text()
+    text = session.file.recorder.pgn_path(session.file.record).read_text()
     assert f'[Site "{fake.base_url}/{game_id}"]' in text and "1. d4 c5" in text
     assert "1. e4 e5" in (tmp_path / "state" / "games" / local).read_text()   # the local game stays
     await session.aclose()
@@ -295,7 +297,7 @@ async def test_each_online_game_has_its_own_pgn_and_a_restart_continues_it(table
     assert restarted.restore(table.t)
     await restarted.start_opponent(LichessOpponent(client))
     await until(lambda: restarted.seat.online_sync is not None)
-    assert restarted.record.pgn_name == online_file and restarted.record.moves == ["d2d4", "c7c5"]
+    assert restarted.file.record.pgn_name == online_file and restarted.file.record.moves == ["d2d4", "c7c5"]
 
 
 @pytest.mark.parametrize("status", [401, 403])
@@ -307,7 +309,7 @@ async def test_a_revoked_token_ends_the_link_instead_of_rebuilding_the_board(tab
     session = table.session
     fake.add_fault("POST", r"/move/", status=status, body={"error": "No such token"}, count=10)
     table.play("e2e4")
-    await until(lambda: session.snapshot()["opponent"]["link"] == "failed")
+    await until(lambda: (session.snapshot()["opponent"]["link"] or {}).get("state") == "failed")
     assert session.seat.link_detail == "Lichess refused the token: log in again"
     assert "Lichess refused the token: log in again" in caplog.text
     assert [m.uci() for m in session.game.moves] == ["e2e4"]       # not taken back as a refused move
@@ -321,4 +323,4 @@ async def test_a_revoked_token_on_an_action_says_so(tables, tmp_path, fake, clie
     fake.add_fault("POST", r"/resign", status=401, body={"error": "No such token"})
     with pytest.raises(Exception, match="Lichess refused the token: log in again"):
         await opponent.game.act(__import__("firmware.opponents.base", fromlist=["Action"]).Action.RESIGN)
-    assert table.session.snapshot()["opponent"]["link"] == "failed"
+    assert table.session.snapshot()["opponent"]["link"]["state"] == "failed"

@@ -13,18 +13,18 @@ async def test_an_online_game_cut_by_a_restart_takes_the_end_it_had_meanwhile(ta
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
     session = table.session
     table.play("e2e4")
-    await until(lambda: session.expected_move is not None)
-    table.play(session.expected_move.uci())
+    await until(lambda: session.play.expected_move is not None)
+    table.play(session.play.expected_move.uci())
     await session.aclose()            # the power goes
     fake.opponent_resigns(game_id)    # ... and the game ends over there meanwhile
     restarted = table.new_session()
     table.session = restarted
     tables.append(table)
-    assert restarted.restore(table.t) and not restarted.record.is_over
+    assert restarted.restore(table.t) and not restarted.file.record.is_over
     await restarted.start_opponent(LichessOpponent(client))
-    await until(lambda: restarted.record.is_over)
+    await until(lambda: restarted.file.record.is_over)
     assert restarted.game.outcome.describe() == "White wins by resignation"
-    pgn = read_game(restarted.recorder.pgn_path(restarted.record).read_text(encoding="utf-8"))
+    pgn = read_game(restarted.file.recorder.pgn_path(restarted.file.record).read_text(encoding="utf-8"))
     assert pgn.result == "1-0" and len(pgn.moves) == 2
 
 
@@ -37,7 +37,7 @@ async def test_the_pgn_of_an_online_game_has_what_lichess_exports(tables, tmp_pa
     table.play("g8f6" if session.game.position.is_legal(Move.from_uci("g8f6")) else "b8c6")
     await until(lambda: len(fake.games[game_id].moves) >= 2)
     await session.aclose()
-    headers = read_game(session.recorder.pgn_path(session.record).read_text(encoding="utf-8")).headers
+    headers = read_game(session.file.recorder.pgn_path(session.file.record).read_text(encoding="utf-8")).headers
     assert headers["Event"] == "casual rapid game" and headers["GameId"] == game_id
     assert headers["Site"] == f"{fake.base_url}/{game_id}" and headers["Variant"] == "Standard"
     assert (headers["WhiteElo"], headers["BlackElo"]) == ("1500", "1500")
@@ -51,11 +51,11 @@ async def test_a_takeback_before_the_remote_move_is_carried_out_clears_it(tables
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
     session = table.session
     table.play("e2e4")
-    await until(lambda: session.expected_move is not None)
+    await until(lambda: session.play.expected_move is not None)
     fake.reply_delay = 3600                   # the opponent waits once its move is taken back
     session.takeback()                        # proposed to Lichess, which the fake accepts
     await until(lambda: fake.games[game_id].moves == [])
-    await until(lambda: session.expected_move is None and not session.game.moves)
+    await until(lambda: session.play.expected_move is None and not session.game.moves)
     snap = session.snapshot()
     assert snap["expected_move"] is None
     assert set(snap["wrong"]) == {"e2", "e4"}   # only the board's own move to put back
@@ -64,8 +64,8 @@ async def test_a_takeback_before_the_remote_move_is_carried_out_clears_it(tables
     table.play("d2d4")
     await until(lambda: fake.games[game_id].moves == ["d2d4"])
     fake.opponent_move(game_id, "d7d5")
-    await until(lambda: session.expected_move is not None)
-    assert session.expected_move.uci() == "d7d5"
+    await until(lambda: session.play.expected_move is not None)
+    assert session.play.expected_move.uci() == "d7d5"
     table.play("d7d5")
     assert [m.uci() for m in session.game.moves] == ["d2d4", "d7d5"]
 
@@ -79,17 +79,17 @@ async def test_the_opponents_takeback_of_a_move_not_yet_carried_out_clears_it(ta
     table.play("e2e4")
     await until(lambda: fake.games[game_id].moves == ["e2e4"])
     fake.opponent_move(game_id, "e7e5")
-    await until(lambda: session.expected_move is not None)
+    await until(lambda: session.play.expected_move is not None)
     fake.opponent_proposes_takeback(game_id)
     await until(lambda: session.seat.takeback_offer == BLACK)
-    session.accept_takeback()
+    session.seat.accept_takeback()
     await until(lambda: fake.games[game_id].moves == ["e2e4"])
-    await until(lambda: session.expected_move is None)
+    await until(lambda: session.play.expected_move is None)
     snap = session.snapshot()
     assert snap["expected_move"] is None and snap["wrong"] == [] and snap["status"] == "Black to move"
     fake.opponent_move(game_id, "c7c5")
-    await until(lambda: session.expected_move is not None)
-    assert session.expected_move.uci() == "c7c5"
+    await until(lambda: session.play.expected_move is not None)
+    assert session.play.expected_move.uci() == "c7c5"
     table.play("c7c5")
     assert [m.uci() for m in session.game.moves] == ["e2e4", "c7c5"]
 
@@ -99,8 +99,8 @@ async def test_a_new_online_game_asks_to_set_up_the_new_game(tables, tmp_path, f
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
     session = table.session
     table.play("e2e4")
-    await until(lambda: session.expected_move is not None)
-    table.play(session.expected_move.uci())
+    await until(lambda: session.play.expected_move is not None)
+    table.play(session.play.expected_move.uci())
     fake.opponent_resigns(game_id)
     await until(lambda: session.game.is_over)
     fake.start_game("Bobby", color=WHITE)
@@ -121,7 +121,7 @@ async def test_the_clocks_wait_until_both_sides_have_moved_as_on_lichess(tables,
     clocks = session.snapshot()["clocks"]
     assert (clocks["white"], clocks["black"], clocks["running"]) == (300_000, 300_000, None)
     fake.opponent_move(game_id, "e7e5")
-    await until(lambda: session.expected_move is not None)
+    await until(lambda: session.play.expected_move is not None)
     table.play("e7e5")
     await until(lambda: session.snapshot()["clocks"]["running"] == "white")
 
@@ -142,7 +142,7 @@ async def test_chat_the_answer_to_a_draw_offer_and_leaving_reach_the_page(tables
     assert page()["online"]["notice_fr"] == "Mary a refusé votre proposition de nulle"
     fake.opponent_gone(game_id, gone=True, claim_in=0)
     await until(lambda: page()["opponent"]["away"] == {"claim_win_in_seconds": 0})
-    session.claim_when_gone("draw")
+    session.seat.claim_when_gone("draw")
     await until(lambda: session.game.is_over)
     assert fake.games[game_id].status == "draw" and page()["ending"] == "Draw by abandoned"
 
@@ -159,8 +159,8 @@ async def test_a_correspondence_game_shows_no_clock(tables, tmp_path, fake, clie
     game_id = fake.start_game("Bobby", color=WHITE, days=3).id
     await until(lambda: session.seat.online_sync is not None)
     table.play("e2e4")
-    await until(lambda: session.expected_move is not None)
-    table.play(session.expected_move.uci())
+    await until(lambda: session.play.expected_move is not None)
+    table.play(session.play.expected_move.uci())
     await until(lambda: opponent.game.state is not None and opponent.game.state.plies() == 2)
     snap = session.snapshot()
     assert snap["time_control"] == "1/259200"
@@ -171,8 +171,8 @@ async def test_a_flag_over_there_ends_the_game_on_the_board(tables, tmp_path, fa
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
     session = table.session
     table.play("e2e4")
-    await until(lambda: session.expected_move is not None)
-    table.play(session.expected_move.uci())
+    await until(lambda: session.play.expected_move is not None)
+    table.play(session.play.expected_move.uci())
     fake.end_game(game_id, "outoftime", WHITE)
     await until(lambda: session.game.is_over)
     assert session.snapshot()["status"] == "White wins on time"

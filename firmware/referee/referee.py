@@ -1,0 +1,209 @@
+"""The referee's step: a board's readings and the passing time in, the game's events and the board's view out (pure).
+
+Contract
+========
+
+``Referee(match, gestures=None)`` owns the :class:`~firmware.referee.match.Match` (debouncing,
+inference, game, clock, draw rules), the :class:`~firmware.referee.gestures.GestureTracker`, the
+:class:`~firmware.referee.restart_watch.RestartWatch`, the latest settled reading read and the
+latest verdict. The conductor (the session, ``echiquier replay``) calls it once per input and
+never reaches inside; it says where it stands with a frozen :class:`Stage` and gets frozen events
+back, in the order they happened:
+
+* ``feed(reading)``: a raw reading; the match's events (GameStarted, MoveMade, BoardChanged...).
+* ``poll(now, stage)``: time has passed; the match's events, then the gestures whose hold time
+  ran out, then :class:`NextGameSetUp` when the start position set up mid-game was held long
+  enough (the conductor then ends the game unfinished and begins the next).
+* ``watch(now, stage)``: after every input, the settled reading not read yet (if any) goes to
+  the gesture tracker and the restart watch; gestures completed by it (Resign, DrawGesture,
+  GestureUndone) come out, and after a game :class:`StartPosition` (the board shows the next
+  game's start position, or has left it).
+* ``adopt(events, now)``: the referee's own bookkeeping of the match's events (the verdict shown,
+  the promotion still open, gestures reset), returned unchanged; ``feed`` and ``poll`` do it
+  themselves, a command's events on ``match`` are handed to it. Noting an event twice changes
+  nothing, and events that are not the match's pass through.
+* ``begin(match)``: the next game's match (settled reading, verdict, gestures and watch anew);
+  ``resume(match)``: a match that continues a game (a restart, a server's sync).
+* ``view(now, stage)``: the frozen :class:`BoardView` the LEDs and the page show of the board;
+  ``next_deadline(stage)``: when ``poll`` must run if no reading comes; ``forming()``: the board
+  is on its way to a result gesture (no problem to report).
+
+``match`` is the referee's game, for the commands (resign, draw, takeback...) that the
+conductor applies to it and hands to ``adopt``. Time is always passed in.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+from board_driver.reading import Reading
+from chess_core import Position
+
+from firmware.referee.gestures import DrawGesture, GestureTracker, GestureUndone, Resign, forming
+from firmware.referee.inference import Verdict, VerdictKind
+from firmware.referee.match import BoardChanged, GameOver, GameStarted, Match, MatchEvent, MoveMade, TakenBack
+from firmware.referee.restart_watch import RestartWatch, at_start
+
+__all__ = ["Referee", "Stage", "BoardView", "NextGameSetUp", "StartPosition", "RefereeEvent"]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Where the conductor stands, as far as the referee must know: a game in progress
+    (``live``), the game over (``over``), still setting up (``setting_up``); whether gestures
+    are read; whether the start position set up mid-game begins the next game (``restart``: not
+    online, where the server decides); ``start``: the next game's start position."""
+
+    live: bool
+    over: bool = False
+    setting_up: bool = False
+    gestures: bool = True
+    restart: bool = True
+    start: Position | None = None
+
+
+@dataclass(frozen=True)
+class NextGameSetUp:
+    """The start position stood on the board mid-game for the watch's hold time: the next game."""
+
+    time: float
+
+
+@dataclass(frozen=True)
+class StartPosition:
+    """After a game, a settled reading: the board shows the next game's start position or not."""
+
+    time: float
+    shown: bool
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What the board shows that is not the game itself: pieces lifted, squares wrong, the
+    square touched (touch-move), a gesture held (its squares, kind, progress 0..1), and the
+    promotion whose piece may still be chosen."""
+
+    lifted: int = 0
+    wrong: int = 0
+    touched: int | None = None
+    held: int = 0
+    held_kind: str = ""
+    held_progress: float = 0.0
+    promotion_square: int | None = None
+
+
+RefereeEvent = Union[MatchEvent, Resign, DrawGesture, GestureUndone, NextGameSetUp, StartPosition]
+
+
+class Referee:
+    """One board's referee step; see the module docstring."""
+
+    def __init__(self, match: Match, gestures: GestureTracker | None = None) -> None:
+        self.match = match
+        self.gestures = gestures if gestures is not None else GestureTracker()
+        self.restart = RestartWatch()
+        self.settled: Reading | None = None    # the latest settled reading read by watch()
+        self.verdict: Verdict | None = None    # the latest verdict of the inference, for the LEDs
+        self.promotion_square: int | None = None   # the promotion just made, its piece still open
+
+    # -- input ---------------------------------------------------------------------------------
+
+    def feed(self, reading: Reading) -> list[MatchEvent]:
+        return self.adopt(self.match.feed(reading), reading.time)
+
+    def poll(self, now: float, stage: Stage) -> list[RefereeEvent]:
+        events: list[RefereeEvent] = list(self.adopt(self.match.poll(now), now))
+        if stage.live and stage.gestures:
+            events += self.gestures.poll(now)
+        if stage.live and self.restart.due(now):
+            self.restart.reset()
+            events.append(NextGameSetUp(now))
+        return events
+
+    def watch(self, now: float, stage: Stage) -> list[RefereeEvent]:
+        settled = self.match.debouncer.settled
+        if settled is None or settled is self.settled:
+            return []
+        self.settled = settled
+        events: list[RefereeEvent] = []
+        if stage.gestures and (stage.live or self.gestures.undoable(now)):
+            pos = self.match.game.position
+            events += self.gestures.observe(settled.time, settled.occupied, pos.occupied, (pos.king[0], pos.king[1]),
+                                            pos.turn, settled.white, settled.black)
+        start = stage.start
+        if stage.live and start is not None:
+            self.restart.observe(settled.time, stage.restart and at_start(
+                settled.occupied, settled.white, settled.black, start.occupied, start.bb_color[0],
+                start.bb_color[1], self.match.game.position.occupied))
+        elif stage.over and start is not None:
+            events.append(StartPosition(settled.time, settled.occupied == start.occupied))
+        return events
+
+    def adopt(self, events: list[Any], now: float) -> list[Any]:
+        for event in events:
+            if isinstance(event, BoardChanged):
+                self.verdict = event.verdict
+            elif isinstance(event, MoveMade):
+                self.promotion_square = event.move.to_square if event.move.promotion else None
+            elif isinstance(event, (TakenBack, GameStarted)):
+                self.promotion_square = None
+                if isinstance(event, GameStarted):
+                    self.gestures.reset()
+            elif isinstance(event, GameOver) and not self.gestures.undoable(now):
+                self.gestures.reset()   # (a result set by a gesture may be taken back a while)
+        return events
+
+    def begin(self, match: Match) -> None:
+        """The next game: its match (the board's debouncer carried over), nothing seen of it yet."""
+        self.match = match
+        self.settled = None
+        self.verdict = None
+        self.promotion_square = None
+        self.gestures.reset()
+        self.restart.reset()
+
+    def resume(self, match: Match, *, reread: bool = False) -> None:
+        """A match that continues a game (a restart, a server's sync): no promotion open, no
+        gesture under way; ``reread``: the verdict is read anew (the board against its position)."""
+        self.match = match
+        self.promotion_square = None
+        self.gestures.reset()
+        if reread:
+            self.verdict = None
+
+    # -- output --------------------------------------------------------------------------------
+
+    def next_deadline(self, stage: Stage) -> float | None:
+        found = [self.match.next_deadline()]
+        if stage.live:
+            found += [self.gestures.next_deadline(), self.restart.deadline()]
+        deadlines = [d for d in found if d is not None]
+        return min(deadlines) if deadlines else None
+
+    def view(self, now: float, stage: Stage) -> BoardView:
+        game = self.match.game
+        lifted = wrong = 0
+        touched = None
+        if stage.setting_up:
+            if self.settled is not None:
+                wrong = (self.settled.occupied ^ game.position.occupied) | self.match.to_arrange
+        elif not game.is_over and self.verdict is not None:
+            kind = self.verdict.kind
+            if kind is VerdictKind.LIFTED:
+                lifted = self.verdict.lifted
+            elif kind is VerdictKind.ILLEGAL:
+                wrong = self.verdict.wrong
+            elif kind is VerdictKind.TOUCHED:
+                touched = self.verdict.square
+        hold = self.gestures.hold if stage.live else None
+        if hold is None or hold.fired:
+            return BoardView(lifted, wrong, touched, promotion_square=self.promotion_square if stage.live else None)
+        progress = self.gestures.progress(now)
+        return BoardView(lifted, wrong, touched, hold.squares, hold.kind, progress.fraction if progress else 0.0,
+                         self.promotion_square)
+
+    def forming(self) -> bool:
+        """The settled board is on its way to a result gesture (both kings lifted, a piece on the
+        centre): the board explains no move, but that is no problem to report."""
+        board, pos = self.match.debouncer.settled, self.match.game.position
+        return board is not None and forming(board.occupied, pos.occupied, (pos.king[0], pos.king[1]))

@@ -1,0 +1,110 @@
+"""The game's file: the record of the game in progress, noted after each change, saved when due, tried again after a failure.
+
+Contract
+========
+
+* ``record``: the :class:`~firmware.session.recorder.GameRecord` of the game (None before a game
+  begins); ``dirty``: it must be saved; ``saving``: a failed save's reason and when to try again.
+* ``note(match, time)``: copy the match's moves, clocks and remaining time into the record;
+  ``set_names``, ``comment_once``, ``set_outcome``: the same for names, comments and the result.
+* ``save(game, now)``: write the PGN and the game in progress (atomically, by the recorder);
+  a full disk or a bad record never raises: the moves stay in memory, ``saving`` says why and
+  when to try again, and ``save`` returns whether what the players are told changed.
+* ``abandon(match, now)``: the game is left unfinished (``*``, Termination "abandoned"); one
+  without a move leaves no file.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from chess_core import Game, Outcome
+
+from firmware.session.recorder import GameRecord, Recorder
+from firmware.session.saving import SaveState
+from firmware.session.state import SanCache
+
+if TYPE_CHECKING:
+    from firmware.referee.match import Match
+
+__all__ = ["GameFile"]
+
+
+class GameFile:
+    """The record of one board's game and its saving; see the module docstring."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+        self.record: GameRecord | None = None
+        self.dirty = False
+        self.saving = SaveState()
+        self.sans = SanCache()   # the game's SAN, extended move by move (English and French)
+
+    def note(self, match: Match, time: float) -> None:
+        """Copy the game into the record; it is saved once the LEDs are out."""
+        record = self.record
+        if record is None:
+            return
+        record.moves = [m.uci() for m in match.game.moves]
+        if any(int(ply) > len(record.moves) for ply in record.comments):   # after a takeback
+            record.comments = {ply: text for ply, text in record.comments.items() if int(ply) <= len(record.moves)}
+        record.clocks = list(match.clocks_after_move)
+        remaining = match.remaining(time)
+        record.remaining = list(remaining) if remaining is not None else None
+        record.event_time = time
+        self.dirty = True
+
+    def set_names(self, names: tuple[str, str]) -> None:
+        if self.record is not None:
+            self.record.white, self.record.black = names
+            self.dirty = True
+
+    def set_outcome(self, outcome: Outcome | None) -> None:
+        if self.record is not None:
+            self.record.set_outcome(outcome)
+
+    def keep_takeovers(self, saved: dict[str, list[Any]]) -> None:
+        """The sides the computer plays for players who left, kept for a restart."""
+        if self.record is not None:
+            self.record.takeovers = saved
+            self.dirty = True
+
+    def comment_once(self, ply: int, text: str) -> None:
+        """A comment after move ``ply``, in the PGN, unless the game has it already."""
+        record = self.record
+        key = str(ply)
+        if record is not None and text not in record.comments.values():
+            record.comments[key] = f"{record.comments[key]}; {text}" if key in record.comments else text
+            self.dirty = True
+
+    def save(self, game: Game, now: float) -> bool:
+        """Save the record (see the module docstring); True when the save's failure began or ended."""
+        self.dirty = False
+        if self.record is None:
+            return False
+        had_error = self.saving.error is not None
+        try:
+            self.sans.update(game)   # extended by the moves since the last change: no replay
+            self.recorder.save(self.record, game, self.sans.en)
+        except Exception as exc:  # noqa: BLE001 - a full disk or a bad record must not stop the board
+            self.dirty = True
+            self.saving.failed(exc, now)
+            return True
+        if had_error:
+            self.saving.succeeded()
+            return True
+        return False
+
+    def abandon(self, match: Match, now: float) -> None:
+        """The game in progress is left unfinished: "*" with its moves so far, marked abandoned
+        (PGN Termination "abandoned") for the library; one without a move leaves no file."""
+        record = self.record
+        if record is None:
+            return
+        if record.moves:
+            record.tags = {**record.tags, "Termination": "abandoned"}
+            self.note(match, now)
+            self.save(match.game, now)
+        else:
+            self.recorder.discard(record)
+        self.recorder.forget_current()
+        self.record = None

@@ -1,0 +1,222 @@
+"""What the other side of the game says, acted on at the board: its moves, offers, ends, chat, refusals and whole-game syncs.
+
+The opponent (an engine, a server) talks to the seat (:mod:`firmware.session.opponent`); what
+changes the board's game comes here, one method per kind of news, and goes to the referee's
+match and the game's :class:`~firmware.session.play.Play` through the session's public face
+(:class:`Conductor`). A move to carry out waits in ``play.expected_move``; the other end's result
+waits in ``play.pending_end`` until its last move stands on the board.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+from chess_core import Game, Move, Outcome, Termination
+
+from firmware.config import Config, OpponentKind
+from firmware.opponents.base import ChatLine, GameEnd, GameSync, Offer, OfferKind
+from firmware.referee.match import MatchConfig, MatchEvent
+from firmware.referee.referee import Referee
+from firmware.words import refused_text, void_text
+from firmware.session.game_file import GameFile
+from firmware.session.online_tags import online_tags
+from firmware.session.play import Play
+from firmware.session.restore import continues, follow_sync, synced_match
+from firmware.session.state import Phase
+
+if TYPE_CHECKING:
+    from firmware.session.opponent import OpponentSeat
+
+__all__ = ["OtherSide", "Conductor"]
+
+log = logging.getLogger(__name__)
+
+
+class Conductor(Protocol):
+    """What the other side's news needs of the board's session (:class:`firmware.session.session.Session`)."""
+
+    config: Config
+    referee: Referee
+    play: Play
+    file: GameFile
+    names: tuple[str, str]
+    phase: Phase
+    seat: OpponentSeat
+    clock: Callable[[], float]
+    wall: Callable[[], datetime]
+    replay: str | None
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def live(self) -> bool: ...
+
+    def match_config(self, **changes: Any) -> MatchConfig: ...
+
+    def apply(self, events: list[MatchEvent], now: float) -> None: ...
+
+    def touch(self) -> None: ...
+
+    def set_names(self, names: tuple[str, str]) -> None: ...
+
+
+
+class OtherSide:
+    """The other side's news, acted on at the board; see the module docstring."""
+
+    def __init__(self, session: Conductor) -> None:
+        self.session = session
+
+    def opponent_moved(self, move: Move) -> None:
+        """The opponent played ``move``: show it and wait for the board to carry it out."""
+        session = self.session
+        if not session.live:
+            # Before the pieces stand ready: the game starting tells the opponent again (on_reset).
+            log.info("opponent move %s set aside: no game in progress on the board", move.uci())
+            return
+        try:
+            session.referee.match.expect(move, session.clock())
+        except ValueError as exc:
+            log.error("opponent move refused (%s): the opponent reads the game again", exc)
+            session.seat.reset()
+            return
+        session.play.expected_move = move
+        session.touch()
+
+    def forget_expected_move(self) -> None:
+        """The move awaited is not coming to the board any more (another opponent, a player back)."""
+        play = self.session.play
+        if play.expected_move is not None:
+            play.expected_move = play.pending_end = None
+            if self.session.live:
+                self.session.referee.match.expect(None)
+
+    def offered(self, offer: Offer) -> None:
+        """The other side offers (or withdraws) a draw or a takeback."""
+        session, play = self.session, self.session.play
+        by = offer.by if offer.active else None
+        if offer.kind is OfferKind.DRAW:
+            sync = session.seat.online_sync
+            local = sync.local_colors if sync is not None else ()
+            if not offer.active and offer.by in local and play.draw_offer == offer.by:
+                who = session.names[offer.by ^ 1]
+                play.tell(f"{who} declined your draw offer", f"{who} a refusé votre proposition de nulle",
+                          len(session.game.moves))
+            play.draw_offer = by
+        else:
+            session.seat.takeback_offer = by
+        session.touch()
+
+    def ended_elsewhere(self, end: GameEnd) -> None:
+        """The game ended at the other end (mate, resignation, flag, abort...). When the
+        opponent's last move is still to be carried out on the board, the end waits for it, so
+        that the move is in the game (a mate then ends it on the board by itself)."""
+        session, play = self.session, self.session.play
+        if not session.live:
+            return
+        now = session.clock()
+        if end.outcome is None:   # aborted over there: void; the board's game is no longer an online one
+            session.seat.online_sync = None
+            en, fr = void_text(end.status, "en"), void_text(end.status, "fr")
+            play.problems.add(now, en, fr)
+            play.tell(en, fr, len(session.game.moves))   # on the page until the next move
+            session.touch()
+            return
+        if play.expected_move is not None:
+            play.pending_end = end.outcome
+            return
+        self.end(end.outcome, now)
+        session.touch()
+
+    def end(self, outcome: Outcome, now: float) -> None:
+        """The other end's result, now that its last move (if any) stands on the board."""
+        session = self.session
+        session.play.pending_end = None
+        if not session.live:
+            return
+        match = session.referee.match
+        if outcome.termination is Termination.RESIGNATION and outcome.winner is not None:
+            session.apply(match.resign(outcome.winner ^ 1, now), now)
+        elif outcome.termination is Termination.AGREEMENT:
+            session.apply(match.agree_draw(now), now)
+        else:  # a flag, an abort, a claim over there: the other end's word is final
+            session.apply(match.end(outcome, now), now)
+
+    def chat_line(self, line: ChatLine) -> None:
+        """A chat line of the game (the other player's, or the board's own as the server echoes it)."""
+        self.session.play.chat(str(line.username), str(line.text))
+        self.session.touch()
+
+    def move_refused(self, move: Move, reason: str) -> None:
+        """The other end refused a move of the board: it is taken back like an illegal move, the
+        LEDs showing the squares to put right (the other end's game follows with ``sync_game``)."""
+        session, play = self.session, self.session.play
+        now = session.clock()
+        game = session.game
+        last = game.moves[-1] if game.moves else None
+        who = "Lichess" if session.seat.kind is OpponentKind.LICHESS else ""
+        before = None
+        if session.live and last == move and len(game.moves) > play.restored_plies:
+            before = game.position.copy(stack=True)
+            before.pop()
+            session.apply(session.referee.match.undo(now), now)
+            play.takeback_move = move
+        log.warning("%s refused %s: %s", who or "the other end", move.uci(), reason)
+        play.problems.add(now, refused_text(who, move, reason, "en", before), refused_text(who, move, reason, "fr", before))
+        session.touch()
+
+    def sync_game(self, sync: GameSync) -> None:
+        """The whole game as the other end knows it (joining a game, also one in progress; a
+        takeback; a refused move): the session's game becomes it, and the LEDs guide the pieces
+        into its position. The same game continued keeps its PGN file, its chat and its notice.
+
+        The server's clocks are the game's: the board's clock does not run and no flag falls here.
+        Board-only takebacks are off.
+        """
+        session = self.session
+        now = session.clock()
+        seat, play, game = session.seat, session.play, session.game
+        moves, current = list(sync.moves), list(game.moves)
+        previous = seat.online_sync
+        same_start = (session.phase is not Phase.SETTING_UP and game.start_fen == sync.start_fen
+                      and game.chess960 == sync.chess960)
+        seat.online_sync = sync
+        names = (_name(sync.white, session.names[0]), _name(sync.black, session.names[1]))
+        record = session.file.record
+        if previous is not None and same_start and current == moves and not game.is_over and record:
+            session.set_names(names)   # (the board's game is the server's)
+            if play.expected_move is not None:   # the opponent's move, not carried out yet, was taken back
+                session.referee.match.expect(None)
+                play.expected_move = play.pending_end = None
+                session.apply(session.referee.match.reread(now), now)   # the board as it stands, without it
+            session.touch()
+            return
+        continued = continues(record, sync, previous, same_start, current)
+        recorder = session.file.recorder
+        if not continued:
+            if record is not None and not record.moves and not record.is_over:
+                recorder.discard(record)   # the board was only set up: no game to keep
+            opponent = seat.opponent
+            site = (opponent.game_url(sync.game_id) if opponent is not None and sync.game_id else None) \
+                or session.config.game.site
+            record = recorder.new_record(session.wall(), names[0], names[1], replay=session.replay,
+                                         event=session.config.game.event, site=site, online_id=sync.game_id)
+        assert record is not None
+        follow_sync(record, sync, names, game.rules, now)
+        record.tags = online_tags(sync)
+        match = synced_match(session.match_config(), sync, now, session.referee.match.debouncer)
+        seat.takeback_offer = None
+        session.file.record, session.names = record, names
+        session.referee.resume(match, reread=True)
+        session.phase = Phase.OVER if match.game.is_over else Phase.RESUMING
+        session.play = Play(restored_plies=len(moves), new_online_game=not continued, problems=play.problems,
+                            chat_lines=play.chat_lines if continued else [], notice=play.notice if continued else None)
+        session.file.dirty = True
+        session.apply(match.reread(now), now)   # the board as it stands, against the new position
+        session.touch()
+
+
+def _name(player: Any, default: str) -> str:
+    return player.name if player is not None and player.name else default
