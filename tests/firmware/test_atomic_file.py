@@ -36,7 +36,7 @@ def assert_untouched(path: Path) -> None:
 
 # -- what is written ----------------------------------------------------------------------------------
 
-def test_text_is_written_as_utf8_and_bytes_as_they_are(tmp_path):
+def test_text_is_written_as_utf8_and_bytes_as_they_are(tmp_path: Path) -> None:
     text_path, bytes_path = tmp_path / "a.pgn", tmp_path / "secret"
     write_atomically(text_path, "1. e4 e5 {Réti’s ♞}")
     write_atomically(bytes_path, b"\x00\xff\x10" * 20)
@@ -45,19 +45,19 @@ def test_text_is_written_as_utf8_and_bytes_as_they_are(tmp_path):
     assert names(tmp_path) == ["a.pgn", "secret"]
 
 
-def test_a_file_is_replaced_whole_by_a_shorter_one(old_file):
+def test_a_file_is_replaced_whole_by_a_shorter_one(old_file: Path) -> None:
     write_atomically(str(old_file), "new")        # a str path too
     assert old_file.read_text() == "new"
     assert names(old_file.parent) == ["current.json"]
 
 
-def test_text_that_cannot_be_encoded_fails_before_any_file_changes(old_file):
+def test_text_that_cannot_be_encoded_fails_before_any_file_changes(old_file: Path) -> None:
     with pytest.raises(UnicodeEncodeError):
         write_atomically(old_file, "White \ud83d")
     assert_untouched(old_file)
 
 
-def test_a_name_of_255_bytes_still_gets_a_temporary_file(tmp_path):
+def test_a_name_of_255_bytes_still_gets_a_temporary_file(tmp_path: Path) -> None:
     path = tmp_path / ("x" + "é" * 127)           # 255 bytes in UTF-8, cut in the middle of an é
     write_atomically(path, "long")
     assert path.read_text() == "long" and names(tmp_path) == [path.name]
@@ -65,7 +65,7 @@ def test_a_name_of_255_bytes_still_gets_a_temporary_file(tmp_path):
 
 # -- short writes, a write of 0, a full disk ------------------------------------------------------------
 
-def test_short_writes_are_continued_one_byte_at_a_time(tmp_path, monkeypatch):
+def test_short_writes_are_continued_one_byte_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real_write = os.write
     calls = []
 
@@ -79,7 +79,7 @@ def test_short_writes_are_continued_one_byte_at_a_time(tmp_path, monkeypatch):
     assert calls == list(range(15, 0, -1))       # each call offered what was left
 
 
-def test_a_write_that_returns_0_is_an_error_not_a_loop(old_file, monkeypatch):
+def test_a_write_that_returns_0_is_an_error_not_a_loop(old_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
 
     def nothing(fd: int, data: bytes) -> int:
@@ -94,7 +94,7 @@ def test_a_write_that_returns_0_is_an_error_not_a_loop(old_file, monkeypatch):
     assert_untouched(old_file)
 
 
-def test_enospc_from_write_keeps_the_old_file_and_leaves_no_temporary(old_file, monkeypatch):
+def test_enospc_from_write_keeps_the_old_file_and_leaves_no_temporary(old_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real_write = os.write
     calls = []
 
@@ -110,7 +110,7 @@ def test_enospc_from_write_keeps_the_old_file_and_leaves_no_temporary(old_file, 
     assert_untouched(old_file)
 
 
-def test_enospc_from_fsync_keeps_the_old_file_and_leaves_no_temporary(old_file, monkeypatch):
+def test_enospc_from_fsync_keeps_the_old_file_and_leaves_no_temporary(old_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def full_disk(fd: int) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")   # delayed allocation fails late
     monkeypatch.setattr(os, "fsync", full_disk)
@@ -120,7 +120,7 @@ def test_enospc_from_fsync_keeps_the_old_file_and_leaves_no_temporary(old_file, 
     assert_untouched(old_file)
 
 
-def test_a_file_of_the_wrong_size_is_never_renamed(old_file, monkeypatch):
+def test_a_file_of_the_wrong_size_is_never_renamed(old_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real_fstat = os.fstat
 
     class Short:
@@ -133,7 +133,7 @@ def test_a_file_of_the_wrong_size_is_never_renamed(old_file, monkeypatch):
     assert_untouched(old_file)
 
 
-def test_a_failed_rename_keeps_the_old_file_and_leaves_no_temporary(old_file, monkeypatch):
+def test_a_failed_rename_keeps_the_old_file_and_leaves_no_temporary(old_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def power_cut(*args: object) -> None:
         raise OSError(errno.EIO, "power cut")
     monkeypatch.setattr(os, "replace", power_cut)
@@ -145,7 +145,7 @@ def test_a_failed_rename_keeps_the_old_file_and_leaves_no_temporary(old_file, mo
 # -- the mode ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("umask", [0o000, 0o022, 0o277])
-def test_the_mode_is_exactly_the_one_asked_whatever_the_umask(tmp_path, umask):
+def test_the_mode_is_exactly_the_one_asked_whatever_the_umask(tmp_path: Path, umask: int) -> None:
     old = os.umask(umask)
     try:
         write_atomically(tmp_path / "token", "lip_x", mode=PRIVATE_MODE)
@@ -156,7 +156,7 @@ def test_the_mode_is_exactly_the_one_asked_whatever_the_umask(tmp_path, umask):
     assert mode(tmp_path / "game.pgn") == 0o640
 
 
-def test_replacing_a_file_others_could_read_makes_it_private(tmp_path):
+def test_replacing_a_file_others_could_read_makes_it_private(tmp_path: Path) -> None:
     path = tmp_path / "pairing-code"
     path.write_text("12345678\n")
     path.chmod(0o644)
@@ -166,7 +166,7 @@ def test_replacing_a_file_others_could_read_makes_it_private(tmp_path):
 
 # -- the fsyncs, the temporary's name ------------------------------------------------------------------------
 
-def test_the_file_is_fsynced_then_renamed_then_its_directory_fsynced(tmp_path, monkeypatch):
+def test_the_file_is_fsynced_then_renamed_then_its_directory_fsynced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     events: list[tuple[str, str]] = []
     real_fsync, real_replace = os.fsync, os.replace
 
@@ -188,7 +188,7 @@ def test_the_file_is_fsynced_then_renamed_then_its_directory_fsynced(tmp_path, m
     assert third == ("fsync", str(tmp_path))
 
 
-def test_while_it_is_written_the_temporary_is_hidden_and_no_reader_takes_it_for_the_file(tmp_path, monkeypatch):
+def test_while_it_is_written_the_temporary_is_hidden_and_no_reader_takes_it_for_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[list[str]] = []
     real_fsync = os.fsync
 
@@ -205,7 +205,7 @@ def test_while_it_is_written_the_temporary_is_hidden_and_no_reader_takes_it_for_
     assert globbed == []
 
 
-def test_a_leftover_of_a_process_that_is_gone_is_removed_and_a_living_ones_kept(tmp_path):
+def test_a_leftover_of_a_process_that_is_gone_is_removed_and_a_living_ones_kept(tmp_path: Path) -> None:
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     dead = tmp_path / f".game.json.{gone.pid}-0badf00d.tmp"
