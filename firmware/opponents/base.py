@@ -25,7 +25,7 @@ Two objects meet here:
                              engine is just ``match.resign``).
     ``await stop()``         ends; idempotent; no task or process is left behind.
 
-``OpponentListener`` (implemented by the session; every method has a do-nothing default)
+``OpponentListener`` (a Protocol, implemented by the session's seat; subclassing it gives do-nothing defaults)
     ``opponent_move(move)``  the opponent played ``move``: show it on the LEDs and wait for the
                              board to carry it out (``match.expect(move)``); a wrong execution is
                              pointed out like an illegal move.
@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from board_driver.retry import LinkState
 from chess_core import BLACK, STARTING_FEN, WHITE, Move, Outcome
@@ -203,8 +203,10 @@ class ChallengeEvent:
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
-class OpponentListener:
-    """What an opponent tells the session. Subclass and override what you need; see module doc."""
+class OpponentListener(Protocol):
+    """What an opponent tells the session; see the module docstring. A Protocol with every method
+    written out: a listener implements them all (or subclasses this class, whose methods do
+    nothing); nothing fills in a missing one behind its back."""
 
     def opponent_move(self, move: Move) -> None:
         pass
@@ -237,24 +239,8 @@ class OpponentListener:
         pass
 
 
-class _Completed(OpponentListener):
-    """A listener that lacks some methods, completed with the do-nothing defaults."""
-
-    def __init__(self, inner: object) -> None:
-        self._inner = inner
-
-    def __getattribute__(self, name: str) -> Any:
-        if not name.startswith("_"):
-            found = getattr(object.__getattribute__(self, "_inner"), name, None)
-            if found is not None:
-                return found
-        return object.__getattribute__(self, name)
-
-
-def complete_listener(listener: object) -> OpponentListener:
-    """``listener`` itself if it is an OpponentListener, else a wrapper that gives the methods it
-    lacks a do-nothing default (a session need not implement chat or challenges)."""
-    return listener if isinstance(listener, OpponentListener) else _Completed(listener)
+class QuietListener(OpponentListener):
+    """A listener that hears nothing: an opponent's before it is started."""
 
 
 class Opponent:
@@ -323,4 +309,4 @@ class Opponent:
 
 __all__ = ["Action", "ActionNotSupported", "ActionRefused", "ChallengeEvent", "ChatLine", "ClockTimes",
            "GameEnd", "GameSync", "LinkState", "Offer", "OfferKind", "Opponent", "OpponentGone",
-           "OpponentKind", "OpponentListener", "Player", "ServerClock", "complete_listener"]
+           "OpponentKind", "OpponentListener", "Player", "QuietListener", "ServerClock"]

@@ -6,7 +6,7 @@ from typing import Any, Iterable, Sequence
 
 from chess_core import BLACK, STARTING_FEN, WHITE, Move
 
-from firmware.opponents.base import ActionRefused, LinkState, Opponent, OpponentKind, OpponentListener, complete_listener
+from firmware.opponents.base import ActionRefused, LinkState, Opponent, OpponentKind, OpponentListener
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ class NotLoggedIn(Opponent):
         self.reason = reason
 
     async def start(self, listener: OpponentListener) -> None:
-        complete_listener(listener).link(LinkState.FAILED, self.reason)
+        listener.link(LinkState.FAILED, self.reason)
 
     def on_move(self, move: Move) -> None:
         pass

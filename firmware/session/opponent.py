@@ -14,51 +14,18 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from typing import TYPE_CHECKING, Any, Callable, ContextManager, Optional, Protocol
+from typing import Any, Optional
 
-from chess_core import BLACK, WHITE, Game, Move
+from chess_core import BLACK, WHITE, Move
 
-from firmware.config import Config, OpponentKind
-from firmware.opponents.base import (Action, ActionNotSupported, ChatLine, ClockTimes, GameEnd, GameSync, LinkState, Offer,
+from firmware.config import OpponentKind
+from firmware.opponents.base import (Action, ActionNotSupported, ChallengeEvent, ChatLine, ClockTimes, GameEnd, GameSync, LinkState, Offer,
                                      Opponent, OpponentGone, OpponentListener, ServerClock)
 from firmware.opponents.factory import build_engine, build_lichess, engine_side, kind_of
-from firmware.referee.referee import Referee
 from firmware.session.commands import SessionError, colour
-from firmware.session.game_file import GameFile
-from firmware.session.play import Play
+from firmware.session.conductor import Conductor
 from firmware.session.state import SIDE_WORDS, OpponentState, Takeover
 
-if TYPE_CHECKING:
-    from firmware.session.other_side import OtherSide
-
-
-
-class Board(Protocol):
-    """What the seat needs of the board's session (:class:`firmware.session.session.Session`)."""
-
-    config: Config
-    referee: Referee
-    play: Play
-    file: GameFile
-    other_side: OtherSide
-    names: tuple[str, str]
-    clock: Callable[[], float]
-
-    @property
-    def game(self) -> Game: ...
-
-    @property
-    def live(self) -> bool: ...
-
-    def touch(self) -> None: ...
-
-    def apply_board_rules(self) -> None: ...
-
-    def change_config(self, **sections: dict[str, Any]) -> None: ...
-
-    def set_names(self, names: tuple[str, str]) -> None: ...
-
-    def command(self, now: float | None, *, live: bool = False) -> ContextManager[float]: ...
 
 
 log = logging.getLogger(__name__)
@@ -102,6 +69,9 @@ class _Listener(OpponentListener):
         if self._current():
             self._seat.session.other_side.chat_line(line)
 
+    def challenge(self, event: ChallengeEvent) -> None:
+        pass   # (challenges are the Lichess account's business, not the board's game)
+
     def opponent_gone(self, gone: OpponentGone) -> None:
         if self._current():
             self._seat.gone(gone)
@@ -114,7 +84,7 @@ class _Listener(OpponentListener):
 class OpponentSeat:
     """The opponent's side of one board's session; see the module docstring."""
 
-    def __init__(self, session: Board, opponent: Optional[Opponent]) -> None:
+    def __init__(self, session: Conductor, opponent: Optional[Opponent]) -> None:
         self.session = session
         self.opponent = opponent
         self.choice = kind_of(opponent) if opponent is not None else OpponentKind.NONE

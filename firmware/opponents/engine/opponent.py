@@ -10,7 +10,7 @@ from typing import Callable, Iterable, Sequence
 from chess_core import BLACK, STARTING_FEN, WHITE, Game, IllegalMoveError, Move, Position
 
 from firmware.opponents.base import (Action, ActionNotSupported, ClockTimes, LinkState, Opponent, OpponentKind,
-                                     OpponentListener, complete_listener)
+                                     OpponentListener, QuietListener)
 from firmware.opponents.engine.uci import EngineConfig, EngineCrashed, EngineError, EngineHung, UciEngine
 from firmware.opponents.engine.levels import DEFAULT_LEVEL, Level
 from firmware.tasks import cancel_and_wait
@@ -89,7 +89,7 @@ class EngineOpponent(Opponent):
         # Chess960: the engine gets UCI_Chess960 and castling goes both ways king-takes-rook (e1h1).
         self.chess960 = chess960
         self._game = self._new_game(start_fen, moves, chess960)
-        self._listener: OpponentListener = OpponentListener()
+        self._listener: OpponentListener = QuietListener()
         self._engine: UciEngine | None = None
         self._task: asyncio.Task | None = None
         self._generation = 0        # bumped whenever the game changes under a running search
@@ -109,7 +109,7 @@ class EngineOpponent(Opponent):
         if self._started:
             return
         self._started = True
-        self._listener = listener = complete_listener(listener)
+        self._listener = listener
         listener.link(LinkState.CONNECTING, f"starting {self.config.path}")
         try:
             self._engine = await self._spawn()

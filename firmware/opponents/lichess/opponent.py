@@ -10,7 +10,7 @@ from typing import Any, Awaitable, Callable, Sequence
 from chess_core import Move
 
 from firmware.opponents.base import (Action, ActionRefused, ChallengeEvent, LinkState, Opponent, OpponentKind,
-                                     OpponentListener, complete_listener)
+                                     OpponentListener, QuietListener)
 from firmware.opponents.lichess.client import LichessClient, LichessError, Seek
 from firmware.opponents.lichess.game import LichessGame
 from firmware.opponents.lichess.models import (PLAYABLE_VARIANTS, challenge_of, color_of, game_id_of, not_playable,
@@ -48,7 +48,7 @@ class LichessOpponent(Opponent):
         self.games_played: list[str] = []
         self._first_game = game_id
         self._clock, self._sleep, self._draw = clock, sleep, draw
-        self._listener = OpponentListener()
+        self._listener = QuietListener()
         self._pending: dict[str, int | None] = {}   # games announced meanwhile -> our colour
         self._seek: Seek | None = None
         self._tasks: set[asyncio.Task] = set()
@@ -91,7 +91,7 @@ class LichessOpponent(Opponent):
         if self._started:
             return
         self._started = True
-        self._listener = listener = complete_listener(listener)
+        self._listener = listener
         listener.link(LinkState.CONNECTING, self.client.config.base_url)
         try:
             account = await self.client.account()
