@@ -67,18 +67,18 @@ Timing rules
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence, Union
+from typing import Optional, Sequence, Union
 
 from board_driver.debounce import SETTLE_MS, Debouncer
 from board_driver.reading import Reading
 from chess_core import Game, Move, Outcome, Position, Termination, san
-from chess_core.dead import can_possibly_mate, can_possibly_mate_steps, is_dead, is_dead_steps
-from chess_core.dead_search import Steps
+from chess_core.dead import can_possibly_mate
 from chess_core.clock import Clock, ClockError
 from chess_core.squares import BISHOP, BLACK, COLOR_NAMES, KNIGHT, QUEEN, ROOK, WHITE, scan_squares, square_name
 from chess_core.timecontrol import TimeControl
 
 from firmware.referee.inference import MoveInference, Verdict, VerdictKind
+from firmware.referee.searches import Searches
 
 
 __all__ = ["Match", "MatchConfig", "MatchEvent", "GameStarted", "MoveMade", "TakenBack", "BoardChanged",
@@ -167,25 +167,6 @@ _CLAIMS = (Termination.FIFTY_MOVES, Termination.THREEFOLD_REPETITION)
 PROMOTION_LETTERS = {"q": QUEEN, "r": ROOK, "b": BISHOP, "n": KNIGHT}
 
 
-def _advance(steps: Steps, count: int) -> tuple[bool, object]:
-    """Run ``count`` more steps of a stepwise search (0: all): (finished, its result)."""
-    try:
-        if count <= 0:
-            while True:
-                next(steps)
-        for _ in range(count):
-            next(steps)
-    except StopIteration as stop:
-        return True, stop.value
-    return False, None
-
-
-def _at_once(check: Callable[[Position], bool], position: Position) -> Steps:
-    """A dead-position test given as a plain function, as a search of one step."""
-    return check(position)
-    yield  # noqa: unreachable: makes this a generator
-
-
 def promotion_piece(piece: Union[int, str]) -> int:
     """The piece type (KNIGHT..QUEEN) of a promotion given as a letter (q r b n) or a type; ValueError else."""
     if isinstance(piece, str):
@@ -197,26 +178,38 @@ def promotion_piece(piece: Union[int, str]) -> int:
     return piece
 
 
-class _DeadRule:
-    """The game's dead-position test. Material rules answer at once; once ``defer`` is set, the
-    exact search waits for the next poll (``pending``), so a move reaches the LEDs before it runs.
-    A restore switches the test off while it pushes moves the game was already judged on."""
+class _Handover:
+    """The opponent's announced move being carried out by the player's hand: the opponent's clock
+    stopped at the announcement (``since``, clock ms), the player's time running meanwhile."""
 
-    def __init__(self, check: Optional[Callable[[Position], bool]]) -> None:
-        self.check = check
-        self.enabled = True
-        self.defer = False
-        self.pending = False
+    def __init__(self) -> None:
+        self.since: int | None = None
 
-    def __call__(self, position: Position) -> bool:
-        if not self.enabled:
+    def end(self, clock: Clock, t: int, live: bool) -> bool:
+        """The announced move was withdrawn (or taken back): the opponent's clock runs again from
+        ``t`` (if the game is live); the time in between is nobody's. True if one was under way."""
+        if self.since is None:
             return False
-        if self.check is None or position.is_insufficient_material():
-            return position.is_insufficient_material()
-        if self.defer:
-            self.pending = True
-            return False
-        return self.check(position)
+        self.since = None
+        if live:
+            clock.resume(t)
+        return live
+
+    def settle(self, clock: Clock, t: int, player: int) -> None:
+        """Charge ``player`` the time since the announcement (the clock stays stopped)."""
+        if self.since is None:
+            return
+        used = min(t - self.since, clock.remaining(player, t) or 0)
+        if used > 0:
+            clock.add_time(player, -used)
+        self.since = None
+
+    def flag_point(self, clock: Clock, clock_ms: int, player: int) -> tuple[int | None, int | None]:
+        """(the side whose flag falls next, when in clock ms): the side to move's, or, while the hand
+        carries out the opponent's announced move, ``player``'s."""
+        if self.since is not None:
+            return player, self.since + (clock.remaining(player, clock_ms) or 0)
+        return clock.side_to_move, clock.flag_time()
 
 
 class Match:
@@ -236,10 +229,10 @@ class Match:
         cfg = self.config
         self.fen = fen
         exact = cfg.exact_dead_positions
-        self._dead_rule = _DeadRule(is_dead if exact else None)
-        self.game = Game(fen, cfg.rules, dead_position=self._dead_rule, can_mate=can_possibly_mate if exact else None,
-                         chess960=cfg.chess960)
-        self._dead_rule.defer = True  # judged exactly at construction, deferred to a poll after
+        self.searches = Searches(exact)
+        self.game = Game(fen, cfg.rules, dead_position=self.searches.dead_rule,
+                         can_mate=can_possibly_mate if exact else None, chess960=cfg.chess960)
+        self.searches.dead_rule.defer = True  # judged exactly at construction, deferred to a poll after
         self.clock = Clock(self.time_control)
         self.inference = MoveInference(self.game.position, touch_move=cfg.touch_move, takebacks=cfg.takebacks)
         self.started = False
@@ -252,9 +245,7 @@ class Match:
         self._clock_ms = 0               # the latest time given to a clock call that advances it
         self._illegal = False            # inside a run of ILLEGAL verdicts (one problem per run)
         self._expected: Optional[tuple[Move, int]] = None   # the opponent's move and when it was announced
-        self._handover_ms: Optional[int] = None   # the clock stopped for the opponent at its move's announcement
-        self._dead_steps: Optional[Steps] = None   # the dead-position search under way
-        self._flag_steps: Optional[tuple[int, int, Steps]] = None  # (side, flag ms, search) under way
+        self._handover = _Handover()     # the clock stopped for the opponent at its move's announcement
 
     # -- input -----------------------------------------------------------------------------
 
@@ -273,7 +264,7 @@ class Match:
         # nor with a raw reading (whose settling would wait behind it). The service polls again
         # at once while a search is under way. Searches run to their end (steps 0) come first.
         steps = self.config.analysis_steps
-        events: list[MatchEvent] = [] if steps else self._judge_dead_position(0) + self._judge_flag(0)
+        events: list[MatchEvent] = [] if steps else self._judge(0)
         settled_any = False
         for settled in self.debouncer.poll(now):
             settled_any = True
@@ -282,15 +273,15 @@ class Match:
             since = self.debouncer.unsettled_since()
             events += self._apply(self.inference.poll(now if since is None else min(now, since)))
         if steps and analyse and not settled_any and not events:
-            events += self._judge_dead_position(steps) + self._judge_flag(steps)
+            events += self._judge(steps)
         events += self._check_flag(now)
         return events
 
     def next_deadline(self) -> Optional[float]:
         deadlines = self._timers()
         if self._live():
-            _, at = self._flag_point()
-            if at is not None and not self._flag_deferred(at):
+            _, at = self._handover.flag_point(self.clock, self._clock_ms, self.game.turn ^ 1)
+            if at is not None and not _flag_deferred(self.debouncer, self.inference, at):
                 deadlines.append(at / 1000)
         return min(deadlines) if deadlines else None
 
@@ -304,7 +295,7 @@ class Match:
         v = self.last_verdict
         if self._live() and v is not None and v.kind in (VerdictKind.LIFTED, VerdictKind.ILLEGAL):
             lifted = f"; lifted: {_squares(v.lifted)}" if v.lifted else ""
-            events += self._problem(v.time, f"the board is left unresolved ({v.kind.value}{lifted})")
+            events += _problem(self.problems, v.time, f"the board is left unresolved ({v.kind.value}{lifted})")
         return events
 
     # -- commands --------------------------------------------------------------------------
@@ -342,11 +333,11 @@ class Match:
         return events + self._apply(verdicts)
 
     def resign(self, color: int, now: float) -> list[MatchEvent]:
-        events = self.poll(now) + self._settle()
+        events = self.poll(now) + self._judge(0)
         return events + self._end(self.game.resign(color), now)
 
     def agree_draw(self, now: float) -> list[MatchEvent]:
-        events = self.poll(now) + self._settle()
+        events = self.poll(now) + self._judge(0)
         return events + self._end(self.game.agree_draw(), now)
 
     def reopen(self, now: float) -> list[MatchEvent]:
@@ -371,7 +362,7 @@ class Match:
         return [Reopened(now)]
 
     def claim_draw(self, now: float, move: Optional[Move] = None) -> list[MatchEvent]:
-        events = self.poll(now) + self._settle()
+        events = self.poll(now) + self._judge(0)
         if move is not None:
             mover = self.game.turn
             text = san(self.game.position, move)
@@ -387,7 +378,7 @@ class Match:
     def end(self, outcome: Outcome, now: float) -> list[MatchEvent]:
         """End the game with an outcome decided elsewhere (the other end of an online game: a
         flag, an abort, a claim over there), whose word is final; nothing when it is over."""
-        events = self.poll(now) + self._settle()
+        events = self.poll(now) + self._judge(0)
         if not self._live():
             return events
         return events + self._end(self.game.end(outcome), now)
@@ -410,7 +401,7 @@ class Match:
         if not self.game.moves:
             raise ValueError("there is no move to take back")
         events = self.poll(now)
-        self._end_handover(self._clock_now(now))
+        self._resume_after_handover(self._clock_now(now))
         move = self.game.moves[-1]
         events += self._take_back(move, now)
         self.inference.reset(self.game.position, guide_back=True)
@@ -422,8 +413,8 @@ class Match:
     def pause(self, now: float) -> list[MatchEvent]:
         """Stop both clocks (an arbiter's stop); moves made meanwhile are recorded, untimed."""
         events = self.poll(now)
-        if self._handover_ms is not None:   # already stopped: the hand's time so far is the player's
-            self._settle_handover(self._clock_now(now))
+        if self._handover.since is not None:   # already stopped: the hand's time so far is the player's
+            self._handover.settle(self.clock, self._clock_now(now), self.game.turn ^ 1)
         elif self.clock.started and self.clock.flag_fallen is None:
             t = self._clock_now(now)
             self.clock.pause(t)
@@ -432,7 +423,7 @@ class Match:
 
     def resume(self, now: float) -> list[MatchEvent]:
         """Restart the clock of the side to move after ``pause``."""
-        if self.clock.paused and self._live() and self._handover_ms is None:
+        if self.clock.paused and self._live() and self._handover.since is None:
             t = self._clock_now(now)
             self.clock.resume(t)
             self._clock_ms = t
@@ -442,7 +433,7 @@ class Match:
         """Only ``move`` (the opponent's) may be made next; None: any. ``now``: when it was
         announced: the time the hand then spends carrying it out is the player's, not the opponent's."""
         self.inference.expect(move)
-        self._end_handover(self._clock_now(now) if now is not None else self._clock_ms)
+        self._resume_after_handover(self._clock_now(now) if now is not None else self._clock_ms)
         self._expected = (move, _ms(now)) if move is not None and now is not None else None
         clock = self.clock
         if (self._expected is not None and self.time_control.timed and clock.started and not clock.paused
@@ -450,24 +441,13 @@ class Match:
             t = self._clock_now(now)
             if clock.flag_time() is None or t < clock.flag_time():
                 clock.pause(t)   # the opponent's time stops as its move is announced; the player's runs (below)
-                self._clock_ms = self._handover_ms = t
+                self._clock_ms = self._handover.since = t
 
-    def _end_handover(self, t: int) -> None:
-        """The announced move was withdrawn (or taken back): the opponent's clock runs again from ``t``;
-        the time in between is nobody's."""
-        if self._handover_ms is not None:
-            self._handover_ms = None
-            if self._live():
-                self.clock.resume(t)
-                self._clock_ms = t
-
-    def _settle_handover(self, t: int) -> None:
-        """Charge the player the time since the announcement (the clock stays stopped)."""
-        player = self.game.turn ^ 1
-        used = min(t - self._handover_ms, self.clock.remaining(player, t) or 0)
-        if used > 0:
-            self.clock.add_time(player, -used)
-        self._handover_ms = None
+    def _resume_after_handover(self, t: int) -> None:
+        """The announced move was withdrawn (or taken back): the opponent's clock runs again from
+        ``t``; the time in between is nobody's."""
+        if self._handover.end(self.clock, t, self._live()):
+            self._clock_ms = t
 
     def new_game(self, now: float, fen: Optional[str] = None, *, arrange: int = 0) -> list[MatchEvent]:
         """A new game from ``fen`` (default: the configured start); it starts when the board shows
@@ -499,12 +479,12 @@ class Match:
         """
         match = cls(config, debouncer=debouncer)
         game = match.game
-        match._dead_rule.enabled = False   # judged already: the outcome says how it ended
+        match.searches.dead_rule.enabled = False   # judged already: the outcome says how it ended
         try:
             for move in moves:
                 game.push(move if isinstance(move, Move) else Move.from_uci(move))
         finally:
-            match._dead_rule.enabled = True
+            match.searches.dead_rule.enabled = True
         if outcome is not None and game.outcome != outcome:
             game.decide(outcome)
         plies = len(game.moves)
@@ -555,15 +535,16 @@ class Match:
             return None
         at = self._clock_now(now)
         times = [self.clock.remaining(WHITE, at), self.clock.remaining(BLACK, at)]
-        if self._handover_ms is not None:   # the player carries out the opponent's move: the player's time runs
+        since = self._handover.since
+        if since is not None:   # the player carries out the opponent's move: the player's time runs
             player = self.game.turn ^ 1
-            times[player] = max(0, times[player] - max(0, at - self._handover_ms))
+            times[player] = max(0, times[player] - max(0, at - since))
         return times[WHITE], times[BLACK]
 
     def running_side(self) -> Optional[int]:
         """The side whose time runs now: the player carrying out the opponent's announced move, else
         the clock's."""
-        return self.game.turn ^ 1 if self._handover_ms is not None else self.clock.running_side
+        return self.game.turn ^ 1 if self._handover.since is not None else self.clock.running_side
 
     def to_pgn(self, headers: Optional[dict] = None) -> str:
         from chess_core.pgn import write_pgn
@@ -593,7 +574,7 @@ class Match:
         return max(_ms(seconds), self._clock_ms, last)
 
     def _live(self) -> bool:
-        return self.started and not self.game.is_over and self._flag_steps is None
+        return self.started and not self.game.is_over and not self.searches.flagged
 
     def _settled(self, reading: Reading) -> list[MatchEvent]:
         if not self.started:
@@ -624,7 +605,7 @@ class Match:
             if kind is VerdictKind.ILLEGAL:
                 if not self._illegal:
                     side = COLOR_NAMES[self.game.turn]
-                    events += self._problem(v.time, f"no legal move explains the board ({side} to move); "
+                    events += _problem(self.problems, v.time, f"no legal move explains the board ({side} to move); "
                                                     f"squares that differ: {_squares(v.wrong)}")
                 self._illegal = True
             else:
@@ -642,18 +623,14 @@ class Match:
         # A move before the last position's verdict: that search is dropped, the new position is
         # judged instead (a dead position stays dead whatever is played: the game still ends
         # drawn, a move later), so a quick player never waits for a search.
-        self._dead_steps = None
+        self.searches.drop()
         t = self._clock_now(v.time)
-        flagged, flag = self._flag_point()
+        flagged, flag = self._handover.flag_point(self.clock, self._clock_ms, self.game.turn ^ 1)
         if flag is not None and t >= flag:
             return self._flag(flag, flagged)
-        handover, self._handover_ms = self._handover_ms, None
-        if handover is not None:   # the opponent's move carried out: its clock was stopped at the announcement
+        if self._handover.since is not None:   # the opponent's move carried out: its clock was stopped at the announcement
             self.clock.resume(t)
-            player = self.game.turn ^ 1
-            used = min(t - handover, self.clock.remaining(player, t) or 0)
-            if used > 0:
-                self.clock.add_time(player, -used)
+            self._handover.settle(self.clock, t, self.game.turn ^ 1)
         mover = self.game.turn
         text = san(self.game.position, v.move)
         outcome = self.game.push(v.move)
@@ -691,7 +668,7 @@ class Match:
 
     def _amend(self, v: Verdict) -> list[MatchEvent]:
         now = self._clock_now(v.time)
-        self._dead_steps = None  # the position it judged is replaced
+        self.searches.drop()  # the position it judged is replaced
         pressed = self._press_ms[-1]
         done = max(_ms(v.time), pressed)
         self.game.pop()
@@ -710,7 +687,7 @@ class Match:
 
     def _take_back(self, move: Move, time: float) -> list[MatchEvent]:
         now = self._clock_now(time)
-        self._dead_steps = None  # the position it judged is taken back
+        self.searches.drop()  # the position it judged is taken back
         reopened = self.game.is_over
         self.game.pop()
         if reopened and self.clock.paused:
@@ -718,45 +695,17 @@ class Match:
         self._unpress(now, now - self._press_ms[-1])
         return [TakenBack(move, time)]
 
-    def _judge_dead_position(self, steps: int) -> list[MatchEvent]:
-        """The exact dead-position search deferred from the last move (see _DeadRule), ``steps``
-        more of it (0: to its end)."""
-        rule = self._dead_rule
-        if rule.pending:
-            rule.pending = False
-            if self.game.outcome is None and rule.check is not None:
-                self._dead_steps = (is_dead_steps(self.game.position) if rule.check is is_dead
-                                    else _at_once(rule.check, self.game.position.copy()))
-        if self._dead_steps is None:
-            return []
-        done, dead = _advance(self._dead_steps, steps)
-        if not done:
-            return []
-        self._dead_steps = None
-        if not dead or self.game.outcome is not None:
-            return []
-        return self._end(self.game.end(Outcome(Termination.INSUFFICIENT_MATERIAL)), self._clock_ms / 1000)
-
-    def _judge_flag(self, steps: int) -> list[MatchEvent]:
-        """The "can the opponent still mate" search after a flag fall, ``steps`` more of it."""
-        if self._flag_steps is None:
-            return []
-        side, at_ms, search = self._flag_steps
-        done, can = _advance(search, steps)
-        if not done:
-            return []
-        self._flag_steps = None
-        outcome = Outcome(Termination.TIME_FORFEIT, side ^ 1) if can else Outcome(Termination.TIME_VS_INSUFFICIENT)
-        return self._end(self.game.end(outcome), at_ms / 1000)
-
-    def _settle(self) -> list[MatchEvent]:
-        """Finish the searches under way (before a decision that must know the game's state)."""
-        return self._judge_dead_position(0) + self._judge_flag(0)
+    def _judge(self, steps: int) -> list[MatchEvent]:
+        """``steps`` more of the searches under way (0: to their end): a dead position, or the
+        "can the opponent still mate" search after a flag fall, may end the game."""
+        events: list[MatchEvent] = []
+        for outcome, time in self.searches.run(self.game, steps, self._clock_ms / 1000):
+            events += self._end(self.game.end(outcome), time)
+        return events
 
     def _timers(self) -> list[float]:
         """When the debouncer, the inference or a deferred check may next decide (not the flag)."""
-        busy = self._dead_rule.pending or self._dead_steps is not None or self._flag_steps is not None
-        deadlines = [self._clock_ms / 1000] if busy else []
+        deadlines = [self._clock_ms / 1000] if self.searches.busy else []
         settle = self.debouncer.next_deadline()
         if settle is not None:
             deadlines.append(settle)
@@ -767,54 +716,47 @@ class Match:
                 deadlines.append(commit)
         return deadlines
 
-    def _flag_deferred(self, at_ms: int) -> bool:
-        """A move the board may have completed before the flag is still settling or waiting."""
-        return any(t is not None and _ms(t) < at_ms
-                   for t in (self.debouncer.unsettled_since(), self.inference.pending_time()))
-
     def _check_flag(self, now: float) -> list[MatchEvent]:
         if not self._live():
             return []
-        side, at = self._flag_point()
-        if at is None or _ms(now) < at or self._flag_deferred(at):
+        side, at = self._handover.flag_point(self.clock, self._clock_ms, self.game.turn ^ 1)
+        if at is None or _ms(now) < at or _flag_deferred(self.debouncer, self.inference, at):
             return []
         return self._flag(at, side)
-
-    def _flag_point(self) -> tuple[Optional[int], Optional[int]]:
-        """(the side whose flag falls next, when in clock ms): the side to move's, or, while the hand
-        carries out the opponent's announced move, the player's."""
-        if self._handover_ms is not None:
-            player = self.game.turn ^ 1
-            return player, self._handover_ms + (self.clock.remaining(player, self._clock_ms) or 0)
-        return self.clock.side_to_move, self.clock.flag_time()
 
     def _flag(self, at_ms: int, side: Optional[int] = None) -> list[MatchEvent]:
         if side is None:
             side = self.clock.side_to_move
-        if self._handover_ms is not None:   # the player's flag, carrying out the opponent's move
-            self._settle_handover(at_ms)
+        self._handover.settle(self.clock, at_ms, self.game.turn ^ 1)   # the player's flag, carrying out the opponent's move
         self._clock_ms = max(self._clock_ms, at_ms)
         if not self.config.exact_dead_positions:
             return self._end(self.game.flag(side), at_ms / 1000)
         # The clock stops at the flag at once; the search decides win or draw (FIDE 6.9) in slices.
         if self.clock.started and not self.clock.paused:
             self.clock.pause(self._clock_now(at_ms / 1000))
-        self._flag_steps = (side, at_ms, can_possibly_mate_steps(self.game.position, side ^ 1))
-        return self._judge_flag(self.config.analysis_steps)
+        self.searches.start_flag(side, at_ms, self.game.position)
+        return self._judge(self.config.analysis_steps)
 
     def _end(self, outcome: Outcome, time: float) -> list[MatchEvent]:
-        if self._handover_ms is not None:   # the game ends while the hand carries out the opponent's move
-            self._settle_handover(self._clock_now(time))
+        if self._handover.since is not None:   # the game ends while the hand carries out the opponent's move
+            self._handover.settle(self.clock, self._clock_now(time), self.game.turn ^ 1)
         if self.clock.started and not self.clock.paused and self.clock.flag_fallen is None:
             t = self._clock_now(time)
             self.clock.pause(t)
             self._clock_ms = t
         return [GameOver(outcome, time)]
 
-    def _problem(self, time: float, message: str) -> list[MatchEvent]:
-        text = f"{time:.3f} s: {message}"
-        self.problems.append(text)
-        return [ProblemFound(text, time, message)]
+
+def _flag_deferred(debouncer: Debouncer, inference: MoveInference, at_ms: int) -> bool:
+    """A move the board may have completed before the flag is still settling or waiting."""
+    return any(t is not None and _ms(t) < at_ms for t in (debouncer.unsettled_since(), inference.pending_time()))
+
+
+def _problem(problems: list[str], time: float, message: str) -> list[MatchEvent]:
+    """A problem met on the board, kept in words with its time and reported as an event."""
+    text = f"{time:.3f} s: {message}"
+    problems.append(text)
+    return [ProblemFound(text, time, message)]
 
 
 def _clock_with_last_press(time_control: TimeControl, made: dict, times: dict, mover: int,

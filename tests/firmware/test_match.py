@@ -465,7 +465,7 @@ def test_a_settled_reading_is_not_held_up_by_a_slice_of_the_search(cold, monkeyp
     """Issue 14: each raw reading and the poll that settled it ran a slice of the search first
     (1-2 ms here, about 10 ms on a Pi Zero 2 W), so the LED frame of a lifted piece waited for
     it. Only the polls with nothing else to do run slices."""
-    from firmware.referee import match as match_module
+    from firmware.referee import searches as match_module   # (the searches run a slice at a time there)
     slices = []
     advance = match_module._advance
     monkeypatch.setattr(match_module, "_advance", lambda steps, count: slices.append(count) or advance(steps, count))
