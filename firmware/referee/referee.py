@@ -22,11 +22,13 @@ back, in the order they happened:
   the promotion still open, gestures reset), returned unchanged; ``feed`` and ``poll`` do it
   themselves, a command's events on ``match`` are handed to it. Noting an event twice changes
   nothing, and events that are not the match's pass through.
-* ``begin(match)``: the next game's match (settled reading, verdict, gestures and watch anew);
-  ``resume(match)``: a match that continues a game (a restart, a server's sync).
+* ``begin(config, now)``: the next game's match on the same board (settled reading, verdict,
+  gestures and watch anew); ``resume(match)``: a match that continues a game (a restart, a
+  server's sync); ``arrange(squares)``: pieces to lift and set anew before the start.
 * ``view(now, stage)``: the frozen :class:`BoardView` the LEDs and the page show of the board;
   ``next_deadline(stage)``: when ``poll`` must run if no reading comes; ``forming()``: the board
-  is on its way to a result gesture (no problem to report).
+  is on its way to a result gesture (no problem to report); ``board``: the latest settled
+  reading; ``gesture(now)``: the countdown of a result gesture, for the page.
 
 ``match`` is the referee's game, for the commands (resign, draw, takeback...) that the
 conductor applies to it and hands to ``adopt``. Time is always passed in.
@@ -38,10 +40,11 @@ from typing import Any, Union
 
 from board_driver.reading import Reading
 from chess_core import Position
+from chess_core.chess960 import rearranged
 
-from firmware.referee.gestures import DrawGesture, GestureTracker, GestureUndone, Resign, forming
+from firmware.referee.gestures import DrawGesture, GestureProgress, GestureTracker, GestureUndone, Resign, forming
 from firmware.referee.inference import Verdict, VerdictKind
-from firmware.referee.match import BoardChanged, GameOver, GameStarted, Match, MatchEvent, MoveMade, TakenBack
+from firmware.referee.match import BoardChanged, GameOver, GameStarted, Match, MatchConfig, MatchEvent, MoveMade, TakenBack
 from firmware.referee.restart_watch import RestartWatch, at_start
 
 __all__ = ["Referee", "Stage", "BoardView", "NextGameSetUp", "StartPosition", "RefereeEvent"]
@@ -153,14 +156,30 @@ class Referee:
                 self.gestures.reset()   # (a result set by a gesture may be taken back a while)
         return events
 
-    def begin(self, match: Match) -> None:
-        """The next game: its match (the board's debouncer carried over), nothing seen of it yet."""
+    def begin(self, config: MatchConfig, now: float) -> list[MatchEvent]:
+        """The next game, from ``config``: a new match on the same board (its debouncer carried
+        over: the pieces stay where they are), nothing seen of it yet. In Chess960 the first-rank
+        pieces that differ from the last game's start must first be lifted (occupancy alone cannot
+        tell them apart; ``Match.new_game``). Its first events (GameStarted at once if the board
+        already shows the start position)."""
+        previous = self.match
+        match = Match(config, debouncer=previous.debouncer)
+        arrange = rearranged(previous.game.start_position(), match.game.start_position()) if config.chess960 else 0
         self.match = match
         self.settled = None
         self.verdict = None
         self.promotion_square = None
         self.gestures.reset()
         self.restart.reset()
+        return self.adopt(match.new_game(now, arrange=arrange), now)
+
+    def arrange(self, squares: int) -> None:
+        """Before the start, the pieces on ``squares`` must be lifted and set anew (a Chess960 start
+        on sensors that see no piece types: the usual first ranks are assumed at power-on)."""
+        self.match.to_arrange = squares
+
+    def set_gesture_times(self, resign_s: float, draw_s: float) -> None:
+        self.gestures.resign_s, self.gestures.draw_s = resign_s, draw_s
 
     def resume(self, match: Match, *, reread: bool = False) -> None:
         """A match that continues a game (a restart, a server's sync): no promotion open, no
@@ -201,6 +220,15 @@ class Referee:
         progress = self.gestures.progress(now)
         return BoardView(lifted, wrong, touched, hold.squares, hold.kind, progress.fraction if progress else 0.0,
                          self.promotion_square)
+
+    @property
+    def board(self) -> Reading | None:
+        """The board as it stands: the latest settled reading (None before the first)."""
+        return self.match.debouncer.settled
+
+    def gesture(self, now: float) -> GestureProgress | None:
+        """The countdown of the gesture held, or of the time left to undo one fired, for the page."""
+        return self.gestures.progress(now)
 
     def forming(self) -> bool:
         """The settled board is on its way to a result gesture (both kings lifted, a piece on the

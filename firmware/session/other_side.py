@@ -206,7 +206,7 @@ class OtherSide:
         assert record is not None
         follow_sync(record, sync, names, game.rules, now)
         record.tags = online_tags(sync)
-        match = synced_match(session.match_config(), sync, now, session.referee.match.debouncer)
+        match = synced_match(session.match_config(), sync, now, session.referee.match)
         seat.takeback_offer = None
         session.file.record, session.names = record, names
         session.referee.resume(match, reread=True)

@@ -82,7 +82,7 @@ class Reactions:
 
     def on_board(self, event: BoardChanged, now: float) -> None:
         s = self.session
-        settled = s.referee.match.debouncer.settled
+        settled = s.referee.board
         if event.verdict.kind is VerdictKind.ILLEGAL:
             if settled is not None:   # still wrong, maybe otherwise: say what to do now
                 s.play.problems.reword(s.game.position, settled.occupied)
@@ -98,7 +98,7 @@ class Reactions:
         if s.config.gestures.enabled and s.referee.forming():
             return   # the kings on their way to the centre: a gesture, not a wrong board
         log.warning("%s", event.message)
-        board, verdict = s.referee.match.debouncer.settled, s.referee.match.last_verdict
+        board, verdict = s.referee.board, s.referee.match.last_verdict
         if board is not None and verdict is not None and verdict.kind is VerdictKind.ILLEGAL:
             s.play.problems.wrong_board(event.time, s.game.position, board.occupied)
         else:

@@ -22,9 +22,11 @@ def restore_match(config: MatchConfig, record: GameRecord, now: float, *, guide_
                          clocks=record.clocks, guide_back=guide_back, amend_last=not guide_back, debouncer=debouncer)
 
 
-def synced_match(config: MatchConfig, sync: GameSync, now: float, debouncer: Debouncer) -> Match:
-    """A Match that continues the game the other end sent: its moves are final, its clocks the
-    server's (the board's does not run), no board takebacks, and the pieces are guided back first."""
+def synced_match(config: MatchConfig, sync: GameSync, now: float, previous: Match) -> Match:
+    """A Match that continues the game the other end sent, on the board of ``previous`` (its
+    debouncer carried over): its moves are final, its clocks the server's (the board's does not
+    run), no board takebacks, and the pieces are guided back first."""
+    debouncer = previous.debouncer
     config = dataclasses.replace(config, fen=sync.start_fen, time_control="-", takebacks=False, chess960=sync.chess960)
     return Match.restore(config, list(sync.moves), now, guide_back=True, debouncer=debouncer)
 

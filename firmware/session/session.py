@@ -107,7 +107,7 @@ class Session:
         if self.game.chess960 and config.board.sensors not in SIMULATED:
             # Sensors that see no piece types cannot tell which first ranks stand on the board at
             # power-on: the usual ones are assumed, and the pieces that differ are lifted and set anew.
-            self.referee.match.to_arrange = rearranged(Position(), self.game.start_position())
+            self.referee.arrange(rearranged(Position(), self.game.start_position()))
         self.phase = Phase.SETTING_UP
         self.names = (config.game.white, config.game.black)
         self.occupied: int | None = None     # the latest raw reading
@@ -463,8 +463,7 @@ class Session:
             if "engine" in sections:
                 self.seat.set_engine_level()
             self.style = LedStyle.from_config(self.config.leds)
-            gestures = self.referee.gestures
-            gestures.resign_s, gestures.draw_s = self.config.gestures.resign_s, self.config.gestures.draw_s
+            self.referee.set_gesture_times(self.config.gestures.resign_s, self.config.gestures.draw_s)
             game = sections.get("game", {})
             if "white" in game or "black" in game:
                 self.set_names((game.get("white", self.names[0]), game.get("black", self.names[1])))
@@ -577,15 +576,10 @@ class Session:
             if self.names[side] == before[1]:
                 self.set_names((g.white, self.names[1]) if side == 0 else (self.names[0], g.black))
         seat.name_engine_sides(names)
-        match = Match(self.match_config(), debouncer=previous.debouncer)
-        self.referee.begin(match)
         self.phase = Phase.SETTING_UP
         self.play = Play()
         self._changed = True
-        arrange = 0
-        if match.game.chess960:   # the pieces to rearrange from the last start position (LEDs show them)
-            arrange = rearranged(previous.game.start_position(), match.game.start_position())
-        self.apply(match.new_game(now, arrange=arrange), now)
+        self.apply(self.referee.begin(self.match_config(), now), now)
 
 
 __all__ = ["Session", "SessionError", "ended_by_last_move"]

@@ -57,7 +57,7 @@ def session_state(session: Session, now: float) -> SessionState:
         move_clocks=tuple(record.clocks) if record else (),
         round=record.round if record else g.round,
         event=record.event if record else g.event, save_problem=session.file.saving.message(),
-        gesture=session.referee.gestures.progress(now), corrections=_corrections(session),
+        gesture=session.referee.gesture(now), corrections=_corrections(session),
         chess960=game.chess960, new_online_game=play.new_online_game, chat=tuple(play.chat_lines),
         notice=notice[0] if notice else None, notice_fr=notice[1] if notice else None,
         first_move_ms=_first_move_ms(session, now), problems_fr=play.problems.in_french())
