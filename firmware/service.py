@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterable, Iterator, Optional
+from typing import Any, Awaitable, Callable, Iterable, Iterator
 
 from board_driver.backends import open_leds, open_source
 from board_driver.pinmap import LedPins, load_pinmap
@@ -72,7 +72,7 @@ END, STOP, TICK = _End(), _Stop(), _Tick()
 CONFIGURED = object()   # Service(opponent=...): the one ``[game] opponent`` names
 
 
-def build_source(config: Config, *, on_promote: Optional[Callable[[Any], None]] = None):
+def build_source(config: Config, *, on_promote: Callable[[Any], None] | None = None):
     """The sensor source named by ``[board] sensors`` (see board_driver.backends)."""
     board = config.board
     pinmap = load_pinmap(board.pinmap) if board.sensors == "gpio" else None
@@ -129,8 +129,8 @@ class Service:
     None: two players over the board.
     """
 
-    def __init__(self, config: Config, *, source: Any = None, leds: Any = None, capture: Optional[Path] = None,
-                 notifier: Optional[Notifier] = None, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, config: Config, *, source: Any = None, leds: Any = None, capture: Path | None = None,
+                 notifier: Notifier | None = None, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], datetime] = datetime.now,
                  companions: tuple[Callable[["Service"], Awaitable[None]], ...] = (),
                  opponent: Any = CONFIGURED) -> None:
@@ -152,13 +152,13 @@ class Service:
         self.ready = asyncio.Event()
         self.readings = 0
         self.exit_code = 0
-        self._queue: Optional[asyncio.Queue] = None
-        self._loop: Optional[asyncio.AbstractEventLoop] = None
+        self._queue: asyncio.Queue | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping = False
         self._capture_writer = None
         self._capture_file = None
         self._tasks: list[asyncio.Task] = []
-        self._deadline: Optional[float] = None
+        self._deadline: float | None = None
         self._sleeping = False   # the loop waits for the queue (not handling an item)
         self.session.on_change = self._session_changed
 
@@ -289,7 +289,7 @@ class Service:
                 notifier.watchdog()
                 next_watchdog = self._monotonic() + interval
 
-    def _timeout(self, next_watchdog: float) -> Optional[float]:
+    def _timeout(self, next_watchdog: float) -> float | None:
         """How long the loop may wait for a reading: until the session's next deadline (live)
         or the next watchdog ping, whichever comes first."""
         timeout = None
@@ -305,7 +305,7 @@ class Service:
         return timeout
 
     @property
-    def next_wake(self) -> Optional[float]:
+    def next_wake(self) -> float | None:
         """The session deadline the loop sleeps until (None: until a reading or a command)."""
         return self._deadline
 

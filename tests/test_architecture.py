@@ -1,9 +1,11 @@
 """The architecture as a test: which package may import which, no cycles, a docstring line per module.
 
-The layers, lowest first (docs/architecture.md): chess_core and board_driver (neither imports the
-other nor anything of ours), firmware's configuration, the referee (pure: no asyncio, no I/O),
-the opponents, the session, the service and the web companion, the commands. Imports inside
-functions count: a cycle hidden in a function is a cycle.
+The layers, lowest first (docs/architecture.md): chess_core, board_driver and netserver (none
+imports another nor anything of ours), firmware's configuration, words and atomic file, the
+referee (pure: no asyncio, no I/O), the opponents, the session, the service and the web
+companion, the commands. Imports inside functions count: a cycle hidden in a function is a
+cycle. The sizes the house keeps (the session a conductor, the match and the page's server
+focused) and the session's distance from its referee's parts are rules too.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("chess_core", "board_driver", "firmware")
+PACKAGES = ("chess_core", "board_driver", "netserver", "firmware")
 OURS = PACKAGES + ("coprocessor",)
 
 # Layer of each part (a module belongs to the longest prefix listed); imports go to a lower or the
@@ -22,7 +24,10 @@ OURS = PACKAGES + ("coprocessor",)
 LAYERS = {
     "chess_core": 0,
     "board_driver": 0,
+    "netserver": 0,
     "firmware.config": 1,
+    "firmware.words": 1,
+    "firmware.atomic_file": 1,
     "firmware.sdnotify": 1,
     "firmware.heap": 1,
     "firmware.tasks": 1,
@@ -106,6 +111,14 @@ def test_chess_core_imports_only_the_standard_library():
             assert top == "chess_core" or top in sys.stdlib_module_names, f"{name} imports {imported}"
 
 
+def test_netserver_imports_only_the_standard_library():
+    """The HTTP/1.1 and WebSocket server knows nothing of the application that serves pages with it."""
+    for name in (n for n in MODULES if n.startswith("netserver")):
+        for imported in imports_of(name):
+            top = imported.split(".")[0]
+            assert top == "netserver" or top in sys.stdlib_module_names, f"{name} imports {imported}"
+
+
 def test_board_driver_never_imports_chess_or_the_service():
     for name in (n for n in MODULES if n.startswith("board_driver")):
         for imported in imports_of(name):
@@ -122,7 +135,7 @@ def test_the_referee_is_pure():
 
 
 def test_only_the_club_hub_imports_aiohttp():
-    """The board's page runs on firmware.web.http_server (importing aiohttp took 14 MB of resident memory)."""
+    """The board's page runs on netserver (importing aiohttp took 14 MB of resident memory)."""
     for name in (n for n in MODULES if not n.startswith("firmware.hub")):
         for imported in imports_of(name):
             assert imported.split(".")[0] != "aiohttp", f"{name} imports {imported}"
@@ -216,3 +229,74 @@ def test_no_asyncio_wait_for_that_could_drop_a_cancellation():
             if isinstance(node, ast.Call) and ast.unparse(node.func) in ("asyncio.wait_for", "wait_for"):
                 found.append(f"{name}:{node.lineno}")
     assert not found, "asyncio.wait_for in: " + ", ".join(found)
+
+
+def _methods(name: str, cls: str) -> list[str]:
+    for node in ast.walk(ast.parse(MODULES[name].read_text())):
+        if isinstance(node, ast.ClassDef) and node.name == cls:
+            return [b.name for b in node.body if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    raise AssertionError(f"no class {cls} in {name}")
+
+
+# (module, class, most methods): the session conducts, its parts do the work; the match and the
+# page's server stay focused. Every def in the class body counts, properties and dunders too.
+SIZES = [("firmware.session.session", "Session", 40), ("firmware.referee.match", "Match", 45),
+         ("firmware.web.server", "WebCompanion", 30)]
+LINES = [("firmware.session.session", 600)]
+
+
+@pytest.mark.parametrize("name, cls, most", SIZES)
+def test_the_classes_that_grow_stay_within_their_size(name, cls, most):
+    methods = _methods(name, cls)
+    assert len(methods) <= most, f"{cls} has {len(methods)} methods (at most {most}): {methods}"
+
+
+@pytest.mark.parametrize("name, most", LINES)
+def test_the_modules_that_grow_stay_within_their_lines(name, most):
+    lines = len(MODULES[name].read_text().splitlines())
+    assert lines <= most, f"{name} has {lines} lines (at most {most})"
+
+
+def test_nothing_answers_for_missing_attributes_by_magic():
+    """No __getattribute__ or __getattr__ in the product: a missing method is a bug to see (the
+    opponent's listener once filled in missing ones behind the session's back)."""
+    found = [f"{name}:{node.lineno}" for name, path in MODULES.items()
+             for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, ast.FunctionDef) and node.name in ("__getattribute__", "__getattr__")]
+    assert not found, "attribute magic in: " + ", ".join(found)
+
+
+# The referee's parts the session and its parts never touch: they ask the Referee
+# (firmware.referee.referee); its match is the game the commands act on.
+REFEREE_INSIDES = {"debouncer", "to_arrange", "gestures", "restart", "inference", "settled", "verdict"}
+
+
+def test_the_session_never_reaches_inside_its_referee():
+    found = []
+    for name, path in MODULES.items():
+        if not name.startswith("firmware.session") or name == "firmware.session.restore":
+            continue   # (restore builds matches that continue a game on the board's debouncer)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr in REFEREE_INSIDES and "referee" in ast.unparse(node.value):
+                found.append(f"{name}:{node.lineno} {ast.unparse(node)}")
+    assert not found, "the session reaches inside its referee: " + ", ".join(found)
+
+
+def test_the_session_takes_each_input_to_its_referee_once():
+    """feed and poll hand their input to the referee in one call each, and nothing else of it."""
+    tree = ast.parse(MODULES["firmware.session.session"].read_text())
+    session = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == "Session")
+    for method in ("feed", "poll"):
+        body = next(b for b in session.body if isinstance(b, ast.FunctionDef) and b.name == method)
+        calls = [ast.unparse(c.func) for c in ast.walk(body) if isinstance(c, ast.Call)
+                 and ast.unparse(c.func).startswith("self.referee.")]
+        assert calls == [f"self.referee.{method}"], (method, calls)
+
+
+def test_one_spelling_of_optional_types():
+    """X | None, never Optional[X] or Union[X, None], in the typed packages."""
+    found = [f"{name}:{node.lineno}" for name, path in MODULES.items()
+             if name.startswith(("chess_core", "board_driver", "netserver", "firmware"))
+             for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, (ast.Name, ast.Attribute)) and ast.unparse(node) in ("Optional", "typing.Optional")]
+    assert not found, "Optional[...] in: " + ", ".join(found[:20]) + (f" and {len(found) - 20} more" if len(found) > 20 else "")

@@ -67,7 +67,7 @@ Timing rules
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence, Union
+from typing import Sequence, Union
 
 from board_driver.debounce import SETTLE_MS, Debouncer
 from board_driver.reading import Reading
@@ -89,7 +89,7 @@ __all__ = ["Match", "MatchConfig", "MatchEvent", "GameStarted", "MoveMade", "Tak
 class MatchConfig:
     rules: str = "fide"
     time_control: str = "-"
-    fen: Optional[str] = None
+    fen: str | None = None
     touch_move: bool = False
     takebacks: bool = False
     chess960: bool = False  # Chess960 castling (config [game] variant = "chess960"); ``fen`` says which start
@@ -215,7 +215,7 @@ class _Handover:
 class Match:
     """One game refereed from the board; see the module docstring."""
 
-    def __init__(self, config: Optional[MatchConfig] = None, *, debouncer: Optional[Debouncer] = None) -> None:
+    def __init__(self, config: MatchConfig | None = None, *, debouncer: Debouncer | None = None) -> None:
         """``debouncer``: the board's, carried over from the match before (the pieces stay where
         they are from one game to the next); a new one by default."""
         self.config = config = config or MatchConfig()
@@ -225,7 +225,7 @@ class Match:
         self.debouncer = debouncer if debouncer is not None else Debouncer(config.settle_ms)
         self._setup(config.fen)
 
-    def _setup(self, fen: Optional[str]) -> None:
+    def _setup(self, fen: str | None) -> None:
         cfg = self.config
         self.fen = fen
         exact = cfg.exact_dead_positions
@@ -237,14 +237,14 @@ class Match:
         self.inference = MoveInference(self.game.position, touch_move=cfg.touch_move, takebacks=cfg.takebacks)
         self.started = False
         self.to_arrange = 0              # squares whose piece must be lifted before the start (new_game)
-        self.last_verdict: Optional[Verdict] = None
+        self.last_verdict: Verdict | None = None
         self.problems: list[str] = []
         self.gestures: list[str] = []    # gestures acted on, in words (filled by whoever reads them)
-        self.clocks_after_move: list[Optional[int]] = []
+        self.clocks_after_move: list[int | None] = []
         self._press_ms: list[int] = []   # when each move stopped its mover's clock
         self._clock_ms = 0               # the latest time given to a clock call that advances it
         self._illegal = False            # inside a run of ILLEGAL verdicts (one problem per run)
-        self._expected: Optional[tuple[Move, int]] = None   # the opponent's move and when it was announced
+        self._expected: tuple[Move, int] | None = None   # the opponent's move and when it was announced
         self._handover = _Handover()     # the clock stopped for the opponent at its move's announcement
 
     # -- input -----------------------------------------------------------------------------
@@ -277,7 +277,7 @@ class Match:
         events += self._check_flag(now)
         return events
 
-    def next_deadline(self) -> Optional[float]:
+    def next_deadline(self) -> float | None:
         deadlines = self._timers()
         if self._live():
             _, at = self._handover.flag_point(self.clock, self._clock_ms, self.game.turn ^ 1)
@@ -361,7 +361,7 @@ class Match:
             self.inference.feed(now, board.occupied, board.white, board.black)
         return [Reopened(now)]
 
-    def claim_draw(self, now: float, move: Optional[Move] = None) -> list[MatchEvent]:
+    def claim_draw(self, now: float, move: Move | None = None) -> list[MatchEvent]:
         events = self.poll(now) + self._judge(0)
         if move is not None:
             mover = self.game.turn
@@ -383,7 +383,7 @@ class Match:
             return events
         return events + self._end(self.game.end(outcome), now)
 
-    def set_rules(self, *, touch_move: Optional[bool] = None, takebacks: Optional[bool] = None) -> None:
+    def set_rules(self, *, touch_move: bool | None = None, takebacks: bool | None = None) -> None:
         """Change touch-move or board takebacks during the game (the settings, an online game)."""
         if touch_move is not None:
             self.config.touch_move = self.inference.touch_move = touch_move
@@ -429,7 +429,7 @@ class Match:
             self._clock_ms = t
         return self.poll(now)
 
-    def expect(self, move: Optional[Move], now: Optional[float] = None) -> None:
+    def expect(self, move: Move | None, now: float | None = None) -> None:
         """Only ``move`` (the opponent's) may be made next; None: any. ``now``: when it was
         announced: the time the hand then spends carrying it out is the player's, not the opponent's."""
         self.inference.expect(move)
@@ -449,7 +449,7 @@ class Match:
         if self._handover.end(self.clock, t, self._live()):
             self._clock_ms = t
 
-    def new_game(self, now: float, fen: Optional[str] = None, *, arrange: int = 0) -> list[MatchEvent]:
+    def new_game(self, now: float, fen: str | None = None, *, arrange: int = 0) -> list[MatchEvent]:
         """A new game from ``fen`` (default: the configured start); it starts when the board shows
         it. ``arrange``: squares whose piece must first be lifted (a Chess960 start position:
         occupancy alone cannot tell a rearranged first rank from the one standing there)."""
@@ -462,9 +462,9 @@ class Match:
 
     @classmethod
     def restore(cls, config: MatchConfig, moves: Sequence[Union[Move, str]], now: float, *,
-                outcome: Optional[Outcome] = None, remaining: Optional[Sequence[int]] = None,
-                clocks: Sequence[Optional[int]] = (), guide_back: bool = False,
-                amend_last: bool = False, debouncer: Optional[Debouncer] = None) -> "Match":
+                outcome: Outcome | None = None, remaining: Sequence[int] | None = None,
+                clocks: Sequence[int | None] = (), guide_back: bool = False,
+                amend_last: bool = False, debouncer: Debouncer | None = None) -> "Match":
         """A match that continues, at ``now``, the game of ``moves`` from ``config.fen``: started,
         with ``outcome`` if it ended, and the side to move's clock running again.
 
@@ -530,7 +530,7 @@ class Match:
         """The piece type (2..5) the next promotion makes, unless the player chooses another."""
         return self.inference.next_promotion
 
-    def remaining(self, now: float) -> Optional[tuple[int, int]]:
+    def remaining(self, now: float) -> tuple[int, int] | None:
         if not self.time_control.timed:
             return None
         at = self._clock_now(now)
@@ -541,12 +541,12 @@ class Match:
             times[player] = max(0, times[player] - max(0, at - since))
         return times[WHITE], times[BLACK]
 
-    def running_side(self) -> Optional[int]:
+    def running_side(self) -> int | None:
         """The side whose time runs now: the player carrying out the opponent's announced move, else
         the clock's."""
         return self.game.turn ^ 1 if self._handover.since is not None else self.clock.running_side
 
-    def to_pgn(self, headers: Optional[dict] = None) -> str:
+    def to_pgn(self, headers: dict | None = None) -> str:
         from chess_core.pgn import write_pgn
         tags = {"TimeControl": str(self.time_control)}
         tags.update(headers or {})
@@ -724,7 +724,7 @@ class Match:
             return []
         return self._flag(at, side)
 
-    def _flag(self, at_ms: int, side: Optional[int] = None) -> list[MatchEvent]:
+    def _flag(self, at_ms: int, side: int | None = None) -> list[MatchEvent]:
         if side is None:
             side = self.clock.side_to_move
         self._handover.settle(self.clock, at_ms, self.game.turn ^ 1)   # the player's flag, carrying out the opponent's move
@@ -760,7 +760,7 @@ def _problem(problems: list[str], time: float, message: str) -> list[MatchEvent]
 
 
 def _clock_with_last_press(time_control: TimeControl, made: dict, times: dict, mover: int,
-                           now_ms: int) -> Optional[Clock]:
+                           now_ms: int) -> Clock | None:
     """A clock whose last press (``mover``'s, at ``now_ms``) is in its history, so that it can be
     undone, and whose times after it are ``times``; None if it cannot be built."""
     before = dict(made)

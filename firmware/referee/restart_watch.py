@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 HOLD_S = 2.0   # a position on its way to the start (pieces going back one by one) passes in less
 
@@ -14,7 +13,7 @@ class RestartWatch:
     game. Time is passed in; ``deadline`` says when ``due`` may first be true."""
 
     hold_s: float = HOLD_S
-    since: Optional[float] = None
+    since: float | None = None
 
     def observe(self, time: float, at_start: bool) -> None:
         """A settled reading at ``time``: the start position (the game being elsewhere) or not."""
@@ -23,7 +22,7 @@ class RestartWatch:
         elif self.since is None:
             self.since = time
 
-    def deadline(self) -> Optional[float]:
+    def deadline(self) -> float | None:
         return None if self.since is None else self.since + self.hold_s
 
     def due(self, now: float) -> bool:
@@ -33,7 +32,7 @@ class RestartWatch:
         self.since = None
 
 
-def at_start(occupied: int, white: Optional[int], black: Optional[int], start_occupied: int,
+def at_start(occupied: int, white: int | None, black: int | None, start_occupied: int,
              start_white: int, start_black: int, game_occupied: int) -> bool:
     """The board shows the start position (colours too, on a board that reads them) and the
     game's position is not it (a game back at the start squares cannot be told from a reset)."""

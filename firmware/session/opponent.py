@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from typing import Any, Optional
+from typing import Any
 
 from chess_core import BLACK, WHITE, Move
 
@@ -84,19 +84,19 @@ class _Listener(OpponentListener):
 class OpponentSeat:
     """The opponent's side of one board's session; see the module docstring."""
 
-    def __init__(self, session: Conductor, opponent: Optional[Opponent]) -> None:
+    def __init__(self, session: Conductor, opponent: Opponent | None) -> None:
         self.session = session
         self.opponent = opponent
         self.choice = kind_of(opponent) if opponent is not None else OpponentKind.NONE
         self.engine_sides = self._sides_of(opponent)          # the sides the engine plays by choice
         self.takeovers: dict[int, Any] = {}                    # side -> the engine's Takeover, this game
-        self.link_state: Optional[LinkState] = None
+        self.link_state: LinkState | None = None
         self.link_detail = ""
-        self.online_sync: Optional[GameSync] = None           # the last GameSync while the game is online
-        self.engine_label: Optional[str] = None               # the engine's name as the players' names bear it
-        self.server_clock: Optional[ServerClock] = None       # the clocks of an online game
-        self.takeback_offer: Optional[int] = None             # the side whose takeback offer is pending
-        self.away: Optional[OpponentGone] = None              # the other player, while away
+        self.online_sync: GameSync | None = None           # the last GameSync while the game is online
+        self.engine_label: str | None = None               # the engine's name as the players' names bear it
+        self.server_clock: ServerClock | None = None       # the clocks of an online game
+        self.takeback_offer: int | None = None             # the side whose takeback offer is pending
+        self.away: OpponentGone | None = None              # the other player, while away
         self.lichess_token = session.config.lichess_token_path.exists()
         self._tasks: set[asyncio.Task] = set()
 
@@ -126,7 +126,7 @@ class OpponentSeat:
         return self.online_sync is None or self.opponent is None or self.opponent.assistance_allowed
 
     @property
-    def link_text(self) -> Optional[str]:
+    def link_text(self) -> str | None:
         if self.link_state is None:
             return None
         return f"{self.link_state.value}{': ' + self.link_detail if self.link_detail else ''}"
@@ -179,7 +179,7 @@ class OpponentSeat:
 
     # -- lifecycle ------------------------------------------------------------------------------
 
-    async def start(self, opponent: Optional[Opponent] = None) -> None:
+    async def start(self, opponent: Opponent | None = None) -> None:
         """Start the opponent (``opponent`` first takes the seat). A failure to start (no engine at
         that path...) shows as the link state; it is never raised."""
         if opponent is not None and opponent is not self.opponent:
@@ -217,7 +217,7 @@ class OpponentSeat:
             if self.opponent is opponent and self.link_state is not LinkState.FAILED:
                 self.linked(LinkState.FAILED, str(exc))
 
-    def use(self, new: Optional[Opponent], sides: Optional[frozenset] = None) -> None:
+    def use(self, new: Opponent | None, sides: frozenset | None = None) -> None:
         """Replace the opponent: the old one stops, then the new one starts, on the loop."""
         old = self.opponent
         if new is old:
@@ -234,7 +234,7 @@ class OpponentSeat:
         self.session.apply_board_rules()
         self.keep(loop.create_task(self._swap(old, new), name="session-opponent"))
 
-    async def _swap(self, old: Optional[Opponent], new: Optional[Opponent]) -> None:
+    async def _swap(self, old: Opponent | None, new: Opponent | None) -> None:
         if old is not None:
             try:
                 await old.stop()
@@ -244,7 +244,7 @@ class OpponentSeat:
             await self._start(new)
         self.session.touch()
 
-    def prepare(self, kind: OpponentKind, side: Optional[str], previous: Optional[frozenset]) -> None:
+    def prepare(self, kind: OpponentKind, side: str | None, previous: frozenset | None) -> None:
         """Before a new game: the opponent of ``kind``, kept when it is already that one (an engine
         then plays its sides again). ``side`` ("white", "black"): the engine's side asked for;
         else ``[engine] side`` ("alternate": the other than before)."""
@@ -279,7 +279,7 @@ class OpponentSeat:
             self.opponent.set_level(Level.from_config(self.session.config.engine))
 
     @staticmethod
-    def _sides_of(opponent: Optional[Opponent]) -> frozenset:
+    def _sides_of(opponent: Opponent | None) -> frozenset:
         if kind_of(opponent) is not OpponentKind.ENGINE:
             return frozenset()
         return frozenset(opponent.sides)
@@ -492,7 +492,7 @@ class OpponentSeat:
 
     # -- what the engine and the page are told --------------------------------------------------
 
-    def engine_times(self) -> Optional[ClockTimes]:
+    def engine_times(self) -> ClockTimes | None:
         """The clock as UCI ``go`` wants it (None without a clock: the level's move time counts)."""
         session = self.session
         match = session.referee.match
@@ -519,7 +519,7 @@ class OpponentSeat:
         if takeover is not None:
             self.session.file.comment_once(len(self.session.game.moves), takeover.comment())
 
-    def name_engine_sides(self, given: Optional[tuple[Optional[str], Optional[str]]]) -> None:
+    def name_engine_sides(self, given: tuple[str | None, str | None] | None) -> None:
         """The sides the engine plays by choice bear its name, unless a name was given for them."""
         if self.kind is not OpponentKind.ENGINE:
             return
@@ -548,7 +548,7 @@ class OpponentSeat:
             account=opponent.account_id if opponent is not None else None,
             online_game=self.online_sync.game_id if self.online_sync is not None else None)
 
-    def clocks(self, now: float) -> Optional[tuple[tuple[int, int], Optional[int]]]:
+    def clocks(self, now: float) -> tuple[tuple[int, int], int | None] | None:
         """Both clocks and the running side, the server's, in an online game; else None."""
         clock = self.server_clock
         if clock is None:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
 
 from board_driver.debounce import Debouncer
 
@@ -12,7 +11,7 @@ from firmware.session.recorder import GameRecord
 
 
 def restore_match(config: MatchConfig, record: GameRecord, now: float, *, guide_back: bool = False,
-                  debouncer: Optional[Debouncer] = None) -> Match:
+                  debouncer: Debouncer | None = None) -> Match:
     """A Match that continues ``record`` at ``now`` (see ``Match.restore``): its moves, outcome and
     clocks; the side to move's clock runs again with the time it had after the last move. The last
     move may still be amended (a cut while its mover was correcting it)."""
@@ -31,7 +30,7 @@ def synced_match(config: MatchConfig, sync: GameSync, now: float, previous: Matc
     return Match.restore(config, list(sync.moves), now, guide_back=True, debouncer=debouncer)
 
 
-def continues(record: Optional[GameRecord], sync: GameSync, previous: Optional[GameSync], same_start: bool,
+def continues(record: GameRecord | None, sync: GameSync, previous: GameSync | None, same_start: bool,
               moves_now: list) -> bool:
     """Whether ``sync`` continues the game of ``record`` (same online id, or, without ids, the same
     moves one way or the other since the last sync): then its PGN file is kept."""

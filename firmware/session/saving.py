@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import logging
-from typing import Optional
 
 log = logging.getLogger(__name__)
 
@@ -42,18 +41,18 @@ class SaveState:
     def __init__(self, first_s: float = 1.0, max_s: float = 30.0) -> None:
         self.first_s = first_s
         self.max_s = max_s
-        self.error: Optional[str] = None
+        self.error: str | None = None
         self.failures = 0
-        self._next: Optional[float] = None
+        self._next: float | None = None
 
-    def due(self, now: Optional[float]) -> bool:
+    def due(self, now: float | None) -> bool:
         return self._next is None or now is None or now >= self._next
 
-    def deadline(self) -> Optional[float]:
+    def deadline(self) -> float | None:
         """When to try again (None: no failure pending)."""
         return self._next
 
-    def failed(self, exc: BaseException, now: Optional[float]) -> None:
+    def failed(self, exc: BaseException, now: float | None) -> None:
         reason = describe(exc)
         if reason != self.error:
             log.error("cannot save the game: %s (%s); the moves are kept in memory and saving is retried",
@@ -70,7 +69,7 @@ class SaveState:
         self.failures = 0
         self._next = None
 
-    def message(self) -> Optional[str]:
+    def message(self) -> str | None:
         """What the page says while the game is not safely saved."""
         if self.error is None:
             return None

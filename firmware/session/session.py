@@ -119,6 +119,7 @@ class Session:
         self.given_names: tuple[str | None, str | None] | None = None   # the names given to the next game
         self._subscribers: list[Callable[[SessionState], None]] = []
         self._changed = True     # subscribers must hear of it
+        self._board_shown: Reading | None = None   # the settled board the subscribers last heard of
         self.reactions = Reactions(self)
 
     # -- state -----------------------------------------------------------------------------
@@ -519,9 +520,10 @@ class Session:
     def refresh(self, now: float) -> None:
         """After an input or a change: the settled board read, the LEDs shown, the game saved
         when due, the subscribers told."""
-        settled = self.referee.settled
         self.apply(self.referee.watch(now, stage(self)), now)
-        self._changed |= self.referee.settled is not settled
+        if self.referee.board is not self._board_shown:   # a new settled board: the page shows it
+            self._board_shown = self.referee.board
+            self._changed = True
         leds = frame(self.feedback_state(now), now, self.style)
         saving = self.file.saving
         if saving.error is not None:
