@@ -209,34 +209,34 @@ class OpponentListener(Protocol):
     nothing); nothing fills in a missing one behind its back."""
 
     def opponent_move(self, move: Move) -> None:
-        pass
+        return None
 
     def game_sync(self, sync: GameSync) -> None:
-        pass
+        return None
 
     def clock_sync(self, clock: ServerClock) -> None:
-        pass
+        return None
 
     def offer(self, offer: Offer) -> None:
-        pass
+        return None
 
     def move_rejected(self, move: Move, reason: str) -> None:
-        pass
+        return None
 
     def game_over(self, end: GameEnd) -> None:
-        pass
+        return None
 
     def chat(self, line: ChatLine) -> None:
-        pass
+        return None
 
     def opponent_gone(self, gone: OpponentGone) -> None:
-        pass
+        return None
 
     def challenge(self, event: ChallengeEvent) -> None:
-        pass
+        return None
 
     def link(self, state: LinkState, detail: str = "") -> None:
-        pass
+        return None
 
 
 class QuietListener(OpponentListener):

@@ -240,6 +240,7 @@ class Match:
         self.last_verdict: Verdict | None = None
         self.problems: list[str] = []
         self.gestures: list[str] = []    # gestures acted on, in words (filled by whoever reads them)
+        self.abandoned = False           # left unfinished: the start position set up mid-game (replay)
         self.clocks_after_move: list[int | None] = []
         self._press_ms: list[int] = []   # when each move stopped its mover's clock
         self._clock_ms = 0               # the latest time given to a clock call that advances it

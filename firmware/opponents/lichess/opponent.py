@@ -48,7 +48,7 @@ class LichessOpponent(Opponent):
         self.games_played: list[str] = []
         self._first_game = game_id
         self._clock, self._sleep, self._draw = clock, sleep, draw
-        self._listener = QuietListener()
+        self._listener: OpponentListener = QuietListener()
         self._pending: dict[str, int | None] = {}   # games announced meanwhile -> our colour
         self._seek: Seek | None = None
         self._tasks: set[asyncio.Task] = set()
