@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: sim test install install-dev install-pi system-deps bench clean fast pure
+.PHONY: sim test typecheck install install-dev install-pi system-deps bench clean fast pure
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -25,7 +25,12 @@ system-deps:
 sim: install
 	$(BIN)/echiquier sim
 
-test: system-deps install-dev
+# The types: strict for the bottom layers (pure rules, hardware, network), checked for the rest.
+typecheck: install-dev
+	$(BIN)/mypy --strict chess_core board_driver netserver
+	$(BIN)/mypy firmware
+
+test: system-deps install-dev typecheck
 	$(BIN)/python -m pytest -q
 
 install-pi:
@@ -45,4 +50,4 @@ bench: install-dev
 	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info chess_core/*.so *__mypyc.*.so
+	rm -rf $(VENV) build *.egg-info chess_core/*.so *__mypyc.*.so .mypy_cache
