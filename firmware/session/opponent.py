@@ -268,8 +268,9 @@ class OpponentSeat:
         if current is not OpponentKind.ENGINE:
             self.use(build_engine(config, sides), sides)
         else:
-            if sides != frozenset(self.opponent.sides):
-                self.opponent.set_sides(sides)
+            opponent = self.opponent
+            if opponent is not None and sides != frozenset(opponent.sides):
+                opponent.set_sides(sides)
             self.engine_sides = sides
 
     def set_engine_level(self) -> None:
@@ -279,8 +280,8 @@ class OpponentSeat:
             self.opponent.set_level(Level.from_config(self.session.config.engine))
 
     @staticmethod
-    def _sides_of(opponent: Opponent | None) -> frozenset:
-        if kind_of(opponent) is not OpponentKind.ENGINE:
+    def _sides_of(opponent: Opponent | None) -> frozenset[int]:
+        if opponent is None or kind_of(opponent) is not OpponentKind.ENGINE:
             return frozenset()
         return frozenset(opponent.sides)
 
@@ -407,6 +408,8 @@ class OpponentSeat:
 
     def _resume_takeovers(self) -> None:
         opponent = self.opponent
+        if opponent is None:
+            return
         for side, takeover in self.takeovers.items():
             if side not in opponent.sides:
                 try:

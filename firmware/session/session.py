@@ -32,6 +32,7 @@ the game unfinished and begins the next (:mod:`firmware.referee.restart_watch`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import random
 import time
@@ -137,12 +138,12 @@ class Session:
         return self.seat.opponent
 
     def match_config(self, **changes: Any) -> MatchConfig:
+        """The next match's settings, from the configuration (``changes`` over them)."""
         g = self.config.game
-        values = dict(rules=g.rules, time_control=g.time_control, fen=g.start_fen(random), chess960=g.chess960,
-                      touch_move=g.touch_move, takebacks=g.takebacks and self.seat.assisted,
-                      settle_ms=self.config.board.settle_ms, clock_start=g.clock_start)
-        values.update(changes)
-        return MatchConfig(**values)
+        config = MatchConfig(rules=g.rules, time_control=g.time_control, fen=g.start_fen(random), chess960=g.chess960,
+                             touch_move=g.touch_move, takebacks=g.takebacks and self.seat.assisted,
+                             settle_ms=self.config.board.settle_ms, clock_start=g.clock_start)
+        return dataclasses.replace(config, **changes)
 
     def apply_board_rules(self) -> None:
         """Touch-move as set; takebacks on the board alone only where assistance is allowed."""
