@@ -32,7 +32,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, overload
 from urllib.parse import parse_qsl, unquote
 
 from netserver.limits import BODY_S, ConnectionGuard, LogLimiter
@@ -68,13 +68,23 @@ def http_date(seconds: float) -> str:
             f"{t.tm_hour:02d}:{t.tm_min:02d}:{t.tm_sec:02d} GMT")
 
 
-class Headers(dict):
+_T = TypeVar("_T")
+
+
+class Headers(dict[str, str]):
     """A request's headers by lower-case name, looked up whatever the case."""
 
     def __getitem__(self, name: str) -> str:
         return super().__getitem__(name.lower())
 
-    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+    @overload
+    def get(self, name: str, default: None = None) -> str | None: ...
+    @overload
+    def get(self, name: str, default: str) -> str: ...
+    @overload
+    def get(self, name: str, default: _T) -> str | _T: ...
+
+    def get(self, name: str, default: object = None) -> object:
         return super().get(name.lower(), default)
 
     def __contains__(self, name: object) -> bool:
@@ -360,8 +370,8 @@ class Router:
     """Handlers by method and path pattern (``{name}`` matches one path segment)."""
 
     def __init__(self) -> None:
-        self._exact: dict[str, dict[str, Callable]] = {}
-        self._patterns: list[tuple[re.Pattern[str], dict[str, Callable]]] = []
+        self._exact: dict[str, dict[str, Application]] = {}
+        self._patterns: list[tuple[re.Pattern[str], dict[str, Application]]] = []
 
     def add(self, method: str, path: str, handler: Callable[[Request], Awaitable[Response]]) -> None:
         methods = ("GET", "HEAD") if method == "GET" else (method,)
@@ -411,7 +421,7 @@ class HTTPServer:
         self.on_error = on_error or (lambda exc: json_response({"error": exc.message}, status=exc.status,
                                                                headers=exc.headers))
         self._server: asyncio.AbstractServer | None = None
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._log_limiter = LogLimiter()         # a fault a client can repeat must not fill the journal
 
     async def start(self, host: str, port: int) -> int:
@@ -424,7 +434,8 @@ class HTTPServer:
 
         self._server = await loop.create_server(self.guard.factory(protocol), host, port, reuse_address=True,
                                                 backlog=128)
-        return self._server.sockets[0].getsockname()[1]
+        bound: int = self._server.sockets[0].getsockname()[1]
+        return bound
 
     async def stop(self) -> None:
         """Stop listening, close every connection and end their handlers (within STOP_WAIT_S)."""

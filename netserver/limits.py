@@ -49,7 +49,7 @@ def connection_cap(wanted: int = MAX_CONNECTIONS, reserved: int = RESERVED_FDS) 
 @dataclass
 class _Connection:
     client: str
-    transport: asyncio.BaseTransport
+    transport: asyncio.Transport
     since: float            # opened, the start of the request being handled, or the end of the last one
     busy: int = 0           # requests being handled (a websocket stays busy while open)
     upgraded: bool = False  # a websocket: its heartbeat bounds it, not busy_s
@@ -62,25 +62,27 @@ class _Proxy(asyncio.Protocol):
     def __init__(self, guard: "ConnectionGuard", inner: asyncio.Protocol) -> None:
         self.guard = guard
         self.inner = inner
-        self.transport: asyncio.BaseTransport | None = None
+        self.transport: asyncio.Transport | None = None
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # A stream server (loop.create_server) always hands its protocol a Transport, TCP or TLS.
+        assert isinstance(transport, asyncio.Transport)
         if not self.guard.admit(transport):
             transport.abort()
             return
         self.transport = transport
         self.inner.connection_made(transport)
 
-    def connection_lost(self, exc: BaseException | None) -> None:
+    def connection_lost(self, exc: Exception | None) -> None:
         if self.transport is not None:
             self.guard.forget(self.transport)
             self.inner.connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        self.inner.data_received(data)  # type: ignore[attr-defined]
+        self.inner.data_received(data)
 
     def eof_received(self) -> bool | None:
-        return self.inner.eof_received()  # type: ignore[attr-defined]
+        return self.inner.eof_received()
 
     def pause_writing(self) -> None:
         self.inner.pause_writing()
@@ -115,7 +117,7 @@ class ConnectionGuard:
     def open(self) -> int:
         return len(self._by_transport)
 
-    def admit(self, transport: asyncio.BaseTransport) -> bool:
+    def admit(self, transport: asyncio.Transport) -> bool:
         peer = transport.get_extra_info("peername")
         client = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         now = self.clock()
@@ -132,7 +134,7 @@ class ConnectionGuard:
         self._per_client[client] = self._per_client.get(client, 0) + 1
         return True
 
-    def forget(self, transport: asyncio.BaseTransport) -> None:
+    def forget(self, transport: asyncio.Transport) -> None:
         conn = self._by_transport.pop(id(transport), None)
         if conn is None:
             return
@@ -186,13 +188,13 @@ class ConnectionGuard:
                 if conn.closing_since is None:
                     conn.closing_since = now
                 elif now - conn.closing_since >= self.idle_s:
-                    conn.transport.abort()   # type: ignore[attr-defined]   # counted when it was closed
+                    conn.transport.abort()   # counted when it was closed
             elif conn.busy == 0 and now - conn.since >= self.idle_s:
                 conn.transport.close()
                 conn.closing_since = now
                 closed += 1
             elif conn.busy and not conn.upgraded and now - conn.since >= self.busy_s:
-                conn.transport.abort()   # type: ignore[attr-defined]   # close() would wait on its buffer
+                conn.transport.abort()   # close() would wait on its buffer
                 closed += 1
         self.closed_idle += closed
         return closed

@@ -125,6 +125,7 @@ def _peer_close_code(payload: bytes) -> int:
         return NORMAL
     if len(payload) == 1:
         return PROTOCOL_ERROR
+    code: int
     (code,) = struct.unpack("!H", payload[:2])
     if code not in VALID_CLOSE_CODES and not 3000 <= code <= 4999:
         return PROTOCOL_ERROR
@@ -148,7 +149,7 @@ class WebSocket:
         self.close_code: int | None = None
         self._awaited: bytes | None = None   # the data of the ping whose pong has not come
         self._sleep = sleep
-        self._pinger: asyncio.Task | None = None
+        self._pinger: asyncio.Task[None] | None = None
         self._peer_closed = asyncio.Event()
         if hasattr(writer.transport, "set_write_buffer_limits"):
             writer.transport.set_write_buffer_limits(high=MAX_BUFFER)   # send_str waits beyond it
