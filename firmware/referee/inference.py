@@ -481,6 +481,8 @@ class MoveInference:
         return self._commit(amend, move, time, None)
 
     def _swept(self, amend: bool, e: Evaluation, time: float) -> list[Verdict]:
+        if amend and self._exchanging():
+            return [self._lifted(time, e)]
         frame = self._b if amend else self._a
         candidates = []
         for s in e.swept:
@@ -591,6 +593,15 @@ class MoveInference:
                 return expected   # the opponent's promotion carried out: its piece, nobody chooses
             return Move(s.frm, s.to, self._promotion)
         return s.move
+
+    def _exchanging(self) -> bool:
+        """The promotion just made has its new piece lifted off its square and nothing else
+        changed: the pawn being exchanged for the piece (FIDE 3.7.5.3), or the piece straightened.
+        No other move of the pawn (a capture swept off beside it) is read into that."""
+        last = self._last
+        if last is None or not last.promotion:
+            return False
+        return self._reading[0] == self.position.occupied & ~(1 << last.to_square)
 
     def _only_lifted(self) -> bool:
         occ, white, black = self._reading

@@ -128,3 +128,38 @@ def test_the_promote_button_cycles_and_the_exchange_does_not(tmp_path):
     table.lift("e8", wait=1.0)
     table.place("e8", wait=1.0)
     assert table.session.game.moves[-1].promotion == ROOK
+
+
+# -- beside a piece the pawn could have taken ------------------------------------------------------
+
+BESIDE_FEN = "4n2k/5P2/8/8/8/8/8/K7 w - - 0 1"   # f7-f8 promotes; f7xe8 would take the knight
+
+
+@pytest.mark.parametrize("piece", ["q", "r"])
+def test_the_exchange_beside_a_piece_the_pawn_could_take_is_no_swept_capture(piece):
+    # f8 emptied for 3 s while the new piece is fetched: on occupancy that is also f7xe8 with the
+    # knight swept off e8; it must not become the move, nor undo the rook chosen on the page
+    steps = [(1.0, ["f7"], []), (0.3, [], ["f8"]), (1.0, ["f8"], []), (3.0, [], ["f8"]),
+             (2.0, ["h8"], []), (0.4, [], ["h7"])]
+    lines = exchange_capture(BESIDE_FEN, steps)
+    if piece != "q":
+        lines.insert(2, f"{int(1.1 * 1000)} promote {piece}")
+    data = replay(lines, MatchConfig(fen=BESIDE_FEN)).to_json()
+    assert data["moves"] == [f"f7f8{piece}", "h8h7"] and data["problems"] == []
+
+
+def test_the_inference_reads_no_amend_into_the_exchange():
+    from firmware.referee.inference import VerdictKind
+    from tests.fakes.hands import Hand
+    hand = Hand(BESIDE_FEN)
+    hand.inference.choose_promotion(ROOK)
+    hand.move("f7", "f8")
+    hand.settle()
+    assert hand.moves() == ["f7f8r"]
+    hand.lift("f8")                  # the pawn taken off...
+    hand.wait(10.0)                  # ...a rook fetched from the box
+    hand.place("f8", colour=0)
+    hand.wait(5.0)
+    assert VerdictKind.AMEND not in hand.kinds() and hand.moves() == ["f7f8r"]
+    hand.move("h8", "h7")
+    assert hand.moves() == ["f7f8r", "h8h7"]
