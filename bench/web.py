@@ -135,7 +135,7 @@ async def measure(moves: int) -> dict[str, list[float]]:
                 await drain()
                 t0 = time.perf_counter()
                 sim.hand.place(parse_square(to), turn)
-                results["move_page"].append(await page_shows(lambda s: len(s["moves"]["en"]) > plies, t0))
+                results["move_page"].append(await page_shows(lambda s: len(s["moves"]["san"]) > plies, t0))
                 results["move_peer"].append(peer_shows(lambda s: len(s["moves"]["san"]) > plies, t0))
                 done += 1
     finally:

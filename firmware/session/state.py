@@ -1,24 +1,27 @@
 """What the session publishes: one typed, frozen SessionState per change, its status line and its JSON form.
 
 The session builds a :class:`SessionState` once per change (``Session.state(now)``) and hands the
-same object to every subscriber: the web page (``firmware.web.session_backend.page_state``), the
-club publisher, tests. Everything in it is a value: moves, squares (ints), colours (WHITE/BLACK),
-enums; :func:`to_json` writes it as plain JSON values (squares by name, colours by word), which
-is what ``Session.snapshot()`` returns.
+same object to every subscriber: the web page (``firmware.web.session_backend``), the club
+publisher, tests. Everything in it is a value: moves, squares (ints), colours (WHITE/BLACK),
+enums; :func:`to_json` writes it as plain JSON values (squares by name, colours by word): the one
+JSON shape of the state, which ``Session.snapshot()`` returns, ``GET /api/state`` and the
+websocket send and the club publisher reads. docs/state.schema.json describes it; its
+``"schema"`` number (:data:`SCHEMA_VERSION`) changes when a key is renamed or removed.
 """
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from chess_core import Game, Move, Outcome, Position, Termination, san
 from chess_core.chess960 import number_of as chess960_number
 from chess_core.clock import format_clock
-from chess_core.squares import COLOR_NAMES, SQUARE_NAMES, scan_squares
+from chess_core.squares import COLOR_NAMES, PIECE_SYMBOLS, SQUARE_NAMES, scan_squares
 
 from firmware.config import OpponentKind
-from firmware.referee import words
+import firmware.words as words
 from firmware.referee.gestures import GestureProgress
 
 SIDE_WORDS = ("White", "Black")
@@ -137,7 +140,7 @@ class SessionState:
     chat: tuple[tuple[str, str], ...] = ()  # the online game's chat: (username, text)
     notice: Optional[str] = None            # about the other side (its answer...), until the next move
     first_move_ms: Optional[int] = None     # online, before both first moves: ms before the server aborts
-    problems_fr: tuple[str, ...] = ()       # the problems in French (firmware.referee.words), as ``problems``
+    problems_fr: tuple[str, ...] = ()       # the problems in French (firmware.words), as ``problems``
     notice_fr: Optional[str] = None         # ``notice`` in French
 
     @property
@@ -158,7 +161,7 @@ class SessionState:
 
 
 def status_text(state: SessionState, lang: str = "en") -> str:
-    """One line for people, saying what to do, in ``lang`` ("en" or "fr"; firmware.referee.words):
+    """One line for people, saying what to do, in ``lang`` ("en" or "fr"; firmware.words):
     "White to move", "Black to move: Stockfish plays Nf6, make it on the board", "Put the knight
     back on b8", "Black wins by checkmate"."""
     fr = lang == "fr"
@@ -223,102 +226,198 @@ class SanCache:
             marks.append(game.ply_mark(ply + 1))
 
 
+SCHEMA_VERSION = 1   # the "schema" of to_json's object: docs/state.schema.json describes it
+
+
 def squares(bb: int) -> list[str]:
     return [SQUARE_NAMES[s] for s in scan_squares(bb)]
 
 
-def _square(sq: Optional[int]) -> Optional[str]:
+def _square(sq: int | None) -> str | None:
     return SQUARE_NAMES[sq] if sq is not None else None
 
 
-def _colour(side: Optional[int]) -> Optional[str]:
+def _colour(side: int | None) -> str | None:
     return COLOR_NAMES[side] if side is not None else None
 
 
-def _uci(move: Optional[Move]) -> Optional[str]:
+def _uci(move: Move | None) -> str | None:
     return move.uci() if move is not None else None
 
 
+def _link(state: str | None, detail: str | None = "") -> dict[str, Any] | None:
+    """A link as the state shows it: ``{"state", "detail"}``, or None."""
+    if not state:
+        return None
+    return {"state": state, "detail": detail or ""}
+
+
 def opponent_json(opponent: OpponentState) -> dict[str, Any]:
-    """The snapshot's ``opponent``: who plays the sides not played over the board."""
+    """The state's ``opponent``: who plays the sides not played over the board, and the link to it."""
+    none = opponent.kind is OpponentKind.NONE
+    sides = sorted(opponent.sides)
     takeover = {COLOR_NAMES[t.side]: {"player": t.player, "engine": t.engine, "from_move": t.from_move,
                                       "tag": t.tag} for t in opponent.takeovers}
-    return {"kind": opponent.kind.value, "name": opponent.name,
-            "sides": [COLOR_NAMES[side] for side in sorted(opponent.sides)], "link": opponent.link,
-            "link_detail": opponent.link_detail, "assistance_allowed": opponent.assistance_allowed,
+    return {"kind": opponent.kind.value, "name": opponent.name, "sides": [COLOR_NAMES[side] for side in sides],
+            "text": None if none else words.opponent_line(opponent.kind.value, opponent.name, sides, "en"),
+            "text_fr": None if none else words.opponent_line(opponent.kind.value, opponent.name, sides, "fr"),
+            "link": None if none else _link(opponent.link, opponent.link_detail),
+            "assistance_allowed": opponent.assistance_allowed,
             "takeover": takeover or None,
-            "away": {"claim_win_in_seconds": opponent.claim_win_in_seconds} if opponent.away else None}
+            "away": {"claim_win_in_seconds": opponent.claim_win_in_seconds}
+            if opponent.away and opponent.kind is OpponentKind.LICHESS else None}
 
 
 def lichess_json(opponent: OpponentState) -> dict[str, Any]:
-    """The snapshot's ``lichess``: whether a token is kept, and the account once connected."""
+    """The state's ``lichess``: whether a token is kept (never the token), the account once connected."""
     online = opponent.kind is OpponentKind.LICHESS
+    link = _link(opponent.link) if online else None
+    game = opponent.online_game
     return {"logged_in": opponent.lichess_token, "account": opponent.account if online else None,
-            "link": opponent.link if online else None, "game": opponent.online_game}
+            "connected": link is not None and link["state"] == "connected", "link": link,
+            "game": game, "status": f"Playing game {game}." if game else None}
+
+
+def online_json(state: SessionState) -> dict[str, Any]:
+    """The state's ``online``: the game's chat, the other side's answer, the first-move countdown,
+    and the side the board plays (the page turns the board round for Black)."""
+    opponent = state.opponent
+    theirs = set(opponent.sides) if opponent.kind is OpponentKind.LICHESS else set()
+    return {"chat": [{"user": user, "text": text} for user, text in state.chat], "notice": state.notice,
+            "notice_fr": state.notice_fr, "first_move_ms": state.first_move_ms,
+            "orientation": "black" if theirs == {0} else "white"}
+
+
+# The defaults of the settings the session's state may leave out (firmware.config's defaults).
+SETTING_DEFAULTS: dict[str, Any] = {"show_legal_squares": True, "touch_move": False, "alternate_colours": True,
+                                    "takebacks": False, "brightness": 0.5, "engine_level": 8, "engine_elo": 0,
+                                    "engine_move_time": 1.0, "time_control": "-", "rules": "fide",
+                                    "opponent": "none"}
+
+
+def settings_json(settings: dict[str, Any]) -> dict[str, Any]:
+    """The state's ``settings``, named as ``POST /api/settings`` takes them (``show_legal``...), with the
+    next game's defaults (``time_control``, ``rules``, ``opponent``)."""
+    s = {**SETTING_DEFAULTS, **settings}
+    return {"show_legal": bool(s["show_legal_squares"]), "touch_move": bool(s["touch_move"]),
+            "alternate_colours": bool(s["alternate_colours"]), "takebacks": bool(s["takebacks"]),
+            "brightness": s["brightness"], "engine_level": s["engine_level"], "engine_elo": s["engine_elo"] or 0,
+            "engine_move_time": s["engine_move_time"], "time_control": str(s["time_control"]),
+            "rules": str(s["rules"]), "opponent": str(s["opponent"])}
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"\w+", text.casefold()))
+
+
+def _says(text: str, part: str) -> bool:
+    """Whether ``text`` says ``part`` (its words in a row, case and punctuation aside)."""
+    whole, said = _words(text), _words(part)
+    return bool(said) and any(whole[i:i + len(said)] == said for i in range(len(whole) - len(said) + 1))
+
+
+def once(headline: str, notes: list[str]) -> tuple[str, list[str]]:
+    """The headline and the notes under it, each text said once: a note that says the headline
+    and more ("Not a legal move (White to move): put the pawn on e5 back on e2" under "Put the
+    pawn on e5 back on e2") becomes the headline; a note the headline or an earlier note already
+    says is left out."""
+    for note in notes:
+        if _says(note, headline) and not _says(headline, note):
+            headline = note
+    kept: list[str] = []
+    for note in notes:
+        if _words(note) and not _says(headline, note) and not any(_says(k, note) for k in kept):
+            kept.append(note)
+    return headline, kept
+
+
+def headline_and_notes(state: SessionState, lang: str) -> tuple[str, list[str]]:
+    """What is said above the board in ``lang``: the status, and the latest problem while the
+    board is wrong (the session keeps every problem met), each text once."""
+    problems = [text for _, text in state.problems]
+    if lang == "fr" and len(state.problems_fr) == len(problems):
+        problems = list(state.problems_fr)
+    return once(status_text(state, lang), problems[-1:] if state.wrong else [])
 
 
 def to_json(state: SessionState) -> dict[str, Any]:
-    """The state as plain JSON values (squares by name, colours "white"/"black")."""
+    """The state as plain JSON values: the object ``GET /api/state`` and the websocket send (the
+    page's server adds ``seq`` and ``sim``), described by docs/state.schema.json. Squares by name,
+    colours "white"/"black", moves in UCI, LED colours "#rrggbb" ("" when dark), times in ms
+    except ``time`` and ``problem_times`` (the session's clock, s); a text in words is in English
+    under its key and in French under the key with ``_fr``."""
     outcome = state.outcome
     last = state.moves[-1] if state.moves else None
+    status, notes = headline_and_notes(state, "en")
+    status_fr, notes_fr = headline_and_notes(state, "fr")
+    promotion = state.promotion
+    clocks = state.clocks
     return {
-        "status": status_text(state),
-        "status_fr": status_text(state, "fr"),
+        "schema": SCHEMA_VERSION,
+        "time": state.time,
+        "status": status,
+        "status_fr": status_fr,
+        "notes": notes,
+        "notes_fr": notes_fr,
         "started": state.started,
         "over": outcome is not None,
         "result": outcome.result() if outcome else "*",
         "termination": outcome.termination.value if outcome else None,
         "winner": _colour(outcome.winner) if outcome else None,
+        "ending": status if outcome else None,
+        "ending_fr": status_fr if outcome else None,
         "turn": COLOR_NAMES[state.turn],
         "check": state.check,
         "fen": state.fen,
         "start_fen": state.start_fen,
+        "chess960": state.chess960,
         "rules": state.rules,
+        "time_control": state.time_control,
+        "round": state.round,
+        "event": state.event,
         "players": {"white": state.names[0], "black": state.names[1]},
         "moves": {"uci": [m.uci() for m in state.moves], "san": list(state.san_en), "san_fr": list(state.san_fr)},
         "last_move": _uci(last),
+        "move_clocks": list(state.move_clocks),
+        "restored_moves": state.restored_moves,
         "occupied": squares(state.occupied),
         "lifted": squares(state.lifted),
         "wrong": squares(state.wrong),
-        "expected_move": _uci(state.expected_move),
-        "takeback": _uci(state.takeback_move),
-        "promotion_square": _square(state.promotion_square),
         "touched": _square(state.touched),
+        "leds": [f"#{c:06x}" if c else "" for c in state.leds],
+        "expected_move": _uci(state.expected_move),
+        "takeback_move": _uci(state.takeback_move),
+        "promotion": None if promotion is None else {
+            "square": _square(promotion.square), "piece": PIECE_SYMBOLS[promotion.piece_type],
+            "color": COLOR_NAMES[promotion.color]},
+        "next_promotion": "nbrq"[state.next_promotion - 2],
         "draw_offer": _colour(state.draw_offer),
+        "takeback_offer": None if outcome else _colour(state.takeback_offer),
         "claimable_draws": [t.value for t in state.claims],
+        "can_takeback": state.can_takeback,
+        "take_over": [COLOR_NAMES[side] for side in sorted(state.take_over)],
         "clocks": {
-            "white": state.clocks[0], "black": state.clocks[1],
-            "white_text": format_clock(state.clocks[0]), "black_text": format_clock(state.clocks[1]),
+            "white": clocks[0], "black": clocks[1],
+            "white_text": format_clock(clocks[0]), "black_text": format_clock(clocks[1]),
             "running": _colour(state.running),
             "paused": state.paused,
             "delay_left": state.delay_left,
+            "sandclock": state.time_control.startswith("*"),
         },
-        "leds": [f"#{c:06x}" for c in state.leds],
         "problems": [text for _, text in state.problems],
         "problems_fr": list(state.problems_fr),
-        "time": state.time,
+        "problem_times": [t for t, _ in state.problems],
+        "corrections": [{"uci": m.uci(), "san": en, "san_fr": fr} for m, en, fr in state.corrections],
+        "gesture": state.gesture.to_json() if state.gesture is not None else None,
+        "leds_problem": state.leds_problem,
+        "save_problem": state.save_problem,
         "game_file": state.game_file,
-        "link": state.link_text,
-        "restored_moves": state.restored_moves,
-        "settings": dict(state.settings),
-        "time_control": state.time_control,
+        "settings": settings_json(state.settings),
         "opponent": opponent_json(state.opponent),
         "lichess": lichess_json(state.opponent),
-        "takeback_offer": _colour(state.takeback_offer),
-        "next_promotion": "nbrq"[state.next_promotion - 2],
-        "problem_times": [t for t, _ in state.problems],
-        "leds_problem": state.leds_problem,
-        "move_clocks": list(state.move_clocks),
-        "round": state.round,
-        "event": state.event,
-        "save_problem": state.save_problem,
-        "gesture": state.gesture.to_json() if state.gesture is not None else None,
-        "corrections": [m.uci() for m, _, _ in state.corrections],
-        "chat": [{"user": user, "text": text} for user, text in state.chat],
-        "notice": state.notice,
-        "first_move_ms": state.first_move_ms,
+        "online": online_json(state),
     }
 
 
 __all__ = ["Phase", "SessionState", "OpponentState", "Takeover", "Promotion", "SanCache", "status_text",
-           "to_json", "squares", "SIDE_WORDS"]
+           "to_json", "squares", "once", "headline_and_notes", "SIDE_WORDS", "SCHEMA_VERSION"]

@@ -1,74 +1,17 @@
 """What the web companion needs from the service: the page's state, changes, and the player's commands.
 
-The page draws one JSON object, the *page state* (below); the server sends it over the websocket
+The page draws one JSON object, the *page state*; the server sends it over the websocket
 each time the session changes. A :class:`Backend` turns the session into that object and the
 page's requests into session commands; :mod:`firmware.web.session_backend` adapts the real
-:class:`~firmware.session.session.Session`, the tests use a fake. Keeping the page's shape here, and
-not the session's, means a change in the session touches one adapter and no JavaScript.
+:class:`~firmware.session.session.Session`, the tests use a fake.
 
-Page state (every key always present; squares by name, colours ``"#rrggbb"`` or ``""``)::
-
-    fen          the position the game knows (expected on the board)
-    start_fen    the position the game started from
-    turn         "white" | "black"
-    occupied     the squares the sensors report, a list of names
-    leds         64 LED colours, a1 first ("" when dark)
-    lifted       squares of the position whose piece is off the board now
-    wrong        squares to put right (an illegal or unexplained board)
-    last_move    [from, to] or null
-    expected_move  the opponent's move (UCI) the board has to carry out, or null
-    clock        {"white": ms|null, "black": ms|null, "running": "white"|"black"|null,
-                  "paused": bool, "time_control": str, "sandclock": bool,
-                  "delay_left": ms of a simple delay left to the side to move: its main time
-                  waits until that is used up}
-    moves        {"en": [SAN...], "fr": [SAN...]}
-    status       the game in words: "White to move", "Black wins by checkmate" (status_fr: in French)
-    notes        {"en": [str], "fr": [str]}: shown under the status (the board's problem while it is
-                 wrong); no text says one the status or another note says
-    result       "1-0" | "0-1" | "1/2-1/2" | "*"
-    ending       how the game ended in words (the status then says it), or null
-    players      {"white": name, "black": name}
-    rules        "fide" | "casual"
-    claims       draws that may be claimed now, in words ("threefold repetition"); [] if none
-    draw_offer   "white" | "black" | null: the side whose draw offer is pending
-    takeback_offer "white" | "black" | null: the other end asks to take back (online)
-    promotion    {"square", "piece": "q"|"r"|"b"|"n", "color"} while the piece may still change,
-                 else null
-    can_takeback bool (never during an online game)
-    take_over    the sides the computer may take over now ([] when none)
-    problems     [str]: what is wrong on the board, in words
-    corrections  [{"uci", "en", "fr"}]: other moves that explain the board as well as the last one
-                 (SAN in both letter sets); POST /api/game/correct {"move": uci} puts one instead
-    leds_problem str | null: the LEDs are off and why (the library is missing or failed); the game goes on
-    save_problem str | null: the game cannot be saved and why (a full disk...); the moves are kept, saving retried
-    link         the opponent's link, as opponent.link
-    settings     {"show_legal": bool, "touch_move": bool, "alternate_colours": bool,
-                  "brightness": 0..1, "takebacks": bool,
-                  "engine_level": 0..20, "engine_elo": 0 (by level only) | Elo,
-                  "engine_move_time": seconds per move without a clock,
-                  "lichess": {"logged_in": bool (a token is kept), "account": str|null,
-                              "connected": bool, "link": {...}|null, "game": id|null,
-                              "status": str|null: the account's game, in words}}
-                 (never the Lichess token)
-    opponent     {"kind": "none"|"engine"|"lichess", "name": str|null,
-                  "sides": the sides it plays, ["black"]...,
-                  "link": {"state": "connecting"|"connected"|"reconnecting"|"failed"|"closed",
-                           "detail": str} | null,
-                  "assistance_allowed": bool (false online: no takebacks, no hints),
-                  "takeover": {side: "Anna (Stockfish from move 23)"} for the sides the
-                              computer took over in this game, or null,
-                  "away": {"claim_win_in_seconds": s|null} | null: the other player left the
-                          game (online); at 0 the win or a draw may be claimed}
-    online       {"chat": [{"user", "text"}] (the game's chat, oldest first),
-                  "notice": str | null: the other side's answer ("Mary declined your draw offer"), or a
-                            draw offer refused, until the next move ("notice_fr": in French),
-                  "first_move_ms": ms | null: before both first moves, the time left before
-                                   the server aborts the game,
-                  "orientation": "white" | "black": the side the board plays (online)}
+The page state is the session's one JSON shape (:func:`firmware.session.state.to_json`, the same
+object ``Session.snapshot()`` returns and the club publisher reads), plus ``seq`` and ``sim`` from
+the server; docs/state.schema.json describes every key (JSON Schema 2020-12, ``"schema": 1``).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from chess_core import Position
@@ -77,7 +20,7 @@ from chess_core.squares import COLOR_NAMES
 from firmware.config import OpponentKind
 from firmware.referee.feedback import LedStyle
 from firmware.referee.match import PROMOTION_LETTERS
-from firmware.referee.words import LED_ROLES
+from firmware.words import LED_ROLES
 
 Listener = Callable[[], None]
 
@@ -94,15 +37,19 @@ SETTINGS = ("show_legal", "touch_move", "alternate_colours", "brightness", "engi
             "engine_move_time", "takebacks")
 
 
-class ActionRefused(Exception):
-    """A command that is well formed but not possible now (no valid claim, game over...): a 409."""
+class CommandRefused(Exception):
+    """A page's command that is well formed but not possible now (no valid claim, game over...): a 409.
+
+    Not :class:`firmware.opponents.base.ActionRefused` (the other end of an online game refused a
+    decision): the session reports that one as a problem of the game, never as the command's answer.
+    """
 
 
 class Backend:
     """The session as the page sees it.
 
     A backend **must** override ``state``, ``subscribe``, ``position`` and every command it
-    supports; a command it does not support raises :class:`ActionRefused` (the default).
+    supports; a command it does not support raises :class:`CommandRefused` (the default).
     Colours are "white"/"black"; times are seconds from the service's monotonic clock.
     """
 
@@ -126,30 +73,30 @@ class Backend:
         Chess960 ``start_position`` (0-959, -1: drawn for each game). Against the engine, ``engine_side`` is the side it plays ("random": drawn)
         and ``player`` the name of the side played on the board; online, the names are the
         server's."""
-        raise ActionRefused("new games are not supported here")
+        raise CommandRefused("new games are not supported here")
 
     def resign(self, color: str, now: float) -> None:
-        raise ActionRefused("resigning is not supported here")
+        raise CommandRefused("resigning is not supported here")
 
     def draw(self, action: str, color: str, now: float) -> None:
-        raise ActionRefused("draws are not supported here")
+        raise CommandRefused("draws are not supported here")
 
     def promote(self, piece: str, now: float) -> None:
-        raise ActionRefused("no promotion to choose")
+        raise CommandRefused("no promotion to choose")
 
     def clock(self, action: str, now: float) -> None:
-        raise ActionRefused("the clock cannot be paused here")
+        raise CommandRefused("the clock cannot be paused here")
 
     def takeback(self, now: float) -> None:
-        raise ActionRefused("takebacks are not supported here")
+        raise CommandRefused("takebacks are not supported here")
 
     def answer_takeback(self, action: str, now: float) -> None:
         """Accept or decline the opponent's takeback offer (an online game)."""
-        raise ActionRefused("there is no takeback offer to answer")
+        raise CommandRefused("there is no takeback offer to answer")
 
     def take_over(self, color: str, now: float) -> None:
         """The computer plays ``color`` for the rest of the game (its player has to leave)."""
-        raise ActionRefused("the computer cannot take over here")
+        raise CommandRefused("the computer cannot take over here")
 
     def led_colours(self) -> dict[str, str]:
         """Each LED role's colour ("#rrggbb"), for the page's legend."""
@@ -158,31 +105,31 @@ class Backend:
 
     def correct(self, move: str, now: float) -> None:
         """The last move was recorded wrong: ``move`` (UCI), one of the page state's ``corrections``."""
-        raise ActionRefused("no move to correct")
+        raise CommandRefused("no move to correct")
 
     def give_back(self, color: str, now: float) -> None:
         """The player of ``color``, taken over by the computer, is back and plays on."""
-        raise ActionRefused("the computer plays for nobody here")
+        raise CommandRefused("the computer plays for nobody here")
 
     def settings(self, changes: dict[str, Any], now: float) -> None:
-        raise ActionRefused("settings cannot be changed here")
+        raise CommandRefused("settings cannot be changed here")
 
-    def lichess_login(self, token: str, now: float) -> None:
+    def lichess_login(self, token: str, now: float) -> Awaitable[None] | None:
         """Connect the Lichess account of ``token``; the token is kept by the service and never
         shown again (not in the page state, not in a message)."""
-        raise ActionRefused("online play is not supported here")
+        raise CommandRefused("online play is not supported here")
 
     def lichess_logout(self, now: float) -> None:
-        raise ActionRefused("online play is not supported here")
+        raise CommandRefused("online play is not supported here")
 
     def claim_when_gone(self, what: str, now: float) -> None:
         """The other player left the online game: claim the win ("victory") or a draw ("draw")."""
-        raise ActionRefused("online play is not supported here")
+        raise CommandRefused("online play is not supported here")
 
     def close(self) -> None:
         """Release what the backend holds (subscriptions); idempotent."""
 
 
-__all__ = ["Backend", "ActionRefused", "Listener", "PROMOTION_PIECES", "DRAW_ACTIONS", "CLOCK_ACTIONS",
+__all__ = ["Backend", "CommandRefused", "Listener", "PROMOTION_PIECES", "DRAW_ACTIONS", "CLOCK_ACTIONS",
            "COLOURS", "COLOUR_CHOICES", "OPPONENTS", "ENGINE_SIDES", "TAKEBACK_ANSWERS", "SETTINGS",
            "CLAIMS_WHEN_GONE"]

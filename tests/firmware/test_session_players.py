@@ -64,10 +64,11 @@ def test_the_snapshot_says_who_plays_the_other_side_and_what_comes_next(tmp_path
     table.setup(PROMOTING)
     snap = table.session.snapshot()
     assert json.loads(json.dumps(snap)) == snap
-    assert snap["opponent"] == {"kind": "none", "name": None, "sides": [], "link": None, "link_detail": None,
-                                "assistance_allowed": True, "takeover": None, "away": None}
+    assert snap["opponent"] == {"kind": "none", "name": None, "sides": [], "text": None, "text_fr": None,
+                                "link": None, "assistance_allowed": True, "takeover": None, "away": None}
     assert snap["next_promotion"] == "q" and snap["takeback_offer"] is None
-    assert snap["lichess"] == {"logged_in": False, "account": None, "link": None, "game": None}
+    assert snap["lichess"] == {"logged_in": False, "account": None, "connected": False, "link": None, "game": None,
+                               "status": None}
     table.session.choose_promotion("n")
     assert table.session.snapshot()["next_promotion"] == "n"
     table.play("e7e8n")
@@ -111,12 +112,12 @@ async def test_a_replaced_opponent_is_no_longer_heard(tmp_path):
     await session.wait_idle()
     assert first.stopped and isinstance(session.opponent, NotLoggedIn)
     snap = session.snapshot()
-    assert snap["opponent"]["kind"] == "lichess" and snap["opponent"]["link"] == "failed"
-    assert "lichess login" in snap["opponent"]["link_detail"]
+    assert snap["opponent"]["kind"] == "lichess" and snap["opponent"]["link"]["state"] == "failed"
+    assert "lichess login" in snap["opponent"]["link"]["detail"]
     assert snap["opponent"]["assistance_allowed"]   # no online game: the board's game is a local one
     first.listener.link(LinkState.CONNECTED, "too late")
     first.listener.opponent_move(Move.from_uci("e7e5"))
-    assert session.snapshot()["opponent"]["link"] == "failed" and session.expected_move is None
+    assert session.snapshot()["opponent"]["link"]["state"] == "failed" and session.expected_move is None
     await session.aclose()
 
 

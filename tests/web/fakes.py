@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from chess_core import SQUARE_NAMES, Game, Move, Position, format_clock
-from firmware.web.backend import ActionRefused, Backend
+from firmware.web.backend import CommandRefused, Backend
 
 
 LOGGED_OUT = {"logged_in": False, "account": None, "connected": False, "link": None, "game": None, "status": None}
@@ -20,8 +20,8 @@ class FakeBackend(Backend):
                                 "brightness": 0.5, "engine_level": 8, "engine_elo": 0, "engine_move_time": 1.0,
                                 "takebacks": False,
                                 "lichess": LOGGED_OUT}
-        self.opponent = {"kind": "none", "name": None, "sides": [], "link": None, "assistance_allowed": True,
-                         "takeover": None}
+        self.opponent = {"kind": "none", "name": None, "sides": [], "text": None, "text_fr": None, "link": None,
+                         "assistance_allowed": True, "takeover": None, "away": None}
         self.takeback_offer: str | None = None
         self.login_error: str | None = None
         self.white_ms: int | None = 300_000
@@ -42,39 +42,72 @@ class FakeBackend(Backend):
         return self.game.position
 
     def state(self, now: float) -> dict[str, Any]:
+        """The page state in the session's one shape (docs/state.schema.json), of the fake's game."""
         pos = self.game.position
         occupied = self.board.occupied if self.board is not None else pos.occupied
         outcome = self.game.outcome
         turn = "white" if pos.turn == 0 else "black"
+        status = outcome.describe() if outcome else f"{turn.title()} to move"
+        settings = {k: v for k, v in self.settings_values.items() if k != "lichess"}
         return {
+            "schema": 1,
+            "time": now,
+            "status": status,
+            "status_fr": status,
+            "notes": [],
+            "notes_fr": [],
+            "started": True,
+            "over": outcome is not None,
+            "result": outcome.result() if outcome else "*",
+            "termination": outcome.termination.value if outcome else None,
+            "winner": (None if outcome.winner is None else ("white", "black")[outcome.winner]) if outcome else None,
+            "ending": status if outcome else None,
+            "ending_fr": status if outcome else None,
+            "turn": turn,
+            "check": pos.is_check(),
             "fen": pos.fen(),
             "start_fen": self.game.start_fen,
-            "turn": turn,
+            "chess960": False,
+            "rules": self.game.rules,
+            "time_control": "300",
+            "round": "-",
+            "event": "",
+            "players": {"white": "White", "black": "Black"},
+            "moves": {"uci": [m.uci() for m in self.game.moves], "san": self.game.san_moves("en"),
+                      "san_fr": self.game.san_moves("fr")},
+            "last_move": self.game.moves[-1].uci() if self.game.moves else None,
+            "move_clocks": [],
+            "restored_moves": 0,
             "occupied": [SQUARE_NAMES[s] for s in range(64) if occupied >> s & 1],
-            "leds": [f"#{c:06x}" if c else "" for c in self.leds],
             "lifted": [SQUARE_NAMES[s] for s in range(64) if (pos.occupied & ~occupied) >> s & 1],
             "wrong": [],
-            "last_move": [SQUARE_NAMES[self.game.moves[-1].from_square],
-                          SQUARE_NAMES[self.game.moves[-1].to_square]] if self.game.moves else None,
-            "clock": {"white": self.white_ms, "black": self.black_ms,
-                      "running": None if outcome else turn, "paused": False, "time_control": "300",
-                      "delay_left": 0, "sandclock": False},
-            "moves": {"en": self.game.san_moves("en"), "fr": self.game.san_moves("fr")},
-            "status": outcome.describe() if outcome else f"{turn.title()} to move",
-            "result": outcome.result() if outcome else "*",
-            "ending": outcome.describe() if outcome else None,
-            "players": {"white": "White", "black": "Black"},
-            "rules": self.game.rules,
-            "claims": list(self.claims),
+            "touched": None,
+            "leds": [f"#{c:06x}" if c else "" for c in self.leds],
+            "expected_move": None,
+            "takeback_move": None,
+            "promotion": None,
+            "next_promotion": "q",
             "draw_offer": None,
             "takeback_offer": self.takeback_offer,
-            "promotion": None,
+            "claimable_draws": list(self.claims),
             "can_takeback": bool(self.game.moves),
             "take_over": [] if outcome else [s for s in ("white", "black") if s not in self.opponent["sides"]],
+            "clocks": {"white": self.white_ms, "black": self.black_ms,
+                       "white_text": format_clock(self.white_ms), "black_text": format_clock(self.black_ms),
+                       "running": None if outcome else turn, "paused": False, "delay_left": 0, "sandclock": False},
             "problems": [],
-            "link": self.opponent["link"],
-            "settings": dict(self.settings_values),
+            "problems_fr": [],
+            "problem_times": [],
+            "corrections": [],
+            "gesture": None,
+            "leds_problem": None,
+            "save_problem": None,
+            "game_file": None,
+            "settings": {**settings, "time_control": "300", "rules": "fide", "opponent": "none"},
             "opponent": dict(self.opponent),
+            "lichess": dict(self.settings_values["lichess"]),
+            "online": {"chat": [], "notice": None, "notice_fr": None, "first_move_ms": None,
+                       "orientation": "white"},
         }
 
     def new_game(self, **kw) -> None:
@@ -84,13 +117,13 @@ class FakeBackend(Backend):
     def resign(self, color, now) -> None:
         self.calls.append(("resign", color))
         if self.game.is_over:
-            raise ActionRefused("the game is over")
+            raise CommandRefused("the game is over")
         self.game.resign(0 if color == "white" else 1)
 
     def draw(self, action, color, now) -> None:
         self.calls.append(("draw", action, color))
         if action == "claim" and not self.claims:
-            raise ActionRefused("no draw can be claimed now")
+            raise CommandRefused("no draw can be claimed now")
 
     def promote(self, piece, now) -> None:
         self.calls.append(("promote", piece))
@@ -109,7 +142,7 @@ class FakeBackend(Backend):
     def answer_takeback(self, action, now) -> None:
         self.calls.append(("answer_takeback", action))
         if self.takeback_offer is None:
-            raise ActionRefused("there is no takeback offer to answer")
+            raise CommandRefused("there is no takeback offer to answer")
         self.takeback_offer = None
 
     def take_over(self, color, now) -> None:
@@ -120,7 +153,7 @@ class FakeBackend(Backend):
     async def lichess_login(self, token, now) -> None:
         self.calls.append(("lichess_login", "<token>"))   # never kept: the fake forgets it at once
         if self.login_error is not None:
-            raise ActionRefused(self.login_error.format(token=token))
+            raise CommandRefused(self.login_error.format(token=token))
         self.settings_values["lichess"] = {"logged_in": True, "account": "anna", "connected": True,
                                            "link": {"state": "connected", "detail": ""}, "game": None, "status": None}
 

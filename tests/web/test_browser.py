@@ -541,7 +541,7 @@ def test_a_game_against_stockfish_from_the_page(sim, open_page):
     carry_out(page, server, uci)
     played.append(text)
     expect(page.locator("#moves")).to_have_text(in_order(played))
-    assert page_state(page, server)["moves"]["en"] == played
+    assert page_state(page, server)["moves"]["san"] == played
     assert not page.errors
 
 
@@ -573,7 +573,7 @@ def test_the_computer_takes_over_a_side_that_has_to_leave(sim, open_page):
     carry_out(page, server, uci)
     expect(page.locator("#moves")).to_contain_text(text)
     expect(page.locator("#status")).to_have_text(re.compile("^White to move"))
-    assert page_state(page, server)["moves"]["en"][:3] == ["e4", "e5", "Nf3"]
+    assert page_state(page, server)["moves"]["san"][:3] == ["e4", "e5", "Nf3"]
     expect(page.locator("#giveback-black")).to_be_visible()         # Black's player is back
     expect(page.locator("#giveback-white")).to_be_hidden()
     page.click("#giveback-black")
@@ -803,11 +803,11 @@ def test_the_simulators_hand_exchanges_the_promoted_pawn_and_the_queen_stays(sim
     page.wait_for_timeout(1200)
     click(page, "e8")                       # ...and the queen set down
     page.wait_for_timeout(800)
-    assert page_state(page, server)["moves"]["en"] == ["e8=Q"]
+    assert page_state(page, server)["moves"]["san"] == ["e8=Q"]
     expect(page.locator('#promotion button[data-piece="q"]')).to_have_attribute("aria-pressed", "true")
     page.locator('#promotion button[data-piece="r"]').click()   # a rook after all, chosen on the page
     expect(page.locator("#moves")).to_contain_text("e8=R")
     move(page, "a2", "b2", "Kb2")
     expect(page.locator("#moves")).to_have_text(in_order(["e8=R", "Kb2"]))
-    assert page_state(page, server)["moves"]["en"] == ["e8=R", "Kb2"]
+    assert page_state(page, server)["moves"]["san"] == ["e8=R", "Kb2"]
     assert not page.errors

@@ -160,7 +160,7 @@ async def test_idle_connections_neither_take_the_page_down_nor_stop_the_saves(ti
             state = None
             for _ in range(200):
                 message = json.loads((await ws.receive(timeout=10)).data)
-                if message["type"] == "state" and message["state"]["moves"]["en"] == ["e4"]:
+                if message["type"] == "state" and message["state"]["moves"]["san"] == ["e4"]:
                     state = message["state"]
                     break
             assert state is not None and not state.get("save_problem")

@@ -51,7 +51,7 @@ async def test_the_state_lists_occupancy_leds_clocks_and_moves(serve):
     backend.play("e2e4")
     backend.leds[12] = 0x00C000
     state = await (await client.get("/api/state")).json()
-    assert state["turn"] == "black" and state["moves"] == {"en": ["e4"], "fr": ["e4"]}
+    assert state["turn"] == "black" and state["moves"] == {"uci": ["e2e4"], "san": ["e4"], "san_fr": ["e4"]}
     assert state["leds"][12] == "#00c000" and state["leds"][0] == ""
     assert "e4" in state["occupied"] and "e2" not in state["occupied"]
     assert state["sim"] is None and state["seq"] >= 1
@@ -63,10 +63,10 @@ async def test_the_websocket_says_hello_then_pushes_every_change(serve):
     hello = json.loads((await ws.receive(timeout=2)).data)
     assert hello == {"type": "hello", "pairing_required": False, "paired": True, "sim": False}
     first = await next_state(ws)
-    assert first["moves"]["en"] == []
+    assert first["moves"]["san"] == []
     backend.play("e2e4", "e7e5")
     pushed = await next_state(ws)
-    assert pushed["moves"]["en"] == ["e4", "e5"] and pushed["seq"] > first["seq"]
+    assert pushed["moves"]["san"] == ["e4", "e5"] and pushed["seq"] > first["seq"]
     await ws.close()
 
 
@@ -76,7 +76,7 @@ async def test_a_change_reported_from_another_thread_reaches_the_page(serve):
     await next_state(ws)
     backend.game.push_text("d4")
     await asyncio.get_running_loop().run_in_executor(None, backend.notify)
-    assert (await next_state(ws))["moves"]["en"] == ["d4"]
+    assert (await next_state(ws))["moves"]["san"] == ["d4"]
     await ws.close()
 
 
@@ -88,7 +88,7 @@ async def test_changes_in_a_burst_are_sent_once_with_the_latest_state(serve):
         backend.game.push_text(uci)
         backend.notify()
     state = await next_state(ws)
-    assert state["moves"]["en"] == ["e4", "e5", "Nf3"]
+    assert state["moves"]["san"] == ["e4", "e5", "Nf3"]
     await ws.close()
 
 
@@ -174,12 +174,12 @@ async def test_a_lichess_token_goes_in_and_never_comes_back(serve):
     text = await response.text()
     assert TOKEN not in text and json.loads(text) == {"ok": True}
     pushed = await next_state(ws)
-    assert pushed["settings"]["lichess"]["account"] == "anna"
+    assert pushed["lichess"]["account"] == "anna"
     assert TOKEN not in json.dumps(pushed)
     assert TOKEN not in await (await client.get("/api/state")).text()
     assert backend.calls[-1] == ("lichess_login", "<token>")
     assert (await post(client, "/api/lichess/logout", {})).status == 200
-    assert (await (await client.get("/api/state")).json())["settings"]["lichess"]["account"] is None
+    assert (await (await client.get("/api/state")).json())["lichess"]["account"] is None
     await ws.close()
 
 

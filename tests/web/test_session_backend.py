@@ -89,17 +89,18 @@ def test_a_fresh_game_as_the_page_sees_it(table):
     state = table.state()
     assert state["status"] == "White to move" and state["turn"] == "white" and state["result"] == "*"
     assert len(state["occupied"]) == 32 and len(state["leds"]) == 64 and state["leds"][0] == ""
-    assert state["clock"] == {"white": None, "black": None, "running": None, "paused": False,
-                              "time_control": "-", "delay_left": 0, "sandclock": False}
+    assert state["clocks"] == {"white": None, "black": None, "white_text": "-:--:--", "black_text": "-:--:--", "running": None,
+                               "paused": False, "delay_left": 0, "sandclock": False}
+    assert state["time_control"] == "-" and state["schema"] == 1
     assert state["settings"]["show_legal"] is True and state["settings"]["engine_level"] == 8
-    assert state["promotion"] is None and state["claims"] == [] and state["can_takeback"] is False
+    assert state["promotion"] is None and state["claimable_draws"] == [] and state["can_takeback"] is False
 
 
 def test_moves_on_the_board_reach_the_page_in_both_notations(table):
     table.move("e2", "e4", "e7", "e5", "g1", "f3")
     state = table.state()
-    assert state["moves"] == {"en": ["e4", "e5", "Nf3"], "fr": ["e4", "e5", "Cf3"]}
-    assert state["last_move"] == ["g1", "f3"] and state["status"] == "Black to move"
+    assert state["moves"] == {"uci": ["e2e4", "e7e5", "g1f3"], "san": ["e4", "e5", "Nf3"], "san_fr": ["e4", "e5", "Cf3"]}
+    assert state["last_move"] == "g1f3" and state["status"] == "Black to move"
 
 
 def test_a_lifted_piece_lights_its_legal_squares(table):
@@ -122,7 +123,7 @@ def test_an_illegal_board_is_reported_without_the_journals_timestamp(table):
 def shown(state: dict, lang: str) -> list[str]:
     """Every text the page shows above the board in ``lang``: the status, the notes under it, the result."""
     status = state["status_fr"] if lang == "fr" else state["status"]
-    texts = [status, *state["notes"][lang]]
+    texts = [status, *state["notes_fr" if lang == "fr" else "notes"]]
     return texts + ([state["result"]] if state["result"] != "*" else [])
 
 
@@ -136,7 +137,7 @@ def test_the_page_says_each_text_once_a_wrong_move_in_the_headline_alone(table):
     state = table.state()
     for lang in ("en", "fr"):
         assert said_once(shown(state, lang)), shown(state, lang)
-        assert state["notes"][lang] == []
+        assert state["notes_fr" if lang == "fr" else "notes"] == []
     table.move("e5", "e2", "e2", "e4", "g8", "g5")   # back, then a knight where no knight goes
     state = table.state()
     assert state["status"] == "Not a legal move (Black to move): put the knight on g5 back on g8"
@@ -144,7 +145,7 @@ def test_the_page_says_each_text_once_a_wrong_move_in_the_headline_alone(table):
     assert all(said_once(shown(state, lang)) for lang in ("en", "fr"))
     table.move("g5", "g8")
     state = table.state()
-    assert state["status"] == "Black to move" and state["notes"] == {"en": [], "fr": []}
+    assert state["status"] == "Black to move" and state["notes"] == state["notes_fr"] == []
 
 
 def test_a_board_still_wrong_otherwise_says_what_to_do_now_and_nothing_stale(table):
@@ -156,7 +157,7 @@ def test_a_board_still_wrong_otherwise_says_what_to_do_now_and_nothing_stale(tab
                                "remove the pieces from d4 and e5")
     assert state["status_fr"] == ("Coup illégal (trait aux Blancs) : remettez le pion en e2, "
                                   "retirez les pièces de d4 et e5")
-    assert state["notes"] == {"en": [], "fr": []}
+    assert state["notes"] == state["notes_fr"] == []
     assert all(said_once(shown(state, lang)) for lang in ("en", "fr"))
 
 
@@ -192,7 +193,7 @@ def test_the_promotion_piece_is_chosen_from_the_page_while_the_pawn_is_in_hand(t
     assert table.state()["promotion"]["piece"] == "n"
     table.move("e8")
     state = table.state()
-    assert state["moves"]["en"] == ["e8=N"] and state["moves"]["fr"] == ["e8=C"]
+    assert state["moves"]["san"] == ["e8=N"] and state["moves"]["san_fr"] == ["e8=C"]
     assert state["promotion"] == {"square": "e8", "piece": "n", "color": "white"}
 
 
@@ -202,7 +203,7 @@ def test_a_promotion_just_made_may_still_be_changed_from_the_page(tmp_path):
     assert table.state()["promotion"] == {"square": "e8", "piece": "q", "color": "white"}
     table.backend.promote("r", table.clock.now)
     state = table.state()
-    assert state["moves"]["en"] == ["e8=R+"]          # the rook on e8 checks the king on a8
+    assert state["moves"]["san"] == ["e8=R+"]          # the rook on e8 checks the king on a8
     assert state["promotion"] == {"square": "e8", "piece": "r", "color": "white"}
 
 
@@ -223,7 +224,7 @@ def test_a_draw_claim_is_refused_until_it_is_valid(table):
     for _ in range(2):
         table.move("g1", "f3", "g8", "f6", "f3", "g1", "f6", "g8")
     state = table.state()
-    assert state["claims"] == ["threefold repetition"]
+    assert state["claimable_draws"] == ["threefold repetition"]
     table.backend.draw("claim", "white", table.clock.now)
     assert table.state()["ending"] == "Draw by threefold repetition"
 
@@ -242,12 +243,12 @@ def test_a_takeback_from_the_page_undoes_the_move_and_asks_for_the_piece_back(ta
     table.move("e2", "e4")
     table.backend.takeback(table.clock.now)
     state = table.state()
-    assert state["moves"]["en"] == [] and state["turn"] == "white"
+    assert state["moves"]["san"] == [] and state["turn"] == "white"
     assert set(state["wrong"]) == {"e2", "e4"}
     table.move("e4", "e2")
     assert table.state()["status"] == "White to move"
     state = table.state()
-    assert state["moves"]["en"] == [] and state["turn"] == "white"
+    assert state["moves"]["san"] == [] and state["turn"] == "white"
 
 
 def test_settings_change_the_session(table):
@@ -268,10 +269,10 @@ def test_a_new_game_with_names_time_control_and_colours(table):
     table.settle()
     state = table.state()
     assert state["players"] == {"white": "Ben", "black": "Anna"}
-    assert state["moves"]["en"] == [] and state["rules"] == "casual"
+    assert state["moves"]["san"] == [] and state["rules"] == "casual"
     # [game] clock_start = "first_move" (the default): no clock runs before White's first move
-    assert state["clock"]["white"] == state["clock"]["black"] == 300_000
-    assert state["clock"]["running"] is None and state["clock"]["time_control"] == "300+3"
+    assert state["clocks"]["white"] == state["clocks"]["black"] == 300_000
+    assert state["clocks"]["running"] is None and state["time_control"] == "300+3"
     with pytest.raises(ActionRefused):
         table.backend.new_game(white="A", black="B", time_control="banana", rules="fide", colours="as-entered",
                                now=table.clock.now)
@@ -281,13 +282,13 @@ def test_pausing_freezes_the_clock(tmp_path):
     table = Table(tmp_path, time_control="60")
     table.move("e2", "e4")
     table.backend.clock("pause", table.clock.now)
-    frozen = table.state()["clock"]["black"]
+    frozen = table.state()["clocks"]["black"]
     table.clock.advance(10)
     state = table.state()
-    assert state["status"] == "Clock paused" and state["clock"]["paused"] and state["clock"]["black"] == frozen
+    assert state["status"] == "Clock paused" and state["clocks"]["paused"] and state["clocks"]["black"] == frozen
     table.backend.clock("resume", table.clock.now)
     table.clock.advance(1)
-    assert table.state()["clock"]["black"] == frozen - 1000
+    assert table.state()["clocks"]["black"] == frozen - 1000
 
 
 def test_resigning_after_the_end_is_refused(table):
@@ -301,7 +302,7 @@ def test_page_state_of_a_session_before_any_reading(tmp_path):
     from firmware.session.session import Session
     config = parse_config({"board": {"sensors": "sim"}, "storage": {"dir": str(tmp_path)}})
     state = page_state(Session(config, clock=lambda: 0.0).state())
-    assert state["leds"] == [""] * 64 and state["clock"]["running"] is None and state["ending"] is None
+    assert state["leds"] == [""] * 64 and state["clocks"]["running"] is None and state["ending"] is None
 
 
 def test_problems_come_without_the_journals_time_stamp(table):
@@ -313,18 +314,18 @@ def test_problems_come_without_the_journals_time_stamp(table):
 def test_a_simple_delay_does_not_count_down_the_main_time(tmp_path):
     table = Table(tmp_path, time_control="60d5", clock_start="at_once")     # the game began as the pieces settled
     state = table.state()
-    left = state["clock"]["delay_left"]
-    assert state["clock"]["running"] == "white" and state["clock"]["white"] == 60_000 and 0 < left < 5_000
+    left = state["clocks"]["delay_left"]
+    assert state["clocks"]["running"] == "white" and state["clocks"]["white"] == 60_000 and 0 < left < 5_000
     table.clock.advance(1)
     state = table.state()
-    assert state["clock"]["white"] == 60_000 and state["clock"]["delay_left"] == left - 1_000
+    assert state["clocks"]["white"] == 60_000 and state["clocks"]["delay_left"] == left - 1_000
     table.clock.advance(left / 1000)                   # the delay is used up: now the main time runs
     state = table.state()
-    assert state["clock"]["white"] == 59_000 and state["clock"]["delay_left"] == 0
+    assert state["clocks"]["white"] == 59_000 and state["clocks"]["delay_left"] == 0
     table.move("e2", "e4")                             # Black's move: a fresh delay
     state = table.state()
-    assert state["clock"]["running"] == "black" and state["clock"]["black"] == 60_000
-    assert state["clock"]["delay_left"] == 3_000       # 2 s of the hands settling already gone
+    assert state["clocks"]["running"] == "black" and state["clocks"]["black"] == 60_000
+    assert state["clocks"]["delay_left"] == 3_000       # 2 s of the hands settling already gone
 
 
 def test_the_engine_settings_go_to_the_session(table):
@@ -340,7 +341,7 @@ def test_the_engine_settings_go_to_the_session(table):
 def test_an_over_the_board_game_offers_the_take_over_of_either_side(table):
     state = table.state()
     assert state["opponent"]["kind"] == "none" and state["opponent"]["sides"] == []
-    assert state["take_over"] == ["white", "black"] and state["link"] is None
+    assert state["take_over"] == ["white", "black"] and state["opponent"]["link"] is None
     table.backend.resign("white", table.clock.now)
     assert table.state()["take_over"] == []               # the game is over: nobody has to leave
 
@@ -379,7 +380,7 @@ async def test_the_computer_takes_over_a_side_from_the_page(tmp_path):
         table.move("g1", "f3")
         reply = await table.engine_move()
         table.move(reply[:2], reply[2:4])
-        assert table.state()["moves"]["en"][:3] == ["e4", "e5", "Nf3"] and len(table.state()["moves"]["en"]) == 4
+        assert table.state()["moves"]["san"][:3] == ["e4", "e5", "Nf3"] and len(table.state()["moves"]["san"]) == 4
         with pytest.raises(ActionRefused):
             table.backend.take_over("black", table.clock.now)   # it plays Black already
     finally:
@@ -472,7 +473,7 @@ def test_a_new_chess960_game_from_the_page_waits_for_the_rearranged_first_ranks(
     state = table.state()
     assert state["status"] == "White to move" and not any(state["leds"])
     table.move("g2", "g3", "g7", "g6", "g1", "f3", "d7", "d6", "e1", "g1")   # the king over its rook: O-O
-    assert table.state()["moves"]["en"][-1] == "O-O"
+    assert table.state()["moves"]["san"][-1] == "O-O"
 
 
 def test_the_simulators_set_up_lifts_the_pieces_a_960_start_changes_and_the_game_starts(table):
@@ -511,12 +512,12 @@ def test_a_correction_is_offered_and_made_through_the_page(tmp_path):
     table.hand.place(parse_square("g6"))
     table.settle(3)
     state = table.state()
-    assert state["moves"]["en"] == ["Qxg6"]
-    assert state["corrections"] == [{"uci": "c2c8", "en": "Qxc8+", "fr": "Dxc8+"}]
+    assert state["moves"]["san"] == ["Qxg6"]
+    assert state["corrections"] == [{"uci": "c2c8", "san": "Qxc8+", "san_fr": "Dxc8+"}]
     with pytest.raises(ActionRefused, match="explain"):
         table.backend.correct("a1a2", table.clock.now)
     table.backend.correct("c2c8", table.clock.now)
-    assert table.state()["moves"]["en"] == ["Qxc8+"]
+    assert table.state()["moves"]["san"] == ["Qxc8+"]
 
 
 def test_the_new_game_fen_is_refused_without_a_variant_guess_that_would_not_read_it():
@@ -539,5 +540,5 @@ def test_a_pawn_held_to_think_can_still_go_where_the_player_meant(table):
     assert table.hand.sync(table.backend.position()) is False     # what the page does at each change
     assert table.hand.state()["hand"] == [{"piece": "p", "from": "c5"}]
     table.move("c4")
-    assert table.state()["moves"]["en"][-1] == "c4"
+    assert table.state()["moves"]["san"][-1] == "c4"
     assert table.hand.sync(table.backend.position()) and table.hand.state()["hand"] == []

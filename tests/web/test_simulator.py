@@ -73,8 +73,8 @@ async def test_the_simulator_serves_the_page_and_plays_through_the_service(runni
         async with http.post(sim.url + "api/sim/click", data=json.dumps({"square": "e7"}),
                              headers={"Content-Type": "application/json"}) as response:
             assert response.status == 200
-    assert state["moves"]["en"] == ["e4"] and state["status"] == "Black to move"
-    assert state["clock"]["running"] == "black" and state["sim"]["pieces"]["e4"] == "P"
+    assert state["moves"]["san"] == ["e4"] and state["status"] == "Black to move"
+    assert state["clocks"]["running"] == "black" and state["sim"]["pieces"]["e4"] == "P"
     assert sim.leds.last is not None  # the LEDs went to the recording sink
 
 
@@ -87,7 +87,7 @@ async def test_a_game_in_progress_is_there_again_after_a_restart(running):
     again = await running(ManualClock(5000.0))
     assert again.hand.state()["pieces"]["e5"] == "p" and again.board.occupied == again.session.game.position.occupied
     state = again.backend.state(again.clock())
-    assert state["moves"]["en"] == ["e4", "e5"] and state["status"] == "White to move"
+    assert state["moves"]["san"] == ["e4", "e5"] and state["status"] == "White to move"
 
 
 async def test_listening_beyond_this_machine_needs_the_code(tmp_path):

@@ -35,7 +35,7 @@
     pointer: null,
     libraryDirty: true,
     viewer: null,
-    words: null,   // GET /api/words: the page's words in both languages (firmware/referee/words.py)
+    words: null,   // GET /api/words: the page's words in both languages (firmware/words/)
   };
 
   // A word of the page in the chosen language (the English in the HTML until the words arrive).
@@ -232,7 +232,7 @@
     const occupied = new Set(s.occupied);
     const lifted = new Set(s.lifted);
     const wrong = new Set(s.wrong);
-    const last = new Set(s.last_move || []);
+    const last = new Set(s.last_move ? [s.last_move.slice(0, 2), s.last_move.slice(2, 4)] : []);
     const physical = s.sim ? s.sim.pieces : null;
     for (let i = 0; i < 64; i++) {
       const name = NAMES[i];
@@ -264,7 +264,7 @@
 
   // -- clocks -------------------------------------------------------------------------------------------
   function clockValue(side, now) {
-    const c = ui.state && ui.state.clock;
+    const c = ui.state && ui.state.clocks;
     if (!c) return null;
     let ms = c[side];
     if (ms === null || ms === undefined) return null;
@@ -276,7 +276,7 @@
 
   // The delay of the side to move (a "simple delay" time control): the main time waits for it.
   function delayValue(side, now) {
-    const c = ui.state && ui.state.clock;
+    const c = ui.state && ui.state.clocks;
     if (!c || c.running !== side || c.paused || !c.delay_left) return 0;
     return Math.max(0, c.delay_left - (now - ui.receivedAt));
   }
@@ -288,7 +288,7 @@
       const el = $("#clock-" + side);
       const text = formatClock(clockValue(side, now));
       if (el.textContent !== text) el.textContent = text;
-      const running = ui.state.clock.running === side ? "1" : "0";
+      const running = ui.state.clocks.running === side ? "1" : "0";
       if (el.dataset.running !== running) el.dataset.running = running;
       const delay = $("#delay-" + side);
       const left = delayValue(side, now);
@@ -357,7 +357,7 @@
     problems.textContent = "";
     // The server picks what goes under the status (the board's latest problem while it is
     // wrong), no text said twice.
-    const current = (s.notes && (s.notes[ui.lang] || s.notes.en)) || [];
+    const current = (ui.lang === "fr" && s.notes_fr) || s.notes || [];
     for (const p of current) {
       const li = document.createElement("li"); li.textContent = p; problems.appendChild(li);
     }
@@ -369,7 +369,7 @@
     saveProblem.textContent = s.save_problem || "";
     saveProblem.hidden = !s.save_problem;
 
-    renderMoves($("#moves"), s.moves[ui.lang] || s.moves.en, startNumbering(s), null, null);
+    renderMoves($("#moves"), (ui.lang === "fr" && s.moves.san_fr) || s.moves.san, startNumbering(s), null, null);
 
     const promo = $("#promotion");
     promo.hidden = !s.promotion;
@@ -409,15 +409,15 @@
                                                 `${who} asks to take back the last move.`);
     }
     const claim = $("#claim-draw");
-    claim.hidden = !(s.claims && s.claims.length) || over;
-    if (!claim.hidden) claim.textContent = `${w("claim_draw", "Claim a draw")} (${s.claims.map((c) => w("claim_" + c.replace(/[^a-z]+/g, "_"), c)).join(", ")})`;
+    claim.hidden = !(s.claimable_draws && s.claimable_draws.length) || over;
+    if (!claim.hidden) claim.textContent = `${w("claim_draw", "Claim a draw")} (${s.claimable_draws.map((c) => w("claim_" + c.replace(/[^a-z]+/g, "_"), c)).join(", ")})`;
     for (const side of ["white", "black"]) {
       $("#offer-" + side).disabled = over || s.draw_offer === side;
       $("#resign-" + side).disabled = over;
       // The computer or the other end decides for its own side.
       $("#offer-" + side).hidden = $("#resign-" + side).hidden = theirs.has(side);
     }
-    const c = s.clock;
+    const c = s.clocks;
     const timed = c.white !== null || c.black !== null;
     // A game without a clock shows no clock boxes (no "-:--:--" to wonder about).
     for (const side of ["white", "black"]) $("#clock-" + side).hidden = !timed;
@@ -496,7 +496,7 @@
     const line = $("#opponent");
     line.hidden = opp.kind === "none";
     if (line.hidden) return;
-    let text = opp.text && (opp.text[ui.lang] || opp.text.en);   // the server's words, in the page's language
+    let text = (ui.lang === "fr" && opp.text_fr) || opp.text;   // the server's words, in the page's language
     if (!text) {
       const sides = (opp.sides || []).map((x) => (x === "white" ? "White" : "Black")).join(" and ");
       const name = opp.name || (opp.kind === "lichess" ? "Lichess" : "Stockfish");
@@ -528,7 +528,7 @@
     form.elements.show_legal.disabled = !assisted;
     form.elements.takebacks.disabled = !assisted;
     $("#assist-note").hidden = assisted;
-    renderLichess(st.lichess || {});
+    renderLichess(s.lichess || {});
   }
 
   function renderLichess(l) {
@@ -588,7 +588,7 @@
       const b = document.createElement("button");
       b.type = "button";
       b.dataset.correct = c.uci;
-      b.textContent = ui.lang === "fr" ? c.fr : c.en;
+      b.textContent = ui.lang === "fr" ? c.san_fr : c.san;
       b.addEventListener("click", () => act("/api/game/correct", { move: c.uci }));
       box.appendChild(b);
     }
@@ -606,7 +606,7 @@
     tickClocks();
     document.body.dataset.seq = s.seq;
     document.body.dataset.ready = "1";
-    const key = `${s.moves.en.length}|${s.result}`;
+    const key = `${s.moves.san.length}|${s.result}`;
     if (key !== ui.libraryKey) {
       ui.libraryKey = key;
       ui.libraryDirty = true;
@@ -921,7 +921,7 @@
     $("#draw-accept").addEventListener("click", () => act("/api/game/draw", { action: "accept", color: other() }));
     $("#draw-decline").addEventListener("click", () => act("/api/game/draw", { action: "decline", color: other() }));
     $("#claim-draw").addEventListener("click", () => act("/api/game/draw", { action: "claim", color: ui.state.turn }));
-    $("#pause").addEventListener("click", () => act("/api/game/clock", { action: ui.state.clock.paused ? "resume" : "pause" }));
+    $("#pause").addEventListener("click", () => act("/api/game/clock", { action: ui.state.clocks.paused ? "resume" : "pause" }));
     $("#takeback").addEventListener("click", () => act("/api/game/takeback", {}));
     for (const b of $$("#promotion button")) b.addEventListener("click", () => act("/api/game/promotion", { piece: b.dataset.piece }));
 
@@ -947,7 +947,7 @@
       // A game in progress is abandoned by a new one: the first press asks, the second confirms.
       const submit = form.querySelector("[type=submit]");
       const s = ui.state;
-      const inProgress = s && s.started && s.result === "*" && (s.moves.en || []).length > 0;
+      const inProgress = s && s.started && s.result === "*" && (s.moves.san || []).length > 0;
       if (inProgress && submit.dataset.armed !== "1") {
         if (!submit.dataset.label) submit.dataset.label = submit.textContent;
         submit.dataset.armed = "1";
