@@ -3,64 +3,29 @@
 The opponent (an engine, a server) talks to the seat (:mod:`firmware.session.opponent`); what
 changes the board's game comes here, one method per kind of news, and goes to the referee's
 match and the game's :class:`~firmware.session.play.Play` through the session's public face
-(:class:`Conductor`). A move to carry out waits in ``play.expected_move``; the other end's result
-waits in ``play.pending_end`` until its last move stands on the board.
+(:class:`~firmware.session.conductor.Conductor`). A move to carry out waits in
+``play.expected_move``; the other end's result waits in ``play.pending_end`` until its last
+move stands on the board.
 """
 from __future__ import annotations
 
 import logging
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import Any
 
-from chess_core import Game, Move, Outcome, Termination
+from chess_core import Move, Outcome, Termination
 
-from firmware.config import Config, OpponentKind
+from firmware.config import OpponentKind
 from firmware.opponents.base import ChatLine, GameEnd, GameSync, Offer, OfferKind
-from firmware.referee.match import MatchConfig, MatchEvent
-from firmware.referee.referee import Referee
-from firmware.words import refused_text, void_text
-from firmware.session.game_file import GameFile
+from firmware.session.conductor import Conductor
 from firmware.session.online_tags import online_tags
 from firmware.session.play import Play
 from firmware.session.restore import continues, follow_sync, synced_match
 from firmware.session.state import Phase
+from firmware.words import refused_text, void_text
 
-if TYPE_CHECKING:
-    from firmware.session.opponent import OpponentSeat
-
-__all__ = ["OtherSide", "Conductor"]
+__all__ = ["OtherSide"]
 
 log = logging.getLogger(__name__)
-
-
-class Conductor(Protocol):
-    """What the other side's news needs of the board's session (:class:`firmware.session.session.Session`)."""
-
-    config: Config
-    referee: Referee
-    play: Play
-    file: GameFile
-    names: tuple[str, str]
-    phase: Phase
-    seat: OpponentSeat
-    clock: Callable[[], float]
-    wall: Callable[[], datetime]
-    replay: str | None
-
-    @property
-    def game(self) -> Game: ...
-
-    @property
-    def live(self) -> bool: ...
-
-    def match_config(self, **changes: Any) -> MatchConfig: ...
-
-    def apply(self, events: list[MatchEvent], now: float) -> None: ...
-
-    def touch(self) -> None: ...
-
-    def set_names(self, names: tuple[str, str]) -> None: ...
-
 
 
 class OtherSide:
