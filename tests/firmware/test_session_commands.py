@@ -256,3 +256,11 @@ def test_a_move_recorded_wrong_is_put_right_from_the_page(tmp_path):
     assert [m.uci() for m in session.game.moves] == ["c2c8"]
     assert [m.uci() for m, _, _ in session.state().corrections] == ["c2g6"]   # (and back, if that was wrong)
     assert session.file.recorder.load().moves == ["c2c8"]
+
+
+def test_the_state_carries_the_led_and_engine_settings_as_configured(tmp_path):
+    table = Table(tmp_path)
+    table.session.update_settings(leds={"brightness": 0.25}, engine={"level": 3, "elo": 1500, "move_time": 2.5})
+    settings = table.session.snapshot()["settings"]
+    assert (settings["brightness"], settings["engine_level"], settings["engine_elo"], settings["engine_move_time"]) \
+        == (0.25, 3, 1500, 2.5)

@@ -35,6 +35,7 @@ class Quiet(Opponent):
 
     name = "Quiet"
     assistance_allowed = True
+    sides: frozenset[int] = frozenset()   # assigned in __init__ (Opponent.sides is read-only)
 
     def __init__(self, kind: str = "engine", sides=frozenset({BLACK})) -> None:
         self.kind = OpponentKind(kind)
@@ -117,7 +118,7 @@ async def test_a_replaced_opponent_is_no_longer_heard(tmp_path):
     assert snap["opponent"]["assistance_allowed"]   # no online game: the board's game is a local one
     first.listener.link(LinkState.CONNECTED, "too late")
     first.listener.opponent_move(Move.from_uci("e7e5"))
-    assert session.snapshot()["opponent"]["link"]["state"] == "failed" and session.expected_move is None
+    assert session.snapshot()["opponent"]["link"]["state"] == "failed" and session.play.expected_move is None
     await session.aclose()
 
 
@@ -143,18 +144,18 @@ def test_commands_about_the_opponent_are_refused_with_reasons(tmp_path):
     table = Table(tmp_path)
     session = table.session
     with pytest.raises(SessionError, match="no game in progress"):
-        session.take_over("black")
+        session.seat.take_over("black")
     with pytest.raises(SessionError, match="no game in progress"):
-        session.accept_takeback()
+        session.seat.accept_takeback()
     table.setup()
     with pytest.raises(SessionError, match="no takeback offer to decline"):
-        session.decline_takeback()
+        session.seat.decline_takeback()
     with pytest.raises(SessionError, match="colour"):
-        session.take_over("green")
+        session.seat.take_over("green")
     with pytest.raises(SessionError, match="while the service runs"):
-        session.take_over("black")   # an engine is started on the loop
+        session.seat.take_over("black")   # an engine is started on the loop
     with pytest.raises(SessionError, match="does not look like a Lichess token"):
-        session.lichess_login("two words")
+        session.seat.lichess_login("two words")
 
 
 def test_kinds_and_sides_of_opponents():
@@ -220,6 +221,6 @@ def test_an_engine_on_alternate_sides_changes_colour_with_each_game_and_its_name
     table.board.set_occupied(0)
     table.wait(0.5)
     table.setup()
-    assert session.match.started and not session.game.moves
+    assert session.referee.match.started and not session.game.moves
     assert engine.sides == {WHITE} and session.snapshot()["players"] == {"white": "Stockfish", "black": "Ann"}
     assert session.snapshot()["opponent"]["sides"] == ["white"]

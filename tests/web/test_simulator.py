@@ -190,11 +190,11 @@ async def test_the_engines_move_blinks_on_the_simulated_board_until_it_is_carrie
     task = asyncio.create_task(sim.run())
     try:
         await sim.started()
-        await until(lambda: sim.session.match.started, what="the game to start")
+        await until(lambda: sim.session.referee.match.started, what="the game to start")
         for name in ("e2", "e4"):
             sim.hand.click(parse_square(name), "white")
-        await until(lambda: sim.session.expected_move is not None, what="the engine's move")
-        move = sim.session.expected_move
+        await until(lambda: sim.session.play.expected_move is not None, what="the engine's move")
+        move = sim.session.play.expected_move
         seen = set()
 
         def blinked() -> bool:
@@ -207,7 +207,7 @@ async def test_the_engines_move_blinks_on_the_simulated_board_until_it_is_carrie
         sim.hand.click(move.from_square, "black")
         sim.hand.click(move.to_square, "black")
         await until(lambda: len(sim.session.game.moves) == 2, what="the engine's move carried out")
-        assert sim.session.game.moves[-1] == move and sim.session.expected_move is None
+        assert sim.session.game.moves[-1] == move and sim.session.play.expected_move is None
     finally:
         sim.stop()
         await task
