@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from chess_core import Game, Move, Outcome, Position, Termination, san
 from chess_core.chess960 import number_of as chess960_number
@@ -64,24 +64,24 @@ class OpponentState:
     """Who plays the sides not played over the board, and the link to it."""
 
     kind: OpponentKind = OpponentKind.NONE
-    name: Optional[str] = None
+    name: str | None = None
     sides: frozenset[int] = frozenset()
-    link: Optional[str] = None              # a LinkState value: "connected", "failed"...
-    link_detail: Optional[str] = None
+    link: str | None = None              # a LinkState value: "connected", "failed"...
+    link_detail: str | None = None
     assistance_allowed: bool = True
     takeovers: tuple[Takeover, ...] = ()
     away: bool = False                      # the other player left (online)
-    claim_win_in_seconds: Optional[int] = None
+    claim_win_in_seconds: int | None = None
     lichess_token: bool = False             # a Lichess token is kept
-    account: Optional[str] = None           # the Lichess account, once connected
-    online_game: Optional[str] = None       # the Lichess game followed, if any
+    account: str | None = None           # the Lichess account, once connected
+    online_game: str | None = None       # the Lichess game followed, if any
 
 
 @dataclass(frozen=True)
 class Promotion:
     """A promotion whose piece may still be chosen: just made (``square`` set) or on its way."""
 
-    square: Optional[int]
+    square: int | None
     piece_type: int
     color: int
 
@@ -100,48 +100,48 @@ class SessionState:
     moves: tuple[Move, ...]
     san_en: tuple[str, ...]
     san_fr: tuple[str, ...]
-    outcome: Optional[Outcome]
+    outcome: Outcome | None
     claims: tuple[Termination, ...]
     names: tuple[str, str]
     occupied: int
     lifted: int
     wrong: int
-    touched: Optional[int]
+    touched: int | None
     leds: tuple[int, ...]
-    expected_move: Optional[Move]
-    takeback_move: Optional[Move]
-    promotion_square: Optional[int]
-    promotion: Optional[Promotion]
+    expected_move: Move | None
+    takeback_move: Move | None
+    promotion_square: int | None
+    promotion: Promotion | None
     next_promotion: int
-    draw_offer: Optional[int]
-    takeback_offer: Optional[int]
-    clocks: tuple[Optional[int], Optional[int]]
-    running: Optional[int]
+    draw_offer: int | None
+    takeback_offer: int | None
+    clocks: tuple[int | None, int | None]
+    running: int | None
     delay_left: int
     time_control: str
     problems: tuple[tuple[float, str], ...]
-    game_file: Optional[str]
-    link_text: Optional[str]
+    game_file: str | None
+    link_text: str | None
     restored_moves: int
     can_takeback: bool
     take_over: tuple[int, ...]              # the sides the computer may take over now
     settings: dict[str, Any] = field(default_factory=dict)
     opponent: OpponentState = OpponentState()
-    leds_problem: Optional[str] = None      # the LEDs are off, and why
-    move_clocks: tuple[Optional[int], ...] = ()   # ms on the mover's clock after each move
+    leds_problem: str | None = None      # the LEDs are off, and why
+    move_clocks: tuple[int | None, ...] = ()   # ms on the mover's clock after each move
     round: str = "-"
     event: str = ""
-    save_problem: Optional[str] = None      # the game cannot be saved, in words for the players
-    gesture: Optional[GestureProgress] = None   # a gesture being held, and how far
+    save_problem: str | None = None      # the game cannot be saved, in words for the players
+    gesture: GestureProgress | None = None   # a gesture being held, and how far
     corrections: tuple[tuple[Move, str, str], ...] = ()   # other moves that explain the board as well as the
     #                                                       last one: (move, SAN in English, SAN in French)
     chess960: bool = False
     new_online_game: bool = False           # the game being set up came from the other end: new to the board
     chat: tuple[tuple[str, str], ...] = ()  # the online game's chat: (username, text)
-    notice: Optional[str] = None            # about the other side (its answer...), until the next move
-    first_move_ms: Optional[int] = None     # online, before both first moves: ms before the server aborts
+    notice: str | None = None            # about the other side (its answer...), until the next move
+    first_move_ms: int | None = None     # online, before both first moves: ms before the server aborts
     problems_fr: tuple[str, ...] = ()       # the problems in French (firmware.words), as ``problems``
-    notice_fr: Optional[str] = None         # ``notice`` in French
+    notice_fr: str | None = None         # ``notice`` in French
 
     @property
     def started(self) -> bool:
@@ -171,9 +171,9 @@ def status_text(state: SessionState, lang: str = "en") -> str:
         start = Position(state.start_fen, chess960=state.chess960)
         number = chess960_number(start) if state.chess960 else None
         return words.setup_text(start, state.occupied, state.wrong, lang, number=number)
-    position = None
-    if state.wrong or state.takeback_move is not None or state.expected_move is not None:
-        position = Position(state.fen, chess960=state.chess960)
+    def position() -> Position:   # (read from the FEN only where a text needs it)
+        return Position(state.fen, chess960=state.chess960)
+
     if state.phase is Phase.RESUMING and state.wrong:
         if state.new_online_game:
             if state.moves:
@@ -183,14 +183,14 @@ def status_text(state: SessionState, lang: str = "en") -> str:
         return ("Remettez les pièces comme indiqué pour continuer la partie" if fr
                 else "Put the pieces back as shown to continue the game")
     if state.takeback_move is not None:
-        return words.takeback_text(position, state.takeback_move, lang)
+        return words.takeback_text(position(), state.takeback_move, lang)
     if state.wrong:
-        hint = words.board_hint(position, state.occupied, lang)
+        hint = words.board_hint(position(), state.occupied, lang)
         return hint or ("Remettez les pièces comme indiqué" if fr else "Put the pieces right")
     if state.phase is Phase.PAUSED:
         return "Pendule arrêtée" if fr else "Clock paused"
     if state.expected_move is not None:
-        return words.opponent_plays(position, state.expected_move, state.names[state.turn], lang)
+        return words.opponent_plays(position(), state.expected_move, state.names[state.turn], lang)
     return words.side_to_move(state.turn, lang, state.check)
 
 
@@ -202,7 +202,7 @@ class SanCache:
         self.en: list[str] = []
         self.fr: list[str] = []
         self._marks: list[object] = []     # game.ply_mark(i) for i in 0..len(en)
-        self._pos: Position | None = None  # the position after the known moves
+        self._pos = Position()             # the position after the known moves
 
     def update(self, game: Game) -> None:
         moves = game.moves
