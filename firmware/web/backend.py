@@ -37,15 +37,19 @@ SETTINGS = ("show_legal", "touch_move", "alternate_colours", "brightness", "engi
             "engine_move_time", "takebacks")
 
 
-class ActionRefused(Exception):
-    """A command that is well formed but not possible now (no valid claim, game over...): a 409."""
+class CommandRefused(Exception):
+    """A page's command that is well formed but not possible now (no valid claim, game over...): a 409.
+
+    Not :class:`firmware.opponents.base.ActionRefused` (the other end of an online game refused a
+    decision): the session reports that one as a problem of the game, never as the command's answer.
+    """
 
 
 class Backend:
     """The session as the page sees it.
 
     A backend **must** override ``state``, ``subscribe``, ``position`` and every command it
-    supports; a command it does not support raises :class:`ActionRefused` (the default).
+    supports; a command it does not support raises :class:`CommandRefused` (the default).
     Colours are "white"/"black"; times are seconds from the service's monotonic clock.
     """
 
@@ -69,30 +73,30 @@ class Backend:
         Chess960 ``start_position`` (0-959, -1: drawn for each game). Against the engine, ``engine_side`` is the side it plays ("random": drawn)
         and ``player`` the name of the side played on the board; online, the names are the
         server's."""
-        raise ActionRefused("new games are not supported here")
+        raise CommandRefused("new games are not supported here")
 
     def resign(self, color: str, now: float) -> None:
-        raise ActionRefused("resigning is not supported here")
+        raise CommandRefused("resigning is not supported here")
 
     def draw(self, action: str, color: str, now: float) -> None:
-        raise ActionRefused("draws are not supported here")
+        raise CommandRefused("draws are not supported here")
 
     def promote(self, piece: str, now: float) -> None:
-        raise ActionRefused("no promotion to choose")
+        raise CommandRefused("no promotion to choose")
 
     def clock(self, action: str, now: float) -> None:
-        raise ActionRefused("the clock cannot be paused here")
+        raise CommandRefused("the clock cannot be paused here")
 
     def takeback(self, now: float) -> None:
-        raise ActionRefused("takebacks are not supported here")
+        raise CommandRefused("takebacks are not supported here")
 
     def answer_takeback(self, action: str, now: float) -> None:
         """Accept or decline the opponent's takeback offer (an online game)."""
-        raise ActionRefused("there is no takeback offer to answer")
+        raise CommandRefused("there is no takeback offer to answer")
 
     def take_over(self, color: str, now: float) -> None:
         """The computer plays ``color`` for the rest of the game (its player has to leave)."""
-        raise ActionRefused("the computer cannot take over here")
+        raise CommandRefused("the computer cannot take over here")
 
     def led_colours(self) -> dict[str, str]:
         """Each LED role's colour ("#rrggbb"), for the page's legend."""
@@ -101,31 +105,31 @@ class Backend:
 
     def correct(self, move: str, now: float) -> None:
         """The last move was recorded wrong: ``move`` (UCI), one of the page state's ``corrections``."""
-        raise ActionRefused("no move to correct")
+        raise CommandRefused("no move to correct")
 
     def give_back(self, color: str, now: float) -> None:
         """The player of ``color``, taken over by the computer, is back and plays on."""
-        raise ActionRefused("the computer plays for nobody here")
+        raise CommandRefused("the computer plays for nobody here")
 
     def settings(self, changes: dict[str, Any], now: float) -> None:
-        raise ActionRefused("settings cannot be changed here")
+        raise CommandRefused("settings cannot be changed here")
 
     def lichess_login(self, token: str, now: float) -> None:
         """Connect the Lichess account of ``token``; the token is kept by the service and never
         shown again (not in the page state, not in a message)."""
-        raise ActionRefused("online play is not supported here")
+        raise CommandRefused("online play is not supported here")
 
     def lichess_logout(self, now: float) -> None:
-        raise ActionRefused("online play is not supported here")
+        raise CommandRefused("online play is not supported here")
 
     def claim_when_gone(self, what: str, now: float) -> None:
         """The other player left the online game: claim the win ("victory") or a draw ("draw")."""
-        raise ActionRefused("online play is not supported here")
+        raise CommandRefused("online play is not supported here")
 
     def close(self) -> None:
         """Release what the backend holds (subscriptions); idempotent."""
 
 
-__all__ = ["Backend", "ActionRefused", "Listener", "PROMOTION_PIECES", "DRAW_ACTIONS", "CLOCK_ACTIONS",
+__all__ = ["Backend", "CommandRefused", "Listener", "PROMOTION_PIECES", "DRAW_ACTIONS", "CLOCK_ACTIONS",
            "COLOURS", "COLOUR_CHOICES", "OPPONENTS", "ENGINE_SIDES", "TAKEBACK_ANSWERS", "SETTINGS",
            "CLAIMS_WHEN_GONE"]

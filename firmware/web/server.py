@@ -42,7 +42,7 @@ from chess_core.chess960 import VARIANTS
 from firmware.referee import words
 from firmware.tasks import cancel_and_wait
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
-                      PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, ActionRefused, Backend)
+                      PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, CommandRefused, Backend)
 from netserver.http_server import (HTTPError, HTTPServer, Request, Response, Router, file_response, json_response,
                                    static_file)
 from firmware.web.library import GameLibrary, UnknownGame
@@ -251,7 +251,7 @@ class WebCompanion:
                 log.warning("bad request from %s on %s (once a minute per client): %s", request.remote,
                             request.path, exc)
             return _error(400, str(exc))
-        except (ActionRefused, HandError) as exc:
+        except (CommandRefused, HandError) as exc:
             return _error(409, str(exc))
         except asyncio.CancelledError:
             raise
@@ -589,9 +589,9 @@ class WebCompanion:
             result = self.backend.lichess_login(token, now)
             if asyncio.iscoroutine(result):
                 await result
-        except ActionRefused as exc:
+        except CommandRefused as exc:
             # The session's words, without the token should they quote it.
-            raise ActionRefused(str(exc).replace(token, "<token>")) from None
+            raise CommandRefused(str(exc).replace(token, "<token>")) from None
 
     def _settings(self, values: dict[str, Any], now: float) -> None:
         changes = {k: v for k, v in values.items() if v is not None}

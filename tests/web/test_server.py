@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from firmware.web.backend import ActionRefused
+from firmware.web.backend import CommandRefused
 from firmware.web.pairing import COOKIE
 
 JSON = {"Content-Type": "application/json"}

@@ -14,7 +14,7 @@ import pytest
 from board_driver.sim import SimulatedBoard
 from chess_core import Position, parse_square
 from firmware.config import parse_config
-from firmware.web.backend import ActionRefused
+from firmware.web.backend import CommandRefused
 from firmware.web.session_backend import SessionBackend, page_state
 from firmware.web.simhand import SimHand
 
@@ -211,7 +211,7 @@ def test_a_draw_offered_and_accepted(table):
     table.move("e2", "e4")
     table.backend.draw("offer", "black", table.clock.now)
     assert table.state()["draw_offer"] == "black"
-    with pytest.raises(ActionRefused, match="no draw offer"):
+    with pytest.raises(CommandRefused, match="no draw offer"):
         table.backend.draw("accept", "black", table.clock.now)
     table.backend.draw("accept", "white", table.clock.now)
     state = table.state()
@@ -219,7 +219,7 @@ def test_a_draw_offered_and_accepted(table):
 
 
 def test_a_draw_claim_is_refused_until_it_is_valid(table):
-    with pytest.raises(ActionRefused, match="no draw can be claimed"):
+    with pytest.raises(CommandRefused, match="no draw can be claimed"):
         table.backend.draw("claim", "white", table.clock.now)
     for _ in range(2):
         table.move("g1", "f3", "g8", "f6", "f3", "g1", "f6", "g8")
@@ -232,7 +232,7 @@ def test_a_draw_claim_is_refused_until_it_is_valid(table):
 def test_takebacks_only_where_allowed(table):
     table.move("e2", "e4")
     assert table.state()["can_takeback"] is False
-    with pytest.raises(ActionRefused, match="takebacks are not allowed"):
+    with pytest.raises(CommandRefused, match="takebacks are not allowed"):
         table.backend.takeback(table.clock.now)
     table.backend.settings({"takebacks": True}, table.clock.now)
     assert table.state()["can_takeback"] is True
@@ -273,7 +273,7 @@ def test_a_new_game_with_names_time_control_and_colours(table):
     # [game] clock_start = "first_move" (the default): no clock runs before White's first move
     assert state["clocks"]["white"] == state["clocks"]["black"] == 300_000
     assert state["clocks"]["running"] is None and state["time_control"] == "300+3"
-    with pytest.raises(ActionRefused):
+    with pytest.raises(CommandRefused):
         table.backend.new_game(white="A", black="B", time_control="banana", rules="fide", colours="as-entered",
                                now=table.clock.now)
 
@@ -294,7 +294,7 @@ def test_pausing_freezes_the_clock(tmp_path):
 def test_resigning_after_the_end_is_refused(table):
     table.backend.resign("white", table.clock.now)
     assert table.state()["status"] == "Black wins by resignation"
-    with pytest.raises(ActionRefused, match="the game is over"):
+    with pytest.raises(CommandRefused, match="the game is over"):
         table.backend.resign("black", table.clock.now)
 
 
@@ -334,7 +334,7 @@ def test_the_engine_settings_go_to_the_session(table):
     assert (engine.level, engine.elo, engine.move_time) == (3, 1500, 0.5)
     settings = table.state()["settings"]
     assert (settings["engine_level"], settings["engine_elo"], settings["engine_move_time"]) == (3, 1500, 0.5)
-    with pytest.raises(ActionRefused):
+    with pytest.raises(CommandRefused):
         table.backend.settings({"engine_level": 21}, table.clock.now)   # the session checks it too
 
 
@@ -381,7 +381,7 @@ async def test_the_computer_takes_over_a_side_from_the_page(tmp_path):
         reply = await table.engine_move()
         table.move(reply[:2], reply[2:4])
         assert table.state()["moves"]["san"][:3] == ["e4", "e5", "Nf3"] and len(table.state()["moves"]["san"]) == 4
-        with pytest.raises(ActionRefused):
+        with pytest.raises(CommandRefused):
             table.backend.take_over("black", table.clock.now)   # it plays Black already
     finally:
         await table.session.aclose()
@@ -436,7 +436,7 @@ async def test_a_takeback_offer_from_the_other_end_is_answered_from_the_page(tmp
 
 
 def test_a_refused_lichess_token_is_a_refusal_that_does_not_quote_it(table):
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(CommandRefused) as refused:
         result = table.backend.lichess_login("not a token", table.clock.now)
         if asyncio.iscoroutine(result):
             asyncio.run(result)
@@ -497,7 +497,7 @@ def test_the_simulators_set_up_lifts_the_pieces_a_960_start_changes_and_the_game
 
 
 def test_a_960_start_position_out_of_range_is_refused(table):
-    with pytest.raises(ActionRefused, match="start_position"):
+    with pytest.raises(CommandRefused, match="start_position"):
         table.backend.new_game(white="A", black="B", time_control="-", rules="fide", colours="as-entered",
                                now=table.clock.now, variant="chess960", start_position=960)
 
@@ -514,7 +514,7 @@ def test_a_correction_is_offered_and_made_through_the_page(tmp_path):
     state = table.state()
     assert state["moves"]["san"] == ["Qxg6"]
     assert state["corrections"] == [{"uci": "c2c8", "san": "Qxc8+", "san_fr": "Dxc8+"}]
-    with pytest.raises(ActionRefused, match="explain"):
+    with pytest.raises(CommandRefused, match="explain"):
         table.backend.correct("a1a2", table.clock.now)
     table.backend.correct("c2c8", table.clock.now)
     assert table.state()["moves"]["san"] == ["Qxc8+"]
