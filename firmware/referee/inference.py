@@ -112,6 +112,8 @@ WAIT_SWEPT_SLID = 0.3  # s, the same when the piece was seen sliding all the way
 # the capture, then undone when the piece comes back. The clock does not mind: the move is
 # timed at the lift either way.)
 
+_Reading = tuple[int, int | None, int | None]   # occupancy, and the colours of a colour-sensing board
+
 __all__ = ["MoveInference", "Verdict", "VerdictKind", "WAIT_SLIDE", "WAIT_CASTLE", "WAIT_SWEPT", "WAIT_SWEPT_SLID"]
 
 
@@ -138,12 +140,17 @@ class Verdict:
     square: int | None = None
 
 
+# A candidate's fit before any reading was seen from its frame: it fits nothing, so it is never
+# evidence for the candidate (every candidate gets its real fit in feed() before it is judged).
+_UNREAD = Evaluation(Fit.NONE)
+
+
 @dataclass
 class _Candidate:
     move: Move
     frame: Frame                      # from the position after ``move``: the opponent's side
-    fit: Evaluation | None = None     # the last reading seen from there
-    prev: Evaluation | None = None    # the reading before it
+    fit: Evaluation = _UNREAD         # the last reading seen from there
+    prev: Evaluation = _UNREAD        # the reading before it
 
 
 @dataclass
@@ -153,19 +160,19 @@ class _Pending:
     amend: bool                 # committing it amends the last move instead of adding one
     candidates: list[_Candidate]
     time: float                 # when the board showed it
-    reading: tuple              # the reading that showed it; the timer runs only while it stays
+    reading: _Reading           # the reading that showed it; the timer runs only while it stays
     deadline: float | None      # None: only a later reading can resolve it
     swept: bool = False         # swept-capture candidates (the mover may still be in the hand)
     fresh: bool = True          # no reading since it was made
     # The readings since (time, reading), to read them again from after a candidate chosen late;
     # None once too many to keep.
-    history: list | None = None
+    history: list[tuple[float, _Reading]] | None = None
 
     def __post_init__(self) -> None:
         if self.history is None:
             self.history = []
 
-    def rank(self) -> tuple:
+    def rank(self) -> tuple[bool, float]:
         return (self.swept, -self.time)
 
     def same(self, other: _Pending) -> bool:
@@ -206,7 +213,7 @@ class MoveInference:
         # first (a move seen on the board before a swept capture that was not, the newest first).
         self._pendings: list[_Pending] = []
         self._touched: int | None = None
-        self._reading: tuple = (self.position.occupied, None, None)
+        self._reading: _Reading = (self.position.occupied, None, None)
         if amend_last and not guide_back and self.position.move_stack():
             before = self.position.copy(stack=True)
             self._last = before.pop()
@@ -286,7 +293,7 @@ class MoveInference:
         return self._commit(True, move, time, None)
 
     def feed(self, time: float, occupied: int, white: int | None = None, black: int | None = None) -> list[Verdict]:
-        reading = (occupied, white, black)
+        reading: _Reading = (occupied, white, black)
         if reading == self._reading and not self._guide_back:
             return []   # (while guiding back, the same reading still says whether the board is there)
         self._reading = reading
@@ -324,7 +331,10 @@ class MoveInference:
 
     def poll(self, time: float) -> list[Verdict]:
         p = self._due()
-        if p is None or time < p.deadline:
+        if p is None:
+            return []
+        assert p.deadline is not None   # _due() gives only a pending move whose timer runs
+        if time < p.deadline:
             return []
         self._pendings = []
         c = p.candidates[0]
@@ -377,7 +387,7 @@ class MoveInference:
         if fit is Fit.SWEPT:
             return self._swept(False, ea, time)
         if fit is Fit.PARTIAL:
-            if eb is not None and eb.fit is Fit.COMPLETE and eb.complete[0].move[:2] != self._last[:2]:
+            if eb is not None and eb.fit is Fit.COMPLETE and self._other_than_last(eb):
                 return self._complete(True, eb, time)
             if eb is not None and not eb.consistent:
                 self._b = None
@@ -385,7 +395,7 @@ class MoveInference:
             return [self._lifted(time, ea)]
         # Nothing from the expected position explains the board.
         if eb is not None:
-            if eb.fit is Fit.COMPLETE and eb.complete[0].move[:2] != self._last[:2]:
+            if eb.fit is Fit.COMPLETE and self._other_than_last(eb):
                 return self._complete(True, eb, time)
             if eb.fit is Fit.SWEPT:
                 return self._swept(True, eb, time)
@@ -407,7 +417,7 @@ class MoveInference:
         # nothing else is left, one of them is read again from its start (a move made by the
         # opponent while the mover could still have been capturing).
         late = [(p, c) for p in self._pendings for c in p.candidates
-                if not c.fit.consistent and c.prev is not None and c.prev.consistent and c.frame.started()
+                if not c.fit.consistent and c.prev.consistent and c.frame.started()
                 and p.history is not None]
         for p in self._pendings:
             p.candidates = [c for c in p.candidates if c.fit.consistent]
@@ -465,9 +475,9 @@ class MoveInference:
             return [self._lifted(time, e)]  # two moves leave the same board (not in chess, kept safe)
         if not amend and self._touched is not None and s.frm != self._touched:
             return [self._illegal(time)]
-        frame = self._b if amend else self._a
+        frame = self._before_last() if amend else self._a
         move = self._with_promotion(s)
-        extensions = ()
+        extensions: tuple[Move, ...] = ()
         if s.dst:  # a piece set down on an empty square may still be on its way (captures may not)
             extensions = tuple(o.move for o in e.partial if (o.frm, o.to) != (s.frm, s.to))
         if extensions:
@@ -483,7 +493,7 @@ class MoveInference:
     def _swept(self, amend: bool, e: Evaluation, time: float) -> list[Verdict]:
         if amend and self._exchanging():
             return [self._lifted(time, e)]
-        frame = self._b if amend else self._a
+        frame = self._before_last() if amend else self._a
         candidates = []
         for s in e.swept:
             if not amend and self._touched is not None and s.frm != self._touched:
@@ -494,6 +504,7 @@ class MoveInference:
             # A piece slid along the whole way to a victim, then gone from the board: it went on
             # onto the victim (a hand does not lift a sliding piece short of its capture).
             slid = [c for c, s in zip(candidates, e.swept) if frame.slid_to(s)]
+            deadline: float | None
             if len(slid) == 1:
                 candidates.remove(slid[0])
                 candidates.insert(0, slid[0])
@@ -514,6 +525,7 @@ class MoveInference:
         """Commit the pending candidate ``c`` as of when the board showed it, then read the
         readings since again from after it (the opponent's move among them gets its own time)."""
         history = p.history
+        assert history is not None   # a candidate is read again only while its history is kept
         self._pendings = []
         self._reading = p.reading
         out = self._commit(p.amend, c.move, p.time, None)
@@ -527,7 +539,7 @@ class MoveInference:
 
     def _commit(self, amend: bool, move: Move, time: float, frame: Frame | None) -> list[Verdict]:
         if amend:
-            base = self._b.pos
+            base = self._before_last().pos
             kind = VerdictKind.AMEND
         else:
             base = self.position
@@ -548,8 +560,10 @@ class MoveInference:
     def _revoke(self, time: float) -> list[Verdict]:
         """The last mover put the piece back before the opponent started: the move is undone."""
         move = self._last
-        self.position = self._b.pos
-        self._a = self._b
+        b = self._b
+        assert b is not None   # called when the frame from before the last move reads STABLE
+        self.position = b.pos
+        self._a = b
         self._a.reset()
         self._b = None
         self._last = None
@@ -575,6 +589,18 @@ class MoveInference:
         return Verdict(VerdictKind.TAKEBACK, time, move=move)
 
     # -- helpers ---------------------------------------------------------------------------
+
+    def _before_last(self) -> Frame:
+        """The frame from before the last move, which a move amending it is made from."""
+        if self._b is None:
+            raise RuntimeError("no last move to amend: the frame from before it is gone")
+        return self._b
+
+    def _other_than_last(self, eb: Evaluation) -> bool:
+        """Does ``eb`` (COMPLETE, from before the last move) show another move than the last one?"""
+        last = self._last
+        assert last is not None   # the frame from before the last move lives only with that move
+        return eb.complete[0].move[:2] != last[:2]
 
     def _new_frame(self, pos: Position) -> Frame:
         allowed = self._expected if pos is self.position else None
@@ -608,7 +634,9 @@ class MoveInference:
         pos = self.position
         if occ & ~pos.occupied:
             return False
-        return white is None or not (white & ~pos.bb_color[0] or black & ~pos.bb_color[1])
+        if white is None or black is None:
+            return True
+        return not (white & ~pos.bb_color[0] or black & ~pos.bb_color[1])
 
     def _gone(self) -> int:
         return self.position.occupied & ~self._reading[0]
@@ -626,6 +654,6 @@ class MoveInference:
         occ, white, black = self._reading
         pos = self.position
         wrong = pos.occupied ^ occ
-        if white is not None:
+        if white is not None and black is not None:
             wrong |= (pos.bb_color[0] ^ white) | (pos.bb_color[1] ^ black)
         return Verdict(VerdictKind.ILLEGAL, time, lifted=self._gone(), wrong=wrong)

@@ -32,6 +32,7 @@ as a piece in the hand: only the history tells them apart.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 
 from chess_core import Move, Position
 from chess_core.move import FLAG_CASTLE, FLAG_EN_PASSANT
@@ -140,8 +141,8 @@ class Evaluation:
 
     __slots__ = ("fit", "complete", "swept", "partial")
 
-    def __init__(self, fit: Fit, complete: list[Shape] = (), swept: list[Shape] = (),
-                 partial: list[Shape] = ()) -> None:
+    def __init__(self, fit: Fit, complete: Sequence[Shape] = (), swept: Sequence[Shape] = (),
+                 partial: Sequence[Shape] = ()) -> None:
         self.fit = fit
         self.complete = complete
         self.swept = swept
@@ -232,8 +233,7 @@ class Frame:
 
     def evaluate(self, occ: int, white: int | None = None, black: int | None = None) -> Evaluation:
         """Classify the reading ``occ`` (with colours, if sensed) given the history so far."""
-        coloured = white is not None and black is not None
-        if occ == self.occ and (not coloured or (white == self.white and black == self.black)):
+        if occ == self.occ and (white is None or black is None or (white == self.white and black == self.black)):
             if self.lifted & (self.lifted - 1) and self.pos.chess960:
                 swaps = [s for s in self.shapes if s.kind == CASTLE and not s.src and not s.needs & ~self.lifted]
                 if swaps:
@@ -241,10 +241,12 @@ class Frame:
             return Evaluation(Fit.STABLE)
         gone = self.occ & ~occ
         new = occ & ~self.occ
-        if coloured:
+        if white is not None and black is not None:
+            coloured = True
             recoloured = (white & self.black) | (black & self.white)
             new_wrong = new & (black if self.us == WHITE else white)
         else:
+            coloured = False
             recoloured = new_wrong = 0
         complete: list[Shape] = []
         swept: list[Shape] = []
