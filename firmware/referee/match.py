@@ -67,7 +67,7 @@ Timing rules
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence, Union
+from typing import Any, Sequence, Union
 
 from board_driver.debounce import SETTLE_MS, Debouncer
 from board_driver.reading import Reading
@@ -204,12 +204,18 @@ class _Handover:
             clock.add_time(player, -used)
         self.since = None
 
-    def flag_point(self, clock: Clock, clock_ms: int, player: int) -> tuple[int | None, int | None]:
+    def flag_point(self, clock: Clock, clock_ms: int, player: int) -> tuple[int, int] | None:
         """(the side whose flag falls next, when in clock ms): the side to move's, or, while the hand
-        carries out the opponent's announced move, ``player``'s."""
+        carries out the opponent's announced move, ``player``'s; None when no flag can fall."""
         if self.since is not None:
             return player, self.since + (clock.remaining(player, clock_ms) or 0)
-        return clock.side_to_move, clock.flag_time()
+        at = clock.flag_time()
+        if at is None:
+            return None
+        side = clock.side_to_move
+        if side is None:   # a clock that has not started has no flag to fall
+            return None
+        return side, at
 
 
 class Match:
@@ -281,9 +287,9 @@ class Match:
     def next_deadline(self) -> float | None:
         deadlines = self._timers()
         if self._live():
-            _, at = self._handover.flag_point(self.clock, self._clock_ms, self.game.turn ^ 1)
-            if at is not None and not _flag_deferred(self.debouncer, self.inference, at):
-                deadlines.append(at / 1000)
+            point = self._handover.flag_point(self.clock, self._clock_ms, self.game.turn ^ 1)
+            if point is not None and not _flag_deferred(self.debouncer, self.inference, point[1]):
+                deadlines.append(point[1] / 1000)
         return min(deadlines) if deadlines else None
 
     def finish(self) -> list[MatchEvent]:
@@ -435,12 +441,16 @@ class Match:
         announced: the time the hand then spends carrying it out is the player's, not the opponent's."""
         self.inference.expect(move)
         self._resume_after_handover(self._clock_now(now) if now is not None else self._clock_ms)
-        self._expected = (move, _ms(now)) if move is not None and now is not None else None
+        if move is None or now is None:
+            self._expected = None
+            return
+        self._expected = (move, _ms(now))
         clock = self.clock
-        if (self._expected is not None and self.time_control.timed and clock.started and not clock.paused
+        if (self.time_control.timed and clock.started and not clock.paused
                 and clock.flag_fallen is None and clock.running_side == self.game.turn):
             t = self._clock_now(now)
-            if clock.flag_time() is None or t < clock.flag_time():
+            flag = clock.flag_time()
+            if flag is None or t < flag:
                 clock.pause(t)   # the opponent's time stops as its move is announced; the player's runs (below)
                 self._clock_ms = self._handover.since = t
 
@@ -492,7 +502,7 @@ class Match:
         first = game.start_position().turn
         made = {first: (plies + 1) // 2, first ^ 1: plies // 2}
         now_ms = _ms(now)
-        times = {}
+        times: dict[str, int] = {}
         if match.time_control.timed and remaining is not None:
             times = {"start_ms_white": remaining[WHITE], "start_ms_black": remaining[BLACK]}
         rebuilt = None
@@ -535,7 +545,9 @@ class Match:
         if not self.time_control.timed:
             return None
         at = self._clock_now(now)
-        times = [self.clock.remaining(WHITE, at), self.clock.remaining(BLACK, at)]
+        white, black = self.clock.remaining(WHITE, at), self.clock.remaining(BLACK, at)
+        assert white is not None and black is not None   # the clock keeps the match's time control
+        times = [white, black]
         since = self._handover.since
         if since is not None:   # the player carries out the opponent's move: the player's time runs
             player = self.game.turn ^ 1
@@ -547,14 +559,14 @@ class Match:
         the clock's."""
         return self.game.turn ^ 1 if self._handover.since is not None else self.clock.running_side
 
-    def to_pgn(self, headers: dict | None = None) -> str:
+    def to_pgn(self, headers: dict[str, str] | None = None) -> str:
         from chess_core.pgn import write_pgn
         tags = {"TimeControl": str(self.time_control)}
         tags.update(headers or {})
         clocks = self.clocks_after_move if self.time_control.timed else None
         return write_pgn(self.game, tags, clocks)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         outcome = self.game.outcome
         return {
             "moves": [m.uci() for m in self.game.moves],
@@ -617,7 +629,7 @@ class Match:
             elif kind is VerdictKind.AMEND:
                 events += self._amend(v)
             elif kind is VerdictKind.TAKEBACK:
-                events += self._take_back(v.move, v.time)
+                events += self._take_back(_move_of(v), v.time)
         return events
 
     def _move(self, v: Verdict) -> list[MatchEvent]:
@@ -626,21 +638,22 @@ class Match:
         # drawn, a move later), so a quick player never waits for a search.
         self.searches.drop()
         t = self._clock_now(v.time)
-        flagged, flag = self._handover.flag_point(self.clock, self._clock_ms, self.game.turn ^ 1)
-        if flag is not None and t >= flag:
-            return self._flag(flag, flagged)
+        point = self._handover.flag_point(self.clock, self._clock_ms, self.game.turn ^ 1)
+        if point is not None and t >= point[1]:
+            return self._flag(point[1], point[0])
         if self._handover.since is not None:   # the opponent's move carried out: its clock was stopped at the announcement
             self.clock.resume(t)
             self._handover.settle(self.clock, t, self.game.turn ^ 1)
         mover = self.game.turn
-        text = san(self.game.position, v.move)
-        outcome = self.game.push(v.move)
+        move = _move_of(v)
+        text = san(self.game.position, move)
+        outcome = self.game.push(move)
         started = self.clock.started
         if not started:   # clock_start "first_move": the first move is free, the opponent's clock starts
             self.clock.start(t, mover)
         self._press(mover, t)
         self._expected = None
-        events: list[MatchEvent] = [MoveMade(v.move, text, v.time)]
+        events: list[MatchEvent] = [MoveMade(move, text, v.time)]
         if outcome is not None:
             events += self._end(outcome, v.time)
         return events
@@ -664,7 +677,9 @@ class Match:
         self._clock_ms = now_ms
         if charge_ms > 0 and self.time_control.timed:
             side = self.clock.side_to_move
+            assert side is not None   # a press was just undone: the clock has started
             left = self.clock.remaining(side, now_ms)
+            assert left is not None   # timed
             self.clock.add_time(side, -min(charge_ms, left), now_ms=now_ms)
 
     def _amend(self, v: Verdict) -> list[MatchEvent]:
@@ -678,10 +693,11 @@ class Match:
         self._unpress(now, done - pressed)
         if self.time_control.timed and self.clock.remaining(mover, now) == 0:
             return self._flag(now)
-        text = san(self.game.position, v.move)
-        outcome = self.game.push(v.move)
+        move = _move_of(v)
+        text = san(self.game.position, move)
+        outcome = self.game.push(move)
         self._press(mover, now)
-        events: list[MatchEvent] = [MoveMade(v.move, text, v.time, amended=True)]
+        events: list[MatchEvent] = [MoveMade(move, text, v.time, amended=True)]
         if outcome is not None:
             events += self._end(outcome, v.time)
         return events
@@ -720,14 +736,18 @@ class Match:
     def _check_flag(self, now: float) -> list[MatchEvent]:
         if not self._live():
             return []
-        side, at = self._handover.flag_point(self.clock, self._clock_ms, self.game.turn ^ 1)
-        if at is None or _ms(now) < at or _flag_deferred(self.debouncer, self.inference, at):
+        point = self._handover.flag_point(self.clock, self._clock_ms, self.game.turn ^ 1)
+        if point is None:
+            return []
+        side, at = point
+        if _ms(now) < at or _flag_deferred(self.debouncer, self.inference, at):
             return []
         return self._flag(at, side)
 
     def _flag(self, at_ms: int, side: int | None = None) -> list[MatchEvent]:
         if side is None:
             side = self.clock.side_to_move
+            assert side is not None   # a flag falls only on a started clock
         self._handover.settle(self.clock, at_ms, self.game.turn ^ 1)   # the player's flag, carrying out the opponent's move
         self._clock_ms = max(self._clock_ms, at_ms)
         if not self.config.exact_dead_positions:
@@ -760,7 +780,14 @@ def _problem(problems: list[str], time: float, message: str) -> list[MatchEvent]
     return [ProblemFound(text, time, message)]
 
 
-def _clock_with_last_press(time_control: TimeControl, made: dict, times: dict, mover: int,
+def _move_of(v: Verdict) -> Move:
+    """The move of a MOVE, AMEND or TAKEBACK verdict (the inference always names it)."""
+    move = v.move
+    assert move is not None, v
+    return move
+
+
+def _clock_with_last_press(time_control: TimeControl, made: dict[int, int], times: dict[str, int], mover: int,
                            now_ms: int) -> Clock | None:
     """A clock whose last press (``mover``'s, at ``now_ms``) is in its history, so that it can be
     undone, and whose times after it are ``times``; None if it cannot be built."""
@@ -779,7 +806,10 @@ def _clock_with_last_press(time_control: TimeControl, made: dict, times: dict, m
     try:
         if not times:
             return build(0)
-        shift = build(0).remaining(mover, now_ms) - times[key]   # what the press adds (an increment)
+        left = build(0).remaining(mover, now_ms)
+        if left is None:   # (times are given only for a timed game)
+            return None
+        shift = left - times[key]   # what the press adds (an increment)
         clock = build(shift)
         if clock.remaining(mover, now_ms) != times[key] or clock.flag_fallen is not None:
             return None
