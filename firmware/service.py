@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Coroutine, Iterable, Iterator, TextIO, Union
 
 from board_driver.backends import open_leds, open_source
 from board_driver.pinmap import LedPins, load_pinmap
@@ -39,6 +39,9 @@ from firmware.config import Config
 from firmware.heap import one_heap, return_large_blocks
 from firmware.sdnotify import Notifier
 from firmware.session.session import Session
+
+if TYPE_CHECKING:
+    from board_driver.capture import CaptureWriter
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +72,7 @@ class _Tick:
 
 
 END, STOP, TICK = _End(), _Stop(), _Tick()
+_Item = Union[Reading, Promote, _Tick, _Stop, _End]   # what the loop's queue carries
 CONFIGURED = object()   # Service(opponent=...): the one ``[game] opponent`` names
 
 
@@ -76,7 +80,8 @@ def build_source(config: Config, *, on_promote: Callable[[Any], None] | None = N
     """The sensor source named by ``[board] sensors`` (see board_driver.backends)."""
     board = config.board
     pinmap = load_pinmap(board.pinmap) if board.sensors == "gpio" else None
-    return open_source(board.sensors, pinmap=pinmap, port=board.port, capture=board.capture,
+    capture = Path(board.capture) if board.capture else None   # ("": no capture, a live board)
+    return open_source(board.sensors, pinmap=pinmap, port=board.port, capture=capture,
                        speed=board.speed or None, on_promote=on_promote)
 
 
@@ -94,7 +99,7 @@ def build_leds(config: Config, source: Any = None):
     return open_leds(sink, pins=pins, source=source)
 
 
-def _log_failure(task: asyncio.Task) -> None:
+def _log_failure(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("companion %s stopped: %s", task.get_name(), task.exception())
 
@@ -132,7 +137,7 @@ class Service:
     def __init__(self, config: Config, *, source: Any = None, leds: Any = None, capture: Path | None = None,
                  notifier: Notifier | None = None, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], datetime] = datetime.now,
-                 companions: tuple[Callable[["Service"], Awaitable[None]], ...] = (),
+                 companions: tuple[Callable[["Service"], Coroutine[Any, Any, None]], ...] = (),
                  opponent: Any = CONFIGURED) -> None:
         self.config = config
         self.replaying = config.board.sensors == "replay"
@@ -152,12 +157,12 @@ class Service:
         self.ready = asyncio.Event()
         self.readings = 0
         self.exit_code = 0
-        self._queue: asyncio.Queue | None = None
+        self._queue: asyncio.Queue[_Item] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping = False
-        self._capture_writer = None
-        self._capture_file = None
-        self._tasks: list[asyncio.Task] = []
+        self._capture_writer: CaptureWriter | None = None
+        self._capture_file: TextIO | None = None
+        self._tasks: list[asyncio.Task[None]] = []
         self._deadline: float | None = None
         self._sleeping = False   # the loop waits for the queue (not handling an item)
         self.session.on_change = self._session_changed
@@ -167,11 +172,11 @@ class Service:
     def _clock(self) -> float:
         return self.now if self.replaying else self._monotonic()
 
-    def _hand_over(self, item: Any) -> None:
+    def _hand_over(self, item: _Item) -> None:
         """Called on the scanner's thread: put ``item`` on the loop's queue."""
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._queue.put_nowait, item)
+        loop, queue = self._loop, self._queue
+        if loop is not None and queue is not None and not loop.is_closed():   # (both made by run())
+            loop.call_soon_threadsafe(queue.put_nowait, item)
 
     def _promote(self, choice: Any) -> None:
         self._hand_over(Promote(choice.time, choice.piece))
@@ -184,6 +189,8 @@ class Service:
     async def processed(self) -> None:
         """Wait until the loop has handled everything handed over so far."""
         await asyncio.sleep(0)  # let the hand-overs scheduled by call_soon_threadsafe land
+        if self._queue is None:
+            raise RuntimeError("the service is not running: nothing is handed over before run()")
         await self._queue.join()
 
     def stop(self) -> None:
@@ -196,7 +203,8 @@ class Service:
         """Run until stopped or the replay ends; returns the exit code."""
         one_heap()   # before the sensor thread and the page's loader start: no heap of their own
         self._loop = asyncio.get_running_loop()
-        self._queue = asyncio.Queue()
+        queue: asyncio.Queue[_Item] = asyncio.Queue()
+        self._queue = queue
         for sig in (signal.SIGTERM, signal.SIGINT):
             try:
                 self._loop.add_signal_handler(sig, self.stop)
@@ -211,7 +219,7 @@ class Service:
             self._tasks = [asyncio.create_task(companion(self)) for companion in self.companions]
             for task in self._tasks:
                 task.add_done_callback(_log_failure)
-            await self._main_loop()
+            await self._main_loop(queue)
         finally:
             await self._shutdown()
         return self.exit_code
@@ -253,11 +261,13 @@ class Service:
         finally:
             self._hand_over(END)
 
-    async def _main_loop(self) -> None:
-        queue, notifier = self._queue, self.notifier
-        handlers = {Reading: self._on_reading, Promote: self._on_promote, _Tick: self._on_tick}
+    async def _main_loop(self, queue: asyncio.Queue[_Item]) -> None:
+        notifier = self.notifier
+        handlers: dict[type, Callable[[Any], None]] = {Reading: self._on_reading, Promote: self._on_promote,
+                                                       _Tick: self._on_tick}
         interval = notifier.watchdog_interval
         next_watchdog = self._monotonic() + (interval or 0)
+        item: _Item | None
         while not self._stopping:
             if not queue.empty():
                 item = queue.get_nowait()
