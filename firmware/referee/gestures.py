@@ -134,7 +134,7 @@ class GestureProgress:
         """How far the countdown has gone, 0..1."""
         return 1.0 if self.total <= 0 else max(0.0, min(1.0, 1.0 - self.left / self.total))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"kind": self.kind, "result": self.result, "fired": self.fired,
                 "left_ms": int(round(self.left * 1000)), "total_ms": int(round(self.total * 1000))}
 
@@ -174,7 +174,7 @@ class GestureTracker:
         return None
 
     def observe(self, now: float, occupied: int, expected: int, kings: tuple[int, int],
-                turn: int, white: int | None = None, black: int | None = None) -> list:
+                turn: int, white: int | None = None, black: int | None = None) -> list[Gesture | GestureUndone]:
         """A settled reading at ``now``; returns the gestures completed by it."""
         hold = self.hold
         if hold is not None and hold.fired:
@@ -187,7 +187,7 @@ class GestureTracker:
         self._track(now, occupied, expected, kings, turn, white, black)
         return self.poll(now)
 
-    def poll(self, now: float) -> list:
+    def poll(self, now: float) -> list[Gesture | GestureUndone]:
         """Gestures whose hold time has run out by ``now`` (each fires once)."""
         hold = self.hold
         if hold is None:
