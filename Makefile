@@ -25,9 +25,10 @@ system-deps:
 sim: install
 	$(BIN)/echiquier sim
 
-# The types: strict for the bottom layers (pure rules, hardware, network), checked for the rest.
+# The types: strict for the bottom layers (pure rules, hardware, network) and the pure referee, checked for the rest.
 typecheck: install-dev
 	$(BIN)/mypy --strict chess_core board_driver netserver
+	$(BIN)/mypy --strict firmware/referee
 	$(BIN)/mypy firmware
 
 test: system-deps install-dev typecheck

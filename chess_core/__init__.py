@@ -15,3 +15,13 @@ from .clock import (Clock, ClockError, ClockFormatError, FlagReason, format_cloc
 from .timecontrol import UNTIMED, Period, TimeControl, TimeControlError
 from .pgn import PgnError, PgnGame, read_game, read_games, read_pgn, write_pgn
 from .dead import Mateability, MateVerdict, can_mate, can_possibly_mate, is_dead
+
+__all__ = ["FenError", "RULE_PROFILES", "DrawClaimError", "Game", "GameOverError", "material_can_mate",
+           "AmbiguousMoveError", "IllegalMoveError", "InvalidMoveError", "Move", "detect_language",
+           "parse_move", "parse_san", "parse_uci", "san", "Outcome", "Termination", "divide", "perft",
+           "Piece", "STARTING_FEN", "Position", "BB_SQUARES", "BISHOP", "BLACK", "COLORS", "KING", "KNIGHT",
+           "PAWN", "PIECE_TYPES", "QUEEN", "ROOK", "SQUARE_NAMES", "WHITE", "parse_square", "scan_squares",
+           "square", "square_file", "square_name", "square_rank", "Clock", "ClockError", "ClockFormatError",
+           "FlagReason", "format_clock", "format_pgn_clk", "parse_pgn_clk", "UNTIMED", "Period",
+           "TimeControl", "TimeControlError", "PgnError", "PgnGame", "read_game", "read_games", "read_pgn",
+           "write_pgn", "Mateability", "MateVerdict", "can_mate", "can_possibly_mate", "is_dead"]

@@ -9,7 +9,7 @@ import tomllib
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from board_driver.backends import SINKS, SOURCES
 from chess_core import RULE_PROFILES, FenError, Position
@@ -90,14 +90,17 @@ def parse_colour(text: str) -> int:
         raise ValueError(f'expected a colour "#rrggbb", got {text!r}') from None
 
 
-def _choice(*choices: str):
+_T = TypeVar("_T")
+
+
+def _choice(*choices: str) -> Callable[[str], None]:
     def check(value: str) -> None:
         if value not in choices:
             raise ValueError(f"expected one of {', '.join(map(repr, choices))}, got {value!r}")
     return check
 
 
-def _between(low: float, high: float):
+def _between(low: float, high: float) -> Callable[[float], None]:
     def check(value: float) -> None:
         if not low <= value <= high:
             raise ValueError(f"expected a number from {low:g} to {high:g}, got {value!r}")
@@ -133,7 +136,7 @@ def _start_position(value: int) -> None:
         raise ValueError(f"expected -1 (a random Chess960 start position each game) or 0 to 959, got {value!r}")
 
 
-def _text(max_length: int):
+def _text(max_length: int) -> Callable[[str], None]:
     def check(value: str) -> None:
         printable_text(value, 0, max_length)
     return check
@@ -148,7 +151,8 @@ def _colour(value: str) -> None:
     parse_colour(value)
 
 
-def _check(fn, default):
+def _check(fn: Callable[[Any], None], default: _T) -> _T:
+    """A setting with its default and the check its value must pass (ValueError names what is wrong)."""
     return field(default=default, metadata={"check": fn})
 
 
