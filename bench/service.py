@@ -310,7 +310,7 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
             page.terminate()
             result["page_messages"] = int(page.communicate()[0].split()[-1])
         result["moves"] = len(service.session.game.moves)
-        result["problems"] = service.session.match.problems[:3]
+        result["problems"] = service.session.referee.match.problems[:3]
         outcome = service.session.game.outcome
         result["outcome"] = outcome.describe() if outcome else None
         service.stop()
