@@ -11,7 +11,7 @@ the server; docs/state.schema.json describes every key (JSON Schema 2020-12, ``"
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from chess_core import Position
@@ -114,7 +114,7 @@ class Backend:
     def settings(self, changes: dict[str, Any], now: float) -> None:
         raise CommandRefused("settings cannot be changed here")
 
-    def lichess_login(self, token: str, now: float) -> None:
+    def lichess_login(self, token: str, now: float) -> Awaitable[None] | None:
         """Connect the Lichess account of ``token``; the token is kept by the service and never
         shown again (not in the page state, not in a message)."""
         raise CommandRefused("online play is not supported here")

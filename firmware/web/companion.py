@@ -19,9 +19,10 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware.config import Config
+from firmware.web.guard import is_loopback
 from firmware.web.library import GameLibrary
 from firmware.web.pairing import Pairing, led_pattern, load_or_create_code, load_or_create_secret
-from firmware.web.server import WebCompanion, is_loopback
+from firmware.web.server import WebCompanion
 from firmware.web.session_backend import SessionBackend
 from firmware.web.simhand import SimHand
 
@@ -144,7 +145,7 @@ async def start_web(service: Any, *, pattern_s: float = PATTERN_S) -> WebCompani
                 pairing.show(now + ASKED_S)
                 log.warning("many wrong pairing codes from the network: the LEDs show the code for %d s", ASKED_S)
 
-        companion.on_show_code = on_show_code
+        companion.guard.on_show_code = on_show_code
     return companion
 
 

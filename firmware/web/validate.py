@@ -183,7 +183,10 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def check_body(body: Any, spec: dict[str, Field]) -> dict[str, Any]:
+Spec = dict[str, Field]   # a request body's fields by name
+
+
+def check_body(body: Any, spec: Spec) -> dict[str, Any]:
     """The checked values of ``body`` (a parsed JSON object) against ``spec``."""
     if not isinstance(body, dict):
         raise BadRequest(f"expected a JSON object, got {_show(body)}")
@@ -209,4 +212,4 @@ def check_body(body: Any, spec: dict[str, Field]) -> dict[str, Any]:
 
 
 __all__ = ["BadRequest", "Field", "Text", "printable_text", "Secret", "TimeControlText", "Fen", "Choice", "Boolean", "Number", "Square",
-           "Squares", "check_body"]
+           "Squares", "Spec", "check_body"]

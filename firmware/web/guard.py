@@ -1,0 +1,162 @@
+"""Who may change the board through its page: the cross-site, DNS-rebinding and pairing checks.
+
+Reading is free; every other request passes :meth:`ChangeGuard.check` before its handler. The
+guard holds the policy and nothing else: the pairing code, its tokens and its rate limits are
+:class:`~firmware.web.pairing.Pairing`'s, the routes and the handlers the server's.
+"""
+from __future__ import annotations
+
+import ipaddress
+import logging
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from firmware.web.answers import error_answer
+from firmware.web.pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Refusal, client_key
+from netserver.http_server import Request, Response, json_response
+
+log = logging.getLogger(__name__)
+
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+COOKIE_CHECKED = "pairing_cookie_checked"
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address or "localhost") is reachable from this machine only."""
+    if host in ("localhost", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+class ChangeGuard:
+    """Decides whether a request may change the board's state, and answers the ones that may not.
+
+    * ``check(request)``: None when the request may reach its handler, else the refusal to send.
+      GET, HEAD and OPTIONS always pass. Otherwise, in this order: an ``Origin`` of another site
+      (or ``null``: a sandboxed or file page) is a 403; without pairing (a server on loopback
+      only), a ``Host`` that is not a loopback name is a 403 (DNS rebinding); a body not declared
+      ``application/json`` (what a cross-site form cannot send) is a 415; with pairing, on every
+      path but ``/api/pair``, the request needs a valid pairing cookie or the right code in
+      ``X-Pairing-Code``: else a 403 saying so (``"pairing": true``; a bad cookie is dropped), or a
+      429 with ``Retry-After`` while wrong codes are limited.
+    * ``pair(request, code)``: the answer to ``POST /api/pair``: the cookie (200), a 403 for a
+      wrong code, a 429 while limited; without pairing, 200 and nothing to remember.
+    * ``other_site``, ``paired`` and ``forget_cookie`` serve the page's reads (the websocket
+      refuses other sites too; ``/api/session`` and the hello say whether the client is paired).
+    * A request's cookie is checked once however often it is asked about, and a bad one counts
+      as a wrong code, once. When a code is refused because of *others'* wrong codes,
+      ``on_show_code`` (the service's: the LEDs show the code) is called and the code tried
+      again, so the owner at the board is heard.
+    * Time is ``clock()``, the one the pairing's limits count in.
+    """
+
+    def __init__(self, pairing: Pairing, clock: Callable[[], float]) -> None:
+        self.pairing = pairing
+        self.clock = clock
+        self.on_show_code: Callable[[], None] | None = None   # show the code on the LEDs (the service)
+
+    def check(self, request: Request) -> Response | None:
+        """None if ``request`` may go on to its handler, else the answer that refuses it."""
+        if request.method in SAFE_METHODS:
+            return None
+        if self.other_site(request):
+            return error_answer(403, "requests from another site are refused")
+        if not self.pairing.required and not is_loopback(urlsplit(f"//{request.host}").hostname or ""):
+            # A server without pairing listens on loopback only; another Host means DNS rebinding.
+            return error_answer(403, "this board answers changes addressed to 127.0.0.1 only")
+        if request.content_type != "application/json":
+            return error_answer(415, "the body must be JSON (Content-Type: application/json)")
+        if request.path == "/api/pair" or not self.pairing.required:
+            return None
+        cookie = self._cookie_check(request)
+        if isinstance(cookie, Refusal):
+            return self._too_many(cookie)
+        if cookie is True:
+            return None
+        code = request.headers.get(HEADER)
+        if code is None:
+            return self.forget_cookie(request, error_answer(
+                403, "this board needs its pairing code to change anything", pairing=True))
+        outcome = self._attempt(request, code)
+        if isinstance(outcome, Refusal):
+            return self._too_many(outcome)
+        if outcome is None:
+            return self.forget_cookie(request, error_answer(403, "wrong pairing code", pairing=True))
+        return None
+
+    def pair(self, request: Request, code: str) -> Response:
+        """The answer to ``POST /api/pair`` with ``code``: the pairing cookie, or why not."""
+        if not self.pairing.required:
+            return json_response({"ok": True, "paired": True, "required": False})
+        outcome = self._attempt(request, code)
+        if isinstance(outcome, Refusal):
+            return self._too_many(outcome)
+        if outcome is None:
+            log.warning("wrong pairing code from %s", request.remote)
+            return error_answer(403, "wrong pairing code", pairing=True)
+        response = json_response({"ok": True, "paired": True, "required": True})
+        response.set_cookie(COOKIE, outcome, max_age=COOKIE_MAX_AGE_S, httponly=True, samesite="Strict",
+                            path="/")
+        return response
+
+    @staticmethod
+    def other_site(request: Request) -> bool:
+        """Whether the request comes from another site's page (or an opaque one: ``null``)."""
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return False
+        try:
+            return origin == "null" or urlsplit(origin).netloc != request.host
+        except ValueError:   # "http://[": not this host's origin, whatever it is
+            return True
+
+    def paired(self, request: Request) -> bool:
+        """Whether the client may change the board without giving the code."""
+        return not self.pairing.required or self._cookie_check(request) is True
+
+    @staticmethod
+    def forget_cookie(request: Request, response: Response) -> Response:
+        """Tell the browser to drop a cookie that did not pass (it is counted once, not at every request)."""
+        if request.cookies.get(COOKIE):
+            response.del_cookie(COOKIE, path="/")
+        return response
+
+    def _cookie_check(self, request: Request) -> bool | Refusal:
+        """The request's pairing cookie, checked once per request: a bad one counts as a wrong code."""
+        if COOKIE_CHECKED not in request.state:
+            request.state[COOKIE_CHECKED] = self.pairing.check_token(client_key(request.remote),
+                                                                     request.cookies.get(COOKIE), self.clock())
+        checked: bool | Refusal = request.state[COOKIE_CHECKED]
+        return checked
+
+    def _attempt(self, request: Request, code: str) -> str | Refusal | None:
+        """Try a code. Refused because of others' wrong codes, the board shows its code on the
+        LEDs (at most every few minutes) and a code entered while they show it is heard: this
+        one at once."""
+        client, now = client_key(request.remote), self.clock()
+        outcome = self.pairing.attempt(client, code, now)
+        if isinstance(outcome, Refusal) and outcome.everyone and self.on_show_code is not None:
+            try:
+                self.on_show_code()
+            except Exception:  # noqa: BLE001 - the LEDs must not turn a refusal into a 500
+                log.exception("cannot show the pairing code")
+            if self.pairing.limiter.open_until > now:
+                outcome = self.pairing.attempt(client, code, now)
+        return outcome
+
+    @staticmethod
+    def _too_many(refusal: Refusal) -> Response:
+        wait = max(1, int(refusal.retry_after + 0.999))
+        message = f"too many wrong codes: try again in {wait} s"
+        if refusal.everyone:
+            message = (f"too many wrong codes from other devices: try again in {wait} s, or while the board "
+                       f"shows its code on its LEDs")
+        response = error_answer(429, message, retry_after=wait)
+        response.headers["Retry-After"] = str(wait)
+        return response
+
+
+__all__ = ["ChangeGuard", "is_loopback", "SAFE_METHODS"]
