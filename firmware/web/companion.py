@@ -41,7 +41,7 @@ def build_companion(session: Any, config: Config, *, pairing: Pairing | None = N
                     clock: Callable[[], float] = time.monotonic) -> WebCompanion:
     """The web companion of ``session`` (not yet serving: ``await companion.start(host, port)``)."""
     return WebCompanion(SessionBackend(session), pairing=pairing or pairing_for(config),
-                        library=GameLibrary(session.recorder.games_dir), hand=hand, clock=clock)
+                        library=GameLibrary(session.file.recorder.games_dir), hand=hand, clock=clock)
 
 
 def page_address(host: str, port: int) -> str:
