@@ -149,8 +149,9 @@ class SimHand:
         for sq in range(64):
             if squares >> sq & 1:
                 self.pieces.pop(sq, None)
-        if self.board.colour:
-            self.board.set_colours(self.board.white & ~squares, self.board.black & ~squares)
+        white, black = self.board.white, self.board.black
+        if white is not None and black is not None:   # (a colour-sensing board)
+            self.board.set_colours(white & ~squares, black & ~squares)
         else:
             self.board.set_occupied(self.board.occupied & ~squares)
 

@@ -134,6 +134,9 @@ class Simulator:
         self.service.stop()
 
     async def _serve(self, service: Any) -> None:
+        started = self._started
+        if started is None:
+            raise RuntimeError("the simulator serves its page only while it runs (run())")
         web = self.config.web
         self.companion = build_companion(self.session, self.config, pairing=self.pairing, hand=self.hand,
                                          clock=self.clock)
@@ -141,13 +144,13 @@ class Simulator:
             port = await self.companion.start(web.host, self.port)
         except OSError as exc:
             self.listen_error = exc
-            self._started.set_exception(exc)
+            started.set_exception(exc)
             service.stop()
             return
         self.url = page_address(web.host, port)
         if self.announce is not None:
             self.announce(self.url)
-        self._started.set_result(self.url)
+        started.set_result(self.url)
         try:
             await asyncio.Event().wait()
         finally:
