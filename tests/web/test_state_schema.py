@@ -278,7 +278,7 @@ def test_the_live_state_of_echiquier_sim_conforms_before_and_after_a_move(sim):
     try:
         hello = ws.message()
         assert hello["type"] == "hello"
-        pushed = ws.state_where(lambda s: True)
+        pushed = ws.state_where(lambda s: s["started"])   # (the pieces stand: the game has begun)
         assert not problems(pushed), "\n".join(problems(pushed))
         post(url, "/api/sim/lift", {"square": "e2"})
         post(url, "/api/sim/place", {"square": "e4"})
