@@ -20,7 +20,7 @@ from chess_core.squares import COLOR_NAMES
 from firmware.config import OpponentKind
 from firmware.referee.feedback import LedStyle
 from firmware.referee.match import PROMOTION_LETTERS
-from firmware.referee.words import LED_ROLES
+from firmware.words import LED_ROLES
 
 Listener = Callable[[], None]
 

@@ -18,7 +18,7 @@ from typing import Any
 from chess_core import Game, san, square_name
 
 from chess_core.pgn import read_pgn
-from firmware.referee.words import outcome_text
+from firmware.words import outcome_text
 
 MAX_PGN_BYTES = 4 * 1024 * 1024   # one game's file; more is not a game this board wrote
 ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,200}")

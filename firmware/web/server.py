@@ -39,7 +39,7 @@ from typing import Any
 
 from chess_core.chess960 import VARIANTS
 
-from firmware.referee import words
+import firmware.words as words
 from firmware.web.answers import NO_STORE, error_answer, http_error_answer
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, CommandRefused, Backend)
@@ -305,7 +305,7 @@ class WebCompanion:
         return self.guard.forget_cookie(request, response) if not hello["paired"] else response
 
     async def _words(self, request: Request) -> Response:
-        """The page's words in English and French, and the LED legend (firmware.referee.words)."""
+        """The page's words in English and French, and the LED legend (firmware.words)."""
         return json_response({"page": words.PAGE, "leds": words.LED_ROLES, "colours": self.backend.led_colours()})
 
     async def _state(self, request: Request) -> Response:

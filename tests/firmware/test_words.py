@@ -1,11 +1,21 @@
-"""The players' words in English and French: SAN in the chosen letters, what to do next, LED colours told apart."""
+"""The players' words in English and French: the catalogues alike, SAN in the chosen letters, what to do next, LED colours told apart."""
 from __future__ import annotations
+
+import ast
+import inspect
+import re
+import string
+from pathlib import Path
 
 import pytest
 
 from chess_core import BLACK, WHITE, Move, Outcome, Position, Termination
-from firmware.referee import words
+from chess_core.chess960 import start_position
+from firmware import words
 from firmware.referee.feedback import LedStyle
+from firmware.referee.round_rules import draw_offer_refused
+from firmware.words import catalogue as catalogue_module
+from firmware.words import en, fr, texts
 
 CASTLE_READY = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
 EN_PASSANT = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
@@ -67,6 +77,99 @@ def test_every_page_word_and_led_role_exists_in_both_languages():
     assert {role for group in words.LED_GROUPS for role in group} == set(words.LED_ROLES["en"])
 
 
+SECTIONS = ("page", "leds", "prompts", "pieces", "the_pieces", "terminations", "void_statuses")
+
+
+@pytest.mark.parametrize("section", SECTIONS)
+def test_every_key_of_the_catalogues_exists_in_both_languages(section):
+    english, french = getattr(en.CATALOGUE, section), getattr(fr.CATALOGUE, section)
+    assert list(english) == list(french)   # the same keys, in the same order (the legend's, the page's)
+    assert all(isinstance(text, str) and text for text in (*english.values(), *french.values()))
+
+
+def test_the_catalogues_name_every_piece_side_and_ending():
+    for words_of in words.CATALOGUES.values():
+        assert set(words_of.pieces) == set(words_of.the_pieces) == set(range(1, 7))
+        assert set(words_of.terminations) == set(Termination)
+        assert len(words_of.sides) == len(words_of.sides_played) == 2
+
+
+def _placeholders(text: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
+
+
+@pytest.mark.parametrize("section", ["page", "prompts", "leds"])
+def test_the_texts_have_the_same_placeholders_in_both_languages(section):
+    english, french = getattr(en.CATALOGUE, section), getattr(fr.CATALOGUE, section)
+    for key, text in english.items():
+        assert _placeholders(text) == _placeholders(french[key]), (section, key)
+
+
+def test_every_prompt_is_filled_in_somewhere():
+    """A template no function names is a text no player reads (a key named but missing fails the tests above)."""
+    source = inspect.getsource(texts)
+    assert [key for key in en.CATALOGUE.prompts if f'"{key}"' not in source and f"'{key}'" not in source] == []
+
+
+def test_english_outcomes_read_as_chess_cores():
+    """chess_core's Outcome.describe() (the PGN side's words) and the catalogue's say the same."""
+    for termination in Termination:
+        for winner in (None, WHITE, BLACK):
+            outcome = Outcome(termination, winner)
+            assert words.outcome_text(outcome, "en") == outcome.describe()
+
+
+def test_a_language_it_does_not_know_reads_as_english():
+    assert words.side_to_move(BLACK, "de") == "Black to move"
+    assert words.void_text("aborted", "") == "The game was aborted at the other end: it does not count"
+    assert words.LANGS == ("en", "fr")
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "Draw offers are allowed from move 20 on (this is move 12): play on."),
+    ("fr", "La nulle se propose à partir du coup 20 (c’est le coup 12) : jouez.")])
+def test_a_draw_offer_before_the_rounds_move_says_why_in_each_language(lang, text):
+    assert draw_offer_refused(12, 20, lang) == text
+    assert draw_offer_refused(20, 20, lang) is None and draw_offer_refused(3, 1, lang) is None
+
+
+@pytest.mark.parametrize("status, en_text, fr_text", [
+    ("aborted", "The game was aborted at the other end: it does not count",
+     "La partie a été annulée à l'autre bout : elle ne compte pas"),
+    ("noStart", "The game was noStart at the other end: it does not count",
+     "La partie a été noStart à l'autre bout : elle ne compte pas")])
+def test_a_game_voided_at_the_other_end(status, en_text, fr_text):
+    assert words.void_text(status, "en") == en_text and words.void_text(status, "fr") == fr_text
+
+
+def test_an_illegal_board_says_whose_turn_and_what_to_do():
+    start = Position()
+    knight_gone = start.occupied & ~(1 << sq("g1"))
+    assert words.illegal_text(start, knight_gone, "en") == "Not a legal move (White to move): put the knight back on g1"
+    assert words.illegal_text(start, knight_gone, "fr") == "Coup illégal (trait aux Blancs) : remettez le cavalier en g1"
+    assert words.illegal_text(start, start.occupied, "fr") == "Coup illégal (trait aux Blancs) : remettez les pièces comme indiqué"
+
+
+def test_a_chess960_set_up_gives_the_first_rank_in_the_chosen_letters():
+    position = start_position(0)   # BBQNNRKR
+    assert words.setup_text(position, position.occupied, 0, "en", number=0) == \
+        "Set up Chess960 position 0 to start: first rank BBQNNRKR, Black's mirrors it"
+    assert words.setup_text(position, position.occupied, 0, "fr", number=0) == \
+        "Placez la position Chess960 n° 0 pour commencer : première rangée FFDCCTRT, celle des Noirs en miroir"
+    lit = words.setup_text(position, 0, position.occupied & 0xFF, "fr", number=0)
+    assert lit.endswith(" ; posez les pièces sur la rangée 1 comme le dit la première rangée")
+
+
+def test_the_referee_keeps_no_words():
+    """The pure referee picks no language: no "fr" of its own, its texts come from firmware.words."""
+    referee = Path(catalogue_module.__file__).parents[1] / "referee"
+    assert not (referee / "words.py").exists()
+    for path in referee.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        assert not [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Constant) and node.value == "fr"], \
+            path.name
+
+
 def _distance(a: int, b: int) -> int:
     return max(abs((a >> s & 0xFF) - (b >> s & 0xFF)) for s in (16, 8, 0))
 
@@ -124,29 +227,21 @@ def test_who_plays_off_the_board_in_both_languages(kind, name, sides, en, fr):
     assert words.opponent_line(kind, name, sides, "en") == en and words.opponent_line(kind, name, sides, "fr") == fr
 
 
-def test_the_page_words_have_the_same_placeholders_in_both_languages():
-    import re
-    for key, english in words.PAGE["en"].items():
-        assert set(re.findall(r"\{(\w+)\}", english)) == set(re.findall(r"\{(\w+)\}", words.PAGE["fr"][key])), key
-
-
-def test_no_page_word_is_written_twice():
+@pytest.mark.parametrize("module", [en, fr, catalogue_module])
+def test_no_key_is_written_twice(module):
     """A key given twice in a dict literal silently keeps the last one: the Lichess fieldset's
     legend read "Account {account}" / "Compte {account}", the words of the signed-in line."""
-    import ast
-    import inspect
-    tree = ast.parse(inspect.getsource(words))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Dict):
-            keys = [k.value for k in node.keys if isinstance(k, ast.Constant)]
-            assert not {k for k in keys if keys.count(k) > 1}, f"line {node.lineno}"
+    tree = ast.parse(inspect.getsource(module))
+    dicts = [node for node in ast.walk(tree) if isinstance(node, ast.Dict)]
+    assert dicts or module is catalogue_module
+    for node in dicts:
+        keys = [ast.unparse(k) for k in node.keys if k is not None]
+        assert not {k for k in keys if keys.count(k) > 1}, f"{module.__name__} line {node.lineno}"
 
 
 def test_the_words_of_the_pages_fixed_texts_have_no_placeholder():
     """The elements of index.html marked data-words are relabelled as they are: a {placeholder}
     in their words would be shown to the player as it is."""
-    import re
-    from pathlib import Path
     html = (Path(words.__file__).parents[1] / "web" / "static" / "index.html").read_text(encoding="utf-8")
     keys = set(re.findall(r'data-words="(\w+)"', html))
     assert "lichess_account" in keys
