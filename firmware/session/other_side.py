@@ -21,7 +21,7 @@ from firmware.session.online_tags import online_tags
 from firmware.session.play import Play
 from firmware.session.restore import continues, follow_sync, synced_match
 from firmware.session.state import Phase
-from firmware.words import refused_text, void_text
+from firmware.words import prompt, refused_text, void_text
 
 __all__ = ["OtherSide"]
 
@@ -67,7 +67,7 @@ class OtherSide:
             local = sync.local_colors if sync is not None else ()
             if not offer.active and offer.by in local and play.draw_offer == offer.by:
                 who = session.names[offer.by ^ 1]
-                play.tell(f"{who} declined your draw offer", f"{who} a refusé votre proposition de nulle",
+                play.tell(prompt("offer_declined", "en", who=who), prompt("offer_declined", "fr", who=who),
                           len(session.game.moves))
             play.draw_offer = by
         else:

@@ -164,7 +164,6 @@ def status_text(state: SessionState, lang: str = "en") -> str:
     """One line for people, saying what to do, in ``lang`` ("en" or "fr"; firmware.words):
     "White to move", "Black to move: Stockfish plays Nf6, make it on the board", "Put the knight
     back on b8", "Black wins by checkmate"."""
-    fr = lang == "fr"
     if state.outcome is not None:
         return words.outcome_text(state.outcome, lang)
     if state.phase is Phase.SETTING_UP:
@@ -177,18 +176,16 @@ def status_text(state: SessionState, lang: str = "en") -> str:
     if state.phase is Phase.RESUMING and state.wrong:
         if state.new_online_game:
             if state.moves:
-                return (f"Placez la partie en cours comme indiqué ({len(state.moves)} coups joués)" if fr
-                        else f"Set up the game in progress as shown ({len(state.moves)} moves played)")
-            return "Placez la nouvelle partie comme indiqué" if fr else "Set up the new game as shown"
-        return ("Remettez les pièces comme indiqué pour continuer la partie" if fr
-                else "Put the pieces back as shown to continue the game")
+                return words.prompt("resume_online_game", lang, n=len(state.moves))
+            return words.prompt("resume_new_online_game", lang)
+        return words.prompt("resume_game", lang)
     if state.takeback_move is not None:
         return words.takeback_text(position(), state.takeback_move, lang)
     if state.wrong:
         hint = words.board_hint(position(), state.occupied, lang)
-        return hint or ("Remettez les pièces comme indiqué" if fr else "Put the pieces right")
+        return hint or words.prompt("put_right", lang)
     if state.phase is Phase.PAUSED:
-        return "Pendule arrêtée" if fr else "Clock paused"
+        return words.prompt("clock_paused", lang)
     if state.expected_move is not None:
         return words.opponent_plays(position(), state.expected_move, state.names[state.turn], lang)
     return words.side_to_move(state.turn, lang, state.check)

@@ -194,6 +194,13 @@ CATALOGUE = Catalogue(
         "online": "Online on Lichess.",
         "online_plays": "Online on Lichess: {who} plays {sides}.",
         "void": "The game was {status} at the other end: it does not count",
+        # a game continued, an arbiter's stop
+        "resume_online_game": "Set up the game in progress as shown ({n} moves played)",
+        "resume_new_online_game": "Set up the new game as shown",
+        "resume_game": "Put the pieces back as shown to continue the game",
+        "put_right": "Put the pieces right",
+        "clock_paused": "Clock paused",
+        "offer_declined": "{who} declined your draw offer",
         # a round's conditions
         "draw_offers_from": "Draw offers are allowed from move {from_move} on (this is move {move}): play on.",
     },

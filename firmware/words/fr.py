@@ -199,6 +199,13 @@ CATALOGUE = Catalogue(
         "online": "En ligne sur Lichess.",
         "online_plays": "En ligne sur Lichess : {who} joue {sides}.",
         "void": "La partie a été {status} à l'autre bout : elle ne compte pas",
+        # a game continued, an arbiter's stop
+        "resume_online_game": "Placez la partie en cours comme indiqué ({n} coups joués)",
+        "resume_new_online_game": "Placez la nouvelle partie comme indiqué",
+        "resume_game": "Remettez les pièces comme indiqué pour continuer la partie",
+        "put_right": "Remettez les pièces comme indiqué",
+        "clock_paused": "Pendule arrêtée",
+        "offer_declined": "{who} a refusé votre proposition de nulle",
         # a round's conditions
         "draw_offers_from": "La nulle se propose à partir du coup {from_move} (c’est le coup {move}) : jouez.",
     },
