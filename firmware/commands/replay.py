@@ -91,8 +91,7 @@ class _Player:
 
     def stage(self) -> Stage:
         match = self.referee.match
-        return Stage(live=match.started and not match.game.is_over, gestures=self.gestures,
-                     start=match.game.start_position())
+        return Stage(live=match.started and not match.game.is_over, gestures=self.gestures)
 
     def until(self, t: float) -> None:
         """Run the timers due before ``t``."""

@@ -55,14 +55,16 @@ class Stage:
     """Where the conductor stands, as far as the referee must know: a game in progress
     (``live``), the game over (``over``), still setting up (``setting_up``); whether gestures
     are read; whether the start position set up mid-game begins the next game (``restart``: not
-    online, where the server decides); ``start``: the next game's start position."""
+    online, where the server decides); ``start_fen``: the next game's start position (its FEN, read
+    only when a settled reading must be held against it; None: the game's own start)."""
 
     live: bool
     over: bool = False
     setting_up: bool = False
     gestures: bool = True
     restart: bool = True
-    start: Position | None = None
+    start_fen: str | None = None
+    chess960: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,13 +135,15 @@ class Referee:
             pos = self.match.game.position
             events += self.gestures.observe(settled.time, settled.occupied, pos.occupied, (pos.king[0], pos.king[1]),
                                             pos.turn, settled.white, settled.black)
-        start = stage.start
-        if stage.live and start is not None:
-            self.restart.observe(settled.time, stage.restart and at_start(
-                settled.occupied, settled.white, settled.black, start.occupied, start.bb_color[0],
-                start.bb_color[1], self.match.game.position.occupied))
-        elif stage.over and start is not None:
-            events.append(StartPosition(settled.time, settled.occupied == start.occupied))
+        if stage.live or stage.over:
+            start = (Position(stage.start_fen, chess960=stage.chess960) if stage.start_fen is not None
+                     else self.match.game.start_position())
+            if stage.live:
+                self.restart.observe(settled.time, stage.restart and at_start(
+                    settled.occupied, settled.white, settled.black, start.occupied, start.bb_color[0],
+                    start.bb_color[1], self.match.game.position.occupied))
+            else:
+                events.append(StartPosition(settled.time, settled.occupied == start.occupied))
         return events
 
     def adopt(self, events: list[Any], now: float) -> list[Any]:

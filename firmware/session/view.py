@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chess_core import PAWN, STARTING_FEN, Move, Position, san
+from chess_core import PAWN, STARTING_FEN, Move, san
 
 from firmware.config import OpponentKind
 from firmware.referee.feedback import FeedbackState, frame
@@ -70,7 +70,7 @@ def stage(session: Session) -> Stage:
     g = session.config.game
     return Stage(live=session.live, over=session.phase.over, setting_up=session.phase is Phase.SETTING_UP,
                  gestures=session.config.gestures.enabled, restart=not session.seat.online,
-                 start=Position(g.fen or STARTING_FEN, chess960=g.chess960))
+                 start_fen=g.fen or STARTING_FEN, chess960=g.chess960)
 
 
 def feedback_state(session: Session, now: float) -> FeedbackState:
