@@ -96,7 +96,7 @@ class _Player:
     def until(self, t: float) -> None:
         """Run the timers due before ``t``."""
         while self.abandoned_at is None:
-            due = self.referee.next_deadline(self.stage())
+            due = self.referee.next_deadline(self.stage().live)
             if due is None or due > t:
                 return
             self.act(self.referee.poll(due, self.stage()), due)

@@ -25,8 +25,8 @@ back, in the order they happened:
 * ``begin(config, now)``: the next game's match on the same board (settled reading, verdict,
   gestures and watch anew); ``resume(match)``: a match that continues a game (a restart, a
   server's sync); ``arrange(squares)``: pieces to lift and set anew before the start.
-* ``view(now, stage)``: the frozen :class:`BoardView` the LEDs and the page show of the board;
-  ``next_deadline(stage)``: when ``poll`` must run if no reading comes; ``forming()``: the board
+* ``view(now, live, setting_up)``: the frozen :class:`BoardView` the LEDs and the page show of the board;
+  ``next_deadline(live)``: when ``poll`` must run if no reading comes; ``forming()``: the board
   is on its way to a result gesture (no problem to report); ``board``: the latest settled
   reading; ``gesture(now)``: the countdown of a result gesture, for the page.
 
@@ -196,18 +196,20 @@ class Referee:
 
     # -- output --------------------------------------------------------------------------------
 
-    def next_deadline(self, stage: Stage) -> float | None:
+    def next_deadline(self, live: bool) -> float | None:
+        """When ``poll`` must run if no reading comes; ``live``: a game in progress (gestures, watch)."""
         found = [self.match.next_deadline()]
-        if stage.live:
+        if live:
             found += [self.gestures.next_deadline(), self.restart.deadline()]
         deadlines = [d for d in found if d is not None]
         return min(deadlines) if deadlines else None
 
-    def view(self, now: float, stage: Stage) -> BoardView:
+    def view(self, now: float, live: bool, setting_up: bool = False) -> BoardView:
+        """What the board shows beside the game: ``live``, a game in progress; ``setting_up``, none yet."""
         game = self.match.game
         lifted = wrong = 0
         touched = None
-        if stage.setting_up:
+        if setting_up:
             if self.settled is not None:
                 wrong = (self.settled.occupied ^ game.position.occupied) | self.match.to_arrange
         elif not game.is_over and self.verdict is not None:
@@ -218,9 +220,9 @@ class Referee:
                 wrong = self.verdict.wrong
             elif kind is VerdictKind.TOUCHED:
                 touched = self.verdict.square
-        hold = self.gestures.hold if stage.live else None
+        hold = self.gestures.hold if live else None
         if hold is None or hold.fired:
-            return BoardView(lifted, wrong, touched, promotion_square=self.promotion_square if stage.live else None)
+            return BoardView(lifted, wrong, touched, promotion_square=self.promotion_square if live else None)
         progress = self.gestures.progress(now)
         return BoardView(lifted, wrong, touched, hold.squares, hold.kind, progress.fraction if progress else 0.0,
                          self.promotion_square)

@@ -172,7 +172,7 @@ class Session:
 
     def next_deadline(self, now: float, *, blink: bool = True) -> float | None:
         """When ``poll`` should run next if no reading comes (None: not before a reading)."""
-        found = [self.referee.next_deadline(stage(self))]
+        found = [self.referee.next_deadline(self.live)]
         if self.file.dirty:
             found.append(self.file.saving.deadline())   # a failed save is tried again
         if self.live:

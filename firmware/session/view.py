@@ -76,7 +76,7 @@ def stage(session: Session) -> Stage:
 def feedback_state(session: Session, now: float) -> FeedbackState:
     """What the LEDs show at ``now`` (firmware.referee.feedback)."""
     game, play, live = session.game, session.play, session.live
-    view = session.referee.view(now, stage(session))
+    view = session.referee.view(now, live, session.phase is Phase.SETTING_UP)
     return FeedbackState(
         position=game.position, lifted=view.lifted, wrong=view.wrong,
         last_move=game.moves[-1] if game.moves else None, opponent_move=play.expected_move,
