@@ -732,6 +732,24 @@ def random_game(seed: int, *, fen: str = chess.STARTING_FEN, max_plies: int = 12
     return moves
 
 
+def stepped_lines(occupied: int, t_ms: float, steps: list[tuple[float, list[str], list[str]]], *,
+                  unit_ms: float = 1.0) -> tuple[list[str], float, int]:
+    """Capture lines of a hand's few steps by name, for a test to spell out: from ``occupied`` at
+    ``t_ms``, at each (time after the previous step, in ``unit_ms``, squares lifted, squares
+    placed) step a reading (occupancy only). Returns the lines, the last step's time (ms) and the
+    occupancy then."""
+    lines = []
+    t = t_ms
+    for dt, lift, place in steps:
+        t += dt * unit_ms
+        for name in lift:
+            occupied &= ~(1 << parse_square(name))
+        for name in place:
+            occupied |= 1 << parse_square(name)
+        lines.append(f"{int(round(t))} {occupied:016x}")
+    return lines, t, occupied
+
+
 # -- a hand that feeds settled readings to the inference --------------------------------------
 
 

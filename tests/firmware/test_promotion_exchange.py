@@ -8,6 +8,7 @@ from chess_core import KNIGHT, QUEEN, ROOK
 from firmware.commands.replay import replay
 from firmware.referee.feedback import LedStyle
 from firmware.referee.match import MatchConfig
+from tests.fakes.hands import stepped_lines
 from tests.firmware.session_support import Table
 
 STYLE = LedStyle()
@@ -23,18 +24,9 @@ def sq(name: str) -> int:
 def exchange_capture(fen: str, steps: list[tuple[float, list[str], list[str]]]) -> list[str]:
     """A capture from ``fen``: at each (seconds after the previous step, lifted, placed) step the
     squares named go empty or full (occupancy only), then 3 s of stillness."""
-    occ = int(chess.Board(fen).occupied)
-    t = 0.0
-    lines = [f"0 {occ:016x}"]
-    for dt, lift, place in steps:
-        t += dt
-        for name in lift:
-            occ &= ~sq(name)
-        for name in place:
-            occ |= sq(name)
-        lines.append(f"{int(t * 1000)} {occ:016x}")
-    lines.append(f"{int((t + 3) * 1000)} {occ:016x}")
-    return lines
+    start = int(chess.Board(fen).occupied)
+    lines, t, occ = stepped_lines(start, 0, steps, unit_ms=1000)
+    return [f"0 {start:016x}", *lines, f"{int(round(t + 3000))} {occ:016x}"]
 
 
 def test_the_issue_capture_records_a_queen():

@@ -9,7 +9,7 @@ import chess.pgn
 from firmware.commands.replay import replay
 from firmware.referee.match import MatchConfig
 from firmware.service import Service
-from tests.fakes.hands import capture_game
+from tests.fakes.hands import capture_game, stepped_lines
 
 from .test_service import FakeNotifier
 
@@ -27,17 +27,8 @@ def with_kings(moves: list[str], steps: list[tuple[int, list[str], list[str]]]) 
     board = chess.Board()
     for m in moves:
         board.push_uci(m)
-    occ = int(board.occupied)
-    t = capture.end_ms
-    lines = list(capture.lines)
-    for dt, lift, place in steps:
-        t += dt
-        for name in lift:
-            occ &= ~sq(name)
-        for name in place:
-            occ |= sq(name)
-        lines.append(f"{t} {occ:016x}")
-    return lines
+    lines, _, _ = stepped_lines(int(board.occupied), capture.end_ms, steps)
+    return capture.lines + lines
 
 
 def run_service(tmp_path: Path, lines: list[str]):
