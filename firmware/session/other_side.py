@@ -59,8 +59,11 @@ class OtherSide:
                 self.session.referee.match.expect(None)
 
     def offered(self, offer: Offer) -> None:
-        """The other side offers (or withdraws) a draw or a takeback."""
+        """The other side offers (or withdraws) a draw or a takeback (heard during a game only: an
+        offer made while the pieces are set up would outlive the game it was made in)."""
         session, play = self.session, self.session.play
+        if not session.live:
+            return
         by = offer.by if offer.active else None
         if offer.kind is OfferKind.DRAW:
             sync = session.seat.online_sync

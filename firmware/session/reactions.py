@@ -170,6 +170,8 @@ class Reactions:
                 log.info("the start position set up mid-game: the game is left unfinished, the next one begins")
                 s.file.abandon(s.referee.match, now)
                 s.next_game(now, names=None)
+        elif not s.phase.over:
+            return   # (the game was reopened by the reading's own gesture: a result taken back)
         elif not event.shown:
             s.phase = Phase.CLEARED
         elif s.phase is Phase.CLEARED:

@@ -349,10 +349,11 @@ class Session:
             self.seat.tell(Action.OFFER_DRAW)
 
     def accept_draw(self, color: int, now: float | None = None) -> None:
-        with self.command(now, live=True):
+        with self.command(now, live=True) as now:
             if self.play.draw_offer != colour(color) ^ 1:
                 raise SessionError("there is no draw offer from the other side to accept")
-            self.offer_draw(color, now)
+            self.apply(self.referee.match.agree_draw(now), now)
+            self.seat.tell(Action.ACCEPT_DRAW)
 
     def decline_draw(self, color: int, now: float | None = None) -> None:
         with self.command(now):

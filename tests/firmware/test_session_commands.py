@@ -264,3 +264,13 @@ def test_the_state_carries_the_led_and_engine_settings_as_configured(tmp_path):
     settings = table.session.snapshot()["settings"]
     assert (settings["brightness"], settings["engine_level"], settings["engine_elo"], settings["engine_move_time"]) \
         == (0.25, 3, 1500, 2.5)
+
+
+def test_a_draw_offer_heard_before_the_pieces_stand_does_not_carry_into_the_game(tmp_path):
+    from firmware.opponents.base import Offer, OfferKind
+    table = Table(tmp_path)
+    table.session.other_side.offered(Offer(OfferKind.DRAW, BLACK))   # the opponent's, while setting up
+    table.setup()
+    assert table.session.live and table.session.snapshot()["draw_offer"] is None
+    table.session.other_side.offered(Offer(OfferKind.DRAW, BLACK))   # during the game: heard
+    assert table.session.snapshot()["draw_offer"] == "black"

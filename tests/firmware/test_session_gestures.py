@@ -6,6 +6,8 @@ import chess.pgn
 from chess_core import BISHOP, KNIGHT, QUEEN, ROOK, WHITE, parse_square
 from firmware.referee.feedback import LedStyle
 
+from firmware.session.state import Phase
+
 from .session_support import Table
 
 STYLE = LedStyle()
@@ -70,8 +72,10 @@ def test_a_result_by_gesture_is_taken_back_with_the_kings_home_in_time(tmp_path)
     table.place("e8", wait=0.5)
     snap = table.session.snapshot()
     assert not snap["over"] and snap["gesture"] is None
+    assert table.session.live and table.session.phase is Phase.PLAYING   # the game goes on (not left cleared)
     table.play("b1c3")
     assert table.session.game.moves[-1].uci() == "b1c3" and not table.session.game.is_over
+    assert table.session.live
     pgn = chess.pgn.read_game(open(table.session.file.recorder.pgn_path(table.session.file.record)))
     assert pgn.headers["Result"] == "*"
 
