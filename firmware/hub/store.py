@@ -14,15 +14,15 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
-from firmware.atomic_file import write_atomically as write_file
+from firmware.atomic_file import write_atomically
 
 log = logging.getLogger(__name__)
 
 
-def write_atomically(path: Path, text: str) -> None:
+def keep(path: Path, text: str) -> None:
     """Replace ``path`` by ``text``, its directory made if needed (:mod:`firmware.atomic_file`: old or new)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_file(path, text)
+    write_atomically(path, text)
 
 
 class HubStore:
@@ -61,7 +61,7 @@ class HubStore:
                 self._busy = True
             for path, text in batch.items():
                 try:
-                    write_atomically(path, text)
+                    keep(path, text)
                     self.writes += 1
                 except OSError as exc:
                     log.error("cannot keep %s: %s", path, exc)

@@ -53,14 +53,12 @@ __all__ = ["Referee", "Stage", "BoardView", "NextGameSetUp", "StartPosition", "R
 @dataclass(frozen=True)
 class Stage:
     """Where the conductor stands, as far as the referee must know: a game in progress
-    (``live``), the game over (``over``), still setting up (``setting_up``); whether gestures
-    are read; whether the start position set up mid-game begins the next game (``restart``: not
+    (``live``), the game over (``over``); whether gestures are read; whether the start position set up mid-game begins the next game (``restart``: not
     online, where the server decides); ``start_fen``: the next game's start position (its FEN, read
     only when a settled reading must be held against it; None: the game's own start)."""
 
     live: bool
     over: bool = False
-    setting_up: bool = False
     gestures: bool = True
     restart: bool = True
     start_fen: str | None = None

@@ -1,6 +1,6 @@
 """The recorder: every game as a PGN file in <state>/games/, and the game in progress in current.json.
 
-Both are written after every committed move by :func:`atomic_write`: a temporary file in the
+Both are written after every committed move by :func:`firmware.atomic_file.write_atomically`: a temporary file in the
 same directory, every byte written (a short write on a full disk is an error, never a shorter
 file), its size checked, fsync, and only then the rename over the old file and the fsync of
 the directory. A power cut or a full disk leaves the old file or the new one, never half of
@@ -35,15 +35,6 @@ FORMAT_VERSION = 1
 CURRENT = "current.json"
 GAMES = "games"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text`` so that a crash at any instant leaves the old or the new file.
-
-    Raises (OSError, UnicodeEncodeError) without touching ``path`` if the new file cannot be
-    written whole (see :func:`firmware.atomic_file.write_atomically`).
-    """
-    write_atomically(path, text)
 
 
 def safe_name(text: str, fallback: str = "Player") -> str:
@@ -179,8 +170,8 @@ class Recorder:
         """Write ``current.json``, then the game's PGN; ``game`` spares rebuilding it, ``sans`` (its
         moves' English SAN, kept by the session) replaying it."""
         self.prepare()
-        atomic_write(self.current_path, record.to_json())
-        atomic_write(self.pgn_path(record), self.pgn_text(record, game, sans))
+        write_atomically(self.current_path, record.to_json())
+        write_atomically(self.pgn_path(record), self.pgn_text(record, game, sans))
         self.saves += 1
 
     def discard(self, record: GameRecord) -> None:

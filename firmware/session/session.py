@@ -482,7 +482,8 @@ class Session:
             if name == "promote":
                 last = self.game.moves[-1] if self.game.moves else None
                 if self.live and self.referee.promotion_square is not None and last is not None and last.promotion:
-                    self.choose_promotion(next_promotion(last.promotion), now)
+                    with contextlib.suppress(ValueError):   # (the opponent has started: nothing to change)
+                        self.apply(self.referee.match.change_promotion(next_promotion(last.promotion), now), now)
                 return
             if name not in BUTTONS:
                 raise SessionError(f"no button {name!r} (known: {', '.join(sorted(BUTTONS))}, promote, return)")

@@ -68,7 +68,7 @@ def session_state(session: Session, now: float) -> SessionState:
 def stage(session: Session) -> Stage:
     """Where the session stands, as its referee needs to know it."""
     g = session.config.game
-    return Stage(live=session.live, over=session.phase.over, setting_up=session.phase is Phase.SETTING_UP,
+    return Stage(live=session.live, over=session.phase.over,
                  gestures=session.config.gestures.enabled, restart=not session.seat.online,
                  start_fen=g.fen or STARTING_FEN, chess960=g.chess960)
 

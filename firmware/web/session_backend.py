@@ -1,14 +1,12 @@
 """The real session behind the page: :class:`~firmware.session.session.Session` adapted to the web Backend.
 
 The page state is the session's one JSON shape (:func:`firmware.session.state.to_json`,
-described by docs/state.schema.json), with the settings the session's state may not carry (the
-LEDs' brightness, the engine's) taken from the configuration: :func:`page_state`. The page's
-commands become the session's methods, and a SessionError a 409 with its message.
+described by docs/state.schema.json). The page's commands become the session's methods, and a
+SessionError a 409 with its message.
 """
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import random
 from collections.abc import Callable
 from typing import Any
@@ -27,21 +25,6 @@ SESSION_SETTINGS = {"show_legal": "show_legal_squares", "touch_move": "touch_mov
 ENGINE_SETTINGS = ("level", "elo", "move_time")
 
 
-def page_state(state: SessionState, *, brightness: float | None = None,
-               engine: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The page state of the session's state: :func:`~firmware.session.state.to_json`, with
-    ``brightness`` and the ``engine`` settings (``level``, ``elo``, ``move_time``) given here
-    where the state's own settings do not have them."""
-    extra: dict[str, Any] = {}
-    if brightness is not None:
-        extra["brightness"] = brightness
-    extra.update({f"engine_{key}": value for key, value in (engine or {}).items() if key in ENGINE_SETTINGS})
-    missing = {key: value for key, value in extra.items() if key not in state.settings}
-    if missing:
-        state = dataclasses.replace(state, settings={**state.settings, **missing})
-    return to_json(state)
-
-
 class SessionBackend(Backend):
     """A :class:`~firmware.session.session.Session` as the page's backend."""
 
@@ -54,13 +37,9 @@ class SessionBackend(Backend):
     # -- reading -----------------------------------------------------------------------------------
     def state(self, now: float) -> dict[str, Any]:
         """The page state: the one the session last published if nothing changed since, else now's."""
-        config = self.session.config
-        engine = config.engine
         latest = self._latest
         self._latest = None   # (used once: a later read, with no change between, reads the clocks again)
-        return page_state(latest if latest is not None else self.session.state(now),
-                          brightness=config.leds.brightness,
-                          engine={"level": engine.level, "elo": engine.elo, "move_time": engine.move_time})
+        return to_json(latest if latest is not None else self.session.state(now))
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         def published(state: SessionState) -> None:
@@ -178,4 +157,4 @@ class SessionBackend(Backend):
         return self._call(self.session.seat.claim_when_gone, what, now)
 
 
-__all__ = ["SessionBackend", "page_state", "once"]
+__all__ = ["SessionBackend", "once"]

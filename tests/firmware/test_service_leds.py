@@ -11,7 +11,7 @@ from board_driver.guarded_leds import GuardedLedSink
 from board_driver.pinmap import REFERENCE
 from firmware.config import load_config
 from firmware.service import Service
-from firmware.web.session_backend import page_state
+from firmware.session.state import to_json
 from tests.fakes.fake_neopixel import make_board_module, make_neopixel_module
 from tests.fakes.hands import capture_game
 
@@ -54,7 +54,7 @@ async def test_a_failing_show_turns_the_leds_off_and_the_game_goes_on(tmp_path, 
     assert isinstance(service.leds, GuardedLedSink) and len(neopixel.instances[0].shown) == 2
     snap = service.session.snapshot(service.now)
     assert snap["leds_problem"].startswith("LEDs off: showing a frame failed (RuntimeError: NeoPixel support requires")
-    assert "hwtest --doctor" in page_state(service.session.state(service.now))["leds_problem"]
+    assert "hwtest --doctor" in to_json(service.session.state(service.now))["leds_problem"]
 
 
 async def test_a_missing_led_library_leaves_a_board_that_plays(tmp_path, monkeypatch):

@@ -180,15 +180,15 @@ def test_the_snapshot_offers_the_moves_that_explain_the_board_as_well(tmp_path):
 
 
 def test_a_draw_offered_too_early_by_gesture_is_told_on_the_page_until_the_next_move(tmp_path):
-    from firmware.web.session_backend import page_state
+    from firmware.session.state import to_json
     table = Table(tmp_path, draw_offers_from_move=3)
     table.setup()
     table.play_all("e2e4 e7e5")
     table.session.button("draw")                  # as the kings' draw gesture does
-    online = page_state(table.session.state(table.t))["online"]
+    online = to_json(table.session.state(table.t))["online"]
     assert online["notice"] == "Draw offers are allowed from move 3 on (this is move 2): play on."
     assert online["notice_fr"] == "La nulle se propose à partir du coup 3 (c’est le coup 2) : jouez."
     assert table.session.snapshot()["draw_offer"] is None
     table.play("g1f3")
-    online = page_state(table.session.state(table.t))["online"]
+    online = to_json(table.session.state(table.t))["online"]
     assert online["notice"] is None and online["notice_fr"] is None

@@ -15,7 +15,8 @@ from board_driver.sim import SimulatedBoard
 from chess_core import Position, parse_square
 from firmware.config import parse_config
 from firmware.web.backend import CommandRefused
-from firmware.web.session_backend import SessionBackend, page_state
+from firmware.session.state import to_json
+from firmware.web.session_backend import SessionBackend
 from firmware.web.simhand import SimHand
 
 from .conftest import ManualClock
@@ -301,7 +302,7 @@ def test_resigning_after_the_end_is_refused(table):
 def test_page_state_of_a_session_before_any_reading(tmp_path):
     from firmware.session.session import Session
     config = parse_config({"board": {"sensors": "sim"}, "storage": {"dir": str(tmp_path)}})
-    state = page_state(Session(config, clock=lambda: 0.0).state())
+    state = to_json(Session(config, clock=lambda: 0.0).state())
     assert state["leds"] == [""] * 64 and state["clocks"]["running"] is None and state["ending"] is None
 
 

@@ -168,7 +168,7 @@ def said_name() -> str:
 
 async def test_the_engine_bears_its_own_name_on_the_page_in_the_pgn_and_in_the_log(tmp_path, closing, caplog):
     from firmware.opponents.factory import build_opponent
-    from firmware.web.session_backend import page_state
+    from firmware.session.state import to_json
     name = said_name()
     assert name.startswith("Stockfish ")          # a version after the name: not the executable's
     table = configured_table(tmp_path, {**FAST, "side": "black"}, opponent="engine", white="Ann")
@@ -179,7 +179,7 @@ async def test_the_engine_bears_its_own_name_on_the_page_in_the_pgn_and_in_the_l
         table.setup()
         table.play("e2e4")
         move = await engine_reply(table)
-    page = page_state(session.state(table.t))
+    page = to_json(session.state(table.t))
     assert page["opponent"]["name"] == name and page["players"] == {"white": "Ann", "black": name}
     assert page["status"].startswith(f"Black to move: {name} plays ")
     assert page["opponent"]["link"]["detail"] == name

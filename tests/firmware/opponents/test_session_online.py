@@ -127,10 +127,10 @@ async def test_the_clocks_wait_until_both_sides_have_moved_as_on_lichess(tables,
 
 
 async def test_chat_the_answer_to_a_draw_offer_and_leaving_reach_the_page(tables, tmp_path, fake, client):
-    from firmware.web.session_backend import page_state
+    from firmware.session.state import to_json
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=BLACK)
     session = table.session
-    page = lambda: page_state(session.state())   # noqa: E731
+    page = lambda: to_json(session.state())   # noqa: E731
     assert page()["online"]["orientation"] == "black"          # the page turns the board round
     assert page()["online"]["first_move_ms"] is not None       # Lichess aborts a game nobody starts
     await until(lambda: len(session.game.moves) == 1)
@@ -179,11 +179,11 @@ async def test_a_flag_over_there_ends_the_game_on_the_board(tables, tmp_path, fa
 
 
 async def test_a_game_aborted_at_the_other_end_is_told_on_the_page(tables, tmp_path, fake, client):
-    from firmware.web.session_backend import page_state
+    from firmware.session.state import to_json
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
     session = table.session
     fake.end_game(game_id, "aborted")
     await until(lambda: session.seat.online_sync is None)
-    said = page_state(session.state())["online"]
+    said = to_json(session.state())["online"]
     assert said["notice"] == "The game was aborted at the other end: it does not count"
     assert said["notice_fr"] == "La partie a été annulée à l'autre bout : elle ne compte pas"
