@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import errno
 import os
+import time
 import secrets
 from pathlib import Path
 
@@ -35,6 +36,22 @@ PRIVATE_MODE = 0o600            # the Lichess token, the pairing code and secret
 TMP_SUFFIX = ".tmp"
 _NAME_BYTES = 180               # of the target's name kept in the temporary's (a name is at most 255)
 _swept: set[str] = set()        # the temporaries' prefixes (with their directory) already swept
+
+
+def _boot_time() -> float:
+    """When this machine booted (wall clock, /proc/stat's btime; 0 where it cannot be read)."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            for line in stat:
+                if line.startswith("btime "):
+                    return float(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0.0
+
+
+_BOOTED = _boot_time()
+_STARTED = time.time()   # (imported before this process writes anything)
 
 
 def _tmp_prefix(path: Path) -> str:
@@ -62,15 +79,22 @@ def _remove_leftovers(directory: Path, prefix: str) -> None:
         if not (pid_text.isascii() and pid_text.isdigit() and 0 < len(pid_text) < 10) or int(pid_text) == 0:
             continue                      # not one of ours (os.kill(0, ...) would be the group)
         pid = int(pid_text)
-        if pid == os.getpid():
-            continue                      # this process's own write in another thread
         try:
-            os.kill(pid, 0)
-            continue                      # alive (or another user's): perhaps writing it now
-        except ProcessLookupError:
-            pass
+            written = os.stat(directory / name).st_mtime
         except OSError:
             continue
+        # A pid is reused after a reboot (a service often gets the same one): a file older than
+        # this boot, or than this process, is a leftover whatever its pid says.
+        if written >= _BOOTED and not (pid == os.getpid() and written < _STARTED):
+            if pid == os.getpid():
+                continue                  # this process's own write in another thread
+            try:
+                os.kill(pid, 0)
+                continue                  # alive (or another user's): perhaps writing it now
+            except ProcessLookupError:
+                pass
+            except OSError:
+                continue
         try:
             os.unlink(directory / name)
         except OSError:

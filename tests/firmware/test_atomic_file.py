@@ -216,3 +216,17 @@ def test_a_leftover_of_a_process_that_is_gone_is_removed_and_a_living_ones_kept(
     atomic_file._swept.clear()
     write_atomically(tmp_path / "game.json", "{}")
     assert names(tmp_path) == sorted([alive.name, other.name, "game.json"])
+
+
+def test_a_leftover_from_before_this_boot_or_this_process_is_removed_whatever_its_pid(tmp_path: Path) -> None:
+    """After a power cut the service often gets the same pid again: its own old temporary (older
+    than this process) and one of a pid now alive but written before the boot are leftovers."""
+    mine = tmp_path / f".game.json.{os.getpid()}-0badf00d.tmp"
+    before_boot = tmp_path / f".game.json.{os.getppid()}-0badf00d.tmp"
+    for leftover in (mine, before_boot):
+        leftover.write_text("half a game")
+    os.utime(mine, (atomic_file._STARTED - 60, atomic_file._STARTED - 60))
+    os.utime(before_boot, (atomic_file._BOOTED - 60, atomic_file._BOOTED - 60))
+    atomic_file._swept.clear()
+    write_atomically(tmp_path / "game.json", "{}")
+    assert names(tmp_path) == ["game.json"]
