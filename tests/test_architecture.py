@@ -298,5 +298,7 @@ def test_one_spelling_of_optional_types():
     found = [f"{name}:{node.lineno}" for name, path in MODULES.items()
              if name.startswith(("chess_core", "board_driver", "netserver", "firmware"))
              for node in ast.walk(ast.parse(path.read_text()))
-             if isinstance(node, (ast.Name, ast.Attribute)) and ast.unparse(node) in ("Optional", "typing.Optional")]
+             if (isinstance(node, (ast.Name, ast.Attribute)) and ast.unparse(node) in ("Optional", "typing.Optional"))
+             or (isinstance(node, ast.Subscript) and ast.unparse(node.value) in ("Union", "typing.Union")
+                 and "None" in ast.unparse(node.slice))]
     assert not found, "Optional[...] in: " + ", ".join(found[:20]) + (f" and {len(found) - 20} more" if len(found) > 20 else "")
