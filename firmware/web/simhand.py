@@ -167,17 +167,19 @@ class SimHand:
     def sync(self, position: Position) -> bool:
         """When the sensors agree with ``position``, take its identities and empty the hand.
 
-        Not while the game has a held piece standing where the board has another: it read a
-        capture the hand has not made (a pawn held to think, its square alone emptied, read as
-        the victim swept off unseen), and a real hand would still hold the pawn over the victim."""
+        Not while the game has a piece of a held piece's side standing where the board has the
+        other side's: it read a capture the hand has not made (a pawn held to think, its square
+        alone emptied, read as the victim swept off unseen, promoting too), and a real hand would
+        still hold the pawn over the victim."""
         if self.board.occupied != position.occupied:
             return False
         if self.board.colour and (self.board.white != position.occupied_by(0)):
             return False
         placement = _placement(position)
-        held = {h.symbol for h in self.held}
-        if any(symbol in held and self.pieces.get(sq) != symbol for sq, symbol in placement.items()):
-            return False   # the game has a held piece standing where another one stands
+        held = {h.symbol.isupper() for h in self.held}   # the colours held (True: white)
+        if any(symbol.isupper() in held and (there := self.pieces.get(sq)) is not None
+               and there.isupper() != symbol.isupper() for sq, symbol in placement.items()):
+            return False   # the game has a held side's piece (a pawn promoted) where the other side's stands
         self.pieces = placement
         self.held.clear()
         return True

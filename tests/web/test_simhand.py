@@ -112,6 +112,20 @@ def test_a_piece_still_in_the_hand_is_kept_when_the_game_reads_a_swept_capture(b
     assert board.occupied >> sq("c4") & 1 and board.occupied >> sq("d4") & 1
 
 
+def test_a_pawn_held_where_it_could_capture_and_promote_stays_in_the_hand(board):
+    """The tester's finding: f7 held to think beside the knight on e8 was read as fxe8=Q with the
+    knight swept off; the hand dropped the pawn and drew a white queen on e8. The pawn stays held."""
+    game = Game("4n2k/5P2/8/8/8/8/8/K7 w - - 0 1")
+    board.set_occupied(game.position.occupied)
+    hand = SimHand(board, game.position)
+    hand.lift(sq("f7"))
+    game.push_text("fxe8=Q+")                    # what the sensors alone explain
+    assert not hand.sync(game.position)
+    assert hand.state()["hand"] == [{"piece": "P", "from": "f7"}] and hand.state()["pieces"]["e8"] == "n"
+    hand.place(sq("f8"), turn_colour="white")   # pushed after all
+    assert board.occupied >> sq("f8") & 1 and board.occupied >> sq("e8") & 1
+
+
 def test_a_promotion_that_captures_by_hand_takes_the_chosen_piece_and_puts_the_victim_aside(board):
     game = Game("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
     board.set_occupied(game.position.occupied)
