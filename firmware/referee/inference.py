@@ -20,8 +20,10 @@ Contract
   let a flag fall over it before it is decided).
 * ``expect(move | None)``: the opponent's move (engine, online) that the board must carry out;
   only it is accepted, and the last move can no longer be amended.
-* ``choose_promotion(piece_type)``: the piece for the next promotion (queen by default; back
-  to queen after each promotion; ``next_promotion`` reads it). ``amend_promotion(piece_type, time)``: change the piece of
+* ``choose_promotion(piece_type)``: the piece for the promotion of the move being made (queen by
+  default; back to queen after each promotion, and when the pieces lifted are put back unmoved,
+  so that a choice for a pawn put back never promotes a later pawn, nor the other side's;
+  ``next_promotion`` reads it). ``amend_promotion(piece_type, time)``: change the piece of
   the promotion just made, before the opponent starts (``[AMEND]``, or ``[]``).
 * ``alternatives()``: the other legal moves that explain the board as well as the last move,
   while it may be amended; ``amend(move, time)``: a player's correction (``[AMEND]`` or ``[]``).
@@ -456,6 +458,8 @@ class MoveInference:
     def _stable(self, time: float) -> list[Verdict]:
         self._pendings = []
         first = self._a.first_lift
+        if first is not None:   # pieces lifted and put back unmoved: a promotion chosen meanwhile is
+            self._promotion = QUEEN   # for no later pawn, nor the other side's
         self._a.reset()
         if self._b is not None:
             # A correction starts again from this board; forget lifts that were put back

@@ -175,6 +175,10 @@ class Referee:
         self.restart.reset()
         return self.adopt(match.new_game(now, arrange=arrange), now)
 
+    def close_promotion(self) -> None:
+        """The promotion just made was the opponent's, its piece chosen over there: nobody changes it."""
+        self.promotion_square = None
+
     def arrange(self, squares: int) -> None:
         """Before the start, the pieces on ``squares`` must be lifted and set anew (a Chess960 start
         on sensors that see no piece types: the usual first ranks are assumed at power-on)."""

@@ -65,6 +65,8 @@ class Reactions:
         if own:
             play.expected_move = None
             s.seat.comment_takeover(mover)
+            if event.move.promotion:
+                s.referee.close_promotion()   # (the opponent's piece: no choice to offer)
         if event.amended:
             s.seat.reset()
         else:  # its own move too, once carried out: an engine playing both sides waits for it

@@ -40,7 +40,7 @@ from datetime import datetime
 from typing import Any, Callable, Iterator
 
 from board_driver.reading import Reading
-from chess_core import Game, Move, Position, Termination, parse_move
+from chess_core import Game, Move, Position, Termination, parse_move, san
 from chess_core.chess960 import rearranged
 from chess_core.clock import ClockError
 from chess_core.game import DrawClaimError
@@ -386,10 +386,16 @@ class Session:
             if not (self.live and self.referee.promotion_square is not None):
                 self.apply(match.promote(piece, now), now)
                 return
+            last = self.game.moves[-1]
+            if last.promotion == piece:
+                return
             try:
                 self.apply(match.change_promotion(piece, now), now)
-            except ValueError:   # the same piece, or the opponent has started: nothing to change
-                pass
+            except ValueError:   # the other side has started: the inference reads its move now
+                before = self.game.position.copy(stack=True)
+                before.pop()
+                raise SessionError(f"the other side has begun its move: {san(before, last)} stands (choose the "
+                                   "piece while the pawn is in hand)") from None
 
     def correct(self, move: str | Move, now: float | None = None) -> None:
         """The last move was recorded wrong: replace it by ``move``, one of the other moves that

@@ -80,7 +80,7 @@ def feedback_state(session: Session, now: float) -> FeedbackState:
     return FeedbackState(
         position=game.position, lifted=view.lifted, wrong=view.wrong,
         last_move=game.moves[-1] if game.moves else None, opponent_move=play.expected_move,
-        promotion_square=view.promotion_square,
+        promotion_square=view.promotion_square if play.expected_move is None else None,
         outcome=game.outcome if session.phase is not Phase.SETTING_UP or game.is_over else None,
         low_time=_low_time(session, now), touched=view.touched,
         show_legal=session.config.game.show_legal_squares and session.seat.assisted,
@@ -148,6 +148,8 @@ def _promotion(session: Session, feedback: FeedbackState) -> Promotion | None:
     side to move lifted from the rank before the last: the piece chosen now is its move's)."""
     game = session.game
     pos = game.position
+    if session.play.expected_move is not None:
+        return None   # the opponent's move to carry out (its piece chosen over there), or its reply
     if feedback.promotion_square is not None:
         piece = pos.piece_at(feedback.promotion_square)
         return Promotion(feedback.promotion_square, piece.piece_type, piece.color) if piece else None

@@ -155,3 +155,25 @@ def test_the_inference_reads_no_amend_into_the_exchange():
     assert VerdictKind.AMEND not in hand.kinds() and hand.moves() == ["f7f8r"]
     hand.move("h8", "h7")
     assert hand.moves() == ["f7f8r", "h8h7"]
+
+
+def test_a_choice_for_a_pawn_put_back_promotes_no_later_pawn_nor_the_other_sides():
+    # the tester's finding: N chosen with e7 in hand, the pawn put back, Kd2 played; Black's h2-h1
+    # then landed as h1=N with Black choosing nothing
+    fen = "8/4P3/8/8/8/8/k6p/4K3 w - - 0 1"
+    steps = [(1.0, ["e7"], []), (1.0, [], ["e7"]), (1.0, ["e1"], []), (0.4, [], ["d2"]),
+             (1.5, ["h2"], []), (0.4, [], ["h1"]), (2.0, ["e7"], []), (0.4, [], ["e8"])]
+    lines = exchange_capture(fen, steps)
+    lines.insert(2, f"{int(1.5 * 1000)} promote n")   # chosen on the page while e7 is in hand
+    data = replay(lines, MatchConfig(fen=fen)).to_json()
+    assert data["moves"] == ["e1d2", "h2h1q", "e7e8q"] and data["problems"] == []
+
+
+def test_the_page_is_told_when_the_choice_came_too_late(tmp_path):
+    from firmware.session.session import SessionError
+    table = _promoted(tmp_path)
+    table.lift("a2", wait=0.5)          # Black has begun: the promotion stands
+    with pytest.raises(SessionError, match="e8=Q stands"):
+        table.session.choose_promotion("r")
+    table.session.choose_promotion("q")   # the piece it is: nothing to change, no error
+    assert table.session.game.moves[-1].promotion == QUEEN

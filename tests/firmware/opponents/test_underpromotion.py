@@ -28,9 +28,12 @@ async def until(condition, timeout: float = 15.0) -> None:
 
 def carry_out(table: Table, uci: str) -> None:
     """The hand carries the move out the usual way: the pawn set on the last rank, then exchanged
-    there for the new piece (the board reads no piece: the exchange keeps the opponent's choice)."""
+    there for the new piece (the board reads no piece: the exchange keeps the opponent's choice).
+    The page offers no choice of piece meanwhile: the opponent chose it."""
     table.lift(uci[:2])
+    assert table.session.state().promotion is None
     table.place(uci[2:4], wait=1.5)
+    assert table.session.state().promotion is None and table.session.state().promotion_square is None
     table.lift(uci[2:4], wait=2.0)
     table.place(uci[2:4])
     table.wait(1.0)
