@@ -302,3 +302,19 @@ def test_one_spelling_of_optional_types():
              or (isinstance(node, ast.Subscript) and ast.unparse(node.value) in ("Union", "typing.Union")
                  and "None" in ast.unparse(node.slice))]
     assert not found, "Optional[...] in: " + ", ".join(found[:20]) + (f" and {len(found) - 20} more" if len(found) > 20 else "")
+
+
+def test_only_the_seat_writes_its_fields():
+    """The opponent's seat owns its state (the online game, offers, the choice of opponent): the
+    session and its parts call its methods, never assign its fields."""
+    found = []
+    for name, path in MODULES.items():
+        if name == "firmware.session.opponent":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, (ast.AugAssign, ast.AnnAssign)) else []
+            for target in targets:
+                if isinstance(target, ast.Attribute) and ast.unparse(target.value).endswith("seat"):
+                    found.append(f"{name}:{node.lineno} {ast.unparse(target)}")
+    assert not found, "the seat's fields written from outside: " + ", ".join(found)

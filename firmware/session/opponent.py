@@ -287,6 +287,15 @@ class OpponentSeat:
 
     # -- what the opponent says that stays here ---------------------------------------------------
 
+    def follow(self, sync: GameSync | None) -> None:
+        """The online game as the other end last sent it (None: it is no longer an online game,
+        voided over there)."""
+        self.online_sync = sync
+
+    def takeback_offered(self, by: int | None) -> None:
+        """The side whose takeback offer stands (None: none; a move declines it)."""
+        self.takeback_offer = by
+
     def clock_synced(self, clock: ServerClock) -> None:
         """The other end's clocks, which are the game's: counted down here between events,
         re-stamped with the session's own time (the opponent may read another clock)."""

@@ -74,7 +74,7 @@ class OtherSide:
                           len(session.game.moves))
             play.draw_offer = by
         else:
-            session.seat.takeback_offer = by
+            session.seat.takeback_offered(by)
         session.touch()
 
     def ended_elsewhere(self, end: GameEnd) -> None:
@@ -86,7 +86,7 @@ class OtherSide:
             return
         now = session.clock()
         if end.outcome is None:   # aborted over there: void; the board's game is no longer an online one
-            session.seat.online_sync = None
+            session.seat.follow(None)
             en, fr = void_text(end.status, "en"), void_text(end.status, "fr")
             play.problems.add(now, en, fr)
             play.tell(en, fr, len(session.game.moves))   # on the page until the next move
@@ -150,7 +150,7 @@ class OtherSide:
         previous = seat.online_sync
         same_start = (session.phase is not Phase.SETTING_UP and game.start_fen == sync.start_fen
                       and game.chess960 == sync.chess960)
-        seat.online_sync = sync
+        seat.follow(sync)
         names = (_name(sync.white, session.names[0]), _name(sync.black, session.names[1]))
         record = session.file.record
         if previous is not None and same_start and current == moves and not game.is_over and record:
@@ -175,7 +175,7 @@ class OtherSide:
         follow_sync(record, sync, names, game.rules, now)
         record.tags = online_tags(sync)
         match = synced_match(session.match_config(), sync, now, session.referee.match)
-        seat.takeback_offer = None
+        seat.takeback_offered(None)
         session.file.record, session.names = record, names
         session.referee.resume(match, reread=True)
         session.phase = Phase.OVER if match.game.is_over else Phase.RESUMING

@@ -60,7 +60,7 @@ class Reactions:
         if not event.amended:
             if play.draw_offer is not None and play.draw_offer != mover:
                 play.draw_offer = None  # an offer is declined by moving
-            s.seat.takeback_offer = None
+            s.seat.takeback_offered(None)
         own = play.expected_move is not None and event.move == play.expected_move
         if own:
             play.expected_move = None

@@ -300,7 +300,7 @@ class Session:
             if self.live:
                 self.file.abandon(self.referee.match, now)
             if kind is not None:
-                self.seat.choice = kind
+                self.seat.choose(kind)
             side = engine_side if engine_side in ("white", "black") else None
             self.next_game(now, names=(white, black) if white is not None or black is not None else None,
                         engine_side=side)
