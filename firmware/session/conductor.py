@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, ContextManager, Protocol
 from chess_core import Game
 
 from firmware.config import Config
+from firmware.referee.feedback import LedStyle
 from firmware.referee.match import MatchConfig
 from firmware.referee.referee import Referee
 from firmware.session.game_file import GameFile
@@ -37,6 +38,10 @@ class Conductor(Protocol):
     clock: Callable[[], float]
     wall: Callable[[], datetime]
     replay: str | None
+    occupied: int | None                      # the latest raw reading
+    leds: Any                                 # the LED sink (its ``problem``)
+    leds_frame: tuple[int, ...] | None        # the frame shown last
+    style: LedStyle
 
     @property
     def game(self) -> Game: ...

@@ -4,22 +4,18 @@ Functions of the session's parts at a time ``now``; nothing here changes the ses
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from chess_core import PAWN, STARTING_FEN, Move, san
 
 from firmware.config import OpponentKind
 from firmware.referee.feedback import FeedbackState, frame
 from firmware.referee.referee import Stage
+from firmware.session.conductor import Conductor
 from firmware.session.state import Phase, Promotion, SessionState
-
-if TYPE_CHECKING:
-    from firmware.session.session import Session
 
 __all__ = ["session_state", "stage", "feedback_state", "clocks", "low_time_deadline"]
 
 
-def session_state(session: Session, now: float) -> SessionState:
+def session_state(session: Conductor, now: float) -> SessionState:
     """The session at ``now``, typed and frozen (see firmware.session.state)."""
     game, match, seat, play, record = session.game, session.referee.match, session.seat, session.play, session.file.record
     feedback = feedback_state(session, now)
@@ -65,7 +61,7 @@ def session_state(session: Session, now: float) -> SessionState:
         first_move_ms=_first_move_ms(session, now), problems_fr=play.problems.in_french())
 
 
-def stage(session: Session) -> Stage:
+def stage(session: Conductor) -> Stage:
     """Where the session stands, as its referee needs to know it."""
     g = session.config.game
     return Stage(live=session.live, over=session.phase.over,
@@ -73,7 +69,7 @@ def stage(session: Session) -> Stage:
                  start_fen=g.fen or STARTING_FEN, chess960=g.chess960)
 
 
-def feedback_state(session: Session, now: float) -> FeedbackState:
+def feedback_state(session: Conductor, now: float) -> FeedbackState:
     """What the LEDs show at ``now`` (firmware.referee.feedback)."""
     game, play, live = session.game, session.play, session.live
     view = session.referee.view(now, live, session.phase is Phase.SETTING_UP)
@@ -88,7 +84,7 @@ def feedback_state(session: Session, now: float) -> FeedbackState:
         draw_offer=play.draw_offer is not None and live)
 
 
-def clocks(session: Session, now: float) -> tuple[tuple[int, int] | None, int | None]:
+def clocks(session: Conductor, now: float) -> tuple[tuple[int, int] | None, int | None]:
     """Both clocks (ms) and the running side: the server's in an online game, else the board's."""
     server = session.seat.clocks(now)
     if server is not None:
@@ -100,7 +96,7 @@ def clocks(session: Session, now: float) -> tuple[tuple[int, int] | None, int | 
     return match.remaining(now), running
 
 
-def low_time_deadline(session: Session, now: float) -> float | None:
+def low_time_deadline(session: Conductor, now: float) -> float | None:
     """When the side to move's time will run low (the LEDs then warn), if it runs and is not low yet."""
     remaining, side = clocks(session, now)
     threshold = session.config.leds.low_time_s * 1000
@@ -109,7 +105,7 @@ def low_time_deadline(session: Session, now: float) -> float | None:
     return now + (remaining[side] - threshold) / 1000
 
 
-def _low_time(session: Session, now: float) -> int | None:
+def _low_time(session: Conductor, now: float) -> int | None:
     if not session.live:
         return None
     remaining, side = clocks(session, now)
@@ -118,14 +114,14 @@ def _low_time(session: Session, now: float) -> int | None:
     return side
 
 
-def _delay_left(session: Session, now: float) -> int:
+def _delay_left(session: Conductor, now: float) -> int:
     clock = session.referee.match.clock
     if session.seat.server_clock is not None or not session.live or clock.running_side is None:
         return 0
     return clock.delay_left(max(int(round(now * 1000)), clock.last_time_ms or 0))
 
 
-def _corrections(session: Session) -> tuple[tuple[Move, str, str], ...]:
+def _corrections(session: Conductor) -> tuple[tuple[Move, str, str], ...]:
     """The moves that explain the board as well as the last one, with their SAN (en, fr)."""
     found = session.referee.match.corrections()
     if not found:
@@ -135,7 +131,7 @@ def _corrections(session: Session) -> tuple[tuple[Move, str, str], ...]:
     return tuple((m, san(before, m, "en"), san(before, m, "fr")) for m in found)
 
 
-def _first_move_ms(session: Session, now: float) -> int | None:
+def _first_move_ms(session: Conductor, now: float) -> int | None:
     """Before both first moves of an online game: the time left before the server aborts it."""
     server = session.seat.server_clock
     if server is None or server.first_move_ms is None or not session.live:
@@ -143,7 +139,7 @@ def _first_move_ms(session: Session, now: float) -> int | None:
     return max(0, server.first_move_ms - round((now - server.at) * 1000))
 
 
-def _promotion(session: Session, feedback: FeedbackState) -> Promotion | None:
+def _promotion(session: Conductor, feedback: FeedbackState) -> Promotion | None:
     """A promotion whose piece may be chosen: one just made, or one on its way (a pawn of the
     side to move lifted from the rank before the last: the piece chosen now is its move's)."""
     game = session.game
