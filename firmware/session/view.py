@@ -1,4 +1,4 @@
-"""What the session shows: its typed state for the page and the club, the LEDs' feedback state, the clocks as shown.
+"""What the session shows and tells: its typed state for the page and the club, the LEDs' state, the clocks as shown, the stage its referee is told.
 
 Functions of the session's parts at a time ``now``; nothing here changes the session.
 """
