@@ -254,18 +254,18 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
     frames: list[float] = []
     waits: list[float] = []   # of each frame: from the settle instant to the start of the loop's step that shows it
     step_start = [0.0]
-    original_after = Session._after
+    original_refresh = Session.refresh
 
-    def timed_after(self, now):
-        settled = self.match.debouncer.settled
-        fresh = settled is not None and settled is not self.settled
+    def timed_refresh(self, now):
+        settled = self.referee.board
+        fresh = settled is not None and settled is not self.referee.settled   # not read by the referee yet
         shown = len(sink.shown)
-        original_after(self, now)
+        original_refresh(self, now)
         if fresh and len(sink.shown) > shown:
             frames.append((sink.shown[shown] - (settled.time + settle)) * 1000)
             waits.append((step_start[0] - (settled.time + settle)) * 1000)
 
-    Session._after = timed_after
+    Session.refresh = timed_refresh
     # CPU of each step of the loop that shows a frame (a reading handled, a poll at a deadline):
     # the work behind a frame, free of whatever else the machine runs meanwhile.
     cpu: list[float] = []
