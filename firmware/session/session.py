@@ -533,7 +533,8 @@ class Session:
         if self.referee.board is not self._board_shown:   # a new settled board: the page shows it
             self._board_shown = self.referee.board
             self._changed = True
-        leds = frame(self.feedback_state(now), now, self.style)
+        feedback = self.feedback_state(now)
+        leds = frame(feedback, now, self.style)
         saving = self.file.saving
         if saving.error is not None:
             leds = mark_leds(leds, self.style.check)
@@ -551,7 +552,7 @@ class Session:
                 self.leds.show(marked)
         if self._changed and self._subscribers:
             self._changed = False
-            state = self.state(now)
+            state = session_state(self, now, feedback)   # (the LEDs' state of this very moment)
             for callback in list(self._subscribers):
                 try:
                     callback(state)

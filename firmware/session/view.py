@@ -15,10 +15,11 @@ from firmware.session.state import Phase, Promotion, SessionState
 __all__ = ["session_state", "stage", "feedback_state", "clocks", "low_time_deadline"]
 
 
-def session_state(session: Conductor, now: float) -> SessionState:
-    """The session at ``now``, typed and frozen (see firmware.session.state)."""
+def session_state(session: Conductor, now: float, feedback: FeedbackState | None = None) -> SessionState:
+    """The session at ``now``, typed and frozen (see firmware.session.state); ``feedback``: the
+    LEDs' state at ``now`` when the caller has it already."""
     game, match, seat, play, record = session.game, session.referee.match, session.seat, session.play, session.file.record
-    feedback = feedback_state(session, now)
+    feedback = feedback if feedback is not None else feedback_state(session, now)
     leds = session.leds_frame or frame(feedback, now, session.style)
     remaining, running = clocks(session, now)
     sans = session.file.sans
