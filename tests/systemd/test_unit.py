@@ -189,3 +189,14 @@ def test_with_the_pwm_drop_in_the_exposure_stays_at_most_3(tmp_path):
     assert match, result.stdout + result.stderr
     print(f"exposure with leds-pwm.conf: {match.group(1)}")
     assert "User=root" in drop_in and float(match.group(1)) <= MAX_EXPOSURE
+
+
+def test_a_stop_leaves_time_to_send_the_last_move_to_lichess():
+    """Issue 26 (5): the stop waits up to STOP_SEND_S for the board's last move; systemd must not
+    kill the service (TimeoutStopSec) nor call it hung (the watchdog, pinged every WatchdogSec/2) first."""
+    from firmware.opponents.lichess.game import STOP_SEND_S
+    from firmware.tasks import STOP_GRACE
+    d = directives(UNIT.read_text(encoding="utf-8"))
+    watchdog = float(d["WatchdogSec"][0])
+    assert watchdog / 2 + STOP_SEND_S + STOP_GRACE < watchdog
+    assert STOP_SEND_S + 2 * STOP_GRACE < float(d["TimeoutStopSec"][0])

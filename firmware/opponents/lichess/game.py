@@ -7,6 +7,7 @@ import logging
 import random
 import time
 from dataclasses import dataclass
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Awaitable, Callable
 
 from chess_core import Move, Position
@@ -23,6 +24,7 @@ from firmware.tasks import cancel_and_wait
 log = logging.getLogger(__name__)
 
 SETTLE_AFTER_TIMEOUT = 2.0   # x the request timeout: let a hung move request land before re-reading the game
+STOP_SEND_S = 3.0            # s a stop (SIGTERM, the end of a replay) waits for the board's last move to reach Lichess
 
 
 class SendState(enum.Enum):
@@ -82,6 +84,7 @@ class LichessGame:
         self._claimed_draw = False
         self._sender: asyncio.Task | None = None
         self._settle: asyncio.Task | None = None
+        self._changed = asyncio.Event()   # a state read, a send ended, the game rebuilt or ended
         self._sleep = sleep
         self.stream = ReconnectingStream(
             f"game-{game_id}", lambda: client.game_stream(game_id),
@@ -96,6 +99,37 @@ class LichessGame:
 
     def start(self) -> None:
         self.stream.start()
+
+    @property
+    def unsent(self) -> Outgoing | None:
+        """The board's move not yet accepted by Lichess (None: nothing waits to be sent)."""
+        out = self.outbox
+        return None if out is None or out.state is SendState.ACKED or self.ended else out
+
+    async def send_before_stop(self, limit: float = STOP_SEND_S,
+                               timeout: Callable[[float], AbstractAsyncContextManager[Any]] = asyncio.timeout
+                               ) -> bool | None:
+        """Before a stop: give the board's unsent move ``limit`` seconds to reach Lichess, its
+        stream still open (a failed send re-reads the game and sends again). Said in the journal;
+        True if sent, False if not, None if no move was waiting."""
+        out = self.unsent
+        if out is None:
+            return None
+        try:
+            async with timeout(limit):
+                while self.unsent is out:
+                    self._changed.clear()
+                    self._kick_sender()
+                    await self._changed.wait()
+        except TimeoutError:
+            log.warning("game %s: %s not sent to Lichess within %g s of the stop", self.id, out.move, limit)
+            return False
+        if out.state is SendState.ACKED or (len(self.server) > out.ply and self.server[out.ply] == out.move):
+            log.info("game %s: %s sent to Lichess before the stop", self.id, out.move)
+            return True
+        log.warning("game %s: %s not sent to Lichess before the stop (the game on Lichess stands)",
+                    self.id, out.move)
+        return False
 
     async def stop(self) -> None:
         """Stop the move under way, the timer and the stream; never waits forever (cancel_and_wait)."""
@@ -170,6 +204,12 @@ class LichessGame:
     # -- from the stream -----------------------------------------------------------------------
 
     def _on_full(self, event: dict) -> None:
+        try:
+            self._read_full(event)
+        finally:
+            self._changed.set()
+
+    def _read_full(self, event: dict) -> None:
         first = self.full is None
         key, name = variant_of(event)
         if key not in PLAYABLE_VARIANTS:
@@ -204,6 +244,7 @@ class LichessGame:
     def _on_state(self, event: dict) -> None:
         if self.full is not None:
             self._apply(BoardState.from_event(event), fresh=False)
+            self._changed.set()
 
     def _on_chat(self, event: dict) -> None:
         self.listener.chat(ChatLine(str(event.get("room") or "player"), str(event.get("username") or "?"),
@@ -231,6 +272,7 @@ class LichessGame:
             self._on_link(state, detail)
         if state is StreamState.FAILED and not self.ended:
             self.ended = True            # the game cannot be followed (not found, token refused)
+            self._changed.set()
             if self._on_end is not None:
                 self._on_end(self)
 
@@ -331,6 +373,7 @@ class LichessGame:
         finally:
             if self._sender is asyncio.current_task():
                 self._sender = None
+            self._changed.set()
         self._kick_sender()   # a newer move may have been queued while this one was under way
 
     async def _send_once(self, out: Outgoing) -> None:

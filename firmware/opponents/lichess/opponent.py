@@ -5,6 +5,7 @@ import asyncio
 import logging
 import random
 import time
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Awaitable, Callable, Sequence
 
 from chess_core import Move
@@ -12,7 +13,7 @@ from chess_core import Move
 from firmware.opponents.base import (Action, ActionRefused, ChallengeEvent, LinkState, Opponent, OpponentKind,
                                      OpponentListener, QuietListener)
 from firmware.opponents.lichess.client import LichessClient, LichessError, Seek
-from firmware.opponents.lichess.game import LichessGame
+from firmware.opponents.lichess.game import STOP_SEND_S, LichessGame
 from firmware.opponents.lichess.models import (PLAYABLE_VARIANTS, challenge_of, color_of, game_id_of, not_playable,
                                                variant_of)
 from firmware.opponents.lichess.reconnect import ReconnectingStream, StreamState
@@ -40,7 +41,8 @@ class LichessOpponent(Opponent):
     def __init__(self, client: LichessClient, *, game_id: str | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
-                 draw: Callable[[], float] = random.random, close_client: bool = False) -> None:
+                 draw: Callable[[], float] = random.random, close_client: bool = False,
+                 timeout: Callable[[float], AbstractAsyncContextManager[Any]] = asyncio.timeout) -> None:
         self.client = client
         self._close_client = close_client   # the client was made for this opponent: close it with it
         self.account_id: str | None = None
@@ -48,6 +50,7 @@ class LichessOpponent(Opponent):
         self.games_played: list[str] = []
         self._first_game = game_id
         self._clock, self._sleep, self._draw = clock, sleep, draw
+        self._timeout = timeout   # the limit on the stop's wait for the board's last move
         self._listener: OpponentListener = QuietListener()
         self._pending: dict[str, int | None] = {}   # games announced meanwhile -> our colour
         self._seek: Seek | None = None
@@ -129,6 +132,8 @@ class LichessOpponent(Opponent):
         if self._stopped:
             return
         self._stopped = True
+        if self.game is not None:   # the move the board committed goes out first (a few seconds at most)
+            await self.game.send_before_stop(STOP_SEND_S, self._timeout)
         await self.cancel_seek()
         if self.game is not None:
             await self.game.stop()
