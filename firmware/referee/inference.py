@@ -32,6 +32,12 @@ Contract
   piece on to where it should be (AMEND).
 * ``reset(position, *, guide_back=False)``: start again from ``position`` (its move stack
   allows takebacks); ``guide_back``: the board must first be brought to it (see ``reset``).
+* ``hold(time)`` / ``release()``: the clocks stopped by a player or an arbiter: no move counts
+  (``held``). ``hold`` first commits a move the board showed complete before it (``[MOVE]``,
+  or ``[ILLEGAL]`` when pieces are off their squares); then every reading that is not the
+  expected position is ILLEGAL, its squares to be put back, and lifting a piece and putting it
+  back is no touch. After ``release`` the board must show the expected position again before a
+  move counts (as after ``reset(guide_back=True)``), unless it already does.
 
 Verdicts (``Verdict.kind``, a :class:`VerdictKind`) and their fields:
 
@@ -194,6 +200,7 @@ class MoveInference:
     def __init__(self, position: Position, *, touch_move: bool = False, takebacks: bool = False) -> None:
         self.touch_move = touch_move
         self.takebacks = takebacks
+        self.held = False   # the clocks are stopped: no move counts (``hold``); kept across ``reset``
         self.reset(position)
 
     # -- public API ------------------------------------------------------------------------
@@ -221,6 +228,27 @@ class MoveInference:
             self._last = before.pop()
             self._b = Frame(before)
             self._b.update(self.position.occupied)
+
+    def hold(self, time: float) -> list[Verdict]:
+        """The clocks are stopped: no move counts until ``release``. A move the board showed
+        complete before (its timer running) is committed first, as of when it was complete;
+        other hypotheses are dropped, and a board that does not show the position is ILLEGAL."""
+        out: list[Verdict] = []
+        p = self._due()
+        if p is not None:
+            c = p.candidates[0]
+            out = self._commit(p.amend, c.move, p.time, c.frame)
+        self._pendings = []
+        self.held = True
+        if not self._shows(self.position):
+            out.append(self._illegal(time))
+        return out
+
+    def release(self) -> None:
+        """The clocks run again: moves count once the board shows the expected position."""
+        self.held = False
+        if not self._shows(self.position):
+            self._guide_back = True
 
     def expect(self, move: Move | None) -> None:
         """Accept only ``move`` (a legal move of the side to move) next; None accepts any."""
@@ -376,9 +404,10 @@ class MoveInference:
     def _dispatch(self, time: float, ea: Evaluation, eb: Evaluation | None) -> list[Verdict]:
         fit = ea.fit
         if fit is Fit.STABLE:
+            guided = self._guide_back or self.held   # a piece put back as asked is no touch
             self._guide_back = False
-            return self._stable(time)
-        if self._guide_back:
+            return self._stable(time, touch=not guided)
+        if self._guide_back or self.held:
             return [self._illegal(time)]
         if self._pendings:
             resolved = self._resolve_pending(fit, ea, time)
@@ -455,7 +484,7 @@ class MoveInference:
         pendings.sort(key=_Pending.rank)
         self._pendings = pendings
 
-    def _stable(self, time: float) -> list[Verdict]:
+    def _stable(self, time: float, touch: bool = True) -> list[Verdict]:
         self._pendings = []
         first = self._a.first_lift
         if first is not None:   # pieces lifted and put back unmoved: a promotion chosen meanwhile is
@@ -466,7 +495,7 @@ class MoveInference:
             # (an opponent's hesitation must not read as the victim of a correction).
             self._b.reset()
             self._b.update(self._reading[0])
-        if self.touch_move and self._touched is None and first is not None and self._expected is None:
+        if self.touch_move and touch and self._touched is None and first is not None and self._expected is None:
             if any(s.frm == first for s in self._a.shapes):
                 self._touched = first
         if self._touched is not None:
@@ -632,6 +661,13 @@ class MoveInference:
         if last is None or not last.promotion:
             return False
         return self._reading[0] == self.position.occupied & ~(1 << last.to_square)
+
+    def _shows(self, pos: Position) -> bool:
+        """Does the latest reading show ``pos`` (its occupancy, and colours where sensed)?"""
+        occ, white, black = self._reading
+        if occ != pos.occupied:
+            return False
+        return white is None or black is None or (white, black) == (pos.bb_color[0], pos.bb_color[1])
 
     def _only_lifted(self) -> bool:
         occ, white, black = self._reading

@@ -418,8 +418,13 @@ class Match:
         return events
 
     def pause(self, now: float) -> list[MatchEvent]:
-        """Stop both clocks (an arbiter's stop); moves made meanwhile are recorded, untimed."""
+        """Stop both clocks (a player's or an arbiter's stop): the game stands still until
+        ``resume``. A move the board showed complete before is committed first (timed and
+        incremented as made); a move made meanwhile is not: its squares are shown to be put back
+        (ILLEGAL verdicts, no problem), and it is made again once the clock runs."""
         events = self.poll(now)
+        if self._live():
+            events += self._apply(self.inference.hold(now))
         if self._handover.since is not None:   # already stopped: the hand's time so far is the player's
             self._handover.settle(self.clock, self._clock_now(now), self.game.turn ^ 1)
         elif self.clock.started and self.clock.flag_fallen is None:
@@ -429,7 +434,9 @@ class Match:
         return events
 
     def resume(self, now: float) -> list[MatchEvent]:
-        """Restart the clock of the side to move after ``pause``."""
+        """Restart the clock of the side to move after ``pause``; a piece moved meanwhile must
+        first go back (the board must show the position) before a move counts."""
+        self.inference.release()
         if self.clock.paused and self._live() and self._handover.since is None:
             t = self._clock_now(now)
             self.clock.resume(t)
@@ -616,7 +623,7 @@ class Match:
             self.last_verdict = v
             kind = v.kind
             if kind is VerdictKind.ILLEGAL:
-                if not self._illegal:
+                if not self._illegal and not self.inference.held:   # (a move held by a pause is no misread)
                     side = COLOR_NAMES[self.game.turn]
                     events += _problem(self.problems, v.time, f"no legal move explains the board ({side} to move); "
                                                     f"squares that differ: {_squares(v.wrong)}")
@@ -659,7 +666,7 @@ class Match:
         return events
 
     def _press(self, mover: int, t: int) -> None:
-        if self.clock.paused:  # an arbiter's stop: the move counts, no time passes
+        if self.clock.paused:  # a correction or a claim's move while stopped: no time passes
             self.clock.resume(t)
             self.clock.press(t)
             self.clock.pause(t)

@@ -416,7 +416,7 @@ class Session:
                 raise SessionError(str(exc)) from None
 
     def pause(self, now: float | None = None) -> None:
-        """Stop both clocks (an arbiter's stop); moves made meanwhile count, untimed."""
+        """Stop both clocks (a player's or an arbiter's stop): no move counts until ``resume``."""
         with self.command(now, live=True) as now:
             if self.seat.server_clock is not None or self.seat.online:
                 raise SessionError("the clocks of an online game are the server's: they cannot be paused here")

@@ -182,8 +182,10 @@ def status_text(state: SessionState, lang: str = "en") -> str:
     if state.takeback_move is not None:
         return words.takeback_text(position(), state.takeback_move, lang)
     if state.wrong:
-        hint = words.board_hint(position(), state.occupied, lang)
-        return hint or words.prompt("put_right", lang)
+        hint = words.board_hint(position(), state.occupied, lang) or words.prompt("put_right", lang)
+        if state.phase is Phase.PAUSED:   # a move made while the clock is stopped does not count
+            return words.paused_text(hint, lang)
+        return hint
     if state.phase is Phase.PAUSED:
         return words.prompt("clock_paused", lang)
     if state.expected_move is not None:

@@ -200,6 +200,7 @@ CATALOGUE = Catalogue(
         "resume_game": "Put the pieces back as shown to continue the game",
         "put_right": "Put the pieces right",
         "clock_paused": "Clock paused",
+        "clock_paused_put_back": "Clock paused: {hint}, then resume the clock to play on",
         "offer_declined": "{who} declined your draw offer",
         # a round's conditions
         "draw_offers_from": "Draw offers are allowed from move {from_move} on (this is move {move}): play on.",

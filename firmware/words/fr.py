@@ -205,6 +205,7 @@ CATALOGUE = Catalogue(
         "resume_game": "Remettez les pièces comme indiqué pour continuer la partie",
         "put_right": "Remettez les pièces comme indiqué",
         "clock_paused": "Pendule arrêtée",
+        "clock_paused_put_back": "Pendule arrêtée : {hint}, puis relancez la pendule pour continuer",
         "offer_declined": "{who} a refusé votre proposition de nulle",
         # a round's conditions
         "draw_offers_from": "La nulle se propose à partir du coup {from_move} (c’est le coup {move}) : jouez.",

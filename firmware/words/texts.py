@@ -254,6 +254,12 @@ def illegal_text(position: Position, occupied: int, lang: str = "en") -> str:
     return prompt("illegal", lang, side=catalogue_of(lang).sides[position.turn], hint=_lower_first(hint))
 
 
+def paused_text(hint: str, lang: str = "en") -> str:
+    """The board changed while the clock is paused: "Clock paused: put the pawn on e5 back on e7,
+    then resume the clock to play on" / "Pendule arrêtée : remettez le pion de e5 en e7, puis..."."""
+    return prompt("clock_paused_put_back", lang, hint=_lower_first(hint))
+
+
 def draw_offers_from(from_move: int, move: int, lang: str = "en") -> str:
     """Why a draw may not be offered yet: "Draw offers are allowed from move 20 on (this is move
     12): play on." / "La nulle se propose à partir du coup 20 (c’est le coup 12) : jouez."."""
@@ -263,4 +269,4 @@ def draw_offers_from(from_move: int, move: int, lang: str = "en") -> str:
 __all__ = ["CATALOGUES", "LANGS", "PAGE", "LED_ROLES", "PIECES", "SIDES", "catalogue_of", "prompt", "piece_name",
            "side_to_move", "opponent_plays", "outcome_text", "takeback_text", "put_back", "remove", "board_hint",
            "squares_text", "setup_text", "refused_text", "opponent_line", "void_text", "illegal_text",
-           "draw_offers_from"]
+           "draw_offers_from", "paused_text"]

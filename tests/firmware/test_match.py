@@ -284,11 +284,43 @@ def test_claim_draw_is_refused_unless_valid():
 def test_pause_stops_the_clocks():
     table = started_table(time_control="60")
     table.match.pause(1.0)
-    table.t = 10.0
-    table.move("e2", "e4")
     assert table.match.remaining(20.0) == (59_000, 60_000)
     table.match.resume(21.0)
-    assert table.match.remaining(22.0) == (59_000, 59_000)
+    assert table.match.remaining(22.0) == (58_000, 60_000)
+
+
+def test_a_move_made_while_the_clock_is_paused_is_held_without_increment():
+    """Issue 26.8: while the clock is paused no move counts: the board is wrong until the piece is
+    back, no increment is added; once the clock runs the move is made as any other."""
+    table = started_table(time_control="60+5")
+    table.match.pause(1.0)
+    table.t = 10.0
+    table.move("e2", "e4")
+    assert table.of(MoveMade) == [] and table.match.game.moves == []
+    verdict = table.match.last_verdict
+    assert verdict.kind is VerdictKind.ILLEGAL and verdict.wrong == sq("e2") | sq("e4")
+    assert table.match.problems == []   # held, not misread
+    assert table.match.remaining(20.0) == (59_000, 60_000)
+    table.match.resume(21.0)
+    table.t = 21.0
+    table.move("e2", "e4")   # still held until the board shows the position again
+    assert table.of(MoveMade) == []
+    table.move("e4", "e2")
+    table.move("e2", "e4", dt=1.0)
+    assert uci(m.move for m in table.of(MoveMade)) == ["e2e4"]
+    assert table.match.clocks_after_move == [59_000 - round((table.t - 21.0) * 1000) + 5_000]
+
+
+def test_a_move_complete_before_the_pause_is_committed_at_once():
+    """A slide that waits (the pawn could go on) when the clock is paused: it was made while the
+    clock ran, so it is committed as of its completion, with its increment, before the clock stops."""
+    table = started_table(time_control="60+5")
+    table.move("e2", "e3")
+    assert table.of(MoveMade) == []   # waiting: the pawn could go on to e4
+    events = table.match.pause(table.t + 0.1)
+    assert [e.move.uci() for e in events if isinstance(e, MoveMade)] == ["e2e3"]
+    assert table.match.clock.paused and table.match.game.turn == BLACK
+    assert table.match.clocks_after_move[0] == 60_000 - round(table.t * 1000) + 5_000   # timed as the pawn landed
 
 
 def test_new_game_waits_for_the_start_position():

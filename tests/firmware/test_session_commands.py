@@ -81,13 +81,58 @@ def test_pausing_stops_both_clocks(tmp_path):
     paused_black = snap["clocks"]["black"]
     table.wait(20)
     assert table.session.snapshot()["clocks"]["black"] == paused_black
-    table.play("e7e5", think=0)  # a move made meanwhile counts, untimed
     table.session.resume()
     table.wait(2)
     snap = table.session.snapshot()
+    assert snap["clocks"]["running"] == "black" and not snap["clocks"]["paused"]
+    assert snap["clocks"]["black"] == paused_black - 2000
+
+
+def test_a_move_made_while_the_clock_is_paused_is_held_and_earns_no_increment(tmp_path):
+    """Issue 26.8: a paused clock is a stopped game, as on a DGT clock: the move is not recorded,
+    its squares are lit to be put back, and it is made again once the clock runs (with its increment then)."""
+    table = Table(tmp_path, time_control="60+5")
+    table.setup()
+    table.play("e2e4", think=0)
+    table.session.pause()
+    paused = table.session.snapshot()["clocks"]
+    table.play("e7e5", think=0)
+    table.wait(10)
+    snap = table.session.snapshot()
+    assert [m.uci() for m in table.session.game.moves] == ["e2e4"]
+    assert snap["clocks"]["black"] == paused["black"] and snap["clocks"]["white"] == paused["white"]
+    assert snap["move_clocks"] == [65_000]   # the increment of e4 only
+    assert set(snap["wrong"]) == {"e5", "e7"} and table.lit_names(STYLE.fix) == {"e5", "e7"}
+    assert snap["status"] == "Clock paused: put the pawn on e5 back on e7, then resume the clock to play on"
+    assert snap["status_fr"] == ("Pendule arrêtée : remettez le pion de e5 en e7, puis relancez la pendule "
+                                 "pour continuer")
+    assert snap["problems"] == []   # a held move is no misread
+    table.session.resume()
+    table.wait(1)
+    snap = table.session.snapshot()
+    assert [m.uci() for m in table.session.game.moves] == ["e2e4"]   # still to be put back first
+    assert set(snap["wrong"]) == {"e5", "e7"} and snap["status"] == "Put the pawn on e5 back on e7"
+    table.lift("e5")
+    table.place("e7")
+    assert table.session.snapshot()["status"] == "Black to move"
+    table.play("e7e5", think=2)
+    snap = table.session.snapshot()
     assert [m.uci() for m in table.session.game.moves] == ["e2e4", "e7e5"]
-    assert snap["clocks"]["running"] == "white" and not snap["clocks"]["paused"]
-    assert snap["clocks"]["black"] == paused_black
+    assert snap["move_clocks"][-1] < paused["black"] + 5000 and snap["clocks"]["running"] == "white"
+
+
+def test_a_piece_lifted_while_the_clock_is_paused_and_put_back_is_no_touch_move(tmp_path):
+    table = Table(tmp_path, time_control="60", touch_move=True)
+    table.setup()
+    table.session.pause()
+    table.lift("g1")
+    assert set(table.session.snapshot()["wrong"]) == {"g1"}
+    table.place("g1")
+    table.session.resume()
+    snap = table.session.snapshot()
+    assert snap["wrong"] == [] and snap["touched"] is None and snap["status"] == "White to move"
+    table.play("e2e4")
+    assert [m.uci() for m in table.session.game.moves] == ["e2e4"]
 
 
 def test_a_takeback_from_the_companion_shows_the_pieces_to_put_back(tmp_path):
