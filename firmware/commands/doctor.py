@@ -8,8 +8,12 @@ from board_driver.doctor import FAIL, OK, WARN, Check, Machine, check_coprocesso
 from board_driver.hw_lock import HardwareBusyError, gpio_lock
 from board_driver.line_test import SURVEY, THREE_PIECES, LineTester, square_name
 from board_driver.mock_gpio import COL_TO_ROW, HIGH, LOW, ROW_TO_COL, mock_board
+from board_driver.pi_platform import detect
 from board_driver.pinmap import PinMap
+from board_driver.sensors import SensorError
 
+# What says a machine is a Raspberry Pi, as the doctor looks for it when it is not one.
+PI_DEVICES = ("dev/gpiomem", "dev/gpiochip0", "dev/spidev0.0")
 FAULTS = ("stuck-column:FILE", "shorted-rows:RANK,RANK", "reversed-diode:SQUARE", "missing-diode:SQUARE", "no-diodes")
 
 
@@ -109,6 +113,37 @@ def line_tests(gpio, pinmap: PinMap, place, out) -> list[Check]:
     return checks
 
 
+def not_a_pi(root: Path, importer, out) -> int:
+    """Off a Pi (a laptop): why there are no line tests, what said so, and what to run instead; 1."""
+    model = detect(root)
+    try:
+        tree = (root / "proc/device-tree/model").read_bytes().decode(errors="replace").strip("\x00\n ")
+        tree_said = f"says {tree!r}" if tree else "empty"
+    except OSError:
+        tree_said = "missing"
+    try:
+        (root / "proc/cpuinfo").read_bytes()
+        cpuinfo_said = "names no Raspberry Pi"
+    except OSError:
+        cpuinfo_said = "missing"
+    failed = importer(("RPi.GPIO",))
+    library = f"cannot import ({failed[0][1]})" if failed else "imports, but cannot drive this machine's pins"
+    missing = [f"/{d}" for d in PI_DEVICES if not (root / d).exists()]
+    present = [f"/{d}" for d in PI_DEVICES if (root / d).exists()]
+    named = "" if model.name == "unknown machine" else f" ({model.name})"
+    out.write(f"Line tests not run: this machine{named} is not a Raspberry Pi\n"
+              f"  checked  /proc/device-tree/model: {tree_said}\n"
+              f"  checked  /proc/cpuinfo: {cpuinfo_said}\n"
+              f"  checked  RPi.GPIO: {library}\n")
+    if missing:
+        out.write(f"  checked  {', '.join(missing)}: missing\n")
+    if present:
+        out.write(f"  checked  {', '.join(present)}: present\n")
+    out.write("The doctor tests a board wired to a Raspberry Pi: run it on the Pi, or see it here on a "
+              "simulated board:\n  echiquier hwtest --doctor --fake\n")
+    return 1
+
+
 def run_doctor(args, pinmap: PinMap) -> int:
     out = getattr(args, "out", None) or sys.stdout
     out.write("echiquier hwtest --doctor" + (" (simulated board)" if args.fake else "") + f" - pin map {pinmap.source}\n")
@@ -142,7 +177,14 @@ def run_doctor(args, pinmap: PinMap) -> int:
             place = place or _placer(gpio, pinmap, out)
         if gpio is None:
             from board_driver.gpio_matrix import import_rpi_gpio
-            gpio = import_rpi_gpio(Path(args.root or "/"))
+            root = Path(args.root or "/")
+            if not detect(root).is_pi:
+                return not_a_pi(root, getattr(args, "importer", None) or check_imports, out)
+            try:
+                gpio = import_rpi_gpio(root)
+            except SensorError as exc:   # the library missing or refusing this Pi: said with its fix
+                out.write(f"Line tests not run: {exc}\n")
+                return 1
         lock = gpio_lock()
         try:
             lock.acquire()

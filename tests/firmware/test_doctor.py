@@ -260,3 +260,45 @@ def test_sensors_stuck_closed_are_named_together():
     assert code == 1
     assert failures(out) == ["stuck sensor: rank 3 and d4 read occupied on an empty board"]   # not ghosts too
     assert "fix: the sensors of rank 3 and d4 are stuck closed" in out
+
+
+def emulated_laptop(root):
+    """A laptop's ``/``: no device tree, an x86 /proc/cpuinfo, none of the Pi's device files."""
+    (root / "proc").mkdir(parents=True)
+    (root / "proc/cpuinfo").write_text("processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Core(TM) i5\n")
+    (root / "etc").mkdir()
+    (root / "etc/group").write_text("root:x:0:\n")
+    (root / "dev").mkdir()
+    return root
+
+
+def test_on_a_laptop_the_doctor_says_it_is_not_a_pi_what_it_checked_and_points_to_fake(tmp_path):
+    """Issue 26 (6): `hwtest --doctor` on a laptop ended in a traceback (BackendUnavailableError)."""
+    root = emulated_laptop(tmp_path / "laptop")
+    code, out = doctor("--root", str(root), importer=lambda modules: [(m, "ModuleNotFoundError: No module named 'RPi'")
+                                                                     for m in modules])
+    assert code == 1
+    tail = out[out.index("Line tests not run"):]
+    assert "not a Raspberry Pi" in tail
+    for checked in ("/proc/device-tree/model: missing", "/proc/cpuinfo: names no Raspberry Pi",
+                    "RPi.GPIO: cannot import (ModuleNotFoundError: No module named 'RPi')",
+                    "/dev/gpiomem, /dev/gpiochip0, /dev/spidev0.0: missing"):
+        assert checked in tail, tail
+    assert "echiquier hwtest --doctor --fake" in tail
+
+
+def test_the_doctor_on_this_machine_ends_without_a_traceback(tmp_path):
+    """The command itself, as typed on a laptop (the machine the tests run on, if it is no Pi)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from board_driver.pi_platform import detect
+    if detect().is_pi:
+        pytest.skip("a Raspberry Pi: the doctor runs its line tests here")
+    env = {"PATH": "/usr/bin:/bin", "ECHIQUIER_LOCK_DIR": str(tmp_path / "run")}
+    done = subprocess.run([str(Path(sys.executable).with_name("echiquier")), "hwtest", "--doctor"],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr and done.stderr == ""
+    assert "not a Raspberry Pi" in done.stdout and "echiquier hwtest --doctor --fake" in done.stdout
