@@ -302,3 +302,10 @@ def test_the_doctor_on_this_machine_ends_without_a_traceback(tmp_path):
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr and done.stderr == ""
     assert "not a Raspberry Pi" in done.stdout and "echiquier hwtest --doctor --fake" in done.stdout
+
+
+def test_on_a_pi_without_its_gpio_library_the_line_tests_are_not_run_and_the_fix_is_named(tmp_path):
+    root = emulated_pi(tmp_path / "pi")      # a Pi 4 by its files; RPi.GPIO cannot drive it from here
+    code, out = doctor("--root", str(root))
+    assert code == 1
+    assert "Line tests not run: RPi.GPIO" in out and "Raspberry Pi 4 Model B Rev 1.5" in out
