@@ -1,12 +1,15 @@
-"""`echiquier replay`: run a capture file through the game pipeline and print the game (PGN or JSON).
+"""`echiquier replay`: run a capture file through the game pipeline and print its games (PGN or JSON).
 
 The capture's readings go through the same :class:`firmware.referee.match.Match` as on the board
 (debounce, inference, clock, draw rules), with the capture's own times, polled at the deadlines
 it names as the service does, and the same gestures (:mod:`firmware.referee.gestures`: a result
 set with the kings, taken back in time), acted on as the session acts on them
-for two players over the board (``Match.gestures``: what fired). The start position set up
-mid-game and held 2 s ends the game there, unfinished (``Termination "abandoned"``), as under
-``run`` (which goes on with the next game in a PGN of its own). A malformed line is
+for two players over the board (``Match.gestures``: what fired). A capture of an evening holds
+several games: as under ``run``, the start position set up mid-game and held 2 s ends the game
+there, unfinished (``Termination "abandoned"``), and the start position set up again after a
+finished game begins the next. Every game is printed: in PGN one after the other (``Round``
+numbering them when there are several); in JSON one object, the first game's fields at the top
+as when a replay printed one game, and ``games``: every game's, in order. A malformed line is
 reported on stderr with its line number, recorded in ``problems``, and skipped; the replay
 goes on. Exit 0 when the capture was read, 2 when it cannot be opened or an option is wrong.
 """
@@ -26,11 +29,14 @@ from chess_core.timecontrol import TimeControlError
 from firmware.commands.fen_check import read_fen
 from firmware.referee.gestures import DrawGesture, GestureUndone, Resign, draw_decision
 from firmware.referee.match import Match, MatchConfig, ProblemFound
-from firmware.referee.referee import NextGameSetUp, Referee, Stage
+from firmware.referee.referee import NextGameSetUp, Referee, Stage, StartPosition
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("replay", help="replay a capture file and print the game")
+    p = sub.add_parser("replay", help="replay a capture file and print its games",
+                       description="Replays a capture through the same pipeline as `run` and prints every game in "
+                       "it (games end where the players set up the start position again): in PGN one after the "
+                       "other; in JSON one object, the first game's fields at the top and 'games', every game's.")
     p.add_argument("capture", metavar="CAPTURE", help="capture file (format v1); - reads stdin")
     p.add_argument("--fen", default=None, help="start position (default: the initial position)")
     p.add_argument("--variant", choices=VARIANTS, default="standard",
@@ -41,61 +47,70 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rules", choices=("fide", "casual"), default="fide", help="rule profile (default: fide)")
     p.add_argument("--clock-start", choices=("first_move", "at_once"), default="first_move",
                    help="when the clocks start, as [game] clock_start (default: first_move, as `run`)")
-    p.add_argument("--format", choices=("pgn", "json"), default="pgn", help="output format (default: pgn)")
+    p.add_argument("--format", choices=("pgn", "json"), default="pgn",
+                   help="output format (default: pgn); json: the first game's moves, san, fen, result, termination, "
+                   "problems, gestures, and 'games': the same for every game, in order")
     p.set_defaults(func=run)
 
 
 def replay(lines: Iterable[str], config: MatchConfig | None = None,
            errors_to: TextIO | None = None, *, gestures: bool = True) -> Match:
-    """Feed a capture (lines or text) through a Match and finish it; returns the Match (its
-    ``gestures``: the gestures acted on, in words)."""
-    match = Match(config)
-    player = _Player(Referee(match), gestures)
+    """The capture's first game (see ``replay_games``)."""
+    return replay_games(lines, config, errors_to, gestures=gestures)[0]
+
+
+def replay_games(lines: Iterable[str], config: MatchConfig | None = None,
+                 errors_to: TextIO | None = None, *, gestures: bool = True) -> list[Match]:
+    """Feed a capture (lines or text) through a Match per game and finish the last; returns every
+    game, in order (each Match's ``gestures``: the gestures acted on, in words). A game ends where
+    the players set up the next one, as under ``run``: the start position held mid-game (this
+    game left unfinished, ``abandoned``), or set up again after a finished game. A game that
+    began and saw no move, nor any result, is left out (``run`` keeps no file of it), unless
+    it is the only one."""
+    player = _Player(Referee(Match(config)), gestures, errors_to)
     errors: list[CaptureError] = []
     reported = 0
     for event in iter_capture(lines, errors):
-        reported = _report(match, errors, reported, errors_to)
+        reported = _report(player.referee.match, errors, reported, errors_to)
         player.until(event.time)
-        if player.abandoned_at is not None:
-            break   # the start position set up mid-game: this game ends here, unfinished, as under `run`
+        match = player.referee.match
         if isinstance(event, PromoteChoice):
             player.act(match.promote(event.piece, event.time), event.time)
         else:
             player.act(player.referee.feed(event), event.time)
         player.watch(event.time)
+    match = player.referee.match
     _report(match, errors, reported, errors_to)
-    if player.abandoned_at is None:
-        player.act(match.finish(), None)
-        settled = match.debouncer.settled
-        player.watch(settled.time if settled is not None else 0.0)
-    else:
-        text = (f"{player.abandoned_at:.3f} s: the start position was set up: the game is left unfinished "
-                f"(a new game follows, which `echiquier run` records in a PGN of its own)")
-        match.problems.append(text)
-        if errors_to is not None:
-            print(f"echiquier replay: {text}", file=errors_to)
+    player.act(match.finish(), None)
+    settled = match.debouncer.settled
+    player.watch(settled.time if settled is not None else 0.0)
     match.gestures = player.fired
-    match.abandoned = player.abandoned_at is not None
-    return match
+    games = player.games + [match]
+    return [g for g in games if g.game.moves or g.game.outcome is not None] or games[:1]
 
 
 class _Player:
     """Drives the referee as the session does for two players over the board: polls at its
-    deadlines, reads each settled reading, and carries out the gestures it reports on the match."""
+    deadlines, reads each settled reading, carries out the gestures it reports on the match,
+    and begins the next game when the players set it up (the games before in ``games``)."""
 
-    def __init__(self, referee: Referee, gestures: bool) -> None:
+    def __init__(self, referee: Referee, gestures: bool, errors_to: TextIO | None) -> None:
         self.referee = referee
         self.gestures = gestures
+        self.errors_to = errors_to
         self.fired: list[str] = []
-        self.abandoned_at: float | None = None
+        self.games: list[Match] = []
+        self.cleared = False   # over, and the board has left the start position since
 
     def stage(self) -> Stage:
         match = self.referee.match
-        return Stage(live=match.started and not match.game.is_over, gestures=self.gestures)
+        config = match.config
+        return Stage(live=match.started and not match.game.is_over, over=match.started and match.game.is_over,
+                     gestures=self.gestures, start_fen=config.fen, chess960=config.chess960)
 
     def until(self, t: float) -> None:
         """Run the timers due before ``t``."""
-        while self.abandoned_at is None:
+        while True:
             due = self.referee.next_deadline(self.stage().live)
             if due is None or due > t:
                 return
@@ -105,9 +120,17 @@ class _Player:
     def watch(self, now: float) -> None:
         self.act(self.referee.watch(now, self.stage()), now)
 
+    def next_game(self, now: float) -> None:
+        """The game on the board ends here; the next one, from the same start, begins."""
+        match = self.referee.match
+        match.gestures, self.fired = self.fired, []
+        self.games.append(match)
+        self.cleared = False
+        self.act(self.referee.begin(match.config, now), now)
+
     def act(self, events: list[Any], now: float | None) -> None:
         """Carry out what the referee reports: problems of a board forming a gesture dropped,
-        gestures acted on as the session acts on them, the next game set up noted."""
+        gestures acted on as the session acts on them, the next game set up begun."""
         referee = self.referee
         match = referee.match
         for event in referee.adopt(events, now or 0.0):
@@ -115,7 +138,21 @@ class _Player:
                 if self.gestures and referee.forming():
                     match.problems.remove(event.message)   # the kings on their way to the centre
             elif isinstance(event, NextGameSetUp):
-                self.abandoned_at = event.time
+                match.abandoned = True
+                text = f"{event.time:.3f} s: the start position was set up: the game is left unfinished, the next one begins"
+                match.problems.append(text)
+                if self.errors_to is not None:
+                    print(f"echiquier replay: {text}", file=self.errors_to)
+                self.next_game(event.time)
+                return   # (what came with it was the game left's)
+            elif isinstance(event, StartPosition):
+                if not match.game.is_over:
+                    continue   # (the game was reopened: a result taken back)
+                if not event.shown:
+                    self.cleared = True
+                elif self.cleared:
+                    self.next_game(event.time)
+                    return
             elif isinstance(event, GestureUndone) and now is not None:
                 if match.game.is_over:
                     try:
@@ -166,25 +203,30 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         if args.capture == "-":
-            match = replay(sys.stdin, config, sys.stderr)
+            games = replay_games(sys.stdin, config, sys.stderr)
         else:
             with open(args.capture, encoding="utf-8", errors="replace") as f:
-                match = replay(f, config, sys.stderr)
+                games = replay_games(f, config, sys.stderr)
     except OSError as exc:
         print(f"echiquier replay: cannot read {args.capture}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    if not match.started and match.debouncer.settled is not None:
+    first = games[0]
+    if not first.started and first.debouncer.settled is not None:
         where = "the position of --fen" if fen else "the initial position"
         text = (f"the board never showed the start position ({where}), so no game began: "
                 "give --fen with the position the capture starts from")
-        match.problems.append(text)
+        first.problems.append(text)
         print(f"echiquier replay: {text}", file=sys.stderr)
     if args.format == "json":
-        print(json.dumps(match.to_json(), indent=2, ensure_ascii=False))
-    else:
-        name = "stdin" if args.capture == "-" else args.capture
+        # The first game's fields at the top, as when a replay printed one game; every game in "games".
+        print(json.dumps({**first.to_json(), "games": [g.to_json() for g in games]}, indent=2, ensure_ascii=False))
+        return 0
+    name = "stdin" if args.capture == "-" else args.capture
+    for number, match in enumerate(games, 1):
         tags = {"Event": f"Replay of {name}", "Site": "Échiquier"}
-        if getattr(match, "abandoned", False):
+        if len(games) > 1:
+            tags["Round"] = str(number)
+        if match.abandoned:
             tags["Termination"] = "abandoned"
-        sys.stdout.write(match.to_pgn(tags))
+        sys.stdout.write(("\n" if number > 1 else "") + match.to_pgn(tags))
     return 0

@@ -128,3 +128,31 @@ def test_a_game_left_for_the_start_position_ends_there_as_under_run(capsys, tmp_
     code, out, _ = run(capsys, str(path), "--format", "json")
     data = json.loads(out)
     assert data["moves"] == first and data["result"] == "*"   # this game's moves, none of the next one's
+
+
+def test_an_evening_of_games_replays_to_every_game_in_pgn_and_json(capsys, tmp_path):
+    """Issue 26 (7): a capture of an evening (games separated by setting up the start position)
+    printed the first game only."""
+    import chess.pgn
+    import io
+
+    from tests.fakes.hands import capture_evening
+    evening = capture_evening(4, seed=5)                 # mated, abandoned, drawn without a word, mated
+    path = tmp_path / "evening.cap"
+    path.write_text(evening.capture.text)
+    played = [moves for _, moves in evening.games]
+    code, out, err = run(capsys, str(path))
+    assert code == 0, err
+    pgn = io.StringIO(out)
+    games = []
+    while (game := chess.pgn.read_game(pgn)) is not None:
+        games.append(game)
+    assert [[m.uci() for m in g.mainline_moves()] for g in games] == played
+    assert [g.headers["Result"] for g in games] == ["1-0" if len(played[0]) % 2 else "0-1", "*", "*",
+                                                    "1-0" if len(played[3]) % 2 else "0-1"]
+    assert [g.headers.get("Termination") for g in games][1:3] == ["abandoned", "abandoned"]
+    assert [g.headers["Round"] for g in games] == ["1", "2", "3", "4"]
+    code, out, _ = run(capsys, str(path), "--format", "json")
+    data = json.loads(out)
+    assert [g["moves"] for g in data["games"]] == played
+    assert data["moves"] == played[0] and data["result"] == data["games"][0]["result"]   # (the first, as before)
