@@ -170,7 +170,7 @@ class Hub:
         if g is not None:
             view.update(game=g.game_id, sent=g.sent, fen=g.fen, san=list(g.san), last=g.moves[-1] if g.moves else None,
                         clocks=list(g.remaining), running=g.running, result=g.result, status=g.status,
-                        round=g.round, time_control=g.time_control)
+                        round=g.round, time_control=g.time_control, variant=g.variant)
         return view
 
     def _elo(self, name: str) -> int | None:

@@ -27,6 +27,7 @@ GAME_ID = re.compile(r"[A-Za-z0-9._+-]{1,120}")
 DATE_IN_ID = re.compile(r"(\d{4})-(\d{2})-(\d{2})_")
 RESULTS = {"1-0": 0, "0-1": 1, "1/2-1/2": None}
 COLOURS = ("white", "black")
+VARIANTS = ("standard", "chess960")   # what a board plays (a message without one: standard)
 
 
 class MessageError(ValueError):
@@ -56,6 +57,7 @@ class BoardGame:
     status: str
     san: tuple[str, ...] = ()
     fen: str = STARTING_FEN
+    variant: str = "standard"
     _game: Game | None = field(default=None, repr=False, compare=False)
     _pgn: str | None = field(default=None, repr=False, compare=False)
 
@@ -67,7 +69,7 @@ class BoardGame:
         """The message as the hub stores it (read back by :func:`check_message`)."""
         return {"v": FORMAT, "board": self.board, "game": self.game_id, "sent": self.sent, "white": self.white,
                 "black": self.black, "event": self.event, "round": self.round, "start_fen": self.start_fen,
-                "rules": self.rules, "time_control": self.time_control, "started": self.game_id is not None,
+                "variant": self.variant, "rules": self.rules, "time_control": self.time_control, "started": self.game_id is not None,
                 "moves": list(self.moves), "clocks": list(self.clocks),
                 "remaining": {"white": self.remaining[0], "black": self.remaining[1]}, "running": self.running,
                 "result": self.result, "termination": self.termination, "status": self.status}
@@ -131,6 +133,9 @@ def check_message(payload: bytes, board: str, previous: BoardGame | None = None)
     if not isinstance(sent, (int, float)) or isinstance(sent, bool) or not 0 <= sent < 1e11:
         raise MessageError("sent: expected a time in seconds")
     start_fen = _text(data, "start_fen", STARTING_FEN) or STARTING_FEN
+    variant = _text(data, "variant", "standard")
+    if variant not in VARIANTS:
+        raise MessageError(f"variant {variant!r}: one of {', '.join(VARIANTS)}")
     rules = _text(data, "rules", "fide")
     if rules not in RULE_PROFILES:
         raise MessageError(f"rules: one of {', '.join(RULE_PROFILES)}")
@@ -166,9 +171,10 @@ def check_message(payload: bytes, board: str, previous: BoardGame | None = None)
         black=_text(data, "black", "Black") or "?", event=_text(data, "event", "?"), round=_text(data, "round", "-"),
         start_fen=start_fen, rules=rules, time_control=time_control, moves=tuple(moves), clocks=tuple(clocks),
         remaining=(_ms(remaining.get("white"), "remaining"), _ms(remaining.get("black"), "remaining")),
-        running=running, result=result, termination=termination, status=_text(data, "status", ""))
+        running=running, result=result, termination=termination, status=_text(data, "status", ""),
+        variant=variant)
     reuse = previous if previous is not None and previous._game is not None and previous.game_id == game_id \
-        and previous.start_fen == start_fen and previous.rules == rules and \
+        and previous.start_fen == start_fen and previous.rules == rules and previous.variant == variant and \
         found.moves[:len(previous.moves)] == previous.moves and not previous.over else None
     game, sans = _replay(found, reuse)
     found._game, found.san, found.fen = game, sans, game.fen()
@@ -184,7 +190,7 @@ def _replay(found: BoardGame, reuse: BoardGame | None = None) -> tuple[Game, tup
         game, sans, done = reuse._game, list(reuse.san), len(reuse.moves)
     else:
         try:
-            game = Game(found.start_fen, found.rules)
+            game = Game(found.start_fen, found.rules, chess960=found.variant == "chess960")
         except (FenError, ValueError) as exc:
             raise MessageError(f"start_fen: {exc}") from None
         sans, done = [], 0
