@@ -31,6 +31,7 @@ LAYERS = {
     "firmware.sdnotify": 1,
     "firmware.heap": 1,
     "firmware.tasks": 1,
+    "firmware.openings": 1,
     "firmware.referee": 2,
     "firmware.opponents": 3,
     "firmware.session": 4,
