@@ -48,6 +48,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--engine-side", choices=("white", "black", "alternate"), default=None,
                    help="the side the engine plays (default: [engine] side)")
     p.add_argument("--engine-level", type=int, default=None, help="engine level, 0 to 20 (default: [engine] level)")
+    p.add_argument("--club-broker", default=None, metavar="URL",
+                   help="publish the game to a club's broker, as `echiquier run` does (mqtt://host:1883 or "
+                        "mqtts://host:8883; default: [club] broker of the configuration; see docs/club.md)")
+    p.add_argument("--club-board", default=None, metavar="N",
+                   help="this board's number in the club's hall (default: [club] board of the configuration)")
     p.add_argument("--verbose", "-v", action="store_true", help="log what the session does")
     p.set_defaults(func=run)
 
@@ -88,6 +93,13 @@ def run(args: argparse.Namespace) -> int:
                                   pairing_code=args.pairing_code, opponent=args.opponent,
                                   engine_side=args.engine_side, engine_level=args.engine_level, variant=variant,
                                   start_position=args.start_position)
+        club = {key: value for key, value in (("broker", args.club_broker), ("board", args.club_board))
+                if value is not None}
+        if club:
+            config = with_overrides(config, club=club)
+        if config.club.broker and not config.club.board:
+            return _fail(f"{config.source}: club.board: a board publishing to {config.club.broker} needs its number "
+                         "(--club-board N, or [club] board)")
         if config.game.chess960 and not config.game.fen and config.game.start_position < 0:
             # The simulated board is set up once: the first game's start position is drawn here.
             config = with_overrides(config, game={"start_position": random.randrange(960)})
@@ -108,6 +120,12 @@ def _opponent(config):
     return build_opponent(config)
 
 
+async def _club(service) -> None:
+    """Club night, rehearsed: the game published to the club's broker, as under `run` (docs/club.md)."""
+    from firmware.club.publisher import serve_club
+    await serve_club(service)
+
+
 async def _serve(config, port: int) -> int:
     from firmware.web.simulator import Simulator
 
@@ -121,7 +139,8 @@ async def _serve(config, port: int) -> int:
         if sim.pairing.required:
             print(f"Pairing code: {sim.pairing.code}", flush=True)
 
-    sim = Simulator(config, port=port, announce=announce, opponent=opponent)
+    sim = Simulator(config, port=port, announce=announce, opponent=opponent,
+                    companions=(_club,) if config.club.broker else ())
     code = await sim.run()
     if sim.url is None:
         error = sim.listen_error

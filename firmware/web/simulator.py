@@ -15,7 +15,7 @@ import asyncio
 import dataclasses
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -89,11 +89,12 @@ class Simulator:
     """The service on a simulated board, with the web companion driving it.
 
     ``await run()`` runs until ``stop()`` (or SIGINT/SIGTERM); ``await started()`` returns the
-    page's address once it is served.
+    page's address once it is served. ``companions``: the service's others (the club publisher).
     """
 
     def __init__(self, config: Config, *, port: int | None = None, clock: Callable[[], float] = time.monotonic,
-                 announce: Callable[[str], None] | None = None, opponent: Any = None) -> None:
+                 announce: Callable[[str], None] | None = None, opponent: Any = None,
+                 companions: tuple[Callable[[Any], Coroutine[Any, Any, None]], ...] = ()) -> None:
         from firmware.service import Service  # the service imports the whole game stack: only when used
 
         self.config = config
@@ -105,7 +106,7 @@ class Simulator:
         self.hand = SimHand(self.board, position)
         self.leds = RecordingLedSink(max_frames=8)
         self.service = Service(config, source=self.board, leds=self.leds, clock=clock,
-                               companions=(self._serve,), opponent=opponent)
+                               companions=(self._serve, *companions), opponent=opponent)
         self.session = self.service.session
         self.pairing = pairing_for(config)
         self.companion: WebCompanion | None = None
