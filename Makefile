@@ -29,6 +29,7 @@ sim: install
 typecheck: install-dev
 	$(BIN)/mypy --strict chess_core board_driver netserver
 	$(BIN)/mypy --strict firmware/referee
+	$(BIN)/mypy --strict firmware/emulation
 	$(BIN)/mypy firmware
 
 test: system-deps install-dev typecheck

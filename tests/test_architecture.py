@@ -39,6 +39,7 @@ LAYERS = {
     "firmware.web": 5,
     "firmware.club": 5,
     "firmware.hub": 5,
+    "firmware.emulation": 5,
     "firmware.commands": 6,
     "firmware.cli": 7,
     "firmware": 7,
@@ -133,6 +134,21 @@ def test_the_referee_is_pure():
             assert top not in NOT_IN_PURE, f"{name} imports {imported}"
             assert not imported.startswith(("firmware.session", "firmware.web", "firmware.service",
                                             "firmware.opponents", "firmware.commands")), f"{name} imports {imported}"
+
+
+# The codecs of the emulated boards (firmware.emulation): bytes and the time in, events out, no I/O.
+EMULATION_CODECS = ("firmware.emulation.board", "firmware.emulation.chesslink", "firmware.emulation.dgt")
+
+
+@pytest.mark.parametrize("name", EMULATION_CODECS)
+def test_the_emulated_boards_codecs_are_pure(name):
+    assert name in MODULES
+    for imported in imports_of(name):
+        top = imported.split(".")[0]
+        assert top not in NOT_IN_PURE, f"{name} imports {imported}"
+        assert top in ("chess_core", "firmware") or top in sys.stdlib_module_names, f"{name} imports {imported}"
+        assert not imported.startswith("firmware.") or imported.startswith("firmware.emulation."), \
+            f"{name} imports {imported}"
 
 
 def test_only_the_club_hub_imports_aiohttp():

@@ -1,0 +1,1 @@
+"""Tests of the emulated commercial boards (firmware.emulation)."""
