@@ -294,7 +294,8 @@ class MoveInference:
     def alternatives(self) -> tuple[Move, ...]:
         """The other legal moves that leave the board as it reads now, while the last move may
         still be amended (the opponent has not started): what a player may pick to correct a
-        move the board recorded wrong (the same squares filled, other pieces: a swept capture)."""
+        move the board recorded wrong (the same squares filled, other pieces: a swept capture).
+        A promotion is offered with the piece of the last move's (the player's choice stands)."""
         b, last = self._b, self._last
         if b is None or last is None or self._a.started():
             return ()
@@ -305,7 +306,10 @@ class MoveInference:
                 continue
             if white is not None and (s.after_white, s.after_black) != (white, black):
                 continue
-            found.append(self._with_promotion(s))
+            if s.move.promotion and last.promotion:   # the square misread, not the piece the player chose
+                found.append(Move(s.frm, s.to, last.promotion))
+            else:
+                found.append(self._with_promotion(s))
         return tuple(found)
 
     def amend(self, move: Move, time: float) -> list[Verdict]:

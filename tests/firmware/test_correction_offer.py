@@ -1,0 +1,142 @@
+"""The correction offer over promotions with captures: whatever the player picks, the record shows it (issue 26.9).
+
+A pawn on the seventh rank between two victims: capturing on either leaves the same occupancy, so the
+board may record the wrong one and the page offers the other ("Not the move you made? It was:").
+The player may also choose the promotion piece, before the capture or after it. Whatever order
+the choices come in, the last move is the square the player last said and the piece the player
+last chose, and the offer shows the other squares with that same piece, in the SAN of the move
+it makes: an offer of "bxc8=Q" once the player chose a rook on a8 is the bug this catches.
+"""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from chess_core import QUEEN, Move, Position, san
+from chess_core.squares import square_name
+
+from .session_support import Table
+
+PIECES = "nbrq"
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> tuple[str, int, tuple[int, int]]:
+    """(FEN, the pawn's square, its two capture squares): a pawn one step from
+    promoting with a victim on each diagonal, kings somewhere legal."""
+    white = draw(st.booleans())
+    file = draw(st.integers(1, 6))                      # b..g: a victim on either side
+    last, seventh = (7, 6) if white else (0, 1)
+    board: dict[int, str] = {}
+    pawn = seventh * 8 + file
+    board[pawn] = "P" if white else "p"
+    targets = (last * 8 + file - 1, last * 8 + file + 1)
+    for target in targets:
+        piece = draw(st.sampled_from(PIECES))
+        board[target] = piece if white else piece.upper()
+    ahead = draw(st.sampled_from(["", "n", "r", "N", "R"]))   # the square in front: empty or blocked
+    if ahead:
+        board[last * 8 + file] = ahead
+    free = [s for s in range(16, 48) if s not in board]
+    kings = draw(st.lists(st.sampled_from(free), min_size=2, max_size=2, unique=True))
+    board[kings[0]], board[kings[1]] = "K", "k"
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for f in range(8):
+            piece = board.get(rank * 8 + f)
+            if piece is None:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + piece
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    fen = "/".join(rows) + (" w" if white else " b") + " - - 0 1"
+    try:
+        position = Position(fen)
+    except ValueError:
+        assume(False)
+    assume(not position.is_check() and all(position.is_legal(Move(pawn, t, QUEEN)) for t in targets))
+    return fen, pawn, targets
+
+
+actions = st.lists(st.one_of(st.tuples(st.just("correct"), st.integers(0, 3)),
+                             st.tuples(st.just("promote"), st.sampled_from(PIECES))), min_size=1, max_size=6)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=positions(), target=st.integers(0, 1), chosen_before=st.one_of(st.none(), st.sampled_from(PIECES)),
+       in_hand=st.booleans(), victim_first=st.booleans(), steps=actions)
+def test_the_correction_offer_keeps_the_players_square_and_piece(setup, target, chosen_before, in_hand,
+                                                                   victim_first, steps):
+    fen, pawn, targets = setup
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Table(Path(tmp), fen=fen)
+        table.setup(fen)
+        session = table.session
+        start = Position(fen)
+        if chosen_before and not in_hand:
+            session.choose_promotion(chosen_before, table.t)
+        to = targets[target]
+        pawn_name, to_name = square_name(pawn), square_name(to)
+        order = [to_name, pawn_name] if victim_first else [pawn_name, to_name]
+        table.lift(order[0])
+        if chosen_before and in_hand:   # the page's "Promote to:" while the pawn is in the hand
+            session.choose_promotion(chosen_before, table.t)
+        table.lift(order[1])
+        table.place(to_name)
+        table.wait(1)
+        piece = "nbrq".index(chosen_before) + 2 if chosen_before else QUEEN
+        said = to
+        check(table, start, pawn, said, piece)
+        for action, value in steps:
+            if action == "correct":
+                offered = [m for m, _, _ in session.state().corrections]
+                if not offered:
+                    continue
+                chosen = offered[value % len(offered)]
+                session.correct(chosen.uci(), table.t)
+                said = chosen.to_square
+            else:
+                session.choose_promotion(value, table.t)
+                piece = "nbrq".index(value) + 2
+            table.wait(0.5)
+            check(table, start, pawn, said, piece)
+
+
+def check(table: Table, start: Position, pawn: int, said: int, piece: int) -> None:
+    session = table.session
+    moves = session.game.moves
+    last = Move(pawn, said, piece)
+    assert moves == [last], f"recorded {[m.uci() for m in moves]}, the player said {last.uci()}"
+    state = session.state()
+    assert state.san_en[-1] == san(start, last, "en") and state.san_fr[-1] == san(start, last, "fr")
+    for move, en, fr in state.corrections:
+        assert move.from_square == pawn and move.to_square != said, move.uci()
+        assert move.promotion == piece, (f"the offer {en} after the player chose "
+                                         f"{san(start, last, 'en')}")
+        assert (en, fr) == (san(start, move, "en"), san(start, move, "fr"))
+    record = session.file.recorder.load()
+    assert record is not None and record.moves[-1] == last.uci()
+
+
+def test_a_rook_chosen_then_the_square_corrected_stays_a_rook(tmp_path):
+    """The case seen (issue 26.9): a rook chosen for b7xa8, the board read b7xc8: the offer is
+    bxa8=R, and taking it records bxa8=R, with bxc8=R offered back."""
+    fen = "r1n4k/1P6/8/8/8/8/8/4K3 w - - 0 1"
+    table = Table(tmp_path, fen=fen)
+    table.setup(fen)
+    session = table.session
+    table.lift("b7")
+    session.choose_promotion("r", table.t)
+    table.lift("c8")     # (the hand took the c8 knight: the board records bxc8, the player meant a8)
+    table.place("c8")
+    table.wait(1)
+    assert [m.uci() for m in session.game.moves] == ["b7c8r"]
+    assert [(m.uci(), en) for m, en, _ in session.state().corrections] == [("b7a8r", "bxa8=R")]
+    session.correct("b7a8r", table.t)
+    assert [m.uci() for m in session.game.moves] == ["b7a8r"]
+    assert [(m.uci(), en) for m, en, _ in session.state().corrections] == [("b7c8r", "bxc8=R+")]
