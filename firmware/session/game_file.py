@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from chess_core import Game, Outcome
 
+from firmware.openings import OpeningCache
 from firmware.session.recorder import GameRecord, Recorder
 from firmware.session.saving import SaveState
 from firmware.session.state import SanCache
@@ -38,6 +39,7 @@ class GameFile:
         self.dirty = False
         self.saving = SaveState()
         self.sans = SanCache()   # the game's SAN, extended move by move (English and French)
+        self.opening = OpeningCache()   # the game's opening (ECO, name), looked up move by move
 
     def note(self, match: Match, time: float) -> None:
         """Copy the game into the record; it is saved once the LEDs are out."""
@@ -84,7 +86,7 @@ class GameFile:
         had_error = self.saving.error is not None
         try:
             self.sans.update(game)   # extended by the moves since the last change: no replay
-            self.recorder.save(self.record, game, self.sans.en)
+            self.recorder.save(self.record, game, self.sans.en, self.opening.update(game))
         except Exception as exc:  # noqa: BLE001 - a full disk or a bad record must not stop the board
             self.dirty = True
             self.saving.failed(exc, now)

@@ -21,6 +21,7 @@ from chess_core.clock import format_clock
 from chess_core.squares import COLOR_NAMES, PIECE_SYMBOLS, SQUARE_NAMES, scan_squares
 
 from firmware.config import OpponentKind
+from firmware.openings import Opening
 import firmware.words as words
 from firmware.referee.gestures import GestureProgress
 
@@ -142,6 +143,7 @@ class SessionState:
     first_move_ms: int | None = None     # online, before both first moves: ms before the server aborts
     problems_fr: tuple[str, ...] = ()       # the problems in French (firmware.words), as ``problems``
     notice_fr: str | None = None         # ``notice`` in French
+    opening: Opening | None = None       # the opening (ECO, name) of the latest named position (firmware.openings)
 
     @property
     def started(self) -> bool:
@@ -411,6 +413,8 @@ def to_json(state: SessionState) -> dict[str, Any]:
         "leds_problem": state.leds_problem,
         "save_problem": state.save_problem,
         "game_file": state.game_file,
+        "opening": None if state.opening is None else {
+            "eco": state.opening.eco, "name": state.opening.name, "ply": state.opening.ply},
         "settings": settings_json(state.settings),
         "opponent": opponent_json(state.opponent),
         "lichess": lichess_json(state.opponent),

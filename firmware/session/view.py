@@ -59,7 +59,8 @@ def session_state(session: Conductor, now: float, feedback: FeedbackState | None
         gesture=session.referee.gesture(now), corrections=_corrections(session),
         chess960=game.chess960, new_online_game=play.new_online_game, chat=tuple(play.chat_lines),
         notice=notice[0] if notice else None, notice_fr=notice[1] if notice else None,
-        first_move_ms=_first_move_ms(session, now), problems_fr=play.problems.in_french())
+        first_move_ms=_first_move_ms(session, now), problems_fr=play.problems.in_french(),
+        opening=session.file.opening.update(game))
 
 
 def stage(session: Conductor) -> Stage:

@@ -369,6 +369,9 @@
     saveProblem.textContent = s.save_problem || "";
     saveProblem.hidden = !s.save_problem;
 
+    const opening = $("#opening");   // the latest named position's ECO code and name (the data set's English)
+    opening.hidden = !s.opening;
+    opening.textContent = s.opening ? `${s.opening.eco} ${s.opening.name}` : "";
     renderMoves($("#moves"), (ui.lang === "fr" && s.moves.san_fr) || s.moves.san, startNumbering(s), null, null);
 
     const promo = $("#promotion");
