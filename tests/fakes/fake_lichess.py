@@ -24,7 +24,12 @@ STATUS_IDS = {"created": 10, "started": 20, "aborted": 25, "mate": 30, "resign":
 CORRESPONDENCE_MS = 2_147_483_647   # what Lichess puts in wtime/btime for a game without a clock
 STANDARD = {"key": "standard", "name": "Standard", "short": "Std"}
 VARIANTS = {"standard": STANDARD, "chess960": {"key": "chess960", "name": "Chess960", "short": "960"},
-            "crazyhouse": {"key": "crazyhouse", "name": "Crazyhouse", "short": "ZH"}}
+            "crazyhouse": {"key": "crazyhouse", "name": "Crazyhouse", "short": "ZH"},
+            "atomic": {"key": "atomic", "name": "Atomic", "short": "Atom"},
+            "fromPosition": {"key": "fromPosition", "name": "From Position", "short": "FEN"}}
+# The reasons a challenge may be declined with (the spec's enum, POST /api/challenge/{id}/decline)
+DECLINE_REASONS = ("generic", "later", "tooFast", "tooSlow", "timeControl", "rated", "casual", "standard",
+                   "variant", "noBot", "onlyBot")
 NOT_YOUR_TURN = "Not your turn, or game already over"
 _CUT, _ABORT = object(), object()
 USER = web.RequestKey("user", str)
@@ -334,11 +339,15 @@ class FakeLichess:
                 game.btime = 0
         self._finish(game, status, winner)
 
-    def send_challenge(self, dest: str, limit_s: int = 600, increment: int = 5) -> dict:
-        """The opponent challenges ``dest`` (an incoming challenge for the board)."""
-        data = self._challenge_json(self._new_id(), self.opponent, dest, limit_s, increment, "random")
+    def send_challenge(self, dest: str, limit_s: int = 600, increment: int = 5, *, variant: str = "standard",
+                       challenger: Optional[str] = None) -> dict:
+        """The opponent (or ``challenger``) challenges ``dest`` (an incoming challenge for the board),
+        in ``variant`` (a key of VARIANTS)."""
+        challenger = challenger or self.opponent
+        data = self._challenge_json(self._new_id(), challenger, dest, limit_s, increment, "random", variant)
         self.challenges[data["id"]] = data
-        self._emit_event(dest, {"type": "challenge", "challenge": data})
+        for user in (challenger, dest):
+            self._emit_event(user, {"type": "challenge", "challenge": data})
         return data
 
     # -- HTTP: plumbing ------------------------------------------------------------------------
@@ -594,11 +603,16 @@ class FakeLichess:
         if action == "accept":
             await self._accept(data["id"])
         else:
+            reason = "generic"
+            if action == "decline":
+                reason = str((await request.post()).get("reason", "generic"))
+                if reason not in DECLINE_REASONS:
+                    return web.json_response({"error": f"reason: {reason!r} is not one of "
+                                                       f"{', '.join(DECLINE_REASONS)}"}, status=400)
             data["status"] = "declined" if action == "decline" else "canceled"
             if action == "decline":
-                form = await request.post()
                 data["declineReason"] = "I'm not accepting challenges at the moment."
-                data["declineReasonKey"] = form.get("reason", "generic")
+                data["declineReasonKey"] = reason
             kind = "challengeDeclined" if action == "decline" else "challengeCanceled"
             for user in (data["challenger"]["name"], data["destUser"]["name"]):
                 self._emit_event(user, {"type": kind, "challenge": data})
@@ -620,12 +634,12 @@ class FakeLichess:
                         increment_ms=data["timeControl"]["increment"] * 1000)
 
     def _challenge_json(self, cid: str, challenger: str, dest: str, limit: Optional[int], increment: int,
-                        color: str) -> dict:
+                        color: str, variant: str = "standard") -> dict:
         def who(name: str) -> dict:
             return {"id": name.lower(), "name": name, "rating": 1500, "online": True}
         probe = FakeGame("", "", "", limit_ms=None if limit is None else limit * 1000, increment_ms=increment * 1000)
         return {"id": cid, "url": f"{self.base_url}/{cid}", "status": "created", "compat": {"bot": False, "board": True},
-                "challenger": who(challenger), "destUser": who(dest), "variant": STANDARD, "rated": False,
+                "challenger": who(challenger), "destUser": who(dest), "variant": VARIANTS[variant], "rated": False,
                 "timeControl": {"type": "clock", "limit": limit, "increment": increment,
                                 "show": f"{(limit or 0) // 60}+{increment}"},
                 "color": color, "finalColor": "white" if color != "black" else "black", "speed": probe.speed(),
@@ -738,4 +752,4 @@ def legal_random_game(seed: int, plies: int) -> list[str]:
     return out
 
 
-__all__ = ["Fault", "FakeGame", "FakeLichess", "KEEPALIVE", "NOT_YOUR_TURN", "legal_random_game"]
+__all__ = ["DECLINE_REASONS", "Fault", "FakeGame", "FakeLichess", "KEEPALIVE", "NOT_YOUR_TURN", "legal_random_game"]

@@ -21,6 +21,8 @@ from firmware.tasks import STOP_GRACE, STOP_TRIES, cancel_and_wait
 
 log = logging.getLogger(__name__)
 
+DECLINE_VARIANT = "variant"   # Lichess's reason for a challenge declined for its variant (POST .../decline)
+
 _LINK = {StreamState.CONNECTING: LinkState.CONNECTING, StreamState.OPEN: LinkState.CONNECTED,
          StreamState.WAITING: LinkState.RECONNECTING, StreamState.FAILED: LinkState.FAILED}
 
@@ -32,7 +34,8 @@ class LichessOpponent(Opponent):
     challenge from the board, or the website / app) arrives as ``gameStart`` and is joined at once,
     also when already in progress; the session gets the whole game with ``game_sync``. Games that
     start while one is being played are joined in turn. Engine help, hints and board takebacks are
-    off (``assistance_allowed``).
+    off (``assistance_allowed``). A challenge to the account in a variant the board cannot play is
+    declined with Lichess's reason ``variant``; a stop first sends the board's last move (``STOP_SEND_S``).
     """
 
     kind = OpponentKind.LICHESS
@@ -53,6 +56,7 @@ class LichessOpponent(Opponent):
         self._timeout = timeout   # the limit on the stop's wait for the board's last move
         self._listener: OpponentListener = QuietListener()
         self._pending: dict[str, int | None] = {}   # games announced meanwhile -> our colour
+        self._declined: set[str] = set()             # challenges declined (in a variant the board cannot play)
         self._seek: Seek | None = None
         self._tasks: set[asyncio.Task] = set()
         self._started = False
@@ -206,6 +210,31 @@ class LichessOpponent(Opponent):
 
     def _on_challenge(self, event: dict) -> None:
         self._listener.challenge(challenge_of(event))
+        if event.get("type") == "challenge":
+            self._decline_if_unplayable(event.get("challenge") or {})
+
+    def _decline_if_unplayable(self, data: dict) -> None:
+        """A challenge to this account in a variant the board cannot play is declined, with the
+        reason Lichess has for it (its games would never be joined); once, and never the account's own."""
+        key, name = variant_of(data)
+        challenge_id = str(data.get("id") or "")
+        dest = data.get("destUser") or {}
+        if (key in PLAYABLE_VARIANTS or not challenge_id or challenge_id in self._declined
+                or data.get("status", "created") != "created" or not self.account_id
+                or str(dest.get("id") or "").lower() != self.account_id.lower()):
+            return
+        self._declined.add(challenge_id)
+        challenger = str((data.get("challenger") or {}).get("name") or "?")
+        self._background(self._decline_unplayable(challenge_id, challenger, name))
+
+    async def _decline_unplayable(self, challenge_id: str, challenger: str, variant: str) -> None:
+        try:
+            await self.client.decline_challenge(challenge_id, DECLINE_VARIANT)
+        except LichessError as exc:
+            self._declined.discard(challenge_id)   # announced again: tried again
+            log.warning("challenge %s from %s in %s not declined (%s)", challenge_id, challenger, variant, exc)
+            return
+        log.info("challenge %s from %s in %s declined: the board cannot play it", challenge_id, challenger, variant)
 
     # -- games ---------------------------------------------------------------------------------
 

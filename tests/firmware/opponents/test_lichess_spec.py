@@ -13,7 +13,7 @@ from firmware.opponents.lichess.client import STREAM_SILENCE_TIMEOUT, LichessCli
 from firmware.opponents.lichess.models import (PLAYING_STATUSES, TERMINATIONS, VOID_STATUSES, BoardState,
                                                draw_termination, parse_moves)
 from firmware.opponents.lichess.token import Token
-from tests.fakes.fake_lichess import KEEPALIVE, STATUS_IDS, FakeLichess
+from tests.fakes.fake_lichess import DECLINE_REASONS, KEEPALIVE, STATUS_IDS, FakeLichess
 
 from .conftest import BOARD_TOKEN, fast_config
 from .test_lichess_games import Ctx, check_every_move_exactly_once, play_game
@@ -46,6 +46,12 @@ def test_keep_alives_come_at_the_specs_interval_and_a_stream_is_dead_only_after_
         "tags/board/api-stream-event.yaml")).group(1))
     assert KEEPALIVE == seconds == 7
     assert STREAM_SILENCE_TIMEOUT > seconds + 3   # one late keep-alive is not a dead stream
+
+
+def test_the_fake_takes_the_decline_reasons_of_the_spec_and_variant_is_one():
+    part = spec_part("tags/challenges/api-challenge-challengeId-decline.yaml")
+    reasons = re.findall(r"^                - (\w+)$", part, re.MULTILINE)
+    assert "variant" in reasons and DECLINE_REASONS == tuple(reasons)
 
 
 def test_claim_draw_is_a_board_endpoint_of_the_spec():
