@@ -10,14 +10,17 @@ where importing aiohttp's server alone took 14 MB of resident memory (bench/serv
   Each request yields to the loop first: the board shares it. An application's crash is a 500
   in words, logged once a minute per client.
 * Requests are bounded before the application sees them: a head of at most ``MAX_HEAD`` bytes
-  (431), a request line of ``MAX_LINE`` (414), header lines of ``MAX_LINE`` (431), a body of
+  (431), a request line of ``MAX_LINE`` (414, however long), header lines of ``MAX_LINE`` (431), a body of
   ``max_body`` bytes (413) given by Content-Length only (chunked bodies get 411; both headers, two
   lengths or a coding that does not end with chunked, 400: no request smuggling), within
   ``BODY_S`` (408). A malformed request (RFC 9112 to the letter: no bare CR or LF inside a line,
   ASCII digits, a valid Host) gets a 400 that says what is wrong, and the connection is closed
   after any such error, gently (half-closed, the rest read and dropped: RFC 9112 9.6).
-* :class:`Router` maps a method and a path (``/games/{id}.pgn``) to a handler: 404 and 405
-  (with ``Allow``) otherwise; GET routes answer HEAD too.
+* :class:`Router` maps a method and a path (``/games/{id}.pgn``) to a handler: 501 for a method
+  no route takes (RFC 9110 15.6.2: not implemented), 404 for an unknown path, 405 (with
+  ``Allow``) for a method the path does not take; GET routes answer HEAD too.
+* An answer to HEAD has no content, errors included (RFC 9110 9.3.2), and a client that resets
+  the connection (a TCP reset: gone mid-answer or before the half-close) is no fault of ours.
 * :meth:`Request.upgrade` answers a WebSocket handshake (RFC 6455, 4.2) and returns the
   :class:`~netserver.websocket.WebSocket`; the connection is the socket's from then on.
 """
@@ -285,7 +288,7 @@ def parse_head(head: bytes) -> tuple[str, str, str, Headers]:
     lines = text[:-4].split("\r\n") if text.endswith("\r\n\r\n") else text.split("\r\n")
     request_line, fields = lines[0], lines[1:]
     if len(request_line) > MAX_LINE:     # RFC 9112 3: a target too long to parse MUST be a 414
-        raise HTTPError(414, f"the address is longer than {MAX_LINE} bytes")
+        raise _too_long()
     if any(len(line) > MAX_LINE for line in fields):
         raise HTTPError(431, f"a line of the request is longer than {MAX_LINE} bytes")
     if len(fields) > MAX_HEADERS:
@@ -332,6 +335,25 @@ def parse_head(head: bytes) -> tuple[str, str, str, Headers]:
     return method, target, version, headers
 
 
+def _too_long() -> HTTPError:
+    return HTTPError(414, f"the address is longer than {MAX_LINE} bytes")
+
+
+def _overrun(start: bytes) -> HTTPError:
+    """The error for a head longer than ``MAX_HEAD``, from its first bytes: a 414 if its request line
+    alone is too long (RFC 9112 3: however long it is), else a 431."""
+    line_end = start.lstrip(b"\r\n").find(b"\n")
+    if line_end == -1 or line_end > MAX_LINE + 1:
+        return _too_long()
+    return HTTPError(431, f"the request head is larger than {MAX_HEAD} bytes")
+
+
+def _is_head(start: bytes) -> bool:
+    """Whether the request that begins with ``start`` is a HEAD, even one refused before it is parsed:
+    its answer must have no content (RFC 9110 9.3.2)."""
+    return start.lstrip(b"\r\n").startswith(b"HEAD ")
+
+
 def _ip_literal(host: str) -> bool:
     """Whether a bracketed host is an IPv6 address (anything else passes: a name, IPv4)."""
     if not host.startswith("["):
@@ -372,6 +394,7 @@ class Router:
     def __init__(self) -> None:
         self._exact: dict[str, dict[str, Application]] = {}
         self._patterns: list[tuple[re.Pattern[str], dict[str, Application]]] = []
+        self.methods: set[str] = set()          # those some route takes; any other is a 501
 
     def add(self, method: str, path: str, handler: Callable[[Request], Awaitable[Response]]) -> None:
         methods = ("GET", "HEAD") if method == "GET" else (method,)
@@ -385,6 +408,7 @@ class Router:
             table = self._exact.setdefault(path, {})
         for m in methods:
             table[m] = handler
+        self.methods.update(methods)
 
     def add_get(self, path: str, handler: Callable[[Request], Awaitable[Response]]) -> None:
         self.add("GET", path, handler)
@@ -393,7 +417,9 @@ class Router:
         self.add("POST", path, handler)
 
     def resolve(self, request: Request) -> Callable[[Request], Awaitable[Response]]:
-        """The handler of ``request`` (its ``match_info`` filled in); HTTPError(404/405) if none."""
+        """The handler of ``request`` (its ``match_info`` filled in); HTTPError(501/404/405) if none."""
+        if request.method not in self.methods:
+            raise HTTPError(501, f"{request.method} is not a method this server implements")
         table = self._exact.get(request.path)
         if table is None:
             for regex, candidate in self._patterns:
@@ -472,8 +498,9 @@ class HTTPServer:
                 except asyncio.IncompleteReadError:
                     return                       # the client hung up between requests (or mid-head)
                 except asyncio.LimitOverrunError:
-                    await self._write(writer, self.on_error(HTTPError(431, f"the request head is larger than "
-                                                                           f"{MAX_HEAD} bytes")), keep_alive=False)
+                    start = await reader.read(MAX_LINE + 8)   # left in the buffer: what the head began with
+                    await self._write(writer, self.on_error(_overrun(start)), keep_alive=False,
+                                      head_only=_is_head(start))
                     break
                 if head.startswith(b"\r\n"):
                     # RFC 9112 2.2: empty lines (CRLF) before a request-line are ignored (old clients
@@ -504,8 +531,11 @@ class HTTPServer:
         """Close gently (RFC 9112 9.6): a close with unread input resets the connection, and the reset
         can destroy the answer before the client reads it. Half-close, then drop what the client
         still sends until it hangs up or pauses LINGER_S (the guard's idle sweep bounds the whole)."""
-        if writer.can_write_eof():
-            writer.write_eof()
+        try:
+            if writer.can_write_eof():
+                writer.write_eof()
+        except OSError:
+            return      # reset by the client (ENOTCONN) since its answer was written: nobody to linger for
         try:
             while True:
                 async with asyncio.timeout(LINGER_S):
@@ -521,6 +551,7 @@ class HTTPServer:
     async def _one(self, head: bytes, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, remote: str,
                    transport: asyncio.BaseTransport) -> bool:
         """Read, answer and write one request; whether the connection stays open."""
+        head_only = _is_head(head)                 # known before the head is parsed, for its errors too
         try:
             method, target, version, headers = parse_head(head)
             request = Request(method, target, version, headers, remote=remote, transport=transport,
@@ -536,10 +567,11 @@ class HTTPServer:
                 except asyncio.TimeoutError:
                     raise HTTPError(408, "the body came too slowly") from None
         except UnicodeDecodeError:
-            await self._write(writer, self.on_error(HTTPError(400, "the path is not UTF-8")), keep_alive=False)
+            await self._write(writer, self.on_error(HTTPError(400, "the path is not UTF-8")), keep_alive=False,
+                              head_only=head_only)
             return False
         except HTTPError as exc:
-            await self._write(writer, self.on_error(exc), keep_alive=False)
+            await self._write(writer, self.on_error(exc), keep_alive=False, head_only=head_only)
             return False
         try:
             response = await self.app(request)
@@ -558,7 +590,7 @@ class HTTPServer:
         if request.websocket is not None:
             return False                         # the socket's handler has ended: hang up
         keep_alive = request.keep_alive and response.status < 500
-        await self._write(writer, response, keep_alive=keep_alive, head_only=method == "HEAD",
+        await self._write(writer, response, keep_alive=keep_alive, head_only=head_only,
                           http10=version == "HTTP/1.0")
         return keep_alive
 
