@@ -34,6 +34,7 @@ LAYERS = {
     "firmware.openings": 1,
     "firmware.referee": 2,
     "firmware.opponents": 3,
+    "firmware.analysis": 3,
     "firmware.session": 4,
     "firmware.service": 5,
     "firmware.web": 5,

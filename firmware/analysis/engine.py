@@ -1,0 +1,142 @@
+"""Stockfish's evaluation of every position of a game: one thread, a bounded hash, the lowest priority, a fresh search each position.
+
+Contract
+========
+
+* :func:`evaluate_game` runs one engine (the board's own UCI client,
+  ``firmware.opponents.engine.uci``) over the positions of a game, the start and after each
+  move, and returns for each its :class:`PositionEval`: the score from White's side, the best
+  move and the line the engine expects. Positions without a legal move are not searched: a
+  checkmate is ``Score.checkmated``, a stalemate 0.
+* The engine runs as its own process at the lowest priority (``nice`` 19, set as soon as it
+  runs), with ``Threads`` 1 and ``Hash`` bounded (16 MB by default): the board's step and LEDs
+  come first, even on a Pi Zero 2 W.
+* Every position is searched afresh (``ucinewgame``, then ``isready``): with a fixed depth the
+  evaluations are the engine's alone, the same run after run and the same as any other UCI
+  client gets from the same engine, options and depth (python-chess's ``analyse`` in the tests).
+  With a fixed time (``movetime``) they vary a little with the machine's load, as any timed search.
+* ``progress(done, total)`` is called after each position; a cancellation stops the engine
+  (it is quit and reaped, as ``UciEngine`` does on leaving its ``async with``).
+"""
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from chess_core import STARTING_FEN, InvalidMoveError, Move, Position
+
+from firmware.analysis.judgement import Score
+from firmware.opponents.engine.uci import (DEFAULT_ENGINE_PATH, EngineConfig, EngineError, SearchLimit,
+                                          UciEngine)
+
+log = logging.getLogger(__name__)
+
+__all__ = ["AnalysisLimit", "PositionEval", "evaluate_game", "NICE", "HASH_MB"]
+
+NICE = 19              # the lowest priority: the board's service comes first
+HASH_MB = 16           # Stockfish's default, and a tenth of what a Pi Zero 2 W can spare
+
+
+@dataclass(frozen=True)
+class AnalysisLimit:
+    """How long each position is searched: a fixed time (ms) or a fixed depth (deterministic)."""
+
+    movetime_ms: int | None = None
+    depth: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.movetime_ms is None) == (self.depth is None):
+            raise ValueError("give a time per position or a depth, one of the two")
+        if self.movetime_ms is not None and not 10 <= self.movetime_ms <= 600_000:
+            raise ValueError("the time per position is 10 ms to 10 minutes")
+        if self.depth is not None and not 1 <= self.depth <= 60:
+            raise ValueError("the depth is 1 to 60")
+
+    def search(self) -> SearchLimit:
+        return SearchLimit(movetime_ms=self.movetime_ms, depth=self.depth)
+
+    def text(self) -> str:
+        """"depth 12" or "100 ms a move", as the PGN's Annotator tag says it."""
+        return f"depth {self.depth}" if self.depth is not None else f"{self.movetime_ms} ms a move"
+
+
+@dataclass(frozen=True)
+class PositionEval:
+    """The engine's view of one position: its score (White's side), best move and expected line."""
+
+    score: Score
+    best: Move | None = None
+    pv: tuple[Move, ...] = ()
+    depth: int | None = None
+
+
+def _terminal(pos: Position) -> PositionEval | None:
+    """The evaluation of a position without a legal move (no search), or None."""
+    if pos.has_legal_move():
+        return None
+    return PositionEval(Score.checkmated(pos.turn) if pos.is_check() else Score(cp=0))
+
+
+def _line(text: str) -> tuple[Move, ...]:
+    moves = []
+    for word in text.split():
+        try:
+            moves.append(Move.from_uci(word))
+        except InvalidMoveError:
+            break
+    return tuple(moves)
+
+
+def _position_eval(pos: Position, found_move: Move | None, info: dict[str, str]) -> PositionEval:
+    score_text = info.get("score", "").split()
+    if len(score_text) != 2 or score_text[0] not in ("cp", "mate"):
+        raise EngineError(f"the engine gave no score for {pos.fen()}")
+    score = Score.from_mover(score_text[0], int(score_text[1]), pos.turn)
+    pv = _line(info.get("pv", ""))
+    best = found_move or (pv[0] if pv else None)
+    if best is not None and (not pv or pv[0] != best):
+        pv = (best,)
+    depth = info.get("depth", "")
+    return PositionEval(score, best, pv, int(depth) if depth.isdigit() else None)
+
+
+async def evaluate_game(moves: Sequence[Move], limit: AnalysisLimit, *, start_fen: str = STARTING_FEN,
+                        chess960: bool = False, engine_path: str = DEFAULT_ENGINE_PATH, hash_mb: int = HASH_MB,
+                        progress: Callable[[int, int], None] | None = None,
+                        names: list[str] | None = None) -> list[PositionEval]:
+    """The evaluation of the start and of the position after each of ``moves`` (see the module
+    docstring); ``names`` receives the engine's name once it says it ("Stockfish 15.1")."""
+    pos = Position(start_fen, chess960=chess960)
+    positions = [pos.copy()]
+    for move in moves:
+        pos.push(move)
+        positions.append(pos.copy())
+    options: dict[str, object] = {"Threads": 1, "Hash": hash_mb, "UCI_AnalyseMode": True}
+    if chess960:
+        options["UCI_Chess960"] = True
+    found: list[PositionEval] = []
+    async with UciEngine(EngineConfig(path=engine_path, options=options)) as engine:
+        _lower_priority(engine.pid)
+        if names is not None:
+            names.append(engine.name)
+        for ply, position in enumerate(positions):
+            evaluation = _terminal(position)
+            if evaluation is None:
+                await engine.new_game()
+                answer = await engine.play(start_fen, list(moves[:ply]), limit.search())
+                evaluation = _position_eval(position, answer.move, dict(answer.info))
+            found.append(evaluation)
+            if progress is not None:
+                progress(ply + 1, len(positions))
+    return found
+
+
+def _lower_priority(pid: int | None) -> None:
+    if pid is None:
+        return
+    try:
+        os.setpriority(os.PRIO_PROCESS, pid, NICE)
+    except OSError as exc:   # the analysis runs all the same, at the engine's priority
+        log.warning("cannot lower the analysing engine's priority (%s)", exc.strerror or exc)
