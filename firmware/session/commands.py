@@ -1,9 +1,12 @@
 """The words and checks of the session's commands: their error, the settings that may change, colours and sides."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
+
+from chess_core import Game, Move, Outcome
 
 from firmware.config import ENGINE_SIDES
+from firmware.words import Refusal, catalogue_of, outcome_text
 
 # The settings a command may change, by section of the configuration.
 SETTINGS = {"game": ("white", "black", "time_control", "rules", "alternate_colours", "show_legal_squares",
@@ -13,8 +16,30 @@ SETTINGS = {"game": ("white", "black", "time_control", "rules", "alternate_colou
             "engine": ("level", "elo", "move_time", "side")}
 
 
-class SessionError(ValueError):
-    """A command that cannot be carried out now; the message says why (for the web page)."""
+class SessionError(Refusal, ValueError):
+    """A command that cannot be carried out now: ``SessionError(key, **values)``, the refusal
+    ``key`` of firmware/words (what to do instead, in every language); ``str()`` is the English."""
+
+
+def side_played(side: int) -> Callable[[str], str]:
+    """A side as someone plays it, in the language asked: "White" / "les Blancs"."""
+    return lambda lang: catalogue_of(lang).sides_played[side]
+
+
+def claim_refused(game: Game, move: Move | None) -> SessionError:
+    """Why no draw can be claimed (with ``move``, if given): the repetitions and the moves counted."""
+    counts = {"times": game.repetition_count(), "halfmoves": game.position.halfmove_clock}
+    return SessionError("no_claim_with", move=move.uci(), **counts) if move else SessionError("no_claim", **counts)
+
+
+def game_over(outcome: Outcome) -> SessionError:
+    """A command that needs a game in progress, after ``outcome``."""
+    return SessionError("game_over", outcome=lambda lang: outcome_text(outcome, lang))
+
+
+def takeback_refused(allowed: bool, exc: Exception) -> SessionError:
+    """Why the match refused a takeback: not allowed in this game, or ``exc`` says."""
+    return SessionError("takeback_impossible", detail=str(exc)) if allowed else SessionError("takebacks_off")
 
 
 def colour(value: Any) -> int:
@@ -25,13 +50,13 @@ def colour(value: Any) -> int:
         return 1
     if type(value) is int and value in (0, 1):
         return value
-    raise SessionError(f"a colour is 0/'white' or 1/'black', not {value!r}")
+    raise SessionError("bad_colour", value=repr(value))
 
 
 def engine_side_choice(side: Any) -> None:
     """SessionError unless ``side`` is a side the engine may be asked to play."""
     if side is not None and side not in ENGINE_SIDES:
-        raise SessionError(f"the engine plays one of {', '.join(ENGINE_SIDES)}, not {side!r}")
+        raise SessionError("bad_engine_side", sides=", ".join(ENGINE_SIDES), value=repr(side))
 
 
 def settings_sections(changes: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -41,17 +66,18 @@ def settings_sections(changes: dict[str, Any]) -> dict[str, dict[str, Any]]:
     for key, value in changes.items():
         if key in SETTINGS:
             if not isinstance(value, dict):
-                raise SessionError(f"{key}: expected a table of settings, e.g. {key}={{...}}")
+                raise SessionError("settings_table", setting=key)
             unknown = sorted(set(value) - set(SETTINGS[key]))
             if unknown:
-                raise SessionError(f"{key}.{unknown[0]}: not a setting that can be changed here")
+                raise SessionError("not_a_setting", setting=f"{key}.{unknown[0]}")
             sections.setdefault(key, {}).update(value)
             continue
         section = next((s for s, keys in SETTINGS.items() if key in keys), None)
         if section is None:
-            raise SessionError(f"{key}: not a setting that can be changed here")
+            raise SessionError("not_a_setting", setting=key)
         sections.setdefault(section, {})[key] = value
     return sections
 
 
-__all__ = ["SETTINGS", "SessionError", "colour", "engine_side_choice", "settings_sections"]
+__all__ = ["SETTINGS", "SessionError", "claim_refused", "colour", "engine_side_choice", "game_over", "settings_sections",
+           "side_played", "takeback_refused"]

@@ -22,7 +22,7 @@ from firmware.config import OpponentKind
 from firmware.opponents.base import (Action, ActionNotSupported, ChallengeEvent, ChatLine, ClockTimes, GameEnd, GameSync, LinkState, Offer,
                                      Opponent, OpponentGone, OpponentListener, ServerClock)
 from firmware.opponents.factory import build_engine, build_lichess, engine_side, kind_of
-from firmware.session.commands import SessionError, colour
+from firmware.session.commands import SessionError, colour, side_played
 from firmware.session.conductor import Conductor
 from firmware.session.state import SIDE_WORDS, OpponentState, Takeover
 
@@ -225,7 +225,7 @@ class OpponentSeat:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            raise SessionError("the opponent can only be changed while the service runs") from None
+            raise SessionError("opponent_needs_service") from None
         self.opponent = new
         self.engine_sides = self._sides_of(new) if sides is None else sides
         self.link_state, self.link_detail = None, ""
@@ -347,10 +347,10 @@ class OpponentSeat:
         with session.command(now, live=True):
             side = colour(side)
             if not self.assisted:
-                raise SessionError("the computer cannot play for you in an online game")
+                raise SessionError("takeover_online")
             opponent = self.opponent
             if self.kind is OpponentKind.ENGINE and opponent is not None and side in opponent.sides:
-                raise SessionError(f"the computer already plays {SIDE_WORDS[side]}")
+                raise SessionError("takeover_already", side=side_played(side))
             player = session.names[side]
             if opponent is None:
                 game = session.game
@@ -361,7 +361,7 @@ class OpponentSeat:
                 try:
                     takeover = opponent.take_over(side, player)
                 except ActionNotSupported as exc:
-                    raise SessionError(str(exc)) from None
+                    raise SessionError("opponent_cannot", detail=str(exc)) from None
             self.takeovers[side] = takeover
             self._rename(side, takeover.player_tag())
             session.file.keep_takeovers(self.saved_takeovers())
@@ -376,12 +376,12 @@ class OpponentSeat:
             side = colour(side)
             takeover = self.takeovers.get(side)
             if takeover is None:
-                raise SessionError(f"the computer is not playing {SIDE_WORDS[side]} for a player who left")
+                raise SessionError("giveback_none", side=side_played(side))
             if self.opponent is not None:
                 try:
                     self.opponent.give_back(side)
                 except ActionNotSupported as exc:
-                    raise SessionError(str(exc)) from None
+                    raise SessionError("opponent_cannot", detail=str(exc)) from None
             del self.takeovers[side]
             self._rename(side, takeover.player or SIDE_WORDS[side])
             session.file.comment_once(len(session.game.moves),
@@ -396,7 +396,7 @@ class OpponentSeat:
         move's when the computer plays both)."""
         sides = sorted(self.takeovers)
         if not sides:
-            raise SessionError("the computer is not playing for anyone")
+            raise SessionError("giveback_nobody")
         self.give_back(self.session.game.turn if len(sides) > 1 else sides[0], now)
 
     def _rename(self, side: int, name: str) -> None:
@@ -428,18 +428,19 @@ class OpponentSeat:
 
     def accept_takeback(self, now: float | None = None) -> None:
         """Accept the other side's takeback offer (online): its game comes back with the moves undone."""
-        self._answer_takeback(Action.ACCEPT_TAKEBACK, "accept", now)
+        self._answer_takeback(Action.ACCEPT_TAKEBACK, "no_takeback_offer_accept", now)
 
     def decline_takeback(self, now: float | None = None) -> None:
-        self._answer_takeback(Action.DECLINE_TAKEBACK, "decline", now)
+        self._answer_takeback(Action.DECLINE_TAKEBACK, "no_takeback_offer_decline", now)
 
-    def _answer_takeback(self, action: Action, verb: str, now: float | None) -> None:
+    def _answer_takeback(self, action: Action, none: str, now: float | None) -> None:
+        """Answer the offer with ``action``; ``none``: the refusal when there is no offer."""
         with self.session.command(now, live=True):
             by = self.takeback_offer
             if by is None:
-                raise SessionError(f"there is no takeback offer to {verb}")
+                raise SessionError(none)
             if self.online_sync is not None and by in self.online_sync.local_colors:
-                raise SessionError("that takeback offer is the board's own: the other side answers it")
+                raise SessionError("own_takeback_offer")
             self.takeback_offer = None
             self.tell(action)
 
@@ -450,9 +451,9 @@ class OpponentSeat:
                 raise ValueError(f"claim 'victory' or 'draw', not {what!r}")
             away = self.away
             if away is None:
-                raise SessionError("the other player has not left the game: nothing to claim")
+                raise SessionError("nothing_to_claim")
             if away.claim_win_in_seconds:
-                raise SessionError(f"the other player may still come back: claim in {away.claim_win_in_seconds} s")
+                raise SessionError("claim_later", s=away.claim_win_in_seconds)
             self.tell(Action.CLAIM_VICTORY if what == "victory" else Action.CLAIM_DRAW)
 
     def lichess_login(self, token: str, now: float | None = None) -> None:
@@ -466,12 +467,12 @@ class OpponentSeat:
         try:
             secret = Token(token)
         except TokenError as exc:
-            raise SessionError(str(exc)) from None
+            raise SessionError("bad_token", detail=str(exc)) from None
         path = self.session.config.lichess_token_path
         try:
             write_token(path, secret)
         except OSError as exc:
-            raise SessionError(f"cannot keep the Lichess token in {path}: {exc.strerror or exc}") from None
+            raise SessionError("token_not_kept", path=str(path), reason=str(exc.strerror or exc)) from None
         log.info("Lichess token stored in %s", path)
         self.lichess_token = True
         self.choose(OpponentKind.LICHESS)
@@ -484,14 +485,14 @@ class OpponentSeat:
 
     def _lichess_logout(self) -> None:
         if self.online_sync is not None and self.session.live:
-            raise SessionError("a Lichess game is in progress: finish it (or resign) first")
+            raise SessionError("lichess_game_logout")
         path = self.session.config.lichess_token_path
         try:
             path.unlink()
         except FileNotFoundError:
             pass
         except OSError as exc:
-            raise SessionError(f"cannot remove the Lichess token {path}: {exc.strerror or exc}") from None
+            raise SessionError("token_not_removed", path=str(path), reason=str(exc.strerror or exc)) from None
         self.lichess_token = False
         if self.kind is OpponentKind.LICHESS:
             self.choose(OpponentKind.NONE)

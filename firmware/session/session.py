@@ -52,7 +52,8 @@ from firmware.referee.gestures import BUTTONS, GestureTracker, next_promotion
 from firmware.referee.match import Match, MatchConfig, MatchEvent, promotion_piece
 from firmware.referee.referee import Referee, RefereeEvent
 from firmware.referee.round_rules import draw_offer_refused
-from firmware.session.commands import SessionError, colour, engine_side_choice, settings_sections
+from firmware.session.commands import (SessionError, claim_refused, colour, engine_side_choice, game_over,
+                                       settings_sections, takeback_refused)
 from firmware.session.game_file import GameFile
 from firmware.session.opponent import OpponentSeat
 from firmware.session.other_side import OtherSide
@@ -154,7 +155,7 @@ class Session:
         try:
             self.config = with_overrides(self.config, **sections)
         except ValueError as exc:
-            raise SessionError(str(exc)) from None
+            raise SessionError("setting_refused", detail=str(exc)) from None
 
     # -- input from the board and the passing of time --------------------------------------
 
@@ -281,13 +282,13 @@ class Session:
             try:
                 kind = OpponentKind(opponent) if opponent is not None else None
             except ValueError:
-                raise SessionError(f"the opponent is one of {', '.join(k.value for k in OpponentKind)}, "
-                                   f"not {opponent!r}") from None
+                raise SessionError("bad_opponent", kinds=", ".join(k.value for k in OpponentKind),
+                                   value=repr(opponent)) from None
             engine_side_choice(engine_side)
             if time_control is not None and not time_control.strip():
-                raise SessionError('enter a time control (e.g. "300+3"), or choose "no clock"')
+                raise SessionError("time_control_needed")
             if self.seat.online and self.live:
-                raise SessionError("a Lichess game is in progress: resign (or finish) it first")
+                raise SessionError("lichess_game_new")
             changes = {k: v for k, v in (("time_control", time_control), ("rules", rules), ("fen", fen),
                                          ("opponent", opponent), ("variant", variant),
                                          ("start_position", start_position)) if v is not None}
@@ -314,7 +315,7 @@ class Session:
         no move yet. Colours stop alternating: the pairing says who has White."""
         now = self.clock() if now is None else now
         if self.seat.online and self.live:
-            raise SessionError("a Lichess game is in progress: the pairing applies once it is over")
+            raise SessionError("lichess_game_pairing")
         self.change_config(game={"white": white, "black": black, "alternate_colours": False, **game})
         record = self.file.record
         if self.live and self.game.moves:
@@ -342,16 +343,16 @@ class Session:
                 self.apply(self.referee.match.agree_draw(now), now)
                 self.seat.tell(Action.ACCEPT_DRAW)
                 return
-            refused = draw_offer_refused(self.game.position.fullmove_number, self.config.game.draw_offers_from_move)
-            if refused:
-                raise SessionError(refused)
+            number, first = self.game.position.fullmove_number, self.config.game.draw_offers_from_move
+            if draw_offer_refused(number, first):
+                raise SessionError("draw_offer_refused", why=lambda lang: draw_offer_refused(number, first, lang) or "")
             self.play.draw_offer = color
             self.seat.tell(Action.OFFER_DRAW)
 
     def accept_draw(self, color: int, now: float | None = None) -> None:
         with self.command(now, live=True) as now:
             if self.play.draw_offer != colour(color) ^ 1:
-                raise SessionError("there is no draw offer from the other side to accept")
+                raise SessionError("no_draw_offer")
             self.apply(self.referee.match.agree_draw(now), now)
             self.seat.tell(Action.ACCEPT_DRAW)
 
@@ -367,12 +368,12 @@ class Session:
             if isinstance(move, str):
                 try:
                     move = parse_move(self.game.position, move)
-                except ValueError as exc:
-                    raise SessionError(f"cannot claim with {move!r}: {exc}") from None
+                except ValueError:
+                    raise SessionError("claim_move", move=repr(move)) from None
             try:
                 events = self.referee.match.claim_draw(now, move)
-            except DrawClaimError as exc:
-                raise SessionError(str(exc)) from None
+            except DrawClaimError:
+                raise claim_refused(self.game, move) from None
             self.apply(events, now)
 
     def choose_promotion(self, piece: str | int, now: float | None = None) -> None:
@@ -380,8 +381,8 @@ class Session:
         with self.command(now) as now:
             try:
                 piece = promotion_piece(piece)
-            except ValueError as exc:
-                raise SessionError(str(exc)) from None
+            except ValueError:
+                raise SessionError("bad_promotion", piece=repr(piece)) from None
             match = self.referee.match
             if not (self.live and self.referee.promotion_square is not None):
                 self.apply(match.promote(piece, now), now)
@@ -394,8 +395,7 @@ class Session:
             except ValueError:   # the other side has started: the inference reads its move now
                 before = self.game.position.copy(stack=True)
                 before.pop()
-                raise SessionError(f"the other side has begun its move: {san(before, last)} stands (choose the "
-                                   "piece while the pawn is in hand)") from None
+                raise SessionError("promotion_too_late", san=lambda lang: san(before, last, lang)) from None
 
     def correct(self, move: str | Move, now: float | None = None) -> None:
         """The last move was recorded wrong: replace it by ``move``, one of the other moves that
@@ -408,18 +408,18 @@ class Session:
             except ValueError:
                 chosen = None
             if chosen is None or chosen not in candidates:
-                names = ", ".join(m.uci() for m in candidates) or "none now"
-                raise SessionError(f"that move does not explain the board (the moves that do: {names})")
+                raise SessionError("not_a_correction", moves=", ".join(m.uci() for m in candidates)) if candidates \
+                    else SessionError("no_correction")
             try:
                 self.apply(match.correct(chosen, now), now)
-            except ValueError as exc:
-                raise SessionError(str(exc)) from None
+            except ValueError:
+                raise SessionError("correction_too_late") from None
 
     def pause(self, now: float | None = None) -> None:
         """Stop both clocks (a player's or an arbiter's stop): no move counts until ``resume``."""
         with self.command(now, live=True) as now:
             if self.seat.server_clock is not None or self.seat.online:
-                raise SessionError("the clocks of an online game are the server's: they cannot be paused here")
+                raise SessionError("online_clock")
             self.apply(self.referee.match.pause(now), now)
             if self.live:   # (the pause's poll may have ended the game: a flag that fell meanwhile)
                 self.phase = Phase.PAUSED
@@ -442,17 +442,17 @@ class Session:
             if not self.seat.assisted:
                 self._require_live()
                 if not self.game.moves:
-                    raise SessionError("no move to take back")
+                    raise SessionError("no_move_to_take_back")
                 self.seat.tell(Action.PROPOSE_TAKEBACK)
                 return
             self._require_live(over_ok=ended_by_last_move(self.game))
             if len(self.game.moves) <= self.play.restored_plies:
-                raise SessionError("no move to take back (moves made before a restart are final)")
+                raise SessionError("restored_final")
             move = self.game.moves[-1]
             try:
                 events = self.referee.match.takeback(now)
             except (ValueError, ClockError) as exc:
-                raise SessionError(str(exc)) from None
+                raise takeback_refused(self.referee.match.config.takebacks, exc) from None
             self.apply(events, now)
             self.play.takeback_move = move
 
@@ -492,16 +492,16 @@ class Session:
                         self.apply(self.referee.match.change_promotion(next_promotion(last.promotion), now), now)
                 return
             if name not in BUTTONS:
-                raise SessionError(f"no button {name!r} (known: {', '.join(sorted(BUTTONS))}, promote, return)")
+                raise SessionError("bad_button", name=repr(name), known=", ".join(sorted(BUTTONS)))
             if self.live:
                 self.apply([BUTTONS[name]], now)
 
     def _require_live(self, over_ok: bool = False) -> None:
         if self.phase is Phase.SETTING_UP:
-            raise SessionError("no game in progress: set up the pieces first")
+            raise SessionError("no_game")
         outcome = self.game.outcome
         if outcome is not None and not over_ok:
-            raise SessionError(f"the game is over ({outcome.describe()})")
+            raise game_over(outcome)
 
     # -- what the parts pass on ----------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from chess_core.squares import COLOR_NAMES
 from firmware.config import OpponentKind
 from firmware.referee.feedback import LedStyle
 from firmware.referee.match import PROMOTION_LETTERS
-from firmware.words import LED_ROLES
+from firmware.words import LED_ROLES, Refusal
 
 Listener = Callable[[], None]
 
@@ -37,8 +37,9 @@ SETTINGS = ("show_legal", "touch_move", "alternate_colours", "brightness", "engi
             "engine_move_time", "takebacks")
 
 
-class CommandRefused(Exception):
-    """A page's command that is well formed but not possible now (no valid claim, game over...): a 409.
+class CommandRefused(Refusal):
+    """A page's command that is well formed but not possible now (no valid claim, game over...): a 409,
+    in the player's words (``CommandRefused(key, **values)``, a refusal of firmware/words).
 
     Not :class:`firmware.opponents.base.ActionRefused` (the other end of an online game refused a
     decision): the session reports that one as a problem of the game, never as the command's answer.
@@ -73,30 +74,30 @@ class Backend:
         Chess960 ``start_position`` (0-959, -1: drawn for each game). Against the engine, ``engine_side`` is the side it plays ("random": drawn)
         and ``player`` the name of the side played on the board; online, the names are the
         server's."""
-        raise CommandRefused("new games are not supported here")
+        raise CommandRefused("no_new_game_here")
 
     def resign(self, color: str, now: float) -> None:
-        raise CommandRefused("resigning is not supported here")
+        raise CommandRefused("no_resign_here")
 
     def draw(self, action: str, color: str, now: float) -> None:
-        raise CommandRefused("draws are not supported here")
+        raise CommandRefused("no_draw_here")
 
     def promote(self, piece: str, now: float) -> None:
-        raise CommandRefused("no promotion to choose")
+        raise CommandRefused("no_promotion")
 
     def clock(self, action: str, now: float) -> None:
-        raise CommandRefused("the clock cannot be paused here")
+        raise CommandRefused("no_pause_here")
 
     def takeback(self, now: float) -> None:
-        raise CommandRefused("takebacks are not supported here")
+        raise CommandRefused("no_takeback_here")
 
     def answer_takeback(self, action: str, now: float) -> None:
         """Accept or decline the opponent's takeback offer (an online game)."""
-        raise CommandRefused("there is no takeback offer to answer")
+        raise CommandRefused("no_takeback_offer_answer")
 
     def take_over(self, color: str, now: float) -> None:
         """The computer plays ``color`` for the rest of the game (its player has to leave)."""
-        raise CommandRefused("the computer cannot take over here")
+        raise CommandRefused("no_takeover_here")
 
     def led_colours(self) -> dict[str, str]:
         """Each LED role's colour ("#rrggbb"), for the page's legend."""
@@ -105,26 +106,26 @@ class Backend:
 
     def correct(self, move: str, now: float) -> None:
         """The last move was recorded wrong: ``move`` (UCI), one of the page state's ``corrections``."""
-        raise CommandRefused("no move to correct")
+        raise CommandRefused("no_move_to_correct")
 
     def give_back(self, color: str, now: float) -> None:
         """The player of ``color``, taken over by the computer, is back and plays on."""
-        raise CommandRefused("the computer plays for nobody here")
+        raise CommandRefused("no_giveback_here")
 
     def settings(self, changes: dict[str, Any], now: float) -> None:
-        raise CommandRefused("settings cannot be changed here")
+        raise CommandRefused("no_settings_here")
 
     def lichess_login(self, token: str, now: float) -> Awaitable[None] | None:
         """Connect the Lichess account of ``token``; the token is kept by the service and never
         shown again (not in the page state, not in a message)."""
-        raise CommandRefused("online play is not supported here")
+        raise CommandRefused("no_online_here")
 
     def lichess_logout(self, now: float) -> None:
-        raise CommandRefused("online play is not supported here")
+        raise CommandRefused("no_online_here")
 
     def claim_when_gone(self, what: str, now: float) -> None:
         """The other player left the online game: claim the win ("victory") or a draw ("draw")."""
-        raise CommandRefused("online play is not supported here")
+        raise CommandRefused("no_online_here")
 
     def close(self) -> None:
         """Release what the backend holds (subscriptions); idempotent."""

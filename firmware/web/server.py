@@ -40,7 +40,7 @@ from typing import Any
 from chess_core.chess960 import VARIANTS
 
 import firmware.words as words
-from firmware.web.answers import NO_STORE, error_answer, http_error_answer
+from firmware.web.answers import NO_STORE, error_answer, http_error_answer, refusal_answer
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, CommandRefused, Backend)
 from firmware.web.broadcast import Broadcaster
@@ -195,7 +195,7 @@ class WebCompanion:
                             request.path, exc)
             return error_answer(400, str(exc))
         except (CommandRefused, HandError) as exc:
-            return error_answer(409, str(exc))
+            return refusal_answer(exc)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - the client gets no stack trace, the journal does
@@ -357,7 +357,7 @@ class WebCompanion:
                 await result
         except CommandRefused as exc:
             # The session's words, without the token should they quote it.
-            raise CommandRefused(str(exc).replace(token, "<token>")) from None
+            raise exc.without(token) from None
 
     def _settings(self, values: dict[str, Any], now: float) -> None:
         changes = {k: v for k, v in values.items() if v is not None}

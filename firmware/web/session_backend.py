@@ -62,13 +62,13 @@ class SessionBackend(Backend):
         try:
             result = fn(*args, **kwargs)
         except SessionError as exc:
-            raise CommandRefused(str(exc)) from None
+            raise CommandRefused(exc.key, **exc.values) from None
         if asyncio.iscoroutine(result):
             async def awaited() -> Any:
                 try:
                     return await result
                 except SessionError as exc:
-                    raise CommandRefused(str(exc)) from None
+                    raise CommandRefused(exc.key, **exc.values) from None
             return awaited()
         return None
 
@@ -105,8 +105,7 @@ class SessionBackend(Backend):
             self._call(s.decline_draw, color, now)
         else:
             if not s.referee.match.started or s.game.is_over or not s.game.claimable_draws():
-                raise CommandRefused("no draw can be claimed now: the position has not stood three times "
-                                    "and the fifty-move rule has not been reached")
+                raise CommandRefused("no_claim_now")
             self._call(s.claim_draw, now)
 
     def promote(self, piece: str, now: float) -> None:
@@ -120,7 +119,7 @@ class SessionBackend(Backend):
 
     def takeback(self, now: float) -> None:
         if not self.session.config.game.takebacks:
-            raise CommandRefused("takebacks are not allowed: switch them on in the settings first")
+            raise CommandRefused("takebacks_off")
         self._call(self.session.takeback, now)
 
     def answer_takeback(self, action: str, now: float) -> Any:

@@ -28,11 +28,14 @@ from dataclasses import dataclass
 from board_driver.sim import SimulatedBoard
 from chess_core import Position, square_name
 
+from firmware.words import Refusal
+
 MAX_HELD = 2
 
 
-class HandError(ValueError):
-    """A hand movement that cannot be done (nothing to lift there, nothing held, hand full)."""
+class HandError(Refusal, ValueError):
+    """A hand movement that cannot be done (nothing to lift there, nothing held, hand full), in
+    the player's words: ``HandError(key, **values)``, a refusal of firmware/words."""
 
 
 @dataclass(frozen=True)
@@ -65,9 +68,9 @@ class SimHand:
     # -- the hand's movements ------------------------------------------------------------------
     def lift(self, square: int) -> Held:
         if square not in self.pieces:
-            raise HandError(f"there is no piece on {square_name(square)}")
+            raise HandError("hand_nothing_there", square=square_name(square))
         if len(self.held) >= MAX_HELD:
-            raise HandError(f"the hand already holds {MAX_HELD} pieces: put one down first")
+            raise HandError("hand_full", n=MAX_HELD)
         piece = Held(self.pieces[square], square)
         self.board.lift(square)
         del self.pieces[square]
@@ -77,10 +80,10 @@ class SimHand:
     def choose(self, turn_colour: str | None, index: int | None = None) -> int:
         """Which held piece goes down next (index into ``held``)."""
         if not self.held:
-            raise HandError("the hand holds no piece")
+            raise HandError("hand_empty")
         if index is not None:
             if not 0 <= index < len(self.held):
-                raise HandError(f"the hand holds {len(self.held)} piece(s), there is no piece {index}")
+                raise HandError("hand_no_such_piece", n=len(self.held), index=index)
             return index
         for i in range(len(self.held) - 1, -1, -1):
             if self.held[i].colour == turn_colour:
@@ -89,7 +92,7 @@ class SimHand:
 
     def place(self, square: int, turn_colour: str | None = None, index: int | None = None) -> Held:
         if square in self.pieces:
-            raise HandError(f"{square_name(square)} already holds a piece")
+            raise HandError("square_taken", square=square_name(square))
         i = self.choose(turn_colour, index)
         piece = self.held.pop(i)
         self.pieces[square] = piece.symbol
@@ -106,7 +109,7 @@ class SimHand:
     def take(self, square: int) -> str:
         """Lift the piece on ``square`` off the board and put it aside (taken); its symbol."""
         if square not in self.pieces:
-            raise HandError(f"there is no piece on {square_name(square)}")
+            raise HandError("hand_nothing_there", square=square_name(square))
         self.board.lift(square)
         return self.pieces.pop(square)
 

@@ -1,6 +1,7 @@
 """Every text a player reads, one catalogue per language (en.py, fr.py), and the functions that fill them in (texts.py).
 
-The session's status line and problems, the page's labels (``PAGE``, served by GET /api/words) and
+The session's status line and problems, its refusals (``Refusal``: a command's error, in every
+language), the page's labels (``PAGE``, served by GET /api/words) and
 its LED legend (``LED_ROLES``). Layer 1: it imports chess_core only; the referee, the session and
 the web import it. The catalogues are Python modules rather than data files: nothing to read or
 install beside the code, and mypy checks that each language gives every part of a ``Catalogue``.
@@ -8,11 +9,12 @@ install beside the code, and mypy checks that each language gives every part of 
 from __future__ import annotations
 
 from .catalogue import LED_GROUPS, Catalogue
-from .texts import (CATALOGUES, LANGS, LED_ROLES, PAGE, PIECES, SIDES, board_hint, catalogue_of,
-                    draw_offers_from, illegal_text, opponent_line, opponent_plays, outcome_text, piece_name, prompt,
-                    paused_text, put_back, refused_text, remove, setup_text, side_to_move, squares_text, takeback_text, void_text)
+from .texts import (CATALOGUES, LANGS, LED_ROLES, PAGE, PIECES, SIDES, Refusal, board_hint, catalogue_of,
+                    draw_offers_from, illegal_text, opponent_line, opponent_plays, outcome_text, paused_text,
+                    piece_name, prompt, put_back, refusal, refused_text, remove, setup_text, side_to_move,
+                    squares_text, takeback_text, void_text)
 
 __all__ = ["Catalogue", "CATALOGUES", "LANGS", "PAGE", "LED_ROLES", "LED_GROUPS", "PIECES", "SIDES", "catalogue_of",
            "prompt", "piece_name", "side_to_move", "opponent_plays", "outcome_text", "takeback_text", "put_back",
            "remove", "board_hint", "illegal_text", "squares_text", "setup_text", "refused_text", "opponent_line",
-           "void_text", "draw_offers_from", "paused_text"]
+           "void_text", "draw_offers_from", "paused_text", "refusal", "Refusal"]

@@ -19,6 +19,8 @@ class Catalogue:
     page: dict[str, str]
     leds: dict[str, str]                  # the LED roles, in the order of the legend, and what each means
     prompts: dict[str, str]               # the status line, the problems, what to do: str.format templates
+    refusals: dict[str, str]              # why a command cannot be carried out now, and what to do instead (the
+                                          # answers' "error"): str.format templates, filled in by ``Refusal``
     sides: tuple[str, str]                # White, Black as the status line names them: "White to move"
     sides_played: tuple[str, str]         # White, Black as the side someone plays: "plays White"
     pieces: dict[int, str]                # by type (1 pawn .. 6 king), bare: "knight"

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from functools import reduce
+from typing import Callable, Union
 
 from chess_core import PAWN, Move, Outcome, Position, Termination, san
 from chess_core.notation import LETTERS
@@ -260,6 +261,37 @@ def paused_text(hint: str, lang: str = "en") -> str:
     return prompt("clock_paused_put_back", lang, hint=_lower_first(hint))
 
 
+# A value of a refusal's template: the same in every language (a square, a number, a name), or
+# given by language (a side, a SAN, an outcome).
+Value = Union[str, int, Callable[[str], str]]
+
+
+def refusal(key: str, lang: str = "en", /, **values: Value) -> str:
+    """The refusal ``key`` of ``lang`` with ``values`` filled in (a callable value called with the language)."""
+    lang = _lang(lang)
+    filled = {name: value(lang) if callable(value) else value for name, value in values.items()}
+    return catalogue_of(lang).refusals[key].format(**filled)
+
+
+class Refusal(Exception):
+    """A command that cannot be carried out now, in a player's words: ``key`` names its template in
+    every catalogue's ``refusals``, ``values`` fill it in. ``str()`` is the English (the journal,
+    the answer's "error"); ``text(lang)`` any language's (the answer's "error_fr")."""
+
+    def __init__(self, key: str, /, **values: Value) -> None:
+        self.key = key
+        self.values = values
+        super().__init__(refusal(key, "en", **values))   # (an unknown key fails here, at once)
+
+    def text(self, lang: str) -> str:
+        return refusal(self.key, lang, **self.values)
+
+    def without(self, secret: str) -> "Refusal":
+        """The same refusal with ``secret`` (a token a value might quote) written ``<token>``."""
+        return type(self)(self.key, **{name: value.replace(secret, "<token>") if isinstance(value, str) else value
+                                       for name, value in self.values.items()})
+
+
 def draw_offers_from(from_move: int, move: int, lang: str = "en") -> str:
     """Why a draw may not be offered yet: "Draw offers are allowed from move 20 on (this is move
     12): play on." / "La nulle se propose à partir du coup 20 (c’est le coup 12) : jouez."."""
@@ -269,4 +301,4 @@ def draw_offers_from(from_move: int, move: int, lang: str = "en") -> str:
 __all__ = ["CATALOGUES", "LANGS", "PAGE", "LED_ROLES", "PIECES", "SIDES", "catalogue_of", "prompt", "piece_name",
            "side_to_move", "opponent_plays", "outcome_text", "takeback_text", "put_back", "remove", "board_hint",
            "squares_text", "setup_text", "refused_text", "opponent_line", "void_text", "illegal_text",
-           "draw_offers_from", "paused_text"]
+           "draw_offers_from", "paused_text", "refusal", "Refusal", "Value"]

@@ -77,7 +77,7 @@ def test_every_page_word_and_led_role_exists_in_both_languages():
     assert {role for group in words.LED_GROUPS for role in group} == set(words.LED_ROLES["en"])
 
 
-SECTIONS = ("page", "leds", "prompts", "pieces", "the_pieces", "terminations", "void_statuses")
+SECTIONS = ("page", "leds", "prompts", "refusals", "pieces", "the_pieces", "terminations", "void_statuses")
 
 
 @pytest.mark.parametrize("section", SECTIONS)
@@ -98,7 +98,7 @@ def _placeholders(text: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
 
 
-@pytest.mark.parametrize("section", ["page", "prompts", "leds"])
+@pytest.mark.parametrize("section", ["page", "prompts", "refusals", "leds"])
 def test_the_texts_have_the_same_placeholders_in_both_languages(section):
     english, french = getattr(en.CATALOGUE, section), getattr(fr.CATALOGUE, section)
     for key, text in english.items():
@@ -111,6 +111,47 @@ def test_every_prompt_is_filled_in_somewhere():
     source = "".join(path.read_text(encoding="utf-8") for path in package.rglob("*.py") if path.parent.name != "words"
                      ) + inspect.getsource(texts)
     assert [key for key in en.CATALOGUE.prompts if f'"{key}"' not in source and f"'{key}'" not in source] == []
+
+
+REFUSED = ("SessionError", "CommandRefused", "HandError")   # the refusals a player reads (firmware.words.Refusal)
+
+
+def _refusals_raised() -> list[tuple[str, int, ast.expr]]:
+    """(file, line, first argument) of every refusal made in firmware/."""
+    package = Path(texts.__file__).resolve().parents[1]
+    found = []
+    for path in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in REFUSED:
+                assert node.args, f"{path.name}:{node.lineno}: a refusal names its words"
+                found.append((path.name, node.lineno, node.args[0]))
+    return found
+
+
+def test_every_refusal_of_the_server_has_its_words_in_english_and_french():
+    """Issue 26.10: the session's and the page server's errors (a 409's "error" and "error_fr") are
+    catalogue keys, never a text of their own, so that each one has its French; a key passed on
+    (``exc.key``, a parameter) is a key written somewhere else."""
+    refusals = _refusals_raised()
+    assert len(refusals) > 40
+    for name, line, first in refusals:
+        assert not isinstance(first, (ast.JoinedStr, ast.BinOp)), f"{name}:{line}: a text, not a key"
+        if isinstance(first, ast.Constant):
+            assert first.value in en.CATALOGUE.refusals and first.value in fr.CATALOGUE.refusals, \
+                f"{name}:{line}: {first.value!r} is no refusal of the catalogues"
+    package = Path(texts.__file__).resolve().parents[1]
+    source = "".join(path.read_text(encoding="utf-8") for path in package.rglob("*.py") if path.parent.name != "words")
+    assert [key for key in en.CATALOGUE.refusals if f'"{key}"' not in source] == []   # (none no one says)
+
+
+def test_a_refusal_reads_in_each_language():
+    from firmware.session import SessionError
+    refused = SessionError("takeover_already", side=lambda lang: words.catalogue_of(lang).sides_played[BLACK])
+    assert str(refused) == "the computer already plays Black"
+    assert refused.text("fr") == "l'ordinateur joue déjà les Noirs"
+    assert words.Refusal("bad_token", detail="abc def").without("abc").text("en") == "<token> def"
+    with pytest.raises(KeyError):
+        SessionError("no such refusal")
 
 
 def test_english_outcomes_read_as_chess_cores():

@@ -117,13 +117,13 @@ class FakeBackend(Backend):
     def resign(self, color, now) -> None:
         self.calls.append(("resign", color))
         if self.game.is_over:
-            raise CommandRefused("the game is over")
+            raise CommandRefused("game_over", outcome=self.game.outcome.describe())
         self.game.resign(0 if color == "white" else 1)
 
     def draw(self, action, color, now) -> None:
         self.calls.append(("draw", action, color))
         if action == "claim" and not self.claims:
-            raise CommandRefused("no draw can be claimed now")
+            raise CommandRefused("no_claim_now")
 
     def promote(self, piece, now) -> None:
         self.calls.append(("promote", piece))
@@ -142,7 +142,7 @@ class FakeBackend(Backend):
     def answer_takeback(self, action, now) -> None:
         self.calls.append(("answer_takeback", action))
         if self.takeback_offer is None:
-            raise CommandRefused("there is no takeback offer to answer")
+            raise CommandRefused("no_takeback_offer_answer")
         self.takeback_offer = None
 
     def take_over(self, color, now) -> None:
@@ -153,7 +153,7 @@ class FakeBackend(Backend):
     async def lichess_login(self, token, now) -> None:
         self.calls.append(("lichess_login", "<token>"))   # never kept: the fake forgets it at once
         if self.login_error is not None:
-            raise CommandRefused(self.login_error.format(token=token))
+            raise CommandRefused("bad_token", detail=self.login_error.format(token=token))
         self.settings_values["lichess"] = {"logged_in": True, "account": "anna", "connected": True,
                                            "link": {"state": "connected", "detail": ""}, "game": None, "status": None}
 

@@ -158,7 +158,8 @@
     let data = null;
     try { data = await response.json(); } catch (_) { data = null; }
     if (!response.ok) {
-      const text = (data && data.error) || wf("msg_refused", "Request refused ({status}).", { status: response.status });
+      const said = data && ((ui.lang === "fr" && data.error_fr) || data.error);   // a refusal comes in both languages
+      const text = said || wf("msg_refused", "Request refused ({status}).", { status: response.status });
       showMessage(text, "error");
       if (data && data.pairing) showPairing(true);
       const err = new Error(text);
