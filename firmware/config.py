@@ -258,12 +258,26 @@ class StorageConfig:
     dir: str = "/var/lib/echiquier"
 
 
+_HOST_NAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
+                        r"(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?")
+
+
+def _host_names(value: tuple[str, ...]) -> None:
+    for name in value:
+        if not _HOST_NAME.fullmatch(name):
+            raise ValueError(f"expected host names (letters, digits, '-' and dots; no port, scheme or wildcard), "
+                             f"got {name!r}")
+
+
 @dataclass(frozen=True)
 class WebConfig:
     enabled: bool = True
     host: str = ""
     port: int = _check(_between(1, 65535), 8080)
     pairing_code: str = ""
+    # More names the page answers to (a name in the LAN's DNS, a reverse proxy's): a request
+    # addressed to a name the board does not know is a 421 (DNS rebinding).
+    hosts: tuple[str, ...] = _check(_host_names, ())
 
 
 @dataclass(frozen=True)
@@ -330,7 +344,15 @@ class Config:
         return Path(self.lichess.token_file) if self.lichess.token_file else self.state_dir / TOKEN_FILE_NAME
 
 
-_TYPE_WORDS = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
+_TYPE_WORDS = {str: "a string", int: "an integer", float: "a number", bool: "true or false",
+               tuple[str, ...]: "a list of strings"}
+
+
+def _strings(value: Any) -> tuple[str, ...] | None:
+    """``value`` as a tuple if it is a list (TOML's) or a tuple (a configuration's copy) of strings."""
+    if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
+        return tuple(value)
+    return None
 
 
 def _build(cls: type, table: Any, key: str) -> Any:
@@ -353,7 +375,11 @@ def _build(cls: type, table: Any, key: str) -> Any:
         if isinstance(kind, type) and dataclasses.is_dataclass(kind):
             values[f.name] = _build(kind, value, where)
             continue
-        ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
+        if kind == tuple[str, ...]:
+            items = _strings(value)
+            ok, value = items is not None, value if items is None else items
+        else:
+            ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value, ok = float(value), True
         if not ok:

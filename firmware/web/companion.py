@@ -4,7 +4,8 @@
 
     Service(config, companions=(serve_web,))
 
-It serves the page on ``[web] host``/``port`` for as long as the service runs. Bound beyond the
+It serves the page on ``[web] host``/``port`` for as long as the service runs, to requests
+addressed to the board's names (:func:`names_for`: ``[web] hosts`` adds more). Bound beyond the
 loopback interface (the default on a real board), every change needs the pairing code: the
 configured ``[web] pairing_code``, or one drawn once and kept in the state directory. The code
 is written to the journal at start and shown on the LEDs for a while (:func:`show_pairing_code`).
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware.config import Config
-from firmware.web.guard import is_loopback
+from firmware.web.guard import BoardNames, is_ip_literal, is_loopback
 from firmware.web.library import GameLibrary
 from firmware.web.pairing import Pairing, led_pattern, load_or_create_code, load_or_create_secret
 from firmware.web.server import WebCompanion
@@ -37,11 +38,20 @@ def pairing_for(config: Config, code: str | None = None) -> Pairing:
     return Pairing(code, required=True, secret=load_or_create_secret(config.state_dir))
 
 
+def names_for(config: Config) -> BoardNames:
+    """The names the page answers to: its own (localhost, the hostname, ``<hostname>.local``), the
+    ``[web] host`` it listens on if that is a name, and ``[web] hosts``."""
+    bind = config.web.host
+    named = bind and not is_ip_literal(bind.strip("[]"))
+    return BoardNames((*config.web.hosts, *((bind,) if named else ())))
+
+
 def build_companion(session: Any, config: Config, *, pairing: Pairing | None = None, hand: SimHand | None = None,
                     clock: Callable[[], float] = time.monotonic) -> WebCompanion:
     """The web companion of ``session`` (not yet serving: ``await companion.start(host, port)``)."""
     return WebCompanion(SessionBackend(session), pairing=pairing or pairing_for(config),
-                        library=GameLibrary(session.file.recorder.games_dir), hand=hand, clock=clock)
+                        library=GameLibrary(session.file.recorder.games_dir), hand=hand, clock=clock,
+                        names=names_for(config))
 
 
 def page_address(host: str, port: int) -> str:
@@ -160,4 +170,5 @@ async def serve_web(service: Any) -> None:
         await companion.stop()
 
 
-__all__ = ["serve_web", "start_web", "show_pairing_code", "build_companion", "pairing_for", "page_address"]
+__all__ = ["serve_web", "start_web", "show_pairing_code", "build_companion", "pairing_for", "names_for",
+           "page_address"]

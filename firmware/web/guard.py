@@ -1,14 +1,18 @@
-"""Who may change the board through its page: the cross-site, DNS-rebinding and pairing checks.
+"""Who may read and change the board through its page: the DNS-rebinding, cross-site and pairing checks.
 
-Reading is free; every other request passes :meth:`ChangeGuard.check` before its handler. The
-guard holds the policy and nothing else: the pairing code, its tokens and its rate limits are
+Every request, reads and the websocket included, must be addressed to a name the board answers
+to (:class:`BoardNames`; :meth:`ChangeGuard.misdirected`), else it is a 421. Reading is then free;
+every other request passes :meth:`ChangeGuard.check` before its handler. The guard holds the
+policy and nothing else: the pairing code, its tokens and its rate limits are
 :class:`~firmware.web.pairing.Pairing`'s, the routes and the handlers the server's.
 """
 from __future__ import annotations
 
 import ipaddress
 import logging
-from collections.abc import Callable
+import re
+import socket
+from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 from firmware.web.answers import error_answer
@@ -31,9 +35,69 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+LOOPBACK_NAMES = ("localhost", "ip6-localhost")
+# WHATWG URL: a host whose last label is a number is an IPv4 address (127.1, 0x7f.1, 2130706433),
+# never a name DNS could resolve, so no page can be served under it.
+_NUMERIC_LABEL = re.compile(r"(0[xX][0-9A-Fa-f]*|[0-9]+)")
+
+
+def host_name(host: str) -> str:
+    """The name in a ``Host`` header: no port, no brackets, lower case, no final dot.
+
+    >>> host_name("Board.Local.:8080"), host_name("[::1]:80"), host_name("127.0.0.1")
+    ('board.local', '::1', '127.0.0.1')
+    """
+    if host.startswith("["):
+        name = host[1:host.find("]")] if "]" in host else host[1:]
+    else:
+        name = host.rpartition(":")[0] if ":" in host else host
+    name = name.lower()
+    return name[:-1] if name.endswith(".") else name
+
+
+def is_ip_literal(name: str) -> bool:
+    """Whether ``name`` (as :func:`host_name` gives it) is an address, not a name DNS resolves."""
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    return bool(name) and _NUMERIC_LABEL.fullmatch(name.rsplit(".", 1)[-1]) is not None
+
+
+class BoardNames:
+    """The names the board answers to, besides any IP literal: ``localhost``, its hostname (and the
+    first label of a dotted one), ``<hostname>.local`` (mDNS), and ``extra`` (``[web] hosts``, a
+    bind name). A request addressed to any other name was sent there by DNS rebinding (a page whose
+    name now points at the board), or reached the wrong server: RFC 9110 15.5.20, a 421.
+
+    >>> names = BoardNames(["chess.home.arpa"], hostname="echiquier")
+    >>> [h in names for h in ("echiquier.local:8080", "[::1]", "Chess.Home.Arpa", "evil.example")]
+    [True, True, True, False]
+    """
+
+    def __init__(self, extra: Iterable[str] = (), *, hostname: str | None = None) -> None:
+        hostname = (socket.gethostname() if hostname is None else hostname).lower().rstrip(".")
+        names = {*LOOPBACK_NAMES, *(host_name(name) for name in extra if name)}
+        if hostname:
+            short = hostname.split(".", 1)[0]
+            names |= {hostname, short, f"{short}.local"}
+        self.names = frozenset(names)
+
+    def __contains__(self, host: object) -> bool:
+        """Whether a ``Host`` header (a name or an address, with or without a port) is the board's.
+        No Host at all (HTTP/1.0) passes: a browser always sends one, so no page rebinds through it."""
+        if not isinstance(host, str):
+            return False
+        name = host_name(host)
+        return not host or name in self.names or is_ip_literal(name)
+
+
 class ChangeGuard:
     """Decides whether a request may change the board's state, and answers the ones that may not.
 
+    * ``misdirected(request)``: a 421 when the request's ``Host`` is not one of ``names`` (any
+      request: reads, the websocket and changes alike), else None; asked first, before the route.
     * ``check(request)``: None when the request may reach its handler, else the refusal to send.
       GET, HEAD and OPTIONS always pass. Otherwise, in this order: an ``Origin`` of another site
       (or ``null``: a sandboxed or file page) is a 403; without pairing (a server on loopback
@@ -53,10 +117,19 @@ class ChangeGuard:
     * Time is ``clock()``, the one the pairing's limits count in.
     """
 
-    def __init__(self, pairing: Pairing, clock: Callable[[], float]) -> None:
+    def __init__(self, pairing: Pairing, clock: Callable[[], float], names: BoardNames | None = None) -> None:
         self.pairing = pairing
         self.clock = clock
+        self.names = names if names is not None else BoardNames()
         self.on_show_code: Callable[[], None] | None = None   # show the code on the LEDs (the service)
+
+    def misdirected(self, request: Request) -> Response | None:
+        """A 421 if ``request`` is addressed to a name the board does not answer to, else None."""
+        if request.host in self.names:
+            return None
+        # The name is shown as sent: the server let only a host name's characters through.
+        return error_answer(421, f"this board does not answer to the name {host_name(request.host)!r}: open its "
+                                 f"page by the board's address or its own name (more names: [web] hosts)")
 
     def check(self, request: Request) -> Response | None:
         """None if ``request`` may go on to its handler, else the answer that refuses it."""
@@ -159,4 +232,4 @@ class ChangeGuard:
         return response
 
 
-__all__ = ["ChangeGuard", "is_loopback", "SAFE_METHODS"]
+__all__ = ["ChangeGuard", "BoardNames", "host_name", "is_ip_literal", "is_loopback", "SAFE_METHODS"]

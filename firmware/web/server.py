@@ -1,7 +1,10 @@
 """The web companion's server: the page, its websocket, the commands, the game library, pairing.
 
 One :class:`WebCompanion` serves one :class:`~firmware.web.backend.Backend` on the session's
-asyncio loop. Reading is free: the page, ``GET /api/state``, the websocket ``/ws`` (the page
+asyncio loop. Every request must be addressed to one of the board's names (its ``Host``: an IP
+literal, ``localhost``, its hostname, ``<hostname>.local`` or ``[web] hosts``), else it is a 421,
+so that a page whose own name was pointed at the board (DNS rebinding) reads nothing. Reading
+is then free: the page, ``GET /api/state``, the websocket ``/ws`` (the page
 state, pushed after every change by the :class:`~firmware.web.broadcast.Broadcaster`; nothing
 polls) and the library (:class:`~firmware.web.library_pages.LibraryPages`). Every other method
 changes state and passes the guard first (:class:`~firmware.web.guard.ChangeGuard`, which says
@@ -44,7 +47,7 @@ from firmware.web.answers import NO_STORE, error_answer, http_error_answer, refu
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, CommandRefused, Backend)
 from firmware.web.broadcast import Broadcaster
-from firmware.web.guard import ChangeGuard
+from firmware.web.guard import BoardNames, ChangeGuard
 from netserver.http_server import (HTTPError, HTTPServer, Request, Response, Router, file_response, json_response,
                                    static_file)
 from firmware.web.library import GameLibrary
@@ -108,14 +111,14 @@ class WebCompanion:
 
     def __init__(self, backend: Backend, *, pairing: Pairing, library: GameLibrary | None = None,
                  hand: SimHand | None = None, clock: Callable[[], float] = time.monotonic,
-                 static_dir: Path = STATIC_DIR) -> None:
+                 static_dir: Path = STATIC_DIR, names: BoardNames | None = None) -> None:
         self.backend = backend
         self.pairing = pairing
         self.library = library
         self.hand = hand
         self.clock = clock
         self.static_dir = Path(static_dir)
-        self.guard = ChangeGuard(pairing, clock)
+        self.guard = ChangeGuard(pairing, clock, names)
         self.broadcaster = Broadcaster(self.page_state)
         self.clients = self.broadcaster.clients   # the open pages (the same set, for the tests)
         self.sim = SimCommands(hand, backend, self.changed) if hand is not None else None
@@ -205,7 +208,11 @@ class WebCompanion:
             return error_answer(500, f"internal error (reference {ref}, see the journal)")
 
     async def _guarded(self, request: Request) -> Response:
-        """The request's handler, once the guard let it through (an unknown route is a 404 first)."""
+        """The request's handler, once the guard let it through: a misdirected request (another
+        name: DNS rebinding) is a 421 first, then an unknown route a 404, then the guard's checks."""
+        refusal = self.guard.misdirected(request)
+        if refusal is not None:
+            return refusal
         handler = self.router.resolve(request)
         refusal = self.guard.check(request)
         if refusal is not None:

@@ -63,11 +63,12 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 async def serve(clock, tmp_path):
-    """``await serve(sim=..., code=...)`` -> (client, companion, backend); closed after the test."""
+    """``await serve(sim=..., code=..., names=BoardNames(...))`` -> (client, companion, backend); closed
+    after the test."""
     opened = []
 
     async def make(*, sim: bool = False, code: str | None = None, backend: FakeBackend | None = None,
-                   games_dir=None):
+                   games_dir=None, names=None):
         board = SimulatedBoard(Position().occupied, clock=clock) if sim else None
         backend = backend or FakeBackend(board=board)
         if board is not None:
@@ -76,7 +77,7 @@ async def serve(clock, tmp_path):
         pairing = Pairing(code, required=code is not None, limiter=FailureLimiter(per_client=5, overall=30,
                                                                                    window_s=600))
         library = GameLibrary(games_dir if games_dir is not None else tmp_path / "games")
-        companion = WebCompanion(backend, pairing=pairing, library=library, hand=hand, clock=clock)
+        companion = WebCompanion(backend, pairing=pairing, library=library, hand=hand, clock=clock, names=names)
         port = await companion.start("127.0.0.1", 0)
         client = PageClient("127.0.0.1", port)
         opened.append((client, companion))

@@ -215,6 +215,24 @@ async def test_other_sites_can_neither_write_nor_read_the_live_board(board):
         await ws.close()
 
 
+async def test_a_page_that_points_its_own_name_at_the_board_reads_nothing(board):
+    """DNS rebinding (issue 26, point 1): evil.example, pointed at the board's address, sends
+    ``Host: evil.example:PORT`` and a matching Origin; the state, the library, the PGN and the live
+    board all answered 200/101. Every request under a name the board does not answer to is a 421."""
+    evil = f"evil.example:{board.port}"
+    rebound = {"Host": evil, "Origin": f"http://{evil}"}
+    async with board.client("127.0.0.12") as http:
+        for path in ("/api/state", "/api/games", "/games.pgn"):
+            async with http.get(board.url + path, headers=rebound) as response:
+                assert response.status == 421, path
+                assert set(await response.json()) == {"error"}
+            async with http.get(board.url + path) as response:
+                assert response.status == 200, path           # by the board's address
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(board.url + "/ws", headers=rebound)
+        assert refused.value.status == 421
+
+
 async def test_a_link_in_the_games_directory_is_not_served(board, tmp_path):
     secret = tmp_path / "notes.txt"
     secret.write_text("the owner's private notes")

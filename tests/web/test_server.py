@@ -276,9 +276,17 @@ async def test_a_request_from_another_site_is_refused(serve):
 
 
 async def test_a_simulator_refuses_changes_addressed_to_another_host(serve):
-    client, _, backend = await serve()
+    """Another name is misdirected whatever the request (421: tests/web/test_misdirected.py); without
+    pairing, a change must moreover come by a loopback name, not by the machine's other names."""
+    from firmware.web.guard import BoardNames
+
+    client, _, backend = await serve(names=BoardNames(["chess.home.arpa"], hostname="echiquier"))
     rebound = await post(client, "/api/game/resign", {"color": "white"}, headers={"Host": "evil.example:8080"})
-    assert rebound.status == 403 and not backend.calls
+    assert rebound.status == 421 and not backend.calls
+    for name in ("echiquier.local:8080", "chess.home.arpa:8080"):
+        named = await post(client, "/api/game/resign", {"color": "white"}, headers={"Host": name})
+        assert named.status == 403 and not backend.calls
+        assert (await client.get("/api/state", headers={"Host": name})).status == 200
     local = await post(client, "/api/game/resign", {"color": "white"}, headers={"Host": "localhost:8080"})
     assert local.status == 200
 
