@@ -17,16 +17,19 @@ where importing aiohttp's server alone took 14 MB of resident memory (bench/serv
   ASCII digits, a valid Host) gets a 400 that says what is wrong, and the connection is closed
   after any such error, gently (half-closed, the rest read and dropped: RFC 9112 9.6).
 * :class:`Router` maps a method and a path (``/games/{id}.pgn``) to a handler: 501 for a method
-  no route takes (RFC 9110 15.6.2: not implemented), 404 for an unknown path, 405 (with
+  no route takes (RFC 9110 15.6.2: not implemented; ``CONNECT host:port`` and ``OPTIONS *`` are
+  well formed, so 501 too), 404 for an unknown path, 405 (with
   ``Allow``) for a method the path does not take; GET routes answer HEAD too.
 * An answer to HEAD has no content, errors included (RFC 9110 9.3.2), and a client that resets
-  the connection (a TCP reset: gone mid-answer or before the half-close) is no fault of ours.
+  the connection (a TCP reset: gone mid-answer or before the half-close) is no fault of ours: one
+  debug line (:func:`peer_gone`), no trace.
 * :meth:`Request.upgrade` answers a WebSocket handshake (RFC 6455, 4.2) and returns the
   :class:`~netserver.websocket.WebSocket`; the connection is the socket's from then on.
 """
 from __future__ import annotations
 
 import asyncio
+import errno
 import http
 import ipaddress
 import json
@@ -54,6 +57,7 @@ FIELD_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")              # no control c
 TARGET = re.compile(r"/[\x21-\x22\x24-\x7e]*")                      # origin-form: visible ASCII, no "#"
 HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(:[0-9]*)?")   # RFC 9112 3.2, RFC 3986 3.2.2
 ABSOLUTE = re.compile(r"(?i:https?)://([^/?#]+)(.*)")    # RFC 9112 3.2.2 absolute-form; no empty host (RFC 9110 4.2.1)
+AUTHORITY = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+):[0-9]{1,5}")   # RFC 9112 3.2.3, CONNECT's
 DIGITS = re.compile(r"[0-9]{1,12}")                                 # ASCII only: str.isdigit() takes "²"
 CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
                  ".png": "image/png", ".ico": "image/x-icon", ".json": "application/json", ".txt": "text/plain"}
@@ -308,7 +312,10 @@ def parse_head(head: bytes) -> tuple[str, str, str, Headers]:
     if absolute:   # RFC 9112 3.2.2: accepted, and its authority is the host
         authority, target = absolute.group(1), absolute.group(2) or "/"
         target = "/" + target if target.startswith("?") else target
-    if not TARGET.fullmatch(target):
+    # RFC 9112 3.2.3-3.2.4: CONNECT's authority and OPTIONS * are well formed (a router that takes
+    # neither method answers 501); any other target is a path.
+    if not (TARGET.fullmatch(target) or (method == "CONNECT" and AUTHORITY.fullmatch(target))
+            or (method == "OPTIONS" and target == "*")):
         raise HTTPError(400, "the request target must be a path (/...) in visible ASCII")
     headers = Headers()
     for line in fields:
@@ -352,6 +359,16 @@ def _is_head(start: bytes) -> bool:
     """Whether the request that begins with ``start`` is a HEAD, even one refused before it is parsed:
     its answer must have no content (RFC 9110 9.3.2)."""
     return start.lstrip(b"\r\n").startswith(b"HEAD ")
+
+
+PEER_GONE = {errno.ENOTCONN, errno.ECONNRESET, errno.EPIPE, errno.ECONNABORTED, errno.ESHUTDOWN, errno.ETIMEDOUT}
+
+
+def peer_gone(exc: BaseException) -> bool:
+    """Whether ``exc`` says the client went away (hung up mid-request, reset the connection: ENOTCONN
+    from a half-close after a reset, ECONNRESET, EPIPE...) rather than that something here failed."""
+    return isinstance(exc, (ConnectionError, asyncio.IncompleteReadError)) or \
+        (isinstance(exc, OSError) and exc.errno in PEER_GONE)
 
 
 def _ip_literal(host: str) -> bool:
@@ -517,12 +534,13 @@ class HTTPServer:
                     self.guard.end(transport)
             if not transport.is_closing():
                 await self._linger(reader, writer)
-        except (ConnectionError, asyncio.IncompleteReadError):
-            pass
         except asyncio.CancelledError:
             raise
-        except Exception:  # noqa: BLE001 - one connection's fault must not stop the server
-            self._log_fault("the page's connection from %s failed (once a minute per client)", remote)
+        except Exception as exc:  # noqa: BLE001 - one connection's fault must not stop the server
+            if peer_gone(exc):    # a phone that closes its page, a client that resets: normal life
+                log.debug("the connection from %s ended abruptly (%s: %s)", remote, type(exc).__name__, exc)
+            else:
+                self._log_fault("the page's connection from %s failed (once a minute per client)", remote)
         finally:
             writer.close()
 
@@ -531,11 +549,8 @@ class HTTPServer:
         """Close gently (RFC 9112 9.6): a close with unread input resets the connection, and the reset
         can destroy the answer before the client reads it. Half-close, then drop what the client
         still sends until it hangs up or pauses LINGER_S (the guard's idle sweep bounds the whole)."""
-        try:
-            if writer.can_write_eof():
-                writer.write_eof()
-        except OSError:
-            return      # reset by the client (ENOTCONN) since its answer was written: nobody to linger for
+        if writer.can_write_eof():
+            writer.write_eof()      # OSError ENOTCONN if the client reset the connection since its answer
         try:
             while True:
                 async with asyncio.timeout(LINGER_S):
@@ -596,4 +611,4 @@ class HTTPServer:
 
 
 __all__ = ["HTTPServer", "HTTPError", "Request", "Response", "Router", "json_response", "file_response",
-           "static_file", "parse_head", "body_length", "http_date"]
+           "static_file", "parse_head", "body_length", "http_date", "peer_gone"]
