@@ -14,6 +14,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--club", default="club", help="the club's topic level (as the boards' [club] club)")
     p.add_argument("--port", type=int, default=8090, help="the page's port (default 8090)")
     p.add_argument("--host", default="0.0.0.0", help="the page's address (default: every interface)")
+    p.add_argument("--hosts", nargs="+", default=[], metavar="NAME",
+                   help="names the page answers to besides its addresses, localhost and this machine's "
+                        "names (others get 421, against DNS rebinding)")
     p.add_argument("--state-dir", type=Path, default=Path("hub-state"), help="where the games are kept")
     p.add_argument("--credentials", type=Path, help='a 0600 file "user:password" for the broker')
     p.add_argument("--ca-file", type=Path, help="mqtts: the authority that signed the broker's certificate")
@@ -48,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
         print("echiquier hub: --broker URL is needed (or --broker-config DIR)", file=sys.stderr)
         return 2
     from firmware.hub.app import HubOptions, serve
+    from netserver.host_names import host_name, is_ip_literal
     rules = {k: v for k, v in (("time_control", args.time_control), ("rules", args.rules),
                                ("draw_offers_from_move", args.draw_offers_from), ("event", args.event))
              if v is not None}
@@ -62,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
                          port=args.port, credentials=args.credentials, ca_file=args.ca_file,
                          pairings=args.pairings, round=args.round,
                          site=args.site, rules=rules, ratings=args.ratings, broadcast=args.broadcast,
-                         token_file=args.token_file, lichess_url=args.lichess_url)
+                         token_file=args.token_file, lichess_url=args.lichess_url,
+                         hosts=(*args.hosts, *((args.host,) if not is_ip_literal(host_name(args.host)) else ())))
     try:
         return asyncio.run(serve(options))
     except (OSError, ValueError) as exc:

@@ -14,6 +14,7 @@ from firmware.hub.core import Hub
 from firmware.hub.mqtt import HubClient
 from firmware.hub.pairings import PairingError, parse_pairings
 from firmware.hub.server import HubServer
+from netserver.host_names import HostNames
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +28,7 @@ class HubOptions:
     club: str = "club"
     host: str = "0.0.0.0"
     port: int = 8090
+    hosts: tuple[str, ...] = ()                  # names the page answers to besides its own (see HostNames)
     credentials: Path | None = None
     ca_file: Path | None = None                  # mqtts: the authority to trust (None: the system's)
     pairings: Path | None = None
@@ -46,7 +48,7 @@ class HubApp:
     def __init__(self, options: HubOptions) -> None:
         self.options = options
         self.hub = Hub(options.state_dir, site=options.site, round=options.round, rules=options.rules)
-        self.server = HubServer(self.hub)
+        self.server = HubServer(self.hub, HostNames(options.hosts))
         self.client: HubClient | None = None
         self.pusher: BroadcastPusher | None = None
         self.ready = asyncio.Event()

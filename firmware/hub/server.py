@@ -1,6 +1,7 @@
 """The hub's web side (aiohttp): the hall page, its websocket, /round.pgn, per-board PGN, ratings.
 
-Everything is read-only: the page and the files show what the boards sent. The websocket sends
+Everything is read-only: the page and the files show what the boards sent, to requests addressed to
+the hub's own names (a page whose name was pointed at the hub, DNS rebinding, gets a 421). The websocket sends
 every board once on connection, then each board again whenever it changes (the page never polls).
 A board's update is encoded once and sent to every page.
 """
@@ -16,6 +17,7 @@ from aiohttp import WSMsgType, web
 
 from firmware.club.topics import NAME
 from firmware.hub.core import Hub
+from netserver.host_names import HostNames
 
 log = logging.getLogger(__name__)
 
@@ -28,14 +30,20 @@ def _error(status: int, message: str) -> web.Response:
     return web.json_response({"error": message}, status=status)
 
 
-class HubServer:
-    """Serves ``hub`` on ``host``:``port`` (``await start()``, ``await stop()``)."""
+MISDIRECTED = ("this hub does not answer to that name: open the hall page by the hub's address or its own "
+               "name (more names: echiquier hub --hosts)")
 
-    def __init__(self, hub: Hub) -> None:
+
+class HubServer:
+    """Serves ``hub`` on ``host``:``port`` (``await start()``, ``await stop()``) to requests addressed
+    to one of ``names`` (default: its addresses, localhost and this machine's names)."""
+
+    def __init__(self, hub: Hub, names: HostNames | None = None) -> None:
         self.hub = hub
+        self.names = names if names is not None else HostNames()
         self.sockets: set[web.WebSocketResponse] = set()
         self._sending: set[asyncio.Task] = set()
-        self.app = web.Application()
+        self.app = web.Application(middlewares=[self._addressed_here])
         r = self.app.router
         r.add_get("/", self._page)
         r.add_get("/ws", self._websocket)
@@ -50,6 +58,13 @@ class HubServer:
         self.runner: web.AppRunner | None = None
         self.port: int | None = None
         hub.listeners.append(self.board_changed)
+
+    @web.middleware
+    async def _addressed_here(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.headers.get("Host", "") not in self.names:
+            return _error(421, MISDIRECTED)
+        response: web.StreamResponse = await handler(request)
+        return response
 
     async def start(self, host: str, port: int) -> int:
         self.runner = web.AppRunner(self.app, access_log=None)

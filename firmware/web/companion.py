@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware.config import Config
-from firmware.web.guard import BoardNames, is_ip_literal, is_loopback
+from netserver.host_names import HostNames, is_ip_literal, is_loopback
 from firmware.web.library import GameLibrary
 from firmware.web.pairing import Pairing, led_pattern, load_or_create_code, load_or_create_secret
 from firmware.web.server import WebCompanion
@@ -38,12 +38,12 @@ def pairing_for(config: Config, code: str | None = None) -> Pairing:
     return Pairing(code, required=True, secret=load_or_create_secret(config.state_dir))
 
 
-def names_for(config: Config) -> BoardNames:
+def names_for(config: Config) -> HostNames:
     """The names the page answers to: its own (localhost, the hostname, ``<hostname>.local``), the
     ``[web] host`` it listens on if that is a name, and ``[web] hosts``."""
     bind = config.web.host
     named = bind and not is_ip_literal(bind.strip("[]"))
-    return BoardNames((*config.web.hosts, *((bind,) if named else ())))
+    return HostNames((*config.web.hosts, *((bind,) if named else ())))
 
 
 def build_companion(session: Any, config: Config, *, pairing: Pairing | None = None, hand: SimHand | None = None,

@@ -1,96 +1,26 @@
 """Who may read and change the board through its page: the DNS-rebinding, cross-site and pairing checks.
 
 Every request, reads and the websocket included, must be addressed to a name the board answers
-to (:class:`BoardNames`; :meth:`ChangeGuard.misdirected`), else it is a 421. Reading is then free;
+to (:class:`HostNames`; :meth:`ChangeGuard.misdirected`), else it is a 421. Reading is then free;
 every other request passes :meth:`ChangeGuard.check` before its handler. The guard holds the
 policy and nothing else: the pairing code, its tokens and its rate limits are
 :class:`~firmware.web.pairing.Pairing`'s, the routes and the handlers the server's.
 """
 from __future__ import annotations
 
-import ipaddress
 import logging
-import re
-import socket
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from firmware.web.answers import error_answer
 from firmware.web.pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Refusal, client_key
+from netserver.host_names import HostNames, host_name, is_loopback
 from netserver.http_server import Request, Response, json_response
 
 log = logging.getLogger(__name__)
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 COOKIE_CHECKED = "pairing_cookie_checked"
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` (an address or "localhost") is reachable from this machine only."""
-    if host in ("localhost", "ip6-localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-LOOPBACK_NAMES = ("localhost", "ip6-localhost")
-# WHATWG URL: a host whose last label is a number is an IPv4 address (127.1, 0x7f.1, 2130706433),
-# never a name DNS could resolve, so no page can be served under it.
-_NUMERIC_LABEL = re.compile(r"(0[xX][0-9A-Fa-f]*|[0-9]+)")
-
-
-def host_name(host: str) -> str:
-    """The name in a ``Host`` header: no port, no brackets, lower case, no final dot.
-
-    >>> host_name("Board.Local.:8080"), host_name("[::1]:80"), host_name("127.0.0.1")
-    ('board.local', '::1', '127.0.0.1')
-    """
-    if host.startswith("["):
-        name = host[1:host.find("]")] if "]" in host else host[1:]
-    else:
-        name = host.rpartition(":")[0] if ":" in host else host
-    name = name.lower()
-    return name[:-1] if name.endswith(".") else name
-
-
-def is_ip_literal(name: str) -> bool:
-    """Whether ``name`` (as :func:`host_name` gives it) is an address, not a name DNS resolves."""
-    try:
-        ipaddress.ip_address(name)
-        return True
-    except ValueError:
-        pass
-    return bool(name) and _NUMERIC_LABEL.fullmatch(name.rsplit(".", 1)[-1]) is not None
-
-
-class BoardNames:
-    """The names the board answers to, besides any IP literal: ``localhost``, its hostname (and the
-    first label of a dotted one), ``<hostname>.local`` (mDNS), and ``extra`` (``[web] hosts``, a
-    bind name). A request addressed to any other name was sent there by DNS rebinding (a page whose
-    name now points at the board), or reached the wrong server: RFC 9110 15.5.20, a 421.
-
-    >>> names = BoardNames(["chess.home.arpa"], hostname="echiquier")
-    >>> [h in names for h in ("echiquier.local:8080", "[::1]", "Chess.Home.Arpa", "evil.example")]
-    [True, True, True, False]
-    """
-
-    def __init__(self, extra: Iterable[str] = (), *, hostname: str | None = None) -> None:
-        hostname = (socket.gethostname() if hostname is None else hostname).lower().rstrip(".")
-        names = {*LOOPBACK_NAMES, *(host_name(name) for name in extra if name)}
-        if hostname:
-            short = hostname.split(".", 1)[0]
-            names |= {hostname, short, f"{short}.local"}
-        self.names = frozenset(names)
-
-    def __contains__(self, host: object) -> bool:
-        """Whether a ``Host`` header (a name or an address, with or without a port) is the board's.
-        No Host at all (HTTP/1.0) passes: a browser always sends one, so no page rebinds through it."""
-        if not isinstance(host, str):
-            return False
-        name = host_name(host)
-        return not host or name in self.names or is_ip_literal(name)
 
 
 class ChangeGuard:
@@ -117,10 +47,10 @@ class ChangeGuard:
     * Time is ``clock()``, the one the pairing's limits count in.
     """
 
-    def __init__(self, pairing: Pairing, clock: Callable[[], float], names: BoardNames | None = None) -> None:
+    def __init__(self, pairing: Pairing, clock: Callable[[], float], names: HostNames | None = None) -> None:
         self.pairing = pairing
         self.clock = clock
-        self.names = names if names is not None else BoardNames()
+        self.names = names if names is not None else HostNames()
         self.on_show_code: Callable[[], None] | None = None   # show the code on the LEDs (the service)
 
     def misdirected(self, request: Request) -> Response | None:
@@ -232,4 +162,4 @@ class ChangeGuard:
         return response
 
 
-__all__ = ["ChangeGuard", "BoardNames", "host_name", "is_ip_literal", "is_loopback", "SAFE_METHODS"]
+__all__ = ["ChangeGuard", "SAFE_METHODS"]

@@ -47,9 +47,11 @@ from firmware.web.answers import NO_STORE, error_answer, http_error_answer, refu
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, CommandRefused, Backend)
 from firmware.web.broadcast import Broadcaster
-from firmware.web.guard import BoardNames, ChangeGuard
+from firmware.web.guard import ChangeGuard
+from netserver.host_names import HostNames
 from netserver.http_server import (HTTPError, HTTPServer, Request, Response, Router, file_response, json_response,
                                    static_file)
+from firmware.web.analyses import Analyses
 from firmware.web.library import GameLibrary
 from firmware.web.library_pages import LibraryPages
 from netserver.limits import ConnectionGuard, LogLimiter, parse_json
@@ -111,7 +113,7 @@ class WebCompanion:
 
     def __init__(self, backend: Backend, *, pairing: Pairing, library: GameLibrary | None = None,
                  hand: SimHand | None = None, clock: Callable[[], float] = time.monotonic,
-                 static_dir: Path = STATIC_DIR, names: BoardNames | None = None) -> None:
+                 static_dir: Path = STATIC_DIR, names: HostNames | None = None) -> None:
         self.backend = backend
         self.pairing = pairing
         self.library = library
@@ -131,6 +133,8 @@ class WebCompanion:
         self.connections = ConnectionGuard(time.monotonic)
         self.log_limiter = LogLimiter()
         self._sweeper: asyncio.Task[None] | None = None
+        self.analyses = Analyses(library, library.games_dir.parent / "analysis", idle=backend.idle,
+                                 engine_path=backend.engine_path()) if library is not None else None
         self.router = self._routes()
 
     # -- application -----------------------------------------------------------------------------
@@ -160,7 +164,7 @@ class WebCompanion:
         r.add_post("/api/lichess/claim",
                    self._command(LICHESS_CLAIM, lambda v, now: self.backend.claim_when_gone(v["what"], now)))
         r.add_post("/api/settings", self._command(SETTINGS, self._settings))
-        LibraryPages(self.library).add_to(r)
+        LibraryPages(self.library, analyses=self.analyses, backend=self.backend, clock=self.clock).add_to(r)
         if self.sim is not None:
             for path, (spec, action) in self.sim.commands().items():
                 r.add_post(path, self._command(spec, action))
@@ -252,6 +256,8 @@ class WebCompanion:
         """Subscribe to the backend and start broadcasting (on the running loop); idempotent."""
         if self.broadcaster.start():
             self._unsubscribe = self.backend.subscribe(self.changed)
+        if self.analyses is not None:
+            self.analyses.start()     # finished games analysed while the board is idle, if asked to
 
     async def start(self, host: str, port: int) -> int:
         """Serve on ``host:port`` (port 0: any free port); returns the port. Idempotent."""
@@ -275,6 +281,8 @@ class WebCompanion:
             self._unsubscribe()
             self._unsubscribe = None
         await self.broadcaster.stop()
+        if self.analyses is not None:
+            await self.analyses.stop()
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None

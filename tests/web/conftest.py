@@ -63,7 +63,7 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 async def serve(clock, tmp_path):
-    """``await serve(sim=..., code=..., names=BoardNames(...))`` -> (client, companion, backend); closed
+    """``await serve(sim=..., code=..., names=HostNames(...))`` -> (client, companion, backend); closed
     after the test."""
     opened = []
 

@@ -10,7 +10,7 @@ import pytest
 
 from firmware.config import ConfigError, loads_config
 from firmware.web.companion import names_for
-from firmware.web.guard import BoardNames, host_name, is_ip_literal
+from netserver.host_names import HostNames, host_name, is_ip_literal
 from tests.netserver.oracles import http_responses
 
 CODE = "35162478"
@@ -85,7 +85,7 @@ def test_a_host_header_is_compared_by_its_name_alone():
 
 
 def test_the_board_knows_its_hostname_its_short_name_and_its_mdns_name():
-    names = BoardNames(hostname="Echiquier.home.arpa.")
+    names = HostNames(hostname="Echiquier.home.arpa.")
     assert {"echiquier.home.arpa", "echiquier", "echiquier.local", "localhost"} <= names.names
     assert "echiquier.local:8080" in names and "ECHIQUIER:80" in names
     assert "evil.example:8080" not in names and "echiquier.evil.example" not in names
@@ -97,7 +97,7 @@ def test_web_hosts_and_a_named_bind_address_add_names_and_an_address_adds_none()
     assert {"board.lan", "chess.home.arpa", "salle-2.club.example"} <= names.names
     assert "evil.example" not in names
     for bind in ("0.0.0.0", "::", "192.168.1.50"):
-        assert names_for(loads_config(f'[web]\nhost = "{bind}"')).names == BoardNames().names
+        assert names_for(loads_config(f'[web]\nhost = "{bind}"')).names == HostNames().names
 
 
 @pytest.mark.parametrize("value", ['"chess.home.arpa"', '[1]', '["http://chess.home.arpa"]', '["chess:8080"]',

@@ -278,9 +278,9 @@ async def test_a_request_from_another_site_is_refused(serve):
 async def test_a_simulator_refuses_changes_addressed_to_another_host(serve):
     """Another name is misdirected whatever the request (421: tests/web/test_misdirected.py); without
     pairing, a change must moreover come by a loopback name, not by the machine's other names."""
-    from firmware.web.guard import BoardNames
+    from netserver.host_names import HostNames
 
-    client, _, backend = await serve(names=BoardNames(["chess.home.arpa"], hostname="echiquier"))
+    client, _, backend = await serve(names=HostNames(["chess.home.arpa"], hostname="echiquier"))
     rebound = await post(client, "/api/game/resign", {"color": "white"}, headers={"Host": "evil.example:8080"})
     assert rebound.status == 421 and not backend.calls
     for name in ("echiquier.local:8080", "chess.home.arpa:8080"):
