@@ -67,6 +67,10 @@ class Play:
     chat_lines: list[tuple[str, str]] = field(default_factory=list)   # the online game's chat: (username, text)
     notice: tuple[str, str, int] | None = None   # (English, French, the ply it stands for) until a move
     problems: ProblemLog = field(default_factory=ProblemLog)
+    # A frame the page asked the LEDs to show while no game is live (the library's moves of a game
+    # reviewed), and the settled board it stands on: gone once the board changes or a game begins.
+    shown: tuple[int, ...] | None = None
+    shown_on: object = None
 
     def game_over(self) -> None:
         """The game has ended: nothing is awaited or offered any more."""
@@ -78,6 +82,19 @@ class Play:
     def tell(self, en: str, fr: str, ply: int) -> None:
         """A notice shown on the page until the next move (``ply``: the moves made when it came)."""
         self.notice = (en, fr, ply)
+
+    def show_on_leds(self, frame: tuple[int, ...] | None) -> None:
+        """Show ``frame`` on the LEDs instead of the game's while no game is live (None: stop)."""
+        self.shown, self.shown_on = frame, None
+
+    def leds_shown(self, board: object, live: bool) -> tuple[int, ...] | None:
+        """The frame asked for, while no game is live and the settled ``board`` is the one it was
+        first shown on; None else (and it is forgotten)."""
+        if self.shown is not None and self.shown_on is None:
+            self.shown_on = board
+        if self.shown is not None and (live or board is not self.shown_on):
+            self.shown = self.shown_on = None
+        return self.shown
 
     def current_notice(self, ply: int, over: bool) -> tuple[str, str] | None:
         notice = self.notice

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from chess_core import Position
+from chess_core import Move, Position
 from chess_core.squares import COLOR_NAMES
 
 from firmware.config import OpponentKind
@@ -126,6 +126,20 @@ class Backend:
     def claim_when_gone(self, what: str, now: float) -> None:
         """The other player left the online game: claim the win ("victory") or a draw ("draw")."""
         raise CommandRefused("no_online_here")
+
+    def show_on_board(self, played: Move | None, best: Move | None, now: float) -> bool:
+        """Light a reviewed game's move ``played`` and the engine's ``best`` move on the board's
+        LEDs (both None: the game's own LEDs again) while no game is being played; False when
+        the board cannot show them now (a game is being played, or no board here)."""
+        return False
+
+    def idle(self) -> bool:
+        """Whether no game is being played (the library's analyses may run unasked)."""
+        return True
+
+    def engine_path(self) -> str:
+        """The UCI engine the library's analyses run."""
+        return "/usr/games/stockfish"
 
     def close(self) -> None:
         """Release what the backend holds (subscriptions); idempotent."""

@@ -1,48 +1,123 @@
-"""The game library on the page: the recorded games listed, shown move by move and downloaded as PGN."""
+"""The game library on the page: the recorded games listed, shown move by move, analysed and downloaded as PGN."""
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from typing import Any
+
+from chess_core import InvalidMoveError, Move
+
+from firmware.web.analyses import Analyses, AnalysisRefused
 from firmware.web.answers import NO_STORE, error_answer
+from firmware.web.backend import Backend
 from firmware.web.library import GameLibrary, UnknownGame
+from firmware.web.validate import BadRequest, Boolean, Field, Spec, check_body
 from netserver.http_server import HTTPError, Request, Response, Router, json_response
+from netserver.limits import parse_json
+
+
+class Uci(Field):
+    """A move in UCI ("e2e4", "e7e8q"), or null."""
+
+    def check(self, value: Any) -> Move:
+        try:
+            if not isinstance(value, str) or len(value) > 5:
+                raise InvalidMoveError("")
+            return Move.from_uci(value)
+        except InvalidMoveError:
+            raise ValueError(f'expected a move such as "e2e4", got {value!r}') from None
+
+    def describe(self) -> str:
+        return "a move in UCI"
+
+
+SHOW: Spec = {"played": Uci(optional=True), "best": Uci(optional=True)}
+ANALYSIS_SETTINGS: Spec = {"when_idle": Boolean()}
 
 
 class LibraryPages:
-    """The read-only routes of a :class:`~firmware.web.library.GameLibrary` (``add_to(router)``).
+    """The routes of a :class:`~firmware.web.library.GameLibrary` and its analyses (``add_to(router)``).
 
-    * ``GET /api/games``: ``{"games": [summary...]}``; ``GET /api/games/{id}``: one game, replayed.
-    * ``GET /games.pgn``: every game in one file; ``GET /games/{id}.pgn``: one game, as a download.
+    * ``GET /api/games``: ``{"games": [summary...], "analysis": {"when_idle": bool}}``;
+      ``GET /api/games/{id}``: one game, replayed, with ``analysis`` (the page's review of it, or
+      null) and ``analysing`` (``{"state": "queued" | "running" | "failed", ...}`` or null).
+    * ``POST /api/games/{id}/analysis``: analyse the game (a finished one; 409 otherwise), 202.
+    * ``POST /api/analysis/settings`` ``{"when_idle": bool}``: analyse finished games while idle.
+    * ``POST /api/board/show`` ``{"played": uci|null, "best": uci|null}``: light a reviewed move
+      and the better one on the board's LEDs while no game is played (``{"shown": false}`` else).
+    * ``GET /games.pgn``: every game in one file; ``GET /games/{id}.pgn``: one game, as a
+      download (analysed, when its analysis is of its moves).
     * An id the library does not know is a 404 ``"no such game"``. Without a library (None) the
       list is empty, the whole PGN empty, and one game a 404 ``"no game library here"``.
-    * Nothing here changes state: these routes need no pairing, and nothing is cached.
+    * The reading routes change nothing and need no pairing; the POSTs are commands, under the
+      server's guard as every other.
     """
 
-    def __init__(self, library: GameLibrary | None) -> None:
+    def __init__(self, library: GameLibrary | None, *, analyses: Analyses | None = None,
+                 backend: Backend | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.library = library
+        self.analyses = analyses
+        self.backend = backend
+        self.clock = clock
 
     def add_to(self, router: Router) -> None:
         router.add_get("/api/games", self.games)
         router.add_get("/api/games/{id}", self.game)
+        router.add_post("/api/games/{id}/analysis", self.analyse)
+        router.add_post("/api/analysis/settings", self.analysis_settings)
+        router.add_post("/api/board/show", self.show)
         router.add_get("/games.pgn", self.all_pgn)
         router.add_get("/games/{id}.pgn", self.game_pgn)
 
     async def games(self, request: Request) -> Response:
         games = self.library.games() if self.library is not None else []
-        return json_response({"games": games}, headers=dict(NO_STORE))
+        when_idle = self.analyses.when_idle if self.analyses is not None else False
+        return json_response({"games": games, "analysis": {"when_idle": when_idle}}, headers=dict(NO_STORE))
 
     async def game(self, request: Request) -> Response:
+        game_id = request.match_info["id"]
         try:
-            game = self._library().game(request.match_info["id"])
+            game = self._library().game(game_id)
         except UnknownGame:
             return error_answer(404, "no such game")
+        analyses = self.analyses
+        game["analysis"] = analyses.review(game_id, game["uci"]) if analyses is not None else None
+        game["analysing"] = analyses.status(game_id) if analyses is not None else None
         return json_response(game, headers=dict(NO_STORE))
+
+    async def analyse(self, request: Request) -> Response:
+        if self.analyses is None:
+            return error_answer(404, "no analyses here")
+        check_body(self._json(request), {})
+        try:
+            status = self.analyses.request(request.match_info["id"])
+        except UnknownGame:
+            return error_answer(404, "no such game")
+        except AnalysisRefused as exc:
+            return error_answer(409, str(exc))
+        return json_response({"ok": True, "analysing": status}, status=202, headers=dict(NO_STORE))
+
+    async def analysis_settings(self, request: Request) -> Response:
+        if self.analyses is None:
+            return error_answer(404, "no analyses here")
+        values = check_body(self._json(request), ANALYSIS_SETTINGS)
+        self.analyses.set_when_idle(values["when_idle"])
+        return json_response({"ok": True, "when_idle": self.analyses.when_idle}, headers=dict(NO_STORE))
+
+    async def show(self, request: Request) -> Response:
+        values = check_body(self._json(request), SHOW)
+        backend = self.backend
+        shown = backend is not None and backend.show_on_board(values["played"], values["best"], self.clock())
+        return json_response({"ok": True, "shown": shown}, headers=dict(NO_STORE))
 
     async def game_pgn(self, request: Request) -> Response:
         game_id = request.match_info["id"]
         try:
             text = self._library().pgn(game_id)
+            analysed = self.analyses.pgn(game_id, self._library().game(game_id)["uci"]) if self.analyses else None
         except UnknownGame:
             return error_answer(404, "no such game")
-        return self._pgn_response(text, f"{game_id}.pgn")
+        return self._pgn_response(analysed or text, f"{game_id}.pgn")
 
     async def all_pgn(self, request: Request) -> Response:
         text = self.library.all_pgn() if self.library is not None else ""
@@ -52,6 +127,16 @@ class LibraryPages:
         if self.library is None:
             raise HTTPError(404, "no game library here")
         return self.library
+
+    @staticmethod
+    def _json(request: Request) -> Any:
+        try:
+            text = request.body.decode("utf-8") if request.body else ""
+            return parse_json(text) if text.strip() else {}
+        except UnicodeDecodeError:
+            raise BadRequest("the body is not UTF-8 text") from None
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
 
     @staticmethod
     def _pgn_response(text: str, filename: str) -> Response:

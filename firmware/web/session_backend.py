@@ -11,8 +11,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from chess_core import Position
+from chess_core import Move, Position
 
+from firmware.analysis.leds import review_frame
 from firmware.words import LED_ROLES
 from firmware.session import SessionError
 from firmware.session.state import SessionState, once, to_json
@@ -154,6 +155,21 @@ class SessionBackend(Backend):
 
     def claim_when_gone(self, what: str, now: float) -> Any:
         return self._call(self.session.seat.claim_when_gone, what, now)
+
+    def show_on_board(self, played: Move | None, best: Move | None, now: float) -> bool:
+        session = self.session
+        if session.live:
+            return False
+        shown = None if played is None and best is None else review_frame(played, best, session.style)
+        session.play.show_on_leds(shown)
+        session.refresh(now)
+        return True
+
+    def idle(self) -> bool:
+        return not self.session.live
+
+    def engine_path(self) -> str:
+        return str(self.session.config.engine.path)
 
 
 __all__ = ["SessionBackend", "once"]

@@ -1,0 +1,265 @@
+"""The library's computer analyses: games analysed on request or when the board is idle, one at a time, kept beside the games.
+
+Contract
+========
+
+* :meth:`Analyses.request` queues a finished game of the library (404 if unknown, a refusal if it
+  is still being played); one game is analysed at a time (``firmware.analysis``: Stockfish in its
+  own process at nice 19, one thread, a 16 MB hash), in the order asked.
+* The analysis of ``<id>`` is kept in ``<state>/analysis/``: ``<id>.json`` (what the page draws,
+  with the moves it is of) and ``<id>.pgn`` (the game as Lichess exports an analysed game), each
+  written whole (``firmware.atomic_file``). It belongs to the game only while the game's moves are
+  the same (a game continued after it is analysed again, not shown with another's analysis).
+* :meth:`Analyses.status` says where a game's analysis stands: ``queued``, ``running`` (with the
+  positions done and their total) or ``failed`` (with why, in words); None when nothing is asked.
+* **When idle** (a setting kept in ``<state>/analysis/settings.json``, off by default): while no
+  game is being played (``idle()``), the newest finished game without an analysis is analysed,
+  one after the other; an analysis started so stops as soon as a game begins (it is asked for
+  again when the board is idle again). An analysis asked for on the page runs, game or not.
+* ``tick()`` is what the watch does every ``WATCH_S`` seconds (tests call it by hand).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chess_core import PgnError, read_game
+
+from firmware.analysis.annotated import annotated_pgn
+from firmware.analysis.engine import AnalysisLimit, evaluate_game
+from firmware.analysis.review import review
+from firmware.atomic_file import write_atomically
+from firmware.openings import classify
+from firmware.opponents.engine.uci import DEFAULT_ENGINE_PATH, EngineError
+from firmware.tasks import cancel_and_wait
+from firmware.web.library import GameLibrary, UnknownGame
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Analyses", "AnalysisRefused", "LIMIT", "WATCH_S"]
+
+LIMIT = AnalysisLimit(movetime_ms=200)   # per position: a 40-move game in about 20 s
+WATCH_S = 10.0                           # how often the idle watch looks
+
+
+class AnalysisRefused(ValueError):
+    """A game that cannot be analysed now (still being played, no moves); the message says why."""
+
+
+@dataclass
+class _Job:
+    game_id: str
+    asked: bool                 # asked on the page (else: the idle watch's)
+    done: int = 0
+    total: int = 0
+    error: str | None = None
+
+
+class Analyses:
+    """The analyses of one library's games; see the module docstring."""
+
+    def __init__(self, library: GameLibrary, directory: str | Path, *, idle: Callable[[], bool] = lambda: True,
+                 engine_path: str = DEFAULT_ENGINE_PATH, limit: AnalysisLimit = LIMIT,
+                 on_change: Callable[[], None] | None = None) -> None:
+        self.library = library
+        self.directory = Path(directory)
+        self.idle = idle
+        self.engine_path = engine_path
+        self.limit = limit
+        self.on_change = on_change
+        self._queue: deque[_Job] = deque()
+        self._running: _Job | None = None
+        self._failed: dict[str, _Job] = {}
+        self._task: asyncio.Task[None] | None = None      # the queue's runner
+        self._work: asyncio.Task[None] | None = None      # the game being analysed
+        self._watch: asyncio.Task[None] | None = None
+        self._cache: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
+
+    # -- the setting ---------------------------------------------------------------------------------
+    @property
+    def when_idle(self) -> bool:
+        try:
+            settings = json.loads((self.directory / "settings.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        return isinstance(settings, dict) and settings.get("when_idle") is True
+
+    def set_when_idle(self, on: bool) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        write_atomically(self.directory / "settings.json", json.dumps({"when_idle": bool(on)}) + "\n")
+        self.tick()
+
+    # -- what the page reads ---------------------------------------------------------------------------
+    def status(self, game_id: str) -> dict[str, Any] | None:
+        job = self._running if self._running is not None and self._running.game_id == game_id else None
+        if job is not None:
+            return {"state": "running", "done": job.done, "total": job.total}
+        if any(j.game_id == game_id for j in self._queue):
+            return {"state": "queued"}
+        failed = self._failed.get(game_id)
+        return {"state": "failed", "error": failed.error} if failed is not None else None
+
+    def review(self, game_id: str, moves: list[str]) -> dict[str, Any] | None:
+        """The analysis of ``game_id`` for the page, if there is one of these very ``moves``."""
+        kept = self._kept(game_id)
+        return kept["review"] if kept is not None and kept.get("moves") == moves else None
+
+    def pgn(self, game_id: str, moves: list[str]) -> str | None:
+        """The analysed PGN of ``game_id``, if there is one of these very ``moves``."""
+        if self.review(game_id, moves) is None:
+            return None
+        try:
+            return (self.directory / f"{game_id}.pgn").read_text(encoding="utf-8")
+        except OSError:
+            return None
+
+    def _kept(self, game_id: str) -> dict[str, Any] | None:
+        path = self.directory / f"{game_id}.json"
+        try:
+            stat = path.stat()
+        except OSError:
+            self._cache.pop(game_id, None)
+            return None
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        cached = self._cache.get(game_id)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        try:
+            kept = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(kept, dict):
+            return None
+        self._cache[game_id] = (stamp, kept)
+        return kept
+
+    # -- asking ----------------------------------------------------------------------------------------
+    def request(self, game_id: str, *, asked: bool = True) -> dict[str, Any]:
+        """Queue ``game_id`` (UnknownGame, AnalysisRefused); its status."""
+        game = self.library.game(game_id)
+        if game.get("in_progress"):
+            raise AnalysisRefused("the game is still being played: it is analysed once it has ended")
+        if not game.get("uci"):
+            raise AnalysisRefused("the game has no move to analyse")
+        if self.status(game_id) is None or self._failed.pop(game_id, None) is not None:
+            self._queue.append(_Job(game_id, asked))
+            self._start()
+            self._changed()
+        return self.status(game_id) or {"state": "queued"}
+
+    def _start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="analyses")
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    async def _run(self) -> None:
+        """The queue's games, one after the other; each in a task of its own, which the idle watch
+        may cancel without stopping the queue."""
+        while self._queue:
+            job = self._running = self._queue.popleft()
+            work = self._work = asyncio.get_running_loop().create_task(self._analyse(job),
+                                                                        name=f"analysis-{job.game_id}")
+            try:
+                await asyncio.wait({work})
+            except asyncio.CancelledError:
+                await cancel_and_wait(work)
+                raise
+            finally:
+                self._running = self._work = None
+            if not work.cancelled() and (exc := work.exception()) is not None:
+                if not isinstance(exc, (EngineError, OSError, PgnError, UnknownGame, ValueError)):
+                    log.error("analysis of %s failed", job.game_id, exc_info=exc)
+                else:
+                    log.warning("analysis of %s failed: %s", job.game_id, exc)
+                job.error = f"the analysis failed: {exc}"
+                self._failed[job.game_id] = job
+            self._changed()
+
+    async def _analyse(self, job: _Job) -> None:
+        text = self.library.pgn(job.game_id)
+        game = read_game(text)
+
+        def progress(done: int, total: int) -> None:
+            job.done, job.total = done, total
+
+        job.total = len(game.moves) + 1
+        names: list[str] = []
+        evals = await evaluate_game(game.moves, self.limit, start_fen=game.game.start_fen,
+                                    chess960=game.game.chess960, engine_path=self.engine_path,
+                                    progress=progress, names=names)
+        engine = names[0] if names else "Stockfish"
+        found = review(game.moves, evals, start_fen=game.game.start_fen, chess960=game.game.chess960,
+                       engine=engine, limit=self.limit.text())
+        annotated = annotated_pgn(game, found, annotator=f"{engine}, {self.limit.text()}",
+                                  opening=classify(game.game))
+        if self.library.pgn(job.game_id) != text:   # the game changed meanwhile: this analysis is not of it
+            raise ValueError("the game changed while it was analysed")
+        self.directory.mkdir(parents=True, exist_ok=True)
+        write_atomically(self.directory / f"{job.game_id}.pgn", annotated)
+        write_atomically(self.directory / f"{job.game_id}.json", json.dumps(
+            {"moves": [m.uci() for m in game.moves], "review": found.to_json()}))
+
+    # -- the idle watch ----------------------------------------------------------------------------------
+    def tick(self) -> None:
+        """Stop an idle analysis once a game is played; start the next one while idle and asked to."""
+        running = self._running
+        idle = self.idle()
+        if not idle:
+            dropped = [j for j in self._queue if not j.asked]
+            for job in dropped:
+                self._queue.remove(job)
+            if running is not None and not running.asked and self._work is not None:
+                self._work.cancel()     # (it is asked for again when the board is idle again)
+            if dropped or running is not None:
+                self._changed()
+            return
+        if running is not None or self._queue or not self.when_idle:
+            return
+        for summary in self.library.games():            # newest first
+            if summary["in_progress"] or summary["plies"] < 2 or summary["problem"]:
+                continue
+            game_id = summary["id"]
+            if game_id in self._failed or self._kept(game_id) is not None and self.review(
+                    game_id, self.library.game(game_id)["uci"]) is not None:
+                continue
+            try:
+                self.request(game_id, asked=False)
+            except (UnknownGame, AnalysisRefused):
+                continue
+            return
+
+    def start(self) -> None:
+        """Watch for idle moments (on the running loop); idempotent."""
+        if self._watch is None:
+            self._watch = asyncio.get_running_loop().create_task(self._watch_loop(), name="analyses-watch")
+
+    async def _watch_loop(self) -> None:
+        while True:
+            try:
+                self.tick()
+            except Exception:  # noqa: BLE001 - the watch must outlive a bad file
+                log.exception("the idle analysis watch failed")
+            await asyncio.sleep(WATCH_S)
+
+    async def settled(self) -> None:
+        """Return once no analysis runs or waits (the tests; nothing else waits for one)."""
+        while self._task is not None and not self._task.done():
+            await asyncio.wait({self._task})
+
+    async def stop(self) -> None:
+        """Stop the watch and any analysis (the engine is quit and reaped)."""
+        for task in (self._watch, self._task):
+            if task is not None:
+                await cancel_and_wait(task)
+        self._watch = self._task = None
+        self._queue.clear()
+        self._running = None

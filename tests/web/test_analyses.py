@@ -1,0 +1,162 @@
+"""The library's analyses with the real Stockfish: asked on the page or run while idle, kept beside the games, served with the game, never of another game's moves."""
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import shutil
+
+import chess.pgn
+import pytest
+
+from firmware.analysis.engine import AnalysisLimit
+from firmware.web.analyses import Analyses, AnalysisRefused
+from firmware.web.library import GameLibrary, UnknownGame
+
+from .test_library import SHEPHERD, record
+
+pytestmark = pytest.mark.skipif(not shutil.which("/usr/games/stockfish"), reason="Stockfish is not installed")
+QUICK = AnalysisLimit(depth=4)
+FINISHED = "2025-03-01_1000_Anna-vs-Ben"
+PLAYING = "2025-03-04_1200_Cleo-vs-Dan"
+OLDER = "2025-02-01_0900_Ben-vs-Anna"
+
+
+@pytest.fixture
+def games(tmp_path):
+    d = tmp_path / "games"
+    record(d, FINISHED, SHEPHERD)                                   # 1-0 by checkmate
+    record(d, OLDER, ("d4", "d5", "c4", "e6"), White="Ben", Black="Anna", Result="1/2-1/2")
+    record(d, PLAYING, ("e4", "c5"), White="Cleo", Black="Dan")    # no result yet: in progress
+    return d
+
+
+def analyses_of(games, idle=lambda: True, **kw) -> Analyses:
+    return Analyses(GameLibrary(games), games.parent / "analysis", idle=idle, limit=QUICK, **kw)
+
+
+async def test_an_analysis_asked_for_is_kept_beside_the_game_and_is_of_its_moves(games):
+    analyses = analyses_of(games)
+    assert analyses.request(FINISHED) == {"state": "queued"}
+    await analyses.settled()
+    uci = GameLibrary(games).game(FINISHED)["uci"]
+    found = analyses.review(FINISHED, uci)
+    assert found is not None and [m["uci"] for m in found["moves"]] == uci
+    assert found["moves"][5]["san"] == "Nf6" and found["moves"][5]["judgement"] == "blunder"
+    assert found["accuracy"]["white"] > found["accuracy"]["black"]
+    assert analyses.status(FINISHED) is None
+    pgn = analyses.pgn(FINISHED, uci)
+    theirs = chess.pgn.read_game(io.StringIO(pgn))
+    assert theirs.headers["White"] == "Anna" and list(theirs.mainline())[0].eval() is not None
+    assert (games.parent / "analysis" / f"{FINISHED}.json").is_file()
+    # the same file name with other moves (a game replaced): its analysis is not shown
+    assert analyses.review(FINISHED, uci[:-1]) is None and analyses.pgn(FINISHED, uci[:-1]) is None
+
+
+async def test_a_game_in_progress_or_unknown_is_refused(games):
+    analyses = analyses_of(games)
+    with pytest.raises(AnalysisRefused, match="still being played"):
+        analyses.request(PLAYING)
+    with pytest.raises(UnknownGame):
+        analyses.request("nothing-here")
+
+
+class RewrittenOnceRead(GameLibrary):
+    """The recorder rewrites the game (its moves taken back and played otherwise) just after the
+    analysis read it."""
+
+    def pgn(self, game_id: str) -> str:
+        text = super().pgn(game_id)
+        if not getattr(self, "rewritten", False):
+            self.rewritten = True
+            record(self.games_dir, OLDER, ("d4", "d5", "c4", "c6"), White="Ben", Black="Anna", Result="1/2-1/2")
+        return text
+
+
+async def test_a_game_that_changes_while_analysed_keeps_no_analysis(games):
+    analyses = Analyses(RewrittenOnceRead(games), games.parent / "analysis", limit=QUICK)
+    analyses.request(OLDER)
+    await analyses.settled()
+    assert analyses.status(OLDER)["state"] == "failed" and "changed" in analyses.status(OLDER)["error"]
+    assert analyses.review(OLDER, GameLibrary(games).game(OLDER)["uci"]) is None
+    analyses.request(OLDER)                         # asked again: analysed
+    await analyses.settled()
+    assert analyses.review(OLDER, GameLibrary(games).game(OLDER)["uci"]) is not None
+
+
+async def test_without_an_engine_the_analysis_fails_in_words(games):
+    analyses = analyses_of(games, engine_path="/nonexistent/stockfish")
+    analyses.request(FINISHED)
+    await analyses.settled()
+    status = analyses.status(FINISHED)
+    assert status["state"] == "failed" and "cannot run the engine" in status["error"]
+
+
+async def test_when_idle_the_newest_finished_games_are_analysed_one_after_the_other(games):
+    board_idle = [True]
+    analyses = analyses_of(games, idle=lambda: board_idle[0])
+    analyses.tick()
+    assert analyses.status(FINISHED) is None          # the setting is off by default
+    analyses.set_when_idle(True)                      # (it looks at once)
+    assert json.loads((games.parent / "analysis" / "settings.json").read_text()) == {"when_idle": True}
+    assert analyses.status(FINISHED) == {"state": "queued"} and analyses.status(PLAYING) is None
+    await analyses.settled()
+    analyses.tick()
+    assert analyses.status(OLDER) == {"state": "queued"}   # the next one, the game in progress never
+    await analyses.settled()
+    analyses.tick()
+    assert all(analyses.status(g) is None for g in (FINISHED, OLDER, PLAYING))   # nothing more to do
+    library = GameLibrary(games)
+    assert all(analyses.review(g, library.game(g)["uci"]) for g in (FINISHED, OLDER))
+    assert analyses_of(games).when_idle        # kept for the next start
+
+
+async def test_an_idle_analysis_stops_when_a_game_begins_and_one_asked_for_does_not(games):
+    board_idle = [True]
+    analyses = analyses_of(games, idle=lambda: board_idle[0])
+    analyses.limit = AnalysisLimit(movetime_ms=2000)    # long enough to be under way when the game begins
+    analyses.set_when_idle(True)
+    assert analyses.status(FINISHED) == {"state": "queued"}
+    await asyncio.sleep(0)                              # (the runner takes it: running)
+    board_idle[0] = False
+    analyses.tick()
+    await analyses.settled()
+    assert analyses.status(FINISHED) is None and analyses.review(FINISHED, GameLibrary(games).game(FINISHED)["uci"]) is None
+    analyses.limit = QUICK
+    analyses.request(OLDER)                             # asked on the page: runs during a game
+    analyses.tick()
+    await analyses.settled()
+    assert analyses.review(OLDER, GameLibrary(games).game(OLDER)["uci"]) is not None
+
+
+async def test_the_analysis_over_http(serve, games):
+    client, companion, _ = await serve(games_dir=games)
+    companion.analyses.limit = QUICK
+    listed = await (await client.get("/api/games")).json()
+    assert listed["analysis"] == {"when_idle": False}
+    before = await (await client.get(f"/api/games/{FINISHED}")).json()
+    assert before["analysis"] is None and before["analysing"] is None
+    asked = await client.post(f"/api/games/{FINISHED}/analysis", json={})
+    assert asked.status == 202 and (await asked.json())["analysing"]["state"] in ("queued", "running")
+    await companion.analyses.settled()
+    after = await (await client.get(f"/api/games/{FINISHED}")).json()
+    assert after["analysing"] is None and after["analysis"]["moves"][5]["judgement"] == "blunder"
+    download = await (await client.get(f"/games/{FINISHED}.pgn")).text()
+    assert "[%eval" in download and "Nf6??" in download
+    refused = await client.post(f"/api/games/{PLAYING}/analysis", json={})
+    assert refused.status == 409 and "still being played" in (await refused.json())["error"]
+    assert (await client.post("/api/games/nothing/analysis", json={})).status == 404
+    setting = await client.post("/api/analysis/settings", json={"when_idle": "yes"})
+    assert setting.status == 400 and "when_idle" in (await setting.json())["error"]
+    setting = await client.post("/api/analysis/settings", json={"when_idle": False})
+    assert setting.status == 200 and (await setting.json())["when_idle"] is False
+
+
+async def test_the_board_shows_nothing_without_a_session_and_bad_moves_are_refused(serve, games):
+    client, _, _ = await serve(games_dir=games)
+    shown = await client.post("/api/board/show", json={"played": "e2e4", "best": "d2d4"})
+    assert shown.status == 200 and (await shown.json())["shown"] is False
+    bad = await client.post("/api/board/show", json={"played": "e2e9"})
+    assert bad.status == 400 and "played" in (await bad.json())["error"]
+    bad = await client.post("/api/board/show", json={"played": "e2e4", "colour": "red"})
+    assert bad.status == 400 and "unknown field" in (await bad.json())["error"]
