@@ -41,6 +41,7 @@ LAYERS = {
     "firmware.club": 5,
     "firmware.hub": 5,
     "firmware.emulation": 5,
+    "firmware.voice": 5,
     "firmware.commands": 6,
     "firmware.cli": 7,
     "firmware": 7,
@@ -149,6 +150,21 @@ def test_the_emulated_boards_codecs_are_pure(name):
         assert top not in NOT_IN_PURE, f"{name} imports {imported}"
         assert top in ("chess_core", "firmware") or top in sys.stdlib_module_names, f"{name} imports {imported}"
         assert not imported.startswith("firmware.") or imported.startswith("firmware.emulation."), \
+            f"{name} imports {imported}"
+
+
+# What the board says (firmware.voice): the session's states and the time in, words out, no I/O.
+VOICE_WORDS = ("firmware.voice.phrases", "firmware.voice.announcer")
+
+
+@pytest.mark.parametrize("name", VOICE_WORDS)
+def test_what_the_board_says_is_decided_purely(name):
+    assert name in MODULES
+    for imported in imports_of(name):
+        top = imported.split(".")[0]
+        assert top not in NOT_IN_PURE, f"{name} imports {imported}"
+        assert top in ("chess_core", "firmware") or top in sys.stdlib_module_names, f"{name} imports {imported}"
+        assert not imported.startswith(("firmware.voice.speaker", "firmware.voice.companion")), \
             f"{name} imports {imported}"
 
 

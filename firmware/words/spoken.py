@@ -1,0 +1,31 @@
+"""What the board says aloud, one spoken catalogue per language (spoken_en.py, spoken_fr.py): moves, endings, clocks, the position."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .spoken_en import SPOKEN as ENGLISH
+from .spoken_fr import SPOKEN as FRENCH
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """The words of the voice in one language; ``firmware.voice.phrases`` puts them together.
+
+    Every language has the same keys, and a template's ``{placeholders}`` are the same in every
+    language (tests/firmware/voice/test_phrases.py checks both). Pieces by type (1 pawn .. 6
+    king); the singular names are the catalogue's (``firmware.words``: "cavalier")."""
+
+    says: dict[str, str]                 # str.format templates: "{piece} prend {to}"
+    plurals: dict[int, str]              # "cavaliers", to describe the position
+    coloured: dict[tuple[int, int], str]  # (colour, type): "pion blanc", "tour noire" (French agrees the colour)
+
+
+SPOKEN: dict[str, Spoken] = {"en": Spoken(**ENGLISH), "fr": Spoken(**FRENCH)}
+
+
+def spoken(lang: str) -> Spoken:
+    """The spoken words of ``lang`` (English for a language the board does not speak)."""
+    return SPOKEN.get(lang, SPOKEN["en"])
+
+
+__all__ = ["Spoken", "SPOKEN", "spoken"]
