@@ -377,6 +377,8 @@ def to_json(state: SessionState) -> dict[str, Any]:
         "round": state.round,
         "event": state.event,
         "players": {"white": state.names[0], "black": state.names[1]},
+        "players_fr": {"white": words.player_name(state.names[0], 0, "fr"),
+                       "black": words.player_name(state.names[1], 1, "fr")},
         "moves": {"uci": [m.uci() for m in state.moves], "san": list(state.san_en), "san_fr": list(state.san_fr)},
         "last_move": _uci(last),
         "move_clocks": list(state.move_clocks),

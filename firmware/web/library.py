@@ -18,7 +18,7 @@ from typing import Any
 from chess_core import Game, san, square_name
 
 from chess_core.pgn import read_pgn
-from firmware.words import outcome_text
+from firmware.words import outcome_text, player_name
 
 MAX_PGN_BYTES = 4 * 1024 * 1024   # one game's file; more is not a game this board wrote
 ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,200}")
@@ -102,6 +102,8 @@ class GameLibrary:
             "id": game_id,
             "white": headers.get("White", "?"),
             "black": headers.get("Black", "?"),
+            "white_fr": player_name(headers.get("White", "?"), 0, "fr"),   # a side's default name in French
+            "black_fr": player_name(headers.get("Black", "?"), 1, "fr"),
             "date": headers.get("Date", "????.??.??"),
             "time": headers.get("Time", ""),
             "event": headers.get("Event", ""),

@@ -57,6 +57,13 @@ def side_to_move(side: int, lang: str = "en", check: bool = False) -> str:
     return prompt("to_move_check" if check else "to_move", lang, side=catalogue_of(lang).sides[side])
 
 
+def player_name(name: str, side: int, lang: str = "en") -> str:
+    """A player's name as ``lang`` shows it: a side's default name, the side itself in English
+    ("White" playing White, as the PGN keeps it), reads as that side in ``lang`` ("Blancs");
+    any other name stays as the players gave it."""
+    return catalogue_of(lang).sides[side] if name == ENGLISH.sides[side] else name
+
+
 def opponent_plays(position: Position, move: Move, who: str, lang: str = "en") -> str:
     """"Black to move: Stockfish plays Nf6" / "Trait aux Noirs : Stockfish joue Cf6"."""
     lang = _lang(lang)
@@ -301,4 +308,4 @@ def draw_offers_from(from_move: int, move: int, lang: str = "en") -> str:
 __all__ = ["CATALOGUES", "LANGS", "PAGE", "LED_ROLES", "PIECES", "SIDES", "catalogue_of", "prompt", "piece_name",
            "side_to_move", "opponent_plays", "outcome_text", "takeback_text", "put_back", "remove", "board_hint",
            "squares_text", "setup_text", "refused_text", "opponent_line", "void_text", "illegal_text",
-           "draw_offers_from", "paused_text", "refusal", "Refusal", "Value"]
+           "draw_offers_from", "paused_text", "refusal", "Refusal", "Value", "player_name"]

@@ -224,3 +224,17 @@ def test_an_engine_on_alternate_sides_changes_colour_with_each_game_and_its_name
     assert session.referee.match.started and not session.game.moves
     assert engine.sides == {WHITE} and session.snapshot()["players"] == {"white": "Stockfish", "black": "Ann"}
     assert session.snapshot()["opponent"]["sides"] == ["white"]
+
+
+def test_the_default_names_read_in_french_and_a_given_name_as_given(tmp_path):
+    """Issue 26.10: nobody named the players: the page shows "White" and "Black" in English and
+    "Blancs" and "Noirs" in French; the record keeps the sides' English names (the PGN's)."""
+    table = Table(tmp_path)
+    table.setup()
+    snap = table.session.snapshot()
+    assert snap["players"] == {"white": "White", "black": "Black"}
+    assert snap["players_fr"] == {"white": "Blancs", "black": "Noirs"}
+    table.session.update_settings(white="Anna")
+    snap = table.session.snapshot()
+    assert snap["players_fr"] == {"white": "Anna", "black": "Noirs"}
+    assert table.session.file.recorder.load().white == "Anna"

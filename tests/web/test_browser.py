@@ -473,6 +473,31 @@ def test_french_turns_the_page_and_the_prompts_into_french_and_the_legend_shows(
     expect(page.locator("#status")).to_have_text("White to move")
 
 
+def test_the_default_names_follow_the_pages_language(sim, open_page):
+    """Issue 26.10: players nobody named are "White" and "Black" in the record, and read "Blancs"
+    and "Noirs" on a French page: above the board, in the new-game dialog and in the library."""
+    server = sim()
+    page = open_page(server)
+    expect(page.locator("#name-white")).to_have_text("White")
+    page.click("#lang-fr")
+    expect(page.locator("#name-white")).to_have_text("Blancs")
+    expect(page.locator("#name-black")).to_have_text("Noirs")
+    page.click('[data-tab="new"]')
+    expect(page.locator("#new-game [name=white]")).to_have_value("Blancs")
+    page.fill("#new-game [name=black]", "Anna")
+    page.click("#new-game button[type=submit]")
+    expect(page.locator("#name-black")).to_have_text("Anna")
+    expect(page.locator("#name-white")).to_have_text("Blancs")
+    assert page_state(page, server)["players"] == {"white": "White", "black": "Anna"}
+    page.click('[data-tab="library"]')
+    expect(page.locator("#library li").first).to_contain_text("Blancs – Anna")
+    page.click("#lang-en")
+    expect(page.locator("#library li").first).to_contain_text("White – Anna")
+    page.click('[data-tab="new"]')
+    expect(page.locator("#new-game [name=white]")).to_have_value("White")
+    assert not page.errors
+
+
 def test_no_clock_boxes_without_a_clock_and_new_game_asks_before_abandoning(sim, open_page):
     server = sim()
     page = open_page(server)

@@ -111,3 +111,17 @@ def test_the_whole_library_is_read_with_one_listing_of_the_directory(tmp_path, m
     text = library.all_pgn()
     assert text.count("[Event ") == 30 and text.index('"g0"') < text.index('"g29"')
     assert len(listings) == 1
+
+
+def test_the_default_names_read_in_the_pages_language(tmp_path):
+    """Issue 26.10: a game between "White" and "Black" (the names nobody gave) is listed as between
+    "Blancs" and "Noirs" on a French page; the PGN keeps them as written, and a given name stays."""
+    d = tmp_path / "games"
+    record(d, "2025-03-03_1000_White-vs-Black", ("e4",), White="White", Black="Black")
+    record(d, "2025-03-03_1100_Black-vs-Anna", ("e4",), White="Black", Black="Anna")
+    named, default = GameLibrary(d).games()
+    assert (default["white"], default["black"], default["white_fr"], default["black_fr"]) == \
+        ("White", "Black", "Blancs", "Noirs")
+    assert (named["white_fr"], named["black_fr"]) == ("Black", "Anna")   # "Black" as White's name is a name
+    assert GameLibrary(d).game(default["id"])["white_fr"] == "Blancs"
+    assert '[White "White"]' in GameLibrary(d).pgn(default["id"])

@@ -49,8 +49,33 @@
     return w(key, fallback).replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
   }
 
+  // The sides' default names: "White" and "Black" in the record (the PGN's), the sides' words of the
+  // page's language on the page ("Blancs", "Noirs"). ``sideOf(name)``: 0, 1, or -1 for a name given.
+  function sideNames(lang) {
+    const page = ui.words && ui.words.page[lang];
+    return page ? [page.white_label, page.black_label] : ["White", "Black"];
+  }
+  function sideOf(name) {
+    const langs = ui.words ? Object.keys(ui.words.page) : ["en"];
+    for (const lang of langs) {
+      const i = sideNames(lang).indexOf(name.trim());
+      if (i >= 0) return i;
+    }
+    return -1;
+  }
+  // The new game's name fields: a side's default name in the page's language; sent as the record's.
+  function translateNameFields() {
+    const form = $("#new-game");
+    for (const field of [form.elements.white, form.elements.black]) {
+      const i = sideOf(field.value);
+      if (i >= 0) field.value = sideNames(ui.lang)[i];
+    }
+  }
+  const recordName = (name) => (sideOf(name) >= 0 ? sideNames("en")[sideOf(name)] : name);
+
   function applyWords() {
     if (!ui.words) return;
+    translateNameFields();
     for (const el of $$("[data-words]")) {
       if (el.dataset.armed === "1") continue;   // asking to confirm: its label comes back when disarmed
       // the words in the element, its leading and trailing spaces kept (beside an input)
@@ -349,8 +374,9 @@
     const result = $("#result");
     result.hidden = !over;
     result.textContent = over ? s.result : "";   // (the status says how it ended: said once)
-    $("#name-white").textContent = s.players.white;
-    $("#name-black").textContent = s.players.black;
+    const players = (ui.lang === "fr" && s.players_fr) || s.players;   // a side's default name in French
+    $("#name-white").textContent = players.white;
+    $("#name-black").textContent = players.black;
     $("#player-white").classList.toggle("to-move", !over && s.turn === "white");
     $("#player-black").classList.toggle("to-move", !over && s.turn === "black");
 
@@ -755,7 +781,8 @@
       const moves = Math.ceil(g.plies / 2);
       const when = `${g.date.replace(/\./g, "-")}${g.time ? " " + g.time.slice(0, 5) : ""}`;
       const count = moves === 1 ? wf("one_move", "{n} move", { n: moves }) : wf("n_moves", "{n} moves", { n: moves });
-      b.textContent = `${g.white} – ${g.black} · ${g.abandoned ? w("abandoned", "unfinished (abandoned)") : g.in_progress ? w("in_progress", "in progress") : g.result} · ${count} · ${when}`;
+      const [white, black] = ui.lang === "fr" && g.white_fr ? [g.white_fr, g.black_fr] : [g.white, g.black];
+      b.textContent = `${white} – ${black} · ${g.abandoned ? w("abandoned", "unfinished (abandoned)") : g.in_progress ? w("in_progress", "in progress") : g.result} · ${count} · ${when}`;
       if (g.problem) b.title = g.problem;
       b.addEventListener("click", () => openGame(g.id));
       const a = document.createElement("a");
@@ -779,7 +806,8 @@
     const previous = ui.viewer && ui.viewer.id === id ? ui.viewer.ply : null;
     ui.viewer = { id, game, ply: keepPly && previous !== null ? Math.min(previous, game.fens.length - 1) : game.fens.length - 1 };
     $("#viewer").hidden = false;
-    $("#viewer-title").textContent = `${game.white} – ${game.black}, ${game.date}`;
+    const [white, black] = ui.lang === "fr" && game.white_fr ? [game.white_fr, game.black_fr] : [game.white, game.black];
+    $("#viewer-title").textContent = `${white} – ${black}, ${game.date}`;
     $("#viewer-download").href = `/games/${encodeURIComponent(id)}.pgn`;
     $("#viewer-download").download = `${id}.pgn`;
     $("#viewer-pgn").textContent = pgn;
@@ -981,7 +1009,7 @@
           body.engine_level = Number(form.elements.engine_level.value);
           if (form.elements.player.value.trim()) body.player = form.elements.player.value;
         } else {
-          Object.assign(body, { white: form.elements.white.value, black: form.elements.black.value,
+          Object.assign(body, { white: recordName(form.elements.white.value), black: recordName(form.elements.black.value),
                                 colours: form.elements.colours.value });
         }
       }
