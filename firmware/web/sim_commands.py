@@ -60,16 +60,23 @@ class SimCommands:
         return "white" if self.backend.position().turn == 0 else "black"
 
     async def click(self, values: dict[str, Any], now: float) -> dict[str, Any]:
-        if await self._capture(values):
+        """A click on the page, read here on the hand as it is now (the page's copy may lag): the
+        side to move's held piece takes a piece of the other colour, else the click lifts the
+        piece there, or puts the held piece down on an empty square."""
+        if await self._capture(values, movers_only=True):
             return {"did": "capture"}
         did = self.hand.click(values["square"], self._turn_colour(), values["index"])
         return {"did": did}
 
-    async def _capture(self, values: dict[str, Any]) -> bool:
+    async def _capture(self, values: dict[str, Any], movers_only: bool = False) -> bool:
         """A held piece put down on one of the other colour: the hand takes that piece off, then
-        (once the sensors have settled on its going) sets the held piece down: one capture."""
+        (once the sensors have settled on its going) sets the held piece down: one capture.
+        ``movers_only``: only a piece of the side to move takes (a click on the mover's piece with
+        the victim in the hand lifts it)."""
         hand, square, turn = self.hand, values["square"], self._turn_colour()
         if not hand.captures(square, turn, values["index"]):
+            return False
+        if movers_only and hand.held[hand.choose(turn, values["index"])].colour != turn:
             return False
         hand.take(square)
         self.changed()

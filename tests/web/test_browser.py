@@ -176,7 +176,7 @@ def carry_out(page, server: SimProcess, uci: str) -> None:
         rook_from, rook_to = ("h" + rank, "f" + rank) if to[0] == "g" else ("a" + rank, "d" + rank)
         click(page, frm, to, rook_from, rook_to)
     elif position.piece_at(mv.to_square) is not None:
-        click(page, frm, to, to)                        # the piece, the piece it takes, put down
+        click(page, frm, to)                            # the piece, then the piece it takes: done
     elif piece.piece_type == PAWN and frm[0] != to[0]:
         click(page, frm, to[0] + frm[1], to)            # en passant: the pawn taken is beside
     else:
@@ -209,7 +209,7 @@ def test_shepherds_mate_by_clicks_ends_the_game_and_reaches_the_library(sim, ope
     expect(square(page, "e2")).to_have_attribute("data-led", "")
     play(page, ("e2", "e4", "e4"), ("e7", "e5", "e5"), ("f1", "c4", "Bc4"), ("b8", "c6", "Nc6"),
          ("d1", "h5", "Qh5"), ("g8", "f6", "Nf6"))
-    click(page, "h5", "f7", "f7")  # the queen, then the pawn it takes, then the queen put down
+    click(page, "h5", "f7")        # the queen, then the pawn it takes: done (a third click would lift it)
     expect(page.locator("#status")).to_have_text("White wins by checkmate")
     expect(page.locator("#moves")).to_contain_text("Qxf7#")
     expect(page.locator("#result")).to_have_text("1-0")   # how it ended is in the status: said once
@@ -796,6 +796,62 @@ def test_a_chess960_game_from_the_new_game_dialog(sim, open_page):
     expect(page.locator("#moves")).to_contain_text("O-O")
     expect(square(page, "g1")).to_have_attribute("data-piece", "K")
     expect(page.locator("#status")).to_have_text("Black to move")
+
+
+class LateStates:
+    """The page's websocket with the board's states held back while ``closed`` (a loaded machine, a
+    slow network: the page acts on a copy one update behind), then delivered in order."""
+
+    def __init__(self, page) -> None:
+        self.closed = False
+        self.held: list = []
+        self.route = None
+        page.route_web_socket(re.compile(r".*/ws$"), self._connect)
+
+    def _connect(self, route) -> None:
+        self.route = route
+        route.connect_to_server().on_message(self._from_board)
+
+    def _from_board(self, message) -> None:
+        if self.closed:
+            self.held.append(message)
+        else:
+            self.route.send(message)
+
+    def open(self) -> None:
+        self.closed = False
+        for message in self.held:
+            self.route.send(message)
+        self.held.clear()
+
+
+def test_a_quick_second_click_is_read_on_the_hand_as_it_is(sim, browser):
+    """Issue 26.12 (the Chess960 dialog's test stuck at "put a piece on h8"): a piece lifted and set
+    down again by two quick clicks, the board's update of the first not yet on the page: the second
+    click puts it down (it lifted it again, a 409, and the piece stayed in the hand)."""
+    server = sim()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(WAIT_MS)
+    states = LateStates(page)
+    page.goto(server.url)
+    expect(page.locator("body")).to_have_attribute("data-ready", "1")
+    states.closed = True
+    answers = []
+    for _ in range(2):
+        with page.expect_response(lambda r: "/api/sim/" in r.url) as answer:
+            click(page, "g1")
+        answers.append(answer.value.status)
+    assert answers == [200, 200]
+    state = page_state(page, server)
+    assert state["sim"]["hand"] == [] and "g1" in state["occupied"]
+    states.open()
+    expect(square(page, "g1")).to_have_attribute("data-piece", "N")
+    expect(page.locator("#hand .held")).to_have_count(0)
+    assert not errors
+    context.close()
 
 
 def test_a_move_recorded_wrong_is_put_right_with_one_click(sim, open_page):

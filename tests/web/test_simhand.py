@@ -203,3 +203,23 @@ async def test_the_set_up_command_lifts_the_changing_pieces_before_setting_all_d
     lifted = sum(1 << s for s in (0, 2, 5, 7, 56, 58, 61, 63))
     assert [reading.occupied for reading in readings][-2:] == [Position().occupied & ~lifted, Position().occupied]
     assert companion.hand.state()["pieces"]["a1"] == "B" and first_ranks & board.occupied == first_ranks
+
+
+async def test_a_click_is_read_on_the_hand_the_victim_in_it_lets_the_mover_be_lifted():
+    """Issue 26.12: the page sends a click as such (/api/sim/click) and the hand reads it: with the
+    victim lifted first, a click on the mover lifts it (the victim takes nothing: it is not its
+    side's move), and the next click puts the mover down: exd5."""
+    from firmware.web.sim_commands import SimCommands
+    position = Position("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
+    board = SimulatedBoard(position.occupied, clock=lambda: 0.0)
+    hand = SimHand(board, position)
+
+    class Backend:
+        def position(self):
+            return position
+
+    commands = SimCommands(hand, Backend(), lambda: None)
+    said = [await commands.click({"square": sq(name), "index": None}, 0.0) for name in ("d5", "e4", "d5")]
+    assert said == [{"did": "lift"}, {"did": "lift"}, {"did": "place"}]
+    assert hand.pieces[sq("d5")] == "P" and sq("e4") not in hand.pieces
+    assert [h.symbol for h in hand.held] == ["p"]

@@ -704,8 +704,6 @@
     return sq ? sq.dataset.square : null;
   }
 
-  const isUpper = (symbol) => symbol === symbol.toUpperCase();
-
   function physicalPiece(name) {
     const s = ui.state;
     return !!(s && s.sim && s.sim.pieces[name]);
@@ -717,33 +715,30 @@
     return i;
   }
 
+  // A click is the server's to read (lift the piece there, put the held one down, or take the piece
+  // there with it: /api/sim/click), on the hand as it is when the click arrives: the page's copy may
+  // lag a websocket update behind, and a quick second click read on it lifted a piece already in
+  // the hand (issue 26.12). A drag lifts its piece once the pointer leaves the square.
   function onPointerDown(event) {
     if (!ui.state || !ui.state.sim || event.button > 0) return;
     const name = squareAt(event.clientX, event.clientY);
     if (!name) return;
     event.preventDefault();
-    // A piece in the hand and one of the other colour clicked: the capture, in one click
-    // (the server takes the victim off, then sets the held piece down).
-    const hand = ui.state.sim.hand || [];
-    const there = ui.state.sim.pieces[name];
-    if (hand.length && there && isUpper(there) !== isUpper(hand[hand.length - 1].piece)
-        && isUpper(hand[hand.length - 1].piece) === (ui.state.turn === "white")) {
-      ui.pointer = null;
-      simSend("/api/sim/place", { square: name, index: takeIndex() });
-      return;
-    }
-    const lifts = physicalPiece(name);
-    ui.pointer = { id: event.pointerId, from: name, lifted: lifts, last: name };
-    if (lifts) simSend("/api/sim/lift", { square: name });
+    ui.pointer = { id: event.pointerId, from: name, moved: false, lifted: false, last: name };
   }
 
   function onPointerMove(event) {
     const p = ui.pointer;
-    if (!p || p.id !== event.pointerId || !p.lifted) return;
+    if (!p || p.id !== event.pointerId) return;
     const name = squareAt(event.clientX, event.clientY);
     if (!name || name === p.last) return;
+    if (!p.moved) {                       // a drag: its piece leaves the square
+      p.moved = true;
+      p.lifted = physicalPiece(p.from);
+      if (p.lifted) simSend("/api/sim/lift", { square: p.from });
+    }
     p.last = name;
-    if (!physicalPiece(name)) simSend("/api/sim/pass", { squares: [name] });
+    if (p.lifted && !physicalPiece(name)) simSend("/api/sim/pass", { squares: [name] });
   }
 
   function onPointerUp(event) {
@@ -751,10 +746,9 @@
     if (!p || p.id !== event.pointerId) return;
     ui.pointer = null;
     const name = squareAt(event.clientX, event.clientY);
-    if (!name) return;
-    if (p.lifted && name !== p.from) {
-      simSend("/api/sim/place", { square: name, index: takeIndex() });
-    } else if (!p.lifted && name === p.from) {
+    if (!p.moved) {
+      simSend("/api/sim/click", { square: p.from, index: takeIndex() });
+    } else if (p.lifted && name) {
       simSend("/api/sim/place", { square: name, index: takeIndex() });
     }
   }
