@@ -87,12 +87,12 @@ class Play:
         """Show ``frame`` on the LEDs instead of the game's while no game is live (None: stop)."""
         self.shown, self.shown_on = frame, None
 
-    def leds_shown(self, board: object, live: bool) -> tuple[int, ...] | None:
-        """The frame asked for, while no game is live and the settled ``board`` is the one it was
-        first shown on; None else (and it is forgotten)."""
+    def leds_shown(self, board: object, playing: bool) -> tuple[int, ...] | None:
+        """The frame asked for, while no game is being played (``playing``: live, a move made) and
+        the settled ``board`` is the one it was first shown on; None else (and it is forgotten)."""
         if self.shown is not None and self.shown_on is None:
             self.shown_on = board
-        if self.shown is not None and (live or board is not self.shown_on):
+        if self.shown is not None and (playing or board is not self.shown_on):
             self.shown = self.shown_on = None
         return self.shown
 

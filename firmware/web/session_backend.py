@@ -158,7 +158,7 @@ class SessionBackend(Backend):
 
     def show_on_board(self, played: Move | None, best: Move | None, now: float) -> bool:
         session = self.session
-        if session.live:
+        if session.live and session.game.moves:   # (a game set up, its first move not made: not yet played)
             return False
         shown = None if played is None and best is None else review_frame(played, best, session.style)
         session.play.show_on_leds(shown)
@@ -166,7 +166,7 @@ class SessionBackend(Backend):
         return True
 
     def idle(self) -> bool:
-        return not self.session.live
+        return not (self.session.live and self.session.game.moves)
 
     def engine_path(self) -> str:
         return str(self.session.config.engine.path)
