@@ -319,6 +319,24 @@ class ClubConfig:
     ca_file: str = ""                          # mqtts: the authority to trust (empty: the system's)
 
 
+VOICE_LANGUAGES = ("fr", "en", "page")
+VOICE_MOVES = ("all", "opponent", "none")
+
+
+@dataclass(frozen=True)
+class VoiceConfig:
+    """The board's voice (firmware.voice): espeak-ng says the moves, the prompts, the results."""
+
+    enabled: bool = False
+    language: str = _check(_choice(*VOICE_LANGUAGES), "page")   # "page": as the page asks (English until then)
+    voice: str = _check(_text(40), "")            # espeak-ng's voice ("mb-fr1", "en-gb"); "": the language's
+    rate: int = _check(_between(80, 450), 160)    # words a minute
+    volume: int = _check(_between(0, 200), 100)   # espeak-ng's amplitude (100: its own)
+    device: str = _check(_text(100), "")          # ALSA or PipeWire device ("": the default sound card)
+    moves: str = _check(_choice(*VOICE_MOVES), "all")   # which moves are said ("none": prompts and results)
+    wav_dir: str = ""                             # one WAV per utterance and index.jsonl here, instead of sound
+
+
 @dataclass(frozen=True)
 class Config:
     """The whole configuration; ``source`` names the file it came from (for messages)."""
@@ -332,6 +350,7 @@ class Config:
     lichess: LichessConfig = field(default_factory=LichessConfig)
     engine: EngineConfig = field(default_factory=EngineConfig)
     club: ClubConfig = field(default_factory=ClubConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
     source: str = field(default="<defaults>", compare=False, metadata={"internal": True})
 
     @property

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need (stockfish, pgn-extract, chromium, systemd-analyze,
-# mosquitto: the club night broker, openssl: its TLS test's certificates),
+# mosquitto: the club night broker, openssl: its TLS test's certificates, espeak-ng: the board's voice),
 # skipping those already present. Needs root or sudo; does nothing when all are there.
 set -euo pipefail
 need=()
@@ -10,6 +10,7 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 { [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1; } || need+=(mosquitto)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
 # make's virtual environment: Debian's python3 has no ensurepip without python3-venv
 if [ "$(command -v python3)" = /usr/bin/python3 ] && ! python3 -m ensurepip --version >/dev/null 2>&1; then
   need+=(python3-venv)

@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware.service import Service
     try:
         companions = ((_web,) if config.web.enabled else ()) + ((_club,) if config.club.broker else ())
+        companions += (_voice,) if config.voice.enabled else ()
         service = Service(config, capture=args.capture, companions=companions)
     except (OSError, ValueError, ImportError) as exc:
         print(f"echiquier run: cannot start: {exc}", file=sys.stderr)
@@ -67,3 +68,9 @@ async def _club(service) -> None:
     """Club night: the game published to the club's broker (docs/club.md)."""
     from firmware.club.publisher import serve_club
     await serve_club(service)
+
+
+async def _voice(service) -> None:
+    """The board speaks ([voice], firmware.voice): espeak-ng, never on the board's loop."""
+    from firmware.voice.companion import serve_voice
+    await serve_voice(service)

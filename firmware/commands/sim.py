@@ -7,6 +7,7 @@ import errno
 import logging
 import os
 import random
+import shutil
 import signal
 import sys
 from pathlib import Path
@@ -53,6 +54,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "mqtts://host:8883; default: [club] broker of the configuration; see docs/club.md)")
     p.add_argument("--club-board", default=None, metavar="N",
                    help="this board's number in the club's hall (default: [club] board of the configuration)")
+    p.add_argument("--voice", choices=("fr", "en"), default=None,
+                   help="the board speaks, in French or English, through this machine's sound card (espeak-ng): "
+                        "the moves, the opponent's move to carry out, what to put right, the result")
+    p.add_argument("--voice-out", default=None, metavar="DIR",
+                   help="the voice writes one WAV file per utterance to DIR and their texts to DIR/index.jsonl, "
+                        "instead of the sound card (language: --voice, else [voice] language)")
     p.add_argument("--verbose", "-v", action="store_true", help="log what the session does")
     p.set_defaults(func=run)
 
@@ -100,6 +107,15 @@ def run(args: argparse.Namespace) -> int:
         if config.club.broker and not config.club.board:
             return _fail(f"{config.source}: club.board: a board publishing to {config.club.broker} needs its number "
                          "(--club-board N, or [club] board)")
+        if args.voice is not None or args.voice_out is not None:
+            if shutil.which("espeak-ng") is None:
+                return _fail("--voice and --voice-out need espeak-ng (Debian: sudo apt install espeak-ng)")
+            voice: dict[str, object] = {"enabled": True}
+            if args.voice is not None:
+                voice["language"] = args.voice
+            if args.voice_out is not None:
+                voice["wav_dir"] = str(Path(args.voice_out).absolute())
+            config = with_overrides(config, voice=voice)
         if config.game.chess960 and not config.game.fen and config.game.start_position < 0:
             # The simulated board is set up once: the first game's start position is drawn here.
             config = with_overrides(config, game={"start_position": random.randrange(960)})
@@ -126,6 +142,12 @@ async def _club(service) -> None:
     await serve_club(service)
 
 
+async def _voice(service) -> None:
+    """The board speaks ([voice], --voice, --voice-out; firmware.voice)."""
+    from firmware.voice.companion import serve_voice
+    await serve_voice(service)
+
+
 async def _serve(config, port: int) -> int:
     from firmware.web.simulator import Simulator
 
@@ -139,8 +161,9 @@ async def _serve(config, port: int) -> int:
         if sim.pairing.required:
             print(f"Pairing code: {sim.pairing.code}", flush=True)
 
+    voice = (_voice,) if config.voice.enabled else ()
     sim = Simulator(config, port=port, announce=announce, opponent=opponent,
-                    companions=(_club,) if config.club.broker else ())
+                    companions=((_club,) if config.club.broker else ()) + voice)
     code = await sim.run()
     if sim.url is None:
         error = sim.listen_error

@@ -1,0 +1,178 @@
+"""The board's voice beside its session: each state heard on the board's loop in O(1), the announcing and espeak-ng on a thread of their own.
+
+The session calls :meth:`Voice.on_state` after every change, once the LEDs show it and the game
+is saved: the LED frame always comes first. It only queues the state and wakes the voice's
+thread, which turns the states, in order, into words (firmware.voice.announcer) and has the speaker say them
+(firmware.voice.speaker); the thread also wakes at the announcer's deadlines (a prompt that
+stood, a clock running short) and for requests (``repeat``, ``describe``, ``clocks``: the page,
+GPIO buttons). ``latencies`` keeps, for each utterance a state brought, the seconds from the
+session's handing over of that state to its speech process started (bench/voice.py).
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from firmware.session.state import SessionState
+from firmware.voice.announcer import Announcer, Utterance
+from firmware.voice.speaker import Speaker, SpeechSettings
+
+log = logging.getLogger(__name__)
+
+REQUESTS = ("repeat", "describe", "clocks")
+WAITING_POLL_S = 0.05   # while a clock's warning waits for an utterance to end
+STATES_KEPT = 256       # states waiting for the thread, at most (the oldest go first)
+
+
+class Voice:
+    """The announcer and the speaker on their own thread; see the module docstring. ``clock``
+    is the session's (the states' times); ``stamp`` measures the latencies."""
+
+    def __init__(self, announcer: Announcer, speaker: Speaker, *, clock: Callable[[], float] = time.monotonic,
+                 stamp: Callable[[], float] = time.perf_counter) -> None:
+        self.announcer = announcer
+        self.speaker = speaker
+        self.clock = clock
+        self.stamp = stamp
+        self.latencies: list[float] = []
+        self.spoken: list[Utterance] = []
+        # every state in order (the announcer tells changes apart), bounded should the thread fall behind
+        self._states: collections.deque[tuple[SessionState, float]] = collections.deque(maxlen=STATES_KEPT)
+        self._requests: collections.deque[str] = collections.deque()
+        self._handed = 0                 # states and requests handed over so far
+        self._done = 0                   # ... and announced
+        self._done_changed = threading.Condition()
+        self._wake = threading.Event()
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+
+    # -- the board's side: called on the session's loop ------------------------------------------
+
+    def on_state(self, state: SessionState) -> None:
+        """The session's subscriber: keep the latest state, wake the thread. O(1) on the board's loop."""
+        self._states.append((state, self.stamp()))
+        self._handed += 1
+        self._wake.set()
+
+    def request(self, what: str) -> None:
+        """Say on request: "repeat" (the opponent's move to carry out or the last move, what to put
+        right, the clocks), "describe" (the position) or "clocks"."""
+        if what not in REQUESTS:
+            raise ValueError(f"a voice request is one of {', '.join(REQUESTS)}, not {what!r}")
+        self._requests.append(what)
+        self._handed += 1
+        self._wake.set()
+
+    def poke(self) -> None:
+        """Wake the thread to look at the time (tests that move the session's clock by hand)."""
+        self._handed += 1
+        self._wake.set()
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="voice", daemon=True)
+        self._thread.start()
+
+    def stop(self, *, finish: bool = False) -> None:
+        """Stop the thread (``finish``: once everything handed over so far is said; files end whole)."""
+        if finish and self._thread is not None:
+            self.wait_idle()
+        self._stopping = True
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join()
+        self.speaker.close(finish=finish)
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until every state and request handed over so far has been announced (tests, stop)."""
+        target = self._handed
+        with self._done_changed:
+            return self._done_changed.wait_for(lambda: self._done >= target or self._stopping, timeout)
+
+    # -- the voice's thread ---------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stopping:
+            deadline = self.announcer.next_deadline()
+            timeout = None if deadline is None else max(0.0, deadline - self.clock())
+            if self.speaker.waiting:
+                timeout = WAITING_POLL_S if timeout is None else min(timeout, WAITING_POLL_S)
+            self._wake.wait(timeout)
+            self._wake.clear()
+            if self._stopping:
+                break
+            handed = self._handed   # (read before the state: what comes after wakes the thread again)
+            try:
+                self._turn()
+            except Exception:   # noqa: BLE001 - the voice never stops the board; said in the journal
+                log.exception("the voice failed to announce")
+            with self._done_changed:
+                self._done = handed
+                self._done_changed.notify_all()
+        with self._done_changed:
+            self._done_changed.notify_all()
+
+    def _turn(self) -> None:
+        while self._states:
+            state, heard_at = self._states.popleft()
+            deadline = self.announcer.next_deadline()
+            if deadline is not None and deadline <= state.time:   # (due before this change came)
+                self._say(self.announcer.due(state.time), None)
+            self._say(self.announcer.hear(state), heard_at)
+        now = self.clock()
+        deadline = self.announcer.next_deadline()
+        if deadline is not None and deadline <= now:
+            self._say(self.announcer.due(now), None)
+        while self._requests:
+            what = self._requests.popleft()
+            said = (self.announcer.repeat(now) if what == "repeat" else self.announcer.describe()
+                    if what == "describe" else self.announcer.clocks(now))
+            self._say(said, None)
+        self.speaker.tick()
+
+    def _say(self, utterance: Utterance | None, heard_at: float | None) -> None:
+        if utterance is None:
+            return
+        self.spoken.append(utterance)
+        started = self.speaker.say(utterance)
+        if started is not None and heard_at is not None:
+            self.latencies.append(started - heard_at)
+
+
+def build_voice(config: Any, *, clock: Callable[[], float] = time.monotonic, lang: str | None = None,
+                spawn: Any = None) -> Voice:
+    """The voice ``[voice]`` describes: its language ("page": English until the page says
+    otherwise), its espeak-ng settings, WAV files in ``wav_dir`` if set."""
+    voice = config.voice
+    settings = SpeechSettings(voice=voice.voice, rate=voice.rate, volume=voice.volume, device=voice.device)
+    out_dir = Path(voice.wav_dir) if voice.wav_dir else None
+    speaker = Speaker(settings, out_dir=out_dir, **({"spawn": spawn} if spawn is not None else {}))
+    chosen = lang or (voice.language if voice.language in ("fr", "en") else "en")
+    return Voice(Announcer(chosen, voice.moves), speaker, clock=clock)
+
+
+async def serve_voice(service: Any) -> None:
+    """The service's companion: the board speaks (``[voice]``) until cancelled, from the moment
+    the board is read (before, it knows nothing to say of the pieces)."""
+    await service.ready.wait()
+    session = service.session
+    voice = build_voice(service.config, clock=session.clock)
+    service.voice = voice
+    unsubscribe = session.subscribe(voice.on_state)
+    voice.on_state(session.state())
+    voice.start()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        unsubscribe()
+        service.voice = None
+        await asyncio.shield(asyncio.get_running_loop().run_in_executor(None, lambda: voice.stop(finish=True)))
+
+
+__all__ = ["Voice", "build_voice", "serve_voice", "REQUESTS"]

@@ -1,0 +1,140 @@
+"""The voice beside a real session: each state heard on the loop, announced on the voice's own thread after the LED frame, requests, stops."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from chess_core import parse_square
+from firmware.config import loads_config
+from firmware.voice.announcer import Announcer
+from firmware.voice.companion import Voice, build_voice
+from firmware.voice.speaker import Speaker, SpeechSettings
+
+from ..session_support import Table
+from .test_speaker import FakeProcess
+
+
+class Events:
+    """LED frames shown and speech processes started, in the order they happened (any thread)."""
+
+    def __init__(self, table: Table) -> None:
+        self.log: list[tuple[str, object]] = []
+        self._lock = threading.Lock()
+        show = table.leds.show
+
+        def shown(colours) -> None:
+            show(colours)
+            with self._lock:
+                self.log.append(("frame", tuple(colours)))
+        table.leds.show = shown
+
+    def spawn(self, argv: list[str]) -> FakeProcess:
+        process = FakeProcess(argv)
+        process.end()   # (said at once)
+        with self._lock:
+            self.log.append(("speech", argv[-1]))
+        return process
+
+    def spoken(self) -> list[str]:
+        return [text for kind, text in self.log if kind == "speech"]
+
+
+def voice_on(table: Table, events: Events, lang: str = "fr", moves: str = "all") -> Voice:
+    speaker = Speaker(SpeechSettings(), spawn=events.spawn)
+    voice = Voice(Announcer(lang, moves), speaker, clock=lambda: table.t)
+    table.session.subscribe(voice.on_state)
+    voice.on_state(table.session.state())
+    voice.start()
+    return voice
+
+
+def test_each_move_is_said_on_the_voices_thread_after_its_led_frame(tmp_path):
+    table = Table(tmp_path)
+    events = Events(table)
+    voice = voice_on(table, events)
+    try:
+        table.setup()
+        for uci in ("e2e4", "e7e5", "g1f3"):
+            table.play(uci)
+            assert voice.wait_idle(10)
+    finally:
+        voice.stop(finish=True)
+    assert events.spoken() == ["La partie commence", "e4", "e5", "Cavalier f3"]
+    said = events.log.index(("speech", "Cavalier f3"))
+    g1, f3 = parse_square("g1"), parse_square("f3")
+    frames_before = [frame for kind, frame in events.log[:said] if kind == "frame"]
+    assert frames_before and frames_before[-1][g1] and frames_before[-1][f3]   # the last move lit first
+    assert len(voice.latencies) == 4 and all(0 <= s < 1 for s in voice.latencies)
+
+
+def test_a_prompt_that_stands_is_said_when_the_thread_wakes_at_its_time(tmp_path):
+    table = Table(tmp_path)
+    events = Events(table)
+    voice = voice_on(table, events)
+    try:
+        table.setup()
+        table.play("e2e4")
+        table.lift("g8")
+        table.place("g5")
+        assert voice.wait_idle(10)
+        assert events.spoken()[-1] == "e4"   # not yet: a hand may be on its way
+        table.wait(0.5)
+        voice.poke()
+        assert voice.wait_idle(10)
+    finally:
+        voice.stop()
+    assert events.spoken()[-1] == "Coup illégal (trait aux Noirs) : remettez le cavalier de g5 en g8"
+
+
+def test_requests_repeat_describe_and_the_clocks(tmp_path):
+    table = Table(tmp_path, time_control="300+0")
+    events = Events(table)
+    voice = voice_on(table, events, "en")
+    try:
+        table.setup()
+        table.play_all("e2e4 e7e5")
+        voice.request("repeat")
+        voice.request("describe")
+        voice.request("clocks")
+        assert voice.wait_idle(10)
+        with pytest.raises(ValueError, match="repeat, describe, clocks"):
+            voice.request("sing")
+    finally:
+        voice.stop()
+    repeat, describe, clocks = events.spoken()[-3:]
+    assert repeat.startswith("Last move: e5. White: 4 minutes") and "Black: 4 minutes" in repeat
+    assert describe.startswith("White: king e1, queen d1") and describe.endswith("White to move")
+    assert clocks.startswith("White: 4 minutes") and clocks == repeat.split(". ", 1)[1]
+
+
+def test_build_voice_reads_the_voice_section(tmp_path):
+    config = loads_config(f'[voice]\nenabled = true\nlanguage = "fr"\nvoice = "mb-fr1"\nrate = 140\nvolume = 80\n'
+                          f'moves = "opponent"\nwav_dir = "{tmp_path / "wav"}"\n')
+    voice = build_voice(config)
+    assert (voice.announcer.lang, voice.announcer.moves) == ("fr", "opponent")
+    settings = voice.speaker.settings
+    assert (settings.voice, settings.rate, settings.volume, settings.device) == ("mb-fr1", 140, 80, "")
+    assert voice.speaker.out_dir == tmp_path / "wav"
+    voice.speaker.close()
+    assert build_voice(loads_config("[voice]\nenabled = true\n")).announcer.lang == "en"   # "page": until it says
+
+
+@pytest.mark.parametrize("text, problem", [
+    ('[voice]\nlanguage = "de"', "voice.language: expected one of 'fr', 'en', 'page', got 'de'"),
+    ('[voice]\nmoves = "mine"', "voice.moves: expected one of 'all', 'opponent', 'none', got 'mine'"),
+    ('[voice]\nrate = 1000', "voice.rate: expected a number from 80 to 450, got 1000"),
+    ('[voice]\nvolume = -1', "voice.volume: expected a number from 0 to 200, got -1")])
+def test_a_bad_voice_section_is_named(text, problem):
+    from firmware.config import ConfigError
+    with pytest.raises(ConfigError, match=problem):
+        loads_config(text)
+
+
+def test_sim_says_when_espeak_ng_is_missing(tmp_path, capsys, monkeypatch):
+    import shutil
+
+    from firmware.cli import main
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert main(["sim", "--port", "0", "--state-dir", str(tmp_path), "--voice", "fr"]) == 2
+    assert "--voice and --voice-out need espeak-ng (Debian: sudo apt install espeak-ng)" in capsys.readouterr().err
