@@ -11,6 +11,7 @@ session's, passed in.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from chess_core import Position
@@ -23,6 +24,7 @@ from firmware.voice.phrases import LOW_TIME_S, say, sentence
 
 MOVE_POLICIES = ("all", "opponent", "none")
 PROMPT_HOLD_S = 0.5   # a prompt is said once it has stood this long unchanged
+_VERSION = re.compile(r"\s+\d+(?:\.\d+)*$")   # "Stockfish 15.1" is said "Stockfish"
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ class Announcer:
 
     def _opponent_plays(self, state: SessionState) -> str:
         assert state.expected_move is not None
-        who = words.player_name(state.names[state.turn], state.turn, self.lang)
+        who = _VERSION.sub("", words.player_name(state.names[state.turn], state.turn, self.lang))
         return phrases.opponent_plays(Position(state.fen, chess960=state.chess960), state.expected_move, who,
                                       self.lang)
 
@@ -160,7 +162,7 @@ class Announcer:
         """What to put right, in the page's and the LED prompts' words, once it has stood
         PROMPT_HOLD_S unchanged (``due`` says it: a hand on its way shows passing states); once
         the board is right again with nothing in hand, what comes next ("Trait aux Noirs")."""
-        if state.wrong or state.takeback_move is not None or (state.phase is Phase.SETTING_UP and state.outcome is None):
+        if state.wrong or state.takeback_move is not None:   # (setting up too: the squares still to fill)
             text = self._prompt_text(state)
             if text == self._said_prompt:
                 self._pending = None

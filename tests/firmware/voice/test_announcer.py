@@ -287,3 +287,22 @@ async def test_an_online_opponents_move_by_its_players_name(tmp_path):
     mark = len(ears.heard)
     table.play("d2d4")
     assert ears.since(mark) == ["d4. MaryChess plays knight f6, make it on the board"]
+
+
+async def test_an_engines_version_is_not_said(tmp_path):
+    table = Table(tmp_path, black="Stockfish 15.1")
+    ears = Ears(table)
+    await table.session.start_opponent(Scripted({"e2e4": "c7c5"}))
+    table.setup()
+    mark = len(ears.heard)
+    table.play("e2e4")
+    assert ears.since(mark) == ["e4. Stockfish joue c5, à vous de le jouer sur l'échiquier"]
+
+
+def test_a_board_set_up_and_waiting_for_the_game_says_nothing_to_put_right(tmp_path):
+    table = Table(tmp_path)
+    table.board.set_occupied(Position().occupied)
+    ears = Ears(table)
+    ears.wait(0.01)   # (read, not yet settled: the game has not begun)
+    assert ears.announcer.state.phase.value == "setting up" and not ears.announcer.state.wrong
+    assert ears.announcer.next_deadline() is None and ears.texts() == []
