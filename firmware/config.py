@@ -319,6 +319,22 @@ class ClubConfig:
     ca_file: str = ""                          # mqtts: the authority to trust (empty: the system's)
 
 
+EMULATED_PROTOCOLS = ("chesslink", "dgt")   # firmware.emulation: the commercial boards the board can be
+EMULATION_TRANSPORTS = ("pty",)
+
+
+@dataclass(frozen=True)
+class EmulationConfig:
+    """The board as a commercial board for the apps that know those (firmware.emulation)."""
+
+    protocol: str = _check(_choice("", *EMULATED_PROTOCOLS), "")   # "": none
+    transport: str = _check(_choice(*EMULATION_TRANSPORTS), "pty")
+    link: str = ""     # pty: a symlink made to the pseudo-terminal, the port to give the app
+    name: str = _check(_text(29), "")   # the name advertised over Bluetooth ("": the real board's)
+    app: str = _check(_text(40), "")    # the app's name, as the page and the PGN say it ("": "an app")
+    colour: str = _check(_colour, "#00ffff")   # the colour of the squares the app lights
+
+
 VOICE_LANGUAGES = ("fr", "en", "page")
 VOICE_MOVES = ("all", "opponent", "none")
 
@@ -350,6 +366,7 @@ class Config:
     lichess: LichessConfig = field(default_factory=LichessConfig)
     engine: EngineConfig = field(default_factory=EngineConfig)
     club: ClubConfig = field(default_factory=ClubConfig)
+    emulation: EmulationConfig = field(default_factory=EmulationConfig)
     voice: VoiceConfig = field(default_factory=VoiceConfig)
     source: str = field(default="<defaults>", compare=False, metadata={"internal": True})
 

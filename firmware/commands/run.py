@@ -35,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     from firmware.service import Service
     try:
-        companions = ((_web,) if config.web.enabled else ()) + ((_club,) if config.club.broker else ())
+        companions = ((_web,) if config.web.enabled else ()) + ((_club,) if config.club.broker else ()) + (
+            (_emulation,) if config.emulation.protocol else ())
         companions += (_voice,) if config.voice.enabled else ()
         service = Service(config, capture=args.capture, companions=companions)
     except (OSError, ValueError, ImportError) as exc:
@@ -68,6 +69,12 @@ async def _club(service) -> None:
     """Club night: the game published to the club's broker (docs/club.md)."""
     from firmware.club.publisher import serve_club
     await serve_club(service)
+
+
+async def _emulation(service) -> None:
+    """The board as a commercial board for the apps that know one ([emulation], firmware.emulation)."""
+    from firmware.emulation.companion import serve_emulation
+    await serve_emulation(service)
 
 
 async def _voice(service) -> None:

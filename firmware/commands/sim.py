@@ -17,7 +17,7 @@ from chess_core.chess960 import VARIANTS
 from chess_core.timecontrol import TimeControl, TimeControlError
 
 from firmware.commands.fen_check import read_fen
-from firmware.config import ConfigError, check_storage, load_config, with_overrides
+from firmware.config import EMULATED_PROTOCOLS, ConfigError, check_storage, load_config, with_overrides
 
 
 def default_state_dir() -> Path:
@@ -54,6 +54,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "mqtts://host:8883; default: [club] broker of the configuration; see docs/club.md)")
     p.add_argument("--club-board", default=None, metavar="N",
                    help="this board's number in the club's hall (default: [club] board of the configuration)")
+    p.add_argument("--emulate", choices=EMULATED_PROTOCOLS, default=None,
+                   help="answer as a commercial board on a local serial port, for an app on this machine: "
+                        "chesslink (Millennium), dgt (DGT e-board); needs --link")
+    p.add_argument("--link", default=None, metavar="PATH",
+                   help="with --emulate: a symlink made at PATH to the port, to give the app as its board's port")
+    p.add_argument("--app", default=None, metavar="NAME",
+                   help="with --emulate: the app's name, as the page and the PGN say it")
     p.add_argument("--voice", choices=("fr", "en"), default=None,
                    help="the board speaks, in French or English, through this machine's sound card (espeak-ng): "
                         "the moves, the opponent's move to carry out, what to put right, the result")
@@ -83,6 +90,10 @@ def run(args: argparse.Namespace) -> int:
             read_fen(args.fen, chess960=variant == "chess960")
         if args.start_position is not None and not 0 <= args.start_position < 960:
             return _fail(f"--start-position must be 0 to 959, not {args.start_position}")
+        if args.emulate is not None and not args.link:
+            return _fail("--emulate needs --link PATH: the port's path to give the app")
+        if (args.link is not None or args.app is not None) and args.emulate is None:
+            return _fail("--link and --app go with --emulate chesslink|dgt")
         base = load_config(args.config) if args.config else None
     except TimeControlError as exc:
         return _fail(f"bad --time-control: {exc}")
@@ -107,6 +118,9 @@ def run(args: argparse.Namespace) -> int:
         if config.club.broker and not config.club.board:
             return _fail(f"{config.source}: club.board: a board publishing to {config.club.broker} needs its number "
                          "(--club-board N, or [club] board)")
+        if args.emulate is not None:
+            emulation = {"protocol": args.emulate, "transport": "pty", "link": str(Path(args.link).absolute())}
+            config = with_overrides(config, emulation=emulation | ({"app": args.app} if args.app is not None else {}))
         if args.voice is not None or args.voice_out is not None:
             if shutil.which("espeak-ng") is None:
                 return _fail("--voice and --voice-out need espeak-ng (Debian: sudo apt install espeak-ng)")
@@ -142,6 +156,12 @@ async def _club(service) -> None:
     await serve_club(service)
 
 
+async def _emulation(service) -> None:
+    """The board as a commercial board on a local port, for an app (firmware.emulation)."""
+    from firmware.emulation.companion import serve_emulation
+    await serve_emulation(service, announce=lambda text: print(text, flush=True))
+
+
 async def _voice(service) -> None:
     """The board speaks ([voice], --voice, --voice-out; firmware.voice)."""
     from firmware.voice.companion import serve_voice
@@ -161,9 +181,10 @@ async def _serve(config, port: int) -> int:
         if sim.pairing.required:
             print(f"Pairing code: {sim.pairing.code}", flush=True)
 
+    emulation = config.emulation
     voice = (_voice,) if config.voice.enabled else ()
     sim = Simulator(config, port=port, announce=announce, opponent=opponent,
-                    companions=((_club,) if config.club.broker else ()) + voice)
+                    companions=((_club,) if config.club.broker else ()) + ((_emulation,) if emulation.protocol else ()) + voice)
     code = await sim.run()
     if sim.url is None:
         error = sim.listen_error

@@ -15,6 +15,7 @@ from firmware.session.play import Play
 from firmware.session.state import Phase
 
 if TYPE_CHECKING:
+    from firmware.session.app_link import AppLink
     from firmware.opponents.base import Opponent
     from firmware.session.opponent import OpponentSeat
     from firmware.session.other_side import OtherSide
@@ -42,6 +43,7 @@ class Conductor(Protocol):
     leds: Any                                 # the LED sink (its ``problem``)
     leds_frame: tuple[int, ...] | None        # the frame shown last
     style: LedStyle
+    app: AppLink | None                       # an app attached through an emulated board
 
     @property
     def game(self) -> Game: ...

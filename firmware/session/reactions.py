@@ -47,7 +47,7 @@ class Reactions:
         s.file.record = s.file.recorder.new_record(
             s.wall(), s.names[0], s.names[1], start_fen=game.start_fen, rules=game.rules,
             variant="chess960" if game.chess960 else "standard", time_control=str(s.referee.match.time_control),
-            event=g.event, site=g.site, round=g.round, replay=s.replay)
+            event=g.event, site=g.site, round=g.round, replay=s.replay, tags=s.app.tags() if s.app else {})
         s.file.note(s.referee.match, event.time)
         s.phase = Phase.PLAYING
         s.seat.reset()

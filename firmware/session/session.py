@@ -52,6 +52,7 @@ from firmware.referee.gestures import BUTTONS, GestureTracker, next_promotion
 from firmware.referee.match import Match, MatchConfig, MatchEvent, promotion_piece
 from firmware.referee.referee import Referee, RefereeEvent
 from firmware.referee.round_rules import draw_offer_refused
+from firmware.session.app_link import AppLink
 from firmware.session.commands import (SessionError, claim_refused, colour, engine_side_choice, game_over,
                                        settings_sections, takeback_refused)
 from firmware.session.game_file import GameFile
@@ -119,6 +120,7 @@ class Session:
         # next deadline forward while its loop sleeps).
         self.on_change: Callable[[], None] | None = None
         self.given_names: tuple[str | None, str | None] | None = None   # the names given to the next game
+        self.app: AppLink | None = None      # an app playing on the board (firmware.emulation)
         self._subscribers: list[Callable[[SessionState], None]] = []
         self._changed = True     # subscribers must hear of it
         self._board_shown: Reading | None = None   # the settled board the subscribers last heard of

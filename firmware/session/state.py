@@ -21,6 +21,7 @@ from chess_core.clock import format_clock
 from chess_core.squares import COLOR_NAMES, PIECE_SYMBOLS, SQUARE_NAMES, scan_squares
 
 from firmware.config import OpponentKind
+from firmware.session.app_link import AppLink
 from firmware.openings import Opening
 import firmware.words as words
 from firmware.referee.gestures import GestureProgress
@@ -144,6 +145,7 @@ class SessionState:
     problems_fr: tuple[str, ...] = ()       # the problems in French (firmware.words), as ``problems``
     notice_fr: str | None = None         # ``notice`` in French
     opening: Opening | None = None       # the opening (ECO, name) of the latest named position (firmware.openings)
+    app: AppLink | None = None           # an app playing on the board through an emulated board (firmware.emulation)
 
     @property
     def started(self) -> bool:
@@ -415,6 +417,9 @@ def to_json(state: SessionState) -> dict[str, Any]:
         "leds_problem": state.leds_problem,
         "save_problem": state.save_problem,
         "game_file": state.game_file,
+        "app": None if state.app is None else {
+            "name": state.app.app, "protocol": state.app.protocol, "text": state.app.text("en"),
+            "text_fr": state.app.text("fr")},
         "opening": None if state.opening is None else {
             "eco": state.opening.eco, "name": state.opening.name, "ply": state.opening.ply},
         "settings": settings_json(state.settings),

@@ -20,7 +20,9 @@ def session_state(session: Conductor, now: float, feedback: FeedbackState | None
     LEDs' state at ``now`` when the caller has it already."""
     game, match, seat, play, record = session.game, session.referee.match, session.seat, session.play, session.file.record
     feedback = feedback if feedback is not None else feedback_state(session, now)
-    leds = session.leds_frame or frame(feedback, now, session.style)
+    app = session.app   # an app attached holds the LEDs: the page shows its lights
+    leds = app.leds if app is not None and app.leds is not None else (
+        session.leds_frame or frame(feedback, now, session.style))
     remaining, running = clocks(session, now)
     sans = session.file.sans
     sans.update(game)
@@ -60,7 +62,7 @@ def session_state(session: Conductor, now: float, feedback: FeedbackState | None
         chess960=game.chess960, new_online_game=play.new_online_game, chat=tuple(play.chat_lines),
         notice=notice[0] if notice else None, notice_fr=notice[1] if notice else None,
         first_move_ms=_first_move_ms(session, now), problems_fr=play.problems.in_french(),
-        opening=session.file.opening.update(game))
+        opening=session.file.opening.update(game), app=session.app)
 
 
 def stage(session: Conductor) -> Stage:

@@ -148,6 +148,9 @@ CATALOGUE = Catalogue(
     prompts={
         # the status line
         "to_move": "{side} to move",
+        # an app attached through an emulated board (firmware.emulation)
+        "playing_in_app": "Playing in {app} over {protocol}",
+        "playing_in_an_app": "Playing in an app over {protocol}",
         "to_move_check": "{side} to move (check)",
         "opponent_plays": "{to_move}: {who} plays {san}, make it on the board",
         "draw_by": "Draw by {reason}",

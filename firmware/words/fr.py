@@ -152,6 +152,9 @@ CATALOGUE = Catalogue(
     prompts={
         # the status line
         "to_move": "Trait aux {side}",
+        # an app attached through an emulated board (firmware.emulation)
+        "playing_in_app": "Partie jouée dans {app} via {protocol}",
+        "playing_in_an_app": "Partie jouée dans une application via {protocol}",
         "to_move_check": "Trait aux {side} (échec)",
         "opponent_plays": "{to_move} : {who} joue {san}, jouez-le sur l'échiquier",
         "draw_by": "Nulle par {reason}",

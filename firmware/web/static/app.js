@@ -370,6 +370,9 @@
 
   function renderGame(s) {
     $("#status").textContent = ui.lang === "fr" && s.status_fr ? s.status_fr : s.status;
+    const appLink = $("#app-link");   // an app plays on the board through an emulated board's protocol
+    appLink.hidden = !s.app;
+    appLink.textContent = s.app ? (ui.lang === "fr" ? s.app.text_fr : s.app.text) : "";
     const over = s.result && s.result !== "*";
     const result = $("#result");
     result.hidden = !over;

@@ -1,0 +1,68 @@
+"""The emulated board as a companion of the board's service: ``[emulation]`` read, the port opened, the LEDs lent, the page told."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from firmware.config import parse_colour
+from firmware.emulation.bridge import PROTOCOLS, Emulation
+from firmware.emulation.leds import LentLeds
+from firmware.emulation.pty import PtyPort
+from firmware.session.app_link import AppLink, attach_app
+
+log = logging.getLogger(__name__)
+
+__all__ = ["serve_emulation", "lend_leds"]
+
+
+def lend_leds(service: Any) -> LentLeds:
+    """The service's LEDs, from now on shared with the apps (the session's frames pass through
+    while no app holds them)."""
+    leds = LentLeds(service.leds)
+    leds.own = service.session.leds_frame
+    service.leds = leds
+    service.session.leds = leds
+    return leds
+
+
+def open_port(config: Any) -> PtyPort:
+    """The transport ``[emulation]`` names, opened (OSError if it cannot be)."""
+    port = PtyPort(config.link or None)
+    port.open()
+    return port
+
+
+async def serve_emulation(service: Any, announce: Callable[[str], None] | None = None) -> None:
+    """Companion coroutine: the board speaks ``[emulation] protocol`` on its port until cancelled;
+    ``announce(text)`` once the port is open (says where). A port that cannot be opened is
+    logged; the board plays on without it."""
+    config = service.config.emulation
+    if not config.protocol:
+        return
+    name = PROTOCOLS[config.protocol][0]
+    try:
+        port = open_port(config)
+    except OSError as exc:
+        log.error("cannot open the %s port %s: %s; the board plays on without it", name, config.link or "",
+                  exc.strerror or exc)
+        return
+    session = service.session
+    leds = lend_leds(service)
+
+    def on_app(link: AppLink | None) -> None:
+        attach_app(session, link)
+
+    emulation = Emulation(session, port, config.protocol, leds=leds, colour=parse_colour(config.colour),
+                          app=config.app, clock=session.clock, on_app=on_app)
+    where = f"{port.device}" + (f", linked at {config.link}" if config.link else "")
+    log.info("an app can play on this board as a %s board on %s", name, where)
+    if announce is not None:
+        announce(f"The board answers as a {name} board on {where}: give the app that port")
+    try:
+        emulation.start()
+        await asyncio.Event().wait()
+    finally:
+        emulation.stop()
+        port.close()

@@ -1,0 +1,45 @@
+"""An app attached to the board through an emulated commercial board's protocol: the line the page shows and the PGN tags of its games."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import firmware.words as words
+
+if TYPE_CHECKING:
+    from firmware.session.conductor import Conductor
+
+__all__ = ["AppLink", "attach_app"]
+
+
+@dataclass(frozen=True)
+class AppLink:
+    """An app playing on the board: its name as the settings give it ("" when not known), the
+    protocol it speaks ("ChessLink", "DGT"), and the LEDs' frame its lights make now (64
+    colours; None before it lights any)."""
+
+    app: str
+    protocol: str
+    leds: tuple[int, ...] | None = None
+
+    def text(self, lang: str = "en") -> str:
+        """"Playing in PicoChess over DGT", in ``lang``."""
+        if self.app:
+            return words.prompt("playing_in_app", lang, app=self.app, protocol=self.protocol)
+        return words.prompt("playing_in_an_app", lang, protocol=self.protocol)
+
+    def tags(self) -> dict[str, str]:
+        """The PGN tags of a game played while the app is attached."""
+        return {"App": self.app or "?", "AppProtocol": self.protocol}
+
+
+def attach_app(session: Conductor, link: AppLink | None) -> None:
+    """``link`` attached to the board, or its lights changed (None: the app left it): the page
+    says so and shows its lights, and the game in progress is tagged with the app's name (games
+    begun while it stays are tagged at their start); the players are told at once."""
+    session.app = link
+    record = session.file.record
+    if link is not None and record is not None and any(record.tags.get(k) != v for k, v in link.tags().items()):
+        record.tags = {**record.tags, **link.tags()}
+        session.file.dirty = True
+    session.touch()

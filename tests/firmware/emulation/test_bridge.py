@@ -1,0 +1,165 @@
+"""The emulated board inside a real session: settled readings reported at once, the app's LEDs lent and given back, the page and the PGN told."""
+from __future__ import annotations
+
+import pytest
+
+from chess_core import Move, Position, parse_square
+from firmware.emulation.bridge import Emulation
+from firmware.emulation.leds import LentLeds
+from firmware.session.app_link import AppLink
+from firmware.session.state import to_json
+
+from ..session_support import Table
+from .clients import led_frame, odd, status_placement, with_check
+
+CYAN = 0x00FFFF
+START_PLACEMENT = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+
+
+class FakePort:
+    """The transport's boundary: what the board sends is kept; the app's bytes and its leaving are driven by hand."""
+
+    def __init__(self) -> None:
+        self.sent = bytearray()
+        self.on_data = self.on_hangup = None
+
+    def start(self, on_data, on_hangup) -> None:
+        self.on_data, self.on_hangup = on_data, on_hangup
+
+    def write(self, data: bytes) -> None:
+        self.sent += data
+
+    def app_sends(self, text: str) -> None:
+        self.on_data(bytes(odd(c) for c in with_check(text)))
+
+    def frames(self) -> list[str]:
+        """The frames sent since the last call (parity stripped), split by their known lengths."""
+        text = "".join(chr(b & 0x7F) for b in self.sent)
+        self.sent.clear()
+        lengths = {"v": 7, "s": 67, "l": 3, "x": 3, "w": 7, "r": 7}
+        out = []
+        while text:
+            out.append(text[:lengths[text[0]]])
+            text = text[lengths[text[0]]:]
+        return out
+
+
+@pytest.fixture
+def table(tmp_path):
+    return Table(tmp_path)
+
+
+@pytest.fixture
+async def linked(table):
+    port = FakePort()
+    leds = LentLeds(table.leds)
+    table.session.leds = leds
+    apps: list[AppLink | None] = []
+
+    def on_app(link):
+        apps.append(link)
+
+    emulation = Emulation(table.session, port, "chesslink", leds=leds, colour=CYAN, app="Tester",
+                          clock=lambda: table.t, on_app=on_app)
+    emulation.start()
+    emulation.apps = apps
+    yield emulation
+    emulation.stop()
+
+
+def statuses(port: FakePort) -> list[str]:
+    return [status_placement(f[1:65]) for f in port.frames() if f[0] == "s"]
+
+
+async def test_every_settled_reading_is_reported_with_the_game_s_pieces(table, linked):
+    port = linked.port
+    port.app_sends("W0203")
+    assert port.frames() == [with_check("w0203")]
+    table.setup()
+    assert statuses(port)[-1] == START_PLACEMENT
+    table.lift("g1")
+    assert statuses(port) == ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB1R"]     # the lifted knight's square empty
+    table.place("f3")
+    assert statuses(port) == ["rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R"]  # the move, inferred
+    table.wait(2.0)
+    assert statuses(port) == []                                                    # no change, no report
+
+
+async def test_a_piece_put_where_the_game_has_none_is_not_invented(table, linked):
+    port = linked.port
+    port.app_sends("W0203")
+    table.setup()
+    port.frames()
+    table.board.place(parse_square("e4"))                # a spare piece on e4: the game has none there
+    table.wait(0.5)
+    assert statuses(port) == []
+
+
+async def test_the_app_holds_the_leds_until_it_leaves(table, linked):
+    port, inner = linked.port, table.leds
+    table.setup()
+    table.play("e2e4")
+    own = table.session.leds_frame
+    assert inner.last == own
+    port.app_sends("V")
+    assert linked.apps[-1] == AppLink("Tester", "ChessLink", (0,) * 64)   # attached: the LEDs are the app's, dark
+    assert inner.last == (0,) * 64
+    port.app_sends(led_frame([parse_square("d7"), parse_square("d5")]))
+    assert {s for s, c in inner.lit().items()} == {parse_square("d7"), parse_square("d5")}
+    assert set(inner.lit().values()) == {CYAN}
+    table.play("d7d5")                                     # the session's frames are kept, not shown
+    assert {s for s, c in inner.lit().items()} == {parse_square("d7"), parse_square("d5")}
+    assert table.session.game.moves[-1] == Move.from_uci("d7d5")          # the board still infers
+    port.on_hangup()
+    assert linked.apps[-1] is None
+    assert inner.last == table.session.leds_frame                          # the session's own again
+    port.app_sends("V")
+    assert isinstance(linked.apps[-1], AppLink)                            # the next app is seen afresh
+
+
+async def test_the_page_says_which_app_plays_and_shows_its_lights(table, linked):
+    from firmware.session.app_link import attach_app
+    linked.on_app = lambda link: attach_app(table.session, link)
+    table.setup()
+    linked.port.app_sends(led_frame([parse_square("e2"), parse_square("e4")]))
+    state = table.session.state()
+    page = to_json(state)
+    assert page["app"] == {"name": "Tester", "protocol": "ChessLink", "text": "Playing in Tester over ChessLink",
+                           "text_fr": "Partie jouée dans Tester via ChessLink"}
+    assert [name for name, colour in zip(
+        [f + r for r in "12345678" for f in "abcdefgh"], page["leds"]) if colour] == ["e2", "e4"]
+    linked.port.on_hangup()
+    assert to_json(table.session.state())["app"] is None
+
+
+async def test_the_games_played_while_an_app_is_attached_name_it(table, linked):
+    from firmware.session.app_link import attach_app
+    linked.on_app = lambda link: attach_app(table.session, link)
+    table.setup()
+    table.play("e2e4")
+    record = table.session.file.record
+    assert "App" not in record.tags
+    linked.port.app_sends("V")                             # attached mid-game: this game is tagged
+    assert record.tags["App"] == "Tester" and record.tags["AppProtocol"] == "ChessLink"
+    table.wait(1.0)
+    pgn = (table.session.file.recorder.pgn_path(record)).read_text()
+    assert '[App "Tester"]' in pgn and '[AppProtocol "ChessLink"]' in pgn
+    table.session.new_game(table.t)
+    table.setup()
+    assert table.session.file.record is not record
+    assert table.session.file.record.tags["App"] == "Tester"            # the next one from its start
+
+
+async def test_reports_every_scan_by_default_run_on_the_codec_s_deadlines(table, linked):
+    """The default mode reports every 41 ms (20 x 2.048 ms) on the loop's timer (driven by hand here)."""
+    port = linked.port
+    table.setup()
+    port.frames()
+    linked._tick()
+    assert statuses(port) == [START_PLACEMENT] and linked._timer is not None
+    table.t += 0.02
+    linked._tick()
+    assert statuses(port) == []
+    table.t += 0.025
+    linked._tick()
+    assert statuses(port) == [START_PLACEMENT]

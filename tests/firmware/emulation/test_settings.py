@@ -1,0 +1,40 @@
+"""The emulation's settings ([emulation]) and `echiquier sim --emulate`'s options: clear refusals, never a traceback."""
+from __future__ import annotations
+
+import pytest
+
+from firmware.cli import main
+from firmware.config import ConfigError, loads_config
+
+
+def test_no_emulation_by_default():
+    config = loads_config("")
+    assert config.emulation.protocol == "" and config.emulation.transport == "pty"
+
+
+def test_the_settings_are_read_and_checked():
+    config = loads_config('[emulation]\nprotocol = "dgt"\nlink = "/run/echiquier/board"\napp = "PicoChess"\n')
+    assert (config.emulation.protocol, config.emulation.link, config.emulation.app) == (
+        "dgt", "/run/echiquier/board", "PicoChess")
+    with pytest.raises(ConfigError, match="emulation.protocol: expected one of '', 'chesslink', 'dgt'"):
+        loads_config('[emulation]\nprotocol = "novag"\n')
+    with pytest.raises(ConfigError, match="emulation.colour"):
+        loads_config('[emulation]\ncolour = "cyan"\n')
+    with pytest.raises(ConfigError, match="emulation.app"):
+        loads_config('[emulation]\napp = "a\\u0007b"\n')
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--emulate", "chesslink"], "--emulate needs --link PATH"),
+    (["--link", "/tmp/x"], "--link and --app go with --emulate"),
+    (["--app", "PicoChess"], "--link and --app go with --emulate"),
+])
+def test_sim_refuses_half_an_emulation(argv, message, capsys, tmp_path):
+    assert main(["sim", "--state-dir", str(tmp_path), *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_sim_names_the_protocols_it_can_speak(capsys, tmp_path):
+    with pytest.raises(SystemExit):
+        main(["sim", "--state-dir", str(tmp_path), "--emulate", "novag", "--link", "/tmp/x"])
+    assert "invalid choice: 'novag' (choose from 'chesslink', 'dgt')" in capsys.readouterr().err
