@@ -33,7 +33,9 @@ Choices, where the description and the clients differ or say nothing:
   a-file's outer edge, row 0 the first rank's), which is how both clients light a square.
 * The board reports settled readings (:mod:`board_driver.debounce`): the debounce modes report
   each change at once, "every scan" reports every scan time and at once on a change, so a
-  settled reading goes out without waiting for the next scan.
+  settled reading goes out without waiting for the next scan. A change of the report mode is
+  answered, after its ``w``, by a status: an app that asks for reports on change (python-mchess
+  writes 02 = 07 at start) learns where the board stands without waiting for a piece to move.
 * Input is read with or without the parity bit (bit 7 is dropped); output carries odd parity in
   bit 7, as a 7O1 line would. Hex digits are read in either case and sent in upper case.
 * A frame with a wrong check, or cut by a character that cannot be in it, is dropped, as the
@@ -251,6 +253,8 @@ class ChessLink:
                                                   self.brightness))
             if address in (ADDRESS_SCAN, ADDRESS_REPORTS, ADDRESS_REPORT_TIME):
                 self._next_report = now
+            if address == ADDRESS_REPORTS and self.report_mode != NO_REPORTS:
+                events += self._report(now)       # where the board stands, to report changes from
             return events
         if letter == "R":
             address = int(payload, 16)

@@ -74,7 +74,7 @@ def statuses(port: FakePort) -> list[str]:
 async def test_every_settled_reading_is_reported_with_the_game_s_pieces(table, linked):
     port = linked.port
     port.app_sends("W0203")
-    assert port.frames() == [with_check("w0203")]
+    assert port.frames() == [with_check("w0203"), with_check("s" + "." * 64)]   # nothing on the board yet
     table.setup()
     assert statuses(port)[-1] == START_PLACEMENT
     table.lift("g1")

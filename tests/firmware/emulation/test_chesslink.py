@@ -136,7 +136,7 @@ def test_every_scan_reports_by_default_and_at_once_on_a_change(link):
 
 
 def test_reports_on_change_only_once_per_change(link):
-    assert replies(link.receive(par(frame("W0203")), 0.0)) == [frame("w0203")]
+    assert replies(link.receive(par(frame("W0203")), 0.0)) == [frame("w0203"), frame("s" + "." * 64)]
     assert len(replies(link.board(START, 0.1))) == 1
     assert replies(link.board(START, 0.2)) == []
     assert link.next_deadline() is None
@@ -144,8 +144,11 @@ def test_reports_on_change_only_once_per_change(link):
 
 
 def test_the_debounced_reports_python_mchess_asks_for_report_each_settled_change(link):
-    link.receive(par(frame("W0207")), 0.0)        # set_debounce(4)
-    assert len(replies(link.board(START, 0.1))) == 1
+    link.board(START, 0.0)
+    (w, s) = replies(link.receive(par(frame("W0207")), 0.0))   # set_debounce(4): where the board stands
+    assert w == frame("w0207") and status_to_fen_placement(s[1:65]) == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+    lifted = pieces_shown(STARTING_FEN, Position().occupied & ~(1 << parse_square("e2")))
+    assert len(replies(link.board(lifted, 0.1))) == 1
 
 
 def test_reports_switched_off(link):
@@ -155,9 +158,11 @@ def test_reports_switched_off(link):
 
 
 def test_timed_reports_use_the_report_time(link):
-    link.receive(par(frame("W030A")) + par(frame("W0202")), 0.0)      # every 10 x 4.096 ms
-    assert len(replies(link.poll(0.0))) == 1
+    events = link.receive(par(frame("W030A")) + par(frame("W0202")), 0.0)      # every 10 x 4.096 ms
+    assert [r[0] for r in replies(events)] == ["w", "w", "s"]
     assert link.next_deadline() == pytest.approx(0.04096)
+    assert link.poll(0.03) == []
+    assert len(replies(link.poll(0.041))) == 1
 
 
 def test_the_scan_time_is_kept_and_read_back(link):
