@@ -3,9 +3,10 @@
 A pawn on the seventh rank between two victims: capturing on either leaves the same occupancy, so the
 board may record the wrong one and the page offers the other ("Not the move you made? It was:").
 The player may also choose the promotion piece, before the capture or after it. Whatever order
-the choices come in, the last move is the square the player last said and the piece the player
-last chose, and the offer shows the other squares with that same piece, in the SAN of the move
-it makes: an offer of "bxc8=Q" once the player chose a rook on a8 is the bug this catches.
+the choices come in, while the game goes on (a mate by the move ends it), the last move is the
+square the player last said and the piece the player last chose, and the offer shows the other
+squares with that same piece, in the SAN of the move it makes: an offer of "bxc8=Q" once the
+player chose a rook on a8 is the bug this catches.
 """
 from __future__ import annotations
 
@@ -93,6 +94,8 @@ def test_the_correction_offer_keeps_the_players_square_and_piece(setup, target, 
         said = to
         check(table, start, pawn, said, piece)
         for action, value in steps:
+            if session.game.is_over:
+                break   # (a mate or a stalemate made by the move: the record is final)
             if action == "correct":
                 offered = [m for m, _, _ in session.state().corrections]
                 if not offered:
