@@ -694,6 +694,8 @@ class Match:
         self.searches.drop()  # the position it judged is replaced
         pressed = self._press_ms[-1]
         done = max(_ms(v.time), pressed)
+        if self.clock.paused:   # (a correction from the page while stopped): the stop is nobody's time
+            done = min(done, max(self.clock.last_time_ms or pressed, pressed))
         self.game.pop()
         mover = self.game.turn
         # Timed as if the clock had been pressed when the amended move was complete.

@@ -618,3 +618,26 @@ def test_a_piece_held_past_the_flag_then_set_down_loses_on_time():
     table.place("c3", dt=0.2)             # the queen was in the hand: it lands after the flag
     table.wait(1.0)
     assert table.match.game.moves == [] and table.of(GameOver)[0].outcome.winner == BLACK
+
+
+def _capture_read_as_qxg6(time_control: str) -> Table:
+    table = _two_captures_table(time_control)
+    table.lift("c2", dt=0.5)
+    table.lift("g6", dt=0.5)
+    table.place("g6", dt=0.5)
+    table.wait(0.5)
+    assert uci(table.match.game.moves) == ["c2g6"]
+    return table
+
+
+def test_a_correction_made_while_the_clock_is_paused_costs_the_mover_no_paused_time():
+    """A page correction during a pause (beside issue 26.8): the time the clock stood still is
+    nobody's, so it costs what the same correction costs at the moment the clock was stopped."""
+    paused, at_once = _capture_read_as_qxg6("60+5"), _capture_read_as_qxg6("60+5")
+    stop = paused.t + 1.0
+    paused.match.pause(stop)
+    paused.match.correct("c2c8", stop + 40.0)
+    at_once.match.correct("c2c8", stop)
+    assert uci(paused.match.game.moves) == ["c2c8"] and paused.match.clock.paused
+    assert paused.match.clocks_after_move == at_once.match.clocks_after_move
+    assert paused.match.remaining(stop + 60.0) == at_once.match.remaining(stop)
