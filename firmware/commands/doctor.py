@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import TextIO
 from pathlib import Path
 
 from board_driver.doctor import FAIL, OK, WARN, Check, Machine, check_coprocessor, check_imports, preflight, render
@@ -113,7 +115,7 @@ def line_tests(gpio, pinmap: PinMap, place, out) -> list[Check]:
     return checks
 
 
-def not_a_pi(root: Path, importer, out) -> int:
+def not_a_pi(root: Path, importer: Callable[[tuple[str, ...]], list[tuple[str, str]]], out: TextIO) -> int:
     """Off a Pi (a laptop): why there are no line tests, what said so, and what to run instead; 1."""
     model = detect(root)
     try:
@@ -148,8 +150,11 @@ def run_doctor(args, pinmap: PinMap) -> int:
     out = getattr(args, "out", None) or sys.stdout
     out.write("echiquier hwtest --doctor" + (" (simulated board)" if args.fake else "") + f" - pin map {pinmap.source}\n")
     checks: list[Check] = []
+    root = Path(args.root or "/")
     if args.fake and args.root is None:
         out.write("Preflight skipped: a simulated board has no Pi to check (--root DIR checks an emulated one)\n")
+    elif not args.fake and not args.serial and not detect(root).is_pi:   # a laptop: no Pi's fixes to give
+        return not_a_pi(root, getattr(args, "importer", None) or check_imports, out)
     else:
         machine = Machine(root=Path(args.root or "/"), user=args.user, pinmap=pinmap,
                           sensors="serial" if args.serial else "gpio",

@@ -285,6 +285,8 @@ def test_on_a_laptop_the_doctor_says_it_is_not_a_pi_what_it_checked_and_points_t
                     "/dev/gpiomem, /dev/gpiochip0, /dev/spidev0.0: missing"):
         assert checked in tail, tail
     assert "echiquier hwtest --doctor --fake" in tail
+    # A laptop gets no Pi's fixes (groups, SPI, Raspberry Pi OS), and hears it is no Pi once.
+    assert "sudo" not in out and "raspi-config" not in out and out.count("not a Raspberry Pi") == 1, out
 
 
 def test_the_doctor_on_this_machine_ends_without_a_traceback(tmp_path):
