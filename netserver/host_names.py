@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 LOOPBACK_NAMES = ("localhost", "ip6-localhost")
 # WHATWG URL: a host whose last label is a number is an IPv4 address (127.1, 0x7f.1, 2130706433),
-# never a name DNS could resolve, so no page can be served under it.
+# or no valid host at all (evil.example.0x): never a name DNS could resolve, so no page is served under it.
 _NUMERIC_LABEL = re.compile(r"(0[xX][0-9A-Fa-f]*|[0-9]+)")
 
 
@@ -33,7 +33,15 @@ def is_ip_literal(name: str) -> bool:
         return True
     except ValueError:
         pass
-    return bool(name) and _NUMERIC_LABEL.fullmatch(name.rsplit(".", 1)[-1]) is not None
+    labels = name.split(".")
+    return 0 < len(labels) <= 4 and all(_NUMERIC_LABEL.fullmatch(label) for label in labels)
+
+
+def bind_names(bind: str) -> tuple[str, ...]:
+    """The address a server listens on, among the names it answers to if it is a name (not an
+    address, nor "" or "0.0.0.0" for every interface)."""
+    name = bind.strip("[]").lower()
+    return () if not name or ":" in name or is_ip_literal(name) else (name,)
 
 
 def is_loopback(host: str) -> bool:
@@ -60,10 +68,13 @@ class HostNames:
     def __init__(self, extra: Iterable[str] = (), *, hostname: str | None = None) -> None:
         hostname = (socket.gethostname() if hostname is None else hostname).lower().rstrip(".")
         names = {*LOOPBACK_NAMES, *(host_name(name) for name in extra if name)}
+        short = hostname.split(".", 1)[0]
         if hostname:
-            short = hostname.split(".", 1)[0]
             names |= {hostname, short, f"{short}.local"}
         self.names = frozenset(names)
+        # Avahi renames the machine "<hostname>-2.local" when the name is taken on the LAN (two
+        # boards at a club night); only the LAN answers .local, so no remote page rebinds through it.
+        self._renamed = re.compile(re.escape(short) + r"-[0-9]+\.local") if short else None
 
     def __contains__(self, host: object) -> bool:
         """Whether a ``Host`` header (a name or an address, with or without a port) is the server's.
@@ -71,7 +82,8 @@ class HostNames:
         if not isinstance(host, str):
             return False
         name = host_name(host)
-        return not host or name in self.names or is_ip_literal(name)
+        renamed = self._renamed is not None and self._renamed.fullmatch(name) is not None
+        return not host or name in self.names or renamed or is_ip_literal(name)
 
 
-__all__ = ["HostNames", "LOOPBACK_NAMES", "host_name", "is_ip_literal", "is_loopback"]
+__all__ = ["HostNames", "LOOPBACK_NAMES", "bind_names", "host_name", "is_ip_literal", "is_loopback"]

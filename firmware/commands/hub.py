@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         print("echiquier hub: --broker URL is needed (or --broker-config DIR)", file=sys.stderr)
         return 2
     from firmware.hub.app import HubOptions, serve
-    from netserver.host_names import host_name, is_ip_literal
+    from netserver.host_names import bind_names
     rules = {k: v for k, v in (("time_control", args.time_control), ("rules", args.rules),
                                ("draw_offers_from_move", args.draw_offers_from), ("event", args.event))
              if v is not None}
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
                          pairings=args.pairings, round=args.round,
                          site=args.site, rules=rules, ratings=args.ratings, broadcast=args.broadcast,
                          token_file=args.token_file, lichess_url=args.lichess_url,
-                         hosts=(*args.hosts, *((args.host,) if not is_ip_literal(host_name(args.host)) else ())))
+                         hosts=(*args.hosts, *bind_names(args.host)))
     try:
         return asyncio.run(serve(options))
     except (OSError, ValueError) as exc:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware.config import Config
-from netserver.host_names import HostNames, is_ip_literal, is_loopback
+from netserver.host_names import HostNames, bind_names, is_loopback
 from firmware.web.library import GameLibrary
 from firmware.web.pairing import Pairing, led_pattern, load_or_create_code, load_or_create_secret
 from firmware.web.server import WebCompanion
@@ -41,9 +41,7 @@ def pairing_for(config: Config, code: str | None = None) -> Pairing:
 def names_for(config: Config) -> HostNames:
     """The names the page answers to: its own (localhost, the hostname, ``<hostname>.local``), the
     ``[web] host`` it listens on if that is a name, and ``[web] hosts``."""
-    bind = config.web.host
-    named = bind and not is_ip_literal(bind.strip("[]"))
-    return HostNames((*config.web.hosts, *((bind,) if named else ())))
+    return HostNames((*config.web.hosts, *bind_names(config.web.host)))
 
 
 def build_companion(session: Any, config: Config, *, pairing: Pairing | None = None, hand: SimHand | None = None,

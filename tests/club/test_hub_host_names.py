@@ -7,7 +7,7 @@ import pytest
 
 from firmware.hub.core import Hub
 from firmware.hub.server import HubServer
-from netserver.host_names import HostNames
+from netserver.host_names import HostNames, bind_names
 
 READS = ["/", "/api/boards", "/round.pgn", "/ratings.csv", "/api/ratings", "/ws"]
 
@@ -45,3 +45,7 @@ def test_the_hub_command_takes_more_names(tmp_path):
 
     app = HubApp(HubOptions(broker="mqtt://127.0.0.1:1", state_dir=tmp_path, hosts=("hall.club.example",)))
     assert "hall.club.example:8090" in app.server.names and "evil.example" not in app.server.names
+    for bind in ("0.0.0.0", "::", "[::]", "192.168.1.9", ""):   # an address adds no name
+        app = HubApp(HubOptions(broker="mqtt://127.0.0.1:1", state_dir=tmp_path, hosts=bind_names(bind)))
+        assert app.server.names.names == HostNames().names, bind
+    assert bind_names("Hall.Club.Example") == ("hall.club.example",)

@@ -82,6 +82,9 @@ def test_a_host_header_is_compared_by_its_name_alone():
     assert host_name("[::1]:8080") == "::1" and host_name("10.0.0.7") == "10.0.0.7"
     assert all(is_ip_literal(n) for n in ("10.0.0.7", "::1", "127.1", "0x7f.1", "2130706433"))
     assert not any(is_ip_literal(n) for n in ("", "evil.example", "1.2.3.example", "localhost"))
+    # A numeric last label makes the whole host an IPv4 address or no host at all (WHATWG URL):
+    # a name with other labels is one no browser can open, and is not taken for an address.
+    assert not any(is_ip_literal(n) for n in ("evil.example.0x", "evil.1", "1.2.3.4.5"))
 
 
 def test_the_board_knows_its_hostname_its_short_name_and_its_mdns_name():
@@ -90,6 +93,14 @@ def test_the_board_knows_its_hostname_its_short_name_and_its_mdns_name():
     assert "echiquier.local:8080" in names and "ECHIQUIER:80" in names
     assert "evil.example:8080" not in names and "echiquier.evil.example" not in names
     assert "" in names                              # no Host at all (HTTP/1.0)
+
+
+def test_the_board_answers_to_the_name_avahi_gives_it_when_its_own_is_taken():
+    """A second board called echiquier on the LAN (a club night) is echiquier-2.local to mDNS."""
+    names = HostNames(hostname="echiquier")
+    assert "echiquier-2.local:8080" in names and "Echiquier-13.local." in names
+    assert not any(h in names for h in ("echiquier-2.evil.example", "echiquier-x.local", "evil-2.local",
+                                        "echiquier-2.local.evil.example", "echiquier-.local"))
 
 
 def test_web_hosts_and_a_named_bind_address_add_names_and_an_address_adds_none():
