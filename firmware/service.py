@@ -154,6 +154,7 @@ class Service:
         self.session = Session(config, leds=self.leds, clock=self._clock, wall=wall, replay=replay,
                                opponent=opponent)
         self.companions = companions
+        self.voice: Any = None   # the board's voice while it speaks (firmware.voice.companion.serve_voice)
         self.ready = asyncio.Event()
         self.readings = 0
         self.exit_code = 0

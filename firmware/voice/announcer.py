@@ -49,11 +49,12 @@ class Announcer:
     players at the board did not make themselves: the engine's or the online opponent's, or with
     two players over the board every move) or "none" (no move; prompts, results and requests only)."""
 
-    def __init__(self, lang: str = "en", moves: str = "all") -> None:
+    def __init__(self, lang: str = "en", moves: str = "all", *, hold: float = PROMPT_HOLD_S) -> None:
         if moves not in MOVE_POLICIES:
             raise ValueError(f"moves is one of {', '.join(MOVE_POLICIES)}, not {moves!r}")
         self.lang = lang
         self.moves = moves
+        self.hold = hold   # how long a prompt must stand before it is said (0: at once)
         self.state: SessionState | None = None
         self._position: Position | None = None    # after state.moves
         self._start: tuple[str, bool] | None = None
@@ -160,14 +161,18 @@ class Announcer:
 
     def _prompt(self, state: SessionState, news: bool) -> list[tuple[str, str]]:
         """What to put right, in the page's and the LED prompts' words, once it has stood
-        PROMPT_HOLD_S unchanged (``due`` says it: a hand on its way shows passing states); once
+        ``hold`` seconds unchanged (``due`` says it: a hand on its way shows passing states); once
         the board is right again with nothing in hand, what comes next ("Trait aux Noirs")."""
         if state.wrong or state.takeback_move is not None:   # (setting up too: the squares still to fill)
             text = self._prompt_text(state)
+            kind = "setup" if state.phase is Phase.SETTING_UP else "prompt"
             if text == self._said_prompt:
                 self._pending = None
+            elif self.hold <= 0:
+                self._pending, self._said_prompt = None, text
+                return [(kind, text)]
             elif self._pending is None or self._pending[0] != text:
-                self._pending = (text, state.time, "setup" if state.phase is Phase.SETTING_UP else "prompt")
+                self._pending = (text, state.time, kind)
             return []
         self._pending = None
         if self._said_prompt is None or state.lifted or state.phase is Phase.SETTING_UP:
@@ -211,7 +216,7 @@ class Announcer:
     def next_deadline(self) -> float | None:
         """When ``due`` has something to say if no state comes before: a prompt that stood long
         enough, the running clock of a side at the board passing 60, 30 or 10 s. None: nothing."""
-        found = [self._pending[1] + PROMPT_HOLD_S] if self._pending is not None else []
+        found = [self._pending[1] + self.hold] if self._pending is not None else []
         state = self.state
         if state is not None and state.outcome is None and state.running is not None and state.phase.live:
             side = state.running
@@ -227,7 +232,7 @@ class Announcer:
         ("30 secondes")."""
         parts: list[tuple[str, str]] = []
         pending = self._pending
-        if pending is not None and now >= pending[1] + PROMPT_HOLD_S:
+        if pending is not None and now >= pending[1] + self.hold:
             self._pending = None
             self._said_prompt = pending[0]
             parts.append((pending[2], pending[0]))

@@ -40,6 +40,7 @@ class Voice:
         self.clock = clock
         self.stamp = stamp
         self.latencies: list[float] = []
+        self.follows_page = False        # [voice] language = "page": the page's requests say which
         self.spoken: list[Utterance] = []
         # every state in order (the announcer tells changes apart), bounded should the thread fall behind
         self._states: collections.deque[tuple[SessionState, float]] = collections.deque(maxlen=STATES_KEPT)
@@ -72,6 +73,11 @@ class Voice:
         """Wake the thread to look at the time (tests that move the session's clock by hand)."""
         self._handed += 1
         self._wake.set()
+
+    def use_language(self, lang: str) -> None:
+        """The page's language, which the voice speaks if ``[voice] language`` is "page"."""
+        if self.follows_page and lang in ("en", "fr"):
+            self.announcer.lang = lang
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -154,7 +160,9 @@ def build_voice(config: Any, *, clock: Callable[[], float] = time.monotonic, lan
     out_dir = Path(voice.wav_dir) if voice.wav_dir else None
     speaker = Speaker(settings, out_dir=out_dir, **({"spawn": spawn} if spawn is not None else {}))
     chosen = lang or (voice.language if voice.language in ("fr", "en") else "en")
-    return Voice(Announcer(chosen, voice.moves), speaker, clock=clock)
+    built = Voice(Announcer(chosen, voice.moves), speaker, clock=clock)
+    built.follows_page = voice.language == "page" and lang is None
+    return built
 
 
 async def serve_voice(service: Any) -> None:

@@ -141,6 +141,15 @@ class Backend:
         """The UCI engine the library's analyses run."""
         return "/usr/games/stockfish"
 
+    def said(self) -> dict[str, Any] | None:
+        """The latest announcement for the page (the page state's ``said``; firmware.web.spoken)."""
+        return None
+
+    def voice(self, what: str | None, lang: str, now: float) -> dict[str, Any]:
+        """The page asks for "repeat", "describe" or "clocks" (None: it says its language only):
+        ``{"text": what to say, "board": whether the board's voice says it too}``."""
+        return {"text": "", "board": False}
+
     def close(self) -> None:
         """Release what the backend holds (subscriptions); idempotent."""
 

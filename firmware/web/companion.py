@@ -52,6 +52,13 @@ def build_companion(session: Any, config: Config, *, pairing: Pairing | None = N
                         names=names_for(config))
 
 
+def speak_with(companion: WebCompanion, service: Any) -> None:
+    """The page's voice requests go to the board's voice too, while it has one (firmware.voice)."""
+    spoken = getattr(companion.backend, "spoken", None)
+    if spoken is not None:
+        spoken.board_voice = lambda: getattr(service, "voice", None)
+
+
 def page_address(host: str, port: int) -> str:
     shown = "127.0.0.1" if host in ("", "0.0.0.0") else host
     shown = f"[{shown}]" if ":" in shown else shown
@@ -131,6 +138,7 @@ async def start_web(service: Any, *, pattern_s: float = PATTERN_S) -> WebCompani
     if not config.web.enabled:
         return None
     companion = build_companion(service.session, config, clock=service.session.clock)
+    speak_with(companion, service)
     port = await listen(service, companion, config.web.host, config.web.port)
     log.info("web companion on %s (listening on %s)", page_address(config.web.host, port), config.web.host)
     if companion.pairing.required:
@@ -169,4 +177,4 @@ async def serve_web(service: Any) -> None:
 
 
 __all__ = ["serve_web", "start_web", "show_pairing_code", "build_companion", "pairing_for", "names_for",
-           "page_address"]
+           "speak_with", "page_address"]

@@ -43,6 +43,7 @@ from typing import Any
 from chess_core.chess960 import VARIANTS
 
 import firmware.words as words
+from firmware.words.spoken import square_words
 from firmware.web.answers import NO_STORE, error_answer, http_error_answer, refusal_answer
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, CommandRefused, Backend)
@@ -102,7 +103,9 @@ SETTINGS: Spec = {
     "engine_elo": Number(low=0, high=4000, integer=True, optional=True),   # 0: not limited by Elo
     "engine_move_time": Number(low=0.05, high=60, optional=True),          # seconds per move, no clock
 }
+SQUARE_WORDS = {lang: square_words(lang) for lang in words.LANGS}   # the board's squares named for a screen reader
 PAIR: Spec = {"code": Text(max_length=32, min_length=1)}
+VOICE: Spec = {"say": Choice("repeat", "describe", "clocks", optional=True), "lang": Choice(*words.LANGS)}
 EMPTY: Spec = {}
 
 Handler = Callable[[Request], Any]
@@ -164,6 +167,7 @@ class WebCompanion:
         r.add_post("/api/lichess/claim",
                    self._command(LICHESS_CLAIM, lambda v, now: self.backend.claim_when_gone(v["what"], now)))
         r.add_post("/api/settings", self._command(SETTINGS, self._settings))
+        r.add_post("/api/voice", self._command(VOICE, lambda v, now: self.backend.voice(v.get("say"), v["lang"], now)))
         LibraryPages(self.library, analyses=self.analyses, backend=self.backend, clock=self.clock).add_to(r)
         if self.sim is not None:
             for path, (spec, action) in self.sim.commands().items():
@@ -298,6 +302,7 @@ class WebCompanion:
     def page_state(self) -> dict[str, Any]:
         state = self.backend.state(self.clock())
         state["sim"] = self.sim.state() if self.sim is not None else None
+        state["said"] = self.backend.said()
         self.seq += 1
         state["seq"] = self.seq
         self.last_state = state
@@ -321,7 +326,8 @@ class WebCompanion:
 
     async def _words(self, request: Request) -> Response:
         """The page's words in English and French, and the LED legend (firmware.words)."""
-        return json_response({"page": words.PAGE, "leds": words.LED_ROLES, "colours": self.backend.led_colours()})
+        return json_response({"page": words.PAGE, "leds": words.LED_ROLES, "colours": self.backend.led_colours(),
+                              "squares": SQUARE_WORDS})
 
     async def _state(self, request: Request) -> Response:
         return json_response(self.page_state(), headers=dict(NO_STORE))

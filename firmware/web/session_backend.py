@@ -18,6 +18,7 @@ from firmware.words import LED_ROLES
 from firmware.session import SessionError
 from firmware.session.state import SessionState, once, to_json
 from firmware.web.backend import CommandRefused, Backend, Listener
+from firmware.web.spoken import PageVoice
 
 # Page setting -> the session's setting, for Session.update_settings.
 SESSION_SETTINGS = {"show_legal": "show_legal_squares", "touch_move": "touch_move",
@@ -34,6 +35,9 @@ class SessionBackend(Backend):
         self.rng = rng or random.SystemRandom()
         self._unsubscribers: list[Callable[[], None]] = []
         self._latest: SessionState | None = None
+        # The page's announcements hear every state first, before any page state is built from it.
+        self.spoken = PageVoice()
+        self._unsubscribers.append(session.subscribe(self.spoken.on_state))
 
     # -- reading -----------------------------------------------------------------------------------
     def state(self, now: float) -> dict[str, Any]:
@@ -164,6 +168,12 @@ class SessionBackend(Backend):
         session.play.show_on_leds(shown)
         session.refresh(now)
         return True
+
+    def said(self) -> dict[str, Any] | None:
+        return self.spoken.said()
+
+    def voice(self, what: str | None, lang: str, now: float) -> dict[str, Any]:
+        return self.spoken.request(what, lang, now)
 
     def idle(self) -> bool:
         return not (self.session.live and self.session.game.moves)

@@ -25,7 +25,7 @@ from chess_core import STARTING_FEN, Position
 
 from firmware.config import Config, parse_config, with_overrides
 from firmware.session.recorder import Recorder
-from firmware.web.companion import build_companion, page_address, pairing_for
+from firmware.web.companion import build_companion, page_address, pairing_for, speak_with
 from firmware.web.server import WebCompanion
 from firmware.web.simhand import SimHand
 
@@ -141,6 +141,7 @@ class Simulator:
         web = self.config.web
         self.companion = build_companion(self.session, self.config, pairing=self.pairing, hand=self.hand,
                                          clock=self.clock)
+        speak_with(self.companion, service)
         try:
             port = await self.companion.start(web.host, self.port)
         except OSError as exc:

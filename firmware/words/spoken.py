@@ -28,4 +28,17 @@ def spoken(lang: str) -> Spoken:
     return SPOKEN.get(lang, SPOKEN["en"])
 
 
-__all__ = ["Spoken", "SPOKEN", "spoken"]
+_SYMBOLS = "PNBRQK"
+
+
+def square_words(lang: str) -> dict[str, object]:
+    """How the page names a square for a screen reader (GET /api/words' ``squares``): templates of
+    ``{square}`` and ``{piece}``, and the pieces by their FEN letter ("P": "white pawn")."""
+    words = spoken(lang)
+    pieces = {(symbol if colour == 0 else symbol.lower()): words.coloured[(colour, kind)]
+              for colour in (0, 1) for kind, symbol in enumerate(_SYMBOLS, start=1)}
+    return {"piece": words.says["square_piece"], "empty": words.says["empty_square"],
+            "expected": words.says["expected_square"], "unknown": words.says["unknown_square"], "pieces": pieces}
+
+
+__all__ = ["Spoken", "SPOKEN", "spoken", "square_words"]

@@ -52,6 +52,8 @@ SPOKEN: dict[str, Any] = {
         "piece_on": "{piece} {squares}",
         "empty_square": "{square}, empty",
         "square_piece": "{square}, {piece}",
+        "expected_square": "{square}, empty, expected: {piece}",   # the game has a piece there the board lacks
+        "unknown_square": "{square}, a piece",                      # a piece the sensors see, the game none
     },
     "plurals": {1: "pawns", 2: "knights", 3: "bishops", 4: "rooks", 5: "queens", 6: "kings"},
     "coloured": {(0, 1): "white pawn", (0, 2): "white knight", (0, 3): "white bishop", (0, 4): "white rook",

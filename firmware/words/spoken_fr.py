@@ -52,6 +52,8 @@ SPOKEN: dict[str, Any] = {
         "piece_on": "{piece} {squares}",
         "empty_square": "{square}, vide",
         "square_piece": "{square}, {piece}",
+        "expected_square": "{square}, vide, attendu : {piece}",
+        "unknown_square": "{square}, une pièce",
     },
     "plurals": {1: "pions", 2: "cavaliers", 3: "fous", 4: "tours", 5: "dames", 6: "rois"},
     "coloured": {(0, 1): "pion blanc", (0, 2): "cavalier blanc", (0, 3): "fou blanc", (0, 4): "tour blanche",

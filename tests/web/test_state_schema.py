@@ -41,8 +41,9 @@ def problems(state: dict[str, Any]) -> list[str]:
 
 
 def served(snapshot: dict[str, Any]) -> dict[str, Any]:
-    """A snapshot as the page's server sends it: with its ``seq`` and ``sim`` (none on a real board)."""
-    return {**snapshot, "seq": 1, "sim": None}
+    """A snapshot as the page's server sends it: with its ``seq``, ``sim`` (none on a real board) and
+    ``said`` (none before the first announcement)."""
+    return {**snapshot, "seq": 1, "sim": None, "said": None}
 
 
 def assert_conforms(snapshot: dict[str, Any]) -> None:

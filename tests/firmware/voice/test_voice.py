@@ -138,3 +138,12 @@ def test_sim_says_when_espeak_ng_is_missing(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     assert main(["sim", "--port", "0", "--state-dir", str(tmp_path), "--voice", "fr"]) == 2
     assert "--voice and --voice-out need espeak-ng (Debian: sudo apt install espeak-ng)" in capsys.readouterr().err
+
+
+def test_a_voice_set_to_the_pages_language_speaks_the_language_the_page_says():
+    follows = build_voice(loads_config("[voice]\nenabled = true\n"))
+    fixed = build_voice(loads_config('[voice]\nenabled = true\nlanguage = "en"\n'))
+    for voice in (follows, fixed):
+        voice.use_language("fr")
+        voice.use_language("de")   # (no such voice: kept)
+    assert (follows.announcer.lang, fixed.announcer.lang) == ("fr", "en")
