@@ -30,6 +30,7 @@ typecheck: install-dev
 	$(BIN)/mypy --strict chess_core board_driver netserver
 	$(BIN)/mypy --strict firmware/referee
 	$(BIN)/mypy --strict firmware/emulation
+	$(BIN)/mypy --strict firmware/voice
 	$(BIN)/mypy firmware
 
 test: system-deps install-dev typecheck

@@ -130,6 +130,13 @@ CATALOGUE = Catalogue(
         "legend_frame": "coloured frame: the square's LED",
         "start_position": "Start position (0 to 959; 518 is the usual one)",
         "lichess_token_label": "API token (scope board:play, from lichess.org/account/oauth/token)",
+        # the board for a screen reader and the keyboard, the board's voice (docs/voice.md)
+        "board_label": "Board",
+        "board_keys": "The arrows go from square to square; in the simulator Enter lifts the piece there or puts the "
+                      "held one down.",
+        "voice_repeat": "Say the last move and the clocks",
+        "voice_describe": "Describe the position",
+        "speak_here": " Say the board's announcements on this device (its own voice)",
     },
     leds={
         "legal": "a square the lifted piece may go to",

@@ -134,6 +134,13 @@ CATALOGUE = Catalogue(
         "legend_frame": "cadre coloré : la LED de la case",
         "start_position": "Position de départ (0 à 959 ; 518 est la position habituelle)",
         "lichess_token_label": "Jeton d'API (portée board:play, sur lichess.org/account/oauth/token)",
+        # l'échiquier pour un lecteur d'écran et le clavier, la voix de l'échiquier (docs/voice.md)
+        "board_label": "Échiquier",
+        "board_keys": "Les flèches vont de case en case ; dans le simulateur, Entrée soulève la pièce de la case ou "
+                      "pose celle qui est en main.",
+        "voice_repeat": "Dire le dernier coup et les pendules",
+        "voice_describe": "Décrire la position",
+        "speak_here": " Dire les annonces de l'échiquier sur cet appareil (sa propre voix)",
     },
     leds={
         "legal": "une case où la pièce levée peut aller",

@@ -17,6 +17,15 @@
     fr: { q: "dame", r: "tour", b: "fou", n: "cavalier" },
   };
 
+  // The squares' names until GET /api/words gives the page's language's (firmware/words/spoken_*.py).
+  const SQUARE_WORDS = {
+    piece: "{square}, {piece}", empty: "{square}, empty", expected: "{square}, empty, expected: {piece}",
+    unknown: "{square}, a piece",
+    pieces: { K: "white king", Q: "white queen", R: "white rook", B: "white bishop", N: "white knight", P: "white pawn",
+              k: "black king", q: "black queen", r: "black rook", b: "black bishop", n: "black knight", p: "black pawn" },
+  };
+  const PROMPT_HOLD_MS = 500;   // a prompt is said once it has stood this long (a hand on its way shows passing ones)
+
   const $ = (sel) => document.querySelector(sel);
   const $$ = (sel) => Array.from(document.querySelectorAll(sel));
 
@@ -36,6 +45,10 @@
     libraryDirty: true,
     viewer: null,
     words: null,   // GET /api/words: the page's words in both languages (firmware/words/)
+    focus: "e2",   // the square that has the keyboard's focus on the board
+    said: null,    // the latest announcement put in the live region (its n)
+    saidTimer: null,
+    speakHere: localStorage.getItem("echiquier.speak") === "1",   // the phone's own voice (Web Speech API)
   };
 
   // A word of the page in the chosen language (the English in the HTML until the words arrive).
@@ -85,6 +98,7 @@
       if (el.dataset.label !== undefined) el.dataset.label = text;
     }
     document.documentElement.lang = ui.lang;
+    $("#board").setAttribute("aria-label", w("board_label", "Board"));
     if ($("#link").dataset.state in PAGE_LINK_WORDS) setLink($("#link").dataset.state);
     renderLegend();
   }
@@ -201,38 +215,54 @@
   // button turns it round from there.
   function flipped() { return ui.flipped !== ui.autoFlip; }
 
+  // A grid of 8 rows (the ranks, as seen) of 8 cells; each square is named for a screen reader
+  // ("e4, white pawn") and, on the page's own board, focusable: one at a time (the arrows move it).
   function buildBoard(container, squares, interactive) {
     container.textContent = "";
-    const order = [];
+    container.setAttribute("role", "grid");
     for (let row = 0; row < 8; row++) {
+      const line = document.createElement("div");
+      line.className = "rank-row";
+      line.setAttribute("role", "row");
+      container.appendChild(line);
       for (let col = 0; col < 8; col++) {
         const rank = flipped() && interactive ? row : 7 - row;
         const file = flipped() && interactive ? 7 - col : col;
-        order.push(rank * 8 + file);
+        const sq = rank * 8 + file;
+        const el = document.createElement("div");
+        el.className = "sq " + ((file + rank) % 2 ? "light" : "dark");
+        el.dataset.square = NAMES[sq];
+        el.dataset.led = "";
+        el.setAttribute("role", "gridcell");
+        const piece = document.createElement("span");
+        piece.className = "piece";
+        el.appendChild(piece);
+        const bottomRank = flipped() && interactive ? 7 : 0;
+        const leftFile = flipped() && interactive ? 7 : 0;
+        if (rank === bottomRank) {
+          const c = document.createElement("span"); c.className = "coord file"; c.textContent = FILES[file];
+          c.setAttribute("aria-hidden", "true"); el.appendChild(c);
+        }
+        if (file === leftFile) {
+          const c = document.createElement("span"); c.className = "coord rank"; c.textContent = rank + 1;
+          c.setAttribute("aria-hidden", "true"); el.appendChild(c);
+        }
+        if (interactive) el.tabIndex = NAMES[sq] === ui.focus ? 0 : -1;
+        el.setAttribute("aria-label", squareLabel(NAMES[sq], null, ""));
+        line.appendChild(el);
+        squares[NAMES[sq]] = el;
       }
     }
-    for (const sq of order) {
-      const file = sq % 8, rank = Math.floor(sq / 8);
-      const el = document.createElement("div");
-      el.className = "sq " + ((file + rank) % 2 ? "light" : "dark");
-      el.dataset.square = NAMES[sq];
-      el.dataset.led = "";
-      el.setAttribute("role", "gridcell");
-      const piece = document.createElement("span");
-      piece.className = "piece";
-      el.appendChild(piece);
-      const bottomRank = flipped() && interactive ? 7 : 0;
-      const leftFile = flipped() && interactive ? 7 : 0;
-      if (rank === bottomRank) {
-        const c = document.createElement("span"); c.className = "coord file"; c.textContent = FILES[file]; el.appendChild(c);
-      }
-      if (file === leftFile) {
-        const c = document.createElement("span"); c.className = "coord rank"; c.textContent = rank + 1; el.appendChild(c);
-      }
-      if (interactive) el.tabIndex = -1;
-      container.appendChild(el);
-      squares[NAMES[sq]] = el;
-    }
+  }
+
+  // A square as a screen reader says it, in the page's language: "e4, white pawn", "e4, empty",
+  // "e4, empty, expected: white pawn" (the game has a piece there that the board lacks).
+  function squareLabel(name, symbol, kind) {
+    const words = (ui.words && ui.words.squares && ui.words.squares[ui.lang]) || SQUARE_WORDS;
+    const fill = (key, piece) => words[key].replace("{square}", name).replace("{piece}", piece || "");
+    if (!symbol) return fill("empty");
+    if (symbol === "?") return fill("unknown");
+    return fill(kind === "ghost" ? "expected" : "piece", words.pieces[symbol]);
   }
 
   // The pieces are SVG drawn for the project (pieces.js): the same on every device.
@@ -250,6 +280,8 @@
     const cls = "piece" + (symbol ? " " + (symbol === "?" ? "unknown" : colourOf(symbol)) : "") + (kind ? " " + kind : "");
     if (span.className !== cls) span.className = cls;
     el.dataset.piece = symbol || "";
+    const label = squareLabel(el.dataset.square, symbol, kind);
+    if (el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label);
   }
 
   function renderBoard(s) {
@@ -636,6 +668,7 @@
     renderCorrections(s);
     renderSettings(s);
     renderSim(s);
+    renderSaid(s);
     tickClocks();
     document.body.dataset.seq = s.seq;
     document.body.dataset.ready = "1";
@@ -669,6 +702,7 @@
       if (msg.type === "hello") {
         ui.hello = msg;
         applyPairing();
+        tellLanguage();
       } else if (msg.type === "state") {
         ui.state = msg.state;
         ui.receivedAt = performance.now();
@@ -754,6 +788,83 @@
     } else if (p.lifted && name) {
       simSend("/api/sim/place", { square: name, index: takeIndex() });
     }
+  }
+
+  // -- what the board announces: the live region, and the phone's own voice ---------------------------
+  // A new announcement (the state's "said") goes to the aria-live region, which screen readers read
+  // out; a prompt only once it has stood PROMPT_HOLD_MS. The first state of a visit is old news.
+  function renderSaid(s) {
+    const said = s.said;
+    if (!said || said.n === ui.said) return;
+    const first = ui.said === null;
+    ui.said = said.n;
+    if (first) return;
+    const text = ui.lang === "fr" ? said.text_fr : said.text;
+    clearTimeout(ui.saidTimer);
+    const prompt = said.kinds.every((k) => k === "prompt" || k === "setup");
+    if (prompt) ui.saidTimer = setTimeout(() => say(text), PROMPT_HOLD_MS);
+    else say(text);
+  }
+
+  function say(text) {
+    if (!text) return;
+    const region = $("#said");
+    region.textContent = "";   // (the same words again are news again)
+    region.textContent = text;
+    if (ui.speakHere && "speechSynthesis" in window) {
+      window.speechSynthesis.cancel();   // a newer announcement cuts a stale one
+      const utterance = new SpeechSynthesisUtterance(text);
+      utterance.lang = ui.lang === "fr" ? "fr-FR" : "en-GB";
+      window.speechSynthesis.speak(utterance);
+    }
+  }
+
+  // The page asks the board for words: the last move and the clocks, or the position described.
+  async function askVoice(what) {
+    try {
+      const answer = await post("/api/voice", { say: what, lang: ui.lang });
+      say(answer.text);
+    } catch (_) { /* the message says why */ }
+  }
+
+  // The board's voice speaks the page's language when set to ("[voice] language = page").
+  function tellLanguage() {
+    if (!ui.hello.paired) return;
+    fetch("/api/voice", { method: "POST", headers: { "Content-Type": "application/json" }, credentials: "same-origin",
+                          body: JSON.stringify({ lang: ui.lang }) }).catch(() => {});
+  }
+
+  // The keyboard on the board: the arrows move the focus from square to square as the board is
+  // seen, Enter or Space lifts the piece there or puts the held one down (the simulator's click).
+  const ARROWS = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+  function onBoardKey(event) {
+    const el = event.target.closest && event.target.closest("#board [data-square]");
+    if (!el) return;
+    const name = el.dataset.square;
+    if (event.key in ARROWS) {
+      event.preventDefault();
+      const [dx, dy] = ARROWS[event.key];
+      const sign = flipped() ? -1 : 1;
+      const file = FILES.indexOf(name[0]) + dx * sign, rank = Number(name[1]) - 1 + dy * sign;
+      if (file < 0 || file > 7 || rank < 0 || rank > 7) return;
+      focusSquare(FILES[file] + (rank + 1));
+    } else if (event.key === "Home" || event.key === "End") {
+      event.preventDefault();
+      const seen = flipped() !== (event.key === "End");
+      focusSquare((seen ? "h" : "a") + name[1]);
+    } else if ((event.key === "Enter" || event.key === " ") && ui.state && ui.state.sim) {
+      event.preventDefault();
+      simSend("/api/sim/click", { square: name, index: takeIndex() });
+    }
+  }
+
+  function focusSquare(name) {
+    const old = ui.squares[ui.focus];
+    if (old) old.tabIndex = -1;
+    ui.focus = name;
+    const el = ui.squares[name];
+    el.tabIndex = 0;
+    el.focus();
   }
 
   // -- the library ------------------------------------------------------------------------------------------------
@@ -901,6 +1012,7 @@
     $("#lang-fr").setAttribute("aria-pressed", lang === "fr" ? "true" : "false");
     document.body.dataset.lang = lang;
     applyWords();
+    tellLanguage();
     render();
     showPly();
     ui.libraryDirty = true;                 // the list's words too
@@ -1054,6 +1166,26 @@
     window.addEventListener("pointermove", onPointerMove);
     window.addEventListener("pointerup", onPointerUp);
     window.addEventListener("pointercancel", () => { ui.pointer = null; });
+    board.addEventListener("keydown", onBoardKey);
+    board.addEventListener("focusin", (event) => {   // a click or Tab: the focus stays where it went
+      const el = event.target.closest && event.target.closest("[data-square]");
+      if (el && el.dataset.square !== ui.focus) {
+        const old = ui.squares[ui.focus];
+        if (old) old.tabIndex = -1;
+        ui.focus = el.dataset.square;
+        el.tabIndex = 0;
+      }
+    });
+    $("#voice-repeat").addEventListener("click", () => askVoice("repeat"));
+    $("#voice-describe").addEventListener("click", () => askVoice("describe"));
+    const speakHere = $("#speak-here");
+    $("#speak-here-label").hidden = !("speechSynthesis" in window);
+    speakHere.checked = ui.speakHere;
+    speakHere.addEventListener("change", () => {
+      ui.speakHere = speakHere.checked;
+      localStorage.setItem("echiquier.speak", ui.speakHere ? "1" : "0");
+      if (!ui.speakHere && "speechSynthesis" in window) window.speechSynthesis.cancel();
+    });
     $("#aside").addEventListener("click", () => simSend("/api/sim/aside", { index: takeIndex() }));
     $("#setup").addEventListener("click", () => simSend("/api/sim/setup", {}));
 
