@@ -41,6 +41,8 @@ class Voice:
         self.stamp = stamp
         self.latencies: list[float] = []
         self.follows_page = False        # [voice] language = "page": the page's requests say which
+        self.muted = False               # the page's switch: the board says nothing (it still listens)
+        self._hush = False
         self.spoken: list[Utterance] = []
         # every state in order (the announcer tells changes apart), bounded should the thread fall behind
         self._states: collections.deque[tuple[SessionState, float]] = collections.deque(maxlen=STATES_KEPT)
@@ -71,6 +73,14 @@ class Voice:
 
     def poke(self) -> None:
         """Wake the thread to look at the time (tests that move the session's clock by hand)."""
+        self._handed += 1
+        self._wake.set()
+
+    def mute(self, muted: bool) -> None:
+        """The page's switch: ``muted``, the board stops speaking at once and says nothing until
+        unmuted (the announcer goes on hearing the game, so that it speaks of news only after)."""
+        self.muted = muted
+        self._hush = muted
         self._handed += 1
         self._wake.set()
 
@@ -140,10 +150,13 @@ class Voice:
             said = (self.announcer.repeat(now) if what == "repeat" else self.announcer.describe()
                     if what == "describe" else self.announcer.clocks(now))
             self._say(said, None)
+        if self._hush:
+            self._hush = False
+            self.speaker.hush()
         self.speaker.tick()
 
     def _say(self, utterance: Utterance | None, heard_at: float | None) -> None:
-        if utterance is None:
+        if utterance is None or self.muted:
             return
         self.spoken.append(utterance)
         started = self.speaker.say(utterance)

@@ -113,6 +113,14 @@ class Speaker:
         self._waiting = None
         return self._start(utterance)
 
+    def hush(self) -> None:
+        """Stop what is being said and what waits (a file being written is finished whole)."""
+        self._waiting = None
+        if self.out_dir is not None:
+            self._finish_current()
+        else:
+            self._stop_current()
+
     def tick(self) -> float | None:
         """Start the utterance that waited, once the one being said has ended."""
         if self._waiting is not None and not self.speaking:

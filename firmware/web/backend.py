@@ -145,10 +145,11 @@ class Backend:
         """The latest announcement for the page (the page state's ``said``; firmware.web.spoken)."""
         return None
 
-    def voice(self, what: str | None, lang: str, now: float) -> dict[str, Any]:
-        """The page asks for "repeat", "describe" or "clocks" (None: it says its language only):
-        ``{"text": what to say, "board": whether the board's voice says it too}``."""
-        return {"text": "", "board": False}
+    def voice(self, what: str | None, lang: str, now: float, mute: bool | None = None) -> dict[str, Any]:
+        """The page asks for "repeat", "describe" or "clocks" (None: it says its language only;
+        ``mute``: the page's switch of the board's voice): ``{"text": what to say, "board": whether
+        the board has a voice, "muted": whether it is switched off}``."""
+        return {"text": "", "board": False, "muted": False}
 
     def close(self) -> None:
         """Release what the backend holds (subscriptions); idempotent."""

@@ -105,7 +105,8 @@ SETTINGS: Spec = {
 }
 SQUARE_WORDS = {lang: square_words(lang) for lang in words.LANGS}   # the board's squares named for a screen reader
 PAIR: Spec = {"code": Text(max_length=32, min_length=1)}
-VOICE: Spec = {"say": Choice("repeat", "describe", "clocks", optional=True), "lang": Choice(*words.LANGS)}
+VOICE: Spec = {"say": Choice("repeat", "describe", "clocks", optional=True), "lang": Choice(*words.LANGS),
+               "mute": Boolean(optional=True)}
 EMPTY: Spec = {}
 
 Handler = Callable[[Request], Any]
@@ -167,7 +168,8 @@ class WebCompanion:
         r.add_post("/api/lichess/claim",
                    self._command(LICHESS_CLAIM, lambda v, now: self.backend.claim_when_gone(v["what"], now)))
         r.add_post("/api/settings", self._command(SETTINGS, self._settings))
-        r.add_post("/api/voice", self._command(VOICE, lambda v, now: self.backend.voice(v.get("say"), v["lang"], now)))
+        r.add_post("/api/voice", self._command(VOICE, lambda v, now: self.backend.voice(v.get("say"), v["lang"], now,
+                                                                                        v.get("mute"))))
         LibraryPages(self.library, analyses=self.analyses, backend=self.backend, clock=self.clock).add_to(r)
         if self.sim is not None:
             for path, (spec, action) in self.sim.commands().items():

@@ -172,8 +172,8 @@ class SessionBackend(Backend):
     def said(self) -> dict[str, Any] | None:
         return self.spoken.said()
 
-    def voice(self, what: str | None, lang: str, now: float) -> dict[str, Any]:
-        return self.spoken.request(what, lang, now)
+    def voice(self, what: str | None, lang: str, now: float, mute: bool | None = None) -> dict[str, Any]:
+        return self.spoken.request(what, lang, now, mute)
 
     def idle(self) -> bool:
         return not (self.session.live and self.session.game.moves)

@@ -45,20 +45,24 @@ class PageVoice:
         """The page state's ``said``: the latest announcement (None before the first)."""
         return self.latest
 
-    def request(self, what: str | None, lang: str, now: float) -> dict[str, Any]:
+    def request(self, what: str | None, lang: str, now: float, mute: bool | None = None) -> dict[str, Any]:
         """The page asks for ``what`` ("repeat", "describe", "clocks"; None: it only says its
-        language): the text in ``lang``, and whether the board's voice says it too."""
+        language), and ``mute`` switches the board's voice off or on: the text in ``lang``,
+        whether the board has a voice ("board": it says the text too unless "muted")."""
         voice = self.board_voice() if self.board_voice is not None else None
         if voice is not None:
             voice.use_language(lang)
+            if mute is not None:
+                voice.mute(mute)
+        muted = bool(voice.muted) if voice is not None else False
         if what is None:
-            return {"text": "", "board": voice is not None}
+            return {"text": "", "board": voice is not None, "muted": muted}
         announcer = self.announcers[lang]
         said = (announcer.repeat(now) if what == "repeat" else announcer.describe() if what == "describe"
                 else announcer.clocks(now))
         if voice is not None:
             voice.request(what)
-        return {"text": said.text, "board": voice is not None}
+        return {"text": said.text, "board": voice is not None, "muted": muted}
 
 
 __all__ = ["PageVoice"]

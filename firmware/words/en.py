@@ -137,6 +137,7 @@ CATALOGUE = Catalogue(
         "voice_repeat": "Say the last move and the clocks",
         "voice_describe": "Describe the position",
         "speak_here": " Say the board's announcements on this device (its own voice)",
+        "board_voice": " The board speaks (the moves, what to put right, the result)",
     },
     leds={
         "legal": "a square the lifted piece may go to",

@@ -141,6 +141,7 @@ CATALOGUE = Catalogue(
         "voice_repeat": "Dire le dernier coup et les pendules",
         "voice_describe": "Décrire la position",
         "speak_here": " Dire les annonces de l'échiquier sur cet appareil (sa propre voix)",
+        "board_voice": " L'échiquier parle (les coups, ce qu'il faut remettre, le résultat)",
     },
     leds={
         "legal": "une case où la pièce levée peut aller",

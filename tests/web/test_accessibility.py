@@ -219,3 +219,50 @@ def test_the_board_announces_moves_and_prompts_in_a_live_region_and_on_the_phone
     page.click("#voice-repeat")
     expect(live).to_have_text("Dernier coup : cavalier f3")
     assert page.errors == []
+
+
+def test_the_boards_voice_is_switched_off_and_on_from_the_page(sim, open_page, tmp_path):
+    from firmware.voice.speaker import read_index
+
+    out = tmp_path / "voice"
+    server = sim("--voice", "fr", "--voice-out", str(out))
+    page = open_page(server, lang="fr")
+    tab(page, "settings")
+    switch = page.locator("#board-voice")
+    expect(switch).to_be_visible()                           # this board has a voice: the switch is shown
+    expect(switch).to_be_checked()
+    tab(page, "game")
+    for frm, to in (("e2", "e4"),):
+        page.locator(f'#board [data-square="{frm}"]').click()
+        page.locator(f'#board [data-square="{to}"]').click()
+    expect(page.locator("#said")).to_have_text("e4")
+    said_on = [e["text"] for e in read_index(out)]
+    assert said_on[-1] == "e4"
+    tab(page, "settings")
+    switch.uncheck()
+    tab(page, "game")
+    page.locator('#board [data-square="e7"]').click()
+    page.locator('#board [data-square="e5"]').click()
+    expect(page.locator("#said")).to_have_text("e5")          # the page still says it
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "1")
+    tab(page, "settings")
+    expect(page.locator("#board-voice")).not_to_be_checked()   # the board says it is off
+    page.locator("#board-voice").check()
+    tab(page, "game")
+    page.locator('#board [data-square="g1"]').click()
+    page.locator('#board [data-square="f3"]').click()
+    expect(page.locator("#said")).to_have_text("Cavalier f3")
+    page.click("#voice-describe")
+    expect(page.locator("#said")).to_have_text(re.compile(r"^Blancs : roi e1"))
+    server.stop()
+    said = [e["text"] for e in read_index(out)]
+    assert "e5" not in said and said[len(said_on):][:1] == ["Cavalier f3"]
+    assert said[-1].startswith("Blancs : roi e1")            # the board described it too
+
+
+def test_a_board_without_a_voice_shows_no_switch(sim, open_page):
+    page = open_page(sim())
+    tab(page, "settings")
+    expect(page.locator("#speak-here")).to_be_visible()
+    expect(page.locator("#board-voice-label")).to_be_hidden()

@@ -18,6 +18,10 @@ class BoardVoice:
         self.requests: list[str] = []
         self.follows_page = follows_page
         self.lang = "en"
+        self.muted = False
+
+    def mute(self, muted: bool) -> None:
+        self.muted = muted
 
     def request(self, what: str) -> None:
         self.requests.append(what)
@@ -52,14 +56,14 @@ def test_the_page_asks_for_the_position_the_clocks_and_the_last_move_in_its_lang
     assert described["text"].startswith("Blancs : roi e1, dame d1") and described["board"] is False
     assert table.backend.voice("repeat", "en", now)["text"] == "Last move: e4"
     assert table.backend.voice("clocks", "fr", now)["text"] == "Pas de pendule"
-    assert table.backend.voice(None, "fr", now) == {"text": "", "board": False}
+    assert table.backend.voice(None, "fr", now) == {"text": "", "board": False, "muted": False}
 
 
 def test_the_boards_voice_says_what_the_page_asks_in_the_pages_language(table):
     voice = BoardVoice()
     table.backend.spoken.board_voice = lambda: voice
     answer = table.backend.voice("repeat", "fr", table.clock.now)
-    assert answer == {"text": "Aucun coup joué", "board": True}
+    assert answer == {"text": "Aucun coup joué", "board": True, "muted": False}
     assert voice.requests == ["repeat"] and voice.lang == "fr"
     table.backend.voice(None, "en", table.clock.now)   # the page changed its language
     assert voice.requests == ["repeat"] and voice.lang == "en"
@@ -84,3 +88,20 @@ async def test_the_page_state_carries_the_latest_announcement(table, serve):
     async with client.get("/api/state") as answer:
         said = (await answer.json())["said"]
     assert said["text_fr"] == "Cavalier f3" and said["kinds"] == ["move"]
+
+
+def test_the_pages_switch_mutes_the_boards_voice_and_says_so(table):
+    voice = BoardVoice()
+    table.backend.spoken.board_voice = lambda: voice
+    assert table.backend.voice(None, "fr", table.clock.now, mute=True) == {"text": "", "board": True, "muted": True}
+    assert voice.muted
+    assert table.backend.voice(None, "fr", table.clock.now)["muted"] is True   # (a request alone changes nothing)
+    assert table.backend.voice(None, "fr", table.clock.now, mute=False)["muted"] is False
+
+
+async def test_post_api_voice_takes_the_switch_as_a_boolean(table, serve):
+    client, companion, backend = await serve(backend=table.backend)
+    async with client.post("/api/voice", json={"lang": "fr", "mute": "yes"}) as answer:
+        assert answer.status == 400 and "mute" in (await answer.json())["error"]
+    async with client.post("/api/voice", json={"lang": "fr", "mute": True}) as answer:
+        assert answer.status == 200 and (await answer.json())["board"] is False   # (no voice on this board)

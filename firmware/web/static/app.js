@@ -827,11 +827,20 @@
     } catch (_) { /* the message says why */ }
   }
 
-  // The board's voice speaks the page's language when set to ("[voice] language = page").
-  function tellLanguage() {
+  // The board's voice speaks the page's language when set to ("[voice] language = page"); the
+  // answer says whether the board has a voice (the switch in the settings) and whether it is off.
+  async function tellLanguage(mute) {
     if (!ui.hello.paired) return;
-    fetch("/api/voice", { method: "POST", headers: { "Content-Type": "application/json" }, credentials: "same-origin",
-                          body: JSON.stringify({ lang: ui.lang }) }).catch(() => {});
+    const body = { lang: ui.lang };
+    if (mute !== undefined) body.mute = mute;
+    try {
+      const r = await fetch("/api/voice", { method: "POST", headers: { "Content-Type": "application/json" },
+                                            credentials: "same-origin", body: JSON.stringify(body) });
+      if (!r.ok) return;
+      const answer = await r.json();
+      $("#board-voice-label").hidden = !answer.board;
+      $("#board-voice").checked = !answer.muted;
+    } catch (_) { /* the board hears it next time */ }
   }
 
   // The keyboard on the board: the arrows move the focus from square to square as the board is
@@ -1177,6 +1186,7 @@
       }
     });
     $("#voice-repeat").addEventListener("click", () => askVoice("repeat"));
+    $("#board-voice").addEventListener("change", () => tellLanguage(!$("#board-voice").checked));
     $("#voice-describe").addEventListener("click", () => askVoice("describe"));
     const speakHere = $("#speak-here");
     $("#speak-here-label").hidden = !("speechSynthesis" in window);

@@ -145,3 +145,13 @@ def test_a_second_run_writing_to_the_same_directory_goes_on_after_the_first(tmp_
     second.close()
     assert [(e["n"], e["file"], e["text"]) for e in read_index(tmp_path)] == [(1, "0001.wav", "e4"),
                                                                            (2, "0002.wav", "e5")]
+
+
+def test_hush_stops_what_is_said_and_what_waits():
+    spawn = Spawner()
+    speaker = Speaker(SpeechSettings(), spawn=spawn)
+    speaker.say(utterance("Stockfish joue fou c4, à vous de le jouer sur l'échiquier", "opponent"))
+    speaker.say(utterance("30 secondes", "clock"))
+    speaker.hush()
+    assert spawn.started[0].terminated and not speaker.speaking and not speaker.waiting
+    assert speaker.tick() is None and len(spawn.started) == 1

@@ -147,3 +147,23 @@ def test_a_voice_set_to_the_pages_language_speaks_the_language_the_page_says():
         voice.use_language("fr")
         voice.use_language("de")   # (no such voice: kept)
     assert (follows.announcer.lang, fixed.announcer.lang) == ("fr", "en")
+
+
+def test_the_pages_switch_silences_the_board_at_once_and_it_speaks_of_news_only_after(tmp_path):
+    table = Table(tmp_path)
+    events = Events(table)
+    voice = voice_on(table, events)
+    try:
+        table.setup()
+        table.play("e2e4")
+        assert voice.wait_idle(10)
+        voice.mute(True)
+        table.play_all("e7e5 g1f3")
+        assert voice.wait_idle(10)
+        assert events.spoken()[-1] == "e4"
+        voice.mute(False)
+        table.play("b8c6")
+        assert voice.wait_idle(10)
+    finally:
+        voice.stop()
+    assert events.spoken()[-2:] == ["e4", "Cavalier c6"]   # (not e5 nor Nf3, said while it was off)
