@@ -156,10 +156,13 @@ async def game(hand: Hand, out: Path, lang: str, rng: random.Random) -> list[Mov
             entries = read_index(out)[heard:]
             for i, entry in enumerate(entries):
                 said = heard_opponent(entry["text"], lang)
-                if said is not None:
-                    return heard + i + 1, said
+                if said is not None or "ending" in entry["kinds"] or ENDINGS[lang].search(entry["text"]):
+                    return heard + i + 1, said   # (the engine's move, or the end the player's move brought)
             return None
-        heard, (who, words) = await until(the_engines_move, f"the engine's move after {move.uci()}")
+        heard, said = await until(the_engines_move, f"the engine's move after {move.uci()}")
+        if said is None:
+            break
+        who, words = said
         assert who.startswith("Stockfish")
         reply, _ = heard_move(position, words, lang)
         await hand.make(position, reply)
