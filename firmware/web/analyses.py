@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chess_core import PgnError, read_game
+from chess_core import PgnError, PgnGame, read_game
 
 from firmware.analysis.annotated import annotated_pgn
-from firmware.analysis.engine import AnalysisLimit, evaluate_game
+from firmware.analysis.engine import AnalysisLimit, PositionEval, evaluate_game
 from firmware.analysis.review import review
 from firmware.atomic_file import write_atomically
 from firmware.openings import classify
@@ -185,8 +185,11 @@ class Analyses:
             self._changed()
 
     async def _analyse(self, job: _Job) -> None:
+        """One game: read, searched position by position (the engine's own process), judged and
+        kept. The reading, the judging and the writing (CPU and disk) run in a thread, off the
+        loop that steps the board: it waits at most Python's switch interval (5 ms) for them."""
         text = self.library.pgn(job.game_id)
-        game = read_game(text)
+        game = await asyncio.to_thread(read_game, text)
 
         def progress(done: int, total: int) -> None:
             job.done, job.total = done, total
@@ -196,16 +199,19 @@ class Analyses:
         evals = await evaluate_game(game.moves, self.limit, start_fen=game.game.start_fen,
                                     chess960=game.game.chess960, engine_path=self.engine_path,
                                     progress=progress, names=names)
-        engine = names[0] if names else "Stockfish"
+        if self.library.pgn(job.game_id) != text:   # the game changed meanwhile: this analysis is not of it
+            raise ValueError("the game changed while it was analysed")
+        await asyncio.to_thread(self._keep, job.game_id, game, evals, names[0] if names else "Stockfish")
+
+    def _keep(self, game_id: str, game: PgnGame, evals: list[PositionEval], engine: str) -> None:
+        """The game judged and written, its analysed PGN and the page's review (in a thread)."""
         found = review(game.moves, evals, start_fen=game.game.start_fen, chess960=game.game.chess960,
                        engine=engine, limit=self.limit.text())
         annotated = annotated_pgn(game, found, annotator=f"{engine}, {self.limit.text()}",
                                   opening=classify(game.game))
-        if self.library.pgn(job.game_id) != text:   # the game changed meanwhile: this analysis is not of it
-            raise ValueError("the game changed while it was analysed")
         self.directory.mkdir(parents=True, exist_ok=True)
-        write_atomically(self.directory / f"{job.game_id}.pgn", annotated)
-        write_atomically(self.directory / f"{job.game_id}.json", json.dumps(
+        write_atomically(self.directory / f"{game_id}.pgn", annotated)
+        write_atomically(self.directory / f"{game_id}.json", json.dumps(
             {"moves": [m.uci() for m in game.moves], "review": found.to_json()}))
 
     # -- the idle watch ----------------------------------------------------------------------------------

@@ -207,6 +207,8 @@
     }
     return data;
   }
+  // What analysis.js (the library's analysis) uses of this page: its words and its requests.
+  window.echiquier = { post, w, wf, lang: () => ui.lang };
 
   function act(path, body) { return post(path, body).catch(() => {}); }
 
@@ -952,6 +954,8 @@
       : g.in_progress ? w("viewer_in_progress", "In progress.") : `${g.result}${ending ? " — " + ending : ""}`;
     const start = g.start_fen ? { number: Number(g.start_fen.split(" ")[5]) || 1, black: g.start_fen.split(" ")[1] === "b" } : { number: 1, black: false };
     renderMoves($("#viewer-moves"), g.san[ui.lang] || g.san.en, start, v.ply, (ply) => { v.ply = ply; showPly(); });
+    // analysis.js draws the game's analysis and lights the move on the board
+    document.dispatchEvent(new CustomEvent("echiquier:viewer", { detail: { id: v.id, game: g, ply: v.ply } }));
   }
 
   function step(delta) {
