@@ -6,9 +6,12 @@ Contract
 * ``Emulation(session, port, protocol, leds=, colour=, clock=, on_app=)``; ``start()`` on the
   loop, ``stop()``. ``port`` is a transport (:class:`~firmware.emulation.pty.PtyPort`):
   ``start(on_data, on_hangup)``, ``write(data)``.
-* Every state the session publishes (after each settled reading, move or command) gives the
-  codec the pieces shown (:func:`~firmware.emulation.board.pieces_shown`: the game's position
-  where the settled reading sees a piece); what the codec sends goes out at once, in that call.
+* Every state the session publishes (after each settled reading, move or command), and before
+  that every LED frame it shows, give the codec the pieces shown
+  (:func:`~firmware.emulation.board.pieces_shown`: the game's position where the settled
+  reading sees a piece); what the codec sends goes out at once, in that call. The frame comes
+  first in the session's step, before the game is saved (an fsync: 27 ms median here), the
+  state after it: a move reaches the app as soon as the LEDs show it.
 * The app's first well-formed command attaches it: ``on_app(AppLink)`` (the page says so, the
   game's PGN names it) and the LEDs are the app's (:class:`~firmware.emulation.leds.LentLeds`)
   until the app leaves the port: then ``on_app(None)``, the LEDs go back to the session and the
@@ -91,6 +94,8 @@ class Emulation:
         self._loop = asyncio.get_running_loop()
         self.port.start(self._received, self._hangup)
         self._unsubscribe = self.session.subscribe(self._published)
+        if self.leds is not None:
+            self.leds.on_show = self._frame_shown
         self._show_board(self.clock())
 
     def stop(self) -> None:
@@ -100,12 +105,19 @@ class Emulation:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self.leds is not None:
+            self.leds.on_show = None
         self._detach()
 
     # -- the board to the app ------------------------------------------------------------------
 
     def _published(self, state: Any) -> None:
         self._show_board(state.time, state.fen)
+
+    def _frame_shown(self) -> None:
+        """The session has shown a frame, mid-step: the game and the settled board are read; only
+        bytes go out from here (the codecs' ``board`` sends, it never lights nor attaches)."""
+        self._show_board(self.clock())
 
     def _show_board(self, now: float, fen: str | None = None) -> None:
         settled = self.session.referee.board

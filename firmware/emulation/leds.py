@@ -2,13 +2,15 @@
 
 :class:`LentLeds` stands between the session and the board's LED sink. The session shows its
 frames as always; while an app holds the LEDs (``lend(frame)``) those frames are only kept, and
-the app's are shown; ``give_back()`` shows the session's latest frame again. ``frame_of`` turns
+the app's are shown; ``give_back()`` shows the session's latest frame again. ``on_show`` is
+called after each of the session's frames (the session shows its frame right after it has read
+an input, before it saves the game). ``frame_of`` turns
 an app's :class:`~firmware.emulation.board.Lights` into a frame at a moment, in the colour set
 for apps and at the app's brightness.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from board_driver.layout import check_colours
@@ -37,6 +39,7 @@ class LentLeds(LedSink):
         self.inner = inner
         self.own: Frame | None = None      # the session's latest frame
         self.app: Frame | None = None      # the app's, while it holds the LEDs
+        self.on_show: Callable[[], None] | None = None
 
     @property
     def problem(self) -> str | None:        # type: ignore[override]
@@ -55,6 +58,8 @@ class LentLeds(LedSink):
         self.own = tuple(check_colours(colours))
         if self.app is None and self.inner is not None:
             self.inner.show(self.own)
+        if self.on_show is not None:
+            self.on_show()
 
     def lend(self, frame: Frame) -> None:
         """The app's frame, shown now and until the next or ``give_back()``."""

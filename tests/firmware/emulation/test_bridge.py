@@ -163,3 +163,27 @@ async def test_reports_every_scan_by_default_run_on_the_codec_s_deadlines(table,
     table.t += 0.025
     linked._tick()
     assert statuses(port) == [START_PLACEMENT]
+
+
+async def test_a_move_reaches_the_app_before_the_game_is_saved(table, linked):
+    """The app hears of a move as the LEDs show it, not after the game's save (an fsync)."""
+    port = linked.port
+    port.app_sends("W0203")
+    table.setup()
+    port.frames()
+    order: list[str] = []
+    write, save = port.write, table.session.file.save
+
+    def noted_write(data: bytes) -> None:
+        text = "".join(chr(b & 0x7F) for b in data)
+        order.append(status_placement(text[1:65]) if text[0] == "s" else text)
+        write(data)
+
+    def noted_save(game, now):
+        order.append("save")
+        return save(game, now)
+
+    port.write, table.session.file.save = noted_write, noted_save
+    table.play("e2e4")
+    after = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
+    assert "save" in order and after in order and order.index(after) < order.index("save"), order
