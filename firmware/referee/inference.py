@@ -26,7 +26,10 @@ Contract
   ``next_promotion`` reads it). ``amend_promotion(piece_type, time)``: change the piece of
   the promotion just made, before the opponent starts (``[AMEND]``, or ``[]``).
 * ``alternatives()``: the other legal moves that explain the board as well as the last move,
-  while it may be amended; ``amend(move, time)``: a player's correction (``[AMEND]`` or ``[]``).
+  while it may be amended (``amendable()``); ``amend(move, time)``: a player's correction
+  (``[AMEND]`` or ``[]``). ``watch(occupied, white, black)``: a reading after the game ended by
+  the position the last move made: nothing is a move, but the last one stays amendable until
+  the opponent lifts a piece; ``make_final()``: the last move may no longer be amended.
   On the board, a move recorded wrong is put right before the opponent starts by putting the
   pieces back (the move is taken back: TAKEBACK) and making the right one, or by moving the
   piece on to where it should be (AMEND).
@@ -284,7 +287,7 @@ class MoveInference:
         if piece_type not in (2, 3, 4, 5):
             raise ValueError(f"a promotion is to a knight, bishop, rook or queen, not {piece_type!r}")
         last = self._last
-        if self._b is None or last is None or not last.promotion or self._a.started():
+        if not self.amendable() or last is None or not last.promotion:
             return []
         if last.promotion == piece_type:
             return []
@@ -297,7 +300,7 @@ class MoveInference:
         move the board recorded wrong (the same squares filled, other pieces: a swept capture).
         A promotion is offered with the piece of the last move's (the player's choice stands)."""
         b, last = self._b, self._last
-        if b is None or last is None or self._a.started():
+        if b is None or last is None or not self.amendable():
             return ()
         occ, white, black = self._reading
         found = []
@@ -317,7 +320,7 @@ class MoveInference:
         ``alternatives``), while it may still be amended: ``[AMEND]``, or ``[]`` when it may not
         (the opponent has started, or there is no last move). ValueError: ``move`` is not legal."""
         b, last = self._b, self._last
-        if b is None or last is None or self._a.started():
+        if b is None or last is None or not self.amendable():
             return []
         if not b.pos.is_legal(move):
             raise ValueError(f"{move.uci()} is not legal in {b.pos.fen()}")
@@ -325,6 +328,27 @@ class MoveInference:
             return []
         self._pendings = []
         return self._commit(True, move, time, None)
+
+    def amendable(self) -> bool:
+        """The last move may still be amended: its mover's, the opponent not started."""
+        return self._b is not None and self._last is not None and not self._a.started()
+
+    def watch(self, occupied: int, white: int | None = None, black: int | None = None) -> None:
+        """A settled reading after the game ended by the position the last move made: no move
+        counts, but the last one may still be amended (``amend``, ``amend_promotion``) until the
+        opponent lifts a piece; from then on it is final (``make_final``)."""
+        self._reading = (occupied, white, black)
+        self._a.update(occupied)
+        if self._b is not None:
+            self._b.update(occupied)
+        if self._a.started():
+            self.make_final()
+
+    def make_final(self) -> None:
+        """The last move may no longer be amended nor put back (its window closed)."""
+        self._b = None
+        self._last = None
+        self._pendings = []
 
     def feed(self, time: float, occupied: int, white: int | None = None, black: int | None = None) -> list[Verdict]:
         reading: _Reading = (occupied, white, black)

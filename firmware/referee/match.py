@@ -30,6 +30,11 @@ board's state over to the next game)
   move, which the board must then carry out), ``new_game(now, fen=None)``: each returns events.
 * ``corrections()``: the other legal moves that explain the board as well as the last one (a
   player may pick one); ``correct(move, now)``: the last move replaced by it (MoveMade amended).
+  ``amendable()``: the last move may still be amended so (its promotion's piece too): the
+  opponent has not started. A game that the position of its last move ended (a mate, a
+  stalemate, a dead position) stays so until the opponent lifts a piece: an amended move
+  re-opens it (Reopened, then the amended MoveMade, and GameOver again if the new position
+  ends it too).
 * ``end(outcome, now)``: an outcome decided elsewhere (the other end of an online game);
   ``set_rules(touch_move=, takebacks=)`` changes those rules during the game.
 * ``undo(now)``: take back the last move on a decision taken off the board (an online server
@@ -47,7 +52,7 @@ board's state over to the next game)
 Events (frozen dataclasses): :class:`GameStarted`, :class:`MoveMade` (``amended=True`` when it
 replaces the previous move), :class:`TakenBack`, :class:`BoardChanged` (every verdict of the
 inference, for the LEDs), :class:`ProblemFound` (also appended to ``problems``),
-:class:`GameOver`.
+:class:`GameOver`, :class:`Reopened`.
 
 Timing rules
 ============
@@ -58,7 +63,8 @@ Timing rules
   even when the inference committed it later (a slide that waited); the debouncing and the
   waiting are charged to nobody.
 * An amended move is timed at the amended move's completion: the mover is charged the time
-  between the first version and the correction. A takeback gives the move back to its mover
+  between the first version and the correction; while the clock stood still (a pause, or the
+  end the first version made) no time passes, and a game re-opened goes on from the amendment. A takeback gives the move back to its mover
   and charges the mover the time since that move was made.
 * A flag falls when the clock says so, except that it waits for a move that the board may
   have completed before the flag instant (a reading still settling, a move waiting to commit).
@@ -147,7 +153,8 @@ class GameOver:
 
 @dataclass(frozen=True)
 class Reopened:
-    """A result taken back (``Match.reopen``): the game goes on."""
+    """A result taken back (``Match.reopen``), or the end the last move's position made, that move
+    being amended (judged again: a GameOver follows if the new move ends the game too)."""
 
     time: float
 
@@ -247,6 +254,7 @@ class Match:
         self.problems: list[str] = []
         self.gestures: list[str] = []    # gestures acted on, in words (filled by whoever reads them)
         self.abandoned = False           # left unfinished: the start position set up mid-game (replay)
+        self._position_ended = False     # the game ended by the position its last move made (mate, stalemate...)
         self.clocks_after_move: list[int | None] = []
         self._press_ms: list[int] = []   # when each move stopped its mover's clock
         self._clock_ms = 0               # the latest time given to a clock call that advances it
@@ -319,22 +327,27 @@ class Match:
         amended. ValueError when there is no such promotion. (``promote`` is for the next one.)"""
         piece_type = promotion_piece(piece_type)
         events = self.poll(now)
-        verdicts = self.inference.amend_promotion(piece_type, now) if self._live() else []
+        verdicts = self.inference.amend_promotion(piece_type, now) if self._live(amending=True) else []
         if not verdicts:
             raise ValueError("there is no promotion just made that may still be changed")
         return events + self._apply(verdicts)
 
+    def amendable(self) -> bool:
+        """The last move may still be amended by its mover (``change_promotion``, ``correct``):
+        the opponent has not started; also after a mate, a stalemate or a dead position it made."""
+        return self._live(amending=True) and self.inference.amendable()
+
     def corrections(self) -> list[Move]:
         """The other legal moves that explain the board as well as the last one, while it may
         still be corrected (the opponent has not started): for the page to offer."""
-        return list(self.inference.alternatives()) if self._live() else []
+        return list(self.inference.alternatives()) if self._live(amending=True) else []
 
     def correct(self, move: Union[Move, str], now: float) -> list[MatchEvent]:
         """Replace the last move by ``move`` (a player's correction): the amended MoveMade.
         ValueError when the last move may no longer be corrected or ``move`` is not legal there."""
         move = move if isinstance(move, Move) else Move.from_uci(move)
         events = self.poll(now)
-        verdicts = self.inference.amend(move, now) if self._live() else []
+        verdicts = self.inference.amend(move, now) if self._live(amending=True) else []
         if not verdicts:
             raise ValueError("the last move can no longer be corrected (the opponent has started)")
         return events + self._apply(verdicts)
@@ -408,7 +421,9 @@ class Match:
         if not self.game.moves:
             raise ValueError("there is no move to take back")
         events = self.poll(now)
-        self._resume_after_handover(self._clock_now(now))
+        t = self._clock_now(now)
+        if self._handover.end(self.clock, t, self._live()):   # an announced move withdrawn: nobody's time since
+            self._clock_ms = t
         move = self.game.moves[-1]
         events += self._take_back(move, now)
         self.inference.reset(self.game.position, guide_back=True)
@@ -447,7 +462,9 @@ class Match:
         """Only ``move`` (the opponent's) may be made next; None: any. ``now``: when it was
         announced: the time the hand then spends carrying it out is the player's, not the opponent's."""
         self.inference.expect(move)
-        self._resume_after_handover(self._clock_now(now) if now is not None else self._clock_ms)
+        t = self._clock_now(now) if now is not None else self._clock_ms
+        if self._handover.end(self.clock, t, self._live()):   # the one announced before withdrawn
+            self._clock_ms = t
         if move is None or now is None:
             self._expected = None
             return
@@ -460,12 +477,6 @@ class Match:
             if flag is None or t < flag:
                 clock.pause(t)   # the opponent's time stops as its move is announced; the player's runs (below)
                 self._clock_ms = self._handover.since = t
-
-    def _resume_after_handover(self, t: int) -> None:
-        """The announced move was withdrawn (or taken back): the opponent's clock runs again from
-        ``t``; the time in between is nobody's."""
-        if self._handover.end(self.clock, t, self._live()):
-            self._clock_ms = t
 
     def new_game(self, now: float, fen: str | None = None, *, arrange: int = 0) -> list[MatchEvent]:
         """A new game from ``fen`` (default: the configured start); it starts when the board shows
@@ -593,8 +604,12 @@ class Match:
         last = self.clock.last_time_ms or 0  # also changes made by others
         return max(_ms(seconds), self._clock_ms, last)
 
-    def _live(self) -> bool:
-        return self.started and not self.game.is_over and not self.searches.flagged
+    def _live(self, amending: bool = False) -> bool:
+        """A game in progress; ``amending``: or one ended by the position its last move made (a mate,
+        a stalemate, a dead position), that move being still its mover's to amend."""
+        if not self.started or self.searches.flagged:
+            return False
+        return not self.game.is_over or (amending and self._position_ended)
 
     def _settled(self, reading: Reading) -> list[MatchEvent]:
         if not self.started:
@@ -612,13 +627,15 @@ class Match:
             self.inference.feed(reading.time, reading.occupied, reading.white, reading.black)
             return [GameStarted(reading.time)]
         if self.game.is_over:
+            if self._live(amending=True):   # no move counts, but the opponent starting makes the last one final
+                self.inference.watch(reading.occupied, reading.white, reading.black)
             return []
         return self._apply(self.inference.feed(reading.time, reading.occupied, reading.white, reading.black))
 
     def _apply(self, verdicts: list[Verdict]) -> list[MatchEvent]:
         events: list[MatchEvent] = []
         for v in verdicts:
-            if self.game.is_over:
+            if self.game.is_over and not (v.kind is VerdictKind.AMEND and self._live(amending=True)):
                 break
             self.last_verdict = v
             kind = v.kind
@@ -662,7 +679,7 @@ class Match:
         self._expected = None
         events: list[MatchEvent] = [MoveMade(move, text, v.time)]
         if outcome is not None:
-            events += self._end(outcome, v.time)
+            events += self._end(outcome, v.time, by_position=True)
         return events
 
     def _press(self, mover: int, t: int) -> None:
@@ -691,6 +708,8 @@ class Match:
 
     def _amend(self, v: Verdict) -> list[MatchEvent]:
         now = self._clock_now(v.time)
+        reopened = self.game.is_over   # the end its position made is judged again with the new move
+        events: list[MatchEvent] = [Reopened(v.time)] if reopened else []
         self.searches.drop()  # the position it judged is replaced
         pressed = self._press_ms[-1]
         done = max(_ms(v.time), pressed)
@@ -701,14 +720,16 @@ class Match:
         # Timed as if the clock had been pressed when the amended move was complete.
         self._unpress(now, done - pressed)
         if self.time_control.timed and self.clock.remaining(mover, now) == 0:
-            return self._flag(now)
+            return events + self._flag(now)
         move = _move_of(v)
         text = san(self.game.position, move)
         outcome = self.game.push(move)
         self._press(mover, now)
-        events: list[MatchEvent] = [MoveMade(move, text, v.time, amended=True)]
+        events.append(MoveMade(move, text, v.time, amended=True))
         if outcome is not None:
-            events += self._end(outcome, v.time)
+            events += self._end(outcome, v.time, by_position=True)
+        elif reopened and self.clock.started and self.clock.paused:
+            self.clock.resume(now)   # the clock the end stopped runs again (the time in between is nobody's)
         return events
 
     def _take_back(self, move: Move, time: float) -> list[MatchEvent]:
@@ -726,7 +747,8 @@ class Match:
         "can the opponent still mate" search after a flag fall, may end the game."""
         events: list[MatchEvent] = []
         for outcome, time in self.searches.run(self.game, steps, self._clock_ms / 1000):
-            events += self._end(self.game.end(outcome), time)
+            dead = outcome.termination is Termination.INSUFFICIENT_MATERIAL   # (not a flag's search)
+            events += self._end(self.game.end(outcome), time, by_position=dead)
         return events
 
     def _timers(self) -> list[float]:
@@ -767,7 +789,10 @@ class Match:
         self.searches.start_flag(side, at_ms, self.game.position)
         return self._judge(self.config.analysis_steps)
 
-    def _end(self, outcome: Outcome, time: float) -> list[MatchEvent]:
+    def _end(self, outcome: Outcome, time: float, by_position: bool = False) -> list[MatchEvent]:
+        """The game ends (``by_position``: by the position the last move made, which its mover may
+        still amend until the opponent starts)."""
+        self._position_ended = by_position
         if self._handover.since is not None:   # the game ends while the hand carries out the opponent's move
             self._handover.settle(self.clock, self._clock_now(time), self.game.turn ^ 1)
         if self.clock.started and not self.clock.paused and self.clock.flag_fallen is None:

@@ -24,7 +24,9 @@ back, in the order they happened:
   nothing, and events that are not the match's pass through.
 * ``begin(config, now)``: the next game's match on the same board (settled reading, verdict,
   gestures and watch anew); ``resume(match)``: a match that continues a game (a restart, a
-  server's sync); ``arrange(squares)``: pieces to lift and set anew before the start.
+  server's sync); ``arrange(squares)``: pieces to lift and set anew before the start;
+  ``close_promotion()`` / ``make_final()``: the last move's piece, or the move itself, may no
+  longer be changed.
 * ``view(now, live, setting_up)``: the frozen :class:`BoardView` the LEDs and the page show of the board;
   ``next_deadline(live)``: when ``poll`` must run if no reading comes; ``forming()``: the board
   is on its way to a result gesture (no problem to report); ``board``: the latest settled
@@ -179,6 +181,11 @@ class Referee:
         """The promotion just made was the opponent's, its piece chosen over there: nobody changes it."""
         self.promotion_square = None
 
+    def make_final(self) -> None:
+        """The last move is final (an online game's end: the server's word): no promotion changed, no correction."""
+        self.promotion_square = None
+        self.match.inference.make_final()
+
     def arrange(self, squares: int) -> None:
         """Before the start, the pieces on ``squares`` must be lifted and set anew (a Chess960 start
         on sensors that see no piece types: the usual first ranks are assumed at power-on)."""
@@ -223,11 +230,13 @@ class Referee:
             elif kind is VerdictKind.TOUCHED:
                 touched = self.verdict.square
         hold = self.gestures.hold if live else None
+        # (a promotion that mated or stalemated is still its mover's to change until the opponent starts)
+        promotion = self.promotion_square if live or self.match.amendable() else None
         if hold is None or hold.fired:
-            return BoardView(lifted, wrong, touched, promotion_square=self.promotion_square if live else None)
+            return BoardView(lifted, wrong, touched, promotion_square=promotion)
         progress = self.gestures.progress(now)
         return BoardView(lifted, wrong, touched, hold.squares, hold.kind, progress.fraction if progress else 0.0,
-                         self.promotion_square)
+                         promotion)
 
     @property
     def board(self) -> Reading | None:

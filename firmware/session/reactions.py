@@ -110,6 +110,8 @@ class Reactions:
         s = self.session
         s.file.set_outcome(event.outcome)
         s.file.note(s.referee.match, event.time)
+        if s.seat.online:   # the server has the game's end: the board's last move is final
+            s.referee.make_final()
         s.phase = Phase.OVER
         s.play.game_over()
         s.seat.end_game()

@@ -40,7 +40,7 @@ from datetime import datetime
 from typing import Any, Callable, Iterator
 
 from board_driver.reading import Reading
-from chess_core import Game, Move, Position, Termination, parse_move, san
+from chess_core import Game, Move, Position, parse_move
 from chess_core.chess960 import rearranged
 from chess_core.clock import ClockError
 from chess_core.game import DrawClaimError
@@ -48,10 +48,12 @@ from chess_core.game import DrawClaimError
 from firmware.config import SIMULATED, Config, OpponentKind, with_overrides
 from firmware.opponents.base import Action, Opponent
 from firmware.referee.feedback import FeedbackState, LedStyle, frame, next_change
-from firmware.referee.gestures import BUTTONS, GestureTracker, next_promotion
-from firmware.referee.match import Match, MatchConfig, MatchEvent, promotion_piece
+from firmware.referee.gestures import BUTTONS, GestureTracker
+from firmware.referee.match import Match, MatchConfig, MatchEvent
 from firmware.referee.referee import Referee, RefereeEvent
 from firmware.referee.round_rules import draw_offer_refused
+from firmware.session import amends
+from firmware.session.amends import ended_by_last_move
 from firmware.session.app_link import AppLink
 from firmware.session.commands import (SessionError, claim_refused, colour, engine_side_choice, game_over,
                                        settings_sections, takeback_refused)
@@ -67,23 +69,6 @@ from firmware.session.state import Phase, SessionState, to_json
 from firmware.session.view import feedback_state, low_time_deadline, session_state, stage
 
 log = logging.getLogger(__name__)
-
-# Endings the last move brought about on the board (a takeback of that move undoes them).
-BOARD_ENDINGS = frozenset({Termination.CHECKMATE, Termination.STALEMATE, Termination.INSUFFICIENT_MATERIAL,
-                           Termination.FIVEFOLD_REPETITION, Termination.SEVENTYFIVE_MOVES})
-CASUAL_ENDINGS = frozenset({Termination.THREEFOLD_REPETITION, Termination.FIFTY_MOVES})   # automatic in "casual"
-
-
-def ended_by_last_move(game: Game) -> bool:
-    """The game is over by what the last move made on the board (a mate, a stalemate, a dead
-    position, a repetition or move count the rules end by themselves): a takeback undoes it.
-    A flag, a resignation or a draw agreed or claimed stands."""
-    outcome = game.outcome
-    if outcome is None:
-        return False
-    automatic = BOARD_ENDINGS | (CASUAL_ENDINGS if game.rules == "casual" else frozenset())
-    return outcome.termination in automatic
-
 
 class Session:
     """One board's game session; see the module docstring.
@@ -379,43 +364,16 @@ class Session:
             self.apply(events, now)
 
     def choose_promotion(self, piece: str | int, now: float | None = None) -> None:
-        """The piece of the promotion just made (until the opponent moves), or of the next one."""
+        """The piece of the promotion just made (until the opponent starts, even after the mate or
+        stalemate it made: the end is judged again), or of the next one (firmware.session.amends)."""
         with self.command(now) as now:
-            try:
-                piece = promotion_piece(piece)
-            except ValueError:
-                raise SessionError("bad_promotion", piece=repr(piece)) from None
-            match = self.referee.match
-            if not (self.live and self.referee.promotion_square is not None):
-                self.apply(match.promote(piece, now), now)
-                return
-            last = self.game.moves[-1]
-            if last.promotion == piece:
-                return
-            try:
-                self.apply(match.change_promotion(piece, now), now)
-            except ValueError:   # the other side has started: the inference reads its move now
-                before = self.game.position.copy(stack=True)
-                before.pop()
-                raise SessionError("promotion_too_late", san=lambda lang: san(before, last, lang)) from None
+            amends.choose_promotion(self, piece, now)
 
     def correct(self, move: str | Move, now: float | None = None) -> None:
         """The last move was recorded wrong: replace it by ``move``, one of the other moves that
         explain the board as well (``SessionState.corrections``), while the opponent has not started."""
-        with self.command(now, live=True) as now:
-            match = self.referee.match
-            candidates = match.corrections()
-            try:
-                chosen: Move | None = move if isinstance(move, Move) else Move.from_uci(str(move))
-            except ValueError:
-                chosen = None
-            if chosen is None or chosen not in candidates:
-                raise SessionError("not_a_correction", moves=", ".join(m.uci() for m in candidates)) if candidates \
-                    else SessionError("no_correction")
-            try:
-                self.apply(match.correct(chosen, now), now)
-            except ValueError:
-                raise SessionError("correction_too_late") from None
+        with self.command(now) as now:
+            amends.correct(self, move, now)
 
     def pause(self, now: float | None = None) -> None:
         """Stop both clocks (a player's or an arbiter's stop): no move counts until ``resume``."""
@@ -488,10 +446,7 @@ class Session:
                 self.seat.give_back_to_mover(now)
                 return
             if name == "promote":
-                last = self.game.moves[-1] if self.game.moves else None
-                if self.live and self.referee.promotion_square is not None and last is not None and last.promotion:
-                    with contextlib.suppress(ValueError):   # (the opponent has started: nothing to change)
-                        self.apply(self.referee.match.change_promotion(next_promotion(last.promotion), now), now)
+                amends.cycle_promotion(self, now)
                 return
             if name not in BUTTONS:
                 raise SessionError("bad_button", name=repr(name), known=", ".join(sorted(BUTTONS)))

@@ -3,21 +3,27 @@
 A pawn on the seventh rank between two victims: capturing on either leaves the same occupancy, so the
 board may record the wrong one and the page offers the other ("Not the move you made? It was:").
 The player may also choose the promotion piece, before the capture or after it. Whatever order
-the choices come in, while the game goes on (a mate by the move ends it), the last move is the
-square the player last said and the piece the player last chose, and the offer shows the other
-squares with that same piece, in the SAN of the move it makes: an offer of "bxc8=Q" once the
-player chose a rook on a8 is the bug this catches.
+the choices come in, until the opponent starts, the last move is the square the player last said
+and the piece the player last chose, and the offer shows the other squares with that same piece,
+in the SAN of the move it makes: an offer of "bxc8=Q" once the player chose a rook on a8 is the
+bug this catches. A mate, a stalemate or a dead position made by a version of the move closes
+nothing: the next choice is taken, and the end is judged again from the move the record shows
+(the game, the page's state, the saved record). Once the opponent has lifted a piece, every choice
+is refused and nothing changes.
 """
 from __future__ import annotations
 
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from chess_core import QUEEN, Move, Position, san
+from chess_core import QUEEN, Game, Move, Position, san
+from chess_core.dead import is_dead
 from chess_core.squares import square_name
+from firmware.session.session import SessionError
 
 from .session_support import Table
 
@@ -65,7 +71,8 @@ def positions(draw: st.DrawFn) -> tuple[str, int, tuple[int, int]]:
 
 
 actions = st.lists(st.one_of(st.tuples(st.just("correct"), st.integers(0, 3)),
-                             st.tuples(st.just("promote"), st.sampled_from(PIECES))), min_size=1, max_size=6)
+                             st.tuples(st.just("promote"), st.sampled_from(PIECES)),
+                             st.tuples(st.just("opponent starts"), st.just(0))), min_size=1, max_size=6)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -93,13 +100,23 @@ def test_the_correction_offer_keeps_the_players_square_and_piece(setup, target, 
         piece = "nbrq".index(chosen_before) + 2 if chosen_before else QUEEN
         said = to
         check(table, start, pawn, said, piece)
+        started = False
         for action, value in steps:
-            if session.game.is_over:
-                break   # (a mate or a stalemate made by the move: the record is final)
-            if action == "correct":
+            if action == "opponent starts":
+                if not started:   # its king taken in hand (and kept there): the move is final
+                    started = True
+                    table.lift(square_name(session.game.position.king[session.game.turn]))
+                continue
+            if started:
+                other = next(t for t in targets if t != said)
+                with pytest.raises(SessionError):
+                    if action == "correct":
+                        session.correct(Move(pawn, other, piece).uci(), table.t)
+                    else:   # (another piece than the move's: choosing the piece it has is no change)
+                        session.choose_promotion(value if value != PIECES[piece - 2] else PIECES[(piece - 1) % 4], table.t)
+            elif action == "correct":
                 offered = [m for m, _, _ in session.state().corrections]
-                if not offered:
-                    continue
+                assert offered, "a capture on the other square explains the board as well"
                 chosen = offered[value % len(offered)]
                 session.correct(chosen.uci(), table.t)
                 said = chosen.to_square
@@ -107,23 +124,33 @@ def test_the_correction_offer_keeps_the_players_square_and_piece(setup, target, 
                 session.choose_promotion(value, table.t)
                 piece = "nbrq".index(value) + 2
             table.wait(0.5)
-            check(table, start, pawn, said, piece)
+            check(table, start, pawn, said, piece, open_=not started)
 
 
-def check(table: Table, start: Position, pawn: int, said: int, piece: int) -> None:
+def check(table: Table, start: Position, pawn: int, said: int, piece: int, open_: bool = True) -> None:
+    """The record is the move the player said; ``open_``: the opponent has not started, so the
+    page offers the piece's choice and the other square; the end is the rules' for that move."""
     session = table.session
     moves = session.game.moves
     last = Move(pawn, said, piece)
     assert moves == [last], f"recorded {[m.uci() for m in moves]}, the player said {last.uci()}"
     state = session.state()
     assert state.san_en[-1] == san(start, last, "en") and state.san_fr[-1] == san(start, last, "fr")
+    if open_:
+        assert state.promotion is not None and state.promotion.square == said, state.promotion
+    elif state.outcome is not None:   # (in a game going on the choice stays shown: the opponent may put its piece back)
+        assert state.promotion is None, state.promotion
+    assert bool(state.corrections) == open_, state.corrections
     for move, en, fr in state.corrections:
         assert move.from_square == pawn and move.to_square != said, move.uci()
         assert move.promotion == piece, (f"the offer {en} after the player chose "
                                          f"{san(start, last, 'en')}")
         assert (en, fr) == (san(start, move, "en"), san(start, move, "fr"))
+    judged = Game(start.fen(), dead_position=is_dead)
+    judged.push(last)
+    assert state.outcome == judged.outcome, f"{san(start, last, 'en')} ended the game as {state.outcome}"
     record = session.file.recorder.load()
-    assert record is not None and record.moves[-1] == last.uci()
+    assert record is not None and record.moves[-1] == last.uci() and record.get_outcome() == judged.outcome
 
 
 def test_a_rook_chosen_then_the_square_corrected_stays_a_rook(tmp_path):

@@ -872,6 +872,24 @@ def test_a_move_recorded_wrong_is_put_right_with_one_click(sim, open_page):
     assert not page.errors
 
 
+def test_the_promotion_chosen_on_the_page_just_after_a_stalemate_plays_on(sim, open_page):
+    """Issue 26.9: g8=Q stalemates; the page still offers the piece, a rook is chosen, and the
+    ending it showed gives way to the game going on."""
+    server = sim("--fen", "8/6P1/8/8/8/8/8/k1K5 w - - 0 1")
+    page = open_page(server)
+    move(page, "g7", "g8", "g8=Q")
+    expect(page.locator("#status")).to_contain_text("stalemate")
+    expect(page.locator("#result")).to_have_text("1/2-1/2")
+    expect(page.locator("#promotion")).to_be_visible()
+    page.locator('#promotion button[data-piece="r"]').click()
+    expect(page.locator("#moves")).to_have_text(in_order(["g8=R"]))
+    expect(page.locator("#status")).to_have_text("Black to move")
+    expect(page.locator("#result")).to_be_hidden()
+    state = page_state(page, server)
+    assert state["moves"]["uci"] == ["g7g8r"] and state["result"] == "*"
+    assert not page.errors
+
+
 def test_the_simulators_hand_exchanges_the_promoted_pawn_and_the_queen_stays(sim, open_page):
     """Issue 27: the pawn set on e8, then lifted off and the new piece set down there (the usual
     exchange) keeps the queen; the page still under-promotes until the opponent moves."""
