@@ -21,6 +21,14 @@ class SessionError(Refusal, ValueError):
     ``key`` of firmware/words (what to do instead, in every language); ``str()`` is the English."""
 
 
+def colours_changed(names: tuple[str, str]) -> tuple[str, str]:
+    """The players change colours: each name goes to the other side, except a side's default name
+    ("White", "Black": nobody named that player), which stays with its side, whatever the colours."""
+    default = catalogue_of("en").sides
+    white, black = names[1], names[0]
+    return (default[0] if white in default else white, default[1] if black in default else black)
+
+
 def side_played(side: int) -> Callable[[str], str]:
     """A side as someone plays it, in the language asked: "White" / "les Blancs"."""
     return lambda lang: catalogue_of(lang).sides_played[side]
@@ -79,5 +87,5 @@ def settings_sections(changes: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return sections
 
 
-__all__ = ["SETTINGS", "SessionError", "claim_refused", "colour", "engine_side_choice", "game_over", "settings_sections",
+__all__ = ["SETTINGS", "SessionError", "claim_refused", "colour", "colours_changed", "engine_side_choice", "game_over", "settings_sections",
            "side_played", "takeback_refused"]

@@ -55,8 +55,8 @@ from firmware.referee.round_rules import draw_offer_refused
 from firmware.session import amends
 from firmware.session.amends import ended_by_last_move
 from firmware.session.app_link import AppLink
-from firmware.session.commands import (SessionError, claim_refused, colour, engine_side_choice, game_over,
-                                       settings_sections, takeback_refused)
+from firmware.session.commands import (SessionError, claim_refused, colour, colours_changed, engine_side_choice,
+                                       game_over, settings_sections, takeback_refused)
 from firmware.session.game_file import GameFile
 from firmware.session.opponent import OpponentSeat
 from firmware.session.other_side import OtherSide
@@ -540,7 +540,7 @@ class Session:
             engine_now = seat.kind is OpponentKind.ENGINE
             if (was_engine and engine_now and seat.engine_sides != before[0]) or (
                     not (was_engine and engine_now) and g.alternate_colours):
-                self.names = (self.names[1], self.names[0])
+                self.names = colours_changed(self.names)
         for side in before[0] - seat.engine_sides:   # the engine's name off a side it left
             if self.names[side] == before[1]:
                 self.set_names((g.white, self.names[1]) if side == 0 else (self.names[0], g.black))

@@ -238,3 +238,41 @@ def test_the_default_names_read_in_french_and_a_given_name_as_given(tmp_path):
     snap = table.session.snapshot()
     assert snap["players_fr"] == {"white": "Anna", "black": "Noirs"}
     assert table.session.file.recorder.load().white == "Anna"
+
+
+def _second_game(table: Table) -> dict:
+    """Fool's mate, the pieces gathered and set up again (colours alternate by default): the
+    second game's page state."""
+    table.setup()
+    table.play_all("f2f3 e7e5 g2g4 d8h4")
+    assert table.session.game.is_over
+    table.board.set_occupied(0)
+    table.wait(0.5)
+    table.wall = table.wall.replace(minute=45)
+    table.setup()
+    assert table.session.referee.match.started and not table.session.game.moves
+    return table.session.snapshot()
+
+
+def test_the_sides_nobody_named_keep_their_names_when_colours_alternate(tmp_path):
+    """Issue 26.10: from the second game of an evening the players change colours; the sides
+    nobody named are still "White" and "Black" (in French "Blancs" and "Noirs"), in the page's
+    state, the record and the library, not "Black" playing White."""
+    from firmware.web.library import GameLibrary
+    table = Table(tmp_path)
+    snap = _second_game(table)
+    assert snap["players"] == {"white": "White", "black": "Black"}
+    assert snap["players_fr"] == {"white": "Blancs", "black": "Noirs"}
+    table.play("e2e4")
+    record = table.session.file.recorder.load()
+    assert (record.white, record.black) == ("White", "Black")
+    listed = GameLibrary(table.session.file.recorder.games_dir).games()
+    assert [(g["white"], g["black"], g["white_fr"], g["black_fr"]) for g in listed] == \
+        [("White", "Black", "Blancs", "Noirs")] * 2
+
+
+def test_a_named_player_changes_colour_and_the_side_nobody_named_stays_its_colour(tmp_path):
+    table = Table(tmp_path, white="Anna")
+    snap = _second_game(table)
+    assert snap["players"] == {"white": "White", "black": "Anna"}
+    assert snap["players_fr"] == {"white": "Blancs", "black": "Anna"}
