@@ -320,7 +320,7 @@ class ClubConfig:
 
 
 EMULATED_PROTOCOLS = ("chesslink", "dgt")   # firmware.emulation: the commercial boards the board can be
-EMULATION_TRANSPORTS = ("pty",)
+EMULATION_TRANSPORTS = ("pty", "serial")
 
 
 @dataclass(frozen=True)
@@ -329,7 +329,7 @@ class EmulationConfig:
 
     protocol: str = _check(_choice("", *EMULATED_PROTOCOLS), "")   # "": none
     transport: str = _check(_choice(*EMULATION_TRANSPORTS), "pty")
-    link: str = ""     # pty: a symlink made to the pseudo-terminal, the port to give the app
+    link: str = ""     # pty: a symlink made to the pseudo-terminal, the port to give the app; serial: the device
     name: str = _check(_text(29), "")   # the name advertised over Bluetooth ("": the real board's)
     app: str = _check(_text(40), "")    # the app's name, as the page and the PGN say it ("": "an app")
     colour: str = _check(_colour, "#00ffff")   # the colour of the squares the app lights
@@ -468,6 +468,8 @@ def parse_config(data: dict[str, Any], source: str = "<config>", base: Path | No
     config = dataclasses.replace(config, source=source)
     if config.club.broker and not config.club.board:
         raise ConfigError(f'{source}: club.board: a board publishing to {config.club.broker} needs its number')
+    if config.emulation.protocol and config.emulation.transport == "serial" and not config.emulation.link:
+        raise ConfigError(f'{source}: emulation.link: transport = "serial" needs the device (e.g. "/dev/ttyGS0")')
     if config.board.sensors == "replay" and not config.board.capture:
         raise ConfigError(f'{source}: board.capture: sensors = "replay" needs a capture file')
     return _resolve(config, base)

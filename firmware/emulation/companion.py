@@ -9,7 +9,7 @@ from typing import Any
 from firmware.config import parse_colour
 from firmware.emulation.bridge import PROTOCOLS, Emulation
 from firmware.emulation.leds import LentLeds
-from firmware.emulation.pty import PtyPort
+from firmware.emulation.pty import PtyPort, SerialDevicePort
 from firmware.session.app_link import AppLink, attach_app
 
 log = logging.getLogger(__name__)
@@ -29,7 +29,7 @@ def lend_leds(service: Any) -> LentLeds:
 
 def open_port(config: Any) -> PtyPort:
     """The transport ``[emulation]`` names, opened (OSError if it cannot be)."""
-    port = PtyPort(config.link or None)
+    port = SerialDevicePort(config.link) if config.transport == "serial" else PtyPort(config.link or None)
     port.open()
     return port
 

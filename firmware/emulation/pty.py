@@ -1,4 +1,4 @@
-"""A local serial port for an app on the same machine: a pseudo-terminal, with a symlink at a path the app is given.
+"""The serial ports an app reaches the board by: a pseudo-terminal for an app on the same machine (a symlink at a path the app is given), or a serial device (the USB gadget's).
 
 The app (PicoChess's ``dgt-port``, python-mchess's ``address``, Lucas Chess's port) opens the
 pseudo-terminal's device as it would a USB board's ``/dev/ttyACM0``; the board keeps its other
@@ -6,8 +6,9 @@ end. Whatever speed, parity and size the app sets on its side, the bytes pass un
 codecs read 7O1 input with or without its parity bit).
 
 * ``open()``: the pseudo-terminal made, its device in raw mode (no echo: the board's replies
-  never come back to it as commands), the symlink ``link`` made to it (an old symlink replaced;
-  anything else at that path is an error). ``close()`` removes both.
+  never come back to it as commands) and open to every local user (an app may run as another
+  user, as a USB board's port is open to the dialout group), the symlink ``link`` made to it (an
+  old symlink replaced; anything else at that path is an error). ``close()`` removes both.
 * ``start(on_data, on_hangup)``: the bytes the app writes go to ``on_data`` on the loop; when
   the app closes the port, ``on_hangup()`` (once), what was left unread is dropped, and the port
   waits for the next app (checked every ``recheck_s``).
@@ -61,6 +62,7 @@ class PtyPort:
         try:
             tty.setraw(slave)
             self.device = os.ttyname(slave)
+            os.chmod(self.device, 0o666)   # the app may run as another user (PicoChess, a desktop app)
         finally:
             os.close(slave)
         os.set_blocking(master, False)
@@ -227,4 +229,62 @@ class PtyPort:
             self._writing = False
 
 
-__all__ = ["PtyPort"]
+class SerialDevicePort(PtyPort):
+    """A serial device the board answers on, for an app on another machine: the USB gadget's
+    ``/dev/ttyGS0`` (the computer or phone sees a ``/dev/ttyACM0``; scripts/usb-gadget-serial.sh)
+    or a Bluetooth serial port. The app is taken as present while the device can be read; a
+    device that fails (the cable pulled) is opened again every ``recheck_s``. The device is the
+    board's: ``close()`` leaves it where it is."""
+
+    def __init__(self, device: str | Path, *, max_pending: int = MAX_PENDING, recheck_s: float = RECHECK_S) -> None:
+        super().__init__(None, max_pending=max_pending, recheck_s=recheck_s)
+        self.path = str(device)
+
+    def open(self) -> str:
+        """Open the device in raw mode; its path. OSError if it cannot be opened."""
+        fd = os.open(self.path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        try:
+            tty.setraw(fd)
+        except termios.error:
+            pass                     # (not a terminal: a test's pipe, a FIFO) the bytes pass as they are
+        self._master = fd
+        self.device = self.path
+        return self.path
+
+    def _hung_up(self) -> bool:
+        if self._master is None:
+            try:
+                self.open()
+            except OSError:
+                return True
+        return False
+
+    def _watch(self) -> None:
+        self._recheck = None
+        if self._loop is None:
+            return
+        if self._hung_up():
+            self._recheck = self._loop.call_later(self.recheck_s, self._watch)
+            return
+        super()._watch()
+
+    def _hangup(self) -> None:
+        loop, fd = self._loop, self._master
+        if loop is None or fd is None:
+            return
+        loop.remove_reader(fd)
+        loop.remove_writer(fd)
+        os.close(fd)
+        self._master = None
+        self._writing = False
+        self._pending.clear()
+        was_open, self._open_by_app = self._open_by_app, False
+        if was_open and self._on_hangup is not None:
+            self._on_hangup()
+        self._recheck = loop.call_later(self.recheck_s, self._watch)
+
+    def _drop_unread(self) -> None:
+        pass
+
+
+__all__ = ["PtyPort", "SerialDevicePort"]

@@ -82,6 +82,7 @@ async def test_the_link_points_at_the_device_and_goes_with_the_port(tmp_path):
     port = PtyPort(tmp_path / "dev" / "chesslink")
     device = port.open()
     assert os.readlink(tmp_path / "dev" / "chesslink") == device and device.startswith("/dev/pts/")
+    assert os.stat(device).st_mode & 0o777 == 0o666                     # an app of another user may open it
     port.close()
     assert not (tmp_path / "dev" / "chesslink").exists() and not os.path.lexists(tmp_path / "dev" / "chesslink")
     port.close()   # idempotent
@@ -160,3 +161,41 @@ async def test_a_flood_from_the_app_is_read_in_bounded_chunks(port):
         await port.events.until(lambda: sum(chunks) >= 1000 * (_ + 1))
     assert max(chunks) <= 4096
     app.close()
+
+
+# -- a serial device (the USB gadget's /dev/ttyGS0): here a pseudo-terminal's device end, the test
+# holding the other end as the computer at the far end of the cable would.
+
+async def test_a_serial_device_carries_the_bytes_both_ways_and_is_left_in_place():
+    from firmware.emulation.pty import SerialDevicePort
+    host, device = os.openpty()
+    path = os.ttyname(device)
+    os.close(device)
+    os.set_blocking(host, False)
+    port = SerialDevicePort(path, recheck_s=0.01)
+    assert port.open() == path
+    events = Events()
+    port.start(events.on_data, events.on_hangup)
+    await until_present(port)
+    os.write(host, b"\x42")
+    await events.until(lambda: events.data == b"\x42")
+    port.write(b"\x86\x00\x43")
+    loop = asyncio.get_running_loop()
+    ready = loop.create_future()
+    loop.add_reader(host, lambda: ready.done() or ready.set_result(None))
+    async with asyncio.timeout(WAIT_S):
+        await ready
+    loop.remove_reader(host)
+    assert os.read(host, 100) == b"\x86\x00\x43"
+    os.close(host)                                  # the cable pulled: noticed once, then tried again
+    await events.until(lambda: events.hangups == 1)
+    port.close()
+    assert events.hangups == 1
+
+
+def test_a_serial_transport_needs_its_device():
+    from firmware.config import ConfigError, loads_config
+    with pytest.raises(ConfigError, match='emulation.link: transport = "serial" needs the device'):
+        loads_config('[emulation]\nprotocol = "dgt"\ntransport = "serial"\n')
+    assert loads_config('[emulation]\nprotocol = "dgt"\ntransport = "serial"\nlink = "/dev/ttyGS0"\n'
+                        ).emulation.link == "/dev/ttyGS0"
