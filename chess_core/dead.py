@@ -10,34 +10,39 @@ each sound on its own:
 
 1. the position itself (already mate or stalemate) and the material (a bare king; a lone knight,
    or bishops all of one colour, against pieces that could never help them mate);
-2. a static proof (chess_core.dead_static): where every piece could ever stand, and why no mate
+2. what was proved before (chess_core.dead_memory): a helpmate of this position or of one it can
+   return to by moves played back, checked move by move; a position it follows that cannot mate;
+3. a static proof (chess_core.dead_static): where every piece could ever stand, and why no mate
    fits there. It settles locked pawn chains, bishops shut out of the king's squares, kings that
    can never be boxed in, with no search at all;
-3. a short guided helpmate search (chess_core.dead_search), which finds the quick mates;
-4. a greedy best-first search towards a corner mate, briefly: it leads the loser's king to its
+4. a short guided helpmate search (chess_core.dead_search), which finds the quick mates;
+5. a greedy best-first search towards a corner mate, briefly: it leads the loser's king to its
    corner while idle pieces may wander (and exhausts small sets of positions);
-5. a walk through every position that can follow, each once, most promising moves first: it finds
+6. a walk through every position that can follow, each once, most promising moves first: it finds
    the long helpmates (through promotions, king marches), and when it ends without a mate it is
    a proof. Static proofs close its lines where material changes or pawns lock;
-6. a longer guided search, with what is left of the budget.
+7. a longer guided search, with what is left of the budget.
 
 Every search that runs out of positions without finding a mate is a proof as well.
 
 A ``CAN_MATE`` verdict carries the helpmate it found; ``CANNOT_MATE`` is only given with a proof;
-when the node ``budget`` runs out first, the verdict is ``UNDETERMINED``. Proved verdicts are
-remembered for the last few hundred positions asked.
+when the node ``budget`` runs out first, the verdict is ``UNDETERMINED``.
+
+``is_dead``, asked after every move of a game, needs one helpmate of either side (or a proof for
+both). Nearly every position of a game is proved from the one before (stage 2: well under a
+millisecond); the others, mostly after a capture or a pawn move, get the searches for both sides
+in turn, cheapest first (see _STAGES).
 
 ``is_dead`` and ``can_possibly_mate`` are the hooks for chess_core.game.Game.
 """
 from __future__ import annotations
 
 import enum
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from .dead_guide import order_moves
-from .dead_search import (BestFirst, GuidedSearch, Steps, Walk, drain, hopeless, position_key, run_steps,
-                          shorten_steps)
+from .dead_memory import Key, Line, Memory, memory_key
+from .dead_search import STEP_NODES, BestFirst, GuidedSearch, Steps, Walk, drain, hopeless, run_steps, shorten_steps
 from .dead_static import Reach, mate_impossible
 from .move import Move, decode
 from .position import Position
@@ -45,7 +50,9 @@ from .squares import BLACK, PAWN, QUEEN, ROOK, WHITE
 
 DEFAULT_BUDGET = 50_000  # positions searched by can_mate at most (about a second of CPU at worst here)
 DEAD_POSITION_BUDGET = 4_000  # the same for is_dead, asked after every move of a game
-_FREEDOM = 10  # legal moves each side needs for is_dead's fast path
+# After an analysis that ran out of budget, the next positions that follow by plain moves are
+# let through unsearched, this many times in a row (see _is_dead).
+UNSETTLED_SKIPS = 5
 
 
 class Mateability(enum.Enum):
@@ -66,9 +73,9 @@ _CANNOT = MateVerdict(Mateability.CANNOT_MATE)
 _UNDETERMINED = MateVerdict(Mateability.UNDETERMINED)
 
 
-def _can(pos: Position, codes: list[int]) -> Steps[MateVerdict]:
-    line = yield from shorten_steps(pos, codes)
-    return MateVerdict(Mateability.CAN_MATE, tuple(decode(c) for c in line))
+def _can(pos: Position, codes: list[int], shorten: bool) -> Steps[tuple[MateVerdict, Line]]:
+    line = (yield from shorten_steps(pos, codes)) if shorten else codes
+    return MateVerdict(Mateability.CAN_MATE, tuple(decode(c) for c in line)), tuple(line)
 
 
 def can_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> MateVerdict:
@@ -87,11 +94,17 @@ def can_mate_steps(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -
     """``can_mate`` in steps: a generator that yields after every few dozen positions searched
     (chess_core.dead_search.STEP_NODES) and returns the MateVerdict, so that a caller can spread
     the analysis over slices of time. ``pos`` is copied first: it may change meanwhile."""
-    return _can_mate(pos.copy(), color, budget, settle_other=False)
+    return _can_mate(_copy(pos), color, budget, settle_other=False, shorten=True)
 
 
-def _can_mate(pos: Position, color: int, budget: int, settle_other: bool) -> Steps[MateVerdict]:
+def _copy(pos: Position) -> Position:
+    """A copy of ``pos`` that keeps the last two moves of its undo stack (the memory plays them back)."""
     work = pos.copy()
+    work._stack = pos._stack[-2:]
+    return work
+
+
+def _can_mate(work: Position, color: int, budget: int, settle_other: bool, shorten: bool) -> Steps[MateVerdict]:
     codes = work.legal_codes()
     if not codes:
         if work.turn != color and work.is_check():
@@ -99,71 +112,43 @@ def _can_mate(pos: Position, color: int, budget: int, settle_other: bool) -> Ste
         return _CANNOT
     if hopeless(work, color):
         return _CANNOT
-    key = position_key(work)
-    known = _PROOFS.get((key, color))
-    if known is not None:
-        if known.line:
-            _LINES[color] = known.line
-        return known
-    verdict = _reuse_line(work, color)
-    if verdict is None:
-        verdict = yield from _search(work, key, color, budget, settle_other)
-    if verdict.verdict is not Mateability.UNDETERMINED:
-        _remember(key, color, verdict)
+    key = memory_key(work)
+    if _MEMORY.knows_cannot(key, color):
+        return _CANNOT
+    proved = _MEMORY.prove(work, (color,))
+    if proved is not None:
+        return MateVerdict(Mateability.CAN_MATE, tuple(decode(c) for c in proved[1].line()))
+    if _MEMORY.dead_before(work, (color,)):
+        _MEMORY.remember_cannot(key, color)
+        return _CANNOT
+    verdict, line = yield from _search(work, key, color, budget, settle_other, shorten)
+    if verdict.verdict is Mateability.CAN_MATE:
+        _MEMORY.remember_line(work, color, line)
+    elif verdict.verdict is Mateability.CANNOT_MATE:
+        _MEMORY.remember_cannot(key, color)
     return verdict
 
 
-# The last helpmate found for each colour. Asked again a move or two later (the game's next
-# position), its tail usually still mates: replaying it is a proof, without a search.
-_LINES: dict[int, tuple[Move, ...]] = {}
-
-
-def _reuse_line(pos: Position, color: int) -> MateVerdict | None:
-    line = _LINES.get(color)
-    if not line:
-        return None
-    for skip in (1, 2, 0):  # the position one move after the line's start, two, the same
-        tail = line[skip:]
-        if tail and _mates(pos, color, tail):
-            return MateVerdict(Mateability.CAN_MATE, tail)
-    return None
-
-
-def _mates(pos: Position, color: int, line: tuple[Move, ...]) -> bool:
-    """Whether playing ``line`` from ``pos`` (every move legal) ends in ``color``'s checkmate."""
-    made = 0
-    try:
-        for move in line:
-            if not pos.is_legal(move):
-                return False
-            pos.push(move)
-            made += 1
-        return pos.turn != color and pos.is_check() and not pos.legal_codes()
-    finally:
-        for _ in range(made):
-            pos.pop()
-
-
-def _search(work: Position, key: tuple[int, ...], color: int, budget: int,
-            settle_other: bool) -> Steps[MateVerdict]:
+def _search(work: Position, key: Key, color: int, budget: int, settle_other: bool,
+            shorten: bool) -> Steps[tuple[MateVerdict, Line]]:
     reach = Reach(work)
     if mate_impossible(reach, color):
-        return _CANNOT
+        return _CANNOT, ()
     yield
     quick = yield from GuidedSearch(work, color, min(budget, 600)).steps(1, 3)
     spent = quick.nodes
     if quick.line is not None:
-        return (yield from _can(work, quick.line))
+        return (yield from _can(work, quick.line, shorten))
     if quick.exhausted:
-        return _CANNOT
+        return _CANNOT, ()
     # The best-first search first, briefly: it finds the mates that need the loser's king led to
     # a corner while idle pieces could wander, where the walk would lose itself.
     best = yield from run_steps(BestFirst(work, color), max(1, (budget - spent) // 4))
     spent += best.nodes
     if best.line is not None:
-        return (yield from _can(work, best.line))
+        return (yield from _can(work, best.line, shorten))
     if best.exhausted:
-        return _CANNOT
+        return _CANNOT, ()
     # For is_dead, which asks both sides, the walk settles the other colour too when it needs a
     # walk as well: lines are then closed only where neither can mate. (Not for a single question:
     # the walk would spend its budget on lines that only the other colour cares about.)
@@ -174,18 +159,20 @@ def _search(work: Position, key: tuple[int, ...], color: int, budget: int,
     first = yield from run_steps(walk, max(1, (budget - spent) * 3 // 4))
     spent += first.nodes
     if first.line is not None:
-        return (yield from _can(work, first.line))
+        return (yield from _can(work, first.line, shorten))
     if first.exhausted:
         if watch_other:
-            other_verdict = _CANNOT if walk.other_line is None else (yield from _can(work, walk.other_line))
-            _remember(key, other, other_verdict)
-        return _CANNOT
+            if walk.other_line is None:
+                _MEMORY.remember_cannot(key, other)
+            else:
+                _MEMORY.remember_line(work, other, tuple(walk.other_line))
+        return _CANNOT, ()
     deep = yield from GuidedSearch(work, color, max(1, budget - spent)).steps(1, 1000)
     if deep.line is not None:
-        return (yield from _can(work, deep.line))
+        return (yield from _can(work, deep.line, shorten))
     if deep.exhausted:
-        return _CANNOT
-    return _UNDETERMINED
+        return _CANNOT, ()
+    return _UNDETERMINED, ()
 
 
 def _prune(pos: Position, colors: tuple[int, ...]) -> bool:
@@ -193,25 +180,15 @@ def _prune(pos: Position, colors: tuple[int, ...]) -> bool:
     return all(mate_impossible(reach, c) for c in colors)
 
 
-# Verdicts proved by a search, by position and colour (and those proved on the way for the other
-# colour, by a walk that settles both): a question asked again (a takeback, Game.reopen, is_dead
-# asking both sides) is answered at once. A proof holds whatever the budget.
-_PROOFS: OrderedDict[tuple[tuple[int, ...], int], MateVerdict] = OrderedDict()
-_PROOFS_KEPT = 256
+# What was proved: helpmates (and the positions along them), positions that cannot mate. A
+# question asked again (a takeback, Game.reopen, is_dead asking both sides) is answered at once,
+# and a game's next position is mostly proved from the last (chess_core.dead_memory).
+_MEMORY = Memory()
 
 
 def forget_proofs() -> None:
     """Forget the verdicts proved and the helpmates found so far (for cold measurements, tests)."""
-    _PROOFS.clear()
-    _LINES.clear()
-
-
-def _remember(key: tuple[int, ...], color: int, verdict: MateVerdict) -> None:
-    _PROOFS[(key, color)] = verdict
-    if verdict.line:
-        _LINES[color] = verdict.line
-    while len(_PROOFS) > _PROOFS_KEPT:
-        _PROOFS.popitem(last=False)
+    _MEMORY.clear()
 
 
 def can_possibly_mate(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -> bool:
@@ -231,53 +208,152 @@ def can_possibly_mate_steps(pos: Position, color: int, *, budget: int = DEFAULT_
 def is_dead(pos: Position, *, budget: int = DEAD_POSITION_BUDGET) -> bool:
     """True only when neither side can mate by any series of legal moves (FIDE 5.2.2).
 
-    Called after every move of a game, so ordinary positions are let through at once: when both
-    sides have freedom (ten legal moves or more each) and either a rook or queen is on the board,
-    or there are pawns and none is blocked by an enemy pawn. Those tests cost two move generations;
-    no position of the analyser's test vector that is dead passes them. Other positions get the
-    full analysis with a smaller ``budget``.
+    Called after every move of a game: the position is proved alive by a helpmate remembered
+    from the positions before (chess_core.dead_memory), or searched with ``budget`` positions for
+    each side. False when not proved dead: alive, or the budget ran out first (and then, for a
+    few positions after it that follow by plain moves, without a search; see _is_dead). The
+    last two moves on ``pos``'s undo stack are used to reach the positions proved before.
     """
     return drain(is_dead_steps(pos, budget=budget))
 
 
 def is_dead_steps(pos: Position, *, budget: int = DEAD_POSITION_BUDGET) -> Steps[bool]:
     """``is_dead`` in steps (see can_mate_steps); ``pos`` is copied first."""
-    return _is_dead(pos.copy(), budget)
+    return _is_dead(_copy(pos), budget)
 
 
 def _is_dead(pos: Position, budget: int) -> Steps[bool]:
-    if hopeless(pos, WHITE) and hopeless(pos, BLACK):
+    # The side that has just moved first: its helpmate is usually the one remembered.
+    colors = tuple(c for c in (pos.turn ^ 1, pos.turn) if not hopeless(pos, c))
+    if not colors:
         return True
-    if _obviously_alive(pos):
+    key = memory_key(pos)
+    colors = tuple(c for c in colors if not _MEMORY.knows_cannot(key, c))
+    if not colors:
+        return True
+    if _MEMORY.prove(pos, colors) is not None:
+        return False
+    if _MEMORY.dead_before(pos, colors):
+        for color in colors:
+            _MEMORY.remember_cannot(key, color)
+        return True
+    skipped = _MEMORY.unsettled_before(pos)
+    if 0 <= skipped < UNSETTLED_SKIPS:
+        # The analysis of the position one plain move back ran out of budget: this one is as
+        # hard. Not searched again at once (not dead is the answer without a proof, as after any
+        # search that runs out of budget); every few moves it is.
+        _MEMORY.remember_unsettled(key, skipped + 1)
         return False
     yield
-    for color in (pos.turn ^ 1, pos.turn):
-        verdict = yield from _can_mate(pos, color, budget, settle_other=True)
-        if verdict.verdict is not Mateability.CANNOT_MATE:
-            return False
-    return True
+    if _MEMORY.last_color in colors:  # the side that mated last time first
+        colors = (_MEMORY.last_color,) + tuple(c for c in colors if c != _MEMORY.last_color)
+    sides = [_Side(pos, color, budget) for color in colors]
+    if len(sides) == 2:
+        sides[0].partner, sides[1].partner = sides[1], sides[0]
+    for stage in _STAGES:
+        for side in sides:
+            if side.decided:
+                continue
+            found = yield from side.run(stage)
+            if found is not None:
+                _MEMORY.remember_line(pos, *found)
+                return False
+            if side.decided and side.watched is not None:  # a walk that watched both sides ended
+                for other in sides:
+                    other.decided = True
+        if all(side.decided for side in sides):
+            for side in sides:
+                _MEMORY.remember_cannot(key, side.color)
+            return True
+    for side in sides:
+        side.leave()
+    _MEMORY.remember_unsettled(key)
+    return False
 
 
-def _obviously_alive(pos: Position) -> bool:
-    bbp, bbc = pos.bb_piece, pos.bb_color
-    heavy = bbp[ROOK] | bbp[QUEEN]
-    pawns = bbp[PAWN]
-    rams = ((pawns & bbc[WHITE]) << 8) & pawns & bbc[BLACK]
-    if not heavy and (not pawns or rams):
-        return False
-    if len(pos.legal_codes()) < _FREEDOM:
-        return False
-    if pos.checkers():
-        return False
-    # The other side's freedom, as if it were to move (it is not in check); the en passant square
-    # belongs to the side to move, so it is set aside meanwhile.
-    ep, pos.ep = pos.ep, -1
-    pos.turn ^= 1
-    try:
-        return len(pos.legal_codes()) >= _FREEDOM
-    finally:
-        pos.turn ^= 1
-        pos.ep = ep
+# is_dead's searches, in turn for each side not yet decided: the static proof, a guided search (it
+# finds most helpmates of a game's position at once), a walk (the first side's watches the other:
+# the first mate of either ends it, and its end without one proves both), the best-first search
+# (the mates that need the loser's king led to a corner), then the rest of each side's budget to
+# the walk and to a long guided search. Positions for each stage, or fractions of the budget.
+_STAGES: tuple[tuple[str, float], ...] = (("static", 0), ("guided", 600), ("walk", 600), ("best", 1500),
+                                          ("walk", 0.75), ("deep", 1.0))
+
+
+class _Side:
+    """One side's searches for is_dead, kept from stage to stage (the walk and the best-first
+    search go on where they stopped)."""
+
+    def __init__(self, pos: Position, color: int, budget: int) -> None:
+        self.pos = pos
+        self.color = color
+        self.budget = budget
+        self.spent = 0
+        self.decided = False  # proved unable to mate
+        self.partner: _Side | None = None  # the other side, when it is searched too
+        self.watched: int | None = None  # the other side, watched by this side's walk
+        self.walk: Walk | None = None
+        self.best: BestFirst | None = None
+
+    def run(self, stage: tuple[str, float]) -> Steps[tuple[int, Line] | None]:
+        """One stage; a helpmate found (colour, line), or None (``decided`` tells a proof)."""
+        kind, amount = stage
+        pos, color = self.pos, self.color
+        nodes = int(amount) if amount >= 1 else int(amount * self.budget) - self.spent
+        if kind != "static" and nodes <= 0:
+            return None
+        if kind == "static":
+            self.decided = mate_impossible(Reach(pos), color)
+        elif kind in ("guided", "deep"):
+            result = yield from GuidedSearch(pos, color, nodes).steps(1, 1000)
+            self.spent += result.nodes
+            if result.line is not None:
+                return color, tuple(result.line)
+            self.decided = result.exhausted
+        elif kind == "best":
+            if self.best is None:
+                self.best = BestFirst(pos, color)
+            result = yield from run_steps(self.best, self.best.spent + nodes)
+            self.spent += nodes
+            if result.line is not None:
+                return color, tuple(result.line)
+            self.decided = result.exhausted
+        else:
+            return (yield from self._walk(nodes))
+        return None
+
+    def _walk(self, nodes: int) -> Steps[tuple[int, Line] | None]:
+        pos, color = self.pos, self.color
+        if self.walk is None:
+            partner = self.partner
+            self.watched = partner.color if partner is not None and not partner.decided else None
+            self.walk = Walk(pos, color, prune=_prune, order=lambda p, codes: order_moves(p, color, codes),
+                             other=self.watched)
+        walk = self.walk
+        start = walk.nodes
+        while True:
+            result = walk.run(start + nodes - walk.nodes, pause_after=STEP_NODES)
+            if result.line is not None:
+                self.spent += walk.nodes - start
+                return color, tuple(result.line)
+            if walk.other_line is not None and self.watched is not None:
+                walk.leave()
+                self.spent += walk.nodes - start
+                return self.watched, tuple(walk.other_line)
+            if result.exhausted or walk.nodes >= start + nodes:
+                break
+            yield
+        walk.leave()
+        self.spent += walk.nodes - start
+        self.decided = result.exhausted
+        if not self.decided:
+            self.watched = None  # not a proof for the other side
+        return None
+
+    def leave(self) -> None:
+        """The position as it was (a paused walk holds its line made on it)."""
+        if self.walk is not None:
+            self.walk.leave()
 
 
 __all__ = ["Mateability", "MateVerdict", "can_mate", "can_possibly_mate", "is_dead", "DEFAULT_BUDGET",

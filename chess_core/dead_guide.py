@@ -105,33 +105,36 @@ def classify(pos: Position, winner: int, codes: list[int]) -> list[tuple[int, in
     else:
         king_target, piece_target = lking, lpiece
         need_promo = _need_loser_promotion(pos, winner)
-    out = []
+    # Distances to the targets, one row each (both tables are symmetric).
+    king_row = KING_DISTANCE[king_target]
+    piece_row = KING_DISTANCE[piece_target]
+    knight_row = KNIGHT_DISTANCE[piece_target]
+    out: list[tuple[int, int]] = []
+    append = out.append
     for code in codes:
         frm = code & 63
         to = (code >> 6) & 63
         kind = board[frm] & 7
-        capture = board[to] or (code >> 15) == FLAG_EN_PASSANT
         if kind == KING:
-            closer = KING_DISTANCE[to][king_target] < KING_DISTANCE[frm][king_target]
+            closer = king_row[to] < king_row[frm]
         elif kind == KNIGHT:
-            closer = KNIGHT_DISTANCE[to][piece_target] < KNIGHT_DISTANCE[frm][piece_target]
+            closer = knight_row[to] < knight_row[frm]
         elif kind != PAWN:
-            closer = KING_DISTANCE[to][piece_target] < KING_DISTANCE[frm][piece_target]
+            closer = piece_row[to] < piece_row[frm]
         else:
             closer = False
-        variation = _NORMAL
         if winners_turn:
-            if kind == PAWN or capture or closer:
-                variation = _REWARD
-        else:
-            if need_promo:
-                promo = (code >> 12) & 7
-                variation = _REWARD if kind == PAWN and promo not in (QUEEN, ROOK) else _PUNISH
-            if closer:
-                variation = _REWARD
-            elif capture:
-                variation = _PUNISH
-        out.append((code, variation))
+            append((code, _REWARD if kind == PAWN or closer or board[to] or code >> 15 == FLAG_EN_PASSANT
+                    else _NORMAL))
+            continue
+        variation = _NORMAL
+        if need_promo:
+            variation = _REWARD if kind == PAWN and (code >> 12) & 7 not in (QUEEN, ROOK) else _PUNISH
+        if closer:
+            variation = _REWARD
+        elif board[to] or code >> 15 == FLAG_EN_PASSANT:
+            variation = _PUNISH
+        append((code, variation))
     return out
 
 

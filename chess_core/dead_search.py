@@ -22,7 +22,8 @@ from typing import Callable, Generator, TypeVar
 
 from .dead_guide import _PUNISH, _REWARD, classify, mating_distance, nearest_corner_targets
 from .position import Position
-from .squares import BB_DARK_SQUARES, BB_LIGHT_SQUARES, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+from .squares import (BB_ALL, BB_DARK_SQUARES, BB_LIGHT_SQUARES, BISHOP, KING, KNIGHT, KNIGHT_ATTACKS, PAWN,
+                      PAWN_ATTACKS, QUEEN, ROOK, WHITE, bishop_attacks, rook_attacks)
 
 # A static proof attempt costs about as much time as this many searched positions.
 PRUNE_COST = 25
@@ -166,50 +167,170 @@ class GuidedSearch:
                 break
         return SearchResult(None, False, self.nodes)
 
-    def _search(self, remaining: int, past_progress: bool) -> Steps[bool]:
+    def _search(self, depth: int, past_progress: bool) -> Steps[bool]:
+        """One iteration, ``depth`` deep: True when a mate was found (``found``). A walk with a stack
+        of its own (not nested generators): pausing costs the same at any depth."""
         pos = self.pos
         winner = self.winner
-        if hopeless(pos, winner):
-            return False
-        codes = pos.legal_codes()
-        self.nodes += 1
-        if not self.nodes % STEP_NODES:
-            yield
-        if not codes:
-            if pos.turn != winner and pos.is_check():
-                self.found = list(self.line)
-                return True
-            return False
-        if remaining <= 0 or self.nodes >= self.limit:
-            self.interrupted = True
-            return False
-        key = position_key(pos)
-        seen = self.tt.get(key)
-        if seen is not None and seen >= remaining:
-            return False
-        self.tt[key] = remaining
-        if self.prune is not None and self.prune(pos):
-            return False
-        scored = [((variation != _REWARD), code, variation) for code, variation in classify(pos, winner, codes)]
-        scored.sort()
+        tt = self.tt
         line = self.line
-        for _, code, variation in scored:
-            if variation == _REWARD:
-                cost = 0
-            elif variation == _PUNISH:
-                cost = 3
-            else:
-                cost = 0 if past_progress else 1
-            pos.make(code)
-            line.append(code)
-            try:
-                found = yield from self._search(remaining - cost, variation == _REWARD)
-            finally:
+        make, unmake, legal = pos.make, pos.unmake, pos.legal_codes
+        board = pos.board
+        # One frame per position entered: its moves (code, cost, progress), the next one to try,
+        # the depth left there, and its _check_squares once asked.
+        frames: list[_Frame] = []
+        remaining = depth
+        progress = past_progress
+        entering = True
+        found = False
+        while True:
+            if entering:
+                entering = False
+                # -- a position is entered (the root, or a move just made) --------------------
+                moves: list[tuple[int, int, bool]] | None = None
+                if self.nodes >= self.limit:  # the budget is spent: no move generated on this line
+                    self.interrupted = True
+                    break
+                if not hopeless(pos, winner):
+                    self.nodes += 1
+                    if not self.nodes % STEP_NODES:
+                        yield
+                    if remaining <= 0:
+                        # A leaf: only the loser's mate is looked for (in check, and no move),
+                        # without generating every leaf's moves; the line is cut (no proof) otherwise.
+                        if pos.turn != winner and pos.is_check() and not legal():
+                            found = True
+                            break
+                        self.interrupted = True
+                    else:
+                        key = position_key(pos)
+                        seen = tt.get(key)
+                        if seen is None or seen < remaining:
+                            codes = legal()
+                            if not codes:
+                                if pos.turn != winner and pos.is_check():
+                                    found = True
+                                    break
+                            else:
+                                tt[key] = remaining
+                                if self.prune is None or not self.prune(pos):
+                                    moves = self._moves(codes, progress)
+                if moves is None:
+                    if not frames and not line:
+                        break  # the root itself is settled
+                    unmake()
+                    line.pop()
+                    if self.nodes >= self.limit:
+                        self.interrupted = True
+                        break
+                    continue
+                frames.append(_Frame(moves, remaining))
+                continue
+            # -- the next move of the deepest frame ---------------------------------------------
+            if not frames:
+                break
+            frame = frames[-1]
+            remaining = frame.remaining
+            if frame.index >= len(frame.moves):
+                frames.pop()
+                if not frames:
+                    break
+                unmake()
                 line.pop()
-                pos.unmake()
-            if found:
-                return True
-        return False
+                if self.nodes >= self.limit:  # the siblings would each cost a move generation for nothing
+                    self.interrupted = True
+                    break
+                continue
+            code, cost, progress = frame.moves[frame.index]
+            frame.index += 1
+            if cost >= remaining and code < 4096 and not board[(code >> 6) & 63] and (
+                    pos.turn != winner or not _may_check(frame.checks(pos, winner), board, code)):
+                # A leaf that takes nothing and promotes nothing ends the line in the loser's mate
+                # only if the winner plays it with check: the others are counted and cut unmade.
+                self.nodes += 1
+                if not self.nodes % STEP_NODES:
+                    yield
+                self.interrupted = True
+                if self.nodes >= self.limit:
+                    break
+                continue
+            make(code)
+            line.append(code)
+            remaining -= cost
+            entering = True
+        if found:
+            self.found = list(line)
+        for _ in line:
+            unmake()
+        line.clear()
+        return found
+
+    def _moves(self, codes: list[int], past_progress: bool) -> list[tuple[int, int, bool]]:
+        """The moves in the order tried, each with its cost and whether it makes progress:
+        rewarded moves first (free), then the others (punished ones cost 3, normal ones 1, or
+        nothing right after progress)."""
+        rewarded: list[int] = []
+        others: list[tuple[int, int]] = []
+        for code, variation in classify(self.pos, self.winner, codes):
+            if variation == _REWARD:
+                rewarded.append(code)
+            else:
+                others.append((code, 3 if variation == _PUNISH else 0 if past_progress else 1))
+        rewarded.sort()
+        others.sort()
+        return [(code, 0, True) for code in rewarded] + [(code, cost, False) for code, cost in others]
+
+
+class _Frame:
+    """A position of GuidedSearch's line: its moves, the next to try, the depth left."""
+
+    __slots__ = ("moves", "index", "remaining", "_checks")
+
+    def __init__(self, moves: list[tuple[int, int, bool]], remaining: int) -> None:
+        self.moves = moves
+        self.index = 0
+        self.remaining = remaining
+        self._checks: tuple[list[int], int] | None = None
+
+    def checks(self, pos: Position, winner: int) -> tuple[list[int], int]:
+        """_check_squares of this position (``pos`` stands on it), computed once."""
+        if self._checks is None:
+            self._checks = _check_squares(pos, winner)
+        return self._checks
+
+
+def _check_squares(pos: Position, winner: int) -> tuple[list[int], int]:
+    """Where the winner's pieces would attack the loser's king from, by piece type (pawn, knight,
+    bishop, rook, queen as ``position``'s piece codes), and the winner's pieces that stand alone
+    between it and a slider of theirs (moving off the line uncovers an attack). Checks from a
+    plain move (no promotion, castling or en passant) come from one or the other."""
+    loser = winner ^ 1
+    king = pos.king[loser]
+    if king < 0:
+        return [BB_ALL] * 7, BB_ALL
+    bbc, bbp = pos.bb_color, pos.bb_piece
+    occupied = bbc[0] | bbc[1]
+    diagonal = bishop_attacks(king, occupied)
+    straight = rook_attacks(king, occupied)
+    own = bbc[winner]
+    diagonal_sliders = (bbp[BISHOP] | bbp[QUEEN]) & own
+    straight_sliders = (bbp[ROOK] | bbp[QUEEN]) & own
+    uncovering = 0
+    candidates = (diagonal | straight) & own
+    while candidates:
+        bit = candidates & -candidates
+        candidates ^= bit
+        rest = occupied ^ bit
+        if (bit & diagonal and bishop_attacks(king, rest) & diagonal_sliders
+                or bit & straight and rook_attacks(king, rest) & straight_sliders):
+            uncovering |= bit
+    return [0, PAWN_ATTACKS[loser][king], KNIGHT_ATTACKS[king], diagonal, straight, diagonal | straight, 0], uncovering
+
+
+def _may_check(checks: tuple[list[int], int], board: list[int], code: int) -> bool:
+    """Whether the plain move ``code`` may give check (see _check_squares)."""
+    squares, uncovering = checks
+    return bool(squares[board[code & 63] & 7] >> ((code >> 6) & 63) & 1 or uncovering >> (code & 63) & 1)
 
 
 def run_steps(search: Walk | BestFirst, budget: int) -> Steps[SearchResult]:
@@ -265,6 +386,13 @@ class Walk:
             self.done = SearchResult([] if mate else None, not mate, 0)
             return
         self.stack.append(order(pos, codes) if order is not None else codes)
+
+    def leave(self) -> None:
+        """Unmake the line a paused walk holds on the position (a later run makes it again)."""
+        if self.paused:
+            for _ in self.line:
+                self.pos.unmake()
+            self.paused = False
 
     def run(self, budget: int, pause_after: int = 0) -> SearchResult:
         """Go on for ``budget`` more nodes; ``pause_after`` > 0 pauses after that many moves

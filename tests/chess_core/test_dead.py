@@ -226,17 +226,28 @@ def test_budget_bounds_the_time():
     assert verdict.verdict in (CAN, UNDETERMINED)
 
 
-def test_is_dead_fast_path_does_not_search(monkeypatch):
+def test_a_games_next_positions_are_proved_without_a_search(monkeypatch):
+    """is_dead searches a position once; the positions that follow by moves that change neither
+    pawns nor material are proved from its helpmate (moves played back), with no search."""
     import chess_core.dead as dead
+    from chess_core.dead import forget_proofs
+
+    forget_proofs()
+    pos = position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8")
+    assert not dead.is_dead(pos)
 
     def no_search(*args, **kwargs):
-        raise AssertionError("is_dead searched an ordinary position")
+        raise AssertionError("is_dead searched a position it could prove from the last")
 
-    monkeypatch.setattr(dead, "_can_mate", no_search)
-    for fen in ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
-                "rnbqkb1r/pp3ppp/4pn2/2pp4/3P4/4PN2/PPPN1PPP/R1BQKB1R w KQkq - 0 5"):
-        assert not dead.is_dead(position(fen))
+    monkeypatch.setattr(dead, "_Side", no_search)
+    for uci in ("f1d3", "c6b4", "d3b1", "b4c6", "d1c2", "c8d7", "f3g5", "d8e8"):
+        pos.push(chess_core_move(uci))
+        assert not dead.is_dead(pos)
+
+
+def chess_core_move(uci: str):  # type: ignore[no-untyped-def]
+    from chess_core.move import Move
+    return Move.from_uci(uci)
 
 
 def test_checkmate_and_stalemate_on_the_board():
@@ -263,15 +274,20 @@ VECTOR_ROWS = _vector()
 DECIDED: dict[int, int] = {}
 
 
-def test_is_dead_fast_path_lets_no_dead_position_of_the_vector_through():
+def test_is_dead_proves_no_dead_position_of_the_vector_alive():
+    """Every "not dead" answer of is_dead rests on a helpmate it remembers (or on a budget spent):
+    for the vector's dead positions it never holds one."""
     import chess_core.dead as dead
+    from chess_core.dead import forget_proofs
+    from chess_core.dead_memory import memory_key
 
-    for tag, fen in VECTOR_ROWS:
+    for tag, fen in VECTOR_ROWS[::7]:
         if tag == "--":
+            forget_proofs()
             pos = position(fen)
-            before = pos.fen()
-            assert not dead._obviously_alive(pos), fen
-            assert pos.fen() == before
+            dead.is_dead(pos, budget=500)
+            key = memory_key(pos)
+            assert dead._MEMORY.line(key, WHITE) is None and dead._MEMORY.line(key, BLACK) is None, fen
 
 
 @pytest.mark.slow
@@ -327,3 +343,34 @@ def test_the_last_helpmate_found_proves_the_next_position_without_a_search():
     for move in verdict.line:
         after.push(move)
     assert after.is_checkmate() and after.turn == WHITE
+
+
+def test_every_plain_move_that_gives_check_is_one_the_guided_search_makes_at_its_leaves():
+    """The guided search cuts a leaf's plain moves unmade unless _may_check says they may give
+    check (only a check can end the line in mate): every plain move that does give check, in
+    positions of random games, must be flagged (a superset is fine, a miss would hide a mate)."""
+    import random
+
+    from chess_core.dead_search import _check_squares, _may_check
+
+    rng = random.Random(25)
+    checked = 0
+    for _ in range(60):
+        pos = Position()
+        for _ply in range(rng.randint(10, 120)):
+            codes = pos.legal_codes()
+            if not codes:
+                break
+            winner = pos.turn
+            checks = _check_squares(pos, winner)
+            for code in codes:
+                if code >= 4096:
+                    continue
+                pos.make(code)
+                gives_check = pos.is_check()
+                pos.unmake()
+                if gives_check:
+                    checked += 1
+                    assert _may_check(checks, pos.board, code), (pos.fen(), code)
+            pos.make(rng.choice(codes))
+    assert checked > 300
