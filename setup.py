@@ -14,7 +14,7 @@ from setuptools.errors import BaseError, CCompilerError
 # falls back to its .py when not built.
 MYPYC_MODULES = ["chess_core/squares.py", "chess_core/piece.py", "chess_core/move.py", "chess_core/position.py",
                  "chess_core/perft.py", "chess_core/notation.py", "chess_core/dead.py", "chess_core/dead_search.py",
-                 "chess_core/dead_static.py", "chess_core/dead_guide.py"]
+                 "chess_core/dead_static.py", "chess_core/dead_guide.py", "chess_core/dead_memory.py"]
 PURE = "chess_core stays pure Python (it runs the same, slower)"
 
 
