@@ -86,7 +86,8 @@ class GameFile:
         had_error = self.saving.error is not None
         try:
             self.sans.update(game)   # extended by the moves since the last change: no replay
-            self.recorder.save(self.record, game, self.sans.en, self.opening.update(game))
+            self._name_opening(game)
+            self.recorder.save(self.record, game, self.sans.en)
         except Exception as exc:  # noqa: BLE001 - a full disk or a bad record must not stop the board
             self.dirty = True
             self.saving.failed(exc, now)
@@ -95,6 +96,16 @@ class GameFile:
             self.saving.succeeded()
             return True
         return False
+
+    def _name_opening(self, game: Game) -> None:
+        """The record's ECO and Opening tags: the game's opening now (none before one is named)."""
+        record = self.record
+        assert record is not None
+        opening = self.opening.update(game)
+        tags = {name: value for name, value in record.tags.items() if name not in ("ECO", "Opening")}
+        if opening is not None:
+            tags.update(ECO=opening.eco, Opening=opening.name)
+        record.tags = tags
 
     def abandon(self, match: Match, now: float) -> None:
         """The game in progress is left unfinished: "*" with its moves so far, marked abandoned

@@ -28,7 +28,6 @@ from chess_core import STARTING_FEN, Game, Move, Outcome, Termination
 from chess_core.pgn import write_pgn
 
 from firmware.atomic_file import write_atomically
-from firmware.openings import Opening
 
 log = logging.getLogger(__name__)
 
@@ -158,27 +157,21 @@ class Recorder:
     def pgn_path(self, record: GameRecord) -> Path:
         return self.games_dir / record.pgn_name
 
-    def pgn_text(self, record: GameRecord, game: Game | None = None, sans: Sequence[str] | None = None,
-                 opening: Opening | None = None) -> str:
-        """The game's PGN; ``sans`` (the English SAN of ``game``'s moves) spares replaying it;
-        ``opening`` gives the ECO and Opening tags."""
+    def pgn_text(self, record: GameRecord, game: Game | None = None, sans: Sequence[str] | None = None) -> str:
+        """The game's PGN; ``sans`` (the English SAN of ``game``'s moves) spares replaying it."""
         if game is None:
             game, sans = record.game(), None
         if sans is not None and len(sans) != len(game.moves):
             sans = None
         comments = {int(ply): text for ply, text in record.comments.items() if int(ply) <= len(game.moves)}
-        headers = record.headers()
-        if opening is not None:
-            headers.update(ECO=opening.eco, Opening=opening.name)
-        return write_pgn(game, headers, record.clocks, comments=comments, sans=sans)
+        return write_pgn(game, record.headers(), record.clocks, comments=comments, sans=sans)
 
-    def save(self, record: GameRecord, game: Game | None = None, sans: Sequence[str] | None = None,
-             opening: Opening | None = None) -> None:
+    def save(self, record: GameRecord, game: Game | None = None, sans: Sequence[str] | None = None) -> None:
         """Write ``current.json``, then the game's PGN; ``game`` spares rebuilding it, ``sans`` (its
-        moves' English SAN, kept by the session) replaying it; ``opening``: its ECO and Opening tags."""
+        moves' English SAN, kept by the session) replaying it."""
         self.prepare()
         write_atomically(self.current_path, record.to_json())
-        write_atomically(self.pgn_path(record), self.pgn_text(record, game, sans, opening))
+        write_atomically(self.pgn_path(record), self.pgn_text(record, game, sans))
         self.saves += 1
 
     def discard(self, record: GameRecord) -> None:
