@@ -4,9 +4,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from chess_core import Game, Move, Outcome
+from chess_core.clock import ClockError
 
 from firmware.config import ENGINE_SIDES
-from firmware.words import Refusal, catalogue_of, outcome_text
+from firmware.words import Refusal, catalogue_of, in_english, outcome_text
 
 # The settings a command may change, by section of the configuration.
 SETTINGS = {"game": ("white", "black", "time_control", "rules", "alternate_colours", "show_legal_squares",
@@ -46,8 +47,13 @@ def game_over(outcome: Outcome) -> SessionError:
 
 
 def takeback_refused(allowed: bool, exc: Exception) -> SessionError:
-    """Why the match refused a takeback: not allowed in this game, or ``exc`` says."""
-    return SessionError("takeback_impossible", detail=str(exc)) if allowed else SessionError("takebacks_off")
+    """Why the match refused a takeback: not allowed in this game, the clock cannot go back (its
+    English in the English), or there is no move to take back (the match's only other reason)."""
+    if not allowed:
+        return SessionError("takebacks_off")
+    if isinstance(exc, ClockError):
+        return SessionError("takeback_impossible", detail=in_english(str(exc)))
+    return SessionError("no_move_to_take_back")
 
 
 def colour(value: Any) -> int:

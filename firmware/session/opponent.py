@@ -360,8 +360,8 @@ class OpponentSeat:
             else:
                 try:
                     takeover = opponent.take_over(side, player)
-                except ActionNotSupported as exc:
-                    raise SessionError("opponent_cannot", detail=str(exc)) from None
+                except ActionNotSupported:
+                    raise SessionError("opponent_no_takeover", who=opponent.name) from None
             self.takeovers[side] = takeover
             self._rename(side, takeover.player_tag())
             session.file.keep_takeovers(self.saved_takeovers())
@@ -380,8 +380,8 @@ class OpponentSeat:
             if self.opponent is not None:
                 try:
                     self.opponent.give_back(side)
-                except ActionNotSupported as exc:
-                    raise SessionError("opponent_cannot", detail=str(exc)) from None
+                except ActionNotSupported:
+                    raise SessionError("opponent_no_giveback", who=self.opponent.name) from None
             del self.takeovers[side]
             self._rename(side, takeover.player or SIDE_WORDS[side])
             session.file.comment_once(len(session.game.moves),
@@ -463,11 +463,11 @@ class OpponentSeat:
             self._lichess_login(token)
 
     def _lichess_login(self, token: str) -> None:
-        from firmware.opponents.lichess.token import Token, TokenError, write_token
+        from firmware.opponents.lichess.token import TOKEN_SCOPE, Token, TokenError, write_token
         try:
             secret = Token(token)
-        except TokenError as exc:
-            raise SessionError("bad_token", detail=str(exc)) from None
+        except TokenError:   # empty, or not one word
+            raise SessionError("bad_token" if token.strip() else "token_empty", scope=TOKEN_SCOPE) from None
         path = self.session.config.lichess_token_path
         try:
             write_token(path, secret)

@@ -57,6 +57,7 @@ from firmware.session.amends import ended_by_last_move
 from firmware.session.app_link import AppLink
 from firmware.session.commands import (SessionError, claim_refused, colour, colours_changed, engine_side_choice,
                                        game_over, settings_sections, takeback_refused)
+from firmware.words import in_english
 from firmware.session.game_file import GameFile
 from firmware.session.opponent import OpponentSeat
 from firmware.session.other_side import OtherSide
@@ -141,8 +142,9 @@ class Session:
     def change_config(self, **sections: dict[str, Any]) -> None:
         try:
             self.config = with_overrides(self.config, **sections)
-        except ValueError as exc:
-            raise SessionError("setting_refused", detail=str(exc)) from None
+        except ValueError as exc:   # (the configuration's English; other languages name the settings)
+            named = ", ".join(f"{section}.{key}" for section, keys in sections.items() for key in keys)
+            raise SessionError("setting_refused", detail=in_english(str(exc), named)) from None
 
     # -- input from the board and the passing of time --------------------------------------
 

@@ -10,14 +10,22 @@ from firmware.words import Refusal
 NO_STORE = {"Cache-Control": "no-store"}
 
 
+class ServerRefusal(Refusal):
+    """A request the page's server refuses itself (its guard, a misdirected request, an internal
+    error): ``ServerRefusal(key, **values)``, a refusal of firmware/words."""
+
+
 def error_answer(status: int, message: str, **extra: Any) -> Response:
-    """``{"error": message, **extra}`` with ``status`` (a 4xx or 500), never cached."""
+    """``{"error": message, **extra}`` with ``status`` (a 4xx or 500), never cached: the HTTP
+    layer's errors, whose words are English only; the server's own go through ``refusal_answer``."""
     return json_response({"error": message, **extra}, status=status, headers=dict(NO_STORE))
 
 
-def refusal_answer(refusal: Refusal) -> Response:
-    """A command refused now (409): ``{"error": English, "error_fr": French}``, the page shows its language's."""
-    return error_answer(409, str(refusal), error_fr=refusal.text("fr"))
+def refusal_answer(refusal: Refusal, status: int = 409, **extra: Any) -> Response:
+    """A request refused (a command's 409; a 400, 403, 415, 421, 429 or 500 of the server's own):
+    ``{"error": English, "error_fr": French, **extra}``, the page shows its language's; API clients
+    read "error"."""
+    return error_answer(status, str(refusal), error_fr=refusal.text("fr"), **extra)
 
 
 def http_error_answer(exc: HTTPError) -> Response:
@@ -27,4 +35,4 @@ def http_error_answer(exc: HTTPError) -> Response:
     return response
 
 
-__all__ = ["NO_STORE", "error_answer", "http_error_answer", "refusal_answer"]
+__all__ = ["NO_STORE", "ServerRefusal", "error_answer", "http_error_answer", "refusal_answer"]

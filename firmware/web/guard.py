@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from firmware.web.answers import error_answer
+from firmware.web.answers import ServerRefusal, refusal_answer
 from firmware.web.pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Refusal, client_key
 from netserver.host_names import HostNames, host_name, is_loopback
 from netserver.http_server import Request, Response, json_response
@@ -58,20 +58,19 @@ class ChangeGuard:
         if request.host in self.names:
             return None
         # The name is shown as sent: the server let only a host name's characters through.
-        return error_answer(421, f"this board does not answer to the name {host_name(request.host)!r}: open its "
-                                 f"page by the board's address or its own name (more names: [web] hosts)")
+        return refusal_answer(ServerRefusal("misdirected", name=repr(host_name(request.host))), 421)
 
     def check(self, request: Request) -> Response | None:
         """None if ``request`` may go on to its handler, else the answer that refuses it."""
         if request.method in SAFE_METHODS:
             return None
         if self.other_site(request):
-            return error_answer(403, "requests from another site are refused")
+            return refusal_answer(ServerRefusal("other_site"), 403)
         if not self.pairing.required and not is_loopback(urlsplit(f"//{request.host}").hostname or ""):
             # A server without pairing listens on loopback only; another Host means DNS rebinding.
-            return error_answer(403, "this board answers changes addressed to 127.0.0.1 only")
+            return refusal_answer(ServerRefusal("loopback_only"), 403)
         if request.content_type != "application/json":
-            return error_answer(415, "the body must be JSON (Content-Type: application/json)")
+            return refusal_answer(ServerRefusal("json_only"), 415)
         if request.path == "/api/pair" or not self.pairing.required:
             return None
         cookie = self._cookie_check(request)
@@ -81,13 +80,12 @@ class ChangeGuard:
             return None
         code = request.headers.get(HEADER)
         if code is None:
-            return self.forget_cookie(request, error_answer(
-                403, "this board needs its pairing code to change anything", pairing=True))
+            return self.forget_cookie(request, refusal_answer(ServerRefusal("pairing_needed"), 403, pairing=True))
         outcome = self._attempt(request, code)
         if isinstance(outcome, Refusal):
             return self._too_many(outcome)
         if outcome is None:
-            return self.forget_cookie(request, error_answer(403, "wrong pairing code", pairing=True))
+            return self.forget_cookie(request, refusal_answer(ServerRefusal("wrong_pairing_code"), 403, pairing=True))
         return None
 
     def pair(self, request: Request, code: str) -> Response:
@@ -99,7 +97,7 @@ class ChangeGuard:
             return self._too_many(outcome)
         if outcome is None:
             log.warning("wrong pairing code from %s", request.remote)
-            return error_answer(403, "wrong pairing code", pairing=True)
+            return refusal_answer(ServerRefusal("wrong_pairing_code"), 403, pairing=True)
         response = json_response({"ok": True, "paired": True, "required": True})
         response.set_cookie(COOKIE, outcome, max_age=COOKIE_MAX_AGE_S, httponly=True, samesite="Strict",
                             path="/")
@@ -153,11 +151,8 @@ class ChangeGuard:
     @staticmethod
     def _too_many(refusal: Refusal) -> Response:
         wait = max(1, int(refusal.retry_after + 0.999))
-        message = f"too many wrong codes: try again in {wait} s"
-        if refusal.everyone:
-            message = (f"too many wrong codes from other devices: try again in {wait} s, or while the board "
-                       f"shows its code on its LEDs")
-        response = error_answer(429, message, retry_after=wait)
+        words = ServerRefusal("too_many_codes_elsewhere" if refusal.everyone else "too_many_codes", wait=wait)
+        response = refusal_answer(words, 429, retry_after=wait)
         response.headers["Retry-After"] = str(wait)
         return response
 

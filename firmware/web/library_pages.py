@@ -13,6 +13,7 @@ from firmware.web.backend import Backend
 from firmware.web.library import GameLibrary, UnknownGame
 from firmware.web.validate import BadRequest, Boolean, Field, Spec, check_body
 from netserver.http_server import HTTPError, Request, Response, Router, json_response
+from firmware.words import in_english
 from netserver.limits import parse_json
 
 
@@ -25,7 +26,7 @@ class Uci(Field):
                 raise InvalidMoveError("")
             return Move.from_uci(value)
         except InvalidMoveError:
-            raise ValueError(f'expected a move such as "e2e4", got {value!r}') from None
+            raise BadRequest("expected_uci", got=repr(value)) from None
 
     def describe(self) -> str:
         return "a move in UCI"
@@ -134,9 +135,9 @@ class LibraryPages:
             text = request.body.decode("utf-8") if request.body else ""
             return parse_json(text) if text.strip() else {}
         except UnicodeDecodeError:
-            raise BadRequest("the body is not UTF-8 text") from None
-        except ValueError as exc:
-            raise BadRequest(str(exc)) from None
+            raise BadRequest("not_utf8") from None
+        except ValueError as exc:   # (the parser's English: the French says what it means)
+            raise BadRequest("not_json", detail=in_english(str(exc))) from None
 
     @staticmethod
     def _pgn_response(text: str, filename: str) -> Response:

@@ -43,8 +43,9 @@ from typing import Any
 from chess_core.chess960 import VARIANTS
 
 import firmware.words as words
+from firmware.words import in_english
 from firmware.words.spoken import square_words
-from firmware.web.answers import NO_STORE, error_answer, http_error_answer, refusal_answer
+from firmware.web.answers import NO_STORE, ServerRefusal, http_error_answer, refusal_answer
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, CommandRefused, Backend)
 from firmware.web.broadcast import Broadcaster
@@ -206,7 +207,7 @@ class WebCompanion:
             if self._may_log(request, "bad request"):
                 log.warning("bad request from %s on %s (once a minute per client): %s", request.remote,
                             request.path, exc)
-            return error_answer(400, str(exc))
+            return refusal_answer(exc, 400)
         except (CommandRefused, HandError) as exc:
             return refusal_answer(exc)
         except asyncio.CancelledError:
@@ -215,7 +216,7 @@ class WebCompanion:
             ref = secrets.token_hex(4)
             if self._may_log(request, "internal error"):
                 log.exception("internal error %s on %s %s", ref, request.method, request.path)
-            return error_answer(500, f"internal error (reference {ref}, see the journal)")
+            return refusal_answer(ServerRefusal("internal_error", ref=ref), 500)
 
     async def _guarded(self, request: Request) -> Response:
         """The request's handler, once the guard let it through: a misdirected request (another
@@ -237,11 +238,11 @@ class WebCompanion:
             try:
                 text = request.body.decode("utf-8")
             except UnicodeDecodeError:
-                raise BadRequest("the body is not UTF-8 text") from None
+                raise BadRequest("not_utf8") from None
             try:
                 raw = parse_json(text) if text.strip() else {}
-            except ValueError as exc:
-                raise BadRequest(str(exc)) from None
+            except ValueError as exc:   # (the parser's English: the French says what it means)
+                raise BadRequest("not_json", detail=in_english(str(exc))) from None
         return check_body(raw, spec)
 
     def _command(self, spec: Spec, action: Action) -> Handler:
@@ -337,7 +338,7 @@ class WebCompanion:
     async def _websocket(self, request: Request) -> Response:
         if self.guard.other_site(request):
             # Another site's page (the owner's browser) must not read the live board.
-            return error_answer(403, "the live board is not served to other sites")
+            return refusal_answer(ServerRefusal("live_board_other_site"), 403)
         hello = self._hello(request)
         handshake = Response(status=101)
         if not hello["paired"]:
@@ -345,7 +346,7 @@ class WebCompanion:
         try:
             ws = await request.upgrade(handshake, max_msg_size=4096, heartbeat=30)
         except ConnectionError:   # the client went (or was dropped) before the answer: nobody to tell
-            return error_answer(400, "the connection closed during the handshake")
+            return refusal_answer(ServerRefusal("handshake_closed"), 400)
         await self.broadcaster.serve(ws, hello)
         return handshake
 
@@ -359,7 +360,7 @@ class WebCompanion:
         if opponent is not None and opponent != "engine":
             given = [name for name in ENGINE_FIELDS if values[name] is not None]
             if given:
-                raise BadRequest(f"{given[0]}: only for a game against the engine (opponent \"engine\")")
+                raise BadRequest("engine_only", field=given[0])
         self.backend.new_game(now=now, **values)
         if self.sim is not None:
             self.sim.set_up()
@@ -368,7 +369,7 @@ class WebCompanion:
         color = values["color"]
         if color is None:
             if values["action"] != "claim":
-                raise BadRequest("color: required to offer, accept or decline a draw")
+                raise BadRequest("draw_colour_needed")
             color = "white" if self.backend.position().turn == 0 else "black"
         self.backend.draw(values["action"], color, now)
 
@@ -385,7 +386,7 @@ class WebCompanion:
     def _settings(self, values: dict[str, Any], now: float) -> None:
         changes = {k: v for k, v in values.items() if v is not None}
         if not changes:
-            raise BadRequest("no setting given")
+            raise BadRequest("no_setting_given")
         self.backend.settings(changes, now)
 
 

@@ -1,7 +1,9 @@
 """Checking request bodies: each field's type and range, and a message naming the field when wrong.
 
 A handler describes its body as a dict of :class:`Field` and gets back a dict of checked values,
-or a :class:`BadRequest` whose message the server answers with a 400 (never a stack trace).
+or a :class:`BadRequest` that the server answers with a 400 (never a stack trace): a refusal of
+firmware/words, so in English ("error") and French ("error_fr"); a field's check raises one too,
+which ``check_body`` puts after the field's name.
 
 >>> spec = {"square": Square(), "piece": Choice("q", "r", "b", "n", default="q")}
 >>> check_body({"square": "e4"}, spec)
@@ -20,12 +22,14 @@ from chess_core import SQUARE_NAMES, FenError, Position
 from chess_core.timecontrol import TimeControl, TimeControlError
 
 from firmware.config import printable_text
+from firmware.words import Refusal, in_english
 
 _MISSING = object()
 
 
-class BadRequest(ValueError):
-    """A request body that cannot be used; the message says which field and why."""
+class BadRequest(Refusal, ValueError):
+    """A request body that cannot be used (a 400): ``BadRequest(key, **values)``, a refusal of
+    firmware/words that says which field and why in each language; ``str()`` is the English."""
 
 
 @dataclass(frozen=True)
@@ -50,12 +54,15 @@ class Text(Field):
 
     def check(self, value: Any) -> str:
         if not isinstance(value, str):
-            raise ValueError(f"expected text, got {_show(value)}")
+            raise BadRequest("expected_text", got=_show(value))
         if len(value) > 4 * self.max_length + 16:   # before any work on a huge text
-            raise ValueError(f"expected {self.min_length} to {self.max_length} characters, got {len(value)}")
+            raise BadRequest("text_length", low=self.min_length, high=self.max_length, count=len(value))
         if self.strip:
             value = value.strip()
-        return printable_text(value, self.min_length, self.max_length)
+        try:
+            return printable_text(value, self.min_length, self.max_length)
+        except ValueError:
+            raise _unprintable(value, self.min_length, self.max_length) from None
 
 
 @dataclass(frozen=True)
@@ -68,14 +75,14 @@ class Secret(Field):
 
     def check(self, value: Any) -> str:
         if not isinstance(value, str):
-            raise ValueError("expected text")
+            raise BadRequest("secret_not_text")
         value = value.strip()
         if not value:
-            raise ValueError("required (it is empty)")
+            raise BadRequest("secret_empty")
         if any(ch.isspace() or not ch.isprintable() for ch in value):
-            raise ValueError("expected one word without spaces or control characters")
+            raise BadRequest("secret_not_a_word")
         if not self.min_length <= len(value) <= self.max_length:
-            raise ValueError(f"expected {self.min_length} to {self.max_length} characters")
+            raise BadRequest("secret_length", low=self.min_length, high=self.max_length)
         return value
 
 
@@ -88,11 +95,11 @@ class TimeControlText(Text):
     def check(self, value: Any) -> str:
         value = super().check(value)
         if not value.strip():   # an empty custom field is a mistake, not "no clock" (that is "-")
-            raise ValueError('enter a time control (e.g. "300+3"), or choose "no clock"')
+            raise BadRequest("time_control_needed")
         try:
             TimeControl.parse(value)
-        except TimeControlError as exc:
-            raise ValueError(f"not a time control ({exc})") from None
+        except TimeControlError as exc:   # (the parser's English: the French says how to write one)
+            raise BadRequest("not_a_time_control", detail=in_english(str(exc))) from None
         return value
 
 
@@ -111,7 +118,7 @@ class Fen(Text):
             try:
                 Position(value, chess960=True)   # a Chess960 position: the variant chosen decides
             except (FenError, ValueError):   # neither reads it: no guess at what would
-                raise ValueError(f"not a usable FEN ({getattr(exc, 'reason', exc)})") from None
+                raise BadRequest("not_a_fen", detail=in_english(str(getattr(exc, "reason", exc)))) from None
         return value
 
 
@@ -126,7 +133,7 @@ class Choice(Field):
 
     def check(self, value: Any) -> str:
         if value not in self.choices or not isinstance(value, str):
-            raise ValueError(f"expected one of {', '.join(map(repr, self.choices))}, got {_show(value)}")
+            raise BadRequest("expected_choice", choices=", ".join(map(repr, self.choices)), got=_show(value))
         return value
 
 
@@ -134,7 +141,7 @@ class Choice(Field):
 class Boolean(Field):
     def check(self, value: Any) -> bool:
         if not isinstance(value, bool):
-            raise ValueError(f"expected true or false, got {_show(value)}")
+            raise BadRequest("expected_boolean", got=_show(value))
         return value
 
 
@@ -146,11 +153,11 @@ class Number(Field):
 
     def check(self, value: Any) -> float | int:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-            raise ValueError(f"expected a number, got {_show(value)}")
+            raise BadRequest("expected_number", got=_show(value))
         if self.integer and not (isinstance(value, int) or float(value).is_integer()):
-            raise ValueError(f"expected a whole number, got {_show(value)}")
+            raise BadRequest("expected_whole_number", got=_show(value))
         if not self.low <= value <= self.high:
-            raise ValueError(f"expected a number from {self.low:g} to {self.high:g}, got {_show(value)}")
+            raise BadRequest("number_range", low=f"{self.low:g}", high=f"{self.high:g}", got=_show(value))
         return int(value) if self.integer else float(value)
 
 
@@ -160,7 +167,7 @@ class Square(Field):
 
     def check(self, value: Any) -> int:
         if not isinstance(value, str) or value not in SQUARE_NAMES:
-            raise ValueError(f'expected a square such as "e2", got {_show(value)}')
+            raise BadRequest("expected_square", got=_show(value))
         return SQUARE_NAMES.index(value)
 
 
@@ -172,9 +179,9 @@ class Squares(Field):
 
     def check(self, value: Any) -> list[int]:
         if not isinstance(value, list):
-            raise ValueError(f"expected a list of squares, got {_show(value)}")
+            raise BadRequest("expected_squares", got=_show(value))
         if len(value) > self.max_items:
-            raise ValueError(f"expected at most {self.max_items} squares, got {len(value)}")
+            raise BadRequest("too_many_squares", most=self.max_items, count=len(value))
         return [Square().check(item) for item in value]
 
 
@@ -183,17 +190,30 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _unprintable(value: str, low: int, high: int) -> BadRequest:
+    """What firmware.config.printable_text found wrong with ``value``, in a player's words."""
+    for index, ch in enumerate(value, start=1):
+        if "\ud800" <= ch <= "\udfff":
+            return BadRequest("lone_surrogate", index=index)
+        if ord(ch) < 32 or ord(ch) == 127:
+            return BadRequest("control_character")
+        if not ch.isprintable() and ch != " ":
+            return BadRequest("unshowable_character", index=index, code=f"U+{ord(ch):04X}")
+    return BadRequest("text_length", low=low, high=high, count=len(value))
+
+
 Spec = dict[str, Field]   # a request body's fields by name
 
 
 def check_body(body: Any, spec: Spec) -> dict[str, Any]:
     """The checked values of ``body`` (a parsed JSON object) against ``spec``."""
     if not isinstance(body, dict):
-        raise BadRequest(f"expected a JSON object, got {_show(body)}")
+        raise BadRequest("not_an_object", got=_show(body))
     unknown = sorted(set(body) - set(spec))
     if unknown:
-        known = ", ".join(sorted(spec)) or "none"
-        raise BadRequest(f"unknown field {unknown[0]!r} (known fields: {known})")
+        if not spec:
+            raise BadRequest("unknown_field_none", field=repr(unknown[0]))
+        raise BadRequest("unknown_field", field=repr(unknown[0]), known=", ".join(sorted(spec)))
     values: dict[str, Any] = {}
     for name, field in spec.items():
         if name not in body or (body[name] is None and field.optional):
@@ -202,12 +222,14 @@ def check_body(body: Any, spec: Spec) -> dict[str, Any]:
             elif field.optional:
                 values[name] = None
             else:
-                raise BadRequest(f"{name}: required")
+                raise BadRequest("field_required", field=name)
             continue
         try:
             values[name] = field.check(body[name])
-        except ValueError as exc:
-            raise BadRequest(f"{name}: {exc}") from None
+        except BadRequest as exc:
+            raise BadRequest("bad_field", field=name, problem=exc.text) from None
+        except ValueError as exc:   # (a field without words: its English only)
+            raise BadRequest("bad_field", field=name, problem=in_english(str(exc))) from None
     return values
 
 

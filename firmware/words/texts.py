@@ -273,6 +273,13 @@ def paused_text(hint: str, lang: str = "en") -> str:
 Value = Union[str, int, Callable[[str], str]]
 
 
+def in_english(detail: str, otherwise: str = "") -> Callable[[str], str]:
+    """A refusal's value that is a machine's English (an exception's message from a part without
+    words: the rules' parsers, the configuration): the English quotes it; another language shows
+    ``otherwise`` (what it names, or nothing), its template saying in its own words what is wrong."""
+    return lambda lang: detail if _lang(lang) == "en" else otherwise
+
+
 def refusal(key: str, lang: str = "en", /, **values: Value) -> str:
     """The refusal ``key`` of ``lang`` with ``values`` filled in (a callable value called with the language)."""
     lang = _lang(lang)
@@ -308,4 +315,4 @@ def draw_offers_from(from_move: int, move: int, lang: str = "en") -> str:
 __all__ = ["CATALOGUES", "LANGS", "PAGE", "LED_ROLES", "PIECES", "SIDES", "catalogue_of", "prompt", "piece_name",
            "side_to_move", "opponent_plays", "outcome_text", "takeback_text", "put_back", "remove", "board_hint",
            "squares_text", "setup_text", "refused_text", "opponent_line", "void_text", "illegal_text",
-           "draw_offers_from", "paused_text", "refusal", "Refusal", "Value", "player_name"]
+           "draw_offers_from", "paused_text", "refusal", "Refusal", "Value", "player_name", "in_english"]

@@ -276,3 +276,33 @@ def test_a_named_player_changes_colour_and_the_side_nobody_named_stays_its_colou
     snap = _second_game(table)
     assert snap["players"] == {"white": "White", "black": "Anna"}
     assert snap["players_fr"] == {"white": "Blancs", "black": "Anna"}
+
+
+def test_the_details_of_refusals_read_in_french_too(tmp_path):
+    """Issue 26.10: a refusal's detail was an exception's English inside the French ("le coup ne
+    peut pas être repris (there is no move to take back)"): each now says it in French."""
+    from chess_core.clock import ClockError
+    from firmware.session.commands import takeback_refused
+    table = Table(tmp_path)
+    session = table.session
+    table.setup()
+    quiet = Quiet("lichess", sides=frozenset())
+    asyncio.run(session.start_opponent(quiet))
+    refused = []
+    for command in (lambda: session.seat.take_over("black"), lambda: session.seat.lichess_login("two words"),
+                    lambda: session.seat.lichess_login(" "), lambda: session.update_settings(engine={"elo": 300})):
+        with pytest.raises(SessionError) as caught:
+            command()
+        refused.append(caught.value)
+    refused += [takeback_refused(True, ValueError("there is no move to take back")),
+                takeback_refused(True, ClockError("there is no press to undo"))]
+    assert [r.text("fr") for r in refused] == [
+        "Quiet ne peut pas prendre un camp en charge",
+        "ce n'est pas un jeton Lichess (un seul mot, sans espace) ; créez-en un avec la portée board:play sur "
+        "https://lichess.org/account/oauth/token",
+        "le jeton Lichess est vide",
+        "réglage refusé (engine.elo)",
+        "aucun coup à reprendre",
+        "le coup ne peut pas être repris : la pendule ne peut pas revenir en arrière"]
+    assert str(refused[0]) == "Quiet cannot take a side over" and "elo" in str(refused[3])
+    assert str(refused[5]) == "the move cannot be taken back: the clock cannot go back (there is no press to undo)"

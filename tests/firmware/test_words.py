@@ -113,7 +113,9 @@ def test_every_prompt_is_filled_in_somewhere():
     assert [key for key in en.CATALOGUE.prompts if f'"{key}"' not in source and f"'{key}'" not in source] == []
 
 
-REFUSED = ("SessionError", "CommandRefused", "HandError")   # the refusals a player reads (firmware.words.Refusal)
+# the refusals a player reads (firmware.words.Refusal): a command's, the simulator's hand's, a request's that
+# cannot be used (a 400), and those the page's server makes itself (the guard's 403, 415, 421 and 429)
+REFUSED = ("SessionError", "CommandRefused", "HandError", "BadRequest", "ServerRefusal")
 
 
 def _refusals_raised() -> list[tuple[str, int, ast.expr]]:
@@ -129,11 +131,14 @@ def _refusals_raised() -> list[tuple[str, int, ast.expr]]:
 
 
 def test_every_refusal_of_the_server_has_its_words_in_english_and_french():
-    """Issue 26.10: the session's and the page server's errors (a 409's "error" and "error_fr") are
-    catalogue keys, never a text of their own, so that each one has its French; a key passed on
-    (``exc.key``, a parameter) is a key written somewhere else."""
+    """Issue 26.10: the session's and the page server's errors (a 409's, a 400's, the pairing's 403
+    and 429, a misdirected request's 421: "error" and "error_fr") are catalogue keys, never a text of
+    their own, so that each one has its French; a key passed on (``exc.key``, a parameter) is a key
+    written somewhere else. The guard and the server answer no text of their own (``error_answer``
+    is for the HTTP layer's errors), and no field of a request body says what is wrong in a plain
+    ValueError."""
     refusals = _refusals_raised()
-    assert len(refusals) > 40
+    assert len(refusals) > 80
     for name, line, first in refusals:
         assert not isinstance(first, (ast.JoinedStr, ast.BinOp)), f"{name}:{line}: a text, not a key"
         if isinstance(first, ast.Constant):
@@ -142,6 +147,13 @@ def test_every_refusal_of_the_server_has_its_words_in_english_and_french():
     package = Path(texts.__file__).resolve().parents[1]
     source = "".join(path.read_text(encoding="utf-8") for path in package.rglob("*.py") if path.parent.name != "words")
     assert [key for key in en.CATALOGUE.refusals if f'"{key}"' not in source] == []   # (none no one says)
+    web = package / "web"
+    for path in (web / "guard.py", web / "server.py", web / "validate.py", web / "library_pages.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) in ("error_answer", "ValueError"):
+                status = ast.unparse(node.args[0]) if node.args else ""
+                assert path.name == "library_pages.py" and status in ("404", "409"), \
+                    f"{path.name}:{node.lineno}: {ast.unparse(node)[:70]} has no French"
 
 
 def test_a_refusal_reads_in_each_language():
@@ -149,7 +161,8 @@ def test_a_refusal_reads_in_each_language():
     refused = SessionError("takeover_already", side=lambda lang: words.catalogue_of(lang).sides_played[BLACK])
     assert str(refused) == "the computer already plays Black"
     assert refused.text("fr") == "l'ordinateur joue déjà les Noirs"
-    assert words.Refusal("bad_token", detail="abc def").without("abc").text("en") == "<token> def"
+    assert words.Refusal("token_not_kept", path="t", reason="abc def").without("abc").text("en") == \
+        "cannot keep the Lichess token in t: <token> def"
     with pytest.raises(KeyError):
         SessionError("no such refusal")
 

@@ -153,7 +153,7 @@ class FakeBackend(Backend):
     async def lichess_login(self, token, now) -> None:
         self.calls.append(("lichess_login", "<token>"))   # never kept: the fake forgets it at once
         if self.login_error is not None:
-            raise CommandRefused("bad_token", detail=self.login_error.format(token=token))
+            raise CommandRefused("token_not_kept", path="lichess.token", reason=self.login_error.format(token=token))
         self.settings_values["lichess"] = {"logged_in": True, "account": "anna", "connected": True,
                                            "link": {"state": "connected", "detail": ""}, "game": None, "status": None}
 

@@ -27,7 +27,7 @@ async def test_a_board_on_the_lan_serves_no_read_nor_live_board_to_another_name(
     backend.play("e2e4")
     for path in ("/api/state", "/api/games", "/games.pgn", "/api/session"):
         response = await client.get(path, headers=_rebound(client))
-        assert response.status == 421 and set(await response.json()) == {"error"}, path
+        assert response.status == 421 and set(await response.json()) == {"error", "error_fr"}, path
     with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
         await client.ws_connect("/ws", headers=_rebound(client))
     assert refused.value.status == 421
