@@ -232,6 +232,8 @@ class MockGPIO:
         self._stale: dict[int, int] = {}
         self._changed_at = -(1 << 62)
         self._cache_key: object = None
+        self.grounded: set[int] = set()
+        """Pins joined to ground by a closed push button (``press_button``): they read LOW."""
 
     # -- RPi.GPIO API ---------------------------------------------------------------------
     def setmode(self, mode: int) -> None:
@@ -285,6 +287,10 @@ class MockGPIO:
             raise RuntimeError("You must setup() the GPIO channel first")
         if self.direction[channel] == OUT:
             return self.out_level[channel]
+        if channel in self.grounded:
+            return LOW
+        if self.matrix is None or (channel not in self.matrix.cols and channel not in self.matrix.rows):
+            return self._pull_level(channel)   # (a button's pin: never the matrix's cache, read by another thread)
         if self._cache_key is None or (self.matrix is not None and self._cache_key != self.matrix.version):
             self._recompute()
         if self.settle_ns and self._clock_ns() - self._changed_at < self.settle_ns:
@@ -317,6 +323,14 @@ class MockGPIO:
         return self.direction.get(channel, IN)
 
     # -- test helpers ---------------------------------------------------------------------
+    def press_button(self, pin: int) -> None:
+        """Close the push button wired from ``pin`` to ground (the pin reads LOW, whatever its pull)."""
+        self.grounded.add(pin)
+
+    def release_button(self, pin: int) -> None:
+        """Open the push button on ``pin`` again (the pin reads its pull)."""
+        self.grounded.discard(pin)
+
     def driven_rows(self) -> dict[int, int]:
         """Row pins of the matrix currently driven as outputs, with their level."""
         rows = self.matrix.rows if self.matrix else ()

@@ -1,4 +1,4 @@
-"""Pin maps: which BCM pins scan the matrix and drive the LEDs, read from TOML and checked."""
+"""Pin maps: which BCM pins scan the matrix, drive the LEDs and read the optional buttons, read from TOML and checked."""
 from __future__ import annotations
 
 import tomllib
@@ -14,6 +14,10 @@ HAT_EEPROM_PINS = (0, 1)
 I2C_PULLUP_PINS = (2, 3)
 """GPIO 2/3 carry 1.8 kOhm pull-ups to 3.3 V on the Pi's board (I2C1)."""
 LED_LAYOUTS = ("square", "corners")
+BUTTON_NAMES = ("resign_white", "resign_black", "draw", "promote", "return", "speak", "describe", "hint")
+"""The buttons a pin map may name: the gestures' (firmware.referee.gestures.BUTTONS), the session's
+"promote" and "return", the voice's "speak" (the last move and the clocks) and "describe" (the
+position), and the coach's "hint"."""
 ROTATIONS = (0, 90, 180, 270)
 
 
@@ -149,22 +153,52 @@ class LedPins:
 
 
 @dataclass(frozen=True, slots=True)
+class ButtonPins:
+    """Optional push buttons: ``(name, BCM pin)`` pairs in the file's order, names from
+    :data:`BUTTON_NAMES`. Each button joins its pin to ground when pressed; the pin is an input
+    with the Pi's internal pull-up, so it reads low while pressed (active low)."""
+
+    pins: tuple[tuple[str, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        seen: dict[int, str] = {}
+        for name, pin in self.pins:
+            key = f"buttons.{name}"
+            if name not in BUTTON_NAMES:
+                raise _fail(key, f"unknown button (known: {', '.join(sorted(BUTTON_NAMES))})")
+            if any(other == name for other in seen.values()):
+                raise _fail(key, "listed twice")
+            _check_pin(key, pin)
+            if pin in seen:
+                raise _fail(key, f"BCM pin {pin} is already used by buttons.{seen[pin]}")
+            seen[pin] = name
+
+    @property
+    def by_name(self) -> dict[str, int]:
+        """Each button's BCM pin, by name."""
+        return dict(self.pins)
+
+
+@dataclass(frozen=True, slots=True)
 class PinMap:
     """A whole pin map; ``source`` names the file it came from (for messages)."""
 
     matrix: MatrixPins
     leds: LedPins | None = None
     source: str = field(default="<pinmap>", compare=False)
+    buttons: ButtonPins = field(default_factory=ButtonPins)
 
     def __post_init__(self) -> None:
+        used = {pin: f"{key}[{i}]" for key, pins in (("matrix.rows", self.matrix.rows), ("matrix.cols", self.matrix.cols))
+                for i, pin in enumerate(pins)}
         if self.leds is not None:
             pin = self.leds.data_pin
-            for key, pins in (("matrix.rows", self.matrix.rows), ("matrix.cols", self.matrix.cols)):
-                if pin in pins:
-                    raise PinMapError(
-                        f"{self.source}: leds.data_pin: BCM pin {pin} is already used by "
-                        f"{key}[{pins.index(pin)}]"
-                    )
+            if pin in used:
+                raise PinMapError(f"{self.source}: leds.data_pin: BCM pin {pin} is already used by {used[pin]}")
+            used[pin] = "leds.data_pin"
+        for name, pin in self.buttons.pins:
+            if pin in used:
+                raise PinMapError(f"{self.source}: buttons.{name}: BCM pin {pin} is already used by {used[pin]}")
 
 
 REFERENCE = PinMap(
@@ -199,21 +233,28 @@ def _build(cls: type[_Table], table: Any, key: str) -> _Table:
     return cls(**table)
 
 
+def _build_buttons(table: Any) -> ButtonPins:
+    if not isinstance(table, dict):
+        raise _fail("buttons", f"expected a table of button = BCM pin, got {table!r}")
+    return ButtonPins(tuple(table.items()))
+
+
 def parse_pinmap(data: dict[str, Any], source: str = "<pinmap>") -> PinMap:
     """Build a :class:`PinMap` from parsed TOML; errors name ``source`` and the key."""
     try:
         for name in data:
-            if name not in ("matrix", "leds"):
-                raise _fail(name, "unknown table (known: leds, matrix)")
+            if name not in ("matrix", "leds", "buttons"):
+                raise _fail(name, "unknown table (known: buttons, leds, matrix)")
         if "matrix" not in data:
             raise _fail("matrix", "missing table")
         matrix = _build(MatrixPins, data["matrix"], "matrix")
         leds = _build(LedPins, data["leds"], "leds") if "leds" in data else None
+        buttons = _build_buttons(data["buttons"]) if "buttons" in data else ButtonPins()
     except PinMapError as exc:
         raise PinMapError(f"{source}: {exc}") from None
     except TypeError as exc:  # a dataclass refused the arguments
         raise PinMapError(f"{source}: {exc}") from None
-    return PinMap(matrix, leds, source)
+    return PinMap(matrix, leds, source, buttons)
 
 
 def loads_pinmap(text: str, source: str = "<string>") -> PinMap:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from board_driver.pinmap import REFERENCE, LedPins, MatrixPins, load_pinmap, loads_pinmap
+from board_driver.pinmap import BUTTON_NAMES, REFERENCE, ButtonPins, LedPins, MatrixPins, load_pinmap, loads_pinmap
 from board_driver.sensors import PinMapError, SensorError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,3 +128,60 @@ def test_pins_the_pi_itself_uses_are_refused_with_the_reason():
     with pytest.raises(PinMapError, match=r"matrix.cols\[0\]: BCM pin 2 has a 1.8 kOhm pull-up .* always reads occupied"):
         loads_pinmap(high)
     assert loads_pinmap(high.replace('active = "high"', 'active = "low"')).matrix.cols[0] == 2  # pulled up anyway
+
+
+# -- [buttons]: optional push buttons, name -> BCM pin, each wired to ground (active low) --------------
+
+def test_buttons_are_named_pins_in_the_order_of_the_file():
+    pm = loads_pinmap(GOOD + "[buttons]\nspeak = 18\ndescribe = 3\nhint = 2\nresign_white = 14\n", "b.toml")
+    assert pm.buttons.pins == (("speak", 18), ("describe", 3), ("hint", 2), ("resign_white", 14))
+    assert pm.buttons.by_name == {"speak": 18, "describe": 3, "hint": 2, "resign_white": 14}
+
+
+def test_a_pinmap_without_buttons_has_none():
+    assert loads_pinmap(GOOD).buttons.pins == () and REFERENCE.buttons.pins == ()
+
+
+def test_every_button_name_is_accepted():
+    text = GOOD + "[buttons]\n" + "".join(f"{name} = {pin}\n" for name, pin in zip(BUTTON_NAMES, (2, 3, 14, 15, 18, 7, 8, 9)))
+    assert [name for name, _ in loads_pinmap(text).buttons.pins] == list(BUTTON_NAMES)
+    assert set(BUTTON_NAMES) == {"resign_white", "resign_black", "draw", "promote", "return", "speak", "describe", "hint"}
+
+
+@pytest.mark.parametrize(
+    "buttons, key, words",
+    [
+        ("speak = 4", "buttons.speak", "BCM pin 4 is already used by matrix.rows[0]"),
+        ("speak = 26", "buttons.speak", "BCM pin 26 is already used by matrix.cols[7]"),
+        ("speak = 18\ndescribe = 18", "buttons.describe", "BCM pin 18 is already used by buttons.speak"),
+        ("eject = 18", "buttons.eject", "unknown button (known: describe, draw, hint, promote, resign_black, "
+                                        "resign_white, return, speak)"),
+        ('speak = "18"', "buttons.speak", "expected a BCM pin number, got '18'"),
+        ("speak = true", "buttons.speak", "expected a BCM pin number"),
+        ("speak = 28", "buttons.speak", "out of range 0..27"),
+        ("speak = 0", "buttons.speak", "HAT ID EEPROM"),
+    ],
+)
+def test_bad_button_is_refused_naming_file_and_key(buttons, key, words):
+    with pytest.raises(PinMapError) as err:
+        loads_pinmap(GOOD + "[buttons]\n" + buttons + "\n", "b.toml")
+    assert str(err.value).startswith(f"b.toml: {key}:"), str(err.value)
+    assert words in str(err.value)
+
+
+def test_a_button_on_the_led_pin_names_both():
+    with pytest.raises(PinMapError) as err:
+        loads_pinmap(GOOD + "[leds]\ndata_pin = 18\n[buttons]\nhint = 18\n", "b.toml")
+    assert str(err.value) == "b.toml: buttons.hint: BCM pin 18 is already used by leds.data_pin"
+
+
+def test_buttons_must_be_a_table():
+    with pytest.raises(PinMapError, match=r"^b.toml: buttons: expected a table of button = BCM pin"):
+        loads_pinmap(GOOD.replace("[matrix]", "buttons = 3\n[matrix]"), "b.toml")
+
+
+def test_button_pins_check_themselves_when_built_in_code():
+    with pytest.raises(PinMapError, match=r"buttons.hint: BCM pin 18 is already used by buttons.speak"):
+        ButtonPins((("speak", 18), ("hint", 18)))
+    with pytest.raises(PinMapError, match=r"buttons.speak: listed twice"):
+        ButtonPins((("speak", 18), ("speak", 3)))
