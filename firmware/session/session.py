@@ -493,7 +493,7 @@ class Session:
             self._board_shown = self.referee.board
             self._changed = True
         feedback = self.feedback_state(now)
-        leds = frame(feedback, now, self.style)
+        leds = self.play.leds_shown(self._board_shown, self.live and bool(self.game.moves)) or frame(feedback, now, self.style)
         saving = self.file.saving
         if saving.error is not None:
             leds = mark_leds(leds, self.style.check)
