@@ -67,6 +67,7 @@ def test_a_game_analysed_from_the_library_shows_its_graph_marks_and_accuracy(sim
     graph = page.locator("#eval-graph")
     expect(graph).to_have_attribute("data-plies", "7")
     expect(page.locator("#analyse")).to_be_hidden()
+    expect(page.locator("#viewer-pgn")).to_contain_text("[%eval")       # the game's text, analysed
     # 3... Nf6?? lets White mate: marked in the list, on the graph, in the accuracy table
     expect(page.locator("#viewer-moves .q-blunder")).to_have_text("Nf6??")
     expect(graph.locator('circle[data-judgement="blunder"][data-ply="6"]')).to_have_count(1)

@@ -120,6 +120,10 @@
         if (r.ok && view.id === id) {
           view.game = await r.json();
           render();
+          if (view.game.analysis) {   // the download is now the analysed PGN: so is the text shown
+            const pgn = await (await fetch(`/games/${encodeURIComponent(id)}.pgn`, { cache: "no-store" })).text();
+            if (view.id === id) $("#viewer-pgn").textContent = pgn;
+          }
         }
       } catch (_) { /* tried again below */ }
       if (view.id === id && analysing(view.game)) follow();
