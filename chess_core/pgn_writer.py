@@ -61,7 +61,7 @@ def write_pgn(game: Game, headers: Mapping[str, str | None] | None = None,
     units.append(result)
     lines = [f'[{name} "{escape_tag_value(value)}"]' for name, value in tags.items()]
     lines.append("")
-    lines.extend(_wrap(units, LINE_WIDTH))
+    lines.extend(wrap_units(units))
     return "\n".join(lines) + "\n"
 
 
@@ -132,14 +132,14 @@ def _movetext_units(game: Game, clocks: list[int | None], comments: dict[int, st
         clock = clocks[ply - 1] if ply else None
         if clock is not None:
             text = f"[%clk {clk_text(clock)}] {text}"
-        words = _comment_units(text)
+        words = comment_units(text)
         if words:
             if ply and not nags.get(ply) and len(words[0]) <= 40:  # a move keeps its clock on its line
                 units[-1] += " " + words.pop(0)
             units.extend(words)
             wrote = True
         if ply == last and reason:
-            words = _comment_units(reason)
+            words = comment_units(reason)
             whole = " ".join(words)
             units.extend([whole] if len(whole) <= LINE_WIDTH else words)  # one line if it can
             wrote = True
@@ -164,7 +164,7 @@ def _movetext_units(game: Game, clocks: list[int | None], comments: dict[int, st
     return units
 
 
-def _comment_units(text: str) -> list[str]:
+def comment_units(text: str) -> list[str]:
     """A brace comment cut into words; braces and ``%`` words cling to a neighbour.
 
     A ``}`` cannot stand inside a PGN comment and is dropped; runs of white space become one
@@ -185,7 +185,7 @@ def _comment_units(text: str) -> list[str]:
     return units
 
 
-def _wrap(units: list[str], width: int) -> list[str]:
+def wrap_units(units: list[str], width: int = LINE_WIDTH) -> list[str]:
     """Fill lines up to ``width``; a line never opens with ``%`` (it would read as an escape).
 
     A word longer than a line (a URL in a comment) stands whole on a line of its own: cutting it

@@ -27,6 +27,7 @@ import re
 
 from chess_core import WHITE, PgnGame, Position, write_pgn
 from chess_core.clock import format_pgn_clk
+from chess_core.pgn_writer import LINE_WIDTH, comment_units, wrap_units
 
 from firmware.analysis.judgement import Score
 from firmware.analysis.review import GameReview
@@ -34,17 +35,15 @@ from firmware.openings import Opening
 
 __all__ = ["annotated_pgn", "advice_comment", "LINE_WIDTH"]
 
-LINE_WIDTH = 80
 FAULT_NAGS = (2, 4, 6)          # ?, ??, ?!
 _EVAL = re.compile(r"\[%eval\s[^\]]*\]\s*")
 # An advice of a former analysis: "(0.30 → -0.25) Mistake. Nf3 was best." (the evaluations and
 # the better move each optional), as this module and Lichess write it.
 _ADVICE = re.compile(r"(?:\([^()]*\)\s)?(?:Inaccuracy|Mistake|Blunder|Checkmate is now unavoidable|"
                      r"Lost forced checkmate sequence|Not the best checkmate sequence)\.(?:\s\S+ was best\.)?\s*")
-_UNIT = re.compile(r"\[%[^\]]*\]|\S+")
 
 
-def advice_comment(before: Score, after: Score, text: str, best_san: str | None) -> str:
+def advicecomment_units(before: Score, after: Score, text: str, best_san: str | None) -> str:
     """Lichess's advice: ``(0.30 → -0.25) Mistake. Nf3 was best.``"""
     evals = " → ".join(w for w in (before.words(), after.words()) if w)
     head = f"({evals}) " if evals else ""
@@ -55,21 +54,6 @@ def _former_analysis_removed(text: str) -> tuple[str, bool]:
     """``text`` without a former analysis's evaluations and advice; and whether it had an advice."""
     text, advices = _ADVICE.subn("", _EVAL.sub("", text))
     return " ".join(text.split()), advices > 0
-
-
-def _comment(text: str) -> list[str]:
-    """A comment as units that lines may break between: ``{ [%eval 0.3] word word }``."""
-    units: list[str] = []
-    for word in _UNIT.findall(text.replace("}", "")):
-        if word.startswith("%") and units:      # a word opening with % must not begin a line
-            units[-1] += " " + word
-        else:
-            units.append(word)
-    if not units:
-        return []
-    units[0] = "{ " + units[0]
-    units[-1] += " }"
-    return units
 
 
 def _numbered(line: tuple[str, ...], number: int, white: bool) -> list[str]:
@@ -85,21 +69,6 @@ def _numbered(line: tuple[str, ...], number: int, white: bool) -> list[str]:
             number += 1
         white = not white
     return units
-
-
-def _wrap(units: list[str]) -> list[str]:
-    """Lines of at most LINE_WIDTH characters (a longer unit stands alone), broken between units."""
-    lines: list[str] = []
-    current = ""
-    for unit in units:
-        if current and len(current) + 1 + len(unit) > LINE_WIDTH:
-            lines.append(current)
-            current = unit
-        else:
-            current = f"{current} {unit}" if current else unit
-    if current:
-        lines.append(current)
-    return lines
 
 
 def annotated_pgn(game: PgnGame, review: GameReview, *, annotator: str, opening: Opening | None = None) -> str:
@@ -119,7 +88,7 @@ def annotated_pgn(game: PgnGame, review: GameReview, *, annotator: str, opening:
     number = pos.fullmove_number
     units: list[str] = []
     start_text, _ = _former_analysis_removed(game.comments.get(0, ""))
-    units += _comment(start_text)
+    units += comment_units(start_text)
     numbered = True
     for ply, reviewed in enumerate(review.moves, start=1):
         own, had_advice = _former_analysis_removed(game.comments.get(ply, ""))
@@ -129,7 +98,7 @@ def annotated_pgn(game: PgnGame, review: GameReview, *, annotator: str, opening:
         units += [f"${nag}" for nag in nags]
         numbered = bool(nags)
         if reviewed.advice is not None:
-            units += _comment(advice_comment(reviewed.before, reviewed.score, reviewed.advice.text,
+            units += comment_units(advicecomment_units(reviewed.before, reviewed.score, reviewed.advice.text,
                                              reviewed.best_san))
             numbered = True
         clock = game.clocks[ply - 1] if ply - 1 < len(game.clocks) else None
@@ -137,10 +106,10 @@ def annotated_pgn(game: PgnGame, review: GameReview, *, annotator: str, opening:
             f"[%eval {reviewed.score.pgn()}]" if reviewed.score.pgn() else "",
             f"[%clk {format_pgn_clk(clock)}]" if clock is not None else "") if part)
         if commands:
-            units += _comment(commands)
+            units += comment_units(commands)
             numbered = True
         if own:
-            units += _comment(own)
+            units += comment_units(own)
             numbered = True
         if reviewed.advice is not None and reviewed.line:
             variation = _numbered(reviewed.line, number, white)
@@ -152,6 +121,6 @@ def annotated_pgn(game: PgnGame, review: GameReview, *, annotator: str, opening:
             number += 1
         white = not white
     if game.reason:
-        units += _comment(game.reason)
+        units += comment_units(game.reason)
     units.append(game.result)
-    return tags + "\n\n" + "\n".join(_wrap(units)) + "\n"
+    return tags + "\n\n" + "\n".join(wrap_units(units)) + "\n"
