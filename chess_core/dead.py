@@ -139,7 +139,7 @@ def _search(work: Position, key: Key, color: int, budget: int, settle_other: boo
     spent = quick.nodes
     if quick.line is not None:
         return (yield from _can(work, quick.line, shorten))
-    if quick.exhausted:
+    if quick.exhausted or _impossible_after_any_move(work, color):
         return _CANNOT, ()
     # The best-first search first, briefly: it finds the mates that need the loser's king led to
     # a corner while idle pieces could wander, where the walk would lose itself.
@@ -173,6 +173,25 @@ def _search(work: Position, key: Key, color: int, budget: int, settle_other: boo
     if deep.exhausted:
         return _CANNOT, ()
     return _UNDETERMINED, ()
+
+
+def _impossible_after_any_move(pos: Position, color: int) -> bool:
+    """Whether every move from ``pos`` leads to a position where ``color`` cannot mate by the
+    material or the static proof, or to a stalemate or ``color``'s own mate (a proof one move
+    deep, after CHA: a capture or pawn move that is possible now may be what the static proof
+    cannot see past). ``pos`` is left as it was."""
+    for code in pos.legal_codes():
+        pos.make(code)
+        try:
+            if not pos.legal_codes():
+                if pos.turn != color and pos.is_check():
+                    return False
+                continue
+            if not hopeless(pos, color) and not mate_impossible(Reach(pos), color):
+                return False
+        finally:
+            pos.unmake()
+    return True
 
 
 def _prune(pos: Position, colors: tuple[int, ...]) -> bool:
@@ -250,7 +269,8 @@ def _is_dead(pos: Position, budget: int) -> Steps[bool]:
     sides = [_Side(pos, color, budget) for color in colors]
     if len(sides) == 2:
         sides[0].partner, sides[1].partner = sides[1], sides[0]
-    for stage in _STAGES:
+    heavy = pos.bb_piece[ROOK] | pos.bb_piece[QUEEN]
+    for stage in _STAGES_HEAVY if heavy else _STAGES:
         for side in sides:
             if side.decided:
                 continue
@@ -275,9 +295,12 @@ def _is_dead(pos: Position, budget: int) -> Steps[bool]:
 # finds most helpmates of a game's position at once), a walk (the first side's watches the other:
 # the first mate of either ends it, and its end without one proves both), the best-first search
 # (the mates that need the loser's king led to a corner), then the rest of each side's budget to
-# the walk and to a long guided search. Positions for each stage, or fractions of the budget.
-_STAGES: tuple[tuple[str, float], ...] = (("static", 0), ("guided", 600), ("walk", 600), ("best", 1500),
-                                          ("walk", 0.75), ("deep", 1.0))
+# the walk and to a long guided search; after the guided search, the static proof one move deep.
+# Positions for each stage, or fractions of the budget.
+# With a rook or queen on the board a static proof is rare: the guided search comes first.
+_STAGES: tuple[tuple[str, float], ...] = (("static", 0), ("guided", 600), ("static1", 0), ("walk", 600),
+                                          ("best", 1500), ("walk", 0.75), ("deep", 1.0))
+_STAGES_HEAVY = (_STAGES[1], _STAGES[0]) + _STAGES[2:]
 
 
 class _Side:
@@ -300,10 +323,12 @@ class _Side:
         kind, amount = stage
         pos, color = self.pos, self.color
         nodes = int(amount) if amount >= 1 else int(amount * self.budget) - self.spent
-        if kind != "static" and nodes <= 0:
+        if not kind.startswith("static") and nodes <= 0:
             return None
         if kind == "static":
             self.decided = mate_impossible(Reach(pos), color)
+        elif kind == "static1":
+            self.decided = _impossible_after_any_move(pos, color)
         elif kind in ("guided", "deep"):
             result = yield from GuidedSearch(pos, color, nodes).steps(1, 1000)
             self.spent += result.nodes

@@ -29,9 +29,9 @@ from .squares import PAWN
 # A line, as the internal move codes of chess_core.move.
 Line = tuple[int, ...]
 # The positions of a new line that are remembered (the first ones: a game meets those).
-TRAJECTORY = 48
+TRAJECTORY = 24
 # Positions remembered per colour.
-KEPT = 4096
+KEPT = 1024
 # Tempo moves tried for a return one move back.
 TEMPI = 6
 # Lines longer than this are not replayed whole after an irreversible move (too dear to check).

@@ -160,6 +160,15 @@ def test_rook_that_can_never_pass_its_own_king():
     assert is_dead(position(fen))
 
 
+def test_a_static_proof_one_move_deep():
+    # A position of the CHA vector the static proof cannot settle as it stands but settles after
+    # each legal move, for both sides (CHA's analysis one move deep); before, the whole budget went
+    # to searches that could not end.
+    fen = "8/2b5/kp1p1p2/1PpP1Pp1/K1P3P1/3B4/8/8 b - - 0 1"
+    white, black = verdicts(fen, budget=2_000)
+    assert white.verdict is CANNOT and black.verdict is CANNOT
+
+
 # -- the game hooks ------------------------------------------------------------------------------
 
 def test_flag_fall_against_a_side_that_cannot_mate_is_a_draw():
