@@ -1,55 +1,72 @@
-"""Benchmark of chess_core.dead: the CHA test vector, and is_dead on ordinary positions.
+"""Benchmark of chess_core.dead: the judgement after every move of long games, the replay of them, and the CHA test vector.
 
-Prints, for the vector (1,803 positions, two side-questions each): how many questions are decided,
-how many verdicts are wrong (must be 0), and the time per position (both sides) and per question,
-median and 99th percentile. Then the cost of is_dead after the moves of random games, the way
-Game calls it, next to the cost of chess_core's own move generation on the same positions (the
-peer figure).
+Prints, CPU time (process time: this machine is shared):
 
-    python bench/dead_position.py [--budget N] [--step K] [--jobs J] [--games G]
+* is_dead after every move of long Stockfish games (tests/chess_core/data/stockfish-long.pgn),
+  asked as a game asks it (what was proved for one position carries to the next): median, p99,
+  max per move and the total; the same after every move of random games;
+* ``echiquier replay`` of those games (captures made by the simulated hands of
+  tests/fakes/hands.py), in this process, so without the command's start-up: CPU per ply, with
+  the exact dead-position rule (the default) and without it;
+* the CHA test vector (1,803 positions, two side-questions each): how many questions are decided,
+  how many verdicts are wrong (must be 0), the time per question and in all. The published
+  analyser (CHA 2, in C++ on Stockfish) decides 3,586 of the 3,606.
+
+    python bench/dead_position.py [--budget N] [--step K] [--jobs J] [--games G] [--no-vector | --no-games]
+    python bench/dead_position.py --compare REF     # the same figures for commit REF, in the same run
 
 ``--step K`` takes every K-th position of the vector; ``--jobs`` spreads it over processes.
-The published analyser (CHA 2) decides 3,586 of the 3,606 questions.
+``--compare REF`` measures the tree of REF too (git archive into a temporary directory, run by
+this script in a subprocess with that tree first on the path), before this one.
 """
 from __future__ import annotations
 
 import argparse
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from chess_core.dead import DEFAULT_BUDGET, Mateability, can_mate, forget_proofs, is_dead  # noqa: E402
-from chess_core.position import Position  # noqa: E402
-from chess_core.squares import BLACK, WHITE  # noqa: E402
-
 VECTOR = ROOT / "tests" / "chess_core" / "data" / "cha-test-vector.txt"
+LONG_GAMES = ROOT / "tests" / "chess_core" / "data" / "stockfish-long.pgn"
+CHA_DECIDED = 3586
 
 
-def position(fen: str) -> Position:
+def _use(root: Path) -> None:
+    """Import the project (chess_core, firmware) from ``root``; the tests' helpers from this tree."""
+    sys.path[:0] = [str(root)] if root == ROOT else [str(root), str(ROOT)]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def position(fen: str):  # type: ignore[no-untyped-def]
     """The position of ``fen``; composed positions that FEN validation refuses (more promoted pieces
     than missing pawns, as in some of the vector's problems) are read all the same; some lines
     give only the placement and the side to move."""
+    from chess_core.position import Position
     fields = fen.split()
     return Position.from_fen(" ".join(fields + ["-"] * (4 - len(fields))), validate=False)
 
 
-def analyse(args: tuple[str, str, int]) -> tuple[int, int, float, list[float]]:
-    """Both questions of one position: decided, wrong, CPU seconds (both), CPU seconds each.
+# -- the vector -------------------------------------------------------------------------------------
 
-    CPU time of the process, not wall time: this machine is shared, and the other processes'
-    load would otherwise be counted.
-    """
+def analyse(args: tuple[str, str, int]) -> tuple[int, int, list[float]]:
+    """Both questions of one position, each cold (nothing proved before counts): decided, wrong,
+    CPU seconds of each."""
+    from chess_core.dead import Mateability, can_mate, forget_proofs
     tag, fen, budget = args
     decided = wrong = 0
     times = []
-    for color in (WHITE, BLACK):
-        forget_proofs()  # cold: nothing proved before counts
+    for color in (0, 1):
+        forget_proofs()
         pos = position(fen)
         start = time.process_time()
         verdict = can_mate(pos, color, budget=budget).verdict
@@ -61,12 +78,7 @@ def analyse(args: tuple[str, str, int]) -> tuple[int, int, float, list[float]]:
         elif verdict is Mateability.CANNOT_MATE:
             decided += 1
             wrong += can
-    return decided, wrong, sum(times), times
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+    return decided, wrong, times
 
 
 def bench_vector(budget: int, step: int, jobs: int) -> None:
@@ -75,88 +87,141 @@ def bench_vector(budget: int, step: int, jobs: int) -> None:
         if not line.startswith("#") and line.strip():
             rows.append((line[:2], line[3:].strip(), budget))
     rows = rows[::step]
-    start = time.perf_counter()
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             results = list(pool.map(analyse, rows, chunksize=4))
     else:
         results = [analyse(row) for row in rows]
-    wall = time.perf_counter() - start
     decided = sum(r[0] for r in results)
     wrong = sum(r[1] for r in results)
-    per_position = [r[2] for r in results]
-    per_question = [t for r in results for t in r[3]]
+    per_question = [t for r in results for t in r[2]]
     print(f"CHA test vector: {len(rows)} positions, {2 * len(rows)} side-questions, budget {budget}")
     print(f"  decided {decided} / {2 * len(rows)}   wrong {wrong}   "
-          f"(CHA 2: 3586 / 3606 on the whole vector)")
-    print(f"  CPU time per position (both sides): median {statistics.median(per_position) * 1e3:.1f} ms, "
-          f"p99 {percentile(per_position, 0.99) * 1e3:.1f} ms, max {max(per_position) * 1e3:.1f} ms")
-    print(f"  CPU time per question:              median {statistics.median(per_question) * 1e3:.1f} ms, "
-          f"p99 {percentile(per_question, 0.99) * 1e3:.1f} ms")
-    print(f"  wall {wall:.1f} s with {jobs} process(es)")
+          f"(CHA 2: {CHA_DECIDED} / 3606 on the whole vector)")
+    print(f"  CPU per question: median {statistics.median(per_question) * 1e3:.1f} ms, "
+          f"p99 {percentile(per_question, 0.99) * 1e3:.0f} ms, max {max(per_question) * 1e3:.0f} ms, "
+          f"total {sum(per_question):.0f} s")
 
 
-def bench_is_dead(games: int) -> None:
+# -- games ------------------------------------------------------------------------------------------
+
+def long_games() -> list[list[str]]:
+    import chess.pgn
+    games = []
+    with LONG_GAMES.open() as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            games.append([move.uci() for move in game.mainline_moves()])
+    return games
+
+
+def random_games(count: int) -> list[list[str]]:
+    from chess_core.position import Position
     rng = random.Random(20260101)
-    positions = []
-    for _ in range(games):
+    games = []
+    for _ in range(count):
         pos = Position()
+        moves = []
         for _ply in range(rng.randint(20, 160)):
-            moves = pos.legal_moves()
-            if not moves:
+            legal = pos.legal_moves()
+            if not legal:
                 break
-            pos.push(rng.choice(moves))
-            positions.append(pos.copy())
-    # Cold: the first question about each position, with the memory of proved verdicts cleared
-    # (a game asks once per move). Warm: the same question again (a takeback, Game.reopen), apart.
-    dead_times, warm_times, gen_times, found = [], [], [], 0
-    for pos in positions:
+            move = rng.choice(legal)
+            pos.push(move)
+            moves.append(move.uci())
+        games.append(moves)
+    return games
+
+
+def judge_games(games: list[list[str]]) -> tuple[list[float], int]:
+    """is_dead after every move, as a game asks it (the memory of proofs carried from move to
+    move, cleared between games); CPU seconds per move, and the games found dead."""
+    from chess_core.dead import forget_proofs, is_dead
+    from chess_core.move import Move
+    from chess_core.position import Position
+    times = []
+    dead = 0
+    for moves in games:
         forget_proofs()
-        start = time.process_time()
-        found += is_dead(pos)
-        dead_times.append(time.process_time() - start)
-        start = time.process_time()
-        is_dead(pos)
-        warm_times.append(time.process_time() - start)
-        start = time.process_time()
-        for _ in range(5):
-            pos.legal_codes()
-        gen_times.append((time.process_time() - start) / 5)
-    print(f"is_dead (CPU time) after every move of {games} random games ({len(positions)} positions, {found} dead):")
-    print(f"  cold (first asked)  median {statistics.median(dead_times) * 1e6:.0f} us, "
-          f"p90 {percentile(dead_times, 0.9) * 1e6:.0f} us, p99 {percentile(dead_times, 0.99) * 1e3:.1f} ms, "
-          f"max {max(dead_times) * 1e3:.1f} ms")
-    print(f"  warm (asked again)  median {statistics.median(warm_times) * 1e6:.0f} us, "
-          f"p99 {percentile(warm_times, 0.99) * 1e3:.1f} ms, max {max(warm_times) * 1e3:.1f} ms")
-    print(f"  peer: one legal move generation, median {statistics.median(gen_times) * 1e6:.0f} us "
-          f"(ratio {statistics.median(dead_times) / statistics.median(gen_times):.1f})")
-    middlegames = [
-        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
-        "r2q1rk1/pb1nbppp/1p2pn2/2pp4/3P4/1PN1PNP1/PBQ1PPBP/R4RK1 w - - 0 11",  # pawns rammed
-        "rnbqk2r/ppp1ppbp/3p1np1/8/2PPP3/2N5/PP3PPP/R1BQKBNR w KQkq - 0 5",
-        "r1bqk2r/pp1nbppp/2p1pn2/3p4/2PP4/2NBPN2/PP3PPP/R1BQK2R w KQkq - 0 7",
-        "2r2rk1/1b2qppp/p3pn2/1p6/3N4/P1B1P3/1P2QPPP/2RR2K1 w - - 0 20",
-    ]
-    for fen in middlegames:  # the fast path: nothing is remembered, every call is cold
-        pos = Position(fen)
-        start = time.process_time()
-        for _ in range(200):
-            is_dead(pos)
-        print(f"  {fen}: {(time.process_time() - start) / 200 * 1e6:.0f} us")
+        pos = Position()
+        for uci in moves:
+            pos.push(Move.from_uci(uci))
+            start = time.process_time()
+            verdict = is_dead(pos)
+            times.append(time.process_time() - start)
+            if verdict:
+                dead += 1
+                break
+    return times, dead
+
+
+def report_judgement(name: str, games: list[list[str]]) -> None:
+    times, dead = judge_games(games)
+    print(f"is_dead after every move of {name} ({len(games)} games, {len(times)} moves, {dead} ended dead):")
+    print(f"  median {statistics.median(times) * 1e3:.3f} ms, p90 {percentile(times, 0.9) * 1e3:.2f} ms, "
+          f"p99 {percentile(times, 0.99) * 1e3:.1f} ms, max {max(times) * 1e3:.1f} ms, "
+          f"total {sum(times):.2f} s ({sum(times) / len(times) * 1e3:.2f} ms a move)")
+
+
+def bench_replay(games: list[list[str]]) -> None:
+    """CPU per ply of `echiquier replay` on captures of ``games`` (in this process: no start-up)."""
+    from chess_core.dead import forget_proofs
+    from firmware.commands.replay import replay
+    from firmware.referee.match import MatchConfig
+    from tests.fakes.hands import capture_game
+    print("echiquier replay of the long games (captures by tests/fakes/hands.py, seeds 0..), CPU per ply:")
+    for seed, moves in enumerate(games):
+        lines = capture_game(moves, seed=seed).lines
+        figures = []
+        for exact in (True, False):
+            forget_proofs()
+            start = time.process_time()
+            match = replay(lines, MatchConfig(exact_dead_positions=exact))
+            spent = time.process_time() - start
+            figures.append((spent, len(match.game.moves)))
+        (exact_s, plies), (material_s, _) = figures
+        print(f"  game {seed + 1}: {plies} plies, {exact_s / plies * 1e3:.2f} ms a ply "
+              f"(material rules only: {material_s / plies * 1e3:.2f} ms), {exact_s:.2f} s")
+
+
+def bench(args: argparse.Namespace) -> None:
+    if not args.no_games:
+        games = long_games()
+        report_judgement("the long Stockfish games", games)
+        report_judgement("random games", random_games(args.games))
+        bench_replay(games)
+    if not args.no_vector:
+        bench_vector(args.budget, args.step, args.jobs)
+
+
+def compare(ref: str, argv: list[str]) -> None:
+    """The figures of commit ``ref`` (its tree from git archive), by this script in a subprocess."""
+    with tempfile.TemporaryDirectory(prefix="dead-position-") as tree:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", tree], input=archive, check=True)
+        print(f"== {ref} ({subprocess.run(['git', '-C', str(ROOT), 'rev-parse', '--short', ref], capture_output=True, text=True).stdout.strip()})", flush=True)
+        subprocess.run([sys.executable, __file__, "--root", tree, *argv], check=True, cwd=tree)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--budget", type=int, default=None, help="the vector's budget (default: can_mate's)")
     parser.add_argument("--step", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--games", type=int, default=100, help="random games")
+    parser.add_argument("--no-vector", action="store_true", help="skip the CHA vector (minutes)")
+    parser.add_argument("--no-games", action="store_true", help="the CHA vector only")
+    parser.add_argument("--compare", metavar="REF", help="measure commit REF as well, first")
+    parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if VECTOR.exists():
-        bench_vector(args.budget, args.step, args.jobs)
-    else:
-        print(f"CHA test vector not found at {VECTOR}: skipped")
-    bench_is_dead(args.games)
+    if args.compare:
+        passed = [a for a in sys.argv[1:] if a != "--compare" and a != args.compare]
+        compare(args.compare, passed)
+        print(f"== this tree ({ROOT})", flush=True)
+    _use(args.root.resolve())
+    if args.budget is None:
+        from chess_core.dead import DEFAULT_BUDGET
+        args.budget = DEFAULT_BUDGET
+    bench(args)
 
 
 if __name__ == "__main__":
