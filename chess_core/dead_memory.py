@@ -163,25 +163,7 @@ class Memory:
                 if skip:
                     proof = Proof((), proof, skip)
                 return color, proof
-        stack = pos._stack
-        if not stack:
-            return None
-        # One and two moves back: the positions, and whether the moves between change nothing
-        # that cannot change back.
-        back: list[tuple[int, Key, bool]] = []  # (code, key before it, reversible)
-        try:
-            for _ in range(min(2, len(stack))):
-                after_castling = pos.castling
-                code, captured = stack[-1][0], stack[-1][1]
-                if code == 0:  # a null move: nothing to play back
-                    break
-                pos.unmake()
-                reversible = (code < 4096 and not captured and pos.board[code & 63] & 7 != PAWN
-                              and pos.castling == after_castling)
-                back.append((code, memory_key(pos), reversible))
-        finally:
-            for code, _, _ in reversed(back):
-                pos.make(code)
+        back = _looking_back(pos)
         if len(back) == 2 and back[0][2] and back[1][2]:
             # Each side takes its own move back, the side to move first (the older move).
             for color in colors:
@@ -219,41 +201,48 @@ class Memory:
         ``pos`` last ran out of budget: the position one move back, when that move (on ``pos``'s
         undo stack) changed neither pawns nor material nor castling rights; -1 when it is not so.
         Both can reach each other, so they can mate alike: searching again mostly fails again."""
-        stack = pos._stack
-        if not stack:
+        back = _looking_back(pos, 1)
+        if not back or not back[0][2]:
             return -1
-        code, captured = stack[-1][0], stack[-1][1]
-        if code == 0 or code >= 4096 or captured:
-            return -1
-        after_castling = pos.castling
-        pos.unmake()
-        try:
-            if pos.board[code & 63] & 7 == PAWN or pos.castling != after_castling:
-                return -1
-            return self.unsettled.get(memory_key(pos), -1)
-        finally:
-            pos.make(code)
+        return self.unsettled.get(back[0][1], -1)
 
     def dead_before(self, pos: Position, colors: tuple[int, ...]) -> bool:
         """Whether the position one move back (on ``pos``'s undo stack) was proved unable to mate for
-        every one of ``colors``: then so is ``pos``, which follows it by that move (checked legal
-        there: the stack is trusted for nothing else)."""
-        stack = pos._stack
-        if not stack or stack[-1][0] == 0:
+        every one of ``colors``: then so is ``pos``, which follows it by that move. The stack is
+        trusted for nothing: the move must be legal there and lead to ``pos`` again."""
+        if not pos._stack or pos._stack[-1][0] == 0:
             return False
-        code = pos.unmake()
-        try:
-            key = memory_key(pos)
-            if not all(key in self.cannot[c] for c in colors):
-                return False
-            return code in pos.legal_codes()
-        finally:
-            pos.make(code)
+        before = pos.copy(stack=True)
+        code = before.unmake()
+        if not all(memory_key(before) in self.cannot[c] for c in colors) or code not in before.legal_codes():
+            return False
+        before.make(code)
+        return memory_key(before) == memory_key(pos)
 
     def _chained(self, pos: Position, color: int, prefix: Line, hit: tuple[Proof, int]) -> Proof:
         proof = Proof(prefix, *hit)
         self._remember(pos, color, proof, ())
         return proof
+
+
+def _looking_back(pos: Position, count: int = 2) -> list[tuple[int, Key, bool]]:
+    """The last moves on ``pos``'s undo stack (at most ``count``), the latest first: each move, the
+    key of the position before it, and whether it was a plain move that changed neither pawns nor
+    material nor castling rights (taken back by the opposite plain move). Worked out on a copy:
+    ``pos`` is not touched."""
+    back: list[tuple[int, Key, bool]] = []
+    if not pos._stack:
+        return back
+    work = pos.copy(stack=True)
+    while work._stack and len(back) < count:
+        code, captured = work._stack[-1][0], work._stack[-1][1]
+        if code == 0:  # a null move: nothing to play back
+            break
+        castling = work.castling
+        work.unmake()
+        plain = code < 4096 and not captured and work.board[code & 63] & 7 != PAWN and work.castling == castling
+        back.append((code, memory_key(work), plain))
+    return back
 
 
 def _reverse(code: int) -> int:

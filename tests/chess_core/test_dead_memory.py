@@ -174,6 +174,24 @@ def test_a_move_that_was_not_legal_one_move_back_proves_nothing():
     assert memory.dead_before(plain, (WHITE, BLACK))
 
 
+def test_an_undo_stack_that_does_not_lead_back_to_the_position_lends_it_nothing():
+    """A position whose rights were edited after its last move: the move from the position before
+    gives other rights, so that position's verdict is not this one's (and the position is left as
+    it was)."""
+    memory = Memory()
+    fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    for color in (WHITE, BLACK):
+        memory.remember_cannot(memory_key(Position(fen)), color)
+    consistent = played(fen, "e1e2")
+    assert memory.dead_before(consistent, (WHITE, BLACK))
+    edited = played(fen, "e1e2")
+    edited.castling |= 1  # White's king-side right back, as no move could give it
+    before = (edited.fen(), memory_key(edited))
+    assert not memory.dead_before(edited, (WHITE, BLACK))
+    assert memory.prove(edited, (WHITE, BLACK)) is None
+    assert (edited.fen(), memory_key(edited)) == before
+
+
 def test_chess960_castling_rights_of_other_rooks_are_other_positions():
     a = Position("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", chess960=True)
     b = a.copy()
