@@ -319,8 +319,13 @@ class ClubConfig:
     ca_file: str = ""                          # mqtts: the authority to trust (empty: the system's)
 
 
+def _adapter(value: str) -> None:
+    if not re.fullmatch(r"hci[0-9]{1,2}", value):
+        raise ValueError(f'expected an adapter\'s name such as "hci0", got {value!r}')
+
+
 EMULATED_PROTOCOLS = ("chesslink", "dgt")   # firmware.emulation: the commercial boards the board can be
-EMULATION_TRANSPORTS = ("pty", "serial")
+EMULATION_TRANSPORTS = ("pty", "serial", "ble")
 
 
 @dataclass(frozen=True)
@@ -331,6 +336,7 @@ class EmulationConfig:
     transport: str = _check(_choice(*EMULATION_TRANSPORTS), "pty")
     link: str = ""     # pty: a symlink made to the pseudo-terminal, the port to give the app; serial: the device
     name: str = _check(_text(29), "")   # the name advertised over Bluetooth ("": the real board's)
+    adapter: str = _check(_adapter, "hci0")   # ble: the Bluetooth adapter
     app: str = _check(_text(40), "")    # the app's name, as the page and the PGN say it ("": "an app")
     colour: str = _check(_colour, "#00ffff")   # the colour of the squares the app lights
 
@@ -468,6 +474,8 @@ def parse_config(data: dict[str, Any], source: str = "<config>", base: Path | No
     config = dataclasses.replace(config, source=source)
     if config.club.broker and not config.club.board:
         raise ConfigError(f'{source}: club.board: a board publishing to {config.club.broker} needs its number')
+    if config.emulation.transport == "ble" and config.emulation.protocol not in ("", "chesslink"):
+        raise ConfigError(f'{source}: emulation.transport: over Bluetooth the board speaks "chesslink" only so far')
     if config.emulation.protocol and config.emulation.transport == "serial" and not config.emulation.link:
         raise ConfigError(f'{source}: emulation.link: transport = "serial" needs the device (e.g. "/dev/ttyGS0")')
     if config.board.sensors == "replay" and not config.board.capture:

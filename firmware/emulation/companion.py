@@ -34,6 +34,20 @@ def open_port(config: Any) -> PtyPort:
     return port
 
 
+async def open_ble(config: Any) -> Any:
+    """The board's GATT service registered with BlueZ (OSError if BlueZ cannot be reached)."""
+    from firmware.emulation.ble import CHESSLINK_BLE, BlePort   # (dbus-fast: only for Bluetooth)
+    port = BlePort(CHESSLINK_BLE, name=config.name, adapter=f"/org/bluez/{config.adapter}")
+    try:
+        await port.open()
+    except OSError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a D-Bus error (no BlueZ, no right to the bus): said, not raised
+        await port.close()
+        raise OSError(f"BlueZ refused the board's service: {exc}") from None
+    return port
+
+
 async def serve_emulation(service: Any, announce: Callable[[str], None] | None = None) -> None:
     """Companion coroutine: the board speaks ``[emulation] protocol`` on its port until cancelled;
     ``announce(text)`` once the port is open (says where). A port that cannot be opened is
@@ -43,7 +57,7 @@ async def serve_emulation(service: Any, announce: Callable[[str], None] | None =
         return
     name = PROTOCOLS[config.protocol][0]
     try:
-        port = open_port(config)
+        port = await open_ble(config) if config.transport == "ble" else open_port(config)
     except OSError as exc:
         log.error("cannot open the %s port %s: %s; the board plays on without it", name, config.link or "",
                   exc.strerror or exc)
@@ -65,4 +79,6 @@ async def serve_emulation(service: Any, announce: Callable[[str], None] | None =
         await asyncio.Event().wait()
     finally:
         emulation.stop()
-        port.close()
+        closed = port.close()
+        if closed is not None:       # (the Bluetooth port closes with BlueZ's answer)
+            await closed

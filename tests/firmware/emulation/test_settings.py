@@ -38,3 +38,12 @@ def test_sim_names_the_protocols_it_can_speak(capsys, tmp_path):
     with pytest.raises(SystemExit):
         main(["sim", "--state-dir", str(tmp_path), "--emulate", "novag", "--link", "/tmp/x"])
     assert "invalid choice: 'novag' (choose from 'chesslink', 'dgt')" in capsys.readouterr().err
+
+
+def test_bluetooth_speaks_chesslink_on_a_named_adapter():
+    config = loads_config('[emulation]\nprotocol = "chesslink"\ntransport = "ble"\nadapter = "hci1"\n')
+    assert (config.emulation.transport, config.emulation.adapter) == ("ble", "hci1")
+    with pytest.raises(ConfigError, match='over Bluetooth the board speaks "chesslink" only'):
+        loads_config('[emulation]\nprotocol = "dgt"\ntransport = "ble"\n')
+    with pytest.raises(ConfigError, match="emulation.adapter"):
+        loads_config('[emulation]\nadapter = "/org/bluez/hci0"\n')

@@ -1,0 +1,223 @@
+# mypy: disable-error-code="name-defined,valid-type,no-untyped-def"
+# (dbus-fast reads the D-Bus signatures from the annotations: "ay", "a{sv}" are not Python types)
+"""The board as a Bluetooth LE peripheral: a GATT service through BlueZ's D-Bus API (dbus-fast), its writes in, its notifications out.
+
+An app on a phone or a computer finds the board by its advertised name and service, connects,
+subscribes to the notifying characteristic and writes its commands to the other: the same bytes
+a serial line carries, cut into pieces (an ATT value of 20 bytes by default; a ChessLink ``L``
+command, 167 characters, arrives over several writes; the codecs read pieces as they come).
+
+* :class:`GattProfile`: what one protocol's board shows: the name, the service, the write and
+  notify characteristics (:data:`CHESSLINK_BLE`, the Millennium board's).
+* :class:`BlePort`: ``await open()`` exports the service on the system bus and registers it and
+  its advertisement with BlueZ on ``adapter`` (``/org/bluez/hci0``); ``start(on_data,
+  on_hangup)`` and ``write(data)`` as a serial port's (the bridge's ``Port``); an app that stops
+  its notifications has left (``on_hangup``). ``await close()`` unregisters and disconnects.
+
+BlueZ itself (Debian's ``bluez``) runs the radio; the board needs the right to use it on the
+system bus (the ``bluetooth`` group on Raspberry Pi OS). Tests use bluezoo, a mock of BlueZ's
+D-Bus API, on a private bus, with bleak as the app.
+"""
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from dbus_fast import BusType, Variant
+from dbus_fast.aio import MessageBus
+from dbus_fast.service import ServiceInterface, dbus_property, method
+from dbus_fast.constants import PropertyAccess
+
+log = logging.getLogger(__name__)
+
+BLUEZ = "org.bluez"
+ROOT_PATH = "/org/echiquier/board"
+DEFAULT_MTU = 23            # an ATT value carries MTU - 3 bytes
+
+
+@dataclass(frozen=True)
+class GattProfile:
+    """The face a commercial board shows over Bluetooth LE."""
+
+    name: str
+    service: str
+    write: str
+    notify: str
+
+
+# Millennium ChessLink over BLE (python-mchess's chess_link_bluepy.py; the issue's figures).
+CHESSLINK_BLE = GattProfile("MILLENNIUM CHESS", "49535343-fe7d-4ae5-8fa9-9fafd205e455",
+                            "49535343-8841-43f4-a8d4-ecbe34729bb3", "49535343-1e4d-4bd9-ba61-23c647249616")
+
+
+class _Service(ServiceInterface):
+    def __init__(self, uuid: str) -> None:
+        super().__init__("org.bluez.GattService1")
+        self._uuid = uuid
+
+    @dbus_property(access=PropertyAccess.READ)
+    def UUID(self) -> "s":
+        return self._uuid
+
+    @dbus_property(access=PropertyAccess.READ)
+    def Primary(self) -> "b":
+        return True
+
+
+class _Characteristic(ServiceInterface):
+    def __init__(self, uuid: str, service: str, flags: list[str], port: "BlePort") -> None:
+        super().__init__("org.bluez.GattCharacteristic1")
+        self._uuid, self._service, self._flags, self._port = uuid, service, flags, port
+        self._value = b""
+
+    @dbus_property(access=PropertyAccess.READ)
+    def UUID(self) -> "s":
+        return self._uuid
+
+    @dbus_property(access=PropertyAccess.READ)
+    def Service(self) -> "o":
+        return self._service
+
+    @dbus_property(access=PropertyAccess.READ)
+    def Flags(self) -> "as":
+        return self._flags
+
+    @dbus_property(access=PropertyAccess.READ)
+    def Value(self) -> "ay":
+        return self._value
+
+    @method()
+    def ReadValue(self, options: "a{sv}") -> "ay":
+        return self._value
+
+    @method()
+    def WriteValue(self, value: "ay", options: "a{sv}"):
+        self._port._written(bytes(value), options)
+
+    @method()
+    def StartNotify(self):
+        self._port._notifying(True)
+
+    @method()
+    def StopNotify(self):
+        self._port._notifying(False)
+
+    @method()
+    def Confirm(self):
+        pass                   # an indication confirmed: nothing waits for it
+
+    def notify(self, value: bytes) -> None:
+        self._value = value
+        self.emit_properties_changed({"Value": value})
+
+
+class _Advertisement(ServiceInterface):
+    def __init__(self, profile: GattProfile, name: str) -> None:
+        super().__init__("org.bluez.LEAdvertisement1")
+        self._profile, self._name = profile, name
+
+    @dbus_property(access=PropertyAccess.READ)
+    def Type(self) -> "s":
+        return "peripheral"
+
+    @dbus_property(access=PropertyAccess.READ)
+    def ServiceUUIDs(self) -> "as":
+        return [self._profile.service]
+
+    @dbus_property(access=PropertyAccess.READ)
+    def LocalName(self) -> "s":
+        return self._name
+
+    @dbus_property(access=PropertyAccess.READ)
+    def Discoverable(self) -> "b":
+        return True            # (the adapter need not be: the app finds the board by this advertisement)
+
+    @method()
+    def Release(self):
+        log.info("BlueZ released the board's advertisement")
+
+
+class BlePort:
+    """The board's GATT service on one adapter; see the module docstring."""
+
+    def __init__(self, profile: GattProfile, *, name: str = "", adapter: str = "/org/bluez/hci0",
+                 bus_address: str | None = None) -> None:
+        self.profile = profile
+        self.name = name or profile.name
+        self.adapter = adapter
+        self.bus_address = bus_address
+        self.device: str | None = None
+        self.mtu = DEFAULT_MTU
+        self._bus: MessageBus | None = None
+        self._on_data: Callable[[bytes], None] | None = None
+        self._on_hangup: Callable[[], None] | None = None
+        self._subscribed = False
+        service_path = f"{ROOT_PATH}/service0"
+        self._service = _Service(profile.service)
+        self._write = _Characteristic(profile.write, service_path, ["write", "write-without-response"], self)
+        self._notify = _Characteristic(profile.notify, service_path, ["notify"], self)
+        self._advert = _Advertisement(profile, self.name)
+        self._paths = ((service_path, self._service), (f"{service_path}/char0", self._write),
+                       (f"{service_path}/char1", self._notify))
+
+    async def open(self) -> str:
+        """Export the service and register it and the advertisement with BlueZ; OSError (and
+        dbus errors) if it cannot be."""
+        bus = await MessageBus(bus_address=self.bus_address, bus_type=BusType.SYSTEM).connect()
+        self._bus = bus
+        for path, interface in self._paths:
+            bus.export(path, interface)
+        bus.export(f"{ROOT_PATH}/advert0", self._advert)
+        introspection = await bus.introspect(BLUEZ, self.adapter)
+        adapter = bus.get_proxy_object(BLUEZ, self.adapter, introspection)
+        gatt: Any = adapter.get_interface("org.bluez.GattManager1")
+        advertising: Any = adapter.get_interface("org.bluez.LEAdvertisingManager1")
+        await gatt.call_register_application(ROOT_PATH, {})
+        await advertising.call_register_advertisement(f"{ROOT_PATH}/advert0", {})
+        self.device = f"{self.adapter} as {self.name!r}"
+        return self.device
+
+    def start(self, on_data: Callable[[bytes], None], on_hangup: Callable[[], None]) -> None:
+        self._on_data, self._on_hangup = on_data, on_hangup
+
+    @property
+    def app_present(self) -> bool:
+        return self._subscribed
+
+    def write(self, data: bytes) -> None:
+        """Notify ``data`` to the app, in pieces of MTU - 3 bytes; nothing while none listens."""
+        if not self._subscribed or self._bus is None:
+            return
+        size = max(1, self.mtu - 3)
+        for i in range(0, len(data), size):
+            self._notify.notify(data[i:i + size])
+
+    def _written(self, value: bytes, options: dict[str, Variant]) -> None:
+        mtu = options.get("mtu")
+        if mtu is not None and isinstance(mtu.value, int) and mtu.value > 3:
+            self.mtu = mtu.value
+        if self._on_data is not None:
+            self._on_data(value)
+
+    def _notifying(self, on: bool) -> None:
+        was, self._subscribed = self._subscribed, on
+        if was and not on and self._on_hangup is not None:
+            self._on_hangup()
+
+    async def close(self) -> None:
+        bus, self._bus = self._bus, None
+        if bus is None:
+            return
+        try:
+            introspection = await bus.introspect(BLUEZ, self.adapter)
+            adapter = bus.get_proxy_object(BLUEZ, self.adapter, introspection)
+            gatt: Any = adapter.get_interface("org.bluez.GattManager1")
+            advertising: Any = adapter.get_interface("org.bluez.LEAdvertisingManager1")
+            await advertising.call_unregister_advertisement(f"{ROOT_PATH}/advert0")
+            await gatt.call_unregister_application(ROOT_PATH)
+        except Exception as exc:  # noqa: BLE001 - BlueZ gone already: nothing more to undo
+            log.info("unregistering from BlueZ: %s", exc)
+        bus.disconnect()
+
+
+__all__ = ["BlePort", "GattProfile", "CHESSLINK_BLE"]

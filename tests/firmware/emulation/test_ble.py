@@ -1,0 +1,171 @@
+"""The board as a Bluetooth LE ChessLink board, without a radio: bluezoo (a mock of BlueZ's D-Bus API) on a private bus, bleak as the app.
+
+The board's GATT service registers on one mock adapter (hci1) through BlueZ's D-Bus API; the app
+scans on the other (hci0), finds "MILLENNIUM CHESS", reads the service, subscribes to the
+notifications and writes its commands, an ``L`` command in 20-byte pieces as a phone sends it.
+A short game is played on the board: after every move the status notified equals the game.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chess_core import parse_square
+from firmware.emulation.bridge import Emulation
+from firmware.emulation.leds import LentLeds
+from firmware.session.app_link import attach_app
+
+from ..session_support import Table
+from .clients import CHESSLINK_REPLIES, led_frame, odd, status_placement, with_check
+
+BLUEZOO = Path(sys.executable).with_name("bluezoo")
+APP_ADAPTER, BOARD_ADAPTER = "00:00:00:00:00:01", "00:00:00:00:00:02"   # hci0, hci1
+WAIT_S = 15.0
+FOOLS_MATE = [("f2f3", "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR"),
+              ("e7e5", "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR"),
+              ("g2g4", "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR"),
+              ("d8h4", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR")]
+
+
+@pytest.fixture(scope="module")
+def bluez(tmp_path_factory):
+    """A private bus with bluezoo's two adapters on it, as the system bus of this process."""
+    assert shutil.which("dbus-daemon"), "dbus-daemon is missing (scripts/install-system-deps.sh installs it)"
+    tmp = tmp_path_factory.mktemp("bus")
+    daemon = subprocess.Popen(["dbus-daemon", "--session", f"--address=unix:path={tmp}/bus", "--nofork",
+                               "--print-address"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    address = daemon.stdout.readline().strip()
+    before = os.environ.get("DBUS_SYSTEM_BUS_ADDRESS")
+    os.environ["DBUS_SYSTEM_BUS_ADDRESS"] = address
+    zoo = subprocess.Popen([str(BLUEZOO), "--auto-enable", "--scan-interval", "1", "-a", APP_ADAPTER,
+                            "-a", BOARD_ADAPTER], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in zoo.stderr:                 # bluezoo says when each adapter is there
+            if BOARD_ADAPTER in line and "Adding adapter" in line:
+                break
+        else:
+            raise RuntimeError("bluezoo stopped before its adapters were there")
+        yield address
+    finally:
+        zoo.terminate()
+        daemon.terminate()
+        zoo.wait(10)
+        daemon.wait(10)
+        if before is None:
+            os.environ.pop("DBUS_SYSTEM_BUS_ADDRESS", None)
+        else:
+            os.environ["DBUS_SYSTEM_BUS_ADDRESS"] = before
+
+
+class Notes:
+    """The app's side of the notifications: bytes as they come, read back into ChessLink frames."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+        self.frames: list[str] = []
+        self.changed = asyncio.Event()
+
+    def received(self, _characteristic, data: bytearray) -> None:
+        self.buffer += data
+        while self.buffer:
+            letter = chr(self.buffer[0] & 0x7F)
+            size = CHESSLINK_REPLIES.get(letter)
+            if size is None:
+                del self.buffer[0]
+                continue
+            if len(self.buffer) < size:
+                break
+            raw = bytes(self.buffer[:size])
+            del self.buffer[:size]
+            assert all(bin(b).count("1") % 2 == 1 for b in raw)
+            text = "".join(chr(b & 0x7F) for b in raw)
+            assert with_check(text[:-2]) == text
+            self.frames.append(text)
+        self.changed.set()
+
+    async def until(self, condition, what: str) -> None:
+        async with asyncio.timeout(WAIT_S):
+            while not condition():
+                self.changed.clear()
+                await self.changed.wait()
+
+    def statuses(self) -> list[str]:
+        return [status_placement(f[1:65]) for f in self.frames if f[0] == "s"]
+
+
+async def test_an_app_finds_the_board_over_ble_reads_its_service_and_plays_a_game(bluez, tmp_path):
+    from bleak import BleakClient, BleakScanner
+
+    from firmware.emulation.ble import CHESSLINK_BLE, BlePort
+
+    table = Table(tmp_path)
+    leds = LentLeds(table.leds)
+    table.session.leds = leds
+    port = BlePort(CHESSLINK_BLE, adapter="/org/bluez/hci1")
+    seen: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def detected(device, advertisement) -> None:
+        if advertisement.local_name == "MILLENNIUM CHESS" and not seen.done():
+            assert CHESSLINK_BLE.service in advertisement.service_uuids
+            seen.set_result(device)
+
+    # The app scans, then the board advertises (bluezoo announces a device once; bleak hears of it
+    # only if it listens already).
+    scanner = BleakScanner(detected, bluez={"adapter": "hci0"})
+    await scanner.start()
+    await port.open()
+    emulation = Emulation(table.session, port, "chesslink", leds=leds, app="Tester", clock=lambda: table.t,
+                          on_app=lambda link: attach_app(table.session, link))
+    emulation.start()
+    table.setup()
+    notes = Notes()
+    try:
+        try:
+            async with asyncio.timeout(WAIT_S):
+                device = await seen
+        finally:
+            await scanner.stop()
+        async with BleakClient(device, bluez={"adapter": "hci0"}) as client:
+            service = client.services.get_service(CHESSLINK_BLE.service)
+            assert service is not None
+            assert "notify" in service.get_characteristic(CHESSLINK_BLE.notify).properties
+            assert "write" in service.get_characteristic(CHESSLINK_BLE.write).properties
+
+            async def send(text: str) -> None:
+                data = bytes(odd(c) for c in with_check(text))
+                for i in range(0, len(data), 20):           # an ATT write carries 20 bytes
+                    await client.write_gatt_char(CHESSLINK_BLE.write, data[i:i + 20], response=True)
+
+            await client.start_notify(CHESSLINK_BLE.notify, notes.received)
+            await send("V")
+            await notes.until(lambda: "v010374" in notes.frames, "the version")
+            await send("W0203")
+            await notes.until(lambda: notes.statuses(), "the status that answers the report mode")
+            assert notes.statuses()[-1] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+            assert table.session.app is not None and table.session.app.protocol == "ChessLink"
+
+            for uci, placement in FOOLS_MATE:
+                table.play(uci)
+                await notes.until(lambda: notes.statuses()[-1] == placement, f"the status after {uci}")
+            assert table.session.game.outcome is not None and table.session.game.outcome.winner == 1
+
+            command = led_frame([parse_square("d8"), parse_square("h4")])
+            assert len(command) + 2 == 167
+            await send(command)
+            await notes.until(lambda: notes.frames[-1] == with_check("l"), "the LEDs' answer")
+            assert set(table.leds.lit()) == {parse_square("d8"), parse_square("h4")}
+
+            await client.stop_notify(CHESSLINK_BLE.notify)   # the app leaves
+            async with asyncio.timeout(WAIT_S):
+                while table.session.app is not None:
+                    await asyncio.sleep(0.01)
+            assert table.leds.last == table.session.leds_frame   # the board's own LEDs again
+    finally:
+        emulation.stop()
+        await port.close()
