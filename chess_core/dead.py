@@ -352,8 +352,11 @@ class _Side:
         if self.walk is None:
             partner = self.partner
             self.watched = partner.color if partner is not None and not partner.decided else None
-            self.walk = Walk(pos, color, prune=_prune, order=lambda p, codes: order_moves(p, color, codes),
-                             other=self.watched)
+            # With a rook or queen about, static proofs rarely close a line and each costs as much as
+            # dozens of positions walked: the walk goes without them.
+            heavy = pos.bb_piece[ROOK] | pos.bb_piece[QUEEN]
+            self.walk = Walk(pos, color, prune=None if heavy else _prune,
+                             order=lambda p, codes: order_moves(p, color, codes), other=self.watched)
         walk = self.walk
         start = walk.nodes
         while True:

@@ -309,3 +309,19 @@ def test_every_answer_after_every_move_of_chess960_games_is_proved(seed):
     start, moves = _random_game(100 + seed, chess960=True)
     counts = _judge_game(start, moves, chess960=True)
     assert counts["alive"] + counts["dead"] > 0 and counts["undetermined"] <= 4, counts
+
+
+def test_the_chess960_perft_positions_are_alive_and_each_helpmate_mates():
+    """The 960 positions of the Chess960 perft suite (castling rights with the rooks they belong
+    to, all of them): none is dead, and the helpmate behind each answer mates in python-chess."""
+    epds = [line.split(None, 1)[1] for line in (DATA / "chess960.perft").read_text().splitlines()
+            if line.startswith("epd ")]
+    assert len(epds) == 960
+    for epd in epds:
+        forget_proofs()
+        pos = Position(epd + " 0 1", chess960=True)
+        assert not is_dead(pos), epd
+        key = memory_key(pos)
+        known = [(c, dead._MEMORY.line(key, c)) for c in (WHITE, BLACK)]
+        color, line = next((c, line) for c, line in known if line is not None)
+        assert oracle_mates(pos, color, line), epd
