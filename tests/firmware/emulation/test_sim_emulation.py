@@ -24,6 +24,7 @@ import pytest
 from .clients import ChessLinkClient, DgtClient, Port, dgt_field, led_frame, status_placement
 
 ROOT = Path(__file__).resolve().parents[3]
+pytestmark = pytest.mark.slow   # two simulators in subprocesses, whole games on real time (about 20 s)
 APP = "Test Client"
 APP_COLOUR = "#00ffff"
 
