@@ -32,6 +32,7 @@ RPi.GPIO: each pin an input with the Pi's internal pull-up, the button joining i
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -43,6 +44,7 @@ from .hw_lock import HardwareLock
 from .pinmap import ButtonPins
 from .sensors import SensorError
 
+log = logging.getLogger(__name__)
 HOLD_MS = 30.0    # held this long unchanged, a press counts (contact bounce lasts a few ms)
 STUCK_S = 10.0    # held longer than this, a button is stuck (or shorted to ground)
 POLL_S = 0.01     # the polling thread's pace: a press is seen 30 to 40 ms after the finger
@@ -92,8 +94,9 @@ class ButtonDebouncer:
             raise ValueError(f"hold_ms must be at least 0, not {hold_ms!r}")
         if not stuck_s > 0:
             raise ValueError(f"stuck_s must be more than 0, not {stuck_s!r}")
+        self.hold_ms = hold_ms
+        self.stuck_s = stuck_s
         self._hold = hold_ms / 1000.0
-        self._stuck = stuck_s
         self._buttons = {name: _Button() for name in names}
 
     def update(self, now: float, pressed: Mapping[str, bool]) -> list[ButtonEvent]:
@@ -115,7 +118,7 @@ class ButtonDebouncer:
                     button.down, button.down_since = True, button.since
                     if button.armed:
                         events.append(ButtonPress(name, now))
-                if button.down and not button.stuck and now - button.down_since > self._stuck:
+                if button.down and not button.stuck and now - button.down_since > self.stuck_s:
                     button.stuck = True
                     events.append(ButtonStuck(name, button.down_since, now))
             elif lasted:
@@ -204,8 +207,9 @@ class GpioButtons:
                     for event in self.poll(clock()):
                         sink(event)
                     self._stopping.wait(interval)
-            except Exception as exc:   # the board plays on without its buttons; the owner says why
+            except Exception as exc:   # the thread must not die silently; the board plays on without its buttons
                 self.error = exc
+                log.exception("the buttons' thread stopped: the board plays on without its buttons")
 
         self._thread = threading.Thread(target=run, name="buttons", daemon=True)
         self._thread.start()

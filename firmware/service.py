@@ -5,6 +5,12 @@ asyncio loop with ``loop.call_soon_threadsafe``; one task feeds them to the :cla
 polls it at the deadlines it names (settling, flags, gestures, blinking) and feeds the systemd
 watchdog. Nothing else decides anything here.
 
+The pin map's optional buttons (``[buttons]``, board_driver.buttons) are sampled every 10 ms on
+a thread of their own, never the loop's, and their presses come through the same queue: the
+gestures' buttons, "promote" and "return" are the session's (``Session.button``); "speak" and
+"describe" ask the voice what the page's "Say the last move and the clocks" and "Describe the
+position" ask (:meth:`Service.request_voice`); "hint" is the coach's.
+
 Time: on a live board it is ``time.monotonic()``, the clock the sources stamp readings with.
 A replay runs on the capture's own time: the latest reading's, with the session polled at its
 deadlines in between, so a replay decides exactly as the game did at any speed.
@@ -32,12 +38,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Coroutine, Iterable, Iterator, TextIO, Union
 
 from board_driver.backends import open_leds, open_source
+from board_driver.buttons import POLL_S, ButtonPress, ButtonStuck, GpioButtons
 from board_driver.pinmap import LedPins, load_pinmap
 from board_driver.reading import Reading
+from board_driver.sensors import SensorError
 
 from firmware.config import Config
 from firmware.heap import one_heap, return_large_blocks
 from firmware.sdnotify import Notifier
+from firmware.session import SessionError
 from firmware.session.session import Session
 
 if TYPE_CHECKING:
@@ -72,8 +81,10 @@ class _Tick:
 
 
 END, STOP, TICK = _End(), _Stop(), _Tick()
-_Item = Union[Reading, Promote, _Tick, _Stop, _End]   # what the loop's queue carries
-CONFIGURED = object()   # Service(opponent=...): the one ``[game] opponent`` names
+_Item = Union[Reading, Promote, ButtonPress, ButtonStuck, _Tick, _Stop, _End]   # what the loop's queue carries
+CONFIGURED = object()   # Service(opponent=..., buttons=...): what the configuration names
+SPOKEN_BUTTONS = {"speak": "repeat", "describe": "describe"}
+"""The buttons that ask the voice, and what they ask (firmware.voice.companion.REQUESTS)."""
 
 
 def build_source(config: Config, *, on_promote: Callable[[Any], None] | None = None):
@@ -97,6 +108,17 @@ def build_leds(config: Config, source: Any = None):
         if config.leds.layout:
             pins = dataclasses.replace(pins, layout=config.leds.layout)
     return open_leds(sink, pins=pins, source=source)
+
+
+def build_buttons(config: Config) -> GpioButtons | None:
+    """The pin map's ``[buttons]`` on a board read through the Pi's pins or a co-processor with a
+    pin map (``[board] sensors`` "gpio", or "serial" and its pin map file exists); None without
+    buttons, and always in a replay or the simulator (no pins to read)."""
+    board = config.board
+    if board.sensors not in ("gpio", "serial") or (board.sensors == "serial" and not Path(board.pinmap).exists()):
+        return None
+    buttons = load_pinmap(board.pinmap).buttons
+    return GpioButtons(buttons) if buttons.pins else None
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:
@@ -131,14 +153,17 @@ class Service:
     with the service once it runs (the web companion), cancelled when it stops; ``opponent``
     (engine, Lichess; see firmware.session.opponent) is started with the session: by default the
     one ``[game] opponent`` names (firmware.opponents.factory.build_opponent), a replay included;
-    None: two players over the board.
+    None: two players over the board. ``buttons`` (a GpioButtons, None for none) default to the
+    pin map's (:func:`build_buttons`), sampled every ``button_poll_s`` s on their own thread (None:
+    only when ``poll_buttons`` is called, for tests that move the clock by hand).
     """
 
     def __init__(self, config: Config, *, source: Any = None, leds: Any = None, capture: Path | None = None,
                  notifier: Notifier | None = None, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], datetime] = datetime.now,
                  companions: tuple[Callable[["Service"], Coroutine[Any, Any, None]], ...] = (),
-                 opponent: Any = CONFIGURED) -> None:
+                 opponent: Any = CONFIGURED, buttons: Any = CONFIGURED,
+                 button_poll_s: float | None = POLL_S) -> None:
         self.config = config
         self.replaying = config.board.sensors == "replay"
         self.source = source if source is not None else build_source(config, on_promote=self._promote)
@@ -155,6 +180,9 @@ class Service:
                                opponent=opponent)
         self.companions = companions
         self.voice: Any = None   # the board's voice while it speaks (firmware.voice.companion.serve_voice)
+        self.page_voice: Any = None   # the page's announcements while it is served (firmware.web.spoken.PageVoice)
+        self.buttons: GpioButtons | None = build_buttons(config) if buttons is CONFIGURED else buttons
+        self.button_poll_s = button_poll_s
         self.ready = asyncio.Event()
         self.readings = 0
         self.exit_code = 0
@@ -216,6 +244,7 @@ class Service:
             self._start_session()
             await self.session.start_opponent()
             self._start_source()
+            self._start_buttons()
             self.notifier.status("waiting for the board")
             self._tasks = [asyncio.create_task(companion(self)) for companion in self.companions]
             for task in self._tasks:
@@ -256,6 +285,27 @@ class Service:
         else:
             self.source.start(self._hand_over)
 
+    def _start_buttons(self) -> None:
+        buttons = self.buttons
+        if buttons is None:
+            return
+        try:
+            buttons.open()
+        except SensorError as exc:   # optional: the board plays on, the journal says why
+            log.error("the buttons cannot be read (%s): the board plays on without them", exc)
+            self.buttons = None
+            return
+        if self.button_poll_s is not None:
+            buttons.start(self._hand_over, clock=self._clock, interval=self.button_poll_s)
+        log.info("buttons: %s", ", ".join(f"{name} (GPIO {pin})" for name, pin in buttons.pins.items()))
+
+    def poll_buttons(self, now: float) -> None:
+        """Sample the buttons at ``now`` and hand their presses to the loop, as their thread does
+        (tests that move the clock by hand)."""
+        if self.buttons is not None:
+            for event in self.buttons.poll(now):
+                self._hand_over(event)
+
     def _replay(self) -> None:
         try:
             self.source.run(self._hand_over)
@@ -265,6 +315,7 @@ class Service:
     async def _main_loop(self, queue: asyncio.Queue[_Item]) -> None:
         notifier = self.notifier
         handlers: dict[type, Callable[[Any], None]] = {Reading: self._on_reading, Promote: self._on_promote,
+                                                       ButtonPress: self._on_button, ButtonStuck: self._on_stuck,
                                                        _Tick: self._on_tick}
         interval = notifier.watchdog_interval
         next_watchdog = self._monotonic() + (interval or 0)
@@ -356,6 +407,49 @@ class Service:
         self._advance(choice.time)
         self.session.choose_promotion(choice.piece, choice.time)
 
+    def _on_button(self, press: ButtonPress) -> None:
+        name, now = press.name, self._clock()   # (the loop's time: a reading handed over first may be later)
+        log.debug("the %s button was pressed", name)
+        if name in SPOKEN_BUTTONS:
+            self.request_voice(SPOKEN_BUTTONS[name], now, button=name)
+            return
+        try:
+            if name != "hint":
+                self.session.button(name, now)
+                return
+            hint = getattr(self.session, "hint", None)   # the coach's (firmware.session.coach), where it is
+            if not callable(hint):
+                log.info("the hint button was pressed: hints need the coach ([coach]), which this firmware "
+                         "does not have yet; ignored")
+                return
+            hint(now)
+        except SessionError as exc:   # a refusal: the player hears nothing new; the journal says why
+            log.info("the %s button: %s", name, exc)
+
+    def _on_stuck(self, stuck: ButtonStuck) -> None:
+        buttons = self.buttons
+        if buttons is None:   # (stopped meanwhile)
+            return
+        log.warning("the %s button (GPIO %s) has read pressed for more than %g s: stuck, or its wire shorted to "
+                    "ground; it does nothing until released (echiquier hwtest --doctor checks it)",
+                    stuck.name, buttons.pins.get(stuck.name), buttons.debouncer.stuck_s)
+
+    def request_voice(self, what: str, now: float, *, button: str = "") -> None:
+        """Say ``what`` ("repeat": the last move and the clocks; "describe": the position) for a
+        player at the board, as the page's request (POST /api/voice) has it said: while the page
+        is served, a new announcement of the page (its aria-live region, and the phone's voice if
+        asked), which the board's voice says too; else the board's voice alone; with neither, a
+        journal line."""
+        page, voice = self.page_voice, self.voice
+        if page is not None:
+            page.announce(what, now)
+            self.session.touch()   # the page is sent the new announcement
+        elif voice is not None:
+            voice.request(what)
+        else:
+            log.info("the %s button was pressed: the board has no voice ([voice] enabled) and no page to say it on",
+                     button or what)
+
     def _on_tick(self, tick: "_Tick") -> None:
         if self.replaying:
             return
@@ -394,6 +488,8 @@ class Service:
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         self.source.stop()
+        if self.buttons is not None:
+            self.buttons.stop()
         if self.replaying and getattr(self, "_replay_thread", None) is not None:
             await asyncio.gather(self._replay_thread, return_exceptions=True)
         await self.session.aclose()

@@ -53,10 +53,12 @@ def build_companion(session: Any, config: Config, *, pairing: Pairing | None = N
 
 
 def speak_with(companion: WebCompanion, service: Any) -> None:
-    """The page's voice requests go to the board's voice too, while it has one (firmware.voice)."""
+    """The page's voice requests go to the board's voice too, while it has one (firmware.voice);
+    the board's buttons ask through the page (``service.page_voice``) while it is served."""
     spoken = getattr(companion.backend, "spoken", None)
     if spoken is not None:
         spoken.board_voice = lambda: getattr(service, "voice", None)
+        service.page_voice = spoken
 
 
 def page_address(host: str, port: int) -> str:
@@ -173,6 +175,7 @@ async def serve_web(service: Any) -> None:
     try:
         await asyncio.Event().wait()
     finally:
+        service.page_voice = None
         await companion.stop()
 
 

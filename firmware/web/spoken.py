@@ -6,7 +6,8 @@ state's ``said`` (``{"n", "text", "text_fr", "kinds"}``, ``n`` counting them), w
 in its aria-live region and, if asked, says with the Web Speech API. ``request`` answers the
 page's "repeat", "describe" and "clocks" in its language, and hands them to the board's own
 voice too when it has one (``[voice]``; which then speaks the page's language if its ``language``
-is "page").
+is "page"). ``announce`` answers the same requests made at the board (its ``speak`` and
+``describe`` buttons): a new announcement in both languages, for every page open.
 """
 from __future__ import annotations
 
@@ -57,12 +58,27 @@ class PageVoice:
         muted = bool(voice.muted) if voice is not None else False
         if what is None:
             return {"text": "", "board": voice is not None, "muted": muted}
-        announcer = self.announcers[lang]
-        said = (announcer.repeat(now) if what == "repeat" else announcer.describe() if what == "describe"
-                else announcer.clocks(now))
+        said = self._answer(self.announcers[lang], what, now)
         if voice is not None:
             voice.request(what)
         return {"text": said.text, "board": voice is not None, "muted": muted}
+
+    def announce(self, what: str, now: float) -> None:
+        """A request made at the board (a button: "repeat" or "describe"): the page state's next
+        ``said``, in both languages, which every page open puts in its live region (and says
+        with the phone's voice if asked); the board's voice says it too when it has one."""
+        said = {lang: self._answer(announcer, what, now) for lang, announcer in self.announcers.items()}
+        self.count += 1
+        self.latest = {"n": self.count, "text": said["en"].text, "text_fr": said["fr"].text,
+                       "kinds": list(said["en"].kinds)}
+        voice = self.board_voice() if self.board_voice is not None else None
+        if voice is not None:
+            voice.request(what)
+
+    @staticmethod
+    def _answer(announcer: Announcer, what: str, now: float) -> Utterance:
+        return (announcer.repeat(now) if what == "repeat" else announcer.describe() if what == "describe"
+                else announcer.clocks(now))
 
 
 __all__ = ["PageVoice"]
