@@ -37,12 +37,12 @@ if [ "$DRY" -eq 0 ] && [ "$(id -u)" -ne 0 ]; then
 fi
 
 # 1. The service user: no login, no home; in the groups that own /dev/gpiomem, /dev/gpiochip*,
-#    /dev/spidev* and the serial ports on Raspberry Pi OS (created here when missing).
+#    /dev/spidev*, the serial ports and the sound cards on Raspberry Pi OS (created here when missing).
 if ! id -u "$SERVICE_USER" >/dev/null 2>&1; then
   run useradd --system --user-group --no-create-home --home-dir /nonexistent \
       --shell /usr/sbin/nologin "$SERVICE_USER"
 fi
-for group in gpio spi dialout; do
+for group in gpio spi dialout audio; do
   getent group "$group" >/dev/null 2>&1 || run groupadd --system "$group"
   run usermod --append --groups "$group" "$SERVICE_USER"
 done

@@ -69,12 +69,12 @@ def test_the_unit_notifies_is_watched_and_restarts():
 def test_the_unit_runs_as_its_own_user_with_only_the_devices_it_needs():
     d = directives(UNIT.read_text(encoding="utf-8"))
     assert d["User"] == ["echiquier"]
-    assert set(d["SupplementaryGroups"][0].split()) == {"gpio", "spi", "dialout"}
+    assert set(d["SupplementaryGroups"][0].split()) == {"gpio", "spi", "dialout", "audio"}
     assert d["StateDirectory"] == ["echiquier"] and d["ConfigurationDirectory"] == ["echiquier"]
     assert d["DevicePolicy"] == ["closed"]
     allowed = {v.split()[0] for v in d["DeviceAllow"]}
     assert allowed == {"/dev/gpiomem", "/dev/pio0", "char-gpiochip", "char-spidev", "char-ttyACM", "char-ttyUSB",
-                       "char-ttyAMA", "char-ttyS"}
+                       "char-ttyAMA", "char-ttyS", "char-alsa"}
     for key, value in [("ProtectSystem", "strict"), ("ProtectHome", "yes"), ("PrivateTmp", "yes"),
                        ("NoNewPrivileges", "yes"), ("CapabilityBoundingSet", ""),
                        ("RestrictAddressFamilies", "AF_UNIX AF_INET AF_INET6")]:
@@ -138,6 +138,18 @@ def test_the_libraries_reach_their_devices():
     d = directives(UNIT.read_text(encoding="utf-8"))
     blocked = [p for p, driver in LIBRARY_DEVICES.items() if not device_allowed(d, p, driver)]
     assert blocked == []
+
+
+def test_the_voice_reaches_the_sound_card():
+    """Issue 23: espeak-ng, started by the service, opens ALSA's /dev/snd/* (group audio on
+    Raspberry Pi OS, major 116 'alsa'): the unit closed them and its user was not in the group."""
+    d = directives(UNIT.read_text(encoding="utf-8"))
+    assert device_allowed(d, "/dev/snd/pcmC0D0p", "alsa") and device_allowed(d, "/dev/snd/controlC0", "alsa")
+    assert "audio" in d["SupplementaryGroups"][0].split()
+    result = subprocess.run(["bash", str(INSTALL), "--dry-run", "--no-start"], capture_output=True, text=True,
+                            timeout=30, env={"PATH": "/usr/bin:/bin:/usr/sbin:/sbin",
+                                             "SERVICE_USER": "echiquier-test-nobody"})
+    assert "usermod --append --groups audio echiquier-test-nobody" in result.stdout
 
 
 def test_lgpio_can_write_its_pipes_in_the_working_directory():
