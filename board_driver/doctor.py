@@ -1,4 +1,4 @@
-"""The preflight of ``echiquier hwtest --doctor``: model, libraries, groups, /proc and /dev as the service has them, pins.
+"""The preflight of ``echiquier hwtest --doctor``: model, libraries, groups, /proc and /dev as the service has them, pins, buttons.
 
 Each check reads the machine under ``root`` (``/`` on the Pi; a directory emulating one in
 tests) and returns a :class:`Check`: passed or failed, what was seen, and the fix in one line.
@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .buttons import GpioButtons
 from .hw_lock import gpio_lock
 from .link import SerialLink
 from .pi_platform import SPI_LED_PIN, PiModel, boot_config, check_imports, detect, kernel_pins
-from .pinmap import PinMap
+from .pinmap import ButtonPins, PinMap
 from .sensors import SensorError
 from .serial_ports import resolve_port
 
@@ -62,6 +63,8 @@ def _pins_of(pinmap: PinMap) -> dict[int, str]:
         names[pin] = f"column {i + 1}"
     if pinmap.leds is not None:
         names[pinmap.leds.data_pin] = "LED data"
+    for name, pin in pinmap.buttons.pins:
+        names[pin] = f"{name} button"
     return names
 
 
@@ -83,6 +86,11 @@ def check_libraries(m: Machine) -> Check:
         return Check(FAIL, "libraries", f"cannot import {names}",
                      f"sudo systemd/install.sh (installs the [{extra}] libraries for this model and checks them)")
     return Check(OK, "libraries", f"{', '.join(m.model.modules)} import")
+
+
+def groups_of(root: Path, user: str) -> set[str] | None:
+    """The groups ``/etc/group`` (under ``root``) puts ``user`` in; None if it cannot be read."""
+    return _groups_of(root, user)
 
 
 def _groups_of(root: Path, user: str) -> set[str] | None:
@@ -130,11 +138,13 @@ def _devices_needed(m: Machine) -> list[tuple[str, str, str]]:
     """(path, why, fix if missing) for the devices this configuration opens."""
     needed = []
     gen = m.model.generation or 0
-    if m.sensors == "gpio":
+    buttons = m.pinmap is not None and bool(m.pinmap.buttons.pins)
+    if m.sensors == "gpio" or buttons:
+        what = "the GPIO matrix" if m.sensors == "gpio" else "the buttons"
         if gen >= 5:
-            needed.append(("dev/gpiochip0", "the GPIO matrix (rpi-lgpio)", "update Raspberry Pi OS (sudo apt full-upgrade)"))
+            needed.append(("dev/gpiochip0", f"{what} (rpi-lgpio)", "update Raspberry Pi OS (sudo apt full-upgrade)"))
         else:
-            needed.append(("dev/gpiomem", "the GPIO matrix (RPi.GPIO)", "update Raspberry Pi OS (sudo apt full-upgrade)"))
+            needed.append(("dev/gpiomem", f"{what} (RPi.GPIO)", "update Raspberry Pi OS (sudo apt full-upgrade)"))
     if m.leds == "neopixel" and m.pinmap is not None and m.pinmap.leds is not None:
         if gen >= 5:
             needed.append(("dev/pio0", "the LEDs (RP1 PIO)", "update the Pi 5's kernel and firmware (sudo apt full-upgrade; sudo rpi-eeprom-update -a)"))
@@ -145,8 +155,20 @@ def _devices_needed(m: Machine) -> list[tuple[str, str, str]]:
 
 def _unit_blocks(m: Machine, relative: str) -> str | None:
     """The installed unit's path if its DevicePolicy=closed leaves ``/relative`` out, else None."""
+    return unit_blocks(m.root, relative)
+
+
+def installed_unit(root: Path) -> Path | None:
+    """The service's unit installed under ``root``, if any."""
+    return next((root / relative for relative in UNIT_PATHS if (root / relative).exists()), None)
+
+
+def unit_blocks(root: Path, relative: str, driver: str | None = None) -> str | None:
+    """The installed unit's path if its DevicePolicy=closed leaves the device ``/relative`` out
+    (named in DeviceAllow by its path, or ``char-DRIVER``: by default its name without the
+    digits), else None."""
     for unit_relative in UNIT_PATHS:
-        unit = m.root / unit_relative
+        unit = root / unit_relative
         if not unit.exists():
             continue
         allow, closed = [], False
@@ -157,7 +179,7 @@ def _unit_blocks(m: Machine, relative: str) -> str | None:
             elif key == "DeviceAllow" and value.strip():
                 allow.append(value.split()[0])
         node = "/" + relative
-        driver = re.sub(r"[\d.]+$", "", Path(relative).name)
+        driver = driver or re.sub(r"[\d.]+$", "", Path(relative).name)
         if closed and not any(spec == node or spec == f"char-{driver}" for spec in allow):
             return "/" + unit_relative
         return None
@@ -236,6 +258,35 @@ def check_spi_clock(generation: int, config_txt: str, where: str) -> Check:
                      "so the LED bits change speed and the colours flicker",
                      f"add {key}={wanted} to {where}" + (" (and core_freq=500)" if generation == 4 else "") + ", then reboot")
     return Check(OK, "SPI clock for the LEDs", f"{key}={wanted} in {where}")
+
+
+def check_buttons(gpio: Any, buttons: ButtonPins, *, lock_dir: Path | None = None) -> list[Check]:
+    """Each button of the pin map reads released (nobody pressing it): one that reads pressed is
+    stuck, or its wire touches ground. ``gpio``: the RPi.GPIO module (a MockGPIO in tests)."""
+    if not buttons.pins:
+        return []
+    from .hw_lock import HardwareLock
+    reader = GpioButtons(buttons, gpio=gpio, lock=HardwareLock("buttons", "the GPIO buttons", lock_dir))
+    try:
+        reader.open()
+    except SensorError as exc:
+        return [Check(FAIL, "buttons", f"cannot read them: {exc}")]
+    try:
+        pressed = reader.read()
+    finally:
+        reader.close()
+    checks = []
+    for name, pin in buttons.pins:
+        if pressed[name]:
+            checks.append(Check(FAIL, f"{name} button", f"GPIO {pin} reads pressed with nobody pressing it: the "
+                                "button is stuck, or its wire touches ground",
+                                f"free the button (a jammed key), or look for a bridge to ground on GPIO {pin}'s wire; "
+                                f"a normally-open button goes between GPIO {pin} and a GND pin, nothing else"))
+    released = [f"{name} (GPIO {pin})" for name, pin in buttons.pins if not pressed[name]]
+    if released:
+        checks.append(Check(OK, "buttons", f"{', '.join(released)} read released "
+                            "(echiquier hwtest shows each press live)"))
+    return checks
 
 
 def check_service(m: Machine) -> Check:

@@ -1,12 +1,14 @@
-"""`echiquier hwtest --doctor`: the preflight, then line tests on an empty board, with three pieces and square by square, each fault named with its fix."""
+"""`echiquier hwtest --doctor`: the preflight, the audio and the buttons, then line tests on an empty board, with three pieces and square by square, each fault named with its fix."""
 from __future__ import annotations
 
+import shutil
 import sys
 from collections.abc import Callable
 from typing import TextIO
 from pathlib import Path
 
-from board_driver.doctor import FAIL, OK, WARN, Check, Machine, check_coprocessor, check_imports, preflight, render
+from board_driver.doctor import (FAIL, OK, WARN, Check, Machine, check_buttons, check_coprocessor, check_imports,
+                                 preflight, render)
 from board_driver.hw_lock import HardwareBusyError, gpio_lock
 from board_driver.line_test import SURVEY, THREE_PIECES, LineTester, square_name
 from board_driver.mock_gpio import COL_TO_ROW, HIGH, LOW, ROW_TO_COL, mock_board
@@ -16,7 +18,8 @@ from board_driver.sensors import SensorError
 
 # What says a machine is a Raspberry Pi, as the doctor looks for it when it is not one.
 PI_DEVICES = ("dev/gpiomem", "dev/gpiochip0", "dev/spidev0.0")
-FAULTS = ("stuck-column:FILE", "shorted-rows:RANK,RANK", "reversed-diode:SQUARE", "missing-diode:SQUARE", "no-diodes")
+FAULTS = ("stuck-column:FILE", "shorted-rows:RANK,RANK", "reversed-diode:SQUARE", "missing-diode:SQUARE", "no-diodes",
+          "stuck-button:NAME")
 
 
 def fake_gpio(pinmap: PinMap, faults: list[str]):
@@ -31,12 +34,18 @@ def fake_gpio(pinmap: PinMap, faults: list[str]):
         r, c = (file, rank) if pins.transpose else (rank, file)
         return pins.rows[r], pins.cols[c]
 
+    buttons = pinmap.buttons.by_name
     for fault in faults:
+        kind, _, name = fault.partition(":")
+        if kind == "stuck-button" and name in buttons:
+            gpio.press_button(buttons[name])
+            continue
         try:
             _build_fault(model, pins, fault, occupied, wrong_way, lines)
         except (ValueError, IndexError):
             raise ValueError(f"--fake-fault {fault!r}: one of {', '.join(FAULTS)} "
-                             "(FILE a-h, RANK 1-8, SQUARE a1-h8)") from None
+                             f"(FILE a-h, RANK 1-8, SQUARE a1-h8, NAME a button of the pin map: "
+                             f"{', '.join(buttons) or 'it names none'})") from None
     return gpio
 
 
@@ -115,6 +124,26 @@ def line_tests(gpio, pinmap: PinMap, place, out) -> list[Check]:
     return checks
 
 
+def audio_section(args) -> list[Check]:
+    """The audio checks of the configuration's ``[voice]`` (``--config``; firmware.voice.audio_check)."""
+    from firmware.config import ConfigError, load_config
+    from firmware.voice.audio_check import audio_checks
+    try:
+        config = load_config(getattr(args, "config", None))
+    except ConfigError as exc:
+        return [Check(FAIL, "configuration", str(exc), "correct it (echiquier run refuses it too)")]
+    return audio_checks(config.voice, root=Path(args.root or "/"), user=args.user,
+                        which=getattr(args, "which", None) or shutil.which, aplay=getattr(args, "aplay", None))
+
+
+def buttons_section(gpio, pinmap: PinMap, out) -> list[Check]:
+    """The pin map's buttons, each read released (printed as a section); none without buttons."""
+    checks = check_buttons(gpio, pinmap.buttons)
+    if checks:
+        out.write(render([("Buttons (press none)", checks)]) + "\n")
+    return checks
+
+
 def not_a_pi(root: Path, importer: Callable[[tuple[str, ...]], list[tuple[str, str]]], out: TextIO) -> int:
     """Off a Pi (a laptop): why there are no line tests, what said so, and what to run instead; 1."""
     model = detect(root)
@@ -151,9 +180,11 @@ def run_doctor(args, pinmap: PinMap) -> int:
     out.write("echiquier hwtest --doctor" + (" (simulated board)" if args.fake else "") + f" - pin map {pinmap.source}\n")
     checks: list[Check] = []
     root = Path(args.root or "/")
+    audio = [("Audio ([voice])", audio_section(args))]
     if args.fake and args.root is None:
         out.write("Preflight skipped: a simulated board has no Pi to check (--root DIR checks an emulated one)\n")
     elif not args.fake and not args.serial and not detect(root).is_pi:   # a laptop: no Pi's fixes to give
+        out.write(render(audio) + "\n")   # (the voice speaks on a laptop too: echiquier sim --voice)
         return not_a_pi(root, getattr(args, "importer", None) or check_imports, out)
     else:
         machine = Machine(root=Path(args.root or "/"), user=args.user, pinmap=pinmap,
@@ -163,12 +194,26 @@ def run_doctor(args, pinmap: PinMap) -> int:
         sections = preflight(machine)
         out.write(render(sections) + "\n")
         checks += [c for _, cs in sections for c in cs]
+    out.write(render(audio) + "\n")
+    checks += audio[0][1]
     if args.serial:
         section = check_coprocessor(args.serial, Path(args.root or "/"),
                                     serial_factory=getattr(args, "serial_factory", None),
                                     **({"clock": args.clock} if getattr(args, "clock", None) else {}))
         out.write(render([("Co-processor", section)]) + "\n")
         checks += section
+        if pinmap.buttons.pins:   # the buttons are on the Pi's own pins
+            gpio = getattr(args, "gpio", None)
+            try:
+                if gpio is None:
+                    from board_driver.gpio_matrix import import_rpi_gpio
+                    gpio = import_rpi_gpio(Path(args.root or "/"))
+            except SensorError as exc:
+                failed = [Check(FAIL, "buttons", f"cannot read them: {exc}")]
+                out.write(render([("Buttons (press none)", failed)]) + "\n")
+                checks += failed
+            else:
+                checks += buttons_section(gpio, pinmap, out)
         out.write("Line tests need the GPIO matrix: the co-processor scans its own (hwtest --serial auto shows it live)\n")
     else:
         gpio = getattr(args, "gpio", None)
@@ -197,6 +242,7 @@ def run_doctor(args, pinmap: PinMap) -> int:
             out.write(f"Line tests not run: {exc}\n")
             return 1
         try:
+            checks += buttons_section(gpio, pinmap, out)
             checks += line_tests(gpio, pinmap, place or _asker(out), out)
         finally:
             lock.release()

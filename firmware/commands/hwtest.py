@@ -47,9 +47,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "mirroring, transposition) and the LED chain's geometry; the result is written to the pin map")
     p.add_argument("--write", metavar="FILE", help="with --calibrate: write the pin map here (default: the one read)")
     p.add_argument("--user", default="echiquier", help="the service's user, whose groups --doctor checks (default echiquier)")
+    p.add_argument("--config", metavar="FILE", help="with --doctor: the configuration whose [voice] it checks "
+                   "(default /etc/echiquier/config.toml if present)")
     p.add_argument("--fake-fault", action="append", metavar="FAULT",
                    help="with --fake: build a wiring fault into the simulated board (stuck-column:e, "
-                   "shorted-rows:3,4, reversed-diode:a1, missing-diode:a1, no-diodes)")
+                   "shorted-rows:3,4, reversed-diode:a1, missing-diode:a1, no-diodes, stuck-button:NAME)")
     p.add_argument("--root", help=argparse.SUPPRESS)  # an emulated Pi's file system (tests, the report)
     p.set_defaults(func=run)
 

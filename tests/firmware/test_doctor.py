@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
 
 import pytest
 
@@ -311,3 +312,184 @@ def test_on_a_pi_without_its_gpio_library_the_line_tests_are_not_run_and_the_fix
     code, out = doctor("--root", str(root))
     assert code == 1
     assert "Line tests not run: RPi.GPIO" in out and "Raspberry Pi 4 Model B Rev 1.5" in out
+
+
+# -- the buttons ---------------------------------------------------------------------------------
+BUTTONS_TOML = REFERENCE_TOML + "\n[buttons]\nspeak = 18\ndescribe = 3\nresign_white = 14\n"
+
+
+def test_each_button_reads_released_and_a_stuck_one_is_named_with_its_fix(tmp_path):
+    path = tmp_path / "buttons.toml"
+    path.write_text(BUTTONS_TOML)
+    code, out = doctor("--fake", "--pinmap", str(path))
+    assert code == 0, out
+    assert "Buttons (press none)\n  ok    buttons: speak (GPIO 18), describe (GPIO 3), resign_white (GPIO 14) read released" in out
+    code, out = doctor("--fake", "--pinmap", str(path), "--fake-fault", "stuck-button:describe")
+    assert code == 1
+    assert failures(out) == ["describe button: GPIO 3 reads pressed with nobody pressing it: the button is stuck, "
+                             "or its wire touches ground"]
+    assert "fix: free the button (a jammed key), or look for a bridge to ground on GPIO 3's wire" in out
+    assert "ok    buttons: speak (GPIO 18), resign_white (GPIO 14) read released" in out
+
+
+def test_a_stuck_button_the_pin_map_does_not_name_is_one_line(tmp_path, capsys):
+    from firmware.cli import main
+    path = tmp_path / "buttons.toml"
+    path.write_text(BUTTONS_TOML)
+    assert main(["hwtest", "--doctor", "--fake", "--pinmap", str(path), "--fake-fault", "stuck-button:hint"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("echiquier hwtest: --fake-fault 'stuck-button:hint'") and len(err.splitlines()) == 1
+    assert "NAME a button of the pin map: speak, describe, resign_white" in err
+
+
+def test_a_button_on_a_pin_the_kernel_owns_is_named(tmp_path):
+    path = tmp_path / "buttons.toml"
+    path.write_text(BUTTONS_TOML)
+    root = emulated_pi(tmp_path / "pi", config_txt="dtparam=spi=on\ncore_freq=500\ncore_freq_min=500\nenable_uart=1\n")
+    code, out = doctor("--fake", "--root", str(root), "--pinmap", str(path))
+    assert code == 1
+    assert failures(out) == ["GPIO 14: the pin map's resign_white button is taken by the serial console UART "
+                             "(enable_uart=1)"], out
+
+
+def test_the_buttons_of_a_coprocessor_board_are_read_on_the_pi(tmp_path):
+    from tests.board_driver.test_serial_ports import device_on, emulated_usb
+    from tests.fakes.fake_serial import FakeLine
+    path = tmp_path / "buttons.toml"
+    path.write_text(BUTTONS_TOML)
+    root = emulated_pi(tmp_path / "pi")
+    emulated_usb(root)
+    line = FakeLine()
+    line.on_host_bytes = device_on(line)
+    ticks = iter(range(1_000_000))
+    gpio = wired(loads_pinmap(REFERENCE_TOML))
+    gpio.press_button(18)
+    code, out = doctor("--serial", "auto", "--root", str(root), "--pinmap", str(path), serial_factory=line.factory,
+                       clock=lambda: next(ticks) * 0.01, gpio=gpio)
+    assert "ok    /dev/gpiomem: read/write (the buttons (RPi.GPIO))" in out
+    assert [f for f in failures(out) if "button" in f] == [
+        "speak button: GPIO 18 reads pressed with nobody pressing it: the button is stuck, or its wire touches ground"]
+
+
+# -- the audio ([voice]) -------------------------------------------------------------------------
+CARDS = (" 0 [Headphones     ]: bcm2835_headphonbcm2835 Headphones - bcm2835 Headphones\n"
+         "                      bcm2835 Headphones\n"
+         " 1 [Device         ]: USB-Audio - USB Audio Device\n"
+         "                      GeneralPlus USB Audio Device at usb-0000:01:00.0-1.3, full speed\n")
+APLAY = ["null", "default", "sysdefault:CARD=Headphones", "plughw:CARD=Headphones,DEV=0", "plughw:CARD=Device,DEV=0"]
+
+
+def voice_config(tmp_path, **voice) -> str:
+    lines = ["[voice]", "enabled = true"] + [f'{k} = "{v}"' if isinstance(v, str) else f"{k} = {v}"
+                                             for k, v in voice.items()]
+    path = tmp_path / "config.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def speaking_pi(tmp_path, cards: str | None = CARDS, groups=("gpio", "spi", "dialout", "audio"), unit=None):
+    root = emulated_pi(tmp_path / "pi", groups=groups, unit=unit)
+    if cards is not None:
+        (root / "proc/asound").mkdir()
+        (root / "proc/asound/cards").write_text(cards)
+    return root
+
+
+def sections(out: str) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    title = ""
+    for line in out.splitlines():
+        if line and not line.startswith(" "):
+            title = line
+            found.setdefault(title, [])
+        elif line.startswith("  ") and not line.startswith("        "):
+            found.setdefault(title, []).append(line.strip())
+    return found
+
+
+def test_the_voice_off_is_one_line_of_the_audio_section(tmp_path):
+    code, out = doctor("--fake", "--root", str(emulated_pi(tmp_path / "pi")), "--config", str(tmp_path / "none.toml"))
+    assert code == 1 and failures(out) == [f"configuration: {tmp_path / 'none.toml'}: no such configuration file"]
+    code, out = doctor("--fake", "--root", str(emulated_pi(tmp_path / "pi2")))
+    assert code == 0
+    assert sections(out)["Audio ([voice])"] == ["skip  voice: [voice] enabled = false: the board does not speak"]
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng (scripts/install-system-deps.sh)")
+def test_a_pi_that_speaks_passes_the_audio_checks_with_a_real_test_phrase(tmp_path):
+    root = speaking_pi(tmp_path)
+    code, out = doctor("--fake", "--root", str(root), "--config",
+                       voice_config(tmp_path, language="page", device="plughw:CARD=Device,DEV=0"),
+                       aplay=lambda: APLAY)
+    assert code == 0, out
+    audio = sections(out)["Audio ([voice])"]
+    assert audio[0] == f"ok    espeak-ng: {shutil.which('espeak-ng')}"
+    assert audio[1:5] == ["ok    audio output: sound cards: 0 Headphones (bcm2835_headphonbcm2835 Headphones - bcm2835 "
+                          "Headphones), 1 Device (USB-Audio - USB Audio Device)",
+                          "ok    [voice] device: plughw:CARD=Device,DEV=0 is an output of this machine",
+                          "ok    audio group: user echiquier is in audio",
+                          "ok    /dev/snd: etc/systemd/system/echiquier.service allows the sound card"]
+    assert re.fullmatch(r"ok    test phrase: spoken to a WAV file: fr \d\.\d s, en \d\.\d s", audio[5]), audio[5]
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng (scripts/install-system-deps.sh)")
+def test_a_voice_espeak_ng_does_not_have_is_a_failed_test_phrase(tmp_path):
+    code, out = doctor("--fake", "--root", str(speaking_pi(tmp_path)), "--config",
+                       voice_config(tmp_path, language="fr", voice="nosuchvoice"), aplay=lambda: APLAY)
+    assert code == 1
+    assert failures(out) == [f"test phrase: {shutil.which('espeak-ng')} wrote no sound for 'Blancs : 5 minutes, "
+                             "Noirs : 5 minutes' (exit 1: Error: The specified espeak-ng voice does not exist.)"]
+    assert "fix: [voice] voice must be one of espeak-ng --voices" in out and "-v nosuchvoice" in out
+
+
+def test_no_espeak_no_sound_card_and_a_service_that_cannot_reach_one_are_each_named(tmp_path):
+    old_unit = (Path(ROOT_MAP_PATH).parents[1] / "systemd/echiquier.service").read_text().replace(
+        "DeviceAllow=char-alsa rw\n", "")
+    root = speaking_pi(tmp_path, cards="--- no soundcards ---\n", groups=("gpio", "spi", "dialout"), unit=old_unit)
+    code, out = doctor("--fake", "--root", str(root), "--config", voice_config(tmp_path, language="fr"),
+                       which=lambda name: None, aplay=lambda: None)
+    assert code == 1
+    assert failures(out) == [
+        "espeak-ng: not installed: the board cannot speak",
+        "audio output: no sound card (/proc/asound/cards lists none): the board cannot speak",
+        "audio group: user echiquier is not in audio: the service cannot open the sound card",
+        "/dev/snd: /etc/systemd/system/echiquier.service does not allow it (the sound card): the service cannot speak"]
+    for fix in ("fix: sudo apt install espeak-ng", "fix: the Pi's jack: dtparam=audio=on in /boot/firmware/config.txt",
+                "fix: sudo usermod -aG audio echiquier", "fix: sudo systemd/install.sh (installs the current unit), "
+                "or add DeviceAllow=char-alsa rw"):
+        assert fix in out
+
+
+def test_a_sound_server_without_a_card_and_a_device_that_is_no_output_are_warnings(tmp_path):
+    root = speaking_pi(tmp_path, cards="--- no soundcards ---\n")
+    code, out = doctor("--fake", "--root", str(root), "--config", voice_config(tmp_path, language="en"),
+                       aplay=lambda: ["default", "pipewire"], which=lambda name: None)
+    assert ("warn  audio output: no ALSA sound card, only a sound server (aplay -L: pipewire): the service runs as its "
+            "own user, outside any desktop session, and reaches ALSA cards only") in out
+    root = speaking_pi(tmp_path / "two")
+    code, out = doctor("--fake", "--root", str(root), "--config", voice_config(tmp_path, language="en", device="hw:3,0"),
+                       aplay=lambda: APLAY, which=lambda name: None)
+    assert "warn  [voice] device: 'hw:3,0' names no sound card here (aplay -L lists null, default," in out
+    assert "ok    [voice] device" not in out
+
+
+def test_wav_files_need_no_sound_card(tmp_path):
+    root = speaking_pi(tmp_path, cards=None)
+    code, out = doctor("--fake", "--root", str(root), "--config",
+                       voice_config(tmp_path, language="en", wav_dir=str(tmp_path / "wav")), which=lambda name: None)
+    assert f"ok    audio output: [voice] wav_dir = {tmp_path / 'wav'}: the voice writes WAV files, no sound card needed" in out
+    assert "audio group" not in out
+
+
+def test_on_a_laptop_the_audio_is_checked_before_it_hears_it_is_no_pi(tmp_path):
+    """The voice speaks on a laptop too (echiquier sim --voice): the doctor checks its audio there."""
+    root = emulated_laptop(tmp_path / "laptop")
+    code, out = doctor("--root", str(root), "--config", voice_config(tmp_path, language="en"),
+                       which=lambda name: None, aplay=lambda: None,
+                       importer=lambda modules: [(m, "ModuleNotFoundError: No module named 'RPi'") for m in modules])
+    assert code == 1
+    assert out.index("Audio ([voice])") < out.index("Line tests not run: this machine is not a Raspberry Pi")
+    assert failures(out) == ["espeak-ng: not installed: the board cannot speak",
+                             "audio output: no sound card (/proc/asound/cards lists none): the board cannot speak"]
+    assert ("skip  sound for the service: no echiquier service installed here: the voice speaks as the user who runs "
+            "echiquier") in out
