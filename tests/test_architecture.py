@@ -139,7 +139,8 @@ def test_the_referee_is_pure():
 
 
 # The codecs of the emulated boards (firmware.emulation): bytes and the time in, events out, no I/O.
-EMULATION_CODECS = ("firmware.emulation.board", "firmware.emulation.chesslink", "firmware.emulation.dgt")
+EMULATION_CODECS = ("firmware.emulation.board", "firmware.emulation.chesslink", "firmware.emulation.dgt",
+                    "firmware.emulation.chessnut")
 
 
 @pytest.mark.parametrize("name", EMULATION_CODECS)

@@ -17,7 +17,7 @@ from chess_core.chess960 import VARIANTS
 from chess_core.timecontrol import TimeControl, TimeControlError
 
 from firmware.commands.fen_check import read_fen
-from firmware.config import EMULATED_PROTOCOLS, ConfigError, check_storage, load_config, with_overrides
+from firmware.config import SERIAL_PROTOCOLS, ConfigError, check_storage, load_config, with_overrides
 
 
 def default_state_dir() -> Path:
@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "mqtts://host:8883; default: [club] broker of the configuration; see docs/club.md)")
     p.add_argument("--club-board", default=None, metavar="N",
                    help="this board's number in the club's hall (default: [club] board of the configuration)")
-    p.add_argument("--emulate", choices=EMULATED_PROTOCOLS, default=None,
+    p.add_argument("--emulate", choices=SERIAL_PROTOCOLS, default=None,
                    help="answer as a commercial board on a local serial port, for an app on this machine: "
                         "chesslink (Millennium), dgt (DGT e-board); needs --link")
     p.add_argument("--link", default=None, metavar="PATH",

@@ -37,17 +37,30 @@ DEFAULT_MTU = 23            # an ATT value carries MTU - 3 bytes
 
 @dataclass(frozen=True)
 class GattProfile:
-    """The face a commercial board shows over Bluetooth LE."""
+    """The face a commercial board shows over Bluetooth LE: its name, the service it advertises
+    (which holds the notifying characteristic), the characteristic the app writes to (in
+    ``write_service`` when another), and characteristics the app subscribes to that this board
+    never sends on (``silent``: (service, characteristic) pairs)."""
 
     name: str
     service: str
     write: str
     notify: str
+    write_service: str = ""
+    silent: tuple[tuple[str, str], ...] = ()
 
 
 # Millennium ChessLink over BLE (python-mchess's chess_link_bluepy.py; the issue's figures).
 CHESSLINK_BLE = GattProfile("MILLENNIUM CHESS", "49535343-fe7d-4ae5-8fa9-9fafd205e455",
                             "49535343-8841-43f4-a8d4-ecbe34729bb3", "49535343-1e4d-4bd9-ba61-23c647249616")
+# Chessnut Air (chessnutech's chess_move_api): the FEN service notifies the position; the operation
+# service takes the commands and notifies their answers (none sent here).
+_CHESSNUT_OP = "1b7e8271-2877-41c3-b46e-cf057c562023"
+CHESSNUT_AIR = GattProfile("Chessnut Air", "1b7e8261-2877-41c3-b46e-cf057c562023",
+                           "1b7e8272-2877-41c3-b46e-cf057c562023", "1b7e8262-2877-41c3-b46e-cf057c562023",
+                           write_service=_CHESSNUT_OP,
+                           silent=((_CHESSNUT_OP, "1b7e8273-2877-41c3-b46e-cf057c562023"),))
+PROFILES = {"chesslink": CHESSLINK_BLE, "chessnut": CHESSNUT_AIR}
 
 
 class _Service(ServiceInterface):
@@ -96,11 +109,13 @@ class _Characteristic(ServiceInterface):
 
     @method()
     def StartNotify(self):
-        self._port._notifying(True)
+        if self is self._port._notify:
+            self._port._notifying(True)
 
     @method()
     def StopNotify(self):
-        self._port._notifying(False)
+        if self is self._port._notify:
+            self._port._notifying(False)
 
     @method()
     def Confirm(self):
@@ -152,13 +167,27 @@ class BlePort:
         self._on_data: Callable[[bytes], None] | None = None
         self._on_hangup: Callable[[], None] | None = None
         self._subscribed = False
-        service_path = f"{ROOT_PATH}/service0"
-        self._service = _Service(profile.service)
-        self._write = _Characteristic(profile.write, service_path, ["write", "write-without-response"], self)
-        self._notify = _Characteristic(profile.notify, service_path, ["notify"], self)
+        services: dict[str, str] = {}        # service UUID -> its object path
+        paths: list[tuple[str, ServiceInterface]] = []
+
+        def service_path(uuid: str) -> str:
+            if uuid not in services:
+                services[uuid] = f"{ROOT_PATH}/service{len(services)}"
+                paths.append((services[uuid], _Service(uuid)))
+            return services[uuid]
+
+        def characteristic(service: str, uuid: str, flags: list[str]) -> _Characteristic:
+            parent = service_path(service)
+            made = _Characteristic(uuid, parent, flags, self)
+            paths.append((f"{parent}/char{sum(1 for p, _ in paths if p.startswith(parent + '/'))}", made))
+            return made
+
+        self._notify = characteristic(profile.service, profile.notify, ["notify"])
+        self._write = characteristic(profile.write_service or profile.service, profile.write,
+                                     ["write", "write-without-response"])
+        self._silent = [characteristic(service, uuid, ["notify"]) for service, uuid in profile.silent]
         self._advert = _Advertisement(profile, self.name)
-        self._paths = ((service_path, self._service), (f"{service_path}/char0", self._write),
-                       (f"{service_path}/char1", self._notify))
+        self._paths = tuple(paths)
 
     async def open(self) -> str:
         """Export the service and register it and the advertisement with BlueZ; OSError (and
@@ -220,4 +249,4 @@ class BlePort:
         bus.disconnect()
 
 
-__all__ = ["BlePort", "GattProfile", "CHESSLINK_BLE"]
+__all__ = ["BlePort", "GattProfile", "CHESSLINK_BLE", "CHESSNUT_AIR", "PROFILES"]

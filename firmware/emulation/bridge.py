@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from firmware.emulation.board import EMPTY_BOARD, AppSeen, Event, Light, Lights, Pieces, Send, pieces_shown
 from firmware.emulation.chesslink import ChessLink
+from firmware.emulation.chessnut import Chessnut
 from firmware.emulation.dgt import Dgt
 from firmware.emulation.leds import LentLeds, frame_of
 from firmware.session.app_link import AppLink
@@ -60,6 +61,7 @@ class Port(Protocol):
 PROTOCOLS: dict[str, tuple[str, Callable[[float], Codec]]] = {
     "chesslink": ("ChessLink", ChessLink),
     "dgt": ("DGT", Dgt),
+    "chessnut": ("Chessnut", Chessnut),
 }
 
 

@@ -36,8 +36,8 @@ def open_port(config: Any) -> PtyPort:
 
 async def open_ble(config: Any) -> Any:
     """The board's GATT service registered with BlueZ (OSError if BlueZ cannot be reached)."""
-    from firmware.emulation.ble import CHESSLINK_BLE, BlePort   # (dbus-fast: only for Bluetooth)
-    port = BlePort(CHESSLINK_BLE, name=config.name, adapter=f"/org/bluez/{config.adapter}")
+    from firmware.emulation.ble import PROFILES, BlePort   # (dbus-fast: only for Bluetooth)
+    port = BlePort(PROFILES[config.protocol], name=config.name, adapter=f"/org/bluez/{config.adapter}")
     try:
         await port.open()
     except OSError:

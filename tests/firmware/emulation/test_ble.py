@@ -1,4 +1,4 @@
-"""The board as a Bluetooth LE ChessLink board, without a radio: bluezoo (a mock of BlueZ's D-Bus API) on a private bus, bleak as the app.
+"""The board as a Bluetooth LE ChessLink board and Chessnut Air, without a radio: bluezoo (a mock of BlueZ's D-Bus API) on a private bus, bleak as the app.
 
 The board's GATT service registers on one mock adapter (hci1) through BlueZ's D-Bus API; the app
 scans on the other (hci0), finds "MILLENNIUM CHESS", reads the service, subscribes to the
@@ -25,7 +25,7 @@ from ..session_support import Table
 from .clients import CHESSLINK_REPLIES, led_frame, odd, status_placement, with_check
 
 BLUEZOO = Path(sys.executable).with_name("bluezoo")
-APP_ADAPTER, BOARD_ADAPTER = "00:00:00:00:00:01", "00:00:00:00:00:02"   # hci0, hci1
+APP_ADAPTER, BOARD_ADAPTER, CHESSNUT_ADAPTER = "00:00:00:00:00:01", "00:00:00:00:00:02", "00:00:00:00:00:03"
 WAIT_S = 15.0
 FOOLS_MATE = [("f2f3", "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR"),
               ("e7e5", "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR"),
@@ -44,10 +44,10 @@ def bluez(tmp_path_factory):
     before = os.environ.get("DBUS_SYSTEM_BUS_ADDRESS")
     os.environ["DBUS_SYSTEM_BUS_ADDRESS"] = address
     zoo = subprocess.Popen([str(BLUEZOO), "--auto-enable", "--scan-interval", "1", "-a", APP_ADAPTER,
-                            "-a", BOARD_ADAPTER], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            "-a", BOARD_ADAPTER, "-a", CHESSNUT_ADAPTER], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         for line in zoo.stderr:                 # bluezoo says when each adapter is there
-            if BOARD_ADAPTER in line and "Adding adapter" in line:
+            if CHESSNUT_ADAPTER in line and "Adding adapter" in line:
                 break
         else:
             raise RuntimeError("bluezoo stopped before its adapters were there")
@@ -166,6 +166,99 @@ async def test_an_app_finds_the_board_over_ble_reads_its_service_and_plays_a_gam
                 while table.session.app is not None:
                     await asyncio.sleep(0.01)
             assert table.leds.last == table.session.leds_frame   # the board's own LEDs again
+    finally:
+        emulation.stop()
+        await port.close()
+
+
+def read_chessnut(message: bytes) -> str:
+    """The position as an app reads it (the maker's API): 4 bits a square from h8, low nibble first."""
+    import chess
+    stones = {1: "q", 2: "k", 3: "b", 4: "p", 5: "n", 6: "R", 7: "P", 8: "r", 9: "B", 10: "N", 11: "Q", 12: "K"}
+    board = chess.Board(None)
+    for n in range(64):
+        byte = message[2 + n // 2]
+        code = (byte >> 4) if n % 2 else (byte & 0x0F)
+        if code:
+            board.set_piece_at(63 - n, chess.Piece.from_symbol(stones[code]))
+    return board.board_fen()
+
+
+async def test_an_app_plays_on_the_board_as_a_chessnut_air_over_ble(bluez, tmp_path):
+    from bleak import BleakClient, BleakScanner
+
+    from firmware.emulation.ble import CHESSNUT_AIR, BlePort
+
+    table = Table(tmp_path)
+    leds = LentLeds(table.leds)
+    table.session.leds = leds
+    port = BlePort(CHESSNUT_AIR, adapter="/org/bluez/hci2")
+    seen: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def detected(device, advertisement) -> None:
+        if (advertisement.local_name or "").startswith("Chessnut") and not seen.done():
+            seen.set_result(device)
+
+    scanner = BleakScanner(detected, bluez={"adapter": "hci0"})
+    await scanner.start()
+    await port.open()
+    emulation = Emulation(table.session, port, "chessnut", leds=leds, app="Tester", clock=lambda: table.t,
+                          on_app=lambda link: attach_app(table.session, link))
+    emulation.start()
+    table.setup()
+    positions: list[str] = []
+    changed = asyncio.Event()
+    buffer = bytearray()
+
+    def received(_characteristic, data: bytearray) -> None:
+        buffer.extend(data)
+        while len(buffer) >= 38:                     # 01 24, 32 bytes of squares, 4 more
+            assert buffer[:2] == bytes([0x01, 0x24])
+            positions.append(read_chessnut(bytes(buffer[:38])))
+            del buffer[:38]
+        changed.set()
+
+    async def until(condition, what: str) -> None:
+        async with asyncio.timeout(WAIT_S):
+            while not condition():
+                changed.clear()
+                await changed.wait()
+
+    try:
+        try:
+            async with asyncio.timeout(WAIT_S):
+                device = await seen
+        finally:
+            await scanner.stop()
+        async with BleakClient(device, bluez={"adapter": "hci0"}) as client:
+            fen_service = client.services.get_service("1b7e8261-2877-41c3-b46e-cf057c562023")
+            op_service = client.services.get_service("1b7e8271-2877-41c3-b46e-cf057c562023")
+            assert fen_service is not None and op_service is not None
+            assert op_service.get_characteristic("1b7e8272-2877-41c3-b46e-cf057c562023") is not None
+            await client.start_notify("1b7e8262-2877-41c3-b46e-cf057c562023", received)
+            await client.start_notify("1b7e8273-2877-41c3-b46e-cf057c562023", lambda c, d: None)
+            await client.write_gatt_char("1b7e8272-2877-41c3-b46e-cf057c562023", bytes([0x21, 0x01, 0x00]),
+                                         response=True)
+            await until(lambda: positions, "the position in real-time mode")
+            assert positions[-1] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+            for uci, placement in FOOLS_MATE:
+                table.play(uci)
+                await until(lambda: positions[-1] == placement, f"the position after {uci}")
+            bitmap = bytearray(8)
+            for name in ("d8", "h4"):
+                s = parse_square(name)
+                index = (7 - s // 8) * 8 + s % 8
+                bitmap[index // 8] |= 0x80 >> (index % 8)
+            await client.write_gatt_char("1b7e8272-2877-41c3-b46e-cf057c562023", bytes([0x0A, 0x08]) + bitmap,
+                                         response=True)
+            async with asyncio.timeout(WAIT_S):
+                while set(table.leds.lit()) != {parse_square("d8"), parse_square("h4")}:
+                    await asyncio.sleep(0.01)
+            assert table.session.app is not None and table.session.app.protocol == "Chessnut"
+            await client.stop_notify("1b7e8262-2877-41c3-b46e-cf057c562023")
+            async with asyncio.timeout(WAIT_S):
+                while table.session.app is not None:
+                    await asyncio.sleep(0.01)
     finally:
         emulation.stop()
         await port.close()
