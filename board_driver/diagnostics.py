@@ -1,10 +1,11 @@
-"""Wiring checks for makers: a matrix monitor (grid, scan rate, flicker) and LED test patterns. Pure."""
+"""Wiring checks for makers: a matrix monitor (grid, scan rate, flicker), a button monitor and LED test patterns. Pure."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from .buttons import ButtonEvent, ButtonPress, ButtonStuck
 from .reading import Reading
 
 if TYPE_CHECKING:
@@ -115,6 +116,39 @@ class MatrixMonitor:
             lines.append("flickering 0 squares")
         total = sum(self.changes)
         lines.append(f"changes seen {total}")
+        return "\n".join(lines)
+
+
+class ButtonMonitor:
+    """Follows the pin map's buttons for the live view: each one's level now, its presses counted
+    (board_driver.buttons: held 30 ms counts once), and whether it is held stuck."""
+
+    def __init__(self, pins: Mapping[str, int]) -> None:
+        self.pins = dict(pins)
+        self.presses = {name: 0 for name in self.pins}
+        self.levels: dict[str, bool] = {}
+        self.stuck: set[str] = set()
+
+    def update(self, event: ButtonEvent) -> None:
+        if isinstance(event, ButtonPress):
+            self.presses[event.name] += 1
+        elif isinstance(event, ButtonStuck):
+            self.stuck.add(event.name)
+
+    def sample(self, levels: Mapping[str, bool]) -> None:
+        """The buttons' levels now (name -> pressed): a stuck one released is stuck no more."""
+        self.levels = dict(levels)
+        self.stuck = {name for name in self.stuck if self.levels.get(name)}
+
+    def render(self) -> str:
+        width = max(len(name) for name in self.pins)
+        lines = ["buttons (press each; a press counts when held 30 ms)"]
+        for name, pin in self.pins.items():
+            level = self.levels.get(name)
+            state = ("STUCK: held over 10 s, stuck or shorted to ground" if name in self.stuck
+                     else "-" if level is None else "pressed" if level else "released")
+            count = self.presses[name]
+            lines.append(f"  {name:<{width}}  GPIO {pin:<2}  {count} press{'es' if count != 1 else ''}  {state}")
         return "\n".join(lines)
 
 

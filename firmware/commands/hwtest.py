@@ -1,4 +1,4 @@
-"""`echiquier hwtest`: check a board's wiring square by square (live matrix view, LED test patterns)."""
+"""`echiquier hwtest`: check a board's wiring square by square (live matrix view, the buttons' presses, LED test patterns)."""
 from __future__ import annotations
 
 import argparse
@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 
 from board_driver.backends import open_leds, open_source
-from board_driver.diagnostics import PATTERNS, MatrixMonitor, describe_pattern, pattern_frame, render_link
+from board_driver.buttons import POLL_S, ButtonEvent, GpioButtons
+from board_driver.diagnostics import PATTERNS, ButtonMonitor, MatrixMonitor, describe_pattern, pattern_frame, render_link
 from board_driver.pinmap import REFERENCE, PinMap, load_pinmap
 from board_driver.reading import Reading
 from board_driver.sensors import SensorError
@@ -23,8 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "hwtest",
         help="live view of the sensor matrix and LED test patterns (wiring check)",
         description="Shows which squares read occupied (rank 8 on top), the scan rate and flickering "
-        "squares, while the LEDs run a test pattern. With the default 'follow' pattern a piece put "
-        "on a square lights the LED under it, so sensor and LED wiring are checked together.",
+        "squares, and each button of the pin map with its presses, while the LEDs run a test pattern. "
+        "With the default 'follow' pattern a piece put on a square lights the LED under it, so sensor "
+        "and LED wiring are checked together.",
     )
     p.add_argument("--pinmap", metavar="FILE", help=f"pin map (default: {DEFAULT_PINMAP} if present, else the reference board)")
     p.add_argument("--once", action="store_true", help="read the matrix once and print the occupancy as 16 hex digits")
@@ -100,6 +102,20 @@ def _leds(args, pinmap: PinMap, source):
         return None
 
 
+def _buttons(args, pinmap: PinMap, source) -> GpioButtons | None:
+    """The pin map's buttons, open (on the matrix's own GPIO module when there is one); None
+    without buttons, or with a note when they cannot be read."""
+    if not pinmap.buttons.pins:
+        return None
+    buttons = GpioButtons(pinmap.buttons, gpio=getattr(args, "gpio", None) or getattr(source, "gpio", None))
+    try:
+        buttons.open()
+    except SensorError as exc:
+        print(f"echiquier hwtest: the buttons cannot be read ({exc}); showing the rest", file=sys.stderr)
+        return None
+    return buttons
+
+
 def run(args: argparse.Namespace) -> int:
     if args.doctor:
         from firmware.commands.doctor import run_doctor
@@ -149,6 +165,12 @@ def _live(args, pinmap: PinMap, source) -> int:
     readings: queue.SimpleQueue[Reading] = queue.SimpleQueue()
     monitor.update(source.read_once())
     source.start(readings.put)
+    buttons = _buttons(args, pinmap, source)
+    pressed = ButtonMonitor(buttons.pins) if buttons is not None else None
+    presses: queue.SimpleQueue[ButtonEvent] = queue.SimpleQueue()
+    poll_s = getattr(args, "button_poll_s", POLL_S)   # (None: sampled at each refresh, tests)
+    if buttons is not None and poll_s is not None:
+        buttons.start(presses.put, clock=clock, interval=poll_s)
     start = clock()
     shown_frame = None
     frames = 0
@@ -162,6 +184,13 @@ def _live(args, pinmap: PinMap, source) -> int:
                 except queue.Empty:
                     break
             monitor.count_scans(now, source.scan_count)
+            if buttons is not None and pressed is not None:
+                if poll_s is None:
+                    for event in buttons.poll(now):
+                        presses.put(event)
+                while not presses.empty():
+                    pressed.update(presses.get_nowait())
+                pressed.sample(buttons.last_read)
             step = int((now - start) / args.step) if args.step > 0 else frames
             status = "LEDs off"
             if leds is not None:
@@ -178,6 +207,8 @@ def _live(args, pinmap: PinMap, source) -> int:
                                     device_rate=link.device_scan_rate if link is not None else None)
             if link is not None:
                 screen += "\n" + render_link(link)
+            if pressed is not None:
+                screen += "\n" + pressed.render()
             screen += f"\n{status}\nCtrl-C to quit\n"
             out.write((CLEAR if tty else "") + screen + ("" if tty else "\n"))
             out.flush()
@@ -191,6 +222,8 @@ def _live(args, pinmap: PinMap, source) -> int:
         pass
     finally:
         source.stop()
+        if buttons is not None:
+            buttons.stop()
         if leds is not None:
             try:
                 leds.clear()

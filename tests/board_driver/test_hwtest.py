@@ -173,3 +173,43 @@ def test_patterns():
     with pytest.raises(ValueError):
         pattern_frame("disco", 0)
     assert REFERENCE.leds is not None
+
+
+# -- the buttons, live ----------------------------------------------------------------------------
+def test_live_view_shows_each_button_and_counts_its_presses(tmp_path):
+    text = CUSTOM + "\n[buttons]\nspeak = 18\nresign_white = 7\n"
+    path = tmp_path / "buttons.toml"
+    path.write_text(text)
+    pinmap = loads_pinmap(text)
+    args = hwtest_args("--fake", "--frames", "4", "--pinmap", str(path), "--no-leds")
+    args.out = io.StringIO()
+    args.gpio = gpio = wired(pinmap, 0)
+    args.button_poll_s = None            # sampled at each refresh, time by hand
+    t = [0.0]
+
+    def clock():
+        t[0] += 0.05
+        return t[0]
+    frames = iter([lambda: gpio.press_button(18), lambda: None, lambda: gpio.release_button(18)])
+    args.clock = clock
+    args.sleep = lambda s: next(frames)()
+    assert args.func(args) == 0
+    screens = args.out.getvalue().split("Ctrl-C to quit")
+    assert "speak         GPIO 18  0 presses  released" in screens[0]
+    assert "resign_white  GPIO 7   0 presses  released" in screens[0]
+    assert "speak         GPIO 18  0 presses  pressed" in screens[1]      # held, not 30 ms yet when sampled
+    assert "speak         GPIO 18  1 press  pressed" in screens[2]
+    assert "speak         GPIO 18  1 press  released" in screens[3]
+    assert gpio.direction == {}                                        # every pin released at the end
+
+
+def test_the_button_monitor_says_a_stuck_button_until_it_is_released():
+    from board_driver.buttons import ButtonPress, ButtonStuck
+    from board_driver.diagnostics import ButtonMonitor
+    monitor = ButtonMonitor({"draw": 18})
+    monitor.update(ButtonPress("draw", 1.0))
+    monitor.update(ButtonStuck("draw", 0.97, 11.0))
+    monitor.sample({"draw": True})
+    assert monitor.render().splitlines()[1] == "  draw  GPIO 18  1 press  STUCK: held over 10 s, stuck or shorted to ground"
+    monitor.sample({"draw": False})
+    assert monitor.render().splitlines()[1] == "  draw  GPIO 18  1 press  released"
