@@ -185,3 +185,10 @@ def test_button_pins_check_themselves_when_built_in_code():
         ButtonPins((("speak", 18), ("hint", 18)))
     with pytest.raises(PinMapError, match=r"buttons.speak: listed twice"):
         ButtonPins((("speak", 18), ("speak", 3)))
+
+
+def test_the_reference_boards_example_buttons_load_beside_its_matrix_and_leds():
+    text = (ROOT / "hardware" / "reference-board.toml").read_text()
+    example = text.replace("# [buttons]\n", "[buttons]\n").replace("# speak = 18", "speak = 18") \
+        .replace("# describe = 3", "describe = 3").replace("# hint = 2", "hint = 2")
+    assert loads_pinmap(example).buttons.by_name == {"speak": 18, "describe": 3, "hint": 2}
