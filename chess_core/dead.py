@@ -267,14 +267,13 @@ def _is_dead(pos: Position, budget: int) -> Steps[bool]:
     if _MEMORY.last_color in colors:  # the side that mated last time first
         colors = (_MEMORY.last_color,) + tuple(c for c in colors if c != _MEMORY.last_color)
     sides = [_Side(pos, color, budget) for color in colors]
-    if len(sides) == 2:
-        sides[0].partner, sides[1].partner = sides[1], sides[0]
     heavy = pos.bb_piece[ROOK] | pos.bb_piece[QUEEN]
     for stage in _STAGES_HEAVY if heavy else _STAGES:
         for side in sides:
             if side.decided:
                 continue
-            found = yield from side.run(stage)
+            partner = next((other for other in sides if other is not side), None)
+            found = yield from side.run(stage, partner)
             if found is not None:
                 _MEMORY.remember_line(pos, *found)
                 return False
@@ -313,13 +312,15 @@ class _Side:
         self.budget = budget
         self.spent = 0
         self.decided = False  # proved unable to mate
-        self.partner: _Side | None = None  # the other side, when it is searched too
         self.watched: int | None = None  # the other side, watched by this side's walk
         self.walk: Walk | None = None
         self.best: BestFirst | None = None
 
-    def run(self, stage: tuple[str, float]) -> Steps[tuple[int, Line] | None]:
-        """One stage; a helpmate found (colour, line), or None (``decided`` tells a proof)."""
+    def run(self, stage: tuple[str, float], partner: _Side | None = None) -> Steps[tuple[int, Line] | None]:
+        """One stage; a helpmate found (colour, line), or None (``decided`` tells a proof).
+        ``partner``: the other side's searches, when it is searched too (never kept: the sides
+        would hold each other in a cycle, and their searches' sets and lists with them, until
+        the collector's next full pass)."""
         kind, amount = stage
         pos, color = self.pos, self.color
         nodes = int(amount) if amount >= 1 else int(amount * self.budget) - self.spent
@@ -344,13 +345,12 @@ class _Side:
                 return color, tuple(result.line)
             self.decided = result.exhausted
         else:
-            return (yield from self._walk(nodes))
+            return (yield from self._walk(nodes, partner))
         return None
 
-    def _walk(self, nodes: int) -> Steps[tuple[int, Line] | None]:
+    def _walk(self, nodes: int, partner: _Side | None) -> Steps[tuple[int, Line] | None]:
         pos, color = self.pos, self.color
         if self.walk is None:
-            partner = self.partner
             self.watched = partner.color if partner is not None and not partner.decided else None
             # With a rook or queen about, static proofs rarely close a line and each costs as much as
             # dozens of positions walked: the walk goes without them.

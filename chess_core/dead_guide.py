@@ -96,6 +96,11 @@ def classify(pos: Position, winner: int, codes: list[int]) -> list[tuple[int, in
     loser: its king and pieces heading for the corner, and its pawns when the winner needs the loser
     to promote; its captures are punished (they take away the winner's material).
     """
+    return list(zip(codes, variations(pos, winner, codes)))
+
+
+def variations(pos: Position, winner: int, codes: list[int]) -> list[int]:
+    """The kind of each move of ``codes`` (see classify), in the same order."""
     board = pos.board
     winners_turn = pos.turn == winner
     lking, lpiece, wking, wpiece = _mating_targets(pos, winner)
@@ -109,7 +114,7 @@ def classify(pos: Position, winner: int, codes: list[int]) -> list[tuple[int, in
     king_row = KING_DISTANCE[king_target]
     piece_row = KING_DISTANCE[piece_target]
     knight_row = KNIGHT_DISTANCE[piece_target]
-    out: list[tuple[int, int]] = []
+    out: list[int] = []
     append = out.append
     for code in codes:
         frm = code & 63
@@ -124,8 +129,7 @@ def classify(pos: Position, winner: int, codes: list[int]) -> list[tuple[int, in
         else:
             closer = False
         if winners_turn:
-            append((code, _REWARD if kind == PAWN or closer or board[to] or code >> 15 == FLAG_EN_PASSANT
-                    else _NORMAL))
+            append(_REWARD if kind == PAWN or closer or board[to] or code >> 15 == FLAG_EN_PASSANT else _NORMAL)
             continue
         variation = _NORMAL
         if need_promo:
@@ -134,11 +138,21 @@ def classify(pos: Position, winner: int, codes: list[int]) -> list[tuple[int, in
             variation = _REWARD
         elif board[to] or code >> 15 == FLAG_EN_PASSANT:
             variation = _PUNISH
-        append((code, variation))
+        append(variation)
     return out
 
 
-_RANK = {_PUNISH: 0, _NORMAL: 2, _REWARD: 4}
+def guided_order(pos: Position, winner: int, codes: list[int]) -> list[int]:
+    """The moves in the guided search's order, one int each (no tuple per move, which keeps the
+    collector quiet): ``not rewarded << 20 | code << 1 | punished``, so that a plain sort puts the
+    rewarded moves first, each kind by code."""
+    kinds = variations(pos, winner, codes)
+    out = [(kind != _REWARD) << 20 | code << 1 | (kind == _PUNISH) for code, kind in zip(codes, kinds)]
+    out.sort()
+    return out
+
+
+_RANKS = (2, 4, 0)  # by kind: _NORMAL, _REWARD, _PUNISH
 
 
 def order_moves(pos: Position, winner: int, codes: list[int]) -> list[int]:
@@ -150,14 +164,16 @@ def order_moves(pos: Position, winner: int, codes: list[int]) -> list[int]:
     ksq = pos.king[winner ^ 1]
     near = KING_ATTACKS[ksq] if ksq >= 0 else 0
     board = pos.board
-    scored = []
-    for code, variation in classify(pos, winner, codes):
-        rank = _RANK[variation]
+    ranks = _RANKS
+    scored: list[int] = []  # rank << 20 | code: one int per move, sorted by rank then code
+    append = scored.append
+    for code, variation in zip(codes, variations(pos, winner, codes)):
+        rank = ranks[variation]
         if near >> ((code >> 6) & 63) & 1 and board[code & 63] & 7 != KING:
             rank += 1
-        scored.append((rank, code))
+        append(rank << 20 | code)
     scored.sort()
-    return [code for _, code in scored]
+    return [packed & 0xFFFFF for packed in scored]
 
 
 _SAME_DIAGONAL = [[abs((a & 7) - (b & 7)) == abs((a >> 3) - (b >> 3)) for b in range(64)] for a in range(64)]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 from typing import Callable, Generator, TypeVar
 
-from .dead_guide import _PUNISH, _REWARD, classify, mating_distance, nearest_corner_targets
+from .dead_guide import guided_order, mating_distance, nearest_corner_targets
 from .position import Position
 from .squares import (BB_ALL, BB_DARK_SQUARES, BB_LIGHT_SQUARES, BISHOP, KING, KNIGHT, KNIGHT_ATTACKS, PAWN,
                       PAWN_ATTACKS, QUEEN, ROOK, WHITE, bishop_attacks, rook_attacks)
@@ -176,8 +176,8 @@ class GuidedSearch:
         line = self.line
         make, unmake, legal = pos.make, pos.unmake, pos.legal_codes
         board = pos.board
-        # One frame per position entered: its moves (code, cost, progress), the next one to try,
-        # the depth left there, and its _check_squares once asked.
+        # One frame per position entered: its moves, the next one to try, the depth left there,
+        # and its _check_squares once asked.
         frames: list[_Frame] = []
         remaining = depth
         progress = past_progress
@@ -187,7 +187,7 @@ class GuidedSearch:
             if entering:
                 entering = False
                 # -- a position is entered (the root, or a move just made) --------------------
-                moves: list[tuple[int, int, bool]] | None = None
+                moves: list[int] | None = None
                 if self.nodes >= self.limit:  # the budget is spent: no move generated on this line
                     self.interrupted = True
                     break
@@ -214,7 +214,7 @@ class GuidedSearch:
                             else:
                                 tt[key] = remaining
                                 if self.prune is None or not self.prune(pos):
-                                    moves = self._moves(codes, progress)
+                                    moves = guided_order(pos, winner, codes)
                 if moves is None:
                     if not frames and not line:
                         break  # the root itself is settled
@@ -224,7 +224,7 @@ class GuidedSearch:
                         self.interrupted = True
                         break
                     continue
-                frames.append(_Frame(moves, remaining))
+                frames.append(_Frame(moves, remaining, progress))
                 continue
             # -- the next move of the deepest frame ---------------------------------------------
             if not frames:
@@ -241,8 +241,11 @@ class GuidedSearch:
                     self.interrupted = True
                     break
                 continue
-            code, cost, progress = frame.moves[frame.index]
+            packed = frame.moves[frame.index]
             frame.index += 1
+            code = (packed >> 1) & 0x7FFFF
+            progress = packed < 1 << 20  # rewarded: free, and the next move is cheaper too
+            cost = 0 if progress else 3 if packed & 1 else 0 if frame.progress else 1
             if cost >= remaining and code < 4096 and not board[(code >> 6) & 63] and (
                     pos.turn != winner or not _may_check(frame.checks(pos, winner), board, code)):
                 # A leaf that takes nothing and promotes nothing ends the line in the loser's mate
@@ -265,31 +268,17 @@ class GuidedSearch:
         line.clear()
         return found
 
-    def _moves(self, codes: list[int], past_progress: bool) -> list[tuple[int, int, bool]]:
-        """The moves in the order tried, each with its cost and whether it makes progress:
-        rewarded moves first (free), then the others (punished ones cost 3, normal ones 1, or
-        nothing right after progress)."""
-        rewarded: list[int] = []
-        others: list[tuple[int, int]] = []
-        for code, variation in classify(self.pos, self.winner, codes):
-            if variation == _REWARD:
-                rewarded.append(code)
-            else:
-                others.append((code, 3 if variation == _PUNISH else 0 if past_progress else 1))
-        rewarded.sort()
-        others.sort()
-        return [(code, 0, True) for code in rewarded] + [(code, cost, False) for code, cost in others]
-
-
 class _Frame:
-    """A position of GuidedSearch's line: its moves, the next to try, the depth left."""
+    """A position of GuidedSearch's line: its moves (dead_guide.guided_order), the next to try, the
+    depth left, and whether the move that led there made progress (the next normal move is free)."""
 
-    __slots__ = ("moves", "index", "remaining", "_checks")
+    __slots__ = ("moves", "index", "remaining", "progress", "_checks")
 
-    def __init__(self, moves: list[tuple[int, int, bool]], remaining: int) -> None:
+    def __init__(self, moves: list[int], remaining: int, progress: bool) -> None:
         self.moves = moves
         self.index = 0
         self.remaining = remaining
+        self.progress = progress
         self._checks: tuple[list[int], int] | None = None
 
     def checks(self, pos: Position, winner: int) -> tuple[list[int], int]:
@@ -503,7 +492,10 @@ class BestFirst:
     def __init__(self, pos: Position, winner: int) -> None:
         self.winner = winner
         self.targets = nearest_corner_targets(pos, winner)
-        self.nodes: list[tuple[int, int, Position | None]] = [(-1, 0, pos.copy())]
+        self.like = pos.copy()  # what every position of the search shares (Chess960 castling)
+        # (parent, move, the position once expanded, kept flat: a tuple of ints and bytes is
+        # not traced by the collector, hundreds of Position objects with their lists would be)
+        self.nodes: list[tuple[int, int, _Flat | None]] = [(-1, 0, _flat(pos))]
         self.heap: list[tuple[int, int, int]] = [(0, 0, 0)]
         self.seen = {position_key(pos)}
         self.spent = 0
@@ -522,13 +514,15 @@ class BestFirst:
             if self.spent >= limit or (pause_after and looked >= pause_after):
                 return SearchResult(None, False, self.spent)
             _, _, index = pop(heap)
-            parent, code, pos = nodes[index]
-            if pos is None:
+            parent, code, flat = nodes[index]
+            if flat is None:
                 base = nodes[parent][2]
                 assert base is not None  # a parent was expanded, so its position is kept
-                pos = base.copy()
+                pos = _unflat(base, self.like)
                 pos.make(code)
-                nodes[index] = (parent, code, pos)
+                nodes[index] = (parent, code, _flat(pos))
+            else:
+                pos = _unflat(flat, self.like)
             self.spent += 1
             codes = pos.legal_codes()
             looked += 1 + len(codes)
@@ -560,6 +554,25 @@ class BestFirst:
                 push(heap, (distance, -self.generated, len(nodes) - 1))
             self.spent += len(codes) // self.CHILD_COST
         return SearchResult(None, True, self.spent)
+
+
+# A position as BestFirst keeps it: board, colours, pieces, kings, turn, castling, en passant.
+_Flat = tuple[bytes, tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, int]
+
+
+def _flat(pos: Position) -> _Flat:
+    return bytes(pos.board), tuple(pos.bb_color), tuple(pos.bb_piece), tuple(pos.king), pos.turn, pos.castling, pos.ep
+
+
+def _unflat(flat: _Flat, like: Position) -> Position:
+    """The position of ``flat``, with ``like``'s rules (Chess960 castling) and an empty undo stack."""
+    pos = like.copy()
+    board, colors, pieces, kings, pos.turn, pos.castling, pos.ep = flat
+    pos.board = list(board)
+    pos.bb_color = list(colors)
+    pos.bb_piece = list(pieces)
+    pos.king = list(kings)
+    return pos
 
 
 def shorten(pos: Position, codes: list[int]) -> list[int]:

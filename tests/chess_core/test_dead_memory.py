@@ -325,3 +325,21 @@ def test_the_chess960_perft_positions_are_alive_and_each_helpmate_mates():
         known = [(c, dead._MEMORY.line(key, c)) for c in (WHITE, BLACK)]
         color, line = next((c, line) for c, line in known if line is not None)
         assert oracle_mates(pos, color, line), epd
+
+
+def test_is_dead_leaves_nothing_for_the_collector():
+    """A judgement's searches are freed as soon as it ends: no reference cycle keeps their sets
+    and lists (thousands of objects) for the collector's next full pass, a pause of several ms
+    here (the two sides' searches used to hold each other)."""
+    import gc
+
+    fens = ["bb1qnrkr/pp1p1pp1/1np1p3/4N2p/8/1P4P1/P1PPPP1P/BBNQ1RKR w HFhf - 0 1",
+            "8/8/1nK5/8/3b2k1/8/8/8 w - - 0 106", "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1"]
+    gc.collect()
+    gc.disable()
+    try:
+        for fen in fens:
+            is_dead(Position(fen, chess960="HF" in fen))
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
