@@ -41,12 +41,12 @@ import enum
 from dataclasses import dataclass
 
 from .dead_guide import order_moves
-from .dead_memory import Key, Line, Memory, memory_key
+from .dead_memory import Line, Memory, memory_key
 from .dead_search import STEP_NODES, BestFirst, GuidedSearch, Steps, Walk, drain, hopeless, run_steps, shorten_steps
 from .dead_static import Reach, mate_impossible
 from .move import Move, decode
 from .position import Position
-from .squares import BLACK, PAWN, QUEEN, ROOK, WHITE
+from .squares import QUEEN, ROOK
 
 DEFAULT_BUDGET = 50_000  # positions searched by can_mate at most (about a second of CPU at worst here)
 DEAD_POSITION_BUDGET = 4_000  # the same for is_dead, asked after every move of a game
@@ -73,8 +73,9 @@ _CANNOT = MateVerdict(Mateability.CANNOT_MATE)
 _UNDETERMINED = MateVerdict(Mateability.UNDETERMINED)
 
 
-def _can(pos: Position, codes: list[int], shorten: bool) -> Steps[tuple[MateVerdict, Line]]:
-    line = (yield from shorten_steps(pos, codes)) if shorten else codes
+def _can(pos: Position, codes: list[int]) -> Steps[tuple[MateVerdict, Line]]:
+    """The verdict of a helpmate found: its detours cut out (shorten)."""
+    line = yield from shorten_steps(pos, codes)
     return MateVerdict(Mateability.CAN_MATE, tuple(decode(c) for c in line)), tuple(line)
 
 
@@ -94,7 +95,7 @@ def can_mate_steps(pos: Position, color: int, *, budget: int = DEFAULT_BUDGET) -
     """``can_mate`` in steps: a generator that yields after every few dozen positions searched
     (chess_core.dead_search.STEP_NODES) and returns the MateVerdict, so that a caller can spread
     the analysis over slices of time. ``pos`` is copied first: it may change meanwhile."""
-    return _can_mate(_copy(pos), color, budget, settle_other=False, shorten=True)
+    return _can_mate(_copy(pos), color, budget)
 
 
 def _copy(pos: Position) -> Position:
@@ -104,7 +105,7 @@ def _copy(pos: Position) -> Position:
     return work
 
 
-def _can_mate(work: Position, color: int, budget: int, settle_other: bool, shorten: bool) -> Steps[MateVerdict]:
+def _can_mate(work: Position, color: int, budget: int) -> Steps[MateVerdict]:
     codes = work.legal_codes()
     if not codes:
         if work.turn != color and work.is_check():
@@ -121,7 +122,7 @@ def _can_mate(work: Position, color: int, budget: int, settle_other: bool, short
     if _MEMORY.dead_before(work, (color,)):
         _MEMORY.remember_cannot(key, color)
         return _CANNOT
-    verdict, line = yield from _search(work, key, color, budget, settle_other, shorten)
+    verdict, line = yield from _search(work, color, budget)
     if verdict.verdict is Mateability.CAN_MATE:
         _MEMORY.remember_line(work, color, line)
     elif verdict.verdict is Mateability.CANNOT_MATE:
@@ -129,16 +130,16 @@ def _can_mate(work: Position, color: int, budget: int, settle_other: bool, short
     return verdict
 
 
-def _search(work: Position, key: Key, color: int, budget: int, settle_other: bool,
-            shorten: bool) -> Steps[tuple[MateVerdict, Line]]:
-    reach = Reach(work)
-    if mate_impossible(reach, color):
+def _search(work: Position, color: int, budget: int) -> Steps[tuple[MateVerdict, Line]]:
+    """can_mate's searches for one side, in turn: the static proof, a short guided search, the
+    static proof one move deep, the best-first search, the walk, a long guided search."""
+    if mate_impossible(Reach(work), color):
         return _CANNOT, ()
     yield
     quick = yield from GuidedSearch(work, color, min(budget, 600)).steps(1, 3)
     spent = quick.nodes
     if quick.line is not None:
-        return (yield from _can(work, quick.line, shorten))
+        return (yield from _can(work, quick.line))
     if quick.exhausted or _impossible_after_any_move(work, color):
         return _CANNOT, ()
     # The best-first search first, briefly: it finds the mates that need the loser's king led to
@@ -146,30 +147,19 @@ def _search(work: Position, key: Key, color: int, budget: int, settle_other: boo
     best = yield from run_steps(BestFirst(work, color), max(1, (budget - spent) // 4))
     spent += best.nodes
     if best.line is not None:
-        return (yield from _can(work, best.line, shorten))
+        return (yield from _can(work, best.line))
     if best.exhausted:
         return _CANNOT, ()
-    # For is_dead, which asks both sides, the walk settles the other colour too when it needs a
-    # walk as well: lines are then closed only where neither can mate. (Not for a single question:
-    # the walk would spend its budget on lines that only the other colour cares about.)
-    other = color ^ 1
-    watch_other = settle_other and not hopeless(work, other) and not mate_impossible(reach, other)
-    walk = Walk(work, color, prune=_prune, order=lambda p, codes: order_moves(p, color, codes),
-                other=other if watch_other else None)
+    walk = Walk(work, color, prune=_prune, order=lambda p, codes: order_moves(p, color, codes))
     first = yield from run_steps(walk, max(1, (budget - spent) * 3 // 4))
     spent += first.nodes
     if first.line is not None:
-        return (yield from _can(work, first.line, shorten))
+        return (yield from _can(work, first.line))
     if first.exhausted:
-        if watch_other:
-            if walk.other_line is None:
-                _MEMORY.remember_cannot(key, other)
-            else:
-                _MEMORY.remember_line(work, other, tuple(walk.other_line))
         return _CANNOT, ()
     deep = yield from GuidedSearch(work, color, max(1, budget - spent)).steps(1, 1000)
     if deep.line is not None:
-        return (yield from _can(work, deep.line, shorten))
+        return (yield from _can(work, deep.line))
     if deep.exhausted:
         return _CANNOT, ()
     return _UNDETERMINED, ()
