@@ -239,6 +239,11 @@ class LedColours:
     loss: str = _check(_colour, "#ff0000")
     draw: str = _check(_colour, "#ff00ff")
     low_time: str = _check(_colour, "#8000ff")
+    hint: str = _check(_colour, "#00c0ff")          # the coach: the engine's move (a hint, the better move)
+    good_move: str = _check(_colour, "#00ff00")     # the coach: a move without fault
+    inaccuracy: str = _check(_colour, "#ffff00")
+    mistake: str = _check(_colour, "#ff6000")
+    blunder: str = _check(_colour, "#ff0000")
 
     def rgb(self, role: str) -> int:
         return parse_colour(getattr(self, role))
@@ -361,6 +366,17 @@ class VoiceConfig:
 
 
 @dataclass(frozen=True)
+class CoachConfig:
+    """The coach for beginners (firmware.session.coach): hints on request, each coached move judged."""
+
+    white: bool = False            # White is coached
+    black: bool = False            # Black is coached
+    movetime_ms: int = _check(_between(10, 60_000), 500)   # the engine's time per position
+    depth: int = _check(_between(0, 60), 0)                # a fixed depth instead (0: the time above)
+    moment_s: float = _check(_between(0.1, 60), 2.0)       # how long a move's quality stays on the LEDs
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration; ``source`` names the file it came from (for messages)."""
 
@@ -375,6 +391,7 @@ class Config:
     club: ClubConfig = field(default_factory=ClubConfig)
     emulation: EmulationConfig = field(default_factory=EmulationConfig)
     voice: VoiceConfig = field(default_factory=VoiceConfig)
+    coach: CoachConfig = field(default_factory=CoachConfig)
     source: str = field(default="<defaults>", compare=False, metadata={"internal": True})
 
     @property

@@ -105,9 +105,10 @@ def _position_eval(pos: Position, found_move: Move | None, info: dict[str, str])
 async def evaluate_game(moves: Sequence[Move], limit: AnalysisLimit, *, start_fen: str = STARTING_FEN,
                         chess960: bool = False, engine_path: str = DEFAULT_ENGINE_PATH, hash_mb: int = HASH_MB,
                         progress: Callable[[int, int], None] | None = None,
-                        names: list[str] | None = None) -> list[PositionEval]:
+                        names: list[str] | None = None, plies: Sequence[int] | None = None) -> list[PositionEval]:
     """The evaluation of the start and of the position after each of ``moves`` (see the module
-    docstring); ``names`` receives the engine's name once it says it ("Stockfish 15.1")."""
+    docstring); ``names`` receives the engine's name once it says it ("Stockfish 15.1");
+    ``plies``: only the positions after so many moves, in this order (the coach's one or two)."""
     pos = Position(start_fen, chess960=chess960)
     positions = [pos.copy()]
     for move in moves:
@@ -116,12 +117,14 @@ async def evaluate_game(moves: Sequence[Move], limit: AnalysisLimit, *, start_fe
     options: dict[str, object] = {"Threads": 1, "Hash": hash_mb, "UCI_AnalyseMode": True}
     if chess960:
         options["UCI_Chess960"] = True
+    chosen = list(range(len(positions))) if plies is None else list(plies)
     found: list[PositionEval] = []
     async with UciEngine(EngineConfig(path=engine_path, options=options)) as engine:
         _lower_priority(engine.pid)
         if names is not None:
             names.append(engine.name)
-        for ply, position in enumerate(positions):
+        for ply in chosen:
+            position = positions[ply]
             evaluation = _terminal(position)
             if evaluation is None:
                 await engine.new_game()
@@ -129,7 +132,7 @@ async def evaluate_game(moves: Sequence[Move], limit: AnalysisLimit, *, start_fe
                 evaluation = _position_eval(position, answer.move, dict(answer.info))
             found.append(evaluation)
             if progress is not None:
-                progress(ply + 1, len(positions))
+                progress(len(found), len(chosen))
     return found
 
 

@@ -51,6 +51,11 @@ class LedStyle:
     loss: int = 0xFF0000
     draw: int = 0xFF00FF
     low_time: int = 0x8000FF
+    hint: int = 0x00C0FF          # the coach (firmware.session.coach): the engine's move
+    good_move: int = 0x00FF00
+    inaccuracy: int = 0xFFFF00
+    mistake: int = 0xFF6000
+    blunder: int = 0xFF0000
     brightness: float = 1.0
     blink_period: float = BLINK_PERIOD_S
 
@@ -58,7 +63,7 @@ class LedStyle:
     def from_config(cls, leds: LedConfig) -> "LedStyle":
         colours = {role: leds.colours.rgb(role) for role in (
             "legal", "capture", "lifted", "last_move", "check", "fix", "opponent", "promotion",
-            "win", "loss", "draw", "low_time")}
+            "win", "loss", "draw", "low_time", "hint", "good_move", "inaccuracy", "mistake", "blunder")}
         return cls(**colours, brightness=leds.brightness)
 
     def dim(self, colour: int) -> int:

@@ -10,7 +10,7 @@ Contract
 * Commands raise :class:`SessionError` (a message for the player) when they cannot be carried out:
   ``new_game``, ``set_round``, ``resign``, ``offer_draw`` / ``accept_draw`` / ``decline_draw`` /
   ``claim_draw``, ``choose_promotion``, ``correct``, ``pause`` / ``resume``, ``takeback``,
-  ``update_settings``, ``button``; those about the opponent's side are the seat's
+  ``update_settings``, ``button`` (``"hint"``: the coach's); those about the opponent's side are the seat's
   (``seat.take_over`` / ``give_back``, ``accept_takeback`` / ``decline_takeback``,
   ``claim_when_gone``, ``lichess_login`` / ``lichess_logout``). ``command(now, live=)`` is their
   common frame: the time, the check that a game is in progress, the update after success.
@@ -55,6 +55,7 @@ from firmware.referee.round_rules import draw_offer_refused
 from firmware.session import amends
 from firmware.session.amends import ended_by_last_move
 from firmware.session.app_link import AppLink
+from firmware.session.coach import Coach
 from firmware.session.commands import (SessionError, claim_refused, colour, colours_changed, engine_side_choice,
                                        game_over, settings_sections, takeback_refused)
 from firmware.words import in_english
@@ -111,6 +112,7 @@ class Session:
         self._changed = True     # subscribers must hear of it
         self._board_shown: Reading | None = None   # the settled board the subscribers last heard of
         self.reactions = Reactions(self)
+        self.coach = Coach(self)             # hints and each coached move judged ([coach])
 
     # -- state -----------------------------------------------------------------------------
 
@@ -167,6 +169,7 @@ class Session:
             found.append(self.file.saving.deadline())   # a failed save is tried again
         if self.live:
             found.append(low_time_deadline(self, now))
+        found.append(self.coach.deadline())
         if blink:
             found.append(next_change(self.feedback_state(now), now, self.style.blink_period))
         deadlines = [d for d in found if d is not None]
@@ -442,13 +445,18 @@ class Session:
     def button(self, name: str, now: float | None = None) -> None:
         """A press of the GPIO button ``name`` (see firmware.referee.gestures.BUTTONS): the same as
         the gesture; "promote" changes the piece of the promotion just made (queen -> rook ->
-        bishop -> knight -> queen); "return": a player back at the board takes their side back."""
+        bishop -> knight -> queen); "return": a player back at the board takes their side back; "hint":
+        the coach's hint for the side to move (SessionError if it is not coached)."""
         with self.command(now) as now:
             if name == "return":
                 self.seat.give_back_to_mover(now)
                 return
             if name == "promote":
                 amends.cycle_promotion(self, now)
+                return
+            if name == "hint":        # the coach's: the engine's best move lit (firmware.session.coach)
+                self._require_live()
+                self.coach.hint(now)
                 return
             if name not in BUTTONS:
                 raise SessionError("bad_button", name=repr(name), known=", ".join(sorted(BUTTONS)))
@@ -493,7 +501,8 @@ class Session:
             self._board_shown = self.referee.board
             self._changed = True
         feedback = self.feedback_state(now)
-        leds = self.play.leds_shown(self._board_shown, self.live and bool(self.game.moves)) or frame(feedback, now, self.style)
+        leds = (self.play.leds_shown(self._board_shown, self.live and bool(self.game.moves))
+                or self.coach.leds(self._board_shown, now) or frame(feedback, now, self.style))
         saving = self.file.saving
         if saving.error is not None:
             leds = mark_leds(leds, self.style.check)
@@ -503,6 +512,7 @@ class Session:
             if self.leds is not None:
                 self.leds.show(leds)
                 self.frames_shown += 1
+        self.coach.follow()   # (a move just made judged, one taken back marked: before the save)
         if self.file.dirty and saving.due(now):
             self._changed |= self.file.save(self.game, now)
             if saving.error is not None and self.leds is not None and self.leds_frame != (

@@ -33,6 +33,6 @@ class Catalogue:
 # The groups of LED roles that show together (no two of a group may look alike:
 # tests/firmware/test_words.py checks the colours); every role of the legend is in one.
 LED_GROUPS = (("legal", "capture", "lifted", "last_move", "check", "opponent", "promotion", "low_time", "draw"),
-              ("win", "loss", "draw"), ("fix",))
+              ("win", "loss", "draw"), ("fix",), ("hint", "good_move", "inaccuracy", "mistake", "blunder"))
 
 __all__ = ["Catalogue", "LED_GROUPS"]

@@ -169,10 +169,24 @@ CATALOGUE = Catalogue(
         "fix": "a square to put right (shown alone)",
         "win": "the winner's king",
         "loss": "the loser's king",
+        "hint": "the coach: the computer's move (a hint, or the better move)",
+        "good_move": "the coach: a move without fault (for a moment)",
+        "inaccuracy": "the coach: an inaccuracy (for a moment)",
+        "mistake": "the coach: a mistake (for a moment)",
+        "blunder": "the coach: a blunder (for a moment)",
     },
     prompts={
         # the status line
         "to_move": "{side} to move",
+        # the coach (firmware.session.coach): a hint, a coached move's quality
+        "coach_hint": "Hint: {san}",
+        "coach_judged": "{judgement}: {best} was best",
+        "coach_inaccuracy": "Inaccuracy",
+        "coach_mistake": "Mistake",
+        "coach_blunder": "Blunder",
+        "coach_best": "Best move",
+        "coach_good": "Good move",
+        "coach_take_back": "{judged}. Take it back?",
         # an app attached through an emulated board (firmware.emulation)
         "playing_in_app": "Playing in {app} over {protocol}",
         "playing_in_an_app": "Playing in an app over {protocol}",
@@ -246,6 +260,7 @@ CATALOGUE = Catalogue(
         "lichess_game_pairing": "a Lichess game is in progress: the pairing applies once it is over",
         "lichess_game_logout": "a Lichess game is in progress: finish it (or resign) first",
         "no_game": "no game in progress: set up the pieces first",
+        "not_coached": "the coach does not help the side to move (the coach settings name the sides it helps)",
         "game_over": "the game is over ({outcome})",
         "draw_offer_refused": "{why}",
         "no_draw_offer": "there is no draw offer from the other side to accept",

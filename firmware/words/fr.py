@@ -173,10 +173,24 @@ CATALOGUE = Catalogue(
         "fix": "une case à corriger (affichée seule)",
         "win": "le roi du gagnant",
         "loss": "le roi du perdant",
+        "hint": "le conseil : le coup de l'ordinateur (un conseil, ou le meilleur coup)",
+        "good_move": "le conseil : un coup sans faute (un instant)",
+        "inaccuracy": "le conseil : une imprécision (un instant)",
+        "mistake": "le conseil : une erreur (un instant)",
+        "blunder": "le conseil : une gaffe (un instant)",
     },
     prompts={
         # the status line
         "to_move": "Trait aux {side}",
+        # le conseil (firmware.session.coach) : un conseil, la qualité d'un coup conseillé
+        "coach_hint": "Conseil : {san}",
+        "coach_judged": "{judgement} : {best} était meilleur",
+        "coach_inaccuracy": "Imprécision",
+        "coach_mistake": "Erreur",
+        "coach_blunder": "Gaffe",
+        "coach_best": "Meilleur coup",
+        "coach_good": "Bon coup",
+        "coach_take_back": "{judged}. La reprendre ?",
         # an app attached through an emulated board (firmware.emulation)
         "playing_in_app": "Partie jouée dans {app} via {protocol}",
         "playing_in_an_app": "Partie jouée dans une application via {protocol}",
@@ -251,6 +265,7 @@ CATALOGUE = Catalogue(
         "lichess_game_pairing": "une partie Lichess est en cours : l'appariement s'appliquera quand elle sera finie",
         "lichess_game_logout": "une partie Lichess est en cours : terminez-la (ou abandonnez) d'abord",
         "no_game": "aucune partie en cours : placez d'abord les pièces",
+        "not_coached": "le conseil n'aide pas le camp au trait (ses réglages nomment les camps qu'il aide)",
         "game_over": "la partie est terminée ({outcome})",
         "draw_offer_refused": "{why}",
         "no_draw_offer": "l'autre camp n'a pas proposé nulle : il n'y a rien à accepter",

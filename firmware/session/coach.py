@@ -1,0 +1,211 @@
+"""The coach for beginners: a hint on request and each coached move judged as Lichess does, on the LEDs and the page, marked in the PGN.
+
+Contract
+========
+
+* ``[coach]`` names the sides coached (``white``, ``black``) and the engine's time or depth per
+  position. Only a game the board referees coaches (no online game: no assistance there).
+* :meth:`Coach.hint` (the page, the GPIO ``hint`` button, through ``Session.button("hint")``): the engine's
+  best move in the position now; once found it lights its from and to squares in the ``hint``
+  colour until the settled board changes or a move is made, the page's notice says it ("Hint:
+  Nf3" / "Conseil : Cf3") and the PGN gets ``{Hint: Nf3}`` after the move before it.
+* After each coached move (``follow``, called after every change): the positions before and after
+  it are evaluated and the move judged (``firmware.analysis.judgement.advise``, the first move of
+  the usual start from Lichess's +0.15); for ``moment_s`` seconds (or until the board changes) its
+  squares show its quality (``good_move``, ``inaccuracy``, ``mistake``, ``blunder``) with the
+  better move in the ``hint`` colour, and the notice says it ("Blunder: Nf3 was best"), which the
+  board's voice says too. With takebacks allowed, a blunder's notice invites taking it back.
+* A move taken back while a side is coached is marked ``{Taken back: Nf3}`` after the move before it.
+* The engine is Stockfish in its own process at nice 19, one thread, a 16 MB hash
+  (``firmware.analysis.engine``); the loop only waits for its answers. ``settled()`` waits for
+  the searches under way (tests).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine, Sequence
+from typing import TYPE_CHECKING, Any
+
+from chess_core import STARTING_FEN, Move, Position, san
+
+from firmware.analysis.engine import AnalysisLimit, PositionEval, evaluate_game
+from firmware.analysis.judgement import INITIAL_CP, Judgement, Score, advise
+from firmware.opponents.engine.uci import EngineError
+from firmware.referee.feedback import DARK
+from firmware.session.commands import SessionError
+from firmware.words import prompt
+
+if TYPE_CHECKING:
+    from firmware.session.conductor import Conductor
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Coach"]
+
+_WORDS = {Judgement.INACCURACY: "coach_inaccuracy", Judgement.MISTAKE: "coach_mistake",
+          Judgement.BLUNDER: "coach_blunder"}
+
+
+class Coach:
+    """The session's coach; see the module docstring."""
+
+    def __init__(self, session: Conductor) -> None:
+        self.session = session
+        self.frame: tuple[int, ...] | None = None
+        self.until: float | None = None          # the moment's end (None: until the board changes)
+        self._shown_on: object = None            # the settled board the frame was first shown on
+        self._ply = -1                           # the moves made when the frame came
+        self._seen: tuple[str | None, tuple[Move, ...]] = (None, ())   # (game file, moves) last followed
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- settings --------------------------------------------------------------------------------
+
+    def coached(self, side: int) -> bool:
+        coach = self.session.config.coach
+        return (coach.white if side == 0 else coach.black) and self.session.seat.assisted
+
+    def _limit(self) -> AnalysisLimit:
+        coach = self.session.config.coach
+        return AnalysisLimit(depth=coach.depth) if coach.depth else AnalysisLimit(movetime_ms=coach.movetime_ms)
+
+    # -- the LEDs --------------------------------------------------------------------------------
+
+    def leds(self, board: object, now: float) -> tuple[int, ...] | None:
+        """The coach's frame while it stands: the same moves made, the same settled ``board`` as
+        when it was first shown, its moment not over; None else (and it is forgotten)."""
+        if self.frame is None:
+            return None
+        if self._shown_on is None:
+            self._shown_on = board
+        if (board is not self._shown_on or len(self.session.game.moves) != self._ply
+                or (self.until is not None and now >= self.until)):
+            self.frame = self.until = self._shown_on = None
+            return None
+        return self.frame
+
+    def deadline(self) -> float | None:
+        """When the moment's frame ends (the LEDs then show the game again)."""
+        return self.until if self.frame is not None else None
+
+    def _show(self, squares: dict[int, int], until: float | None) -> None:
+        style = self.session.style
+        leds = [DARK] * 64
+        for square, colour in squares.items():
+            leds[square] = style.dim(colour)
+        self.frame, self.until, self._shown_on, self._ply = tuple(leds), until, None, len(self.session.game.moves)
+
+    # -- a hint ----------------------------------------------------------------------------------
+
+    def hint(self, now: float) -> None:
+        """Look for the best move for the side to move (SessionError if it is not coached)."""
+        game = self.session.game
+        if not self.coached(game.turn):
+            raise SessionError("not_coached")
+        self._start(self._hint(tuple(game.moves)))
+
+    async def _hint(self, moves: tuple[Move, ...]) -> None:
+        found = await self._evaluate(moves, [len(moves)])
+        session = self.session
+        if found is None or tuple(session.game.moves) != moves or found[0].best is None:
+            return      # (the game went on meanwhile: the hint is of another position)
+        best = found[0].best
+        pos = session.game.position
+        en, fr = san(pos, best, "en"), san(pos, best, "fr")
+        self._show({best.from_square: session.style.hint, best.to_square: session.style.hint}, None)
+        session.play.tell(prompt("coach_hint", "en", san=en), prompt("coach_hint", "fr", san=fr), len(moves))
+        self._mark(len(moves), prompt("coach_hint", "en", san=en))
+        session.touch()
+
+    # -- following the game ------------------------------------------------------------------------
+
+    def follow(self) -> None:
+        """After every change: judge a coached move just made; mark a move taken back."""
+        session = self.session
+        coach = session.config.coach
+        record = session.file.record
+        seen = (record.pgn_name if record is not None else None, tuple(session.game.moves))
+        before, self._seen = self._seen, seen
+        if not (coach.white or coach.black) or seen[1] == before[1]:
+            return
+        old, new = before[1], seen[1]
+        same_game = before[0] is None or seen[0] is None or before[0] == seen[0]
+        if len(new) == len(old) + 1 and new[:-1] == old:
+            mover = 1 - session.game.turn
+            if self.coached(mover):
+                self._start(self._judge(new))
+        elif same_game and record is not None and len(new) < len(old) and old[:len(new)] == new:
+            pos = session.game.position
+            self._mark(len(new), f"Taken back: {san(pos, old[len(new)], 'en')}")
+
+    async def _judge(self, moves: tuple[Move, ...]) -> None:
+        ply = len(moves)
+        found = await self._evaluate(moves, [ply - 1, ply])
+        session = self.session
+        if found is None or tuple(session.game.moves[:ply]) != moves:
+            return      # (taken back meanwhile)
+        before, after = found
+        game = session.game
+        start = Position(game.start_fen, chess960=game.chess960)
+        for move in moves[:-1]:
+            start.push(move)
+        move, mover, style = moves[-1], start.turn, session.style
+        usual_start = ply == 1 and game.start_fen == STARTING_FEN and not game.chess960
+        prev = Score(cp=INITIAL_CP) if usual_start else before.score
+        squares = {move.from_square: style.good_move, move.to_square: style.good_move}
+        if before.best == move:
+            en, fr = prompt("coach_best", "en"), prompt("coach_best", "fr")
+        elif (advice := advise(prev, after.score, mover)) is None or before.best is None:
+            en, fr = prompt("coach_good", "en"), prompt("coach_good", "fr")
+        else:
+            best, colour = before.best, getattr(style, advice.judgement.name.lower())
+            key = _WORDS[advice.judgement]
+            en = prompt("coach_judged", "en", judgement=prompt(key, "en"), best=san(start, best, "en"))
+            fr = prompt("coach_judged", "fr", judgement=prompt(key, "fr"), best=san(start, best, "fr"))
+            squares = {move.from_square: colour, move.to_square: colour,
+                       best.from_square: style.hint, best.to_square: style.hint}
+            if advice.judgement is Judgement.BLUNDER and session.referee.match.config.takebacks \
+                    and len(game.moves) == ply:
+                en, fr = prompt("coach_take_back", "en", judged=en), prompt("coach_take_back", "fr", judged=fr)
+        if self.frame is None or self.until is not None:     # (a hint asked since stays lit)
+            self._show(squares, session.clock() + session.config.coach.moment_s)
+            session.play.tell(en, fr, len(game.moves))
+        session.touch()
+
+    # -- the engine, the marks -------------------------------------------------------------------
+
+    async def _evaluate(self, moves: Sequence[Move], plies: list[int]) -> list[PositionEval] | None:
+        game = self.session.game
+        try:
+            return await evaluate_game(list(moves), self._limit(), start_fen=game.start_fen, chess960=game.chess960,
+                                       engine_path=self.session.config.engine.path, plies=plies)
+        except (EngineError, OSError) as exc:
+            log.warning("the coach's engine failed: %s", exc)
+            return None
+
+    def _start(self, work: Coroutine[Any, Any, None]) -> None:
+        try:
+            task = asyncio.get_running_loop().create_task(work, name="coach")
+        except RuntimeError:    # no loop (a replay): no coaching
+            work.close()
+            return
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _mark(self, ply: int, text: str) -> None:
+        """``text`` in the PGN's comment after move ``ply`` (0: before the first), once."""
+        file = self.session.file
+        record = file.record
+        if record is None:
+            return
+        key = str(ply)
+        kept = record.comments.get(key)
+        if kept is not None and text in kept.split("; "):
+            return
+        record.comments[key] = f"{kept}; {text}" if kept else text
+        file.dirty = True
+
+    async def settled(self) -> None:
+        """Return once no search is under way (the tests)."""
+        while self._tasks:
+            await asyncio.wait(set(self._tasks))

@@ -1,0 +1,125 @@
+"""The coach for beginners with the real Stockfish at a fixed depth: the hint is python-chess's best move, a coached move's quality on the LEDs for a moment and on the page, hints and takebacks in the PGN."""
+from __future__ import annotations
+
+import io
+import shutil
+
+import chess
+import chess.engine
+import chess.pgn
+import pytest
+
+from chess_core import parse_square
+from firmware.config import with_overrides
+from firmware.referee.feedback import LedStyle
+from firmware.session.commands import SessionError
+from tests.firmware.session_support import Table
+
+STOCKFISH = "/usr/games/stockfish"
+DEPTH = 8
+STYLE = LedStyle()
+pytestmark = pytest.mark.skipif(not shutil.which(STOCKFISH), reason="Stockfish is not installed")
+
+
+def oracle_best(moves: list[str]) -> chess.Move:
+    """python-chess's engine module: the same Stockfish, one thread, 16 MB, the same depth, a new game."""
+    board = chess.Board()
+    for uci in moves:
+        board.push_uci(uci)
+    with chess.engine.SimpleEngine.popen_uci(STOCKFISH) as engine:
+        engine.configure({"Threads": 1, "Hash": 16})
+        info = engine.analyse(board, chess.engine.Limit(depth=DEPTH), game=object())
+    return info["pv"][0]
+
+
+def coached_table(tmp_path, **coach: object) -> Table:
+    table = Table(tmp_path, takebacks=True)
+    table.session.config = with_overrides(table.session.config, coach={"depth": DEPTH, **coach})
+    table.setup()
+    return table
+
+
+def lit(table: Table) -> dict[str, int]:
+    frame = table.session.leds_frame or ()
+    return {chess.square_name(sq): colour for sq, colour in enumerate(frame) if colour}
+
+
+async def pgn_game(table: Table) -> chess.pgn.Game:
+    await table.session.coach.settled()
+    table.wait(0.1)
+    record = table.session.file.record
+    text = table.session.file.recorder.pgn_path(record).read_text(encoding="utf-8")
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None
+    return game
+
+
+async def test_a_hint_lights_python_chess_best_move_says_it_and_marks_the_pgn(tmp_path):
+    table = coached_table(tmp_path, white=True)
+    table.play_all("e2e4 e7e5")
+    await table.session.coach.settled()                 # (1. e4 judged)
+    expected = oracle_best(["e2e4", "e7e5"])
+    board = chess.Board()
+    board.push_uci("e2e4")
+    board.push_uci("e7e5")
+    san_en = board.san(expected)
+    table.session.button("hint")
+    await table.session.coach.settled()
+    assert lit(table) == {chess.square_name(expected.from_square): STYLE.hint,
+                          chess.square_name(expected.to_square): STYLE.hint}
+    state = table.session.state()
+    assert state.notice == f"Hint: {san_en}"
+    assert state.notice_fr is not None and state.notice_fr.startswith("Conseil : ")
+    table.play(expected.uci())                          # the move made: the game's LEDs again
+    assert STYLE.hint not in lit(table).values() or table.session.coach.frame is None
+    game = await pgn_game(table)
+    assert list(game.mainline())[1].comment == f"Hint: {san_en}"     # after 1... e5: the hinted move follows
+
+
+async def test_a_side_not_coached_gets_no_hint(tmp_path):
+    table = coached_table(tmp_path, white=True)
+    table.play("e2e4")
+    with pytest.raises(SessionError) as refused:
+        table.session.button("hint")
+    assert refused.value.key == "not_coached"
+    await table.session.coach.settled()
+
+
+async def test_a_blunder_shows_for_a_moment_says_the_better_move_and_invites_a_takeback(tmp_path):
+    table = coached_table(tmp_path, white=True, moment_s=2.0)
+    table.play_all("f2f3 e7e5")
+    best = oracle_best(["f2f3", "e7e5"])
+    board = chess.Board()
+    board.push_uci("f2f3")
+    board.push_uci("e7e5")
+    best_san = board.san(best)
+    table.play("g2g4")                                   # 2. g4?? Qh4#
+    await table.session.coach.settled()
+    shown = lit(table)
+    assert shown[chess.square_name(parse_square("g2"))] == STYLE.blunder and shown["g4"] == STYLE.blunder
+    assert shown[chess.square_name(best.from_square)] == STYLE.hint
+    assert shown[chess.square_name(best.to_square)] == STYLE.hint
+    state = table.session.state()
+    assert state.notice == f"Blunder: {best_san} was best. Take it back?"
+    assert state.notice_fr is not None and state.notice_fr.startswith("Gaffe : ")
+    table.wait(1.0)
+    assert STYLE.blunder in lit(table).values()          # still within the moment
+    table.wait(1.5)
+    assert STYLE.blunder not in lit(table).values()      # the moment is over: the game's LEDs
+    table.session.takeback()
+    table.wait(0.5)
+    game = await pgn_game(table)
+    assert [m.uci() for m in game.mainline_moves()] == ["f2f3", "e7e5"]
+    assert list(game.mainline())[1].comment == "Taken back: g4"
+
+
+async def test_the_engines_own_move_is_called_best(tmp_path):
+    table = coached_table(tmp_path, black=True)
+    table.play("e2e4")
+    best = oracle_best(["e2e4"])
+    table.play(best.uci())
+    await table.session.coach.settled()
+    assert table.session.state().notice == "Best move"
+    assert lit(table) == {chess.square_name(best.from_square): STYLE.good_move,
+                          chess.square_name(best.to_square): STYLE.good_move}
+    await table.session.coach.settled()
