@@ -414,15 +414,7 @@ class Service:
             self.request_voice(SPOKEN_BUTTONS[name], now, button=name)
             return
         try:
-            if name != "hint":
-                self.session.button(name, now)
-                return
-            hint = getattr(self.session, "hint", None)   # the coach's (firmware.session.coach), where it is
-            if not callable(hint):
-                log.info("the hint button was pressed: hints need the coach ([coach]), which this firmware "
-                         "does not have yet; ignored")
-                return
-            hint(now)
+            self.session.button(name, now)   # "hint": the coach's, for a side [coach] helps
         except SessionError as exc:   # a refusal: the player hears nothing new; the journal says why
             log.info("the %s button: %s", name, exc)
 

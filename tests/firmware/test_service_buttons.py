@@ -164,24 +164,22 @@ async def test_a_button_shorted_at_start_is_no_press_and_is_said_stuck_once(tmp_
         assert len([r for r in caplog.records if "stuck" in r.getMessage()]) == 1
 
 
-async def test_the_hint_button_asks_the_sessions_coach(tmp_path):
+async def test_the_hint_button_asks_the_sessions_coach(tmp_path, monkeypatch):
     async with Board(tmp_path) as b:
         await b.move("e2e4")
         asked: list[float] = []
-        b.service.session.hint = asked.append      # (the coach: firmware.session.coach, Session.hint)
+        monkeypatch.setattr(b.service.session.coach, "hint", asked.append)   # (the coach: test_coach.py)
         await b.press("hint")
         assert len(asked) == 1 and 50 < asked[0] <= b.clock.t
 
 
-async def test_the_hint_button_without_a_coach_is_ignored_with_a_journal_line(tmp_path, caplog):
+async def test_the_hint_button_for_a_side_not_coached_is_refused_with_a_journal_line(tmp_path, caplog):
     caplog.set_level(logging.INFO, logger="firmware.service")
     async with Board(tmp_path) as b:
         await b.move("e2e4")
-        b.service.session.hint = None              # a firmware without the coach
         frames, moves = b.service.session.frames_shown, list(b.service.session.game.moves)
         await b.press("hint")
-        assert ("the hint button was pressed: hints need the coach ([coach]), which this firmware does not have yet"
-                in caplog.text)
+        assert "the hint button: the coach does not help the side to move" in caplog.text
         assert b.service.session.frames_shown == frames and b.service.session.game.moves == moves
 
 
