@@ -140,7 +140,7 @@ def _search(work: Position, color: int, budget: int) -> Steps[tuple[MateVerdict,
     spent = quick.nodes
     if quick.line is not None:
         return (yield from _can(work, quick.line))
-    if quick.exhausted or _impossible_after_any_move(work, color):
+    if quick.exhausted or (yield from _impossible_after_any_move(work, color)):
         return _CANNOT, ()
     # The best-first search first, briefly: it finds the mates that need the loser's king led to
     # a corner while idle pieces could wander, where the walk would lose itself.
@@ -165,11 +165,11 @@ def _search(work: Position, color: int, budget: int) -> Steps[tuple[MateVerdict,
     return _UNDETERMINED, ()
 
 
-def _impossible_after_any_move(pos: Position, color: int) -> bool:
+def _impossible_after_any_move(pos: Position, color: int) -> Steps[bool]:
     """Whether every move from ``pos`` leads to a position where ``color`` cannot mate by the
     material or the static proof, or to a stalemate or ``color``'s own mate (a proof one move
     deep, after CHA: a capture or pawn move that is possible now may be what the static proof
-    cannot see past). ``pos`` is left as it was."""
+    cannot see past). In steps, one static proof each. ``pos`` is left as it was."""
     for code in pos.legal_codes():
         pos.make(code)
         try:
@@ -181,6 +181,7 @@ def _impossible_after_any_move(pos: Position, color: int) -> bool:
                 return False
         finally:
             pos.unmake()
+        yield
     return True
 
 
@@ -319,7 +320,7 @@ class _Side:
         if kind == "static":
             self.decided = mate_impossible(Reach(pos), color)
         elif kind == "static1":
-            self.decided = _impossible_after_any_move(pos, color)
+            self.decided = yield from _impossible_after_any_move(pos, color)
         elif kind in ("guided", "deep"):
             result = yield from GuidedSearch(pos, color, nodes).steps(1, 1000)
             self.spent += result.nodes
