@@ -34,6 +34,7 @@ from firmware.analysis.judgement import INITIAL_CP, Judgement, Score, advise
 from firmware.opponents.engine.uci import EngineError
 from firmware.referee.feedback import DARK
 from firmware.session.commands import SessionError
+from firmware.tasks import cancel_and_wait
 from firmware.words import prompt
 
 if TYPE_CHECKING:
@@ -144,6 +145,8 @@ class Coach:
         session = self.session
         if found is None or tuple(session.game.moves[:ply]) != moves:
             return      # (taken back meanwhile)
+        if len(session.game.moves) - ply >= 2:
+            return      # (its mover has moved again: that move's judgement is the news, whichever comes first)
         before, after = found
         game = session.game
         start = Position(game.start_fen, chess960=game.chess960)
@@ -204,6 +207,11 @@ class Coach:
             return
         record.comments[key] = f"{kept}; {text}" if kept else text
         file.dirty = True
+
+    async def aclose(self) -> None:
+        """Stop the searches under way (a stop of the board): each is cancelled, its engine quit."""
+        for task in list(self._tasks):
+            await cancel_and_wait(task)
 
     async def settled(self) -> None:
         """Return once no search is under way (the tests)."""

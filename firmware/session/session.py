@@ -238,8 +238,9 @@ class Session:
         await self.seat.wait_idle()
 
     async def aclose(self) -> None:
-        """Stop the opponent, wait for the messages sent to it, save. Idempotent."""
+        """Stop the opponent and the coach, wait for the messages sent to the opponent, save. Idempotent."""
         await self.seat.stop()
+        await self.coach.aclose()
         if self.file.record is not None and self.file.dirty:
             self.file.save(self.game, self.clock())
 

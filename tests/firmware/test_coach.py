@@ -123,3 +123,46 @@ async def test_the_engines_own_move_is_called_best(tmp_path):
     assert lit(table) == {chess.square_name(best.from_square): STYLE.good_move,
                           chess.square_name(best.to_square): STYLE.good_move}
     await table.session.coach.settled()
+
+
+async def test_closing_the_session_stops_the_coachs_search_and_its_engine(tmp_path):
+    """A stop while the coach thinks (a long search asked): the session closes at once, the search
+    is cancelled and no Stockfish is left running."""
+    import asyncio
+    import time
+
+    table = coached_table(tmp_path, white=True, depth=0, movetime_ms=60_000)
+    table.play_all("e2e4 e7e5")
+    table.session.button("hint")
+    await asyncio.sleep(0)       # (the search starts)
+    assert table.session.coach._tasks
+    started = time.monotonic()
+    await asyncio.wait_for(table.session.aclose(), 10)
+    assert time.monotonic() - started < 10
+    assert not table.session.coach._tasks
+
+
+async def test_a_judgement_that_comes_after_the_movers_next_move_is_not_shown(tmp_path, monkeypatch):
+    """Two coached moves judged by two searches: the older search ending last never covers the news."""
+    import asyncio
+
+    table = coached_table(tmp_path, white=True)
+    real = table.session.coach._evaluate
+    release: dict[int, asyncio.Event] = {}
+
+    async def held(moves, plies):
+        release.setdefault(len(moves), asyncio.Event())
+        await release[len(moves)].wait()
+        return await real(moves, plies)
+
+    monkeypatch.setattr(table.session.coach, "_evaluate", held)
+    table.play_all("f2f3 e7e5 g2g4")       # 1. f3 and 2. g4?? both judged
+    await asyncio.sleep(0)
+    release.setdefault(3, asyncio.Event()).set()
+    while len(table.session.coach._tasks) > 1:
+        await asyncio.sleep(0.01)
+    news = table.session.state().notice
+    assert news is not None and news.startswith("Blunder")
+    release.setdefault(1, asyncio.Event()).set()      # 1. f3's judgement, late
+    await table.session.coach.settled()
+    assert table.session.state().notice == news
