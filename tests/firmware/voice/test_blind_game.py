@@ -144,6 +144,7 @@ async def game(hand: Hand, out: Path, lang: str, rng: random.Random) -> list[Mov
     position = Position()
     played: list[Move] = []
     heard = 0   # index lines read so far
+    await until(lambda: _started(hand), "the game begun (the start position held)")   # as a player waits for the board
     while len(played) < MAX_PLIES:
         move = choose(position, rng)
         await hand.make(position, move)
@@ -172,6 +173,10 @@ async def game(hand: Hand, out: Path, lang: str, rng: random.Random) -> list[Mov
         if not position.legal_moves() or ENDINGS[lang].search(read_index(out)[-1]["text"]):
             break
     return played
+
+
+async def _started(hand: Hand) -> bool:
+    return bool((await hand.state())["started"])
 
 
 async def _committed(hand: Hand, count: int) -> bool:
