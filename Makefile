@@ -43,7 +43,7 @@ install-pi:
 # next to their sources, which Python then imports first; `make pure` removes them (pure Python
 # again). Never required: without it everything runs from the .py files. Rebuild after editing them.
 fast: install-dev
-	$(BIN)/pip install --quiet 'mypy>=1.8'
+	$(BIN)/pip install --quiet 'mypy>=1.8' 'setuptools>=77.0.3'   # (the licence's SPDX form)
 	ECHIQUIER_MYPYC=1 $(BIN)/python setup.py build_ext --inplace
 
 pure:
