@@ -4,7 +4,8 @@ Contract
 ========
 
 * ``[coach]`` names the sides coached (``white``, ``black``) and the engine's time or depth per
-  position. Only a game the board referees coaches (no online game: no assistance there).
+  position. Only a game the board referees coaches (no online game: no assistance there), and
+  never a side the engine plays.
 * :meth:`Coach.hint` (the page, the GPIO ``hint`` button, through ``Session.button("hint")``): the engine's
   best move in the position now; once found it lights its from and to squares in the ``hint``
   colour until the settled board changes or a move is made, the page's notice says it ("Hint:
@@ -64,7 +65,8 @@ class Coach:
 
     def coached(self, side: int) -> bool:
         coach = self.session.config.coach
-        return (coach.white if side == 0 else coach.black) and self.session.seat.assisted
+        seat = self.session.seat      # (never the engine's side nor the online opponent's: no one to help there)
+        return (coach.white if side == 0 else coach.black) and seat.assisted and side not in seat.state().sides
 
     def _limit(self) -> AnalysisLimit:
         coach = self.session.config.coach

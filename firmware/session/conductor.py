@@ -16,6 +16,7 @@ from firmware.session.state import Phase
 
 if TYPE_CHECKING:
     from firmware.session.app_link import AppLink
+    from firmware.session.coach import Coach
     from firmware.opponents.base import Opponent
     from firmware.session.opponent import OpponentSeat
     from firmware.session.other_side import OtherSide
@@ -33,6 +34,7 @@ class Conductor(Protocol):
     file: GameFile
     seat: OpponentSeat
     other_side: OtherSide
+    coach: Coach
     names: tuple[str, str]
     given_names: tuple[str | None, str | None] | None
     phase: Phase

@@ -146,6 +146,7 @@ class SessionState:
     notice_fr: str | None = None         # ``notice`` in French
     opening: Opening | None = None       # the opening (ECO, name) of the latest named position (firmware.openings)
     app: AppLink | None = None           # an app playing on the board through an emulated board (firmware.emulation)
+    hint_available: bool = False         # the coach helps the side to move: a hint may be asked
 
     @property
     def started(self) -> bool:
@@ -400,6 +401,7 @@ def to_json(state: SessionState) -> dict[str, Any]:
         "takeback_offer": None if outcome else _colour(state.takeback_offer),
         "claimable_draws": [t.value for t in state.claims],
         "can_takeback": state.can_takeback,
+        "hint_available": state.hint_available,
         "take_over": [COLOR_NAMES[side] for side in sorted(state.take_over)],
         "clocks": {
             "white": clocks[0], "black": clocks[1],

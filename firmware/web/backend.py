@@ -91,6 +91,10 @@ class Backend:
     def takeback(self, now: float) -> None:
         raise CommandRefused("no_takeback_here")
 
+    def hint(self, now: float) -> None:
+        """The coach's hint for the side to move (firmware.session.coach)."""
+        raise CommandRefused("not_coached")
+
     def answer_takeback(self, action: str, now: float) -> None:
         """Accept or decline the opponent's takeback offer (an online game)."""
         raise CommandRefused("no_takeback_offer_answer")

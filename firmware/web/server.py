@@ -157,6 +157,7 @@ class WebCompanion:
         r.add_post("/api/game/promotion", self._command(PROMOTE, lambda v, now: self.backend.promote(v["piece"], now)))
         r.add_post("/api/game/clock", self._command(CLOCK, lambda v, now: self.backend.clock(v["action"], now)))
         r.add_post("/api/game/takeback", self._command(EMPTY, lambda v, now: self.backend.takeback(now)))
+        r.add_post("/api/coach/hint", self._command(EMPTY, lambda v, now: self.backend.hint(now)))
         r.add_post("/api/game/takeback-offer",
                    self._command(TAKEBACK_ANSWER, lambda v, now: self.backend.answer_takeback(v["action"], now)))
         r.add_post("/api/game/takeover",

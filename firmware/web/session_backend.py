@@ -127,6 +127,9 @@ class SessionBackend(Backend):
             raise CommandRefused("takebacks_off")
         self._call(self.session.takeback, now)
 
+    def hint(self, now: float) -> None:
+        self._call(self.session.button, "hint", now)
+
     def answer_takeback(self, action: str, now: float) -> Any:
         s = self.session
         return self._call(s.seat.accept_takeback if action == "accept" else s.seat.decline_takeback, now)

@@ -71,6 +71,7 @@ CATALOGUE = Catalogue(
         "pause": "Pause clock",
         "resume": "Resume clock",
         "takeback": "Take back",
+        "hint": "Hint",
         "takeover_hint": "A player has to leave?",
         "takeover_white": "Computer takes over White",
         "takeover_black": "Computer takes over Black",

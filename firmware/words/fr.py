@@ -75,6 +75,7 @@ CATALOGUE = Catalogue(
         "pause": "Arrêter la pendule",
         "resume": "Relancer la pendule",
         "takeback": "Reprendre le coup",
+        "hint": "Conseil",
         "takeover_hint": "Un joueur doit partir ?",
         "takeover_white": "L'ordinateur joue les Blancs",
         "takeover_black": "L'ordinateur joue les Noirs",

@@ -496,6 +496,8 @@
     takeback.disabled = !s.can_takeback;
     takeback.hidden = !opp.assistance_allowed || (!s.settings.takebacks && !s.can_takeback);
     $("#pause").hidden = !timed || opp.kind === "lichess";
+    // The coach ([coach]) helps the side to move: a hint may be asked (never online, never the engine's side).
+    $("#hint").hidden = !s.hint_available;
 
     const takeOver = s.take_over || [];
     $("#takeover").hidden = !takeOver.length;
@@ -1077,6 +1079,7 @@
     $("#claim-draw").addEventListener("click", () => act("/api/game/draw", { action: "claim", color: ui.state.turn }));
     $("#pause").addEventListener("click", () => act("/api/game/clock", { action: ui.state.clocks.paused ? "resume" : "pause" }));
     $("#takeback").addEventListener("click", () => act("/api/game/takeback", {}));
+    $("#hint").addEventListener("click", () => act("/api/coach/hint", {}));
     for (const b of $$("#promotion button")) b.addEventListener("click", () => act("/api/game/promotion", { piece: b.dataset.piece }));
 
     const form = $("#new-game");
