@@ -910,3 +910,19 @@ def test_the_simulators_hand_exchanges_the_promoted_pawn_and_the_queen_stays(sim
     expect(page.locator("#moves")).to_have_text(in_order(["e8=R", "Kb2"]))
     assert page_state(page, server)["moves"]["san"] == ["e8=R", "Kb2"]
     assert not page.errors
+
+
+def test_the_hint_button_shows_for_a_coached_side_and_lights_the_computers_move(sim, open_page, tmp_path):
+    """Issue 24's coach from the page: the Hint button is there while the coached side is to move,
+    and its hint is said on the page and lit on the board."""
+    config = tmp_path / "coach.toml"
+    config.write_text("[coach]\nwhite = true\ndepth = 6\n")
+    server = sim("--config", str(config))
+    page = open_page(server)
+    expect(page.locator("#hint")).to_be_visible()
+    page.locator("#hint").click()
+    expect(page.locator("#online-notice")).to_contain_text("Hint: ")
+    state = page_state(page, server)
+    assert state["hint_available"] and sum(1 for colour in state["leds"] if colour) >= 2
+    move(page, "e2", "e4", "e4")
+    expect(page.locator("#hint")).to_be_hidden()          # Black is not coached
