@@ -330,7 +330,7 @@ def _adapter(value: str) -> None:
 
 
 SERIAL_PROTOCOLS = ("chesslink", "dgt")            # spoken over a serial line (a local port, USB)
-EMULATED_PROTOCOLS = SERIAL_PROTOCOLS + ("chessnut",)   # firmware.emulation: the commercial boards the board can be
+EMULATED_PROTOCOLS = SERIAL_PROTOCOLS + ("chessnut", "pegasus")   # firmware.emulation: the commercial boards the board can be
 EMULATION_TRANSPORTS = ("pty", "serial", "ble")
 
 
@@ -492,11 +492,13 @@ def parse_config(data: dict[str, Any], source: str = "<config>", base: Path | No
     config = dataclasses.replace(config, source=source)
     if config.club.broker and not config.club.board:
         raise ConfigError(f'{source}: club.board: a board publishing to {config.club.broker} needs its number')
-    if config.emulation.transport == "ble" and config.emulation.protocol not in ("", "chesslink", "chessnut"):
-        raise ConfigError(f'{source}: emulation.transport: over Bluetooth the board speaks "chesslink" or '
-                          f'"chessnut" (not yet {config.emulation.protocol!r})')
+    if config.emulation.transport == "ble" and config.emulation.protocol not in ("", "chesslink", "chessnut", "pegasus"):
+        raise ConfigError(f'{source}: emulation.transport: over Bluetooth the board speaks "chesslink", '
+                          f'"chessnut" or "pegasus" (not yet {config.emulation.protocol!r})')
     if config.emulation.protocol == "chessnut" and config.emulation.transport != "ble":
         raise ConfigError(f'{source}: emulation.transport: a Chessnut Air speaks over Bluetooth only: "ble"')
+    if config.emulation.protocol == "pegasus" and config.emulation.transport != "ble":
+        raise ConfigError(f'{source}: emulation.transport: a DGT Pegasus speaks over Bluetooth only: "ble"')
     if config.emulation.protocol and config.emulation.transport == "serial" and not config.emulation.link:
         raise ConfigError(f'{source}: emulation.link: transport = "serial" needs the device (e.g. "/dev/ttyGS0")')
     if config.board.sensors == "replay" and not config.board.capture:

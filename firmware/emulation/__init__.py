@@ -7,6 +7,7 @@ talks to one of a few commercial boards; this package makes Échiquier answer as
   the game has them where the sensors see a piece, and the app's lights per square (pure).
 * One codec per protocol, pure state machines (bytes and the time in, frozen events out):
   :mod:`~firmware.emulation.chesslink` (Millennium ChessLink), :mod:`~firmware.emulation.dgt`
-  (DGT e-board serial).
+  (DGT e-board serial), :mod:`~firmware.emulation.pegasus` (DGT Pegasus, DGT's framing over
+  Bluetooth LE), :mod:`~firmware.emulation.chessnut` (Chessnut Air).
 * The shells that carry the bytes (a local pseudo-terminal) and the bridge to the session.
 """

@@ -60,7 +60,11 @@ CHESSNUT_AIR = GattProfile("Chessnut Air", "1b7e8261-2877-41c3-b46e-cf057c562023
                            "1b7e8272-2877-41c3-b46e-cf057c562023", "1b7e8262-2877-41c3-b46e-cf057c562023",
                            write_service=_CHESSNUT_OP,
                            silent=((_CHESSNUT_OP, "1b7e8273-2877-41c3-b46e-cf057c562023"),))
-PROFILES = {"chesslink": CHESSLINK_BLE, "chessnut": CHESSNUT_AIR}
+# DGT Pegasus: DGT's framing over the Nordic UART service (DGTCentaurMods' PegasusClient); apps look
+# for a name beginning "DGT_PEGASUS" (BearChess, Universal-Chess); the real board adds its own number.
+PEGASUS_BLE = GattProfile("DGT_PEGASUS_0001", "6e400001-b5a3-f393-e0a9-e50e24dcca9e",
+                          "6e400002-b5a3-f393-e0a9-e50e24dcca9e", "6e400003-b5a3-f393-e0a9-e50e24dcca9e")
+PROFILES = {"chesslink": CHESSLINK_BLE, "chessnut": CHESSNUT_AIR, "pegasus": PEGASUS_BLE}
 
 
 class _Service(ServiceInterface):
@@ -249,4 +253,4 @@ class BlePort:
         bus.disconnect()
 
 
-__all__ = ["BlePort", "GattProfile", "CHESSLINK_BLE", "CHESSNUT_AIR", "PROFILES"]
+__all__ = ["BlePort", "GattProfile", "CHESSLINK_BLE", "CHESSNUT_AIR", "PEGASUS_BLE", "PROFILES"]

@@ -30,6 +30,7 @@ from typing import Any, Protocol
 from firmware.emulation.board import EMPTY_BOARD, AppSeen, Event, Light, Lights, Pieces, Send, pieces_shown
 from firmware.emulation.chesslink import ChessLink
 from firmware.emulation.chessnut import Chessnut
+from firmware.emulation.pegasus import Pegasus
 from firmware.emulation.dgt import Dgt
 from firmware.emulation.leds import LentLeds, frame_of
 from firmware.session.app_link import AppLink
@@ -62,6 +63,7 @@ PROTOCOLS: dict[str, tuple[str, Callable[[float], Codec]]] = {
     "chesslink": ("ChessLink", ChessLink),
     "dgt": ("DGT", Dgt),
     "chessnut": ("Chessnut", Chessnut),
+    "pegasus": ("DGT Pegasus", Pegasus),
 }
 
 

@@ -75,9 +75,9 @@ def square_of(number: int) -> int:
     return field(number)
 
 
-def dump(pieces: Pieces) -> bytes:
-    """The board dump message of ``pieces``."""
-    return message(MSG_BOARD_DUMP, bytes(CODES[pieces.at(square_of(n))] for n in range(64)))
+def dump(pieces: Pieces, codes: dict[str, int] = CODES) -> bytes:
+    """The board dump message of ``pieces``, each square's piece as ``codes`` names it."""
+    return message(MSG_BOARD_DUMP, bytes(codes[pieces.at(square_of(n))] for n in range(64)))
 
 
 class Dgt:
@@ -85,7 +85,13 @@ class Dgt:
 
     ``receive(data, now)``: bytes from the app; ``board(pieces, now)``: a settled reading's
     pieces. Each returns the frozen events that follow. Nothing happens with time alone.
+    A board that speaks DGT's framing with other commands or codes (the Pegasus) sets the
+    class's ``codes``, ``simple`` and ``sized`` and extends ``_command`` and ``_sized``.
     """
+
+    codes: dict[str, int] = CODES
+    simple: tuple[int, ...] = SIMPLE
+    sized: tuple[int, ...] = SIZED
 
     def __init__(self, now: float = 0.0, *, version: tuple[int, int] = VERSION, serial: str = "00001",
                  long_serial: str = "0000000001") -> None:
@@ -111,10 +117,10 @@ class Dgt:
                     self._pending = bytearray()
                     self._sized(bytes(pending), events, now)
                 continue
-            if byte in SIZED:
+            if byte in self.sized:
                 self._pending = bytearray([byte])
                 continue
-            if byte in SIMPLE:
+            if byte in self.simple:
                 self._seen(byte, events)
                 events.extend(self._command(byte))
         return events
@@ -126,7 +132,7 @@ class Dgt:
             return []
         emptied = [s for s in range(64) if before.at(s) != pieces.at(s) and pieces.at(s) == "."]
         filled = [s for s in range(64) if before.at(s) != pieces.at(s) and pieces.at(s) != "."]
-        return [Send(message(MSG_FIELD_UPDATE, bytes([field(s), CODES[pieces.at(s)]]))) for s in emptied + filled]
+        return [Send(message(MSG_FIELD_UPDATE, bytes([field(s), self.codes[pieces.at(s)]]))) for s in emptied + filled]
 
     def poll(self, now: float) -> list[Event]:
         return []
@@ -143,7 +149,7 @@ class Dgt:
 
     def _command(self, byte: int) -> list[Event]:
         if byte == DUMP:
-            return [Send(dump(self.pieces))]
+            return [Send(dump(self.pieces, self.codes))]
         if byte in (UPDATE, UPDATE_BOARD, UPDATE_NICE):
             self.updating = True
             return []

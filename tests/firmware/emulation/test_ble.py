@@ -1,4 +1,4 @@
-"""The board as a Bluetooth LE ChessLink board and Chessnut Air, without a radio: bluezoo (a mock of BlueZ's D-Bus API) on a private bus, bleak as the app.
+"""The board as a Bluetooth LE ChessLink board, Chessnut Air and DGT Pegasus, without a radio: bluezoo (a mock of BlueZ's D-Bus API) on a private bus, bleak as the app.
 
 The board's GATT service registers on one mock adapter (hci1) through BlueZ's D-Bus API; the app
 scans on the other (hci0), finds "MILLENNIUM CHESS", reads the service, subscribes to the
@@ -26,6 +26,7 @@ from .clients import CHESSLINK_REPLIES, led_frame, odd, status_placement, with_c
 
 BLUEZOO = Path(sys.executable).with_name("bluezoo")
 APP_ADAPTER, BOARD_ADAPTER, CHESSNUT_ADAPTER = "00:00:00:00:00:01", "00:00:00:00:00:02", "00:00:00:00:00:03"
+PEGASUS_ADAPTER = "00:00:00:00:00:04"
 WAIT_S = 15.0
 FOOLS_MATE = [("f2f3", "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR"),
               ("e7e5", "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR"),
@@ -44,10 +45,10 @@ def bluez(tmp_path_factory):
     before = os.environ.get("DBUS_SYSTEM_BUS_ADDRESS")
     os.environ["DBUS_SYSTEM_BUS_ADDRESS"] = address
     zoo = subprocess.Popen([str(BLUEZOO), "--auto-enable", "--scan-interval", "1", "-a", APP_ADAPTER,
-                            "-a", BOARD_ADAPTER, "-a", CHESSNUT_ADAPTER], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            "-a", BOARD_ADAPTER, "-a", CHESSNUT_ADAPTER, "-a", PEGASUS_ADAPTER], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         for line in zoo.stderr:                 # bluezoo says when each adapter is there
-            if CHESSNUT_ADAPTER in line and "Adding adapter" in line:
+            if PEGASUS_ADAPTER in line and "Adding adapter" in line:
                 break
         else:
             raise RuntimeError("bluezoo stopped before its adapters were there")
@@ -256,6 +257,97 @@ async def test_an_app_plays_on_the_board_as_a_chessnut_air_over_ble(bluez, tmp_p
                     await asyncio.sleep(0.01)
             assert table.session.app is not None and table.session.app.protocol == "Chessnut"
             await client.stop_notify("1b7e8262-2877-41c3-b46e-cf057c562023")
+            async with asyncio.timeout(WAIT_S):
+                while table.session.app is not None:
+                    await asyncio.sleep(0.01)
+    finally:
+        emulation.stop()
+        await port.close()
+
+
+def read_pegasus_dump(message: bytes) -> int:
+    """The occupied squares (a bitboard, a1 = bit 0) of a Pegasus dump, as an app reads it: a8..h8 first."""
+    assert message[:3] == bytes([0x86, 0x00, 0x43])
+    return sum(1 << ((7 - n // 8) * 8 + n % 8) for n in range(64) if message[3 + n])
+
+
+async def test_an_app_plays_on_the_board_as_a_dgt_pegasus_over_ble(bluez, tmp_path):
+    import chess
+    from bleak import BleakClient, BleakScanner
+
+    from firmware.emulation.ble import PEGASUS_BLE, BlePort
+
+    table = Table(tmp_path)
+    leds = LentLeds(table.leds)
+    table.session.leds = leds
+    port = BlePort(PEGASUS_BLE, adapter="/org/bluez/hci3")
+    seen: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def detected(device, advertisement) -> None:
+        if (advertisement.local_name or "").startswith("DGT_PEGASUS") and not seen.done():
+            assert PEGASUS_BLE.service in advertisement.service_uuids
+            seen.set_result(device)
+
+    scanner = BleakScanner(detected, bluez={"adapter": "hci0"})
+    await scanner.start()
+    await port.open()
+    emulation = Emulation(table.session, port, "pegasus", leds=leds, app="DGT app", clock=lambda: table.t,
+                          on_app=lambda link: attach_app(table.session, link))
+    emulation.start()
+    table.setup()
+    dumps: list[int] = []
+    changed = asyncio.Event()
+    buffer = bytearray()
+
+    def received(_characteristic, data: bytearray) -> None:
+        buffer.extend(data)
+        while len(buffer) >= 3 and len(buffer) >= (buffer[1] << 7 | buffer[2]):
+            size = buffer[1] << 7 | buffer[2]
+            if buffer[0] == 0x86:
+                dumps.append(read_pegasus_dump(bytes(buffer[:size])))
+            del buffer[:size]
+        changed.set()
+
+    async def until(condition, what: str) -> None:
+        async with asyncio.timeout(WAIT_S):
+            while not condition():
+                changed.clear()
+                await changed.wait()
+
+    nus_write, nus_notify = "6e400002-b5a3-f393-e0a9-e50e24dcca9e", "6e400003-b5a3-f393-e0a9-e50e24dcca9e"
+    try:
+        try:
+            async with asyncio.timeout(WAIT_S):
+                device = await seen
+        finally:
+            await scanner.stop()
+        async with BleakClient(device, bluez={"adapter": "hci0"}) as client:
+            service = client.services.get_service("6e400001-b5a3-f393-e0a9-e50e24dcca9e")
+            assert service is not None
+            assert "notify" in service.get_characteristic(nus_notify).properties
+            assert "write-without-response" in service.get_characteristic(nus_write).properties
+            await client.start_notify(nus_notify, received)
+            # DGT's app's opening, as recorded: reset, lights out, developer key, trademark, dump, updates
+            await client.write_gatt_char(nus_write, bytes.fromhex("40 60 02 00 00 63 07 8e 87 b0 18 b6 f4 00 5a 47"),
+                                         response=False)
+            await client.write_gatt_char(nus_write, bytes.fromhex("42 44"), response=False)
+            await until(lambda: dumps, "the first dump")
+            assert dumps[-1] == chess.Board().occupied
+            assert table.session.app is not None and table.session.app.protocol == "DGT Pegasus"
+            game = chess.Board()
+            for uci, _placement in FOOLS_MATE:
+                table.play(uci)
+                game.push_uci(uci)
+                await client.write_gatt_char(nus_write, bytes([0x42]), response=False)
+                await until(lambda: dumps[-1] == game.occupied, f"the dump after {uci}")
+            assert table.session.game.outcome is not None and table.session.game.outcome.winner == 1
+            d8, h4 = parse_square("d8"), parse_square("h4")
+            fields = [(7 - s // 8) * 8 + s % 8 for s in (d8, h4)]
+            await client.write_gatt_char(nus_write, bytes([0x60, 7, 5, 1, 0, 9, *fields, 0]), response=False)
+            async with asyncio.timeout(WAIT_S):
+                while set(table.leds.lit()) != {d8, h4}:
+                    await asyncio.sleep(0.01)
+            await client.stop_notify(nus_notify)
             async with asyncio.timeout(WAIT_S):
                 while table.session.app is not None:
                     await asyncio.sleep(0.01)

@@ -16,7 +16,7 @@ def test_the_settings_are_read_and_checked():
     config = loads_config('[emulation]\nprotocol = "dgt"\nlink = "/run/echiquier/board"\napp = "PicoChess"\n')
     assert (config.emulation.protocol, config.emulation.link, config.emulation.app) == (
         "dgt", "/run/echiquier/board", "PicoChess")
-    with pytest.raises(ConfigError, match="emulation.protocol: expected one of '', 'chesslink', 'dgt', 'chessnut'"):
+    with pytest.raises(ConfigError, match="emulation.protocol: expected one of '', 'chesslink', 'dgt', 'chessnut', 'pegasus'"):
         loads_config('[emulation]\nprotocol = "novag"\n')
     with pytest.raises(ConfigError, match="emulation.colour"):
         loads_config('[emulation]\ncolour = "cyan"\n')
@@ -43,10 +43,18 @@ def test_sim_names_the_protocols_it_can_speak(capsys, tmp_path):
 def test_bluetooth_speaks_chesslink_on_a_named_adapter():
     config = loads_config('[emulation]\nprotocol = "chesslink"\ntransport = "ble"\nadapter = "hci1"\n')
     assert (config.emulation.transport, config.emulation.adapter) == ("ble", "hci1")
-    with pytest.raises(ConfigError, match='over Bluetooth the board speaks "chesslink" or "chessnut"'):
+    with pytest.raises(ConfigError, match='over Bluetooth the board speaks "chesslink", "chessnut" or "pegasus"'):
         loads_config('[emulation]\nprotocol = "dgt"\ntransport = "ble"\n')
     with pytest.raises(ConfigError, match="a Chessnut Air speaks over Bluetooth only"):
         loads_config('[emulation]\nprotocol = "chessnut"\nlink = "/tmp/x"\n')
     assert loads_config('[emulation]\nprotocol = "chessnut"\ntransport = "ble"\n').emulation.protocol == "chessnut"
     with pytest.raises(ConfigError, match="emulation.adapter"):
         loads_config('[emulation]\nadapter = "/org/bluez/hci0"\n')
+
+
+def test_a_dgt_pegasus_speaks_over_bluetooth_only_under_its_name():
+    config = loads_config('[emulation]\nprotocol = "pegasus"\ntransport = "ble"\nname = "DGT_PEGASUS_1234"\n')
+    assert (config.emulation.protocol, config.emulation.name) == ("pegasus", "DGT_PEGASUS_1234")
+    for transport in ("pty", "serial"):
+        with pytest.raises(ConfigError, match="a DGT Pegasus speaks over Bluetooth only"):
+            loads_config(f'[emulation]\nprotocol = "pegasus"\ntransport = "{transport}"\nlink = "/tmp/x"\n')
