@@ -450,8 +450,9 @@ def test_the_pieces_are_drawn_as_svg_and_white_ones_are_light(sim, open_page):
 def test_french_turns_the_page_and_the_prompts_into_french_and_the_legend_shows(sim, open_page):
     server = sim()
     page = open_page(server)
-    expect(page.locator("#led-legend-list li")).to_have_count(12)
+    expect(page.locator("#led-legend-list li")).to_have_count(17)   # 12 of the game, 5 of the coach
     expect(page.locator('#led-legend-list li[data-role="check"]')).to_contain_text("a king in check")
+    expect(page.locator('#led-legend-list li[data-role="blunder"]')).to_contain_text("the coach: a blunder")
     move(page, "e2", "e5")                 # not a legal move
     expect(page.locator("#status")).to_have_text("Not a legal move (White to move): put the pawn on e5 back on e2")
     page.click("#lang-fr")
