@@ -8,11 +8,14 @@ A short game is played on the board: after every move the status notified equals
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,6 +67,47 @@ def bluez(tmp_path_factory):
             os.environ["DBUS_SYSTEM_BUS_ADDRESS"] = before
 
 
+@contextlib.asynccontextmanager
+async def board_over_ble(tmp_path: Path, profile, adapter: str, protocol: str, app: str,
+                         named: Callable[[str], bool]) -> AsyncIterator[tuple[Table, Any, Any]]:
+    """The board on ``adapter`` as ``protocol``, found by the app: ``(table, device, advertisement)``
+    once a device ``named`` is heard on hci0; the emulation stopped and the port closed after.
+
+    The app scans, then the board advertises (bluezoo announces a device once; bleak hears of it
+    only if it listens already)."""
+    from bleak import BleakScanner
+
+    from firmware.emulation.ble import BlePort
+
+    table = Table(tmp_path)
+    leds = LentLeds(table.leds)
+    table.session.leds = leds
+    port = BlePort(profile, adapter=adapter)
+    seen: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def detected(device, advertisement) -> None:
+        if named(advertisement.local_name or "") and not seen.done():
+            seen.set_result((device, advertisement))
+
+    scanner = BleakScanner(detected, bluez={"adapter": "hci0"})
+    await scanner.start()
+    await port.open()
+    emulation = Emulation(table.session, port, protocol, leds=leds, app=app, clock=lambda: table.t,
+                          on_app=lambda link: attach_app(table.session, link))
+    emulation.start()
+    table.setup()
+    try:
+        try:
+            async with asyncio.timeout(WAIT_S):
+                device, advertisement = await seen
+        finally:
+            await scanner.stop()
+        yield table, device, advertisement
+    finally:
+        emulation.stop()
+        await port.close()
+
+
 class Notes:
     """The app's side of the notifications: bytes as they come, read back into ChessLink frames."""
 
@@ -101,37 +145,13 @@ class Notes:
 
 
 async def test_an_app_finds_the_board_over_ble_reads_its_service_and_plays_a_game(bluez, tmp_path):
-    from bleak import BleakClient, BleakScanner
+    from bleak import BleakClient
 
-    from firmware.emulation.ble import CHESSLINK_BLE, BlePort
+    from firmware.emulation.ble import CHESSLINK_BLE
 
-    table = Table(tmp_path)
-    leds = LentLeds(table.leds)
-    table.session.leds = leds
-    port = BlePort(CHESSLINK_BLE, adapter="/org/bluez/hci1")
-    seen: asyncio.Future = asyncio.get_running_loop().create_future()
-
-    def detected(device, advertisement) -> None:
-        if advertisement.local_name == "MILLENNIUM CHESS" and not seen.done():
-            assert CHESSLINK_BLE.service in advertisement.service_uuids
-            seen.set_result(device)
-
-    # The app scans, then the board advertises (bluezoo announces a device once; bleak hears of it
-    # only if it listens already).
-    scanner = BleakScanner(detected, bluez={"adapter": "hci0"})
-    await scanner.start()
-    await port.open()
-    emulation = Emulation(table.session, port, "chesslink", leds=leds, app="Tester", clock=lambda: table.t,
-                          on_app=lambda link: attach_app(table.session, link))
-    emulation.start()
-    table.setup()
     notes = Notes()
-    try:
-        try:
-            async with asyncio.timeout(WAIT_S):
-                device = await seen
-        finally:
-            await scanner.stop()
+    async with board_over_ble(tmp_path, CHESSLINK_BLE, "/org/bluez/hci1", "chesslink", "Tester", lambda name: name == "MILLENNIUM CHESS") as (table, device, seen):
+        assert CHESSLINK_BLE.service in seen.service_uuids
         async with BleakClient(device, bluez={"adapter": "hci0"}) as client:
             service = client.services.get_service(CHESSLINK_BLE.service)
             assert service is not None
@@ -167,9 +187,6 @@ async def test_an_app_finds_the_board_over_ble_reads_its_service_and_plays_a_gam
                 while table.session.app is not None:
                     await asyncio.sleep(0.01)
             assert table.leds.last == table.session.leds_frame   # the board's own LEDs again
-    finally:
-        emulation.stop()
-        await port.close()
 
 
 def read_chessnut(message: bytes) -> str:
@@ -186,27 +203,10 @@ def read_chessnut(message: bytes) -> str:
 
 
 async def test_an_app_plays_on_the_board_as_a_chessnut_air_over_ble(bluez, tmp_path):
-    from bleak import BleakClient, BleakScanner
+    from bleak import BleakClient
 
-    from firmware.emulation.ble import CHESSNUT_AIR, BlePort
+    from firmware.emulation.ble import CHESSNUT_AIR
 
-    table = Table(tmp_path)
-    leds = LentLeds(table.leds)
-    table.session.leds = leds
-    port = BlePort(CHESSNUT_AIR, adapter="/org/bluez/hci2")
-    seen: asyncio.Future = asyncio.get_running_loop().create_future()
-
-    def detected(device, advertisement) -> None:
-        if (advertisement.local_name or "").startswith("Chessnut") and not seen.done():
-            seen.set_result(device)
-
-    scanner = BleakScanner(detected, bluez={"adapter": "hci0"})
-    await scanner.start()
-    await port.open()
-    emulation = Emulation(table.session, port, "chessnut", leds=leds, app="Tester", clock=lambda: table.t,
-                          on_app=lambda link: attach_app(table.session, link))
-    emulation.start()
-    table.setup()
     positions: list[str] = []
     changed = asyncio.Event()
     buffer = bytearray()
@@ -225,12 +225,7 @@ async def test_an_app_plays_on_the_board_as_a_chessnut_air_over_ble(bluez, tmp_p
                 changed.clear()
                 await changed.wait()
 
-    try:
-        try:
-            async with asyncio.timeout(WAIT_S):
-                device = await seen
-        finally:
-            await scanner.stop()
+    async with board_over_ble(tmp_path, CHESSNUT_AIR, "/org/bluez/hci2", "chessnut", "Tester", lambda name: name.startswith("Chessnut")) as (table, device, seen):
         async with BleakClient(device, bluez={"adapter": "hci0"}) as client:
             fen_service = client.services.get_service("1b7e8261-2877-41c3-b46e-cf057c562023")
             op_service = client.services.get_service("1b7e8271-2877-41c3-b46e-cf057c562023")
@@ -260,9 +255,6 @@ async def test_an_app_plays_on_the_board_as_a_chessnut_air_over_ble(bluez, tmp_p
             async with asyncio.timeout(WAIT_S):
                 while table.session.app is not None:
                     await asyncio.sleep(0.01)
-    finally:
-        emulation.stop()
-        await port.close()
 
 
 def read_pegasus_dump(message: bytes) -> int:
@@ -273,28 +265,10 @@ def read_pegasus_dump(message: bytes) -> int:
 
 async def test_an_app_plays_on_the_board_as_a_dgt_pegasus_over_ble(bluez, tmp_path):
     import chess
-    from bleak import BleakClient, BleakScanner
+    from bleak import BleakClient
 
-    from firmware.emulation.ble import PEGASUS_BLE, BlePort
+    from firmware.emulation.ble import PEGASUS_BLE
 
-    table = Table(tmp_path)
-    leds = LentLeds(table.leds)
-    table.session.leds = leds
-    port = BlePort(PEGASUS_BLE, adapter="/org/bluez/hci3")
-    seen: asyncio.Future = asyncio.get_running_loop().create_future()
-
-    def detected(device, advertisement) -> None:
-        if (advertisement.local_name or "").startswith("DGT_PEGASUS") and not seen.done():
-            assert PEGASUS_BLE.service in advertisement.service_uuids
-            seen.set_result(device)
-
-    scanner = BleakScanner(detected, bluez={"adapter": "hci0"})
-    await scanner.start()
-    await port.open()
-    emulation = Emulation(table.session, port, "pegasus", leds=leds, app="DGT app", clock=lambda: table.t,
-                          on_app=lambda link: attach_app(table.session, link))
-    emulation.start()
-    table.setup()
     dumps: list[int] = []
     changed = asyncio.Event()
     buffer = bytearray()
@@ -315,12 +289,8 @@ async def test_an_app_plays_on_the_board_as_a_dgt_pegasus_over_ble(bluez, tmp_pa
                 await changed.wait()
 
     nus_write, nus_notify = "6e400002-b5a3-f393-e0a9-e50e24dcca9e", "6e400003-b5a3-f393-e0a9-e50e24dcca9e"
-    try:
-        try:
-            async with asyncio.timeout(WAIT_S):
-                device = await seen
-        finally:
-            await scanner.stop()
+    async with board_over_ble(tmp_path, PEGASUS_BLE, "/org/bluez/hci3", "pegasus", "DGT app", lambda name: name.startswith("DGT_PEGASUS")) as (table, device, seen):
+        assert PEGASUS_BLE.service in seen.service_uuids
         async with BleakClient(device, bluez={"adapter": "hci0"}) as client:
             service = client.services.get_service("6e400001-b5a3-f393-e0a9-e50e24dcca9e")
             assert service is not None
@@ -351,6 +321,3 @@ async def test_an_app_plays_on_the_board_as_a_dgt_pegasus_over_ble(bluez, tmp_pa
             async with asyncio.timeout(WAIT_S):
                 while table.session.app is not None:
                     await asyncio.sleep(0.01)
-    finally:
-        emulation.stop()
-        await port.close()
