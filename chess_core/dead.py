@@ -14,7 +14,8 @@ each sound on its own:
    return to by moves played back, checked move by move; a position it follows that cannot mate;
 3. a static proof (chess_core.dead_static): where every piece could ever stand, and why no mate
    fits there. It settles locked pawn chains, bishops shut out of the king's squares, kings that
-   can never be boxed in, with no search at all;
+   can never be boxed in, and a king caged on two squares that the other king cannot come near
+   without stalemating it, with no search at all;
 4. a short guided helpmate search (chess_core.dead_search), which finds the quick mates;
 5. a greedy best-first search towards a corner mate, briefly: it leads the loser's king to its
    corner while idle pieces may wander (and exhausts small sets of positions);
@@ -43,7 +44,7 @@ from dataclasses import dataclass
 from .dead_guide import order_moves
 from .dead_memory import Line, Memory, memory_key
 from .dead_search import STEP_NODES, BestFirst, GuidedSearch, Steps, Walk, drain, hopeless, run_steps, shorten_steps
-from .dead_static import Reach, mate_impossible
+from .dead_static import Reach, cannot_mate
 from .move import Move, decode
 from .position import Position
 from .squares import QUEEN, ROOK
@@ -133,7 +134,7 @@ def _can_mate(work: Position, color: int, budget: int) -> Steps[MateVerdict]:
 def _search(work: Position, color: int, budget: int) -> Steps[tuple[MateVerdict, Line]]:
     """can_mate's searches for one side, in turn: the static proof, a short guided search, the
     static proof one move deep, the best-first search, the walk, a long guided search."""
-    if mate_impossible(Reach(work), color):
+    if cannot_mate(work, color):
         return _CANNOT, ()
     yield
     quick = yield from GuidedSearch(work, color, min(budget, 600)).steps(1, 3)
@@ -177,7 +178,7 @@ def _impossible_after_any_move(pos: Position, color: int) -> Steps[bool]:
                 if pos.turn != color and pos.is_check():
                     return False
                 continue
-            if not hopeless(pos, color) and not mate_impossible(Reach(pos), color):
+            if not hopeless(pos, color) and not cannot_mate(pos, color):
                 return False
         finally:
             pos.unmake()
@@ -187,7 +188,7 @@ def _impossible_after_any_move(pos: Position, color: int) -> Steps[bool]:
 
 def _prune(pos: Position, colors: tuple[int, ...]) -> bool:
     reach = Reach(pos)
-    return all(mate_impossible(reach, c) for c in colors)
+    return all(cannot_mate(pos, c, reach) for c in colors)
 
 
 # What was proved: helpmates (and the positions along them), positions that cannot mate. A
@@ -318,7 +319,7 @@ class _Side:
         if not kind.startswith("static") and nodes <= 0:
             return None
         if kind == "static":
-            self.decided = mate_impossible(Reach(pos), color)
+            self.decided = cannot_mate(pos, color)
         elif kind == "static1":
             self.decided = yield from _impossible_after_any_move(pos, color)
         elif kind in ("guided", "deep"):

@@ -24,6 +24,10 @@ checkmated: the king must be able to stand there, some piece of the winner must 
 it, and each neighbour the king could otherwise enter must be attacked by the winner or taken by
 one of the loser's own pieces (each of those pieces on a different square). If no square
 survives, the winner cannot checkmate, whatever both sides play.
+
+``shuttle_mate_impossible`` adds a hypothesis to the fixpoint (a fence the other king never
+crosses) for a king caged on two squares, checks that the hypothesis keeps the cage closed, and
+shows that crossing the fence ends the game in stalemate. ``cannot_mate`` tries both.
 """
 from __future__ import annotations
 
@@ -135,7 +139,9 @@ class Reach:
 
     __slots__ = ("pieces", "reach", "attacks", "mobile", "promoted", "king_index")
 
-    def __init__(self, pos: Position) -> None:
+    def __init__(self, pos: Position, fence: tuple[int, int] = (0, 0)) -> None:
+        """``fence``: squares each colour's king is supposed never to enter (a hypothesis whose
+        consequences ``shuttle_mate_impossible`` checks; no fence for a plain over-approximation)."""
         board, bb_color, ep = pos.board, pos.bb_color, pos.ep
         pieces = []
         for color in (0, 1):
@@ -187,7 +193,7 @@ class Reach:
         while True:
             fixed = [bb_color[0] & ~mobile, bb_color[1] & ~mobile]
             fixed_all = fixed[0] | fixed[1]
-            forbidden = [0, 0]  # squares the king of that colour can never step on
+            forbidden = [fence[0], fence[1]]  # squares the king of that colour can never step on
             for sq, kind, color in pieces:
                 bit = 1 << sq
                 if bit & mobile:
@@ -333,6 +339,12 @@ def mate_impossible(reach: Reach, winner: int) -> bool:
     return True
 
 
+def cannot_mate(pos: Position, winner: int, reach: Reach | None = None) -> bool:
+    """The static proofs in turn: ``mate_impossible`` on the position's fixpoint (``reach`` when
+    already computed), then ``shuttle_mate_impossible``."""
+    return mate_impossible(reach or Reach(pos), winner) or shuttle_mate_impossible(pos, winner)
+
+
 def _squares(bb: int) -> list[int]:
     out = []
     while bb:
@@ -340,3 +352,91 @@ def _squares(bb: int) -> list[int]:
         bb ^= low
         out.append(low.bit_length() - 1)
     return out
+
+
+def shuttle_mate_impossible(pos: Position, winner: int) -> bool:
+    """Whether ``winner`` can never mate because one king is caged on two squares: a static proof
+    for the positions where the plain over-approximation lets that cage be broken by a move that
+    would in fact end the game in stalemate.
+
+    The argument, for a side S whose other pieces are all pawns, its king on ``a``, and a
+    neighbouring square ``b``. Suppose the other king never enters the squares N next to ``a`` or
+    ``b`` (hypothesis H). If the fixpoint computed under H (a fence on N) shows every pawn of S
+    fixed and S's king never leaving {a, b}, then, by induction on the moves, as long as the other
+    king keeps out of N, S's only moves are its king's steps between ``a`` and ``b``. The first time
+    the other king enters N it stands next to the square S's king would have to step to (it
+    cannot stand next to the square S's king is on), and S, to move, has no move at all: the game
+    ends there (a capture in N gives S's pawns no move either: the king takes the captured pawn's
+    place). So every game either stays within the fenced fixpoint, where ``mate_impossible``
+    applies, or ends at that king move; and that move mates only if it uncovers a check (a king
+    gives none itself), which ``_uncovers_check`` rules out when no line from S's king through a
+    square the king could leave is free of pieces that never move.
+
+    Positions with castling rights are left to the searches.
+    """
+    if pos.castling:
+        return False
+    bb_color, bb_piece = pos.bb_color, pos.bb_piece
+    kings = bb_piece[KING]
+    for caged in (WHITE, BLACK):
+        if bb_color[caged] & ~kings & ~bb_piece[PAWN]:
+            continue  # pieces other than pawns: never shown fixed this way
+        other = caged ^ 1
+        pawns = bb_color[caged] & bb_piece[PAWN]
+        occupied = bb_color[0] | bb_color[1]
+        if (pawns << 8 if caged == WHITE else pawns >> 8) & ~occupied:
+            continue  # a pawn can push now
+        a = pos.king[caged]
+        other_king = pos.king[other]
+        if a < 0 or other_king < 0:
+            continue
+        enemy_pawns = bb_color[other] & bb_piece[PAWN]
+        for b in _squares(KING_ATTACKS[a] & ~bb_color[caged]):
+            if pawn_captures(enemy_pawns, other) >> b & 1:
+                continue  # attacked by a pawn now (an over-approximation would say so too)
+            cage = 1 << a | 1 << b
+            near = (KING_ATTACKS[a] | KING_ATTACKS[b]) & ~cage
+            if near >> other_king & 1:
+                continue
+            fence = (near, 0) if other == WHITE else (0, near)
+            reach = Reach(pos, fence)
+            if reach.king_region(caged) & ~cage or bb_color[caged] & ~kings & reach.mobile:
+                continue  # H does not keep the cage closed
+            if not mate_impossible(reach, winner):
+                return False
+            if winner == other and _uncovers_check(reach, pos, caged, a, b, near):
+                return False
+            return True
+    return False
+
+
+def _uncovers_check(reach: Reach, pos: Position, caged: int, a: int, b: int, near: int) -> bool:
+    """Whether the free king could step into ``near`` next to one cage square while uncovering a
+    line onto the other, where the caged king stands (an over-approximation: any line of a kind
+    the free side's pieces could ever move along, from a square its king could stand on that no
+    piece that never moves separates from the caged king)."""
+    other = caged ^ 1
+    free_king = reach.king_region(other)
+    fixed = (pos.bb_color[0] | pos.bb_color[1]) & ~reach.mobile
+    diagonal = straight = False
+    for i, (sq, kind, color) in enumerate(reach.pieces):
+        if color != other:
+            continue
+        if kind in (BISHOP, QUEEN) or reach.promoted[i]:
+            diagonal = True
+        if kind in (ROOK, QUEEN) or reach.promoted[i]:
+            straight = True
+    for x, y in ((a, b), (b, a)):
+        targets = near & KING_ATTACKS[y] & ~KING_ATTACKS[x]
+        for df, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1)):
+            if not (diagonal if df and dr else straight):
+                continue
+            f, r = (x & 7) + df, (x >> 3) + dr
+            while 0 <= f < 8 and 0 <= r < 8:
+                s = r * 8 + f
+                if fixed >> s & 1:
+                    break
+                if free_king >> s & 1 and KING_ATTACKS[s] & targets:
+                    return True
+                f, r = f + df, r + dr
+    return False

@@ -169,6 +169,80 @@ def test_a_static_proof_one_move_deep():
     assert white.verdict is CANNOT and black.verdict is CANNOT
 
 
+@pytest.mark.parametrize("fen", [
+    # White's king shuttles h3-h4 behind locked pawns; Black's bishops are all dark. Black's king
+    # could walk round to take g2 and free Black's pawns, but only by stalemating White first.
+    "8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - - 0 1",
+    "8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - - 0 1",
+    # Black's king shuttles a5-a6; White's four dark bishops never cover a6, and White's king
+    # cannot come next to a6 without leaving Black no move.
+    "8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - - 0 1",
+])
+def test_a_king_caged_on_two_squares_is_proved_dead(fen):
+    # From the CHA vector ("--"): before, the plain fixpoint let the free king break the cage, and
+    # no search of any budget could go through the bishops' positions.
+    white, black = verdicts(fen, budget=2_000)
+    assert white.verdict is CANNOT and black.verdict is CANNOT
+    assert is_dead(position(fen))
+
+
+def test_a_caged_king_with_a_move_to_spare_is_no_proof():
+    # The same cage, but White's c-pawn can still push: White keeps a tempo move, so Black's king
+    # may come next to the cage and a bishop check on h4 mates. The cage argument must not apply.
+    from chess_core.dead_static import shuttle_mate_impossible
+
+    fen = "8/b1b5/k6p/2b2p1P/1b3p2/5PpK/2P3P1/8 w - - 0 1"
+    assert not shuttle_mate_impossible(position(fen), BLACK)
+    assert_helpmate(fen, BLACK, can_mate(position(fen), BLACK))
+
+
+def _perturbed(fen: str, rng) -> str | None:  # type: ignore[no-untyped-def]
+    """``fen`` with one to three random changes: a piece moved, added or taken off; None when
+    the result is no legal position."""
+    start = position(fen)
+    board = {sq: piece for sq in range(64) if (piece := start.piece_at(sq)) is not None}
+    for _ in range(rng.randint(1, 3)):
+        empty = [sq for sq in range(64) if sq not in board]
+        roll = rng.random()
+        if roll < 0.5:
+            board[rng.choice(empty)] = board.pop(rng.choice(sorted(board)))
+        elif roll < 0.8:
+            board[rng.choice(empty)] = Piece(rng.choice((1, 2, 3, 4, 5)), rng.choice((WHITE, BLACK)))
+        else:
+            board.pop(rng.choice([sq for sq in sorted(board) if board[sq].piece_type != KING]))
+    pos = Position.empty()
+    for sq, piece in board.items():
+        pos.set_piece(sq, piece)
+    placement = pos.fen().split()[0]
+    try:
+        return Position.from_fen(f"{placement} {rng.choice('wb')} - - 0 1").fen()
+    except ValueError:
+        return None
+
+
+def test_the_cage_proof_never_meets_a_position_with_a_helpmate():
+    # The cage positions above, changed at random (seeded): wherever the cage proof says a side
+    # cannot mate, a plain helpmate search (no static proof) finds no mate.
+    import random
+
+    from chess_core.dead_search import GuidedSearch
+    from chess_core.dead_static import shuttle_mate_impossible
+
+    rng = random.Random(25)
+    seeds = ["8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - - 0 1", "8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - - 0 1",
+             "8/8/7p/2b2p1P/1bkb1p1K/2b2Pp1/6P1/8 b - - 0 1"]
+    proved = 0
+    for _ in range(400):
+        fen = _perturbed(rng.choice(seeds), rng)
+        if fen is None or not position(fen).legal_codes():
+            continue
+        for color in (WHITE, BLACK):
+            if shuttle_mate_impossible(position(fen), color):
+                proved += 1
+                assert GuidedSearch(position(fen), color, 20_000).run(1, 1000).line is None, (fen, color)
+    assert proved >= 30
+
+
 # -- the game hooks ------------------------------------------------------------------------------
 
 def test_flag_fall_against_a_side_that_cannot_mate_is_a_draw():
