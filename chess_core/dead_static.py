@@ -139,9 +139,11 @@ class Reach:
 
     __slots__ = ("pieces", "reach", "attacks", "mobile", "promoted", "king_index")
 
-    def __init__(self, pos: Position, fence: tuple[int, int] = (0, 0)) -> None:
+    def __init__(self, pos: Position, fence: tuple[int, int] = (0, 0), loose: int = 0) -> None:
         """``fence``: squares each colour's king is supposed never to enter (a hypothesis whose
-        consequences ``shuttle_mate_impossible`` checks; no fence for a plain over-approximation)."""
+        consequences ``shuttle_mate_impossible`` checks; no fence for a plain over-approximation).
+        ``loose``: squares whose pieces count as able to leave from the start, whatever the
+        fixpoint says (so that no fact rests on their staying)."""
         board, bb_color, ep = pos.board, pos.bb_color, pos.ep
         pieces = []
         for color in (0, 1):
@@ -157,7 +159,7 @@ class Reach:
             if kind == KING:
                 self.king_index[color] = i
         n = len(pieces)
-        mobile = 0
+        mobile = loose
         # capturable[c]: squares where a piece of the other colour (not its king) could ever stand,
         # the only squares onto which a pawn of colour c could ever capture.
         capturable = [0, 0]
@@ -367,7 +369,8 @@ def shuttle_mate_impossible(pos: Position, winner: int) -> bool:
     the other king enters N it stands next to the square S's king would have to step to (it
     cannot stand next to the square S's king is on), and S, to move, has no move at all: the game
     ends there (a capture in N gives S's pawns no move either: the king takes the captured pawn's
-    place). So every game either stays within the fenced fixpoint, where ``mate_impossible``
+    place; and the fixpoint counts the other king as mobile from the start, so that nothing it
+    concluded rests on where that king stood before this move). So every game either stays within the fenced fixpoint, where ``mate_impossible``
     applies, or ends at that king move; and that move mates only if it uncovers a check (a king
     gives none itself), which ``_uncovers_check`` rules out when no line from S's king through a
     square the king could leave is free of pieces that never move.
@@ -399,7 +402,9 @@ def shuttle_mate_impossible(pos: Position, winner: int) -> bool:
             if near >> other_king & 1:
                 continue
             fence = (near, 0) if other == WHITE else (0, near)
-            reach = Reach(pos, fence)
+            # The free king counts as able to move from the start: its crossing of the fence must
+            # not undo a fact of the fixpoint (a pawn it blocked, a square it guarded).
+            reach = Reach(pos, fence, loose=1 << other_king)
             if reach.king_region(caged) & ~cage or bb_color[caged] & ~kings & reach.mobile:
                 continue  # H does not keep the cage closed
             if not mate_impossible(reach, winner):

@@ -196,6 +196,17 @@ def test_a_caged_king_with_a_move_to_spare_is_no_proof():
     assert_helpmate(fen, BLACK, can_mate(position(fen), BLACK))
 
 
+def test_a_cage_kept_shut_by_the_free_king_itself_is_no_proof():
+    # Found by review: Black's king on f4, boxed in by its own pawns and White's, guards g3 and
+    # blocks f3; Black's only move, Kg5, opens White's cage, and White mates after promotions.
+    # The free king must count as able to move from the start, or the proof rests on its staying.
+    from chess_core.dead_static import shuttle_mate_impossible
+
+    fen = "8/8/7p/3p1p1P/3P1k2/4pPpK/4P1P1/8 b - - 0 1"
+    assert not shuttle_mate_impossible(position(fen), WHITE)
+    assert_helpmate(fen, WHITE, can_mate(position(fen), WHITE))
+
+
 def _perturbed(fen: str, rng) -> str | None:  # type: ignore[no-untyped-def]
     """``fen`` with one to three random changes: a piece moved, added or taken off; None when
     the result is no legal position."""
@@ -230,7 +241,7 @@ def test_the_cage_proof_never_meets_a_position_with_a_helpmate():
 
     rng = random.Random(25)
     seeds = ["8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - - 0 1", "8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - - 0 1",
-             "8/8/7p/2b2p1P/1bkb1p1K/2b2Pp1/6P1/8 b - - 0 1"]
+             "8/8/7p/2b2p1P/1bkb1p1K/2b2Pp1/6P1/8 b - - 0 1", "8/8/7p/3p1p1P/3P1k2/4pPpK/4P1P1/8 b - - 0 1"]
     proved = 0
     for _ in range(400):
         fen = _perturbed(rng.choice(seeds), rng)
