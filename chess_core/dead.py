@@ -174,14 +174,14 @@ def _impossible_after_any_move(pos: Position, color: int) -> Steps[bool]:
     for code in pos.legal_codes():
         pos.make(code)
         try:
-            if not pos.legal_codes():
-                if pos.turn != color and pos.is_check():
-                    return False
-                continue
-            if not hopeless(pos, color) and not cannot_mate(pos, color):
-                return False
+            if pos.legal_codes():
+                possible = not hopeless(pos, color) and not cannot_mate(pos, color)
+            else:
+                possible = pos.turn != color and pos.is_check()  # the game ends: mate or stalemate
         finally:
             pos.unmake()
+        if possible:
+            return False
         yield
     return True
 
