@@ -467,7 +467,9 @@ def test_restore_keeps_the_recorded_end_without_judging_the_moves_again():
 
 # -- the exact searches run in slices, after the move and the clock ---------------------------------
 
-LOCKED = "8/1p6/kPp5/2P5/1pP5/1P6/7r/7K w - - 0 1"  # Kxh2 leaves locked pawns: dead, after a long search
+# Kxh5 leaves White a rook that can never get past its own king behind locked pawns: dead, after a
+# long search (the walk through every position that can follow; no static proof settles it).
+LOCKED = "2k5/6p1/6P1/6Pr/6PK/6PR/7P/8 w - - 0 1"
 
 
 @pytest.fixture
@@ -480,8 +482,8 @@ def test_the_dead_position_search_runs_a_slice_per_poll_after_the_move(cold):
     match = Match(MatchConfig(fen=LOCKED, analysis_steps=4))
     table = Table(match, occupied=0)
     table.show(Position(LOCKED).occupied)
-    moved = table.capture("h1", "h2")
-    assert [e.san for e in moved if isinstance(e, MoveMade)] == ["Kxh2"]
+    moved = table.capture("h4", "h5")
+    assert [e.san for e in moved if isinstance(e, MoveMade)] == ["Kxh5"]
     assert not table.of(GameOver)
     polls = 0
     while not table.of(GameOver):
@@ -504,19 +506,19 @@ def test_a_settled_reading_is_not_held_up_by_a_slice_of_the_search(cold, monkeyp
     match = Match(MatchConfig(fen=LOCKED, analysis_steps=4))
     table = Table(match, occupied=0)
     table.show(Position(LOCKED).occupied)
-    table.capture("h1", "h2")
+    table.capture("h4", "h5")
     table.wait(0.0)
     assert slices == [4]                      # the search is under way, a slice per poll
-    table.lift("a6", dt=0.0)                  # a raw reading, then the poll at its settle instant
-    assert slices == [4] and match.last_verdict.lifted == sq("a6")
-    table.place("a6", dt=0.0)                 # put back: settled, no move
+    table.lift("c8", dt=0.0)                  # a raw reading, then the poll at its settle instant
+    assert slices == [4] and match.last_verdict.lifted == sq("c8")
+    table.place("c8", dt=0.0)                 # put back: settled, no move
     assert slices == [4]
     table.wait(0.0)
     assert slices == [4, 4]                   # nothing else to do: the search goes on
     while not table.of(GameOver):
         table.wait(0.0)
     assert match.game.outcome.termination is Termination.INSUFFICIENT_MATERIAL
-    assert uci(match.game.moves) == ["h1h2"]
+    assert uci(match.game.moves) == ["h4h5"]
 
 
 def test_a_move_that_comes_before_the_verdict_drops_that_search_for_the_new_positions(cold):
@@ -525,14 +527,14 @@ def test_a_move_that_comes_before_the_verdict_drops_that_search_for_the_new_posi
     match = Match(MatchConfig(fen=LOCKED, analysis_steps=4))
     table = Table(match, occupied=0)
     table.show(Position(LOCKED).occupied)
-    table.capture("h1", "h2")
-    assert match.next_deadline() <= table.t  # the search of the position after Kxh2 is under way
-    moved = table.move("a6", "a5", dt=0.0)
-    assert [e.san for e in moved if isinstance(e, MoveMade)] == ["Ka5"]
+    table.capture("h4", "h5")
+    assert match.next_deadline() <= table.t  # the search of the position after Kxh5 is under way
+    moved = table.move("c8", "d8", dt=0.0)
+    assert [e.san for e in moved if isinstance(e, MoveMade)] == ["Kd8"]
     assert not match.game.is_over
     while not table.of(GameOver):
         table.wait(0.0)
-    assert uci(match.game.moves) == ["h1h2", "a6a5"]
+    assert uci(match.game.moves) == ["h4h5", "c8d8"]
     assert match.game.outcome.termination is Termination.INSUFFICIENT_MATERIAL
 
 
