@@ -108,7 +108,9 @@ class Position:
         return dump_fen(self, shredder=shredder)
 
     def copy(self, stack: bool = False) -> "Position":
-        other = Position.__new__(Position)
+        # Position(None), not Position.__new__: in the compiled build (make fast) __new__ took the
+        # slow generic path, 29 us a copy against 0.65 (0.9 us in pure Python, 0.56 with __new__).
+        other = Position(None)
         other.board = self.board[:]
         other.bb_color = self.bb_color[:]
         other.bb_piece = self.bb_piece[:]
