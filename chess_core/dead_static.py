@@ -370,10 +370,11 @@ def shuttle_mate_impossible(pos: Position, winner: int) -> bool:
     cannot stand next to the square S's king is on), and S, to move, has no move at all: the game
     ends there (a capture in N gives S's pawns no move either: the king takes the captured pawn's
     place; and the fixpoint counts the other king as mobile from the start, so that nothing it
-    concluded rests on where that king stood before this move). So every game either stays within the fenced fixpoint, where ``mate_impossible``
-    applies, or ends at that king move; and that move mates only if it uncovers a check (a king
-    gives none itself), which ``_uncovers_check`` rules out when no line from S's king through a
-    square the king could leave is free of pieces that never move.
+    concluded rests on where that king stood before this move). So every game either stays
+    within the fenced fixpoint, where ``mate_impossible`` applies, or ends at that king move; and
+    that move mates only if it uncovers a check (a king gives none itself), which
+    ``_uncovers_check`` rules out when no line from S's king through a square the king could
+    leave is free of pieces that never move.
 
     Positions with castling rights are left to the searches.
     """
