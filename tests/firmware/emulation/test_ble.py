@@ -108,6 +108,15 @@ async def board_over_ble(tmp_path: Path, profile, adapter: str, protocol: str, a
         await port.close()
 
 
+async def until(changed: asyncio.Event, condition: Callable[[], object], what: str) -> None:
+    """Wait, at most WAIT_S, until ``condition()`` holds, looking again each time the app's
+    notifications set ``changed``; ``what`` names the wait for the reader."""
+    async with asyncio.timeout(WAIT_S):
+        while not condition():
+            changed.clear()
+            await changed.wait()
+
+
 class Notes:
     """The app's side of the notifications: bytes as they come, read back into ChessLink frames."""
 
@@ -135,10 +144,7 @@ class Notes:
         self.changed.set()
 
     async def until(self, condition, what: str) -> None:
-        async with asyncio.timeout(WAIT_S):
-            while not condition():
-                self.changed.clear()
-                await self.changed.wait()
+        await until(self.changed, condition, what)
 
     def statuses(self) -> list[str]:
         return [status_placement(f[1:65]) for f in self.frames if f[0] == "s"]
@@ -219,12 +225,6 @@ async def test_an_app_plays_on_the_board_as_a_chessnut_air_over_ble(bluez, tmp_p
             del buffer[:38]
         changed.set()
 
-    async def until(condition, what: str) -> None:
-        async with asyncio.timeout(WAIT_S):
-            while not condition():
-                changed.clear()
-                await changed.wait()
-
     async with board_over_ble(tmp_path, CHESSNUT_AIR, "/org/bluez/hci2", "chessnut", "Tester", lambda name: name.startswith("Chessnut")) as (table, device, seen):
         async with BleakClient(device, bluez={"adapter": "hci0"}) as client:
             fen_service = client.services.get_service("1b7e8261-2877-41c3-b46e-cf057c562023")
@@ -235,11 +235,11 @@ async def test_an_app_plays_on_the_board_as_a_chessnut_air_over_ble(bluez, tmp_p
             await client.start_notify("1b7e8273-2877-41c3-b46e-cf057c562023", lambda c, d: None)
             await client.write_gatt_char("1b7e8272-2877-41c3-b46e-cf057c562023", bytes([0x21, 0x01, 0x00]),
                                          response=True)
-            await until(lambda: positions, "the position in real-time mode")
+            await until(changed, lambda: positions, "the position in real-time mode")
             assert positions[-1] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
             for uci, placement in FOOLS_MATE:
                 table.play(uci)
-                await until(lambda: positions[-1] == placement, f"the position after {uci}")
+                await until(changed, lambda: positions[-1] == placement, f"the position after {uci}")
             bitmap = bytearray(8)
             for name in ("d8", "h4"):
                 s = parse_square(name)
@@ -282,12 +282,6 @@ async def test_an_app_plays_on_the_board_as_a_dgt_pegasus_over_ble(bluez, tmp_pa
             del buffer[:size]
         changed.set()
 
-    async def until(condition, what: str) -> None:
-        async with asyncio.timeout(WAIT_S):
-            while not condition():
-                changed.clear()
-                await changed.wait()
-
     nus_write, nus_notify = "6e400002-b5a3-f393-e0a9-e50e24dcca9e", "6e400003-b5a3-f393-e0a9-e50e24dcca9e"
     async with board_over_ble(tmp_path, PEGASUS_BLE, "/org/bluez/hci3", "pegasus", "DGT app", lambda name: name.startswith("DGT_PEGASUS")) as (table, device, seen):
         assert PEGASUS_BLE.service in seen.service_uuids
@@ -301,7 +295,7 @@ async def test_an_app_plays_on_the_board_as_a_dgt_pegasus_over_ble(bluez, tmp_pa
             await client.write_gatt_char(nus_write, bytes.fromhex("40 60 02 00 00 63 07 8e 87 b0 18 b6 f4 00 5a 47"),
                                          response=False)
             await client.write_gatt_char(nus_write, bytes.fromhex("42 44"), response=False)
-            await until(lambda: dumps, "the first dump")
+            await until(changed, lambda: dumps, "the first dump")
             assert dumps[-1] == chess.Board().occupied
             assert table.session.app is not None and table.session.app.protocol == "DGT Pegasus"
             game = chess.Board()
@@ -309,7 +303,7 @@ async def test_an_app_plays_on_the_board_as_a_dgt_pegasus_over_ble(bluez, tmp_pa
                 table.play(uci)
                 game.push_uci(uci)
                 await client.write_gatt_char(nus_write, bytes([0x42]), response=False)
-                await until(lambda: dumps[-1] == game.occupied, f"the dump after {uci}")
+                await until(changed, lambda: dumps[-1] == game.occupied, f"the dump after {uci}")
             assert table.session.game.outcome is not None and table.session.game.outcome.winner == 1
             d8, h4 = parse_square("d8"), parse_square("h4")
             fields = [(7 - s // 8) * 8 + s % 8 for s in (d8, h4)]
