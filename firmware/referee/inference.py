@@ -21,9 +21,10 @@ Contract
 * ``expect(move | None)``: the opponent's move (engine, online) that the board must carry out;
   only it is accepted, and the last move can no longer be amended.
 * ``choose_promotion(piece_type)``: the piece for the promotion of the move being made (queen by
-  default; back to queen after each promotion, and when the pieces lifted are put back unmoved,
-  so that a choice for a pawn put back never promotes a later pawn, nor the other side's;
-  ``next_promotion`` reads it). ``amend_promotion(piece_type, time)``: change the piece of
+  default). The choice lasts until a promotion is made, a pawn that could promote is lifted and
+  put back unmoved, or the turn passes (any move committed), so that a choice for a pawn put
+  back never promotes a later pawn, nor the other side's; another piece straightened meanwhile
+  keeps it. ``next_promotion`` reads it. ``amend_promotion(piece_type, time)``: change the piece of
   the promotion just made, before the opponent starts (``[AMEND]``, or ``[]``).
 * ``alternatives()``: the other legal moves that explain the board as well as the last move,
   while it may be amended (``amendable()``); ``amend(move, time)``: a player's correction
@@ -218,6 +219,7 @@ class MoveInference:
         self._guide_back = guide_back
         self._expected: Move | None = None
         self._promotion = QUEEN
+        self._promotion_side = self.position.turn   # the side ``_promotion`` was chosen for
         self._a = Frame(self.position)       # the side to move, from the expected position
         self._b: Frame | None = None         # the last mover again, from the position before
         self._last: Move | None = None       # the move that ``_b`` may amend
@@ -269,6 +271,11 @@ class MoveInference:
         if piece_type not in (2, 3, 4, 5):
             raise ValueError(f"a promotion is to a knight, bishop, rook or queen, not {piece_type!r}")
         self._promotion = piece_type
+        # Whose promotion it is: the side to move's, unless a move of that side stands complete on
+        # the board, waiting, and is no promotion (the choice is then the next side's, made early).
+        waiting = [c.move for p in self._pendings if not p.amend for c in p.candidates]
+        ahead = bool(waiting) and not any(m.promotion for m in waiting)
+        self._promotion_side = self.position.turn ^ ahead
         for p in self._pendings:
             for c in p.candidates:
                 if c.move.promotion and c.move != self._expected:
@@ -515,8 +522,10 @@ class MoveInference:
     def _stable(self, time: float, touch: bool = True) -> list[Verdict]:
         self._pendings = []
         first = self._a.first_lift
-        if first is not None:   # pieces lifted and put back unmoved: a promotion chosen meanwhile is
-            self._promotion = QUEEN   # for no later pawn, nor the other side's
+        if any(s.move.promotion and self._a.lifted >> s.frm & 1 for s in self._a.shapes):
+            # A pawn that could promote lifted and put back unmoved: the piece chosen for it is
+            # for no later pawn. (Another piece straightened keeps the choice.)
+            self._promotion = QUEEN
         self._a.reset()
         if self._b is not None:
             # A correction starts again from this board; forget lifts that were put back
@@ -614,8 +623,8 @@ class MoveInference:
             frame = self._new_frame(self.position)
             frame.update(self._reading[0])
         self._a = frame
-        if move.promotion:
-            self._promotion = QUEEN
+        if move.promotion or base.turn == self._promotion_side:
+            self._promotion = QUEEN   # the promotion made, or the chooser's turn passed without one
         return [Verdict(kind, time, move=move)]
 
     def _revoke(self, time: float) -> list[Verdict]:

@@ -289,6 +289,33 @@ def test_the_promotion_choice_holds_for_one_promotion():
     assert hand.moves() == ["a7a8r", "a2a1q"]
 
 
+def test_the_promotion_choice_lasts_while_another_piece_is_straightened():
+    """Issue 32, item 1: the king lifted and set back (an adjustment) keeps the knight chosen."""
+    hand = Hand(PROMO)
+    hand.inference.choose_promotion(KNIGHT)
+    hand.lift("e1")
+    hand.place("e1")
+    hand.lift("a7")
+    assert committed(hand.place("a8")) == ["a7a8n"]
+
+
+def test_the_promotion_choice_ends_when_the_pawn_is_put_back_unmoved():
+    hand = Hand(PROMO)
+    hand.inference.choose_promotion(KNIGHT)
+    hand.lift("a7")
+    hand.place("a7")
+    hand.lift("a7")
+    assert committed(hand.place("a8")) == ["a7a8q"]
+
+
+def test_the_promotion_choice_ends_when_its_side_moves_without_promoting():
+    hand = Hand("8/P7/6k1/8/8/8/p7/4K3 w - - 0 1")
+    hand.inference.choose_promotion(ROOK)
+    hand.move("e1", "d1")
+    hand.move("a2", "a1")
+    assert hand.moves() == ["e1d1", "a2a1q"]
+
+
 def test_promotion_with_capture_mover_first():
     hand = Hand(PROMO)
     hand.inference.choose_promotion(ROOK)

@@ -124,3 +124,22 @@ def test_generated_games_with_a_clock_replay_exactly():
         assert data["result"] == expected_result(moves), seed
         assert len(match.clocks_after_move) == len(moves)
         assert all(0 < ms <= 900_000 + 10_000 * len(moves) for ms in match.clocks_after_move), seed
+
+
+def test_a_promotion_chosen_then_another_piece_adjusted_keeps_its_piece():
+    """The piece chosen for a promotion (a capture's ``promote`` line, the page's button) before
+    the pawn is lifted lasts while another piece of the mover is straightened (lifted and set back
+    on its square): 6 of 198 hidden games promoted to a queen instead, and the opponent's next
+    move then read as illegal (issue 32, item 1)."""
+    adjusted = 0
+    for seed in range(200):
+        moves = random_game(seed, max_plies=PLIES)
+        if not any(len(m) == 5 for m in moves):
+            continue
+        capture = capture_game(moves, seed=seed, colour=seed % 4 == 3, noise="bounce", adjust_rate=1.0)
+        adjusted += capture.patterns["adjusted after the promotion's choice"]
+        match = replay(capture.lines, CONFIG)
+        data = match.to_json()
+        assert data["moves"] == moves, seed
+        assert data["problems"] == [], seed
+    assert adjusted >= 30, adjusted
