@@ -136,6 +136,24 @@ def audio_section(args) -> list[Check]:
                         which=getattr(args, "which", None) or shutil.which, aplay=getattr(args, "aplay", None))
 
 
+def faults_section(args) -> list[Check]:
+    """The sensors the service found faulty during a game (firmware.session.sensor_faults), from
+    the configuration's state directory: each a warning naming its square and what to look at."""
+    from firmware.config import ConfigError, load_config
+    from firmware.session.sensor_faults import read_faults
+    try:
+        config = load_config(getattr(args, "config", None))
+    except ConfigError:
+        return []   # (the audio section says what is wrong with the configuration)
+    checks = []
+    for name, fault in sorted(read_faults(config.state_dir).items()):
+        what = "read a piece that was not there" if fault["reads_piece"] else "no longer saw its piece"
+        checks.append(Check(WARN, f"sensor {name}", f"during a game it {what} (since {fault['since']})",
+                            f"check the {'sensor' if fault['reads_piece'] else 'piece magnet and the reed switch'} "
+                            f"under {name} and its wiring; the line tests below test it"))
+    return checks
+
+
 def buttons_section(gpio, pinmap: PinMap, out) -> list[Check]:
     """The pin map's buttons, each read released (printed as a section); none without buttons."""
     checks = check_buttons(gpio, pinmap.buttons)
@@ -196,6 +214,10 @@ def run_doctor(args, pinmap: PinMap) -> int:
         checks += [c for _, cs in sections for c in cs]
     out.write(render(audio) + "\n")
     checks += audio[0][1]
+    faults = faults_section(args)
+    if faults:
+        out.write(render([("Sensors found faulty during play", faults)]) + "\n")
+        checks += faults
     if args.serial:
         section = check_coprocessor(args.serial, Path(args.root or "/"),
                                     serial_factory=getattr(args, "serial_factory", None),

@@ -113,7 +113,7 @@ from dataclasses import dataclass
 from chess_core import Move, Position
 from chess_core.squares import QUEEN, ROOK
 
-from firmware.referee.inference_frame import CASTLE, Evaluation, Fit, Frame, Shape
+from firmware.referee.inference_frame import CASTLE, FULL, Evaluation, Fit, Frame, Shape
 
 WAIT_SLIDE = 0.2    # s without change before a move that could be extended (a slide) commits
 WAIT_CASTLE = 1.5   # s before a rook move that begins castling commits as a rook move
@@ -201,10 +201,12 @@ def _continues(p: _Pending, c: _Candidate, ea: Evaluation) -> bool:
 class MoveInference:
     """Settled readings in, verdicts out; see the module docstring."""
 
-    def __init__(self, position: Position, *, touch_move: bool = False, takebacks: bool = False) -> None:
+    def __init__(self, position: Position, *, touch_move: bool = False, takebacks: bool = False,
+                 blind: int = 0) -> None:
         self.touch_move = touch_move
         self.takebacks = takebacks
         self.held = False   # the clocks are stopped: no move counts (``hold``); kept across ``reset``
+        self.blind = blind  # squares whose sensor is not trusted (``set_blind``); kept across ``reset``
         self.reset(position)
 
     # -- public API ------------------------------------------------------------------------
@@ -220,7 +222,7 @@ class MoveInference:
         self._expected: Move | None = None
         self._promotion = QUEEN
         self._promotion_side = self.position.turn   # the side ``_promotion`` was chosen for
-        self._a = Frame(self.position)       # the side to move, from the expected position
+        self._a = Frame(self.position, None, self.blind)   # the side to move, from the expected position
         self._b: Frame | None = None         # the last mover again, from the position before
         self._last: Move | None = None       # the move that ``_b`` may amend
         # Moves complete on the board but not committed: competing hypotheses, the likeliest
@@ -231,7 +233,7 @@ class MoveInference:
         if amend_last and not guide_back and self.position.move_stack():
             before = self.position.copy(stack=True)
             self._last = before.pop()
-            self._b = Frame(before)
+            self._b = Frame(before, None, self.blind)
             self._b.update(self.position.occupied)
 
     def hold(self, time: float) -> list[Verdict]:
@@ -265,6 +267,14 @@ class MoveInference:
         self._pendings = []
         self._a = self._new_frame(self.position)
         self._a.update(self._reading[0])
+
+    def set_blind(self, squares: int) -> None:
+        """Ignore the readings of ``squares`` (sensors found dead or stuck) from now on: a move
+        to or from one is read from the other squares (see :mod:`firmware.referee.inference_frame`)."""
+        self.blind = squares
+        for frame in [self._a, self._b, *(c.frame for p in self._pendings for c in p.candidates)]:
+            if frame is not None:
+                frame.blind, frame.keep = squares, ~squares & FULL
 
     def choose_promotion(self, piece_type: int) -> None:
         """The piece for the next promotion (also one complete on the board but not committed)."""
@@ -311,10 +321,11 @@ class MoveInference:
             return ()
         occ, white, black = self._reading
         found = []
+        keep = ~self.blind
         for s in b.shapes:
-            if s.after != occ or (s.frm, s.to) == (last.from_square, last.to_square):
+            if (s.after ^ occ) & keep or (s.frm, s.to) == (last.from_square, last.to_square):
                 continue
-            if white is not None and (s.after_white, s.after_black) != (white, black):
+            if white is not None and black is not None and ((s.after_white ^ white) | (s.after_black ^ black)) & keep:
                 continue
             if s.move.promotion and last.promotion:   # the square misread, not the piece the player chose
                 found.append(Move(s.frm, s.to, last.promotion))
@@ -413,6 +424,16 @@ class MoveInference:
         # Any move complete on the board, waiting for its timer or for a reading to tell it
         # from another (a swept capture the LEDs ask to touch): a flag must not fall over it.
         return min((p.time for p in self._pendings), default=None)
+
+    @property
+    def reading(self) -> _Reading:
+        """The latest settled reading fed: occupancy, and the colours of a colour-sensing board."""
+        return self._reading
+
+    @property
+    def expected(self) -> Move | None:
+        """The opponent's move the board must carry out (``expect``), or None."""
+        return self._expected
 
     @property
     def next_promotion(self) -> int:
@@ -600,7 +621,7 @@ class MoveInference:
         self._reading = p.reading
         out = self._commit(p.amend, c.move, p.time, None)
         if self._b is not None:
-            self._b = Frame(self._b.pos, self._b.allowed)
+            self._b = Frame(self._b.pos, self._b.allowed, self.blind)
             self._b.update(p.reading[0])
         for t, reading in history:
             out += self.poll(t)
@@ -645,10 +666,7 @@ class MoveInference:
             return None
         before = self.position.copy(stack=True)
         move = before.pop()
-        occ, white, black = self._reading
-        if occ != before.occupied:
-            return None
-        if white is not None and (white != before.bb_color[0] or black != before.bb_color[1]):
+        if not self._shows(before):
             return None
         self.position = before
         self._a = self._new_frame(before)
@@ -674,7 +692,7 @@ class MoveInference:
 
     def _new_frame(self, pos: Position) -> Frame:
         allowed = self._expected if pos is self.position else None
-        return Frame(pos, allowed)
+        return Frame(pos, allowed, self.blind)
 
     @staticmethod
     def _after(pos: Position, move: Move) -> Position:
@@ -697,26 +715,27 @@ class MoveInference:
         last = self._last
         if last is None or not last.promotion:
             return False
-        return self._reading[0] == self.position.occupied & ~(1 << last.to_square)
+        return not (self._reading[0] ^ self.position.occupied & ~(1 << last.to_square)) & ~self.blind
 
     def _shows(self, pos: Position) -> bool:
         """Does the latest reading show ``pos`` (its occupancy, and colours where sensed)?"""
         occ, white, black = self._reading
-        if occ != pos.occupied:
+        keep = ~self.blind
+        if (occ ^ pos.occupied) & keep:
             return False
-        return white is None or black is None or (white, black) == (pos.bb_color[0], pos.bb_color[1])
+        return white is None or black is None or not ((white ^ pos.bb_color[0]) | (black ^ pos.bb_color[1])) & keep
 
     def _only_lifted(self) -> bool:
         occ, white, black = self._reading
-        pos = self.position
-        if occ & ~pos.occupied:
+        pos, keep = self.position, ~self.blind
+        if occ & ~pos.occupied & keep:
             return False
         if white is None or black is None:
             return True
-        return not (white & ~pos.bb_color[0] or black & ~pos.bb_color[1])
+        return not ((white & ~pos.bb_color[0]) | (black & ~pos.bb_color[1])) & keep
 
     def _gone(self) -> int:
-        return self.position.occupied & ~self._reading[0]
+        return self.position.occupied & ~self._reading[0] & ~self.blind
 
     def _lifted(self, time: float, e: Evaluation) -> Verdict:
         return Verdict(VerdictKind.LIFTED, time, lifted=self._gone(),
@@ -733,4 +752,5 @@ class MoveInference:
         wrong = pos.occupied ^ occ
         if white is not None and black is not None:
             wrong |= (pos.bb_color[0] ^ white) | (pos.bb_color[1] ^ black)
+        wrong &= ~self.blind
         return Verdict(VerdictKind.ILLEGAL, time, lifted=self._gone(), wrong=wrong)

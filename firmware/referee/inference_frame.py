@@ -25,6 +25,11 @@ king lifted, the rook lifted) when a king or rook move leaves the same board: th
 COMPLETE, and preferred to that move; before that it is PARTIAL. A king and rook that swap
 squares read as castling when both were lifted since the board last showed the base position.
 
+A frame may be *blind* on some squares (``blind``: sensors found dead or stuck, see
+:mod:`firmware.referee.sensor_watch`): their readings are ignored, and a move is read from the
+other squares. A move onto a blind square (or a capture there) never shows its landing, so it
+reads as SWEPT: like a piece still in the hand until the opponent starts or the time runs out.
+
 The frame remembers which squares were seen empty (``lifted``) and when each square last
 emptied and filled, because the end state of a capture (the mover's square empty) is the same
 as a piece in the hand: only the history tells them apart.
@@ -40,6 +45,7 @@ from chess_core.squares import BETWEEN, BISHOP, PAWN, QUEEN, ROOK, WHITE
 
 # Shape kinds.
 QUIET, CAPTURE, EN_PASSANT, CASTLE = range(4)
+FULL = (1 << 64) - 1  # every square
 _SLIDERS = (BISHOP, ROOK, QUEEN)
 
 
@@ -163,10 +169,12 @@ class Frame:
     """Settled readings followed from a base position; see the module docstring."""
 
     __slots__ = ("pos", "occ", "white", "black", "us", "to_move", "allowed", "_shapes", "lifted", "prev", "seq",
-                 "emptied", "filled", "first_lift")
+                 "emptied", "filled", "first_lift", "blind", "keep")
 
-    def __init__(self, pos: Position, allowed: Move | None = None) -> None:
+    def __init__(self, pos: Position, allowed: Move | None = None, blind: int = 0) -> None:
         self.pos = pos
+        self.blind = blind         # squares whose sensor is not trusted: their readings are ignored
+        self.keep = ~blind & FULL  # the others
         self.white, self.black = pos.bb_color[0], pos.bb_color[1]
         self.occ = self.white | self.black
         self.us = pos.turn
@@ -193,7 +201,7 @@ class Frame:
 
     def update(self, occ: int) -> None:
         """Take one more settled reading into the history."""
-        changed = self.prev ^ occ
+        changed = (self.prev ^ occ) & self.keep
         if not changed:
             return
         self.seq += 1
@@ -206,7 +214,7 @@ class Frame:
                 self.filled[sq] = seq
             else:
                 self.emptied[sq] = seq
-        gone = self.occ & ~occ
+        gone = self.occ & ~occ & self.keep
         if self.first_lift is None and gone & self.to_move:
             low = gone & self.to_move
             self.first_lift = (low & -low).bit_length() - 1
@@ -233,17 +241,28 @@ class Frame:
 
     def evaluate(self, occ: int, white: int | None = None, black: int | None = None) -> Evaluation:
         """Classify the reading ``occ`` (with colours, if sensed) given the history so far."""
-        if occ == self.occ and (white is None or black is None or (white == self.white and black == self.black)):
+        keep = self.keep
+        if not (occ ^ self.occ) & keep and (white is None or black is None
+                                              or not ((white ^ self.white) | (black ^ self.black)) & keep):
             if self.lifted & (self.lifted - 1) and self.pos.chess960:
                 swaps = [s for s in self.shapes if s.kind == CASTLE and not s.src and not s.needs & ~self.lifted]
                 if swaps:
                     return Evaluation(Fit.COMPLETE, swaps)  # king and rook swapped squares
+            if self.blind and self.lifted:
+                # A capture from a blind square: its victim's square emptied, then filled again
+                # (the mover set down there), nothing else to see. Like a swept capture, only
+                # the time or the opponent's start tells it from a piece adjusted.
+                hidden = [s for s in self.shapes if s.cap and s.src & self.blind and self.lifted & s.cap
+                          and self.filled.get(s.to, -1) > self.emptied.get(s.to, 1 << 62)]
+                if hidden:
+                    return Evaluation(Fit.SWEPT, (), hidden, ())
             return Evaluation(Fit.STABLE)
-        gone = self.occ & ~occ
-        new = occ & ~self.occ
+        gone = self.occ & ~occ & keep
+        new = occ & ~self.occ & keep
+        blind = self.blind
         if white is not None and black is not None:
             coloured = True
-            recoloured = (white & self.black) | (black & self.white)
+            recoloured = ((white & self.black) | (black & self.white)) & keep
             new_wrong = new & (black if self.us == WHITE else white)
         else:
             coloured = False
@@ -253,15 +272,18 @@ class Frame:
         partial: list[Shape] = []
         lifted, emptied, filled = self.lifted, self.emptied, self.filled
         for s in self.shapes:
-            if occ == s.after and not s.needs & ~lifted:
-                if coloured:
-                    if white == s.after_white and black == s.after_black:
+            if not (occ ^ s.after) & keep and not s.needs & ~lifted & keep:
+                if (s.dst | s.cap) & blind:
+                    swept.append(s)   # its landing unseen: like the piece still in the hand
+                    continue
+                if white is not None and black is not None:
+                    if not ((white ^ s.after_white) | (black ^ s.after_black)) & keep:
                         complete.append(s)
                         continue
                 elif not s.cap:
                     complete.append(s)
                     continue
-                elif lifted & s.cap and filled.get(s.to, -1) >= emptied.get(s.frm, 1 << 62):
+                elif lifted & s.cap and filled.get(s.to, -1) >= emptied.get(s.to if s.src & blind else s.frm, 1 << 62):
                     complete.append(s)
                     continue
                 else:

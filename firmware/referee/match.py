@@ -52,7 +52,10 @@ board's state over to the next game)
 Events (frozen dataclasses): :class:`GameStarted`, :class:`MoveMade` (``amended=True`` when it
 replaces the previous move), :class:`TakenBack`, :class:`BoardChanged` (every verdict of the
 inference, for the LEDs), :class:`ProblemFound` (also appended to ``problems``),
-:class:`GameOver`, :class:`Reopened`.
+:class:`GameOver`, :class:`Reopened`, and :class:`~firmware.referee.sensor_watch.SensorFailed` /
+``SensorRecovered`` (a sensor found dead or stuck, the game read on around it; working again).
+``Match(config, debouncer=None, sensors=None)``: ``sensors``, the board's
+:class:`~firmware.referee.sensor_watch.SensorWatch` carried over like its debouncer.
 
 Timing rules
 ============
@@ -85,6 +88,7 @@ from chess_core.timecontrol import TimeControl
 
 from firmware.referee.inference import MoveInference, Verdict, VerdictKind
 from firmware.referee.searches import Searches
+from firmware.referee.sensor_watch import SensorFailed, SensorRecovered, SensorWatch
 
 
 __all__ = ["Match", "MatchConfig", "MatchEvent", "GameStarted", "MoveMade", "TakenBack", "BoardChanged",
@@ -159,7 +163,8 @@ class Reopened:
     time: float
 
 
-MatchEvent = Union[GameStarted, MoveMade, TakenBack, BoardChanged, ProblemFound, GameOver, Reopened]
+MatchEvent = Union[GameStarted, MoveMade, TakenBack, BoardChanged, ProblemFound, GameOver, Reopened, SensorFailed,
+                   SensorRecovered]
 
 
 def _ms(seconds: float) -> int:
@@ -228,14 +233,17 @@ class _Handover:
 class Match:
     """One game refereed from the board; see the module docstring."""
 
-    def __init__(self, config: MatchConfig | None = None, *, debouncer: Debouncer | None = None) -> None:
+    def __init__(self, config: MatchConfig | None = None, *, debouncer: Debouncer | None = None,
+                 sensors: SensorWatch | None = None) -> None:
         """``debouncer``: the board's, carried over from the match before (the pieces stay where
-        they are from one game to the next); a new one by default."""
+        they are from one game to the next); a new one by default. ``sensors``: likewise, the
+        board's faulty sensors found so far."""
         self.config = config = config or MatchConfig()
         self.time_control = TimeControl.parse(config.time_control)
         if config.fen is not None:
             Position(config.fen, chess960=config.chess960)  # FenError names what is wrong
         self.debouncer = debouncer if debouncer is not None else Debouncer(config.settle_ms)
+        self.sensors = sensors if sensors is not None else SensorWatch()
         self._setup(config.fen)
 
     def _setup(self, fen: str | None) -> None:
@@ -247,7 +255,8 @@ class Match:
                          can_mate=can_possibly_mate if exact else None, chess960=cfg.chess960)
         self.searches.dead_rule.defer = True  # judged exactly at construction, deferred to a poll after
         self.clock = Clock(self.time_control)
-        self.inference = MoveInference(self.game.position, touch_move=cfg.touch_move, takebacks=cfg.takebacks)
+        self.inference = MoveInference(self.game.position, touch_move=cfg.touch_move, takebacks=cfg.takebacks,
+                                       blind=self.sensors.blind)
         self.started = False
         self.to_arrange = 0              # squares whose piece must be lifted before the start (new_game)
         self.last_verdict: Verdict | None = None
@@ -286,7 +295,20 @@ class Match:
             events += self._settled(settled)
         if self._live():
             since = self.debouncer.unsettled_since()
-            events += self._apply(self.inference.poll(now if since is None else min(now, since)))
+            t = now if since is None else min(now, since)
+            verdicts = self.inference.poll(t)
+            if verdicts:
+                self.sensors.note(self.inference, t, self.inference.reading, verdicts)
+            events += self._apply(verdicts)
+            found = self.sensors.check(self.inference, t) if since is None else None
+            if found is not None:   # a sensor found faulty: the board read on around it
+                self.inference = found.inference
+                name = square_name(found.event.square)
+                self.problems.append(f"{found.event.time:.3f} s: the sensor under {name} "
+                                     + ("reads a piece that is not there" if found.event.reads_piece
+                                        else "no longer sees its piece"))
+                events.append(found.event)
+                events += self._apply([v for v in found.verdicts if v.kind is not VerdictKind.ILLEGAL])
         if steps and analyse and not settled_any and not events:
             events += self._judge(steps)
         events += self._check_flag(now)
@@ -320,6 +342,7 @@ class Match:
         piece_type = promotion_piece(piece_type)
         events = self.poll(now)
         self.inference.choose_promotion(piece_type)
+        self.sensors.chosen(now, piece_type)
         return events
 
     def change_promotion(self, piece_type: Union[int, str], now: float) -> list[MatchEvent]:
@@ -613,11 +636,12 @@ class Match:
 
     def _settled(self, reading: Reading) -> list[MatchEvent]:
         if not self.started:
-            pos = self.game.position
-            self.to_arrange &= reading.occupied   # lifted once: done
-            if reading.occupied != pos.occupied or self.to_arrange:
+            pos, keep = self.game.position, ~self.sensors.blind   # (a faulty sensor stops no game)
+            self.to_arrange &= reading.occupied | ~keep   # lifted once: done
+            if (reading.occupied ^ pos.occupied) & keep or self.to_arrange:
                 return []
-            if reading.white is not None and (reading.white, reading.black) != tuple(pos.bb_color):
+            if reading.white is not None and reading.black is not None and (
+                    (reading.white ^ pos.bb_color[0]) | (reading.black ^ pos.bb_color[1])) & keep:
                 return []
             self.started = True
             self._clock_ms = _ms(reading.time)
@@ -630,7 +654,10 @@ class Match:
             if self._live(amending=True):   # no move counts, but the opponent starting makes the last one final
                 self.inference.watch(reading.occupied, reading.white, reading.black)
             return []
-        return self._apply(self.inference.feed(reading.time, reading.occupied, reading.white, reading.black))
+        events: list[MatchEvent] = list(self.sensors.recovered(self.inference, reading.occupied, reading.time))
+        verdicts = self.inference.feed(reading.time, reading.occupied, reading.white, reading.black)
+        self.sensors.note(self.inference, reading.time, (reading.occupied, reading.white, reading.black), verdicts)
+        return events + self._apply(verdicts)
 
     def _apply(self, verdicts: list[Verdict]) -> list[MatchEvent]:
         events: list[MatchEvent] = []
@@ -762,6 +789,9 @@ class Match:
             commit = self.inference.next_deadline()
             if commit is not None:
                 deadlines.append(commit)
+            fault = self.sensors.next_deadline()
+            if fault is not None:
+                deadlines.append(fault)
         return deadlines
 
     def _check_flag(self, now: float) -> list[MatchEvent]:

@@ -167,7 +167,7 @@ class Referee:
         tell them apart; ``Match.new_game``). Its first events (GameStarted at once if the board
         already shows the start position)."""
         previous = self.match
-        match = Match(config, debouncer=previous.debouncer)
+        match = Match(config, debouncer=previous.debouncer, sensors=previous.sensors)
         arrange = rearranged(previous.game.start_position(), match.game.start_position()) if config.chess960 else 0
         self.match = match
         self.settled = None

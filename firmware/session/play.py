@@ -71,6 +71,8 @@ class Play:
     # reviewed), and the settled board it stands on: gone once the board changes or a game begins.
     shown: tuple[int, ...] | None = None
     shown_on: object = None
+    # A sensor just found faulty: its square lit in the problem colour until the time given.
+    alarm: tuple[int, float] | None = None
 
     def game_over(self) -> None:
         """The game has ended: nothing is awaited or offered any more."""

@@ -17,13 +17,19 @@ from firmware.referee.gestures import DrawGesture, GestureUndone, Resign, draw_d
 from firmware.referee.inference import VerdictKind
 from firmware.referee.match import BoardChanged, GameOver, GameStarted, MoveMade, ProblemFound, Reopened, TakenBack
 from firmware.referee.referee import NextGameSetUp, StartPosition
+from firmware.referee.sensor_watch import SensorFailed, SensorRecovered
+from firmware.words.texts import prompt
+from chess_core.squares import square_name
 from firmware.referee.round_rules import draw_offer_refused
 from firmware.session.conductor import Conductor
+from firmware.session.sensor_faults import clear_fault, record_fault
 from firmware.session.state import SIDE_WORDS, Phase
 
 __all__ = ["Reactions"]
 
 log = logging.getLogger(__name__)
+
+ALARM_S = 3.0   # s a sensor found faulty stays lit in the problem colour
 
 
 class Reactions:
@@ -35,7 +41,8 @@ class Reactions:
             GameStarted: self.on_started, MoveMade: self.on_move, TakenBack: self.on_taken_back,
             BoardChanged: self.on_board, ProblemFound: self.on_problem, GameOver: self.on_game_over,
             Reopened: self.on_reopened, Resign: self.on_gesture, DrawGesture: self.on_gesture,
-            GestureUndone: self.on_gesture, NextGameSetUp: self.on_setup, StartPosition: self.on_setup}
+            GestureUndone: self.on_gesture, NextGameSetUp: self.on_setup, StartPosition: self.on_setup,
+            SensorFailed: self.on_sensor_failed, SensorRecovered: self.on_sensor_recovered}
 
     def handle(self, event: Any, now: float) -> None:
         self.handlers[type(event)](event, now)
@@ -105,6 +112,26 @@ class Reactions:
             s.play.problems.wrong_board(event.time, s.game.position, board.occupied)
         else:
             s.play.problems.add(event.time, event.text or event.message)
+
+    def on_sensor_failed(self, event: SensorFailed, now: float) -> None:
+        """A sensor found dead or stuck: said on the page and in the journal, lit for a moment,
+        noted in the game's PGN and kept for the doctor; the referee reads on around it."""
+        s = self.session
+        key = "sensor_stuck" if event.reads_piece else "sensor_dead"
+        name = square_name(event.square)
+        text = prompt(key, "en", square=name)
+        log.warning("%s", text)
+        s.play.problems.add(event.time, text, prompt(key, "fr", square=name))
+        s.play.alarm = (event.square, now + ALARM_S)
+        s.file.comment_once(len(s.game.moves), text)
+        record_fault(s.file.recorder.state_dir, event.square, event.reads_piece, s.wall())
+
+    def on_sensor_recovered(self, event: SensorRecovered, now: float) -> None:
+        s = self.session
+        text = prompt("sensor_back", "en", square=square_name(event.square))
+        log.info("%s", text)
+        s.play.problems.add(event.time, text, prompt("sensor_back", "fr", square=square_name(event.square)))
+        clear_fault(s.file.recorder.state_dir, event.square)
 
     def on_game_over(self, event: GameOver, now: float) -> None:
         s = self.session

@@ -170,6 +170,8 @@ class Session:
         if self.live:
             found.append(low_time_deadline(self, now))
         found.append(self.coach.deadline())
+        if self.play.alarm is not None and now < self.play.alarm[1]:
+            found.append(self.play.alarm[1])   # a faulty sensor's square lit until then
         if blink:
             found.append(next_change(self.feedback_state(now), now, self.style.blink_period))
         deadlines = [d for d in found if d is not None]

@@ -78,8 +78,9 @@ def feedback_state(session: Conductor, now: float) -> FeedbackState:
     """What the LEDs show at ``now`` (firmware.referee.feedback)."""
     game, play, live = session.game, session.play, session.live
     view = session.referee.view(now, live, session.phase is Phase.SETTING_UP)
+    alarm = 1 << play.alarm[0] if play.alarm is not None and now < play.alarm[1] else 0
     return FeedbackState(
-        position=game.position, lifted=view.lifted, wrong=view.wrong,
+        position=game.position, lifted=view.lifted, wrong=view.wrong | alarm,
         last_move=game.moves[-1] if game.moves else None, opponent_move=play.expected_move,
         promotion_square=view.promotion_square if play.expected_move is None else None,
         outcome=game.outcome if session.phase is not Phase.SETTING_UP or game.is_over else None,

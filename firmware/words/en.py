@@ -206,6 +206,9 @@ CATALOGUE = Catalogue(
         "en_passant": "{remove} (en passant)",
         "misplaced": "Put {piece} on {there} back on {home}",
         "as_shown": "Put the pieces as shown",
+        "sensor_dead": "The sensor under {square} no longer sees its piece: the game goes on without it (moves to or from {square} are read from the other squares). Check the piece's magnet or the sensor.",
+        "sensor_stuck": "The sensor under {square} sees a piece that is not there: the game goes on without it (moves to or from {square} are read from the other squares). Check the sensor.",
+        "sensor_back": "The sensor under {square} works again.",
         "illegal": "Not a legal move ({side} to move): {hint}",
         # squares as a player says them
         "and": "{items} and {last}",

@@ -210,6 +210,9 @@ CATALOGUE = Catalogue(
         "en_passant": "{remove} (prise en passant)",
         "misplaced": "Remettez {piece} de {there} en {home}",
         "as_shown": "Remettez les pièces comme indiqué",
+        "sensor_dead": "Le capteur de {square} ne voit plus sa pièce : la partie continue sans lui (les coups de ou vers {square} sont lus sur les autres cases). Vérifiez l'aimant de la pièce ou le capteur.",
+        "sensor_stuck": "Le capteur de {square} voit une pièce qui n'y est pas : la partie continue sans lui (les coups de ou vers {square} sont lus sur les autres cases). Vérifiez le capteur.",
+        "sensor_back": "Le capteur de {square} fonctionne de nouveau.",
         "illegal": "Coup illégal (trait aux {side}) : {hint}",
         # squares as a player says them
         "and": "{items} et {last}",

@@ -1,0 +1,55 @@
+"""The board's faulty sensors kept in the state directory: written by the session when one is found, read by the doctor."""
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime
+from pathlib import Path
+
+from chess_core.squares import parse_square, square_name
+
+from firmware.atomic_file import write_atomically
+
+__all__ = ["FAULTS_FILE", "record_fault", "clear_fault", "read_faults"]
+
+FAULTS_FILE = "sensor-faults.json"   # {"f3": {"reads_piece": false, "since": ISO time}, ...}
+
+log = logging.getLogger(__name__)
+
+
+def read_faults(state_dir: str | Path) -> dict[str, dict[str, object]]:
+    """The faults on record by square name ({} when none, or when the file cannot be read)."""
+    try:
+        data = json.loads((Path(state_dir) / FAULTS_FILE).read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    found = {}
+    for name, fault in data.items():
+        try:
+            parse_square(str(name))
+        except ValueError:
+            continue
+        if isinstance(fault, dict):
+            found[str(name)] = {"reads_piece": bool(fault.get("reads_piece")), "since": str(fault.get("since", ""))}
+    return found
+
+
+def _write(state_dir: str | Path, faults: dict[str, dict[str, object]]) -> None:
+    try:
+        write_atomically(Path(state_dir) / FAULTS_FILE, json.dumps(faults, indent=1, sort_keys=True) + "\n")
+    except OSError as exc:   # a full disk: the fault is in the journal and the game's file still
+        log.warning("could not keep the sensor fault for the doctor: %s", exc)
+
+
+def record_fault(state_dir: str | Path, square: int, reads_piece: bool, when: datetime) -> None:
+    faults = read_faults(state_dir)
+    faults[square_name(square)] = {"reads_piece": reads_piece, "since": when.isoformat(timespec="seconds")}
+    _write(state_dir, faults)
+
+
+def clear_fault(state_dir: str | Path, square: int) -> None:
+    faults = read_faults(state_dir)
+    if faults.pop(square_name(square), None) is not None:
+        _write(state_dir, faults)
