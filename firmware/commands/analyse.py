@@ -33,7 +33,7 @@ PLURALS = {Judgement.INACCURACY: "inaccuracies", Judgement.MISTAKE: "mistakes", 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("analyse", aliases=["analyze"], help="Stockfish's analysis of the games of a PGN file",
                        description="Analyses every game of a PGN file with Stockfish and writes it back with "
-                       "[%%eval] comments, ?! ? ?? marks, the better move and its line, as Lichess exports an "
+                       "[%eval] comments, the opening, ?! ? ?? marks, the better move and its line, as Lichess exports an "
                        "analysed game; each side's accuracy is printed on the standard error.")
     p.add_argument("pgn", metavar="FILE.pgn", help="the games to analyse (- reads the standard input)")
     limit = p.add_mutually_exclusive_group()

@@ -163,3 +163,8 @@ def test_a_game_that_cannot_be_read_is_left_out_and_the_others_written():
     done = analyse("-", "--depth", "4", stdin=broken)
     assert done.returncode == 1 and "(left out)" in done.stderr
     assert done.stdout.count("[Event ") == 1 and "[%eval" in done.stdout
+
+
+def test_the_help_names_the_eval_command_as_it_is_written():
+    done = analyse("--help")
+    assert done.returncode == 0 and "[%eval]" in done.stdout and "%%" not in done.stdout

@@ -91,3 +91,55 @@ def test_a_game_from_a_fen_is_judged_and_counted_from_the_evaluation_of_its_star
     usual = review(read_game(FOOLS_MATE).moves, evals_for(FOOLS_MATE, [Score(cp=300)] + [Score(cp=0)] * 2
                                                           + [Score(mate=-1), Score.checkmated(WHITE)]))
     assert usual.moves[0].before == Score(cp=15) and usual.accuracy == game_accuracy(WHITE, [0, 0, -1000])
+
+
+def annotated(pgn_text: str, scores: list[Score]) -> tuple[str, chess.pgn.Game]:
+    game = read_game(pgn_text)
+    found = review(game.moves, evals_for(pgn_text, scores))
+    text = annotated_pgn(game, found, annotator="Stockfish, depth 10", opening=classify(game.game))
+    theirs = chess.pgn.read_game(io.StringIO(text))
+    assert theirs is not None and not theirs.errors
+    return text, theirs
+
+
+def swinging(plies: int) -> list[Score]:
+    """Evaluations that swing by pawns and mates, so that most moves get an advice."""
+    found = []
+    for ply in range(plies + 1):
+        found.append(Score(mate=3 if ply % 2 else -2) if ply % 5 == 4 else Score(cp=(-1) ** ply * (150 + 37 * ply)))
+    return found
+
+
+def comments(game: chess.pgn.Game) -> list[str]:
+    """Every comment of the game, its variations' included."""
+    found, nodes = [], [game]
+    while nodes:
+        node = nodes.pop()
+        found.append(node.comment)
+        nodes.extend(node.variations)
+    return [c for c in found if c]
+
+
+def test_no_comment_is_cut_by_a_line_break():
+    """scalachess core/src/main/scala/format/pgn/Pgn.scala (``Move.render``) writes each comment
+    whole, ``{ text }``; a reader keeps a line break inside a comment (python-chess reads
+    "Mate\\nin 1"), so a comment is never cut, however long: one longer than a line stands alone."""
+    text, theirs = annotated(DEEP_BLUE, swinging(37))
+    found = comments(theirs)
+    assert sum("was best." in c for c in found) >= 20        # (long advices, wherever the lines end)
+    assert all("\n" not in c for c in found), [c for c in found if "\n" in c]
+    assert all(len(line) <= 80 or line.startswith("{ ") and line.endswith(" }") and line.count("{") == 1
+               for line in text.split("\n\n", 1)[1].splitlines())
+
+
+def test_the_opening_is_a_comment_after_the_move_that_reached_it():
+    """lila modules/analyse/src/main/Annotator.scala, ``annotateOpening``: the move at the
+    opening's ply gets ``s"${eco} ${name}"``, rendered by scalachess (Pgn.scala, ``Move.render``)
+    as a comment after the move's own comments and its clock."""
+    text, theirs = annotated(DEEP_BLUE, swinging(37))
+    opening = classify(read_game(DEEP_BLUE).game)
+    assert opening is not None and opening.ply > 0
+    node = list(theirs.mainline())[opening.ply - 1]
+    assert node.comment.endswith(f"{opening.eco} {opening.name}")
+    assert sum(f"{opening.eco} {opening.name}" in c for c in comments(theirs)) == 1
+    assert theirs.headers["ECO"] == opening.eco and theirs.headers["Opening"] == opening.name
