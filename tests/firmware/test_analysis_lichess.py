@@ -143,3 +143,9 @@ def test_the_opening_is_a_comment_after_the_move_that_reached_it():
     assert node.comment.endswith(f"{opening.eco} {opening.name}")
     assert sum(f"{opening.eco} {opening.name}" in c for c in comments(theirs)) == 1
     assert theirs.headers["ECO"] == opening.eco and theirs.headers["Opening"] == opening.name
+
+
+def test_analysing_an_analysed_game_again_writes_the_same_file():
+    text, _ = annotated(DEEP_BLUE, swinging(37))
+    again, _ = annotated(text, swinging(37))
+    assert again == text       # the former analysis's advice, evaluations and opening replaced, not repeated
