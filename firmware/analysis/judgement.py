@@ -19,7 +19,9 @@ Pure functions of evaluations; no engine, no I/O. Implemented from Lichess's pub
   100 when the mover's win% did not drop, else ``103.1668100711649 * exp(-0.04354415386753951 *
   drop) - 3.166924740191411 + 1`` (the "uncertainty bonus"), within ``[0, 100]``.
 * **Game accuracy** per side (``AccuracyPercent.gameAccuracy``): the win% of every position,
-  the start counted as +0.15 pawns (``Cp.initial``); a window of ``plies / 10`` positions (2 to
+  the start counted as +0.15 pawns (``Cp.initial``; ``firmware.analysis.review`` gives another
+  start's own evaluation), a checkmated position left out (lila's fishnet ``AnalysisBuilder``);
+  a window of ``plies / 10`` positions (2 to
   8) slides over them, and each move's weight is the standard deviation of its window's win%
   (the population's, within ``[0.5, 12]``): volatile stretches weigh more. A side's accuracy is
   the mean of the weighted mean of its moves' accuracies and their harmonic mean (each at least
@@ -176,11 +178,12 @@ def _std(values: Sequence[float]) -> float:
     return math.sqrt(sum((x - mean) ** 2 for x in values) / len(values))
 
 
-def game_accuracy(start: int, cps: Sequence[int]) -> tuple[float, float] | None:
+def game_accuracy(start: int, cps: Sequence[int], initial: int = INITIAL_CP) -> tuple[float, float] | None:
     """(White's, Black's) accuracy of a game whose first mover is ``start``, from the
     evaluation (centipawns from White's side, mates as ±1000) after each of its moves, or None
-    while a side has not moved (Lichess's ``gameAccuracy``)."""
-    wins = [50 + 50 * winning_chances(max(-CEILING, min(CEILING, cp))) for cp in [INITIAL_CP, *cps]]
+    while a side has not moved (Lichess's ``gameAccuracy``); ``initial``: the start's
+    evaluation (Lichess's +0.15 by default)."""
+    wins = [50 + 50 * winning_chances(max(-CEILING, min(CEILING, cp))) for cp in [initial, *cps]]
     size = max(2, min(8, len(cps) // 10))
     windows = [wins[:size]] * (min(size, len(wins)) - 2) + [wins[i:i + size] for i in range(len(wins) - size + 1)]
     weights = [max(0.5, min(12.0, _std(window))) for window in windows]

@@ -5,11 +5,19 @@ Contract
 
 * :func:`review` takes a game's moves and the evaluation of its start and of the position after
   each move (``firmware.analysis.engine.PositionEval``) and judges every move as Lichess does
-  (``firmware.analysis.judgement``): the move is compared with the evaluation before it (the
-  first move with Lichess's +0.15 of the start position, ``INITIAL_CP``, in a game from the usual
-  start), and judged only when it is not the engine's own choice there. The better move and the
-  line after it are kept in SAN (at most 12 plies, as Lichess keeps them).
-* :attr:`GameReview.accuracy` is each side's accuracy (None until both sides have moved).
+  (``firmware.analysis.judgement``): the move is compared with the evaluation before it, and
+  judged only when it is not the engine's own choice there. The better move and the line after
+  it are kept in SAN (at most 12 plies, as Lichess keeps them).
+* The first move is judged from the start's evaluation, and each side's accuracy counted from
+  it: in a game from the usual start that is Lichess's +0.15 (``INITIAL_CP``, lila ``Info.start``);
+  in a game from another position (a FEN, a Chess960 start) it is the engine's evaluation of that
+  position. Lichess takes +0.15 whatever the position; the board does not follow it there: a
+  start where a side is lost would make its first move a blunder and its accuracy a few percent,
+  however well it played.
+* :attr:`GameReview.accuracy` is each side's accuracy (None until both sides have moved). As in
+  Lichess, a checkmated position is left out of it (lila's fishnet ``AnalysisBuilder`` drops the
+  evaluation of a checkmate before it makes the analysis): the mating move has no accuracy of its
+  own, and the evaluations counted are one fewer. A stalemate counts (it is 0.00).
 * :meth:`GameReview.to_json` is what the library's page draws: per ply the evaluation (White's
   win% for the graph, the score as text), the move's fault and the better move in UCI and SAN.
 """
@@ -96,6 +104,7 @@ def review(moves: Sequence[Move], evals: Sequence[PositionEval], *, start_fen: s
         raise ValueError(f"{len(evals)} evaluations for a game of {len(moves)} moves: one more is needed")
     pos = Position(start_fen, chess960=chess960)
     first_mover = pos.turn
+    initial = Score(cp=INITIAL_CP) if start_fen == STARTING_FEN else evals[0].score
     reviewed = []
     for ply, move in enumerate(moves, start=1):
         before, after = evals[ply - 1], evals[ply]
@@ -103,12 +112,13 @@ def review(moves: Sequence[Move], evals: Sequence[PositionEval], *, start_fen: s
         played = san(pos, move)
         advice = best_san = None
         line: tuple[str, ...] = ()
-        prev = Score(cp=INITIAL_CP) if ply == 1 and start_fen == STARTING_FEN and not chess960 else before.score
+        prev = initial if ply == 1 else before.score
         if before.best is not None and before.best != move:
             advice = advise(prev, after.score, mover)
             line = _line_san(pos, before.pv or (before.best,))
             best_san = line[0] if line else None
         reviewed.append(MoveReview(ply, move, played, after.score, prev, advice, before.best, best_san, line))
         pos.push(move)
-    accuracy = game_accuracy(first_mover, [e.score.forced_cp() for e in evals[1:]])
+    counted = [e.score.forced_cp() for e in evals[1:] if e.score.mate != 0]   # (no checkmate: see above)
+    accuracy = game_accuracy(first_mover, counted, initial.forced_cp())
     return GameReview(start_fen, evals[0].score, tuple(reviewed), accuracy, engine, limit)

@@ -3,18 +3,24 @@
 Every game of the file is analysed (``firmware.analysis``): each position searched for a fixed
 time (``--movetime``, 200 ms by default) or to a fixed depth (``--depth``: the same evaluations
 run after run), by one engine process at the lowest priority, one thread, a bounded hash. The
-annotated PGN goes to ``--out`` (written whole, atomically) or to the standard output; a line per
-game on the standard error says each side's accuracy and faults. Exit 0 when every game was
-analysed, 1 when some could not be read (the others are written), 2 when nothing could be done
-(no such file, no engine, a bad option).
+annotated PGN goes to ``--out`` or to the standard output; a line per
+game on the standard error says each side's accuracy and faults. Each game is written as soon as
+it is analysed (``--out`` rewritten whole, atomically, after each game): what was written is valid
+PGN at every moment, and a Ctrl-C (SIGINT) or a timeout (SIGTERM) keeps the games done, with a
+line that says how many. Exit 0 when every game was analysed, 1 when some could not be read (the
+others are written), 2 when nothing could be done (no such file, no engine, a bad option), 130
+after a Ctrl-C, 143 after a SIGTERM.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import os
+import signal
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any
 
 from chess_core import PgnError, PgnGame, read_games
 
@@ -33,7 +39,7 @@ PLURALS = {Judgement.INACCURACY: "inaccuracies", Judgement.MISTAKE: "mistakes", 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("analyse", aliases=["analyze"], help="Stockfish's analysis of the games of a PGN file",
                        description="Analyses every game of a PGN file with Stockfish and writes it back with "
-                       "[%%eval] comments, ?! ? ?? marks, the better move and its line, as Lichess exports an "
+                       "[%eval] comments, the opening, ?! ? ?? marks, the better move and its line, as Lichess exports an "
                        "analysed game; each side's accuracy is printed on the standard error.")
     p.add_argument("pgn", metavar="FILE.pgn", help="the games to analyse (- reads the standard input)")
     limit = p.add_mutually_exclusive_group()
@@ -63,8 +69,29 @@ def summary(index: int, game: PgnGame, found: GameReview) -> str:
     return f"game {index} ({players}): " + ", ".join(parts)
 
 
-async def analyse_games(games: list[PgnGame], limit: AnalysisLimit, engine: str, hash_mb: int) -> list[str]:
-    texts = []
+class Output:
+    """Where the analysed games go, each as soon as it is done, so that what was written is
+    valid PGN at every moment: ``--out`` is rewritten whole (atomically: the games so far),
+    the standard output gets each game and is flushed."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.texts: list[str] = []
+
+    def add(self, text: str) -> None:
+        """Write one more game (OSError: ``--out`` cannot be written; it keeps the games before)."""
+        self.texts.append(text)
+        if self.path:
+            write_atomically(self.path, "\n".join(self.texts))
+        else:
+            sys.stdout.write(("\n" if len(self.texts) > 1 else "") + text)
+            sys.stdout.flush()
+
+
+async def analyse_games(games: list[PgnGame], limit: AnalysisLimit, engine: str, hash_mb: int,
+                        output: Output) -> None:
+    """Analyse the games one after the other, each written out (``output``) before its line on
+    the standard error."""
     for index, game in enumerate(games, start=1):
         def progress(done: int, total: int, index: int = index) -> None:
             if sys.stderr.isatty():    # (a count that rewrites itself: on a terminal only)
@@ -76,9 +103,33 @@ async def analyse_games(games: list[PgnGame], limit: AnalysisLimit, engine: str,
         name = names[0] if names else "Stockfish"
         found = review(game.moves, evals, start_fen=game.game.start_fen, chess960=game.game.chess960,
                        engine=name, limit=limit.text())
+        output.add(annotated_pgn(game, found, annotator=f"{name}, {limit.text()}", opening=classify(game.game)))
         print(("\r" if sys.stderr.isatty() else "") + summary(index, game, found), file=sys.stderr)
-        texts.append(annotated_pgn(game, found, annotator=f"{name}, {limit.text()}", opening=classify(game.game)))
-    return texts
+
+
+async def until_stopped(work: Coroutine[Any, Any, None], caught: list[int]) -> None:
+    """Run ``work`` until it ends, or until SIGINT (Ctrl-C) or SIGTERM (a timeout, a stop):
+    then it is cancelled (the engine quit and reaped) and the signal's number put in ``caught``.
+    The signal is noted at once, before the loop reads anything: an engine killed by the same
+    Ctrl-C (the terminal signals the whole group) is then no engine error."""
+    task = asyncio.current_task()
+    assert task is not None
+
+    def stop(signum: int, frame: object) -> None:
+        if not caught:
+            caught.append(signum)
+            task.cancel()
+            asyncio.get_running_loop().call_soon_threadsafe(lambda: None)   # (wakes a waiting select)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        await work
+    except (asyncio.CancelledError, EngineError):
+        if not caught:
+            raise
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,18 +161,21 @@ def run(args: argparse.Namespace) -> int:
     niceness = os.nice(0)
     if niceness < NICE:
         os.nice(NICE - niceness)     # this process too gives way to the board's service
+    output = Output(args.out)
+    caught: list[int] = []
     try:
-        texts = asyncio.run(analyse_games(games, limit, args.engine, args.hash))
+        asyncio.run(until_stopped(analyse_games(games, limit, args.engine, args.hash, output), caught))
+    except (KeyboardInterrupt, asyncio.CancelledError):   # (a signal before or after the handlers were in place)
+        caught.append(signal.SIGINT)
     except EngineError as exc:
         print(f"\nechiquier analyse: {exc}", file=sys.stderr)
         return 2
-    out = "\n".join(texts)
-    if args.out:
-        try:
-            write_atomically(args.out, out)
-        except OSError as exc:
-            print(f"echiquier analyse: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
-            return 2
-    else:
-        sys.stdout.write(out)
+    except OSError as exc:
+        print(f"\nechiquier analyse: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    if caught:
+        where = f" in {args.out}" if args.out else ""
+        print(f"\nechiquier analyse: stopped ({signal.Signals(caught[0]).name}): {len(output.texts)} of "
+              f"{len(games)} games analysed and written{where}", file=sys.stderr)
+        return 128 + caught[0]
     return 1 if unread else 0

@@ -8,7 +8,8 @@ for two players over the board (``Match.gestures``: what fired). A capture of an
 several games: as under ``run``, the start position set up mid-game and held 2 s ends the game
 there, unfinished (``Termination "abandoned"``), and the start position set up again after a
 finished game begins the next. Every game is printed: in PGN one after the other (``Round``
-numbering them when there are several); in JSON one object, the first game's fields at the top
+numbering them when there are several), with the ``ECO`` and ``Opening`` tags that ``run``
+records (``firmware.openings``); in JSON one object, the first game's fields at the top
 as when a replay printed one game, and ``games``: every game's, in order. A malformed line is
 reported on stderr with its line number, recorded in ``problems``, and skipped; the replay
 goes on. Exit 0 when the capture was read, 2 when it cannot be opened or an option is wrong.
@@ -27,6 +28,7 @@ from chess_core.chess960 import VARIANTS, start_fen
 from chess_core.timecontrol import TimeControlError
 
 from firmware.commands.fen_check import read_fen
+from firmware.openings import classify
 from firmware.referee.gestures import DrawGesture, GestureUndone, Resign, draw_decision
 from firmware.referee.match import Match, MatchConfig, ProblemFound
 from firmware.referee.referee import NextGameSetUp, Referee, Stage, StartPosition
@@ -228,5 +230,8 @@ def run(args: argparse.Namespace) -> int:
             tags["Round"] = str(number)
         if match.abandoned:
             tags["Termination"] = "abandoned"
+        opening = classify(match.game)   # (as the session names it, move by move: the latest named position)
+        if opening is not None:
+            tags.update(ECO=opening.eco, Opening=opening.name)
         sys.stdout.write(("\n" if number > 1 else "") + match.to_pgn(tags))
     return 0

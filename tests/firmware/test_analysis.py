@@ -5,6 +5,7 @@ import io
 import math
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -163,3 +164,46 @@ def test_a_game_that_cannot_be_read_is_left_out_and_the_others_written():
     done = analyse("-", "--depth", "4", stdin=broken)
     assert done.returncode == 1 and "(left out)" in done.stderr
     assert done.stdout.count("[Event ") == 1 and "[%eval" in done.stdout
+
+
+def test_the_help_names_the_eval_command_as_it_is_written():
+    done = analyse("--help")
+    assert done.returncode == 0 and "[%eval]" in done.stdout and "%%" not in done.stdout
+
+
+@pytest.mark.parametrize("signum, whole_group, to_file", [
+    (signal.SIGINT, True, True),       # Ctrl-C: the terminal signals the engine too
+    (signal.SIGTERM, False, False),    # a timeout, the games on the standard output
+], ids=["ctrl-c-out-file", "sigterm-stdout"])
+def test_a_stopped_analysis_keeps_the_games_done(tmp_path, signum, whole_group, to_file):
+    """Stopped in game 2 of 3, the output holds game 1, analysed, as valid PGN; a short line
+    says so (no traceback) and the exit code is 128 + the signal's."""
+    source = tmp_path / "evening.pgn"
+    source.write_text(SCHOLAR + "\n" + DEEP_BLUE + "\n" + SCHOLAR, encoding="utf-8")
+    out = tmp_path / "analysed.pgn"
+    command = [sys.executable, "-m", "firmware.cli", "analyse", str(source), "--movetime", "100"]
+    proc = subprocess.Popen(command + (["--out", str(out)] if to_file else []), cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        first = proc.stderr.readline()           # game 1 is written before its line is printed
+        assert first.startswith("game 1 (Anna - Ben): "), first
+        if whole_group:
+            os.killpg(proc.pid, signum)
+        else:
+            proc.send_signal(signum)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 128 + signum, stderr
+    assert "Traceback" not in stderr
+    assert f"stopped ({signal.Signals(signum).name}): 1 of 3 games analysed and written" in stderr
+    text = out.read_text(encoding="utf-8") if to_file else stdout
+    handle = io.StringIO(text)
+    theirs = chess.pgn.read_game(handle)
+    assert chess.pgn.read_game(handle) is None         # game 1 alone
+    assert not theirs.errors and theirs.headers["White"] == "Anna" and theirs.end().board().is_checkmate()
+    assert all(node.eval() is not None for node in list(theirs.mainline())[:-1])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["analysed.pgn", "evening.pgn"][not to_file:]
