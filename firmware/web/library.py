@@ -19,13 +19,12 @@ which file the board is recording (``playing``), it is that file.
 """
 from __future__ import annotations
 
-import io
 import os
 import re
 import stat as stat_module
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,6 +94,18 @@ def read_file(path: Path) -> _Read:
     return parse(data, cut, stamp)
 
 
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` one after the other (not a list of them all; nor io.StringIO, which
+    holds 4 bytes a character)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        yield text[start:end]
+        start = end + 1
+
+
 def parse(data: bytes, cut: bool, stamp: Stamp) -> _Read:
     """What a file's bytes (``cut``: the first ``MAX_PGN_BYTES`` of it) hold: its first game, or why not."""
     def damaged(key: str, problem: str | None = None, text: str = "", **values: Any) -> _Read:
@@ -105,7 +116,7 @@ def parse(data: bytes, cut: bool, stamp: Stamp) -> _Read:
     if _binary(data):
         return damaged("file_binary")
     text = data.decode("utf-8", errors="replace")
-    found = read_games(io.StringIO(text))          # (lazily: the second game is only looked at)
+    found = read_games(_lines(text))          # (lazily: the second game is only looked at)
     first = next(found, None)
     if first is None:
         return damaged("file_empty", text=text)
