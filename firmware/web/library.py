@@ -9,7 +9,7 @@ Budgets: a file is read up to ``MAX_PGN_BYTES`` (a bigger one, an import of thou
 listed with what was read and ``cut``), and only its first game is played (``more_games`` says
 there are others). Summaries are kept per file, keyed by its size and modification time, so a
 file is read again only when it changes; the replay of a game (every FEN, the SAN in both
-languages) is kept for the ``DETAILS_KEPT`` games opened last. Reading is blocking: the page's
+languages) is kept for the ``DETAILS_KEPT`` games opened last (``DETAILS_PLIES`` plies at most). Reading is blocking: the page's
 routes call these methods in a worker thread, never on the loop (the methods are thread-safe).
 
 A file that is empty, binary or whose first game cannot be played is listed as ``damaged`` with
@@ -35,7 +35,8 @@ from firmware.words import outcome_text, player_name, prompt
 
 MAX_PGN_BYTES = 4 * 1024 * 1024   # what is read of one file; the board's own games are a few kB
 MAX_ALL_BYTES = 32 * 1024 * 1024  # /games.pgn: the newest files that fit
-DETAILS_KEPT = 8                  # replays kept (a long game's is ~100 kB)
+DETAILS_KEPT = 8                  # replays kept (a long game's is ~100 kB) ...
+DETAILS_PLIES = 20_000            # ... and their plies at most (a 4 MB file of knight moves has 500,000)
 ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,200}")
 _CONTROL = bytes(range(32)).replace(b"\t", b"").replace(b"\n", b"").replace(b"\r", b"").replace(b"\x0c", b"")
 
@@ -273,7 +274,8 @@ class GameLibrary:
             self._summaries[game_id] = (found.stamp, summary)
             self._details[game_id] = kept
             self._details.move_to_end(game_id)
-            while len(self._details) > DETAILS_KEPT:
+            while len(self._details) > 1 and (len(self._details) > DETAILS_KEPT or sum(
+                    len(d["uci"]) for _, _, d in self._details.values()) > DETAILS_PLIES):
                 self._details.popitem(last=False)
         return kept
 

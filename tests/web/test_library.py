@@ -243,3 +243,20 @@ async def test_the_board_answers_while_a_big_library_is_listed(serve, games):
     assert order == ["state answered", "listing read"]
     big = next(g for g in listed["games"] if g["id"] == "2020-01-01_import")
     assert big["cut"] and big["more_games"] and big["white"] == "cancer0707"
+
+
+def test_the_replays_kept_have_a_budget(tmp_path, monkeypatch):
+    """A replay (every FEN, the SAN in two languages) is kept for the few games opened last, and
+    for so many plies at most: ten files of long games do not all stay in memory."""
+    import firmware.web.library as library_module
+    monkeypatch.setattr(library_module, "DETAILS_PLIES", 100)
+    d = tmp_path / "games"
+    d.mkdir()
+    for n, text in enumerate(big_import(10).split("\n\n[Event ")):
+        (d / f"g{n}.pgn").write_text(text if n == 0 else "[Event " + text)
+    library = GameLibrary(d)
+    plies = [library.game(f"g{n}")["plies"] for n in range(10)]
+    kept = list(library._details)
+    assert 0 < len(kept) < 10 and kept[-1] == "g9"
+    assert sum(plies[int(k[1:])] for k in kept) <= 100 or len(kept) == 1
+    assert library.game("g0")["plies"] == plies[0]            # (read again when asked)
