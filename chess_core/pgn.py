@@ -61,6 +61,8 @@ Reading (``read_games``, ``read_pgn``, ``read_game``)
   ``[%clk]`` (any number of
   digits and decimals, rounded to the ms) goes to ``clocks`` and leaves the comment text;
   other commands (``[%eval]``, ``[%csl]``) stay in it.
+* A comment is kept up to 64 KiB (``pgn_reader.MAX_COMMENT_CHARS``); the rest of it is dropped
+  with a warning, so that a blob pasted in braces costs its reader and writer no more.
 * Variations are kept (``PgnGame.variations``, trees of ``PgnLine``). A variation with a move
   that cannot be played is dropped with a warning; variations never change the main line.
 * Letters: decided per game. A game with D, T, F or C pieces (or ``=D``...) is French, one with

@@ -46,6 +46,9 @@ _UCI_RE = re.compile(r"[a-h][1-8][a-h][1-8][qrbnQRBN]?")
 _NULL_MOVES = ("--", "Z0", "0000", "@@@@")
 _CASTLING_RIGHT_RE = re.compile(r"castling right '(.)'")
 _DECISIVE_LETTERS_RE = re.compile(r"^[KQBNDTFC]|=[QBNDTFC]")
+# A comment's budget: what is beyond it is dropped (with a warning), so that a file's 4 MB blob in
+# braces costs its reader and writer no more than a long annotation.
+MAX_COMMENT_CHARS = 64 * 1024
 
 # Outcomes that only the final position can give; a reason naming one must agree with the board.
 _BOARD_ONLY = {Termination.CHECKMATE, Termination.STALEMATE, Termination.INSUFFICIENT_MATERIAL,
@@ -68,6 +71,13 @@ class _Chunk:
     tag_errors: list[tuple[str, int]] = field(default_factory=list)
     tokens: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, text, line)
     in_movetext: bool = False
+    cut_comments: list[int] = field(default_factory=list)  # lines where a comment over budget opened
+
+    def comment(self, text: str, number: int) -> None:
+        if len(text) > MAX_COMMENT_CHARS:
+            text = text[:MAX_COMMENT_CHARS]
+            self.cut_comments.append(number)
+        self.tokens.append(("comment", text, number))
 
     def is_game(self) -> bool:
         return bool(self.tags or self.tag_errors
@@ -170,12 +180,12 @@ class _Lexer:
             if kind == "space":
                 continue
             if kind == "semicolon":
-                add(("comment", line[pos:], number))
+                chunk.comment(line[pos:], number)
                 return False
             if kind == "brace":
                 end = line.find("}", pos)
                 if end >= 0:
-                    add(("comment", line[pos:end], number))
+                    chunk.comment(line[pos:end], number)
                     pos = end + 1
                     continue
                 found = self._comment_lines(chunk, line[pos:], number)
@@ -197,6 +207,7 @@ class _Lexer:
         line closes the game with an error, and the tag line starts the next game.
         """
         parts = [first]
+        size = len(first)
         blank = False
         while True:
             item = self._next()
@@ -208,9 +219,11 @@ class _Lexer:
             end = line.find("}")
             if end >= 0:
                 parts.append(line[:end])
-                chunk.tokens.append(("comment", "\n".join(parts), start))
+                chunk.comment("\n".join(parts), start)
                 return number, line, end + 1
-            parts.append(line)
+            if size <= MAX_COMMENT_CHARS:   # (beyond it, read on to the brace but keep nothing)
+                parts.append(line)
+                size += len(line) + 1
             blank = not line.strip()
 
 
@@ -297,7 +310,8 @@ class _GameReader:
     def __init__(self, chunk: _Chunk, rules: str) -> None:
         self.chunk = chunk
         self.headers = dict(chunk.tags)
-        self.warnings: list[str] = []
+        self.warnings: list[str] = [f"line {line}: a comment longer than {MAX_COMMENT_CHARS:,} characters is cut there"
+                                    for line in chunk.cut_comments]
         self.rules = rules
 
     def read(self, number: int) -> PgnGame:

@@ -16,13 +16,19 @@ Contract
   game is being played (``idle()``), the newest finished game without an analysis is analysed,
   one after the other; an analysis started so stops as soon as a game begins (it is asked for
   again when the board is idle again). An analysis asked for on the page runs, game or not.
-* ``tick()`` is what the watch does every ``WATCH_S`` seconds (tests call it by hand).
+* ``tick()`` is what the watch does every ``WATCH_S`` seconds (tests call it by hand); the watch
+  lists the library in a worker thread first, and a game is read in one, never on the loop.
+* The files of ``<state>/analysis/`` are read as the games are: a symbolic link there (or the
+  folder itself a link) is never followed (the page shows no analysis, its download raises
+  :class:`AnalysisLink`), and at most ``MAX_KEPT_BYTES`` of a file are read.
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import os
+import stat as stat_module
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,14 +48,19 @@ from firmware.web.library import GameLibrary, UnknownGame
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Analyses", "AnalysisRefused", "LIMIT", "WATCH_S"]
+__all__ = ["Analyses", "AnalysisLink", "AnalysisRefused", "LIMIT", "WATCH_S"]
 
 LIMIT = AnalysisLimit(movetime_ms=200)   # per position: a 40-move game in about 20 s
 WATCH_S = 10.0                           # how often the idle watch looks
+MAX_KEPT_BYTES = 16 * 1024 * 1024        # an analysis file read back (a 4 MB game's is under 8 MB)
 
 
 class AnalysisRefused(ValueError):
     """A game that cannot be analysed now (still being played, no moves); the message says why."""
+
+
+class AnalysisLink(OSError):
+    """A file of the analyses (or their folder) is a symbolic link: it is not followed."""
 
 
 @dataclass
@@ -85,7 +96,8 @@ class Analyses:
     @property
     def when_idle(self) -> bool:
         try:
-            settings = json.loads((self.directory / "settings.json").read_text(encoding="utf-8"))
+            read = self._read("settings.json")
+            settings = json.loads(read[1]) if read is not None else None
         except (OSError, ValueError):
             return False
         return isinstance(settings, dict) and settings.get("when_idle") is True
@@ -107,31 +119,62 @@ class Analyses:
 
     def review(self, game_id: str, moves: list[str]) -> dict[str, Any] | None:
         """The analysis of ``game_id`` for the page, if there is one of these very ``moves``."""
-        kept = self._kept(game_id)
+        try:
+            kept = self._kept(game_id)
+        except AnalysisLink:
+            return None
         return kept["review"] if kept is not None and kept.get("moves") == moves else None
 
     def pgn(self, game_id: str, moves: list[str]) -> str | None:
-        """The analysed PGN of ``game_id``, if there is one of these very ``moves``."""
-        if self.review(game_id, moves) is None:
+        """The analysed PGN of ``game_id``, if there is one of these very ``moves`` (AnalysisLink
+        if it, or the analysis it goes with, is a link)."""
+        kept = self._kept(game_id)
+        if kept is None or kept.get("moves") != moves:
             return None
         try:
-            return (self.directory / f"{game_id}.pgn").read_text(encoding="utf-8")
-        except OSError:
+            read = self._read(f"{game_id}.pgn")
+            return read[1].decode("utf-8") if read is not None else None
+        except UnicodeDecodeError:
             return None
+
+    def _read(self, name: str) -> tuple[tuple[int, int], bytes] | None:
+        """(stamp, bytes) of the file ``name`` of the folder, None if there is none (or it is too
+        big); AnalysisLink if it, or the folder, is a symbolic link."""
+        for path in (self.directory, self.directory / name):
+            try:
+                if stat_module.S_ISLNK(path.lstat().st_mode):
+                    log.warning("%s is a symbolic link: not followed", path)
+                    raise AnalysisLink(f"{path} is a symbolic link")
+            except FileNotFoundError:
+                return None
+        try:
+            fd = os.open(self.directory / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:     # (ELOOP: a link put there meanwhile)
+            return None
+        with os.fdopen(fd, "rb") as fh:
+            stat = os.fstat(fh.fileno())
+            if not stat_module.S_ISREG(stat.st_mode) or stat.st_size > MAX_KEPT_BYTES:
+                return None
+            return (stat.st_mtime_ns, stat.st_size), fh.read(MAX_KEPT_BYTES)
 
     def _kept(self, game_id: str) -> dict[str, Any] | None:
         path = self.directory / f"{game_id}.json"
         try:
-            stat = path.stat()
+            stat = path.lstat()
         except OSError:
             self._cache.pop(game_id, None)
             return None
         stamp = (stat.st_mtime_ns, stat.st_size)
         cached = self._cache.get(game_id)
-        if cached is not None and cached[0] == stamp:
+        if cached is not None and cached[0] == stamp and not stat_module.S_ISLNK(stat.st_mode):
             return cached[1]
         try:
-            kept = json.loads(path.read_text(encoding="utf-8"))
+            read = self._read(f"{game_id}.json")
+            if read is None:
+                return None
+            stamp, kept = read[0], json.loads(read[1])
+        except AnalysisLink:
+            raise
         except (OSError, ValueError):
             return None
         if not isinstance(kept, dict):
@@ -188,7 +231,7 @@ class Analyses:
         """One game: read, searched position by position (the engine's own process), judged and
         kept. The reading, the judging and the writing (CPU and disk) run in a thread, off the
         loop that steps the board: it waits at most Python's switch interval (5 ms) for them."""
-        text = self.library.pgn(job.game_id)
+        text = await asyncio.to_thread(self.library.pgn, job.game_id)
         game = await asyncio.to_thread(read_game, text)
 
         def progress(done: int, total: int) -> None:
@@ -199,7 +242,7 @@ class Analyses:
         evals = await evaluate_game(game.moves, self.limit, start_fen=game.game.start_fen,
                                     chess960=game.game.chess960, engine_path=self.engine_path,
                                     progress=progress, names=names)
-        if self.library.pgn(job.game_id) != text:   # the game changed meanwhile: this analysis is not of it
+        if await asyncio.to_thread(self.library.pgn, job.game_id) != text:   # the game changed meanwhile: this analysis is not of it
             raise ValueError("the game changed while it was analysed")
         await asyncio.to_thread(self._keep, job.game_id, game, evals, names[0] if names else "Stockfish")
 
@@ -215,8 +258,9 @@ class Analyses:
             {"moves": [m.uci() for m in game.moves], "review": found.to_json()}))
 
     # -- the idle watch ----------------------------------------------------------------------------------
-    def tick(self) -> None:
-        """Stop an idle analysis once a game is played; start the next one while idle and asked to."""
+    def tick(self, games: list[dict[str, Any]] | None = None) -> None:
+        """Stop an idle analysis once a game is played; start the next one while idle and asked to
+        (among ``games``, the library's listing, read now if not given)."""
         running = self._running
         idle = self.idle()
         if not idle:
@@ -230,12 +274,15 @@ class Analyses:
             return
         if running is not None or self._queue or not self.when_idle:
             return
-        for summary in self.library.games():            # newest first
+        for summary in games if games is not None else self.library.games():   # newest first
             if summary["in_progress"] or summary["plies"] < 2 or summary["problem"]:
                 continue
             game_id = summary["id"]
-            if game_id in self._failed or self._kept(game_id) is not None and self.review(
-                    game_id, self.library.game(game_id)["uci"]) is not None:
+            try:
+                if game_id in self._failed or self._kept(game_id) is not None and self.review(
+                        game_id, self.library.moves(game_id)) is not None:
+                    continue
+            except (AnalysisLink, UnknownGame):
                 continue
             try:
                 self.request(game_id, asked=False)
@@ -251,7 +298,7 @@ class Analyses:
     async def _watch_loop(self) -> None:
         while True:
             try:
-                self.tick()
+                self.tick(await asyncio.to_thread(self.library.games) if self.idle() and self.when_idle else [])
             except Exception:  # noqa: BLE001 - the watch must outlive a bad file
                 log.exception("the idle analysis watch failed")
             await asyncio.sleep(WATCH_S)

@@ -44,11 +44,18 @@ def names_for(config: Config) -> HostNames:
     return HostNames((*config.web.hosts, *bind_names(config.web.host)))
 
 
+def recording(session: Any) -> str | None:
+    """The file name of the game the board is playing (in progress in the library), or None."""
+    record = session.file.record
+    return record.pgn_name if record is not None and session.live else None
+
+
 def build_companion(session: Any, config: Config, *, pairing: Pairing | None = None, hand: SimHand | None = None,
                     clock: Callable[[], float] = time.monotonic) -> WebCompanion:
     """The web companion of ``session`` (not yet serving: ``await companion.start(host, port)``)."""
     return WebCompanion(SessionBackend(session), pairing=pairing or pairing_for(config),
-                        library=GameLibrary(session.file.recorder.games_dir), hand=hand, clock=clock,
+                        library=GameLibrary(session.file.recorder.games_dir, playing=lambda: recording(session)),
+                        hand=hand, clock=clock,
                         names=names_for(config))
 
 

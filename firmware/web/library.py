@@ -3,37 +3,62 @@
 The recorder writes one PGN file per game (the game in progress included, rewritten after every
 move). A game's id is its file name without ``.pgn``; ids are checked against a strict pattern
 and the directory listing, so no request can name a file outside the directory, and a symbolic
-link (someone's link to /etc/...) is neither listed nor followed. Files are read again only
-when their size or modification time changes.
+link (someone's link to /etc/...) is neither listed nor followed.
+
+Budgets: a file is read up to ``MAX_PGN_BYTES`` (a bigger one, an import of thousands of games, is
+listed with what was read and ``cut``), and only its first game is played (``more_games`` says
+there are others). Summaries are kept per file, keyed by its size and modification time, so a
+file is read again only when it changes; the replay of a game (every FEN, the SAN in both
+languages) is kept for the ``DETAILS_KEPT`` games opened last (``DETAILS_PLIES`` plies at most). Reading is blocking: the page's
+routes call these methods in a worker thread, never on the loop (the methods are thread-safe).
+
+A file that is empty, binary or whose first game cannot be played is listed as ``damaged`` with
+why in the player's words (``damaged``, ``damaged_fr``). A game is ``in_progress`` only while
+its result is ``*``, its moves have not ended it (mate, stalemate) and, when the library knows
+which file the board is recording (``playing``), it is that file.
 """
 from __future__ import annotations
 
 import os
 import re
 import stat as stat_module
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chess_core import Game, san, square_name
+from chess_core import Game, PgnError, PgnGame, read_games, san, square_name
 
-from chess_core.pgn import read_pgn
-from firmware.words import outcome_text, player_name
+from firmware.words import outcome_text, player_name, prompt
 
-MAX_PGN_BYTES = 4 * 1024 * 1024   # one game's file; more is not a game this board wrote
+MAX_PGN_BYTES = 4 * 1024 * 1024   # what is read of one file; the board's own games are a few kB
+MAX_ALL_BYTES = 32 * 1024 * 1024  # /games.pgn: the newest files that fit
+DETAILS_KEPT = 8                  # replays kept (a long game's is ~100 kB) ...
+DETAILS_PLIES = 20_000            # ... and their plies at most (a 4 MB file of knight moves has 500,000)
 ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,200}")
+_CONTROL = bytes(range(32)).replace(b"\t", b"").replace(b"\n", b"").replace(b"\r", b"").replace(b"\x0c", b"")
+
+Stamp = tuple[int, int]
 
 
 class UnknownGame(LookupError):
     """No game of the library has this id."""
 
 
-@dataclass
-class _Entry:
-    stamp: tuple[int, int]
-    summary: dict[str, Any]
-    detail: dict[str, Any] | None
+@dataclass(frozen=True)
+class _Read:
+    """One reading of a file: what was read of it, and its first game (or why there is none)."""
+
+    stamp: Stamp
     text: str
+    cut: bool
+    game: PgnGame | None
+    damaged: str | None                 # the catalogue's key (prompts "file_...")
+    values: dict[str, Any]
+    problem: str | None                 # the reader's own words (English, for the curious)
+    more_games: bool
 
 
 def _replay(game: Game) -> dict[str, Any]:
@@ -51,12 +76,72 @@ def _replay(game: Game) -> dict[str, Any]:
     return {"fens": fens, "san": {"en": en, "fr": fr}, "uci": uci, "last_moves": last}
 
 
-class GameLibrary:
-    """The games of one directory; every method reads the files as they are now."""
+def _binary(data: bytes) -> bool:
+    """Not a text: a NUL byte, or more than 1 in 20 control characters at its start."""
+    head = data[:4096]
+    return b"\x00" in data or len(head.translate(None, _CONTROL)) < len(head) * 0.95
 
-    def __init__(self, games_dir: str | Path) -> None:
+
+def read_file(path: Path) -> _Read:
+    """Read ``path`` within the budget (OSError if it is not a regular file, a link included)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)   # a link put there meanwhile fails
+    with os.fdopen(fd, "rb") as fh:
+        stat = os.fstat(fh.fileno())
+        if not stat_module.S_ISREG(stat.st_mode):
+            raise OSError(f"{path} is not a regular file")
+        data = fh.read(MAX_PGN_BYTES)
+        cut = len(fh.read(1)) > 0
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    return parse(data, cut, stamp)
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` one after the other (not a list of them all; nor io.StringIO, which
+    holds 4 bytes a character)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        yield text[start:end]
+        start = end + 1
+
+
+def parse(data: bytes, cut: bool, stamp: Stamp) -> _Read:
+    """What a file's bytes (``cut``: the first ``MAX_PGN_BYTES`` of it) hold: its first game, or why not."""
+    def damaged(key: str, problem: str | None = None, text: str = "", **values: Any) -> _Read:
+        return _Read(stamp, text, cut, None, key, values, problem, False)
+
+    if not data.strip():
+        return damaged("file_empty")
+    if _binary(data):
+        return damaged("file_binary")
+    text = data.decode("utf-8", errors="replace")
+    found = read_games(_lines(text))          # (lazily: the second game is only looked at)
+    first = next(found, None)
+    if first is None:
+        return damaged("file_empty", text=text)
+    if isinstance(first, PgnError):
+        if cut:
+            return damaged("file_too_big", str(first), text, mb=MAX_PGN_BYTES // (1024 * 1024))
+        if first.move is not None:
+            return damaged("file_illegal", str(first), text, move=first.label or first.move)
+        return damaged("file_unreadable", str(first), text, line=first.line or 1)
+    more = next(found, None) is not None
+    return _Read(stamp, text, cut, first, None, {}, None, more)
+
+
+class GameLibrary:
+    """The games of one directory; every method reads the files as they are now (blocking: call
+    it in a worker thread). ``playing()`` (from any thread) names the game the board is
+    recording, None when it plays none; without it every unfinished game counts as in progress."""
+
+    def __init__(self, games_dir: str | Path, *, playing: Callable[[], str | None] | None = None) -> None:
         self.games_dir = Path(games_dir)
-        self._cache: dict[str, _Entry] = {}
+        self.playing = playing
+        self._lock = threading.Lock()
+        self._summaries: dict[str, tuple[Stamp, dict[str, Any]]] = {}
+        self._details: OrderedDict[str, tuple[Stamp, dict[str, Any], dict[str, Any]]] = OrderedDict()
 
     def _files(self) -> dict[str, Path]:
         try:
@@ -69,105 +154,169 @@ class GameLibrary:
                 found[path.stem] = path
         return found
 
-    def _entry(self, game_id: str, path: Path) -> _Entry:
+    @staticmethod
+    def _stamp(path: Path) -> Stamp:
         stat = path.lstat()
         if not stat_module.S_ISREG(stat.st_mode):
             raise OSError(f"{path} is not a regular file")
-        stamp = (stat.st_mtime_ns, stat.st_size)
-        entry = self._cache.get(game_id)
-        if entry is not None and entry.stamp == stamp:
-            return entry
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)   # a link put there meanwhile fails
-        with os.fdopen(fd, "rb") as fh:
-            text = fh.read(MAX_PGN_BYTES).decode("utf-8", errors="replace")
-        errors: list = []
-        games = read_pgn(text, errors)
-        headers: dict[str, str] = {}
-        detail = None
-        plies = 0
-        problem = None
-        if games:
-            first = games[0]
-            headers = dict(first.headers)
-            plies = len(first.moves)
-            detail = {"headers": headers, "start_fen": first.game.start_fen, **_replay(first.game),
-                      "result": headers.get("Result", first.result),
-                      "ending": first.game.outcome.describe() if first.game.outcome else None,
-                      "ending_fr": outcome_text(first.game.outcome, "fr") if first.game.outcome else None}
-        elif errors:
-            problem = str(errors[0])
-        result = headers.get("Result", "*")
+        return (stat.st_mtime_ns, stat.st_size)
+
+    def _summary(self, game_id: str, path: Path) -> dict[str, Any]:
+        """The file's summary, read again only when its size or modification time changed."""
+        stamp = self._stamp(path)
+        with self._lock:
+            kept = self._summaries.get(game_id)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
+        found = read_file(path)
+        summary = self._summarise(game_id, found)
+        with self._lock:
+            self._summaries[game_id] = (found.stamp, summary)
+        return summary
+
+    @staticmethod
+    def _summarise(game_id: str, found: _Read) -> dict[str, Any]:
+        first = found.game
+        headers: dict[str, str] = dict(first.headers) if first is not None else {}
+        outcome = first.game.outcome if first is not None else None
+        result = first.result if first is not None else "*"
+        if result == "*" and outcome is not None:     # no result written, but the moves ended the game
+            result = outcome.result()
         abandoned = result == "*" and headers.get("Termination", "").lower() == "abandoned"
-        summary = {
+        white, black = headers.get("White", "?"), headers.get("Black", "?")
+        return {
             "id": game_id,
-            "white": headers.get("White", "?"),
-            "black": headers.get("Black", "?"),
-            "white_fr": player_name(headers.get("White", "?"), 0, "fr"),   # a side's default name in French
-            "black_fr": player_name(headers.get("Black", "?"), 1, "fr"),
+            "white": white,
+            "black": black,
+            "white_fr": player_name(white, 0, "fr"),   # a side's default name in French
+            "black_fr": player_name(black, 1, "fr"),
             "date": headers.get("Date", "????.??.??"),
             "time": headers.get("Time", ""),
             "event": headers.get("Event", ""),
             "result": result,
-            "ending": detail["ending"] if detail else None,
-            "ending_fr": detail["ending_fr"] if detail else None,
-            "in_progress": result == "*" and not abandoned,
+            "ending": outcome.describe() if outcome else None,
+            "ending_fr": outcome_text(outcome, "fr") if outcome else None,
+            "unfinished": result == "*" and not abandoned and first is not None,
             "abandoned": abandoned,
-            "plies": plies,
-            "problem": problem,
-            "mtime_ns": stat.st_mtime_ns,
+            "plies": len(first.moves) if first is not None else 0,
+            "problem": found.problem or (prompt(found.damaged, "en", **found.values)
+                                         if found.damaged else None),
+            "damaged": prompt(found.damaged, "en", **found.values) if found.damaged else None,
+            "damaged_fr": prompt(found.damaged, "fr", **found.values) if found.damaged else None,
+            "cut": found.cut,
+            "more_games": found.more_games,
+            "moves": " ".join(m.uci() for m in first.moves) if first is not None else "",   # (one str: small)
+            "mtime_ns": found.stamp[0],
         }
-        entry = _Entry(stamp, summary, detail, text)
-        self._cache[game_id] = entry
-        return entry
+
+    def _public(self, summary: dict[str, Any], playing: str | None) -> dict[str, Any]:
+        out = {k: v for k, v in summary.items() if k not in ("mtime_ns", "unfinished", "moves")}
+        out["in_progress"] = summary["unfinished"] and (self.playing is None or playing == summary["id"])
+        return out
+
+    def _playing(self) -> str | None:
+        name = self.playing() if self.playing is not None else None
+        return name.removesuffix(".pgn") if name else None
 
     def games(self) -> list[dict[str, Any]]:
         """A summary of every game, newest first (names start with the date and time)."""
         files = self._files()
-        for stale in set(self._cache) - set(files):
-            del self._cache[stale]
+        with self._lock:
+            for stale in set(self._summaries) - set(files):
+                del self._summaries[stale]
+            for stale in set(self._details) - set(files):
+                del self._details[stale]
         out = []
         for game_id, path in files.items():
             try:
-                out.append(self._entry(game_id, path).summary)
+                out.append(self._summary(game_id, path))
             except OSError:
                 continue  # removed or unreadable meanwhile
         out.sort(key=lambda s: (s["id"], s["mtime_ns"]), reverse=True)
-        return [{k: v for k, v in s.items() if k != "mtime_ns"} for s in out]
+        playing = self._playing()
+        return [self._public(s, playing) for s in out]
 
-    def _lookup(self, game_id: str) -> _Entry:
+    def _path(self, game_id: str) -> Path:
         if not isinstance(game_id, str) or not ID_RE.fullmatch(game_id):
             raise UnknownGame(game_id)
         path = self._files().get(game_id)
         if path is None:
             raise UnknownGame(game_id)
-        try:
-            return self._entry(game_id, path)
-        except OSError:
-            raise UnknownGame(game_id) from None
+        return path
 
     def game(self, game_id: str) -> dict[str, Any]:
         """One game to replay: headers, the FEN of every position, the SAN (en and fr) of every move."""
-        entry = self._lookup(game_id)
-        if entry.detail is None:
-            return {**entry.summary, "headers": {}, "fens": [], "san": {"en": [], "fr": []}, "uci": [],
-                    "last_moves": []}
-        summary = {k: v for k, v in entry.summary.items() if k != "mtime_ns"}
-        return {**summary, **entry.detail}
+        path = self._path(game_id)
+        try:
+            stamp = self._stamp(path)
+            with self._lock:
+                kept = self._details.get(game_id)
+                if kept is not None and kept[0] == stamp:
+                    self._details.move_to_end(game_id)
+            if kept is None or kept[0] != stamp:
+                kept = self._read_detail(game_id, path)
+        except OSError:
+            raise UnknownGame(game_id) from None
+        _, summary, detail = kept
+        return {**self._public(summary, self._playing()), **detail}
+
+    def _read_detail(self, game_id: str, path: Path) -> tuple[Stamp, dict[str, Any], dict[str, Any]]:
+        found = read_file(path)
+        summary = self._summarise(game_id, found)
+        first = found.game
+        if first is None:
+            detail: dict[str, Any] = {"headers": {}, "fens": [], "san": {"en": [], "fr": []}, "uci": [],
+                                      "last_moves": [], "start_fen": None}
+        else:
+            detail = {"headers": dict(first.headers), "start_fen": first.game.start_fen, **_replay(first.game)}
+        kept = (found.stamp, summary, detail)
+        with self._lock:
+            self._summaries[game_id] = (found.stamp, summary)
+            self._details[game_id] = kept
+            self._details.move_to_end(game_id)
+            while len(self._details) > 1 and (len(self._details) > DETAILS_KEPT or sum(
+                    len(d["uci"]) for _, _, d in self._details.values()) > DETAILS_PLIES):
+                self._details.popitem(last=False)
+        return kept
+
+    def moves(self, game_id: str) -> list[str]:
+        """The moves (UCI) of one game, from its summary: what an analysis is checked against."""
+        path = self._path(game_id)
+        try:
+            moves: str = self._summary(game_id, path)["moves"]
+        except OSError:
+            raise UnknownGame(game_id) from None
+        return moves.split()
 
     def pgn(self, game_id: str) -> str:
-        """The PGN text of one game, as recorded."""
-        return self._lookup(game_id).text
+        """The PGN text of one game, as recorded (its first ``MAX_PGN_BYTES``)."""
+        try:
+            return read_file(self._path(game_id)).text or ""
+        except OSError:
+            raise UnknownGame(game_id) from None
 
     def all_pgn(self) -> str:
-        """Every game in one PGN text, oldest first, separated by a blank line."""
-        entries = []
-        for game_id, path in self._files().items():   # one listing of the directory, not one per game
+        """Every game in one PGN text, oldest first, separated by a blank line: the newest files
+        that fit in ``MAX_ALL_BYTES``, each as far as it is read."""
+        chosen, total = [], 0
+        for game_id, path in sorted(self._files().items(), reverse=True):   # one listing of the directory
             try:
-                entries.append(self._entry(game_id, path))
+                size = min(self._stamp(path)[1], MAX_PGN_BYTES)
+            except OSError:
+                continue
+            if total + size > MAX_ALL_BYTES:
+                break
+            chosen.append(path)
+            total += size
+        texts = []
+        for path in reversed(chosen):
+            try:
+                found = read_file(path)
             except OSError:
                 continue  # removed or unreadable meanwhile
-        entries.sort(key=lambda e: (e.summary["id"], e.summary["mtime_ns"]))
-        return "\n".join(e.text.strip() + "\n" for e in entries)
+            if found.damaged not in ("file_binary", "file_empty") and found.text.strip():
+                texts.append(found.text.strip() + "\n")
+        return "\n".join(texts)
 
 
-__all__ = ["GameLibrary", "UnknownGame"]
+__all__ = ["GameLibrary", "UnknownGame", "MAX_PGN_BYTES", "read_file"]

@@ -1,14 +1,15 @@
 """The game library on the page: the recorded games listed, shown move by move, analysed and downloaded as PGN."""
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
 
 from chess_core import InvalidMoveError, Move
 
-from firmware.web.analyses import Analyses, AnalysisRefused
-from firmware.web.answers import NO_STORE, error_answer
+from firmware.web.analyses import Analyses, AnalysisLink, AnalysisRefused
+from firmware.web.answers import NO_STORE, ServerRefusal, error_answer, refusal_answer
 from firmware.web.backend import Backend
 from firmware.web.library import GameLibrary, UnknownGame
 from firmware.web.validate import BadRequest, Boolean, Field, Spec, check_body
@@ -52,6 +53,10 @@ class LibraryPages:
       list is empty, the whole PGN empty, and one game a 404 ``"no game library here"``.
     * The reading routes change nothing and need no pairing; the POSTs are commands, under the
       server's guard as every other.
+    * The files are read in a worker thread (``asyncio.to_thread``), never on the loop that steps
+      the board; one listing at a time (a second waits for it, then finds the summaries made).
+    * An analysis kept as a link (``analysis/<id>.pgn`` pointing elsewhere) is not followed: its
+      download is a 403 that says so.
     """
 
     def __init__(self, library: GameLibrary | None, *, analyses: Analyses | None = None,
@@ -60,6 +65,7 @@ class LibraryPages:
         self.analyses = analyses
         self.backend = backend
         self.clock = clock
+        self._listing = asyncio.Lock()
 
     def add_to(self, router: Router) -> None:
         router.add_get("/api/games", self.games)
@@ -71,18 +77,25 @@ class LibraryPages:
         router.add_get("/games/{id}.pgn", self.game_pgn)
 
     async def games(self, request: Request) -> Response:
-        games = self.library.games() if self.library is not None else []
+        library = self.library
+        async with self._listing:
+            games = await asyncio.to_thread(library.games) if library is not None else []
         when_idle = self.analyses.when_idle if self.analyses is not None else False
         return json_response({"games": games, "analysis": {"when_idle": when_idle}}, headers=dict(NO_STORE))
 
     async def game(self, request: Request) -> Response:
         game_id = request.match_info["id"]
+        library, analyses = self._library(), self.analyses
+
+        def read() -> dict[str, Any]:
+            game = library.game(game_id)
+            game["analysis"] = analyses.review(game_id, game["uci"]) if analyses is not None else None
+            return game
+
         try:
-            game = self._library().game(game_id)
+            game = await asyncio.to_thread(read)
         except UnknownGame:
             return error_answer(404, "no such game")
-        analyses = self.analyses
-        game["analysis"] = analyses.review(game_id, game["uci"]) if analyses is not None else None
         game["analysing"] = analyses.status(game_id) if analyses is not None else None
         return json_response(game, headers=dict(NO_STORE))
 
@@ -90,7 +103,8 @@ class LibraryPages:
         if self.analyses is None:
             return error_answer(404, "no analyses here")
         check_body(self._json(request), {})
-        try:
+        try:   # (read in a thread first: the request finds it kept)
+            await asyncio.to_thread(self._library().game, request.match_info["id"])
             status = self.analyses.request(request.match_info["id"])
         except UnknownGame:
             return error_answer(404, "no such game")
@@ -102,6 +116,8 @@ class LibraryPages:
         if self.analyses is None:
             return error_answer(404, "no analyses here")
         values = check_body(self._json(request), ANALYSIS_SETTINGS)
+        async with self._listing:    # (the idle watch looks at once: at summaries kept, read in a thread)
+            await asyncio.to_thread(self._library().games)
         self.analyses.set_when_idle(values["when_idle"])
         return json_response({"ok": True, "when_idle": self.analyses.when_idle}, headers=dict(NO_STORE))
 
@@ -113,15 +129,21 @@ class LibraryPages:
 
     async def game_pgn(self, request: Request) -> Response:
         game_id = request.match_info["id"]
+        library, analyses = self._library(), self.analyses
         try:
-            text = self._library().pgn(game_id)
-            analysed = self.analyses.pgn(game_id, self._library().game(game_id)["uci"]) if self.analyses else None
+            text = await asyncio.to_thread(library.pgn, game_id)
+            analysed = await asyncio.to_thread(
+                lambda: analyses.pgn(game_id, library.moves(game_id))) if analyses is not None else None
         except UnknownGame:
             return error_answer(404, "no such game")
+        except AnalysisLink:
+            return refusal_answer(ServerRefusal("analysis_link"), 403)
         return self._pgn_response(analysed or text, f"{game_id}.pgn")
 
     async def all_pgn(self, request: Request) -> Response:
-        text = self.library.all_pgn() if self.library is not None else ""
+        library = self.library
+        async with self._listing:
+            text = await asyncio.to_thread(library.all_pgn) if library is not None else ""
         return self._pgn_response(text, "echiquier-games.pgn")
 
     def _library(self) -> GameLibrary:

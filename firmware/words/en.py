@@ -156,6 +156,9 @@ CATALOGUE = Catalogue(
         "voice_describe": "Describe the position",
         "speak_here": " Say the board's announcements on this device (its own voice)",
         "board_voice": " The board speaks (the moves, what to put right, the result)",
+        "library_cut": "a big file: only its beginning is read",
+        "library_more_games": "its first game only",
+        "library_damaged": "damaged",
     },
     leds={
         "legal": "a square the lifted piece may go to",
@@ -250,6 +253,12 @@ CATALOGUE = Catalogue(
         "offer_declined": "{who} declined your draw offer",
         # a round's conditions
         "draw_offers_from": "Draw offers are allowed from move {from_move} on (this is move {move}): play on.",
+        # a file of the game library that cannot be shown (firmware/web/library.py)
+        "file_empty": "This file holds no game: it is empty.",
+        "file_binary": "This file is not a game: it is not text (a picture, an archive?).",
+        "file_illegal": "This file is damaged: the move {move} cannot be played there.",
+        "file_unreadable": "This file is damaged: its game cannot be read (line {line}).",
+        "file_too_big": "This file is too big for the board: its first {mb} MB hold no whole game.",
     },
     refusals={
         # the session's commands
@@ -370,6 +379,7 @@ CATALOGUE = Catalogue(
         "engine_only": '{field}: only for a game against the engine (opponent "engine")',
         "draw_colour_needed": "color: required to offer, accept or decline a draw",
         "no_setting_given": "no setting given",
+        "analysis_link": "the analysis of this game is a link to another file: the board does not follow links",
     },
     sides=("White", "Black"),
     sides_played=("White", "Black"),

@@ -160,6 +160,9 @@ CATALOGUE = Catalogue(
         "voice_describe": "Décrire la position",
         "speak_here": " Dire les annonces de l'échiquier sur cet appareil (sa propre voix)",
         "board_voice": " L'échiquier parle (les coups, ce qu'il faut remettre, le résultat)",
+        "library_cut": "un gros fichier : seul son début est lu",
+        "library_more_games": "sa première partie seulement",
+        "library_damaged": "abîmé",
     },
     leds={
         "legal": "une case où la pièce levée peut aller",
@@ -255,6 +258,12 @@ CATALOGUE = Catalogue(
         "offer_declined": "{who} a refusé votre proposition de nulle",
         # a round's conditions
         "draw_offers_from": "La nulle se propose à partir du coup {from_move} (c’est le coup {move}) : jouez.",
+        # a file of the game library that cannot be shown (firmware/web/library.py)
+        "file_empty": "Ce fichier ne contient aucune partie : il est vide.",
+        "file_binary": "Ce fichier n'est pas une partie : ce n'est pas du texte (une image, une archive ?).",
+        "file_illegal": "Ce fichier est abîmé : le coup {move} ne peut pas y être joué.",
+        "file_unreadable": "Ce fichier est abîmé : sa partie ne peut pas être lue (ligne {line}).",
+        "file_too_big": "Ce fichier est trop gros pour l'échiquier : ses {mb} premiers Mo ne contiennent aucune partie entière.",
     },
     refusals={
         # the session's commands
@@ -377,6 +386,7 @@ CATALOGUE = Catalogue(
         "engine_only": "{field} : seulement pour une partie contre l'ordinateur (opponent « engine »)",
         "draw_colour_needed": "color : obligatoire pour proposer, accepter ou refuser une nulle",
         "no_setting_given": "aucun réglage donné",
+        "analysis_link": "l'analyse de cette partie est un lien vers un autre fichier : l'échiquier ne suit pas les liens",
     },
     sides=("Blancs", "Noirs"),
     sides_played=("les Blancs", "les Noirs"),

@@ -377,3 +377,21 @@ def test_lichess_and_chess_com_exports_are_read_with_their_clocks_and_endings():
     assert chess_com.clocks == [59_900, 59_100, 58_800, 57_000]
     assert chess_com.game.outcome == Outcome(Termination.RESIGNATION, WHITE)
     assert lichess.warnings == chess_com.warnings == []
+
+
+# -- budgets ----------------------------------------------------------------------------------
+
+def test_a_huge_comment_is_cut_to_its_budget_and_the_game_reads_on():
+    """Issue 32.5: a 4 MB comment (a blob pasted in braces) costs no more than the budget; the
+    moves after it and the next game are read, and a warning says where the comment was cut."""
+    from chess_core.pgn_reader import MAX_COMMENT_CHARS
+    blob = "lorem ipsum " * (300_000 // 12)
+    lines = "\n".join(["word " * 20] * 20_000)                      # ~2 MB over many lines
+    text = (f'[Event "a"]\n\n1. e4 {{{blob}}} e5 2. Nf3 {{{lines}\n}} Nc6 ; {blob}\n3. Bb5 *\n\n'
+            '[Event "b"]\n\n1. d4 *\n')
+    first, second = read_pgn(text)
+    assert san(first) == ["e4", "e5", "Nf3", "Nc6", "Bb5"] and san(second) == ["d4"]
+    assert all(len(comment) <= MAX_COMMENT_CHARS for comment in first.comments.values())
+    assert first.comments[1].startswith("lorem ipsum") and first.comments[3].startswith("word word")
+    assert sum("is cut there" in w for w in first.warnings) == 3
+    assert any(w.startswith("line 3:") for w in first.warnings)

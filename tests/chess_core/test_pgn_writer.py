@@ -298,3 +298,18 @@ def test_a_game_written_from_its_kept_san_is_the_game_written_by_replaying_it(mo
         monkeypatch.undo()
         with pytest.raises(ValueError):
             write_pgn(game, sans=sans[:-1])
+
+
+def test_a_comment_of_one_huge_word_is_cut_into_units_within_a_small_budget():
+    """Issue 32.5: ``echiquier analyse`` went to 670 MB on a 3.9 MB comment: the word pattern kept
+    a backtracking record per character of a word (120 MB for 1 MB). Now a few copies at most."""
+    import tracemalloc
+    word = "x" * 1_000_000
+    tracemalloc.start()
+    try:
+        units = pgn_writer.comment_units(f"before {word} [%clk 0:01:00] after")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert units == ["{ before", word, "[%clk 0:01:00]", "after }"]
+    assert peak < 4 * len(word)

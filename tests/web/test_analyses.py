@@ -160,3 +160,37 @@ async def test_the_board_shows_nothing_without_a_session_and_bad_moves_are_refus
     assert bad.status == 400 and "played" in (await bad.json())["error"]
     bad = await client.post("/api/board/show", json={"played": "e2e4", "colour": "red"})
     assert bad.status == 400 and "unknown field" in (await bad.json())["error"]
+
+
+async def test_a_link_in_the_analyses_is_not_followed(serve, games, tmp_path_factory):
+    """Issue 32.5: a link put in analysis/ was followed and its target served as the analysed
+    download (a file outside the state directory). Links there are refused as in games/."""
+    outside = tmp_path_factory.mktemp("elsewhere")
+    (outside / "secret.pgn").write_text("root:x:0:0:secret\n")
+    uci = GameLibrary(games).game(FINISHED)["uci"]
+    review = {"moves": [], "accuracy": None}
+    (outside / "review.json").write_text(json.dumps({"moves": GameLibrary(games).game(OLDER)["uci"], "review": review}))
+    kept = games.parent / "analysis"
+    kept.mkdir()
+    (kept / f"{FINISHED}.json").write_text(json.dumps({"moves": uci, "review": review}))
+    (kept / f"{FINISHED}.pgn").symlink_to(outside / "secret.pgn")
+    (kept / f"{OLDER}.json").symlink_to(outside / "review.json")
+    (kept / f"{OLDER}.pgn").symlink_to(outside / "secret.pgn")
+    client, _, _ = await serve(games_dir=games)
+    for game_id in (FINISHED, OLDER):
+        answer = await client.get(f"/games/{game_id}.pgn")
+        body = await answer.json()
+        assert answer.status == 403 and "secret" not in json.dumps(body)
+        assert "link" in body["error"] and "lien" in body["error_fr"]
+    assert (await (await client.get(f"/api/games/{OLDER}")).json())["analysis"] is None
+    assert (await client.get(f"/games/{PLAYING}.pgn")).status == 200    # (no analysis: the game as recorded)
+
+
+async def test_a_game_ended_by_mate_without_a_result_tag_is_analysed(games):
+    """Issue 32.5: a finished game whose file has no Result was "in progress": its analysis was refused."""
+    (games / "2025-03-05_0900_Eve-vs-Fay.pgn").write_text(
+        '[White "Eve"]\n[Black "Fay"]\n\n1. f3 e5 2. g4 Qh4#\n')
+    analyses = analyses_of(games)
+    assert analyses.request("2025-03-05_0900_Eve-vs-Fay") == {"state": "queued"}
+    await analyses.settled()
+    assert analyses.review("2025-03-05_0900_Eve-vs-Fay", ["f2f3", "e7e5", "g2g4", "d8h4"]) is not None

@@ -1,11 +1,17 @@
 """The game library: listing the recorded games, replaying one move by move, PGN downloads."""
 from __future__ import annotations
 
+import asyncio
+import re
+import threading
+import types
+from pathlib import Path
+
 import pytest
 
 from chess_core import Game
 from chess_core.pgn import write_pgn
-from firmware.web.library import GameLibrary, UnknownGame
+from firmware.web.library import MAX_PGN_BYTES, GameLibrary, UnknownGame
 
 SHEPHERD = ("e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#")
 
@@ -125,3 +131,132 @@ def test_the_default_names_read_in_the_pages_language(tmp_path):
     assert (named["white_fr"], named["black_fr"]) == ("Black", "Anna")   # "Black" as White's name is a name
     assert GameLibrary(d).game(default["id"])["white_fr"] == "Blancs"
     assert '[White "White"]' in GameLibrary(d).pgn(default["id"])
+
+
+# -- issue 32, item 5: a library with a big file ------------------------------------------------
+
+WILD = Path(__file__).resolve().parents[1] / "chess_core" / "data" / "wild"
+
+
+def big_import(n: int = 5000) -> str:
+    """``n`` real games (a Chess.com archive export of 204 games with clocks, SOURCES.md beside
+    it), over and over: an import of a whole database."""
+    games = [g for g in re.split(r"(?m)^(?=\[Event )", (WILD / "chesscom-cancer0707.pgn").read_text()) if g.strip()]
+    return "".join(games[i % len(games)].rstrip() + "\n\n" for i in range(n))
+
+
+def test_a_big_import_is_listed_with_its_first_game_and_said_to_be_cut(games):
+    (games / "2020-01-01_import.pgn").write_text(big_import())
+    assert (games / "2020-01-01_import.pgn").stat().st_size > MAX_PGN_BYTES
+    listed = {g["id"]: g for g in GameLibrary(games).games()}
+    big = listed["2020-01-01_import"]
+    assert (big["white"], big["black"], big["result"]) == ("cancer0707", "Rico7", "1-0")
+    assert big["cut"] and big["more_games"] and not big["damaged"] and not big["in_progress"]
+    assert not listed["2025-03-01_1000_Anna-vs-Ben"]["cut"] and not listed["2025-03-01_1000_Anna-vs-Ben"]["more_games"]
+    text = GameLibrary(games).pgn("2020-01-01_import")
+    assert len(text.encode()) <= MAX_PGN_BYTES and text.startswith('[Event "Let\'s Play!"]')
+
+
+def test_each_file_is_read_once_while_it_is_unchanged(games, monkeypatch):
+    """The summary cache: size and modification time say when a file must be read again."""
+    import firmware.web.library as library_module
+    reads = []
+    real = library_module.read_file
+    monkeypatch.setattr(library_module, "read_file", lambda path: reads.append(path.stem) or real(path))
+    library = GameLibrary(games)
+    library.games()
+    library.games()
+    library.moves("2025-03-01_1000_Anna-vs-Ben")
+    assert sorted(reads) == ["2025-03-01_1000_Anna-vs-Ben", "2025-03-02_0900_Ben-vs-Anna"]
+    record(games, "2025-03-02_0900_Ben-vs-Anna", ("d4", "d5", "c4"), White="Ben", Black="Anna")
+    assert [g["plies"] for g in library.games()] == [3, 7] and reads[-1] == "2025-03-02_0900_Ben-vs-Anna"
+
+
+def test_empty_binary_and_illegal_files_are_listed_as_damaged_in_the_players_words(games):
+    (games / "empty.pgn").write_bytes(b"")
+    (games / "blank.pgn").write_text("\n  \n{ only a comment }\n")
+    (games / "picture.pgn").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4)
+    (games / "illegal.pgn").write_text('[White "X"]\n\n1. e4 e5 2. Ke3 *\n')
+    (games / "tags.pgn").write_text('[White "X"\n[Black "Y"]\n\n1. e4 *\n')
+    listed = {g["id"]: g for g in GameLibrary(games).games()}
+    assert listed["empty"]["damaged"] == listed["blank"]["damaged"] == "This file holds no game: it is empty."
+    assert listed["empty"]["damaged_fr"] == "Ce fichier ne contient aucune partie : il est vide."
+    assert "not text" in listed["picture"]["damaged"] and "pas du texte" in listed["picture"]["damaged_fr"]
+    assert listed["illegal"]["damaged"] == "This file is damaged: the move 2. Ke3 cannot be played there."
+    assert listed["illegal"]["damaged_fr"] == "Ce fichier est abîmé : le coup 2. Ke3 ne peut pas y être joué."
+    assert listed["tags"]["damaged"] == "This file is damaged: its game cannot be read (line 1)."
+    for name in ("empty", "blank", "picture", "illegal", "tags"):
+        assert listed[name]["problem"] and listed[name]["plies"] == 0 and not listed[name]["in_progress"]
+        assert GameLibrary(games).game(name)["fens"] == []
+    assert listed["2025-03-01_1000_Anna-vs-Ben"]["damaged"] is None
+    assert GameLibrary(games).all_pgn().count("[White ") == 4     # the two games, the illegal one and the tags
+
+
+def test_a_game_ended_by_its_moves_without_a_result_is_not_in_progress(tmp_path):
+    """A game whose file says no result (no Result tag, no result after the moves) but whose moves
+    end it, mate or stalemate, is over; and a game without a result is in progress only if it is
+    the one the board is recording."""
+    d = tmp_path / "games"
+    d.mkdir()
+    (d / "mate.pgn").write_text('[White "Anna"]\n[Black "Ben"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#\n')
+    (d / "stalemate.pgn").write_text('[FEN "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1"]\n\n1. Qf7\n')
+    (d / "unfinished.pgn").write_text('[White "Cleo"]\n[Result "*"]\n\n1. d4 d5 *\n')
+    (d / "playing.pgn").write_text('[White "Dan"]\n[Result "*"]\n\n1. c4 *\n')
+    listed = {g["id"]: g for g in GameLibrary(d).games()}
+    assert (listed["mate"]["result"], listed["mate"]["in_progress"]) == ("1-0", False)
+    assert listed["mate"]["ending"] == "White wins by checkmate"
+    assert (listed["stalemate"]["result"], listed["stalemate"]["in_progress"]) == ("1/2-1/2", False)
+    assert listed["unfinished"]["in_progress"] and listed["playing"]["in_progress"]   # (who plays: unknown)
+    board = GameLibrary(d, playing=lambda: "playing.pgn")
+    listed = {g["id"]: g for g in board.games()}
+    assert not listed["unfinished"]["in_progress"] and listed["playing"]["in_progress"]
+    assert board.game("playing")["in_progress"] and not board.game("unfinished")["in_progress"]
+    nothing = GameLibrary(d, playing=lambda: None)
+    assert not any(g["in_progress"] for g in nothing.games())
+
+
+async def test_the_board_answers_while_a_big_library_is_listed(serve, games):
+    """The listing is read in a worker thread: while it reads (held here until the board's state
+    has been answered, at most 30 s), the loop answers the board's own requests."""
+    (games / "2020-01-01_import.pgn").write_text(big_import())
+    client, companion, _ = await serve(games_dir=games)
+    started, answered = threading.Event(), threading.Event()
+    order = []
+    real = GameLibrary._files
+
+    def held(self):
+        if not started.is_set():
+            started.set()
+            answered.wait(30)           # (on the loop, this would hold the state's answer too)
+            order.append("listing read")
+        return real(self)
+
+    companion.library._files = types.MethodType(held, companion.library)
+    listing = asyncio.ensure_future(client.get("/api/games"))
+    while not started.is_set():         # (a thread's event: looked at between the loop's turns)
+        await asyncio.sleep(0.01)
+    state = await client.get("/api/state")
+    order.append("state answered")
+    answered.set()
+    assert state.status == 200
+    listed = await (await listing).json()
+    assert order == ["state answered", "listing read"]
+    big = next(g for g in listed["games"] if g["id"] == "2020-01-01_import")
+    assert big["cut"] and big["more_games"] and big["white"] == "cancer0707"
+
+
+def test_the_replays_kept_have_a_budget(tmp_path, monkeypatch):
+    """A replay (every FEN, the SAN in two languages) is kept for the few games opened last, and
+    for so many plies at most: ten files of long games do not all stay in memory."""
+    import firmware.web.library as library_module
+    monkeypatch.setattr(library_module, "DETAILS_PLIES", 100)
+    d = tmp_path / "games"
+    d.mkdir()
+    for n, text in enumerate(big_import(10).split("\n\n[Event ")):
+        (d / f"g{n}.pgn").write_text(text if n == 0 else "[Event " + text)
+    library = GameLibrary(d)
+    plies = [library.game(f"g{n}")["plies"] for n in range(10)]
+    kept = list(library._details)
+    assert 0 < len(kept) < 10 and kept[-1] == "g9"
+    assert sum(plies[int(k[1:])] for k in kept) <= 100 or len(kept) == 1
+    assert library.game("g0")["plies"] == plies[0]            # (read again when asked)

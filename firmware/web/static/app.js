@@ -903,8 +903,12 @@
       const when = `${g.date.replace(/\./g, "-")}${g.time ? " " + g.time.slice(0, 5) : ""}`;
       const count = moves === 1 ? wf("one_move", "{n} move", { n: moves }) : wf("n_moves", "{n} moves", { n: moves });
       const [white, black] = ui.lang === "fr" && g.white_fr ? [g.white_fr, g.black_fr] : [g.white, g.black];
-      b.textContent = `${white} – ${black} · ${g.abandoned ? w("abandoned", "unfinished (abandoned)") : g.in_progress ? w("in_progress", "in progress") : g.result} · ${count} · ${when}`;
-      if (g.problem) b.title = g.problem;
+      const state = g.damaged ? w("library_damaged", "damaged") : g.abandoned ? w("abandoned", "unfinished (abandoned)")
+        : g.in_progress ? w("in_progress", "in progress") : g.result;
+      const notes = [g.more_games && w("library_more_games", "its first game only"), g.cut && w("library_cut", "a big file: only its beginning is read")].filter(Boolean);
+      b.textContent = `${white} – ${black} · ${state} · ${count} · ${when}${notes.length ? " · " + notes.join(" · ") : ""}`;
+      const damaged = (ui.lang === "fr" && g.damaged_fr) || g.damaged;   // why, in the chosen language
+      if (damaged || g.problem) b.title = damaged || g.problem;
       b.addEventListener("click", () => openGame(g.id));
       const a = document.createElement("a");
       a.href = `/games/${encodeURIComponent(g.id)}.pgn`;
