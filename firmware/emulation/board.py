@@ -155,7 +155,8 @@ class Lights:
         if self.slot_s <= 0 or all(p in (0, STEADY) for p in self.patterns):
             return None
         slots = (now - self.since) // self.slot_s + 1
-        return self.since + slots * self.slot_s
+        deadline = self.since + slots * self.slot_s
+        return deadline if deadline > now else deadline + self.slot_s   # (a float rounded down)
 
 
 def _corners_of(square: int) -> tuple[int, int, int, int]:
