@@ -155,7 +155,8 @@ class Lights:
         if self.slot_s <= 0 or all(p in (0, STEADY) for p in self.patterns):
             return None
         slots = (now - self.since) // self.slot_s + 1
-        return self.since + slots * self.slot_s
+        deadline = self.since + slots * self.slot_s
+        return deadline if deadline > now else deadline + self.slot_s   # (a float rounded down)
 
 
 def _corners_of(square: int) -> tuple[int, int, int, int]:
@@ -169,8 +170,11 @@ SQUARE_CORNERS = tuple(_corners_of(s) for s in range(64))
 def _squares_lit(lit: set[int], possible: list[int]) -> list[int]:
     """The squares one slot's lit corners show (see corner_patterns_to_squares)."""
     candidates = [s for s in range(64) if all(c in lit for c in SQUARE_CORNERS[s])]
-    chosen = [s for s in candidates
-              if any(all(c not in SQUARE_CORNERS[o] for o in candidates if o != s) for c in SQUARE_CORNERS[s])]
+    sharing = [0] * 81                          # how many candidates have each corner
+    for s in candidates:
+        for c in SQUARE_CORNERS[s]:
+            sharing[c] += 1
+    chosen = [s for s in candidates if any(sharing[c] == 1 for c in SQUARE_CORNERS[s])]   # a corner its own
     covered = {c for s in chosen for c in SQUARE_CORNERS[s]}
     for s in candidates:                        # a square none of the others explains
         if s not in chosen and any(c not in covered for c in SQUARE_CORNERS[s]):
@@ -204,10 +208,13 @@ def corner_patterns_to_squares(corners: tuple[int, ...]) -> tuple[int, ...]:
     patterns = [0] * 64
     if not possible:
         return tuple(patterns)
+    shown: dict[frozenset[int], list[int]] = {}    # slots that light the same corners show the same
     for slot in range(8):
         bit = 0x80 >> slot
-        lit = {c for c in range(81) if corners[c] & bit}
-        for square in _squares_lit(lit, possible):
+        lit = frozenset(c for c in range(81) if corners[c] & bit)
+        if lit not in shown:
+            shown[lit] = _squares_lit(set(lit), possible)
+        for square in shown[lit]:
             patterns[square] |= bit
     return tuple(patterns)
 

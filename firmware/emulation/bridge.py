@@ -15,14 +15,19 @@ Contract
 * The app's first well-formed command attaches it: ``on_app(AppLink)`` (the page says so, the
   game's PGN names it) and the LEDs are the app's (:class:`~firmware.emulation.leds.LentLeds`)
   until the app leaves the port: then ``on_app(None)``, the LEDs go back to the session and the
-  codec starts afresh for the next app. Each change of the app's lights is an ``on_app`` with
-  their frame (the page shows them). The board infers and records the moves all along.
+  codec starts afresh for the next app. Each change of the app's lights is one ``on_app`` with
+  their frame and, when some blink, their patterns (the page plays the blink itself: a blinking
+  frame is not pushed to the page at every phase). The board infers and records the moves all
+  along.
 * The codec's timed reports and the app's blinking run on the loop's timers, at the deadlines
-  the codec and the lights name.
+  the codec and the lights name. The LEDs change at most every ``MIN_SLOT_S``: a faster
+  pattern (ChessLink's slot time is 4.096 ms at the least) plays at that pace, page and board
+  alike.
 """
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -36,6 +41,15 @@ from firmware.emulation.leds import LentLeds, frame_of
 from firmware.session.app_link import AppLink
 
 log = logging.getLogger(__name__)
+
+MIN_SLOT_S = 0.025       # the LEDs change at most 40 times a second, however fast an app asks
+
+
+def paced(lights: Lights) -> Lights:
+    """``lights`` with a slot time of ``MIN_SLOT_S`` at the least (the same patterns, played slower)."""
+    if 0 < lights.slot_s < MIN_SLOT_S:
+        return dataclasses.replace(lights, slot_s=MIN_SLOT_S)
+    return lights
 
 
 class Codec(Protocol):
@@ -162,8 +176,9 @@ class Emulation:
             if isinstance(event, Send):
                 self.port.write(event.data)
             elif isinstance(event, Light):
-                self.lights = event.lights
+                self.lights = paced(event.lights)
                 self._show_lights(now)
+                self._tell_page()
             elif isinstance(event, AppSeen):
                 self._attach(now)
         self._schedule()
@@ -174,15 +189,22 @@ class Emulation:
         self.attached = AppLink(self.app, self.protocol_name)
         log.info("an app speaks %s to the board: it holds the LEDs", self.protocol_name)
         self._show_lights(now)
+        self._tell_page()
 
     def _show_lights(self, now: float) -> None:
+        """The LEDs as the app's lights are at ``now`` (a blink's phase)."""
+        if self.attached is not None and self.leds is not None:
+            self.leds.lend(frame_of(self.lights, now, self.colour))
+
+    def _tell_page(self) -> None:
+        """The page: the squares the app lights and, when some blink, their patterns (once)."""
         if self.attached is None:
             return
-        frame = frame_of(self.lights, now, self.colour)
-        if self.leds is not None:
-            self.leds.lend(frame)
-        if frame != self.attached.leds:
-            self.attached = AppLink(self.attached.app, self.attached.protocol, frame)
+        lights = self.lights
+        frame = frame_of(dataclasses.replace(lights, slot_s=0.0), 0.0, self.colour)
+        blink = (lights.slot_s, lights.patterns) if lights.next_change(lights.since) is not None else None
+        if (frame, blink) != (self.attached.leds, self.attached.blink):
+            self.attached = AppLink(self.attached.app, self.attached.protocol, frame, blink)
             if self.on_app is not None:
                 self.on_app(self.attached)
 

@@ -17,6 +17,12 @@ command                    answer
 0x43 / 0x44 / 0x4B         UPDATE / UPDATE_BOARD / UPDATE_NICE mode: a 0x8E field update
                            (0x00 0x05, square, piece code) for every square that changes
 0x45 serial number         0x91 0x00 0x08 + 5 ASCII digits
+0x46 bus address           0x90 0x00 0x05 + the serial number's value in 14 bits, high 7 first
+0x47 trademark             0x92 + ASCII lines naming this board (see below), no DGT mark
+0x49 stored moves          0x8F 0x00 0x04 0x6B: the storage holds nothing, EE_EOF alone
+0x4C battery               0xA0 0x00 0x0C + 100 (percent), 0x7F 0x7F (time left: not known),
+                           5 zeros (on and standby times), status 0 (neither charging nor
+                           discharging: the board runs on mains)
 0x4D version               0x93 0x00 0x05 + major, minor
 0x55 long serial number    0xA2 0x00 0x0D + 10 ASCII digits
 0x60 size ... (Rev. II)    LEDs: size 4, pattern (0 off, 1 on), start field, end field, 0x00
@@ -25,7 +31,12 @@ command                    answer
 
 Piece codes: 0 empty; white pawn, rook, knight, bishop, king, queen 1..6; black 7..12.
 
-Choices: a field update reports the squares emptied before those filled (a hand lifts before it
+Choices: the trademark message has the shape of a DGT board's identification ("... Vs 1.07.
+Serial nr. 00001 1.0") but names Échiquier: the description forbids carrying DGT's registered
+marks over the protocol, and this board is not DGT's. The battery message follows the
+description's byte list (twelve bytes, as the Pegasus sends; the description's size constant,
+7, contradicts its own list). Nothing is stored on the board: the moves are in the game library.
+A field update reports the squares emptied before those filled (a hand lifts before it
 puts down). The Revelation II's LED command lights its start and end fields (a move; one square
 when they are the same) beside those already lit, as PicoChess lights a move or a square;
 pattern 0 puts every LED out, as both open clients' "clear" commands expect (fields 0..63, or
@@ -43,12 +54,17 @@ CODES = {".": 0, "P": 1, "R": 2, "N": 3, "B": 4, "K": 5, "Q": 6, "p": 7, "r": 8,
 
 RESET, CLOCK, DUMP, UPDATE, UPDATE_BOARD, SERIAL, UPDATE_NICE, VERSION_CMD, LONG_SERIAL = (
     0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x4B, 0x4D, 0x55)
+BUS_ADDRESS, TRADEMARK, STORED_MOVES, BATTERY_STATUS = 0x46, 0x47, 0x49, 0x4C
 SET_LEDS, CLOCK_MESSAGE = 0x60, 0x2B
 SIZED = (SET_LEDS, CLOCK_MESSAGE)    # followed by a size byte and that many bytes
-SIMPLE = (RESET, CLOCK, DUMP, UPDATE, UPDATE_BOARD, SERIAL, UPDATE_NICE, VERSION_CMD, LONG_SERIAL)
+SIMPLE = (RESET, CLOCK, DUMP, UPDATE, UPDATE_BOARD, SERIAL, UPDATE_NICE, VERSION_CMD, LONG_SERIAL,
+          BUS_ADDRESS, TRADEMARK, STORED_MOVES, BATTERY_STATUS)
 
 MSG_BOARD_DUMP, MSG_BWTIME, MSG_FIELD_UPDATE, MSG_SERIALNR, MSG_VERSION, MSG_LONG_SERIALNR = (
     0x86, 0x8D, 0x8E, 0x91, 0x93, 0xA2)
+MSG_EE_MOVES, MSG_BUSADRES, MSG_TRADEMARK, MSG_BATTERY_STATUS = 0x8F, 0x90, 0x92, 0xA0
+EE_EOF = 0x6B                        # the end of the stored moves' stream
+NOT_KNOWN = 0x7F                     # the battery message's "N/A"
 
 
 def message(message_id: int, body: bytes) -> bytes:
@@ -140,6 +156,12 @@ class Dgt:
     def next_deadline(self) -> float | None:
         return None
 
+    def trademark(self) -> str:
+        """The text of the trademark message: this board, in the shape of a DGT board's."""
+        major, minor = self.version
+        return (f"Echiquier - an open-source board answering in DGT's published protocol; not a DGT product.\n"
+                f"Vs {major}.{minor:02d}. Serial nr. {self.serial} 1.0")
+
     # -- commands ------------------------------------------------------------------------------
 
     def _seen(self, byte: int, events: list[Event]) -> None:
@@ -162,6 +184,15 @@ class Dgt:
             return [Send(message(MSG_LONG_SERIALNR, self.long_serial.encode("ascii")))]
         if byte == VERSION_CMD:
             return [Send(message(MSG_VERSION, bytes(self.version)))]
+        if byte == BUS_ADDRESS:
+            address = int(self.serial) & 0x3FFF
+            return [Send(message(MSG_BUSADRES, bytes([address >> 7, address & 0x7F])))]
+        if byte == TRADEMARK:
+            return [Send(message(MSG_TRADEMARK, self.trademark().encode("ascii")))]
+        if byte == STORED_MOVES:
+            return [Send(message(MSG_EE_MOVES, bytes([EE_EOF])))]
+        if byte == BATTERY_STATUS:
+            return [Send(message(MSG_BATTERY_STATUS, bytes([100, NOT_KNOWN, NOT_KNOWN, 0, 0, 0, 0, 0, 0])))]
         return [Send(message(MSG_BWTIME, bytes(7)))]          # CLOCK: no clock attached
 
     def _sized(self, command: bytes, events: list[Event], now: float) -> None:

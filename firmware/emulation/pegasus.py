@@ -13,6 +13,9 @@ command                    answer
                            stands, 0 where none (the Pegasus does not tell pieces apart)
 0x43 / 0x44 / 0x4B         field updates 0x8E 0x00 0x05, square, 0 (emptied) or 1 (filled)
 0x4D version               0x93 0x00 0x05 1 0
+0x47 trademark             0x92 + four lines ending in CR LF, as the recorded board's: two naming
+                           the board, then "software version: 1.00, build: 000000" and
+                           "hardware version: 1.00, serial no: <long serial>" (no CR LF after it)
 0x45 / 0x55 serial         0x91 / 0xA2, as dgt.py
 0x32 battery               0xA0 0x00 0x0C + level (percent), 7 zeros, 2 (as recorded;
                            the last bytes' meaning is not described)
@@ -20,11 +23,14 @@ command                    answer
                            intensity, then the fields to light (a8 = 0): those alone lit
 0x63 size key ... 0x00     DGT's app's "developer key": taken, no answer
 0x40 reset                 none
+0x46 / 0x49 / 0x4C         as dgt.py: bus address, no stored moves, battery in DGT's layout
 =========================  =========================================================
 
 A sized command's size byte counts what follows it, its closing 0x00 included (``60 02 00 00``:
-lights out). Not confirmed: the trademark request (0x47) is left unanswered as for the DGT
-board; the flash mode, speed and intensity are not rendered (the squares are lit steadily).
+lights out). The recorded board's first two trademark lines carry DGT's name and copyright:
+here they name Échiquier (the protocol's description forbids carrying DGT's marks), the
+version and serial lines keep the recorded layout. Not confirmed: whether DGT's app reads those
+lines; the flash mode, speed and intensity are not rendered (the squares are lit steadily).
 """
 from __future__ import annotations
 
@@ -54,6 +60,13 @@ class Pegasus(Dgt):
         if not 0 <= battery <= 100:
             raise ValueError("a battery level is a percentage")
         self.battery = battery
+
+    def trademark(self) -> str:
+        """The recorded Pegasus's four lines, the first two naming this board instead of DGT."""
+        major, minor = self.version
+        return (f"Echiquier open-source chessboard\r\nNot a DGT product\r\n"
+                f"software version: {major}.{minor:02d}, build: 000000\r\n"
+                f"hardware version: 1.00, serial no: {self.long_serial}")
 
     def _command(self, byte: int) -> list[Event]:
         if byte == BATTERY:

@@ -15,12 +15,15 @@ __all__ = ["AppLink", "attach_app"]
 @dataclass(frozen=True)
 class AppLink:
     """An app playing on the board: its name as the settings give it ("" when not known), the
-    protocol it speaks ("ChessLink", "DGT"), and the LEDs' frame its lights make now (64
-    colours; None before it lights any)."""
+    protocol it speaks ("ChessLink", "DGT"), the LEDs' frame its lights make (64 colours, every
+    square it lights at some moment; None before it lights any) and, when some blink, how:
+    ``blink`` = (the slot time in seconds, 64 patterns a1 first, one bit a slot, bit 7 first),
+    given once for the page to play, not pushed at every phase."""
 
     app: str
     protocol: str
     leds: tuple[int, ...] | None = None
+    blink: tuple[float, tuple[int, ...]] | None = None
 
     def text(self, lang: str = "en") -> str:
         """"Playing in PicoChess over DGT", in ``lang``."""

@@ -421,7 +421,9 @@ def to_json(state: SessionState) -> dict[str, Any]:
         "game_file": state.game_file,
         "app": None if state.app is None else {
             "name": state.app.app, "protocol": state.app.protocol, "text": state.app.text("en"),
-            "text_fr": state.app.text("fr")},
+            "text_fr": state.app.text("fr"),
+            "blink": None if state.app.blink is None else {
+                "slot_ms": round(state.app.blink[0] * 1000, 3), "patterns": list(state.app.blink[1])}},
         "opening": None if state.opening is None else {
             "eco": state.opening.eco, "name": state.opening.name, "ply": state.opening.ply},
         "settings": settings_json(state.settings),

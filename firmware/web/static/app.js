@@ -320,6 +320,30 @@
       el.classList.toggle("wrong", wrong.has(name));
       el.classList.toggle("last", last.has(name));
     }
+    renderBlink(s);
+  }
+
+  // An app's blinking lights come once, as patterns (state.app.blink), not at every phase: the
+  // page plays them, one slot every slot_ms, bit 7 first; s.leds holds every square lit at all.
+  const blink = { timer: null, key: "", since: 0 };
+  function renderBlink(s) {
+    const b = s.app && s.app.blink;
+    const key = b ? JSON.stringify(b) : "";
+    if (key === blink.key) return;
+    blink.key = key;
+    if (blink.timer) { clearInterval(blink.timer); blink.timer = null; }
+    for (const name of NAMES) ui.squares[name].classList.remove("led-off");
+    if (!b) return;
+    blink.since = performance.now();
+    const step = () => {
+      const bit = 0x80 >> (Math.floor((performance.now() - blink.since) / b.slot_ms) % 8);
+      for (let i = 0; i < 64; i++) {
+        const p = b.patterns[i];
+        if (p && p !== 255) ui.squares[NAMES[i]].classList.toggle("led-off", !(p & bit));
+      }
+    };
+    step();
+    blink.timer = setInterval(step, Math.max(b.slot_ms, 25));
   }
 
   // -- clocks -------------------------------------------------------------------------------------------

@@ -140,3 +140,35 @@ def test_the_squares_shown_on_a_corner_board_are_the_corners_the_app_lit():
     frame = [0xFFFFFF if p else 0 for p in squares]
     assert [1 if c else 0 for c in LedLayout("corners").cell_colours(frame)] == [1 if c else 0 for c in corners]
     assert [1 if c else 0 for c in LedLayout("square").cell_colours(frame)] == [1 if p else 0 for p in squares]
+
+
+def _squares_lit_by_definition(lit: set[int], possible: list[int]) -> list[int]:
+    """The corner mapping's first definition, square against square (quadratic: 4 ms for a frame
+    with every corner lit), kept to check the counting one against."""
+    from firmware.emulation.board import SQUARE_CORNERS
+    candidates = [s for s in range(64) if all(c in lit for c in SQUARE_CORNERS[s])]
+    chosen = [s for s in candidates
+              if any(all(c not in SQUARE_CORNERS[o] for o in candidates if o != s) for c in SQUARE_CORNERS[s])]
+    covered = {c for s in chosen for c in SQUARE_CORNERS[s]}
+    for s in candidates:
+        if s not in chosen and any(c not in covered for c in SQUARE_CORNERS[s]):
+            chosen.append(s)
+            covered.update(SQUARE_CORNERS[s])
+    leftover = lit - covered
+    if leftover:
+        chosen += [s for s in possible if s not in chosen and sum(c in leftover for c in SQUARE_CORNERS[s]) >= 2]
+    return chosen
+
+
+def test_the_corner_mapping_counts_shared_corners_as_its_definition_compares_squares():
+    import random
+
+    from firmware.emulation.board import SQUARE_CORNERS, _squares_lit
+    rng = random.Random(32)
+    for trial in range(400):
+        density = rng.choice([0.1, 0.3, 0.6, 0.9, 1.0])
+        lit = {c for c in range(81) if rng.random() < density}
+        if trial % 4 == 0:                  # whole squares, as apps light them
+            lit = {c for s in rng.sample(range(64), rng.randrange(1, 12)) for c in SQUARE_CORNERS[s]}
+        possible = [s for s in range(64) if all(c in lit for c in SQUARE_CORNERS[s])]
+        assert _squares_lit(set(lit), possible) == _squares_lit_by_definition(set(lit), possible)

@@ -125,7 +125,7 @@ async def test_the_page_says_which_app_plays_and_shows_its_lights(table, linked)
     state = table.session.state()
     page = to_json(state)
     assert page["app"] == {"name": "Tester", "protocol": "ChessLink", "text": "Playing in Tester over ChessLink",
-                           "text_fr": "Partie jouée dans Tester via ChessLink"}
+                           "text_fr": "Partie jouée dans Tester via ChessLink", "blink": None}
     assert [name for name, colour in zip(
         [f + r for r in "12345678" for f in "abcdefgh"], page["leds"]) if colour] == ["e2", "e4"]
     linked.port.on_hangup()
@@ -187,3 +187,40 @@ async def test_a_move_reaches_the_app_before_the_game_is_saved(table, linked):
     table.play("e2e4")
     after = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
     assert "save" in order and after in order and order.index(after) < order.index("save"), order
+
+
+async def test_a_fast_blink_is_given_to_the_page_once_and_the_leds_change_at_a_bounded_pace(table, linked):
+    """ChessLink's fastest slot (L01: 4.096 ms) once pushed every phase to every page, 244 a
+    second; the page now gets the pattern once and plays it, the LEDs change 40 times a second
+    at most. One second of the board's time, driven by hand at each deadline the bridge names."""
+    from firmware.emulation.bridge import MIN_SLOT_S
+    from firmware.session.app_link import attach_app
+    pushed: list[AppLink | None] = []
+
+    def on_app(link):
+        pushed.append(link)
+        attach_app(table.session, link)
+
+    linked.on_app = on_app
+    table.setup()
+    e2, e4 = parse_square("e2"), parse_square("e4")
+    linked.port.app_sends(led_frame([e2, e4], pattern=0xAA, slot=0x01))
+    shown_before, start = table.leds.show_count, table.t
+    phases = set()
+    while True:
+        deadline = linked.lights.next_change(table.t)
+        assert deadline is not None and deadline > table.t
+        if deadline > start + 1.0:
+            break
+        table.t = deadline
+        linked._tick()
+        phases.add(frozenset(table.leds.lit()))
+    assert phases == {frozenset({e2, e4}), frozenset()}            # it does blink on the board
+    assert table.leds.show_count - shown_before <= 1.0 / MIN_SLOT_S + 1
+    assert len(pushed) == 2                                        # attached, then its lights: once
+    page = to_json(table.session.state())
+    assert page["app"]["blink"] == {"slot_ms": MIN_SLOT_S * 1000,
+                                    "patterns": [0xAA if s in (e2, e4) else 0 for s in range(64)]}
+    assert [s for s, colour in enumerate(page["leds"]) if colour] == [e2, e4]   # lit at some slot
+    linked.port.app_sends(led_frame([e2, e4]))                     # steady now: no pattern to play
+    assert to_json(table.session.state())["app"]["blink"] is None

@@ -66,6 +66,29 @@ def test_version_serial_and_long_serial(board):
     assert long_serial[:3] == bytes([0xA2, 0, 13]) and long_serial[3:].isdigit() and len(long_serial) == 13
 
 
+def test_the_bus_address_is_the_serial_number_s_value_in_two_7_bit_bytes():
+    # dgtbrd.h: serial number "01025" -> bus address bytes 0x08 0x01
+    assert sent(Dgt(0.0, serial="01025").receive(b"\x46", 0.0)) == [bytes.fromhex("90 00 05 08 01")]
+    assert sent(Dgt(0.0).receive(b"\x46", 0.0)) == [bytes.fromhex("90 00 05 00 01")]
+
+
+def test_the_trademark_names_this_board_and_no_dgt_mark(board):
+    (answer,) = sent(board.receive(b"\x47", 0.0))
+    text = answer[3:].decode("ascii")
+    assert answer[0] == 0x92 and (answer[1] << 7 | answer[2]) == len(answer)
+    assert all(b < 0x80 for b in answer[1:])           # no byte an app could take for a message's start
+    assert "Echiquier" in text and "Vs 1.07. Serial nr. 00001" in text
+    assert "registered trade mark" not in text and "DGT Projects" not in text
+
+
+def test_no_stored_moves_is_the_end_of_the_stream_alone(board):
+    assert sent(board.receive(b"\x49", 0.0)) == [bytes.fromhex("8f 00 04 6b")]
+
+
+def test_the_battery_is_full_with_no_time_left_known(board):
+    assert sent(board.receive(b"\x4c", 0.0)) == [bytes.fromhex("a0 00 0c 64 7f 7f 00 00 00 00 00 00")]
+
+
 def test_the_clock_is_answered_with_the_empty_time_apps_ignore(board):
     assert sent(board.receive(b"\x41", 0.0)) == [bytes([0x8D, 0, 10]) + bytes(7)]
 
@@ -133,7 +156,7 @@ def test_a_command_split_over_writes_is_read_whole(board):
 
 def test_unknown_bytes_are_ignored(board):
     board.board(START, 0.0)
-    assert sent(board.receive(b"\x00\x7f\x47\x49\x46\x42", 0.0)) == [START_DUMP]
+    assert sent(board.receive(b"\x00\x7f\x4e\x50\x5a\x42", 0.0)) == [START_DUMP]
 
 
 def test_a_flood_of_bytes_keeps_at_most_one_command(board):

@@ -31,17 +31,30 @@ def start() -> Pegasus:
     return board
 
 
-def test_the_app_s_opening_gets_the_occupancy_dump_and_nothing_else():
+TRADEMARK = (b"Echiquier open-source chessboard\r\nNot a DGT product\r\n"
+             b"software version: 1.00, build: 000000\r\nhardware version: 1.00, serial no: 0000000001")
+
+
+def test_the_app_s_opening_gets_the_trademark_and_the_occupancy_dump():
     board = start()
     events = board.receive(APP_OPENING, 1.0)
     assert isinstance(events[0], AppSeen)
-    assert sent(events) == [START_DUMP]
+    assert sent(events) == [bytes.fromhex("92 01 0c") + TRADEMARK, START_DUMP]   # 140 bytes: 1 x 128 + 12
+
+
+def test_the_trademark_has_the_recorded_board_s_four_lines():
+    (answer,) = sent(Pegasus(0.0).receive(b"\x47", 0.0))
+    lines = answer[3:].decode("ascii").split("\r\n")
+    assert answer[0] == 0x92 and (answer[1] << 7 | answer[2]) == len(answer)
+    assert len(lines) == 4 and lines[2].startswith("software version: 1.00, build: ")
+    assert lines[3] == "hardware version: 1.00, serial no: 0000000001"
+    assert not any("DGT" in line and "Not a DGT" not in line for line in lines)
 
 
 def test_the_opening_arriving_in_pieces_is_read_the_same():
     board = start()
     events = [e for i in range(0, len(APP_OPENING), 5) for e in board.receive(APP_OPENING[i:i + 5], 1.0)]
-    assert sent(events) == [START_DUMP]
+    assert sent(events)[-1] == START_DUMP and sent(events)[0][0] == 0x92
 
 
 def test_field_updates_say_emptied_then_filled_with_no_piece_named():
