@@ -20,7 +20,7 @@ from .helpers import STOCKFISH
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs /usr/games/stockfish")
 
 CONFIG = EngineConfig(STOCKFISH, options={"Threads": 1, "Hash": 16})
-RESTARTED_EN, RESTARTED_FR = "The engine stopped; it was started again and plays on", "x"
+RESTARTED_EN, RESTARTED_FR = prompt("engine_restarted", "en"), prompt("engine_restarted", "fr")
 
 
 async def until(condition, what: str, within: float = 15.0) -> None:
