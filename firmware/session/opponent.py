@@ -25,6 +25,7 @@ from firmware.opponents.factory import build_engine, build_lichess, engine_side,
 from firmware.session.commands import SessionError, colour, side_played
 from firmware.session.conductor import Conductor
 from firmware.session.state import SIDE_WORDS, OpponentState, Takeover
+from firmware.words import prompt
 
 
 
@@ -308,6 +309,10 @@ class OpponentSeat:
         self.link_detail = detail or ""
         if self.link_state is LinkState.CONNECTED and self.kind is OpponentKind.ENGINE:
             self._engine_named()
+        if self.link_state is LinkState.RECONNECTING and self.kind is OpponentKind.ENGINE:
+            # (its process ended: killed for memory, a crash, a hang; it is being started again)
+            self.session.play.tell(prompt("engine_restarted", "en"), prompt("engine_restarted", "fr"),
+                                   len(self.session.game.moves))
         self.session.touch()
 
     def _engine_named(self) -> None:

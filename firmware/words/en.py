@@ -251,6 +251,7 @@ CATALOGUE = Catalogue(
         "clock_paused": "Clock paused",
         "clock_paused_put_back": "Clock paused: {hint}, then resume the clock to play on",
         "offer_declined": "{who} declined your draw offer",
+        "engine_restarted": "The engine stopped; it was started again and plays on",
         # a round's conditions
         "draw_offers_from": "Draw offers are allowed from move {from_move} on (this is move {move}): play on.",
         # a file of the game library that cannot be shown (firmware/web/library.py)
@@ -274,6 +275,7 @@ CATALOGUE = Catalogue(
         "lichess_game_logout": "a Lichess game is in progress: finish it (or resign) first",
         "no_game": "no game in progress: set up the pieces first",
         "not_coached": "the coach does not help the side to move (the coach settings name the sides it helps)",
+        "engine_busy": "the engine is busy with other searches: ask again in a moment",
         "game_over": "the game is over ({outcome})",
         "draw_offer_refused": "{why}",
         "no_draw_offer": "there is no draw offer from the other side to accept",

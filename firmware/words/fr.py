@@ -256,6 +256,7 @@ CATALOGUE = Catalogue(
         "clock_paused": "Pendule arrêtée",
         "clock_paused_put_back": "Pendule arrêtée : {hint}, puis relancez la pendule pour continuer",
         "offer_declined": "{who} a refusé votre proposition de nulle",
+        "engine_restarted": "Le moteur s'est arrêté ; il a été relancé et continue la partie",
         # a round's conditions
         "draw_offers_from": "La nulle se propose à partir du coup {from_move} (c’est le coup {move}) : jouez.",
         # a file of the game library that cannot be shown (firmware/web/library.py)
@@ -279,6 +280,7 @@ CATALOGUE = Catalogue(
         "lichess_game_logout": "une partie Lichess est en cours : terminez-la (ou abandonnez) d'abord",
         "no_game": "aucune partie en cours : placez d'abord les pièces",
         "not_coached": "le conseil n'aide pas le camp au trait (ses réglages nomment les camps qu'il aide)",
+        "engine_busy": "le moteur est occupé par d'autres recherches : redemandez dans un instant",
         "game_over": "la partie est terminée ({outcome})",
         "draw_offer_refused": "{why}",
         "no_draw_offer": "l'autre camp n'a pas proposé nulle : il n'y a rien à accepter",

@@ -11,7 +11,7 @@ from chess_core import BLACK, STARTING_FEN, WHITE, Game, IllegalMoveError, Move,
 
 from firmware.opponents.base import (Action, ActionNotSupported, ClockTimes, LinkState, Opponent, OpponentKind,
                                      OpponentListener, QuietListener)
-from firmware.opponents.engine.uci import EngineConfig, EngineCrashed, EngineError, EngineHung, UciEngine
+from firmware.opponents.engine.uci import EngineConfig, EngineCrashed, EngineError, EngineState, UciEngine
 from firmware.opponents.engine.levels import DEFAULT_LEVEL, Level
 from firmware.tasks import cancel_and_wait
 
@@ -225,8 +225,17 @@ class EngineOpponent(Opponent):
         if self._task is None and self._wants_to_move():
             self._task = asyncio.get_running_loop().create_task(self._turn(), name="engine-turn")
 
+    def _ended(self, engine: UciEngine) -> None:
+        """``engine`` ended by itself: a turn under way hears it from its search; else one starts
+        now that restarts it (and then answers, if it is the engine's move)."""
+        if engine is not self._engine or self._stopped or self._failed or self._task is not None:
+            return
+        crash = EngineCrashed(f"the engine {engine.name} ended (exit code {engine.returncode})")
+        self._task = asyncio.get_running_loop().create_task(self._turn(crash), name="engine-turn")
+
     async def _spawn(self) -> UciEngine:
         engine = UciEngine(self.config)
+        engine.on_exit = lambda: self._ended(engine)
         try:
             await engine.start()
             if self.chess960:
@@ -242,8 +251,11 @@ class EngineOpponent(Opponent):
         self._level_dirty = False
         return engine
 
-    async def _turn(self) -> None:
+    async def _turn(self, crash: EngineError | None = None) -> None:
+        """The engine's moves while it is to move; first a restart after ``crash``."""
         try:
+            if crash is not None:
+                await self._failed_once(crash)
             while self._wants_to_move():
                 generation = self._generation
                 game = self._game
@@ -261,9 +273,16 @@ class EngineOpponent(Opponent):
                 self.failures = 0
                 self._delivered = (len(moves), move)
                 self._listener.opponent_move(move)
+        except Exception as exc:     # (a bug: said on the page, never an exception nobody retrieves)
+            log.exception("the engine's turn failed")
+            self._failed = True
+            self._listener.link(LinkState.FAILED, f"the engine stopped playing: {exc}")
         finally:
             if self._task is asyncio.current_task():
                 self._task = None
+                engine = self._engine
+                if engine is not None and engine.state is EngineState.FAILED:
+                    self._ended(engine)     # (it ended as this turn finished: restarted now)
 
     async def _search(self, fen: str, moves: list[Move]) -> Move | None:
         engine = self._engine
@@ -275,7 +294,7 @@ class EngineOpponent(Opponent):
                     await engine.set_option(option, value)
             times = self.times() if self.times is not None else None
             best = await engine.play(fen, moves, self.level.limit(times))
-        except (EngineCrashed, EngineHung) as exc:
+        except EngineError as exc:     # crashed (now or while the player thought), hung, refused an option
             await self._failed_once(exc)
             return None
         if best.move is None:   # the game is not over here, so this is the engine's fault

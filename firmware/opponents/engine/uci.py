@@ -7,7 +7,7 @@ import enum
 import logging
 import os
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from chess_core import BLACK, STARTING_FEN, WHITE, InvalidMoveError, Move
 
@@ -199,11 +199,13 @@ class UciEngine:
 
     A crash (the process ends) or a hang (no answer within the timeouts of ``EngineConfig``) fails
     the call with ``EngineCrashed`` / ``EngineHung``, and the process is always reaped. To carry
-    on after a failure, start a new ``UciEngine`` (``EngineOpponent`` does).
+    on after a failure, start a new ``UciEngine`` (``EngineOpponent`` does). ``on_exit`` is called
+    when the process ends by itself (killed, crashed) while nothing was asked of it too.
     """
 
-    def __init__(self, config: EngineConfig = EngineConfig()) -> None:
+    def __init__(self, config: EngineConfig = EngineConfig(), *, on_exit: Callable[[], None] | None = None) -> None:
         self.config = config
+        self.on_exit = on_exit
         self.state = EngineState.IDLE
         self.name: str = os.path.basename(config.path)
         self.options: dict[str, EngineOption] = {}
@@ -354,6 +356,8 @@ class UciEngine:
     # -- plumbing ------------------------------------------------------------------------------
 
     def _check_usable(self) -> None:
+        if self.state is EngineState.FAILED:   # (it ended since: killed while nothing was asked of it)
+            raise EngineCrashed(f"the engine {self.name} failed: it ended (exit code {self.returncode})")
         if self.state not in (EngineState.READY, EngineState.THINKING):
             raise EngineError(f"the engine {self.name} is {self.state.value}")
 
@@ -403,11 +407,14 @@ class UciEngine:
                 self._dispatch(line)
         # End of output: the process ended (or is about to). Reap it and fail whoever waits.
         self.returncode = await self._proc.wait()
-        if self.state not in (EngineState.CLOSED,):
-            if self.state is not EngineState.FAILED:
+        unexpected = self.state not in (EngineState.CLOSED, EngineState.FAILED)
+        if self.state is not EngineState.CLOSED:
+            if unexpected:
                 log.error("engine %s ended unexpectedly (exit code %s)", self.name, self.returncode)
             self.state = EngineState.FAILED
         self._fail_waiters(EngineCrashed(f"the engine {self.name} ended (exit code {self.returncode})"))
+        if unexpected and self.on_exit is not None:
+            self.on_exit()
 
     def _dispatch(self, line: str) -> None:
         head = line.split(maxsplit=1)[0]
