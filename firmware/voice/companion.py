@@ -5,7 +5,10 @@ is saved: the LED frame always comes first. It only queues the state and wakes t
 thread, which turns the states, in order, into words (firmware.voice.announcer) and has the speaker say them
 (firmware.voice.speaker); the thread also wakes at the announcer's deadlines (a prompt that
 stood, a clock running short) and for requests (``repeat``, ``describe``, ``clocks``: the page,
-GPIO buttons). ``latencies`` keeps, for each utterance a state brought, the seconds from the
+GPIO buttons), and at the time limit of what is being said. A stop lets what was handed over be
+said for ``STOP_S`` at most, then cuts it (a hung espeak-ng never holds the service's stop).
+``on_failure`` is told, once, the first time the voice fails (a speech process that cannot start,
+hangs or finds no sound card, an announcement that raises), from the voice's thread. ``latencies`` keeps, for each utterance a state brought, the seconds from the
 session's handing over of that state to its speech process started (bench/voice.py).
 """
 from __future__ import annotations
@@ -27,6 +30,8 @@ log = logging.getLogger(__name__)
 REQUESTS = ("repeat", "describe", "clocks")
 WAITING_POLL_S = 0.05   # while a clock's warning waits for an utterance to end
 STATES_KEPT = 256       # states waiting for the thread, at most (the oldest go first)
+STOP_S = 3.0            # a stop lets the last words be said this long at most
+JOIN_S = 2.0            # then the thread, its speech process killed, has this long to end
 
 
 class Voice:
@@ -53,6 +58,8 @@ class Voice:
         self._wake = threading.Event()
         self._stopping = False
         self._thread: threading.Thread | None = None
+        self.on_failure: Callable[[], None] | None = None
+        self.failed = False              # the voice failed once (on_failure was told)
 
     # -- the board's side: called on the session's loop ------------------------------------------
 
@@ -95,15 +102,23 @@ class Voice:
         self._thread = threading.Thread(target=self._run, name="voice", daemon=True)
         self._thread.start()
 
-    def stop(self, *, finish: bool = False) -> None:
-        """Stop the thread (``finish``: once everything handed over so far is said; files end whole)."""
+    def stop(self, *, finish: bool = False, within: float = STOP_S) -> None:
+        """Stop the thread (``finish``: once everything handed over so far is said, or ``within``
+        seconds have passed: then what is being said is cut; files end whole or are not kept)."""
+        until = time.monotonic() + within
         if finish and self._thread is not None:
-            self.wait_idle()
+            self.wait_idle(within)
         self._stopping = True
         self._wake.set()
         if self._thread is not None:
-            self._thread.join()
-        self.speaker.close(finish=finish)
+            self._thread.join(max(0.0, until - time.monotonic()))
+            if self._thread.is_alive():   # (waiting for a process: killed, the wait ends)
+                self.speaker.interrupt()
+                self._thread.join(JOIN_S)
+            if self._thread.is_alive():
+                log.error("the voice's thread did not end within %.0f s of the stop", within + JOIN_S)
+                return
+        self.speaker.close(finish=finish, within=max(0.0, until - time.monotonic()))
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until every state and request handed over so far has been announced (tests, stop)."""
@@ -119,6 +134,10 @@ class Voice:
             timeout = None if deadline is None else max(0.0, deadline - self.clock())
             if self.speaker.waiting:
                 timeout = WAITING_POLL_S if timeout is None else min(timeout, WAITING_POLL_S)
+            limit = self.speaker.deadline()   # (a hung process is ended at its time limit)
+            if limit is not None:
+                left = max(0.0, limit - self.speaker.clock())
+                timeout = left if timeout is None else min(timeout, left)
             self._wake.wait(timeout)
             self._wake.clear()
             if self._stopping:
@@ -128,6 +147,9 @@ class Voice:
                 self._turn()
             except Exception:   # noqa: BLE001 - the voice never stops the board; said in the journal
                 log.exception("the voice failed to announce")
+                self._failed()
+            if self.speaker.troubles:
+                self._failed()
             with self._done_changed:
                 self._done = handed
                 self._done_changed.notify_all()
@@ -154,6 +176,16 @@ class Voice:
             self._hush = False
             self.speaker.hush()
         self.speaker.tick()
+
+    def _failed(self) -> None:
+        if self.failed:
+            return
+        self.failed = True
+        if self.on_failure is not None:
+            try:
+                self.on_failure()
+            except Exception:   # noqa: BLE001 - the voice never stops the board
+                log.exception("the voice's failure could not be told")
 
     def _say(self, utterance: Utterance | None, heard_at: float | None) -> None:
         if utterance is None or self.muted:

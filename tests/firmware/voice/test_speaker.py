@@ -1,9 +1,13 @@
-"""espeak-ng's process: its command line, a newer announcement cutting a stale one, WAV files whole and in order with their index."""
+"""espeak-ng's process: its command line, a newer announcement cutting a stale one, WAV files whole and in order with their index, a hung one ended, no sound card said."""
 from __future__ import annotations
 
 import logging
 import os
 import shutil
+import signal
+import subprocess
+import threading
+import time
 import wave
 from array import array
 from pathlib import Path
@@ -11,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from firmware.voice.announcer import Utterance
-from firmware.voice.speaker import Speaker, SpeechSettings, command, read_index
+from firmware.voice.speaker import Speaker, SpeechSettings, alsa_error, command, read_index, time_limit
 
 ESPEAK = shutil.which("espeak-ng")
 needs_espeak = pytest.mark.skipif(ESPEAK is None, reason="needs espeak-ng (scripts/install-system-deps.sh)")
@@ -24,6 +28,7 @@ class FakeProcess:
         self.argv = argv
         self.code: int | None = None
         self.terminated = False
+        self.stderr = None
 
     def poll(self) -> int | None:
         return self.code
@@ -155,3 +160,148 @@ def test_hush_stops_what_is_said_and_what_waits():
     speaker.hush()
     assert spawn.started[0].terminated and not speaker.speaking and not speaker.waiting
     assert speaker.tick() is None and len(spawn.started) == 1
+
+
+# -- a hung espeak-ng, a killed run, no sound card (issue 32, item 7) ------------------------------
+
+# espeak-ng's stand-in at the process boundary: deaf to SIGTERM, it sleeps on any text with "hang"
+# in it (on every text if HANG_ALL is set) and hands the others to the real espeak-ng.
+HANG_SCRIPT = """#!/bin/sh
+trap '' TERM
+for last; do :; done
+case "$HANG_ALL$last" in *hang*) exec sleep 600;; esac
+exec espeak-ng "$@"
+"""
+
+
+def hanging_espeak(tmp_path: Path, always: bool = False) -> str:
+    script = tmp_path / ("hang-all" if always else "hang")
+    script.write_text(HANG_SCRIPT.replace("$HANG_ALL", "hang" if always else ""))
+    script.chmod(0o755)
+    return str(script)
+
+
+class Spawned:
+    """The real processes started (to end them as a kill would)."""
+
+    def __init__(self) -> None:
+        self.started: list[subprocess.Popen] = []
+        self.second = threading.Event()
+
+    def __call__(self, argv: list[str]) -> subprocess.Popen:
+        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE)
+        self.started.append(process)
+        if len(self.started) >= 2:
+            self.second.set()
+        return process
+
+    def end_all(self) -> None:
+        for process in self.started:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+def finishes_within(seconds: float, work) -> float:
+    """Run ``work`` on a thread; it must end within ``seconds`` (the test fails, not hangs)."""
+    start = time.monotonic()
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still waiting after {seconds} s"
+    return time.monotonic() - start
+
+
+def test_an_utterances_time_limit_grows_with_its_text_and_a_slower_rate():
+    short, long = time_limit("e4"), time_limit("Stockfish joue fou c4, à vous de le jouer sur l'échiquier")
+    assert 5 <= short < long < 20
+    assert time_limit("e4", rate=80) > short and time_limit("e4", floor_s=0.5) < 1
+
+
+def test_a_clock_warning_waiting_for_a_hung_utterance_is_said_at_its_time_limit():
+    now = [100.0]
+    spawn = Spawner()
+    speaker = Speaker(SpeechSettings(), spawn=spawn, clock=lambda: now[0])
+    speaker.say(utterance("Stockfish joue fou c4, à vous de le jouer sur l'échiquier", "opponent"))
+    assert speaker.say(utterance("30 secondes", "clock")) is None
+    deadline = speaker.deadline()
+    assert deadline is not None and deadline > now[0]
+    now[0] = deadline - 0.01
+    assert speaker.tick() is None and speaker.waiting      # (still within its time)
+    now[0] = deadline
+    assert speaker.tick() == deadline                     # the hung one ended, the warning said
+    assert spawn.started[0].terminated and spawn.texts()[1:] == ["30 secondes"] and speaker.hung == 1
+    assert speaker.troubles == 1
+
+
+@needs_espeak
+def test_a_hung_espeak_is_ended_at_its_time_limit_and_the_next_file_still_comes(tmp_path, caplog):
+    speaker = Speaker(SpeechSettings(program=hanging_espeak(tmp_path)), out_dir=tmp_path / "wav", floor_s=0.5)
+
+    def speak() -> None:
+        for text in ("e4", "hang", "e5"):
+            speaker.say(utterance(text))
+        speaker.close()
+    with caplog.at_level(logging.WARNING):
+        finishes_within(30, speak)
+    assert [(e["n"], e["file"], e["text"]) for e in read_index(tmp_path / "wav")] == [
+        (1, "0001.wav", "e4"), (2, "0002.wav", "e5")]      # the hung one's file is not kept
+    assert sorted(os.listdir(tmp_path / "wav")) == ["0001.wav", "0002.wav", "index.jsonl"]
+    assert speaker.hung == 1 and any("hung on 'hang'" in r.message for r in caplog.records)
+
+
+@needs_espeak
+def test_a_killed_run_lists_no_missing_file_and_the_next_run_numbers_after_the_last(tmp_path):
+    spawned = Spawned()
+    out = tmp_path / "wav"
+    first = Speaker(SpeechSettings(program=hanging_espeak(tmp_path)), out_dir=out, spawn=spawned)
+    try:
+        finishes_within(30, lambda: (first.say(utterance("e4")), first.say(utterance("hang e5"))))
+    finally:
+        for process in spawned.started:   # the service killed (SIGKILL) while "hang e5" is said
+            process.send_signal(signal.SIGKILL) if process.poll() is None else None
+        spawned.end_all()
+    assert [e["file"] for e in read_index(out)] == ["0001.wav"]
+    second = Speaker(SpeechSettings(), out_dir=out)
+    finishes_within(30, lambda: (second.say(utterance("Cavalier f3")), second.close()))
+    index = read_index(out)
+    assert [(e["n"], e["file"], e["text"]) for e in index] == [(1, "0001.wav", "e4"), (2, "0002.wav", "Cavalier f3")]
+    assert all((out / e["file"]).exists() for e in index)
+
+
+ALSA_NO_CARD = """ALSA lib confmisc.c:855:(parse_card) cannot find card '0'
+ALSA lib conf.c:5180:(_snd_config_evaluate) function snd_func_card_inum returned error: No such file or directory
+ALSA lib conf.c:5703:(snd_config_expand) Evaluate error: No such file or directory
+ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default
+error: No such file or directory
+"""   # espeak-ng 1.51 on a machine without a sound card; it exits 0
+
+
+def test_alsas_complaint_is_recognised_in_espeaks_error_output():
+    assert alsa_error(ALSA_NO_CARD) == "Unknown PCM default"
+    assert alsa_error("ALSA lib confmisc.c:165:(snd_config_get_card) Cannot get card index for 3\n") == \
+        "Cannot get card index for 3"
+    assert alsa_error("") is None and alsa_error("espeak-ng: voice not found\n") is None
+
+
+def _sound_cards() -> bool:
+    try:
+        return any(line.strip()[:1].isdigit() for line in Path("/proc/asound/cards").read_text().splitlines())
+    except OSError:
+        return False
+
+
+@needs_espeak
+@pytest.mark.skipif(_sound_cards(), reason="this machine has a sound card: espeak-ng speaks")
+def test_no_sound_card_is_said_once_in_the_journal(caplog):
+    spawned = Spawned()
+    speaker = Speaker(SpeechSettings(), spawn=spawned)
+    with caplog.at_level(logging.WARNING):
+        for text in ("e4", "e5", "Cavalier f3"):
+            speaker.say(utterance(text))
+            spawned.started[-1].wait(20)
+        speaker.close(finish=True)
+    said = [r.message for r in caplog.records]
+    assert len(said) == 1 and "no sound card" in said[0] and "Unknown PCM default" in said[0], said
+    assert speaker.troubles == 1 and speaker.no_sound == "Unknown PCM default"

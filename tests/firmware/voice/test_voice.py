@@ -1,6 +1,7 @@
 """The voice beside a real session: each state heard on the loop, announced on the voice's own thread after the LED frame, requests, stops."""
 from __future__ import annotations
 
+import shutil
 import threading
 
 import pytest
@@ -167,3 +168,66 @@ def test_the_pages_switch_silences_the_board_at_once_and_it_speaks_of_news_only_
     finally:
         voice.stop()
     assert events.spoken()[-2:] == ["e4", "Cavalier c6"]   # (not e5 nor Nf3, said while it was off)
+
+
+# -- a hung espeak-ng and the stop; a failure told once (issue 32, item 7) -------------------------
+
+@pytest.mark.parametrize("to_files", [False, True], ids=["sound card", "wav files"])
+def test_a_stop_ends_a_hung_espeak_within_its_bound(tmp_path, to_files):
+    from .test_speaker import Spawned, finishes_within, hanging_espeak, needs_espeak  # noqa: F401
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("needs espeak-ng")
+    spawned = Spawned()
+    speaker = Speaker(SpeechSettings(program=hanging_espeak(tmp_path, always=True)), spawn=spawned,
+                      out_dir=tmp_path / "wav" if to_files else None)
+    table = Table(tmp_path)
+    voice = Voice(Announcer("fr", "all"), speaker, clock=lambda: table.t)
+    table.session.subscribe(voice.on_state)
+    voice.on_state(table.session.state())
+    voice.start()
+    try:
+        table.setup()        # "La partie commence": hangs
+        table.play("e2e4")   # "e4": waits behind it, or cuts it and hangs
+        took = finishes_within(12, lambda: voice.stop(finish=True))
+    finally:
+        spawned.end_all()
+    assert took < 9     # (the service's stop has 10 s in all)
+    assert spawned.started and all(p.returncode is not None for p in spawned.started)
+
+
+def test_a_clock_warning_after_a_hung_utterance_is_said_on_the_voices_thread(tmp_path):
+    from .test_speaker import Spawned, hanging_espeak
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("needs espeak-ng")
+    spawned = Spawned()
+    speaker = Speaker(SpeechSettings(program=hanging_espeak(tmp_path, always=True)), spawn=spawned, floor_s=0.3)
+    table = Table(tmp_path, time_control="300+0")
+    voice = Voice(Announcer("en", "all"), speaker, clock=lambda: table.t)
+    voice.on_state(table.session.state())
+    voice.start()
+    try:
+        voice.request("describe")        # hangs
+        voice.request("clocks")          # waits for the news being said
+        assert spawned.second.wait(20)   # said once the hung one is ended at its limit
+    finally:
+        voice.stop()
+        spawned.end_all()
+    assert speaker.hung == 1 and voice.failed
+
+
+def test_a_voice_that_fails_tells_it_once(tmp_path):
+    told = []
+    speaker = Speaker(SpeechSettings(program=str(tmp_path / "no-espeak")))
+    table = Table(tmp_path)
+    voice = Voice(Announcer("fr", "all"), speaker, clock=lambda: table.t)
+    voice.on_failure = lambda: told.append(threading.current_thread().name)
+    table.session.subscribe(voice.on_state)
+    voice.on_state(table.session.state())
+    voice.start()
+    try:
+        table.setup()
+        table.play_all("e2e4 e7e5")
+        assert voice.wait_idle(10)
+    finally:
+        voice.stop()
+    assert told == ["voice"] and voice.failed
