@@ -12,7 +12,10 @@ command, 167 characters, arrives over several writes; the codecs read pieces as 
 * :class:`BlePort`: ``await open()`` exports the service on the system bus and registers it and
   its advertisement with BlueZ on ``adapter`` (``/org/bluez/hci0``); ``start(on_data,
   on_hangup)`` and ``write(data)`` as a serial port's (the bridge's ``Port``); an app that stops
-  its notifications has left (``on_hangup``). ``await close()`` unregisters and disconnects.
+  its notifications has left (``on_hangup``), and so has one whose link BlueZ sees go: its
+  device's ``Connected`` turned false, or the device removed (an app killed, or gone out of
+  range: BlueZ notices at the link's supervision timeout, 5-6 s from phones; StopNotify never
+  comes then). ``await close()`` unregisters and disconnects.
 
 BlueZ itself (Debian's ``bluez``) runs the radio; the board needs the right to use it on the
 system bus (the ``bluetooth`` group on Raspberry Pi OS). Tests use bluezoo, a mock of BlueZ's
@@ -23,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from dbus_fast import BusType, Variant
+from dbus_fast import BusType, Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 from dbus_fast.service import ServiceInterface, dbus_property, method
 from dbus_fast.constants import PropertyAccess
@@ -32,6 +35,7 @@ log = logging.getLogger(__name__)
 
 BLUEZ = "org.bluez"
 ROOT_PATH = "/org/echiquier/board"
+DEVICE = "org.bluez.Device1"
 DEFAULT_MTU = 23            # an ATT value carries MTU - 3 bytes
 
 
@@ -171,6 +175,7 @@ class BlePort:
         self._on_data: Callable[[bytes], None] | None = None
         self._on_hangup: Callable[[], None] | None = None
         self._subscribed = False
+        self._app_device: str | None = None   # the app's device (BlueZ's path), from its writes
         services: dict[str, str] = {}        # service UUID -> its object path
         paths: list[tuple[str, ServiceInterface]] = []
 
@@ -201,6 +206,13 @@ class BlePort:
         for path, interface in self._paths:
             bus.export(path, interface)
         bus.export(f"{ROOT_PATH}/advert0", self._advert)
+        bus.add_message_handler(self._bluez_signal)
+        for rule in (f"type='signal',sender='{BLUEZ}',interface='org.freedesktop.DBus.Properties',"
+                     f"member='PropertiesChanged',path_namespace='{self.adapter}'",
+                     f"type='signal',sender='{BLUEZ}',interface='org.freedesktop.DBus.ObjectManager',"
+                     f"member='InterfacesRemoved'"):
+            await bus.call(Message(destination="org.freedesktop.DBus", path="/org/freedesktop/DBus",
+                                   interface="org.freedesktop.DBus", member="AddMatch", signature="s", body=[rule]))
         introspection = await bus.introspect(BLUEZ, self.adapter)
         adapter = bus.get_proxy_object(BLUEZ, self.adapter, introspection)
         gatt: Any = adapter.get_interface("org.bluez.GattManager1")
@@ -226,6 +238,9 @@ class BlePort:
             self._notify.notify(data[i:i + size])
 
     def _written(self, value: bytes, options: dict[str, Variant]) -> None:
+        device = options.get("device")
+        if device is not None and isinstance(device.value, str):
+            self._app_device = device.value
         mtu = options.get("mtu")
         if mtu is not None and isinstance(mtu.value, int) and mtu.value > 3:
             self.mtu = mtu.value
@@ -236,6 +251,31 @@ class BlePort:
         was, self._subscribed = self._subscribed, on
         if was and not on and self._on_hangup is not None:
             self._on_hangup()
+
+    def _bluez_signal(self, message: Message) -> None:
+        """BlueZ's word on a device of this adapter: disconnected (``Connected`` false) or removed."""
+        if message.message_type is not MessageType.SIGNAL:
+            return
+        if message.member == "PropertiesChanged" and message.body and message.body[0] == DEVICE:
+            connected = message.body[1].get("Connected")
+            if connected is not None and connected.value is False:
+                self._device_lost(message.path or "")
+        elif message.member == "InterfacesRemoved" and len(message.body) == 2 and DEVICE in message.body[1]:
+            self._device_lost(message.body[0])
+
+    def _device_lost(self, path: str) -> None:
+        """The link to a device is gone: if it is the app's (or, before the app wrote, any of this
+        adapter's: the board serves one app at a time), the app has left."""
+        if not path.startswith(self.adapter + "/"):
+            return
+        if self._app_device is not None and path != self._app_device:
+            return
+        present = self._subscribed or self._app_device is not None
+        self._subscribed, self._app_device = False, None
+        if present:
+            log.info("BlueZ lost the link to the app (%s)", path)
+            if self._on_hangup is not None:
+                self._on_hangup()
 
     async def close(self) -> None:
         bus, self._bus = self._bus, None

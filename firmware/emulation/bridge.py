@@ -19,6 +19,13 @@ Contract
   their frame and, when some blink, their patterns (the page plays the blink itself: a blinking
   frame is not pushed to the page at every phase). The board infers and records the moves all
   along.
+* What an app's input may cost is bounded (:class:`InputBudget`): its bytes are carried out
+  in slices of ``SLICE`` bytes, each timed; once the app has used its share of the loop's time
+  (``RATE`` of it, ``BURST`` at once), the port stops reading (the app's writes wait, as on a
+  slow serial line) until the share has come back; the bytes already read wait, at most
+  ``MAX_HELD``, the rest dropped (a transport that cannot stop reading: Bluetooth). A local app
+  flooding valid requests took the service's whole loop (moves reached it in 1.1-1.4 s instead
+  of 50 ms).
 * The codec's timed reports and the app's blinking run on the loop's timers, at the deadlines
   the codec and the lights name. The LEDs change at most every ``MIN_SLOT_S``: a faster
   pattern (ChessLink's slot time is 4.096 ms at the least) plays at that pace, page and board
@@ -29,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -43,6 +51,46 @@ from firmware.session.app_link import AppLink
 log = logging.getLogger(__name__)
 
 MIN_SLOT_S = 0.025       # the LEDs change at most 40 times a second, however fast an app asks
+
+
+RATE = 0.1               # an app's input may take a tenth of the loop's time ...
+BURST = 0.05             # ... and 50 ms of it at once
+SLICE = 256              # bytes carried out between two looks at the budget
+MAX_HELD = 4096          # bytes read and waiting while the budget comes back
+
+
+class InputBudget:
+    """A token bucket of the loop's time an app's input may take (pure: the times are passed in).
+
+    ``charge(cost, now)`` takes ``cost`` seconds from it; ``wait(now)``: how long until it holds
+    some again (0: now). It refills at ``rate`` seconds a second up to ``burst``.
+
+    >>> budget = InputBudget(rate=0.1, burst=0.05)
+    >>> budget.charge(0.07, now=10.0); round(budget.wait(10.0), 3)
+    0.2
+    >>> budget.wait(10.21)
+    0.0
+    """
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        if rate <= 0 or burst <= 0:
+            raise ValueError("an input budget needs a rate and a burst above 0")
+        self.rate, self.burst = rate, burst
+        self.level = burst
+        self.at: float | None = None
+
+    def _refill(self, now: float) -> None:
+        if self.at is not None and now > self.at:
+            self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now if self.at is None else max(self.at, now)
+
+    def charge(self, cost: float, now: float) -> None:
+        self._refill(now)
+        self.level -= max(0.0, cost)
+
+    def wait(self, now: float) -> float:
+        self._refill(now)
+        return 0.0 if self.level > 0 else -self.level / self.rate + 1e-9
 
 
 def paced(lights: Lights) -> Lights:
@@ -72,6 +120,14 @@ class Port(Protocol):
     def write(self, data: bytes) -> None: ...
 
 
+class Pausable(Protocol):
+    """A transport that can stop reading the app for a while (the pseudo-terminal, a serial device)."""
+
+    def pause_reading(self) -> None: ...
+
+    def resume_reading(self) -> None: ...
+
+
 # protocol -> (its name for players, the codec of one link)
 PROTOCOLS: dict[str, tuple[str, Callable[[float], Codec]]] = {
     "chesslink": ("ChessLink", ChessLink),
@@ -86,7 +142,8 @@ class Emulation:
 
     def __init__(self, session: Any, port: Port, protocol: str, *, leds: LentLeds | None = None,
                  colour: int = 0x00FFFF, app: str = "", clock: Callable[[], float] | None = None,
-                 on_app: Callable[[AppLink | None], None] | None = None) -> None:
+                 on_app: Callable[[AppLink | None], None] | None = None,
+                 meter: Callable[[], float] = time.perf_counter, budget: InputBudget | None = None) -> None:
         if protocol not in PROTOCOLS:
             raise ValueError(f"no emulation of {protocol!r} (known: {', '.join(PROTOCOLS)})")
         self.session = session
@@ -105,6 +162,11 @@ class Emulation:
         self._unsubscribe: Callable[[], None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.meter = meter                   # the loop's time an app's input takes, measured
+        self.budget = budget or InputBudget()
+        self.held = bytearray()              # read, waiting for the budget to come back
+        self.dropped = 0                     # bytes of an app over its budget beyond MAX_HELD
+        self._resume: asyncio.TimerHandle | None = None
 
     # -- life ------------------------------------------------------------------------------------
 
@@ -123,6 +185,7 @@ class Emulation:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._forget_held()
         if self.leds is not None:
             self.leds.on_show = None
         self._detach()
@@ -152,11 +215,64 @@ class Emulation:
     # -- the app to the board -------------------------------------------------------------------
 
     def _received(self, data: bytes) -> None:
-        now = self.clock()
-        self._carry(self.codec.receive(data, now), now)
+        if self._resume is not None:            # over its budget: held (the port stops reading)
+            self._hold(data)
+            return
+        self._take(data)
+
+    def _take(self, data: bytes) -> None:
+        """Carry out ``data`` slice by slice while the budget lasts; hold the rest."""
+        for start in range(0, len(data), SLICE):
+            wait = self.budget.wait(self.meter())
+            if wait > 0:
+                self._hold(data[start:])
+                self._pause(wait)
+                return
+            began = self.meter()
+            now = self.clock()
+            self._carry(self.codec.receive(data[start:start + SLICE], now), now)
+            ended = self.meter()
+            self.budget.charge(ended - began, ended)
+        wait = self.budget.wait(self.meter())
+        if wait > 0:
+            self._pause(wait)
+
+    def _hold(self, data: bytes) -> None:
+        room = MAX_HELD - len(self.held)
+        if len(data) > room:
+            self.dropped += len(data) - max(room, 0)
+            data = data[:max(room, 0)]
+        self.held += data
+
+    def _pause(self, wait: float) -> None:
+        if self._resume is not None or self._loop is None:
+            return
+        pause = getattr(self.port, "pause_reading", None)
+        if pause is not None:
+            pause()
+        self._resume = self._loop.call_later(wait, self._resumed)
+
+    def _resumed(self) -> None:
+        self._resume = None
+        held, self.held = bytes(self.held), bytearray()
+        self._take(held)
+        if self._resume is None:
+            resume = getattr(self.port, "resume_reading", None)
+            if resume is not None:
+                resume()
+
+    def _forget_held(self) -> None:
+        self.held.clear()
+        if self._resume is not None:
+            self._resume.cancel()
+            self._resume = None
+            resume = getattr(self.port, "resume_reading", None)
+            if resume is not None:
+                resume()
 
     def _hangup(self) -> None:
         log.info("the app left the %s port: the board plays on by itself", self.protocol_name)
+        self._forget_held()
         self._detach()
         self.codec = self._make_codec(self.clock())
         self.codec.board(self.pieces, self.clock())
@@ -228,4 +344,4 @@ class Emulation:
         self._carry(self.codec.poll(now), now)
 
 
-__all__ = ["Emulation", "PROTOCOLS"]
+__all__ = ["Emulation", "InputBudget", "PROTOCOLS", "MIN_SLOT_S"]

@@ -12,6 +12,9 @@ codecs read 7O1 input with or without its parity bit).
 * ``start(on_data, on_hangup)``: the bytes the app writes go to ``on_data`` on the loop; when
   the app closes the port, ``on_hangup()`` (once), what was left unread is dropped, and the port
   waits for the next app (checked every ``recheck_s``).
+* ``pause_reading()`` / ``resume_reading()``: the app's bytes are left in the port meanwhile (its
+  writes wait once the kernel's buffer is full, as on a slow serial line); the bridge pauses an
+  app over its budget of the loop's time.
 * ``write(data)``: to the app, at once if it can take it; at most ``max_pending`` bytes wait for
   an app that does not read (the rest is dropped, never the board's loop held); nothing is
   written while no app has the port open.
@@ -53,6 +56,7 @@ class PtyPort:
         self._open_by_app = False
         self._recheck: asyncio.TimerHandle | None = None
         self._writing = False
+        self._paused = False
 
     # -- life --------------------------------------------------------------------------------------
 
@@ -135,7 +139,23 @@ class PtyPort:
             self._recheck = loop.call_later(self.recheck_s, self._watch)
             return
         self._open_by_app = True
-        loop.add_reader(master, self._readable)
+        if not self._paused:
+            loop.add_reader(master, self._readable)
+
+    def pause_reading(self) -> None:
+        """Leave the app's bytes in the port until ``resume_reading()``."""
+        if self._paused:
+            return
+        self._paused = True
+        if self._loop is not None and self._master is not None and self._open_by_app:
+            self._loop.remove_reader(self._master)
+
+    def resume_reading(self) -> None:
+        if not self._paused:
+            return
+        self._paused = False
+        if self._loop is not None and self._master is not None and self._open_by_app:
+            self._loop.add_reader(self._master, self._readable)
 
     def _readable(self) -> None:
         master = self._master

@@ -29,7 +29,7 @@ from .clients import CHESSLINK_REPLIES, led_frame, odd, status_placement, with_c
 
 BLUEZOO = Path(sys.executable).with_name("bluezoo")
 APP_ADAPTER, BOARD_ADAPTER, CHESSNUT_ADAPTER = "00:00:00:00:00:01", "00:00:00:00:00:02", "00:00:00:00:00:03"
-PEGASUS_ADAPTER = "00:00:00:00:00:04"
+PEGASUS_ADAPTER, LOST_ADAPTER = "00:00:00:00:00:04", "00:00:00:00:00:05"
 WAIT_S = 15.0
 FOOLS_MATE = [("f2f3", "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR"),
               ("e7e5", "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR"),
@@ -48,10 +48,10 @@ def bluez(tmp_path_factory):
     before = os.environ.get("DBUS_SYSTEM_BUS_ADDRESS")
     os.environ["DBUS_SYSTEM_BUS_ADDRESS"] = address
     zoo = subprocess.Popen([str(BLUEZOO), "--auto-enable", "--scan-interval", "1", "-a", APP_ADAPTER,
-                            "-a", BOARD_ADAPTER, "-a", CHESSNUT_ADAPTER, "-a", PEGASUS_ADAPTER], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            "-a", BOARD_ADAPTER, "-a", CHESSNUT_ADAPTER, "-a", PEGASUS_ADAPTER, "-a", LOST_ADAPTER], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         for line in zoo.stderr:                 # bluezoo says when each adapter is there
-            if PEGASUS_ADAPTER in line and "Adding adapter" in line:
+            if LOST_ADAPTER in line and "Adding adapter" in line:
                 break
         else:
             raise RuntimeError("bluezoo stopped before its adapters were there")
@@ -67,11 +67,36 @@ def bluez(tmp_path_factory):
             os.environ["DBUS_SYSTEM_BUS_ADDRESS"] = before
 
 
+def with_link_mtu(port, mtu: int) -> None:
+    """Make bluezoo give ``port``'s link an ATT MTU of ``mtu``: bluezoo takes a link's MTU from the
+    written characteristic's ``MTU`` property (512 without one), where BlueZ would negotiate it
+    with the phone; 23 is what a phone that never asks for more gets."""
+    from dbus_fast.constants import PropertyAccess
+    from dbus_fast.service import dbus_property
+
+    from firmware.emulation import ble
+
+    def mtu_value(self):
+        return mtu
+
+    mtu_value.__annotations__ = {"return": "q"}        # (dbus-fast reads the D-Bus type from it
+    mtu_value.__name__ = "MTU"                         # and the attribute by the function's name)
+
+    class WithMtu(ble._Characteristic):
+        MTU = dbus_property(access=PropertyAccess.READ, name="MTU")(mtu_value)
+
+    old = port._write
+    new = WithMtu(old._uuid, old._service, old._flags, port)
+    port._write = new
+    port._paths = tuple((path, new if iface is old else iface) for path, iface in port._paths)
+
+
 @contextlib.asynccontextmanager
 async def board_over_ble(tmp_path: Path, profile, adapter: str, protocol: str, app: str,
-                         named: Callable[[str], bool]) -> AsyncIterator[tuple[Table, Any, Any]]:
+                         named: Callable[[str], bool], mtu: int | None = None) -> AsyncIterator[tuple[Table, Any, Any]]:
     """The board on ``adapter`` as ``protocol``, found by the app: ``(table, device, advertisement)``
     once a device ``named`` is heard on hci0; the emulation stopped and the port closed after.
+    ``mtu``: the link's ATT MTU (bluezoo's 512 by default).
 
     The app scans, then the board advertises (bluezoo announces a device once; bleak hears of it
     only if it listens already)."""
@@ -83,6 +108,8 @@ async def board_over_ble(tmp_path: Path, profile, adapter: str, protocol: str, a
     leds = LentLeds(table.leds)
     table.session.leds = leds
     port = BlePort(profile, adapter=adapter)
+    if mtu is not None:
+        with_link_mtu(port, mtu)
     seen: asyncio.Future = asyncio.get_running_loop().create_future()
 
     def detected(device, advertisement) -> None:
@@ -209,6 +236,8 @@ def read_chessnut(message: bytes) -> str:
 
 
 async def test_an_app_plays_on_the_board_as_a_chessnut_air_over_ble(bluez, tmp_path):
+    """On a link of the least MTU (23: 20 bytes a notification, a phone that never asks for
+    more), each 38-byte position comes in two notifications, 20 and 18 bytes, and reads whole."""
     from bleak import BleakClient
 
     from firmware.emulation.ble import CHESSNUT_AIR
@@ -216,8 +245,10 @@ async def test_an_app_plays_on_the_board_as_a_chessnut_air_over_ble(bluez, tmp_p
     positions: list[str] = []
     changed = asyncio.Event()
     buffer = bytearray()
+    pieces: list[int] = []
 
     def received(_characteristic, data: bytearray) -> None:
+        pieces.append(len(data))
         buffer.extend(data)
         while len(buffer) >= 38:                     # 01 24, 32 bytes of squares, 4 more
             assert buffer[:2] == bytes([0x01, 0x24])
@@ -225,7 +256,8 @@ async def test_an_app_plays_on_the_board_as_a_chessnut_air_over_ble(bluez, tmp_p
             del buffer[:38]
         changed.set()
 
-    async with board_over_ble(tmp_path, CHESSNUT_AIR, "/org/bluez/hci2", "chessnut", "Tester", lambda name: name.startswith("Chessnut")) as (table, device, seen):
+    async with board_over_ble(tmp_path, CHESSNUT_AIR, "/org/bluez/hci2", "chessnut", "Tester",
+                              lambda name: name.startswith("Chessnut"), mtu=23) as (table, device, seen):
         async with BleakClient(device, bluez={"adapter": "hci0"}) as client:
             fen_service = client.services.get_service("1b7e8261-2877-41c3-b46e-cf057c562023")
             op_service = client.services.get_service("1b7e8271-2877-41c3-b46e-cf057c562023")
@@ -240,6 +272,7 @@ async def test_an_app_plays_on_the_board_as_a_chessnut_air_over_ble(bluez, tmp_p
             for uci, placement in FOOLS_MATE:
                 table.play(uci)
                 await until(changed, lambda: positions[-1] == placement, f"the position after {uci}")
+            assert set(pieces) == {20, 18} and len(pieces) == 2 * len(positions)   # every position split
             bitmap = bytearray(8)
             for name in ("d8", "h4"):
                 s = parse_square(name)
@@ -315,3 +348,46 @@ async def test_an_app_plays_on_the_board_as_a_dgt_pegasus_over_ble(bluez, tmp_pa
             async with asyncio.timeout(WAIT_S):
                 while table.session.app is not None:
                     await asyncio.sleep(0.01)
+
+
+LINK_LOST_S = 10.0      # an app that vanished gives the LEDs back within this, once BlueZ says so
+
+
+async def test_an_app_whose_link_is_lost_gives_the_leds_and_the_page_back(bluez, tmp_path):
+    """A killed app, or one gone out of range, never stops its notifications: BlueZ only sees the
+    link go (the supervision timeout) and turns the device's Connected false. Here the link is
+    cut from BlueZ's side (Device1.Disconnect on the app's device, as the timeout does) while the
+    app still believes itself subscribed."""
+    from bleak import BleakClient
+    from dbus_fast import BusType, Message
+    from dbus_fast.aio import MessageBus
+
+    from firmware.emulation.ble import CHESSLINK_BLE
+
+    notes = Notes()
+    async with board_over_ble(tmp_path, CHESSLINK_BLE, "/org/bluez/hci4", "chesslink", "Tester",
+                              lambda name: name == "MILLENNIUM CHESS") as (table, device, seen):
+        client = BleakClient(device, bluez={"adapter": "hci0"})
+        await client.connect()
+        try:
+            await client.start_notify(CHESSLINK_BLE.notify, notes.received)
+            data = bytes(odd(c) for c in with_check(led_frame([parse_square("e2"), parse_square("e4")])))
+            for i in range(0, len(data), 20):
+                await client.write_gatt_char(CHESSLINK_BLE.write, data[i:i + 20], response=True)
+            await notes.until(lambda: with_check("l") in notes.frames, "the LEDs' answer")
+            assert set(table.leds.lit()) == {parse_square("e2"), parse_square("e4")}
+            assert table.session.app is not None
+
+            bus = await MessageBus(bus_type=BusType.SYSTEM).connect()
+            try:
+                await bus.call(Message(destination="org.bluez", path=device.details["path"],
+                                       interface="org.bluez.Device1", member="Disconnect"))
+            finally:
+                bus.disconnect()
+            async with asyncio.timeout(LINK_LOST_S):
+                while table.session.app is not None:
+                    await asyncio.sleep(0.01)
+            assert table.leds.last == table.session.leds_frame          # the board's own LEDs again
+        finally:
+            with contextlib.suppress(Exception):
+                await client.disconnect()

@@ -224,3 +224,73 @@ async def test_a_fast_blink_is_given_to_the_page_once_and_the_leds_change_at_a_b
     assert [s for s, colour in enumerate(page["leds"]) if colour] == [e2, e4]   # lit at some slot
     linked.port.app_sends(led_frame([e2, e4]))                     # steady now: no pattern to play
     assert to_json(table.session.state())["app"]["blink"] is None
+
+
+class PausablePort(FakePort):
+    """A transport that can stop reading (the pseudo-terminal's): its pauses are kept."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.paused = False
+        self.pauses = 0
+
+    def pause_reading(self) -> None:
+        self.paused = True
+        self.pauses += 1
+
+    def resume_reading(self) -> None:
+        self.paused = False
+
+
+def test_the_input_budget_refills_at_its_rate_up_to_its_burst():
+    from firmware.emulation.bridge import InputBudget
+    budget = InputBudget(rate=0.1, burst=0.05)
+    assert budget.wait(0.0) == 0.0
+    budget.charge(0.03, 0.0)
+    assert budget.wait(0.0) == 0.0                           # 20 ms left
+    budget.charge(0.03, 0.0)
+    assert budget.wait(0.0) == pytest.approx(0.1)            # 10 ms owed, at 0.1 s a second
+    assert budget.wait(0.11) == 0.0
+    budget.charge(0.0, 100.0)
+    assert budget.level == pytest.approx(0.05)               # never more than the burst
+    with pytest.raises(ValueError):
+        InputBudget(rate=0.0)
+
+
+async def test_an_app_flooding_valid_requests_gets_its_share_of_the_loop_and_waits_for_the_rest(table):
+    """Every L frame costs 10 ms here (the meter is driven by hand): a flood of 100 in one read
+    is carried out while the budget lasts (50 ms at once), the rest waits in the port (paused)
+    or, beyond MAX_HELD, is dropped; the share comes back at 0.1 s a second."""
+    from firmware.emulation.bridge import BURST, MAX_HELD, RATE, SLICE, InputBudget
+    port = PausablePort()
+    meter = [0.0]
+    emulation = Emulation(table.session, port, "chesslink", clock=lambda: table.t, meter=lambda: meter[0],
+                          budget=InputBudget(RATE, BURST))
+    emulation.start()
+    try:
+        receive = emulation.codec.receive
+
+        def costly(data: bytes, now: float):
+            meter[0] += 0.010 * len(data) / SLICE
+            return receive(data, now)
+
+        emulation.codec.receive = costly
+        frame = bytes(odd(c) for c in with_check(led_frame([parse_square("e2")])))
+        flood = frame * 100
+        port.on_data(flood)
+        carried = len(port.frames())
+        assert port.paused and port.pauses == 1
+        assert 0 < carried < 10                                # a few frames, not 100
+        taken = len(flood) - MAX_HELD - emulation.dropped     # carried out, in whole slices
+        assert len(emulation.held) == MAX_HELD and emulation.dropped > 0 and taken % SLICE == 0
+        assert taken // SLICE <= BURST / 0.010 + 1
+        port.on_data(frame)                                   # what still comes while paused waits too
+        assert emulation.dropped == len(flood) - MAX_HELD - taken + len(frame)
+        meter[0] += 1.0                                       # a second later: 0.1 s of the loop again
+        emulation._resume.cancel()
+        emulation._resumed()
+        assert len(port.frames()) > 0
+    finally:
+        emulation.stop()
+    assert not port.paused                                    # stopped: nothing left paused
+

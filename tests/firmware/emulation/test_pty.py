@@ -199,3 +199,16 @@ def test_a_serial_transport_needs_its_device():
         loads_config('[emulation]\nprotocol = "dgt"\ntransport = "serial"\n')
     assert loads_config('[emulation]\nprotocol = "dgt"\ntransport = "serial"\nlink = "/dev/ttyGS0"\n'
                         ).emulation.link == "/dev/ttyGS0"
+
+
+async def test_a_paused_port_leaves_the_app_s_bytes_waiting_until_it_reads_again(port):
+    app = App(port.link)
+    await until_present(port)
+    port.pause_reading()
+    os.write(app.fd, b"V56")
+    await asyncio.sleep(0.05)                                  # (nothing may come: a wait for an absence)
+    assert port.events.data == b""
+    port.resume_reading()
+    await port.events.until(lambda: port.events.data == b"V56")
+    app.close()
+    await port.events.until(lambda: port.events.hangups == 1)
