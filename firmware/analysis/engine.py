@@ -3,40 +3,37 @@
 Contract
 ========
 
-* :func:`evaluate_game` runs one engine (the board's own UCI client,
-  ``firmware.opponents.engine.uci``) over the positions of a game, the start and after each
+* :func:`evaluate_game` runs the service's shared helper engine
+  (``firmware.opponents.engine.helper``: one process for the coach, the hints and the analyses,
+  a bounded queue in front of it; one of its own when none is given) over the positions of a game, the start and after each
   move, and returns for each its :class:`PositionEval`: the score from White's side, the best
   move and the line the engine expects. Positions without a legal move are not searched: a
   checkmate is ``Score.checkmated``, a stalemate 0.
 * The engine runs as its own process at the lowest priority (``nice`` 19, set as soon as it
-  runs), with ``Threads`` 1 and ``Hash`` bounded (16 MB by default): the board's step and LEDs
-  come first, even on a Pi Zero 2 W.
+  runs), with ``Threads`` 1 and ``Hash`` bounded (16 MB, Stockfish's default): the board's step
+  and LEDs come first, even on a Pi Zero 2 W.
 * Every position is searched afresh (``ucinewgame``, then ``isready``): with a fixed depth the
   evaluations are the engine's alone, the same run after run and the same as any other UCI
   client gets from the same engine, options and depth (python-chess's ``analyse`` in the tests).
   With a fixed time (``movetime``) they vary a little with the machine's load, as any timed search.
-* ``progress(done, total)`` is called after each position; a cancellation stops the engine
-  (it is quit and reaped, as ``UciEngine`` does on leaving its ``async with``).
+* ``progress(done, total)`` is called after each position; a cancellation stops the search under
+  way (the helper's own engine, if it had to start one, is quit and reaped).
 """
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from chess_core import STARTING_FEN, InvalidMoveError, Move, Position
 
 from firmware.analysis.judgement import Score
-from firmware.opponents.engine.uci import (DEFAULT_ENGINE_PATH, EngineConfig, EngineError, SearchLimit,
-                                          UciEngine)
+from firmware.opponents.engine.helper import HASH_MB, NICE, HelperEngine, Search
+from firmware.opponents.engine.uci import DEFAULT_ENGINE_PATH, EngineConfig, EngineError, SearchLimit
 
 log = logging.getLogger(__name__)
 
 __all__ = ["AnalysisLimit", "PositionEval", "evaluate_game", "NICE", "HASH_MB"]
-
-NICE = 19              # the lowest priority: the board's service comes first
-HASH_MB = 16           # Stockfish's default, and a tenth of what a Pi Zero 2 W can spare
 
 
 @dataclass(frozen=True)
@@ -105,41 +102,35 @@ def _position_eval(pos: Position, found_move: Move | None, info: dict[str, str])
 async def evaluate_game(moves: Sequence[Move], limit: AnalysisLimit, *, start_fen: str = STARTING_FEN,
                         chess960: bool = False, engine_path: str = DEFAULT_ENGINE_PATH, hash_mb: int = HASH_MB,
                         progress: Callable[[int, int], None] | None = None,
-                        names: list[str] | None = None, plies: Sequence[int] | None = None) -> list[PositionEval]:
+                        names: list[str] | None = None, plies: Sequence[int] | None = None,
+                        engine: HelperEngine | None = None) -> list[PositionEval]:
     """The evaluation of the start and of the position after each of ``moves`` (see the module
     docstring); ``names`` receives the engine's name once it says it ("Stockfish 15.1");
-    ``plies``: only the positions after so many moves, in this order (the coach's one or two)."""
+    ``plies``: only the positions after so many moves, in this order (the coach's one or two);
+    ``engine``: the service's shared helper engine (else one of its own, quit at the end)."""
+    if engine is None:
+        own = HelperEngine(EngineConfig(path=engine_path), hash_mb=hash_mb)
+        try:
+            return await evaluate_game(moves, limit, start_fen=start_fen, chess960=chess960, progress=progress,
+                                       names=names, plies=plies, engine=own)
+        finally:
+            await own.aclose()
     pos = Position(start_fen, chess960=chess960)
     positions = [pos.copy()]
     for move in moves:
         pos.push(move)
         positions.append(pos.copy())
-    options: dict[str, object] = {"Threads": 1, "Hash": hash_mb, "UCI_AnalyseMode": True}
-    if chess960:
-        options["UCI_Chess960"] = True
     chosen = list(range(len(positions))) if plies is None else list(plies)
     found: list[PositionEval] = []
-    async with UciEngine(EngineConfig(path=engine_path, options=options)) as engine:
-        _lower_priority(engine.pid)
-        if names is not None:
-            names.append(engine.name)
-        for ply in chosen:
-            position = positions[ply]
-            evaluation = _terminal(position)
-            if evaluation is None:
-                await engine.new_game()
-                answer = await engine.play(start_fen, list(moves[:ply]), limit.search())
-                evaluation = _position_eval(position, answer.move, dict(answer.info))
-            found.append(evaluation)
-            if progress is not None:
-                progress(len(found), len(chosen))
+    for ply in chosen:
+        position = positions[ply]
+        evaluation = _terminal(position)
+        if evaluation is None:
+            answer = await engine.search(Search(start_fen, tuple(moves[:ply]), limit.search(), chess960))
+            evaluation = _position_eval(position, answer.move, dict(answer.info))
+        found.append(evaluation)
+        if progress is not None:
+            progress(len(found), len(chosen))
+    if names is not None:
+        names.append(engine.name)
     return found
-
-
-def _lower_priority(pid: int | None) -> None:
-    if pid is None:
-        return
-    try:
-        os.setpriority(os.PRIO_PROCESS, pid, NICE)
-    except OSError as exc:   # the analysis runs all the same, at the engine's priority
-        log.warning("cannot lower the analysing engine's priority (%s)", exc.strerror or exc)

@@ -17,9 +17,12 @@ Contract
   better move in the ``hint`` colour, and the notice says it ("Blunder: Nf3 was best"), which the
   board's voice says too. With takebacks allowed, a blunder's notice invites taking it back.
 * A move taken back while a side is coached is marked ``{Taken back: Nf3}`` after the move before it.
-* The engine is Stockfish in its own process at nice 19, one thread, a 16 MB hash
-  (``firmware.analysis.engine``); the loop only waits for its answers. ``settled()`` waits for
-  the searches under way (tests).
+* The engine is the service's one helper engine (``engine``, a
+  ``firmware.opponents.engine.helper.HelperEngine``: Stockfish in its own process at nice 19, one
+  thread, a 16 MB hash), which the library's analyses share: every judged move and every hint
+  goes to its queue, no process of their own. A hint asked again while it is looked for is the
+  same search, once; a hint asked while the queue is full is refused (``engine_busy``). The loop
+  only waits for the answers. ``settled()`` waits for the searches under way (tests).
 """
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ from chess_core import STARTING_FEN, Move, Position, san
 
 from firmware.analysis.engine import AnalysisLimit, PositionEval, evaluate_game
 from firmware.analysis.judgement import INITIAL_CP, Judgement, Score, advise
+from firmware.opponents.engine.helper import HelperEngine
 from firmware.opponents.engine.uci import EngineError
 from firmware.referee.feedback import DARK
 from firmware.session.commands import SessionError
@@ -60,6 +64,15 @@ class Coach:
         self._ply = -1                           # the moves made when the frame came
         self._seen: tuple[str | None, tuple[Move, ...]] = (None, ())   # (game file, moves) last followed
         self._tasks: set[asyncio.Task[None]] = set()
+        self._hinting: tuple[Move, ...] | None = None   # the moves of the position a hint is looked for in
+        self._engine: HelperEngine | None = None
+
+    @property
+    def engine(self) -> HelperEngine:
+        """The service's helper engine (started at its first search), which the analyses share."""
+        if self._engine is None:
+            self._engine = HelperEngine.at(self.session.config.engine.path)
+        return self._engine
 
     # -- settings --------------------------------------------------------------------------------
 
@@ -105,10 +118,20 @@ class Coach:
         game = self.session.game
         if not self.coached(game.turn):
             raise SessionError("not_coached")
-        self._start(self._hint(tuple(game.moves)))
+        moves = tuple(game.moves)
+        if self._hinting == moves:
+            return          # (asked again while it is looked for: the same answer, once)
+        if self.engine.busy:
+            raise SessionError("engine_busy")
+        self._hinting = moves
+        self._start(self._hint(moves))
 
     async def _hint(self, moves: tuple[Move, ...]) -> None:
-        found = await self._evaluate(moves, [len(moves)])
+        try:
+            found = await self._evaluate(moves, [len(moves)])
+        finally:
+            if self._hinting == moves:
+                self._hinting = None
         session = self.session
         if found is None or tuple(session.game.moves) != moves or found[0].best is None:
             return      # (the game went on meanwhile: the hint is of another position)
@@ -183,7 +206,7 @@ class Coach:
         game = self.session.game
         try:
             return await evaluate_game(list(moves), self._limit(), start_fen=game.start_fen, chess960=game.chess960,
-                                       engine_path=self.session.config.engine.path, plies=plies)
+                                       plies=plies, engine=self.engine)
         except (EngineError, OSError) as exc:
             log.warning("the coach's engine failed: %s", exc)
             return None
@@ -211,9 +234,11 @@ class Coach:
         file.dirty = True
 
     async def aclose(self) -> None:
-        """Stop the searches under way (a stop of the board): each is cancelled, its engine quit."""
+        """Stop the searches under way (a stop of the board): each is cancelled, the engine quit."""
         for task in list(self._tasks):
             await cancel_and_wait(task)
+        if self._engine is not None:
+            await self._engine.aclose()
 
     async def settled(self) -> None:
         """Return once no search is under way (the tests)."""

@@ -4,8 +4,9 @@ Contract
 ========
 
 * :meth:`Analyses.request` queues a finished game of the library (404 if unknown, a refusal if it
-  is still being played); one game is analysed at a time (``firmware.analysis``: Stockfish in its
-  own process at nice 19, one thread, a 16 MB hash), in the order asked.
+  is still being played); one game is analysed at a time (``firmware.analysis``: the service's
+  shared helper engine, ``engine``, the coach's too: Stockfish in its own process at nice 19, one
+  thread, a 16 MB hash), in the order asked.
 * The analysis of ``<id>`` is kept in ``<state>/analysis/``: ``<id>.json`` (what the page draws,
   with the moves it is of) and ``<id>.pgn`` (the game as Lichess exports an analysed game), each
   written whole (``firmware.atomic_file``). It belongs to the game only while the game's moves are
@@ -42,6 +43,7 @@ from firmware.analysis.engine import AnalysisLimit, PositionEval, evaluate_game
 from firmware.analysis.review import review
 from firmware.atomic_file import write_atomically
 from firmware.openings import classify
+from firmware.opponents.engine.helper import HelperEngine
 from firmware.opponents.engine.uci import DEFAULT_ENGINE_PATH, EngineError
 from firmware.tasks import cancel_and_wait
 from firmware.web.library import GameLibrary, UnknownGame
@@ -77,11 +79,13 @@ class Analyses:
 
     def __init__(self, library: GameLibrary, directory: str | Path, *, idle: Callable[[], bool] = lambda: True,
                  engine_path: str = DEFAULT_ENGINE_PATH, limit: AnalysisLimit = LIMIT,
-                 on_change: Callable[[], None] | None = None) -> None:
+                 on_change: Callable[[], None] | None = None, engine: HelperEngine | None = None) -> None:
         self.library = library
         self.directory = Path(directory)
         self.idle = idle
         self.engine_path = engine_path
+        self._own_engine = engine is None                 # (else the service's, closed by its owner)
+        self.engine = HelperEngine.at(engine_path) if engine is None else engine
         self.limit = limit
         self.on_change = on_change
         self._queue: deque[_Job] = deque()
@@ -226,6 +230,8 @@ class Analyses:
                 job.error = f"the analysis failed: {exc}"
                 self._failed[job.game_id] = job
             self._changed()
+        if self._own_engine:
+            await self.engine.release()    # (its own process lives as long as its queue)
 
     async def _analyse(self, job: _Job) -> None:
         """One game: read, searched position by position (the engine's own process), judged and
@@ -240,7 +246,7 @@ class Analyses:
         job.total = len(game.moves) + 1
         names: list[str] = []
         evals = await evaluate_game(game.moves, self.limit, start_fen=game.game.start_fen,
-                                    chess960=game.game.chess960, engine_path=self.engine_path,
+                                    chess960=game.game.chess960, engine=self.engine,
                                     progress=progress, names=names)
         if await asyncio.to_thread(self.library.pgn, job.game_id) != text:   # the game changed meanwhile: this analysis is not of it
             raise ValueError("the game changed while it was analysed")
@@ -316,3 +322,5 @@ class Analyses:
         self._watch = self._task = None
         self._queue.clear()
         self._running = None
+        if self._own_engine:
+            await self.engine.aclose()

@@ -18,6 +18,7 @@ from chess_core import Move, Position
 from chess_core.squares import COLOR_NAMES
 
 from firmware.config import OpponentKind
+from firmware.opponents.engine.helper import HelperEngine
 from firmware.referee.feedback import LedStyle
 from firmware.referee.match import PROMOTION_LETTERS
 from firmware.words import LED_ROLES, Refusal
@@ -144,6 +145,11 @@ class Backend:
     def engine_path(self) -> str:
         """The UCI engine the library's analyses run."""
         return "/usr/games/stockfish"
+
+    def helper_engine(self) -> HelperEngine | None:
+        """The service's shared helper engine (the coach's), which the analyses use too; None: none
+        here (the analyses then run one of their own)."""
+        return None
 
     def said(self) -> dict[str, Any] | None:
         """The latest announcement for the page (the page state's ``said``; firmware.web.spoken)."""

@@ -139,7 +139,8 @@ class WebCompanion:
         self.log_limiter = LogLimiter()
         self._sweeper: asyncio.Task[None] | None = None
         self.analyses = Analyses(library, library.games_dir.parent / "analysis", idle=backend.idle,
-                                 engine_path=backend.engine_path()) if library is not None else None
+                                 engine_path=backend.engine_path(), engine=backend.helper_engine()) \
+            if library is not None else None
         self.router = self._routes()
 
     # -- application -----------------------------------------------------------------------------
@@ -209,8 +210,8 @@ class WebCompanion:
                 log.warning("bad request from %s on %s (once a minute per client): %s", request.remote,
                             request.path, exc)
             return refusal_answer(exc, 400)
-        except (CommandRefused, HandError) as exc:
-            return refusal_answer(exc)
+        except (CommandRefused, HandError) as exc:   # (the shared engine's full queue: a 429)
+            return refusal_answer(exc, 429 if exc.key == "engine_busy" else 409)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - the client gets no stack trace, the journal does

@@ -14,6 +14,7 @@ from typing import Any
 from chess_core import Move, Position
 
 from firmware.analysis.leds import review_frame
+from firmware.opponents.engine.helper import HelperEngine
 from firmware.words import LED_ROLES
 from firmware.session import SessionError
 from firmware.session.state import SessionState, once, to_json
@@ -183,6 +184,9 @@ class SessionBackend(Backend):
 
     def engine_path(self) -> str:
         return str(self.session.config.engine.path)
+
+    def helper_engine(self) -> HelperEngine | None:
+        return self.session.coach.engine
 
 
 __all__ = ["SessionBackend", "once"]

@@ -32,8 +32,20 @@ def oracle_best(moves: list[str]) -> chess.Move:
     return info["pv"][0]
 
 
+OPEN: list[Table] = []
+
+
+@pytest.fixture(autouse=True)
+async def closed_after():
+    """Every table's session closed after its test: the coach's engine quit, no Stockfish left."""
+    yield
+    while OPEN:
+        await OPEN.pop().session.aclose()
+
+
 def coached_table(tmp_path, **coach: object) -> Table:
     table = Table(tmp_path, takebacks=True)
+    OPEN.append(table)
     table.session.config = with_overrides(table.session.config, coach={"depth": DEPTH, **coach})
     table.setup()
     return table

@@ -216,6 +216,7 @@ class UciEngine:
         self._last_info: dict[str, str] = {}
         self._write_lock = asyncio.Lock()
         self._search_lock = asyncio.Lock()
+        self._stop_asked = False
 
     @property
     def pid(self) -> int | None:
@@ -251,9 +252,7 @@ class UciEngine:
 
     async def close(self) -> None:
         """Quit the engine (``quit``, then terminate, then kill) and reap it; idempotent."""
-        if self.state is EngineState.CLOSED or (self.state is EngineState.FAILED and self._reader is None):
-            return
-        proc = self._proc
+        proc = self._proc     # (no early return: a close interrupted by a cancellation is finished by the next)
         if self.state is not EngineState.FAILED:
             self.state = EngineState.CLOSED   # before "quit", so that its end is not taken for a crash
         if proc is not None and proc.returncode is None:
@@ -319,9 +318,12 @@ class UciEngine:
             fut = self._expect("bestmove")
             self._last_info = {}
             self.state = EngineState.THINKING
+            self._stop_asked = False
             try:
                 await self._send(position_command(start_fen, moves))
                 await self._send(limit.command())
+                if self._stop_asked:    # (asked while "go" was on its way: it came before it)
+                    await self._send("stop")
                 budget = limit.budget(side) + self.config.go_grace
                 try:   # asyncio.timeout, not wait_for: a cancellation meeting the answer is kept (3.11)
                     async with asyncio.timeout(budget):
@@ -350,6 +352,7 @@ class UciEngine:
         """Ask a running search to end now; ``play`` then returns the move found so far."""
         proc = self._proc
         if self.state is EngineState.THINKING and proc is not None and proc.stdin is not None:
+            self._stop_asked = True
             with contextlib.suppress(OSError, RuntimeError):   # a dead engine is play()'s to report
                 proc.stdin.write(b"stop\n")
 

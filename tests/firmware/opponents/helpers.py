@@ -1,7 +1,8 @@
-"""Test helpers: a listener that records what an opponent says, fake engines, limits passed by hand."""
+"""Test helpers: a listener that records what an opponent says, fake and logged engines, limits passed by hand, Stockfish processes counted."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -124,3 +125,68 @@ def fake_engine(tmp_path: Path, behaviour: str) -> tuple[str, tuple[str, ...]]:
                 break
     """))
     return sys.executable, (str(script),)
+
+
+def stockfish_processes() -> set[int]:
+    """The Stockfish processes among this test process's descendants (read from /proc)."""
+    parents: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        pid = int(stat.parent.name)
+        head, _, tail = text.rpartition(")")
+        fields = tail.split()
+        if fields and fields[0] != "Z":
+            parents[pid] = int(fields[1])
+            names[pid] = head.partition("(")[2]
+    me = os.getpid()
+
+    def descends(pid: int) -> bool:
+        seen = 0
+        while pid in parents and seen < 64:
+            pid, seen = parents[pid], seen + 1
+            if pid == me:
+                return True
+        return False
+    return {pid for pid, name in names.items() if name == "stockfish" and descends(pid)}
+
+
+def logged_stockfish(directory: Path) -> tuple[str, Path, Path]:
+    """A Stockfish that notes every process start (``starts``: one line each) and every command it
+    is sent (``commands``): (its path, starts, commands). It ends when Stockfish ends."""
+    starts, commands = directory / "starts", directory / "commands"
+    script = directory / "stockfish-logged"
+    script.write_text(f"#!{sys.executable}\n" + textwrap.dedent(f"""
+        import os, subprocess, sys, threading
+        with open({str(starts)!r}, "a") as f:
+            f.write(f"{{os.getpid()}}\\n")
+        log = open({str(commands)!r}, "a")
+        engine = subprocess.Popen([{STOCKFISH!r}], stdin=subprocess.PIPE)
+
+        def pump():
+            for line in sys.stdin:
+                log.write(line)
+                log.flush()
+                try:
+                    engine.stdin.write(line.encode())
+                    engine.stdin.flush()
+                except BrokenPipeError:
+                    return
+            engine.stdin.close()
+
+        threading.Thread(target=pump, daemon=True).start()
+        sys.exit(engine.wait())
+    """))
+    script.chmod(0o755)
+    return str(script), starts, commands
+
+
+def lines(path: Path, prefix: str = "") -> list[str]:
+    """The lines of ``path`` that start with ``prefix`` (none if it does not exist)."""
+    try:
+        return [line for line in path.read_text().splitlines() if line.startswith(prefix)]
+    except FileNotFoundError:
+        return []

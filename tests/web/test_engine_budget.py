@@ -1,0 +1,152 @@
+"""The engines' budget with the real Stockfish: the opponent's process and one helper shared by the coach, the hints and the analyses; 200 hints at once, a hint asked twice, judged moves, a hung helper, a full queue."""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+import pytest
+
+from chess_core import Move
+from firmware.config import with_overrides
+from firmware.opponents.engine.helper import HelperEngine, Search
+from firmware.opponents.engine.uci import EngineConfig, SearchLimit
+from firmware.words import refusal
+from tests.firmware.opponents.helpers import fake_engine, lines, logged_stockfish, stockfish_processes
+
+from .test_library import SHEPHERD, record
+from .test_session_backend import Table, needs_stockfish
+
+pytestmark = needs_stockfish
+JSON = {"Content-Type": "application/json"}
+HINTS = 200
+FINISHED = "2025-03-01_1000_Anna-vs-Ben"
+
+
+def coached(tmp_path, engine: dict | None = None, **coach: object) -> Table:
+    table = Table(tmp_path, engine=engine)
+    table.session.config = with_overrides(table.session.config, coach={"depth": 8, "white": True, **coach})
+    table.setup()
+    return table
+
+
+async def post(client, path: str) -> tuple[int, dict]:
+    answer = await client.post(path, data=json.dumps({}), headers=JSON)
+    return answer.status, await answer.json()
+
+
+async def hint_said(table: Table) -> str | None:
+    await table.session.coach.settled()
+    table.settle(0.1)
+    return table.state()["online"]["notice"]
+
+
+async def test_200_hints_at_once_with_an_engine_opponent_and_an_analysis_run_at_most_two_stockfish(serve, tmp_path):
+    record(tmp_path / "games", FINISHED, SHEPHERD)
+    table = coached(tmp_path, engine={"move_time": 0.3}, movetime_ms=300, depth=0)
+    client, companion, _ = await serve(backend=table.backend)
+    seen: list[int] = []
+    sampling = True
+    before = stockfish_processes()                       # (another test's, ending)
+
+    async def sample() -> None:
+        while sampling:
+            seen.append(len(stockfish_processes() - before))
+            await asyncio.sleep(0.005)
+    sampler = asyncio.ensure_future(sample())
+    try:
+        table.backend.new_game(white="Anna", black="Stockfish", time_control="-", rules="fide",
+                               colours="as-entered", opponent="engine", engine_side="black", engine_level=4,
+                               player="Anna", now=table.clock.now)
+        table.setup()
+        assert companion.analyses is not None and companion.analyses.engine is table.session.coach.engine
+        companion.analyses.request(FINISHED)             # a library game analysed meanwhile
+        connections = asyncio.Semaphore(8)               # (a page's client: the server takes 16 a client)
+
+        async def hint() -> tuple[int, dict]:
+            async with connections:
+                return await post(client, "/api/coach/hint")
+        answers = await asyncio.gather(*(hint() for _ in range(HINTS)))
+        notice = await hint_said(table)
+        await companion.analyses.settled()
+        assert companion.analyses.status(FINISHED) is None          # analysed, not failed
+    finally:
+        sampling = False
+        await sampler
+        await table.session.aclose()
+    assert max(seen) <= 2, f"{max(seen)} Stockfish processes at once"
+    assert {status for status, _ in answers} <= {200, 429}
+    assert notice is not None and notice.startswith("Hint: ")
+    assert stockfish_processes() - before == set()
+
+
+async def test_two_hints_for_one_position_asked_while_it_is_looked_for_are_one_search(tmp_path, caplog):
+    path, starts, commands = logged_stockfish(tmp_path)
+    table = coached(tmp_path, engine={"path": path}, movetime_ms=500, depth=0)
+    try:
+        table.session.button("hint", table.clock.now)
+        await asyncio.sleep(0.05)                        # (the search is under way)
+        table.session.button("hint", table.clock.now)
+        notice = await hint_said(table)
+    finally:
+        await table.session.aclose()
+    assert notice is not None and notice.startswith("Hint: ")
+    assert len(lines(commands, "go ")) == 1 and len(lines(starts)) == 1
+
+
+async def test_the_coachs_judged_moves_and_hints_reuse_the_shared_engine(tmp_path):
+    path, starts, commands = logged_stockfish(tmp_path)
+    table = coached(tmp_path, engine={"path": path}, black=True)
+    try:
+        for a, b in (("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6")):
+            table.move(a, b)
+            await table.session.coach.settled()
+        table.session.button("hint", table.clock.now)
+        notice = await hint_said(table)
+    finally:
+        await table.session.aclose()
+    assert notice is not None and notice.startswith("Hint: ")
+    assert len(lines(commands, "go ")) >= 5               # four moves judged, a hint
+    assert len(lines(starts)) == 1                        # by one process
+
+
+async def test_a_hung_helper_search_times_out_and_the_game_goes_on(tmp_path, caplog):
+    path, args = fake_engine(tmp_path, "no-bestmove")
+    table = coached(tmp_path, movetime_ms=50, depth=0)
+    table.session.coach._engine = HelperEngine(EngineConfig(path, args, go_grace=0.1, stop_grace=0.1,
+                                                            quit_grace=0.1))
+    try:
+        with caplog.at_level(logging.WARNING):
+            table.session.button("hint", table.clock.now)
+            async with asyncio.timeout(5):
+                notice = await hint_said(table)
+        assert notice is None
+        assert any("did not" in r.getMessage() or "no move" in r.getMessage() for r in caplog.records)
+        table.move("e2", "e4")                            # the game goes on
+        table.move("e7", "e5")
+        assert [m.uci() for m in table.session.game.moves] == ["e2e4", "e7e5"]
+        async with asyncio.timeout(5):
+            await table.session.coach.settled()           # (the judged e4: given up too, in time)
+    finally:
+        await table.session.aclose()
+
+
+async def test_a_hint_asked_while_the_helpers_queue_is_full_is_a_429_in_both_languages(serve, tmp_path):
+    table = coached(tmp_path)
+    client, _, _ = await serve(backend=table.backend)
+    helper = table.session.coach.engine
+    long = SearchLimit(movetime_ms=10_000)
+    firsts = ("a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3", "h2h3", "a2a4", "b2b4")
+    others = [asyncio.ensure_future(helper.search(Search(moves=(Move.from_uci(first),), limit=long)))
+              for first in firsts[:helper.max_waiting]]
+    try:
+        await asyncio.sleep(0)
+        assert helper.busy
+        status, body = await post(client, "/api/coach/hint")
+        assert status == 429
+        assert body == {"error": refusal("engine_busy", "en"), "error_fr": refusal("engine_busy", "fr")}
+    finally:
+        for task in others:
+            task.cancel()
+        await asyncio.gather(*others, return_exceptions=True)
+        await table.session.aclose()
