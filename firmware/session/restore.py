@@ -17,8 +17,10 @@ from firmware.session.recorder import GameRecord, NextGame
 if TYPE_CHECKING:
     from firmware.session.conductor import Conductor
 
-CHOSEN_GAME = ("time_control", "rules", "variant", "fen", "start_position", "opponent")   # [game] keys kept
-CHOSEN_ENGINE = ("side", "level")                                                        # [engine] keys kept
+# The settings a new game is chosen with (the page's new game, a club hub's pairing), kept with it.
+CHOSEN_GAME = ("time_control", "rules", "variant", "fen", "start_position", "opponent", "event", "round",
+               "alternate_colours", "draw_offers_from_move")
+CHOSEN_ENGINE = ("side", "level")
 
 
 def restore_match(config: MatchConfig, record: GameRecord, now: float, *, guide_back: bool = False,

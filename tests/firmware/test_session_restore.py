@@ -175,6 +175,18 @@ def test_the_latest_choice_of_a_new_game_is_the_one_kept(tmp_path):
     assert session.snapshot()["time_control"] == "60+1"
 
 
+def test_a_club_pairing_waiting_for_its_pieces_survives_a_restart(tmp_path):
+    table = Table(tmp_path, white="Ada", black="Bob")
+    table.setup()
+    table.play("e2e4")
+    table.session.resign(BLACK)
+    table.session.set_round("Ivy", "Jon", round="3", event="Club night", time_control="900+5")
+    session = reboot(table)
+    snap = session.snapshot()
+    assert snap["players"] == {"white": "Ivy", "black": "Jon"} and not snap["over"]
+    assert (snap["round"], snap["event"], snap["time_control"]) == ("3", "Club night", "900+5")
+
+
 def test_a_chosen_chess960_game_keeps_its_start_position_across_a_restart(tmp_path):
     table = Table(tmp_path)
     table.setup()
