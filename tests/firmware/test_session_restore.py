@@ -244,3 +244,22 @@ async def test_the_opponent_chosen_for_a_new_game_plays_it_after_a_restart(tmp_p
         assert session.config.engine.level == 3 and session.config.game.opponent == "engine"
     finally:
         await session.aclose()
+
+
+async def test_two_players_chosen_after_a_game_against_the_engine_play_without_it_after_a_restart(tmp_path):
+    from firmware.opponents.factory import build_opponent
+    table = Table(tmp_path, white="Ada", black="Bob", opponent="engine")
+    table.setup()
+    table.play("e2e4")
+    table.session.resign(WHITE)
+    table.session.new_game(opponent="none", white="Carla", black="Dan")
+    table.board.stop()
+    session = table.session = table.new_session(opponent=build_opponent(table.config))   # as the service builds it
+    try:
+        assert session.restore(table.t) and session.opponent is None   # the engine built for [game] is dropped
+        await session.start_opponent()
+        await session.wait_idle()
+        snap = session.snapshot()
+        assert snap["opponent"]["kind"] == "none" and snap["players"] == {"white": "Carla", "black": "Dan"}
+    finally:
+        await session.aclose()
