@@ -74,5 +74,5 @@ class Conductor(Protocol):
     def change_config(self, **sections: dict[str, Any]) -> None: ...
 
     def next_game(self, now: float, names: tuple[str | None, str | None] | None, *,
-                  engine_side: str | None = None) -> None:
+                  engine_side: str | None = None, fen: str | None = None) -> None:
         """Set up the next game (the match starts it once the board shows the start position)."""

@@ -4,10 +4,12 @@ Contract
 ========
 
 * ``record``: the :class:`~firmware.session.recorder.GameRecord` of the game (None before a game
-  begins); ``dirty``: it must be saved; ``saving``: a failed save's reason and when to try again.
+  begins); ``chosen``: the :class:`~firmware.session.recorder.NextGame` chosen, saved in the
+  record's place until that game begins (``choose``); ``dirty``: it must be saved; ``saving``: a
+  failed save's reason and when to try again.
 * ``note(match, time)``: copy the match's moves, clocks and remaining time into the record;
   ``set_names``, ``comment_once``, ``set_outcome``: the same for names, comments and the result.
-* ``save(game, now)``: write the PGN and the game in progress (atomically, by the recorder);
+* ``save(game, now)``: write the PGN and the game in progress, or else the next game chosen (atomically, by the recorder);
   a full disk or a bad record never raises: the moves stay in memory, ``saving`` says why and
   when to try again, and ``save`` returns whether what the players are told changed.
 * ``abandon(match, now)``: the game is left unfinished (``*``, Termination "abandoned"); one
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from chess_core import Game, Outcome
 
 from firmware.openings import OpeningCache
-from firmware.session.recorder import GameRecord, Recorder
+from firmware.session.recorder import GameRecord, NextGame, Recorder
 from firmware.session.saving import SaveState
 from firmware.session.state import SanCache
 
@@ -36,6 +38,7 @@ class GameFile:
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
         self.record: GameRecord | None = None
+        self.chosen: NextGame | None = None
         self.dirty = False
         self.saving = SaveState()
         self.sans = SanCache()   # the game's SAN, extended move by move (English and French)
@@ -78,16 +81,26 @@ class GameFile:
             record.comments[key] = f"{record.comments[key]}; {text}" if key in record.comments else text
             self.dirty = True
 
+    def choose(self, chosen: NextGame) -> None:
+        """A new game chosen, not set up yet: saved until its record replaces it (a restart sets it up again)."""
+        self.chosen = chosen
+        self.dirty = True
+
     def save(self, game: Game, now: float) -> bool:
         """Save the record (see the module docstring); True when the save's failure began or ended."""
         self.dirty = False
-        if self.record is None:
+        if self.record is None and self.chosen is None:
             return False
         had_error = self.saving.error is not None
         try:
-            self.sans.update(game)   # extended by the moves since the last change: no replay
-            self._name_opening(game)
-            self.recorder.save(self.record, game, self.sans.en)
+            if self.record is None:
+                assert self.chosen is not None
+                self.recorder.save_next(self.chosen)
+            else:
+                self.chosen = None   # (the game chosen has begun: its record replaces the choice)
+                self.sans.update(game)   # extended by the moves since the last change: no replay
+                self._name_opening(game)
+                self.recorder.save(self.record, game, self.sans.en)
         except Exception as exc:  # noqa: BLE001 - a full disk or a bad record must not stop the board
             self.dirty = True
             self.saving.failed(exc, now)

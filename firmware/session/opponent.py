@@ -12,6 +12,7 @@ done (``wait_idle``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 from typing import Any
@@ -502,6 +503,24 @@ class OpponentSeat:
         if self.kind is OpponentKind.LICHESS:
             self.choose(OpponentKind.NONE)
             self.use(None)
+
+    def adopt(self, kind: OpponentKind, sides: frozenset[int]) -> None:
+        """Before the opponent starts (a restart's new game chosen before it): the opponent of
+        ``kind`` (playing ``sides``, an engine) takes the seat, to start with ``start``; one not
+        of that kind, built but not started, is stopped on the loop."""
+        config = self.session.config
+        self.choice = kind
+        old = self.opponent
+        if kind is not self.kind:
+            self.opponent = (None if kind is OpponentKind.NONE else build_lichess(config)
+                             if kind is OpponentKind.LICHESS else build_engine(config, sides))
+            if old is not None:
+                with contextlib.suppress(RuntimeError):   # (no loop: nothing of it runs)
+                    self.keep(asyncio.get_running_loop().create_task(old.stop()))
+        elif self.opponent is not None and kind is OpponentKind.ENGINE and sides:
+            self.opponent.set_sides(sides)
+            self.set_engine_level()
+        self.engine_sides = sides if kind is OpponentKind.ENGINE else frozenset()
 
     def choose(self, kind: OpponentKind) -> None:
         """``kind`` is the opponent of the games to come (the session's ``[game] opponent``)."""

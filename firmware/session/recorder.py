@@ -1,4 +1,4 @@
-"""The recorder: every game as a PGN file in <state>/games/, and the game in progress in current.json.
+"""The recorder: every game as a PGN file in <state>/games/, and the game in progress (or the next one chosen) in current.json.
 
 Both are written after every committed move by :func:`firmware.atomic_file.write_atomically`: a temporary file in the
 same directory, every byte written (a short write on a full disk is an error, never a shorter
@@ -10,6 +10,11 @@ text that cannot be encoded) is set aside as ``current.json.damaged`` with a cle
 the board starts. ``current.json`` is written before the PGN: it is
 what a restart restores, and the PGN is rewritten whole from it, so a cut between the two
 writes loses nothing and never doubles a move.
+
+A new game chosen but not set up yet (:class:`NextGame`: its names, start position, settings and
+opponent) replaces the last game's record in ``current.json`` (whose PGN is written already), and
+the record of that game, once it begins, replaces the choice: each step is one atomic rename, so a
+restart finds the latest of them and nothing older.
 """
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ from pathlib import Path
 from collections.abc import Sequence
 from typing import Any
 
-from chess_core import STARTING_FEN, Game, Move, Outcome, Termination
+from chess_core import STARTING_FEN, Game, Move, Outcome, Position, Termination
 from chess_core.pgn import write_pgn
 
 from firmware.atomic_file import write_atomically
@@ -33,6 +38,7 @@ log = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
 CURRENT = "current.json"
+NEXT_GAME = "next_game"     # the key of current.json that holds a new game chosen, not set up yet
 GAMES = "games"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
 
@@ -127,6 +133,54 @@ class GameRecord:
         return cls(**data)
 
 
+@dataclass
+class NextGame:
+    """A new game chosen but not set up yet, as saved: a restart sets it up again.
+
+    ``white``, ``black``: the names it bears; ``given``: those given with the choice (None: none;
+    the engine's side bears the engine's name unless one was given); ``start_fen``: its exact
+    start (a Chess960 position drawn at random stays the one drawn); ``game`` and ``engine``: the
+    ``[game]`` and ``[engine]`` settings it was chosen with (time control, rules, variant,
+    opponent, the engine's level...); ``engine_sides``: the sides the engine plays (0 White, 1 Black).
+    """
+
+    white: str
+    black: str
+    start_fen: str
+    given: list[str | None] | None = None
+    game: dict[str, Any] = field(default_factory=dict)
+    engine: dict[str, Any] = field(default_factory=dict)
+    engine_sides: list[int] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps({"version": FORMAT_VERSION, NEXT_GAME: asdict(self)}, indent=1)
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> "NextGame":
+        """The choice saved in ``data`` (current.json's object); ValueError if it cannot be used."""
+        from firmware.config import printable
+        if data.get("version") != FORMAT_VERSION or set(data) != {"version", NEXT_GAME}:
+            raise ValueError("not a version 1 next game")
+        fields = data[NEXT_GAME]
+        if not isinstance(fields, dict):
+            raise ValueError(f"{NEXT_GAME}: expected an object")
+        chosen = cls(**fields)
+        for name in ("white", "black", "start_fen"):
+            value = getattr(chosen, name)
+            if not isinstance(value, str):
+                raise ValueError(f"{name}: expected text")
+            printable(value, 200, name)
+        if chosen.given is not None and (not isinstance(chosen.given, list) or len(chosen.given) != 2 or not all(
+                name is None or isinstance(name, str) for name in chosen.given)):
+            raise ValueError("given: expected two names (or nulls)")
+        if not isinstance(chosen.game, dict) or not isinstance(chosen.engine, dict):
+            raise ValueError("game, engine: expected settings")
+        if not isinstance(chosen.engine_sides, list) or not set(chosen.engine_sides) <= {0, 1}:
+            raise ValueError("engine_sides: expected 0 (White) and/or 1 (Black)")
+        Position(chosen.start_fen, chess960=chosen.game.get("variant") == "chess960")
+        return chosen
+
+
 class Recorder:
     """Writes games under ``state_dir``: ``games/<date>_<time>_<White>-vs-<Black>.pgn`` and
     ``current.json``."""
@@ -174,6 +228,12 @@ class Recorder:
         write_atomically(self.pgn_path(record), self.pgn_text(record, game, sans))
         self.saves += 1
 
+    def save_next(self, chosen: NextGame) -> None:
+        """Write the new game chosen as ``current.json``, in place of the last game's record."""
+        self.prepare()
+        write_atomically(self.current_path, chosen.to_json())
+        self.saves += 1
+
     def discard(self, record: GameRecord) -> None:
         """Remove the PGN of a game that never had a move (replaced by a game that came from elsewhere)."""
         try:
@@ -194,6 +254,12 @@ class Recorder:
 
     def load(self) -> GameRecord | None:
         """The saved game (in progress or just finished), or None. A damaged file is set aside."""
+        saved = self.load_saved()
+        return saved if isinstance(saved, GameRecord) else None
+
+    def load_saved(self) -> GameRecord | NextGame | None:
+        """What a restart continues: the saved game, the new game chosen (not set up yet), or
+        None. A damaged file is set aside."""
         try:
             data = self.current_path.read_bytes()
         except FileNotFoundError:
@@ -202,7 +268,11 @@ class Recorder:
             log.error("%s cannot be read (%s); the board starts without it", self.current_path, exc.strerror or exc)
             return None
         try:
-            record = GameRecord.from_json(data.decode("utf-8"))
+            text = data.decode("utf-8")
+            parsed = json.loads(text)
+            if isinstance(parsed, dict) and NEXT_GAME in parsed:
+                return NextGame.from_data(parsed)
+            record = GameRecord.from_json(text)
             check_record(record)
             record.game()  # every move must replay
             return record

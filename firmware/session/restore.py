@@ -1,13 +1,26 @@
-"""Continuing a game played before: a saved record after a restart, or the whole game an online server sends."""
+"""Continuing a game played before: a saved record after a restart, a new game chosen before it, or the whole game an online server sends."""
 from __future__ import annotations
 
 import dataclasses
 
-from board_driver.debounce import Debouncer
+from typing import TYPE_CHECKING
 
+from board_driver.debounce import Debouncer
+from chess_core import Position
+from chess_core.chess960 import rearranged
+
+from firmware.config import SIMULATED, OpponentKind
 from firmware.opponents.base import GameSync
 from firmware.referee.match import Match, MatchConfig
-from firmware.session.recorder import GameRecord
+from firmware.session.recorder import GameRecord, NextGame
+
+if TYPE_CHECKING:
+    from firmware.session.conductor import Conductor
+
+# The settings a new game is chosen with (the page's new game, a club hub's pairing), kept with it.
+CHOSEN_GAME = ("time_control", "rules", "variant", "fen", "start_position", "opponent", "event", "round",
+               "alternate_colours", "draw_offers_from_move")
+CHOSEN_ENGINE = ("side", "level")
 
 
 def restore_match(config: MatchConfig, record: GameRecord, now: float, *, guide_back: bool = False,
@@ -55,4 +68,30 @@ def follow_sync(record: GameRecord, sync: GameSync, names: tuple[str, str], rule
     record.comments = {ply: text for ply, text in record.comments.items() if int(ply) <= len(moves)}
 
 
-__all__ = ["restore_match", "synced_match", "continues", "follow_sync"]
+def chosen_game(session: Conductor) -> NextGame:
+    """The new game the session waits for, as saved until it begins (see :class:`NextGame`)."""
+    g, e = session.config.game, session.config.engine
+    given = session.given_names
+    return NextGame(white=session.names[0], black=session.names[1], start_fen=session.game.start_fen,
+                    given=list(given) if given is not None else None,
+                    game={key: getattr(g, key) for key in CHOSEN_GAME},
+                    engine={key: getattr(e, key) for key in CHOSEN_ENGINE},
+                    engine_sides=sorted(session.seat.engine_sides))
+
+
+def set_up_chosen(session: Conductor, chosen: NextGame, now: float) -> None:
+    """After a restart, before the opponent starts: the session waits again for the new game
+    chosen before it (names, start, settings, opponent). SessionError or ValueError if its
+    settings cannot be used (the session's configuration is then unchanged)."""
+    session.change_config(game={key: chosen.game[key] for key in CHOSEN_GAME if key in chosen.game},
+                          engine={key: chosen.engine[key] for key in CHOSEN_ENGINE if key in chosen.engine})
+    session.seat.adopt(OpponentKind(session.config.game.opponent), frozenset(chosen.engine_sides))
+    session.next_game(now, names=(chosen.white, chosen.black), fen=chosen.start_fen)
+    session.given_names = (chosen.given[0], chosen.given[1]) if chosen.given is not None else None
+    if session.game.chess960 and session.config.board.sensors not in SIMULATED:
+        # as at power-on (the session's start): the usual first ranks are assumed on the board
+        session.referee.arrange(rearranged(Position(), session.game.start_position()))
+    session.file.choose(chosen_game(session))
+
+
+__all__ = ["restore_match", "synced_match", "continues", "follow_sync", "chosen_game", "set_up_chosen"]

@@ -65,7 +65,8 @@ from firmware.session.other_side import OtherSide
 from firmware.session.play import Play
 from firmware.session.reactions import Reactions
 from firmware.session.recorder import Recorder
-from firmware.session.restore import restore_match
+from firmware.session.recorder import NextGame
+from firmware.session.restore import chosen_game, restore_match, set_up_chosen
 from firmware.session.saving import mark_leds
 from firmware.session.state import Phase, SessionState, to_json
 from firmware.session.view import feedback_state, low_time_deadline, session_state, stage
@@ -183,11 +184,17 @@ class Session:
         self.refresh(now)
 
     def restore(self, now: float) -> bool:
-        """Continue the saved game, if any; the LEDs then guide the pieces back. True if restored."""
-        record = self.file.recorder.load()
+        """Continue the saved game, if any; the LEDs then guide the pieces back. Or wait again for
+        the new game chosen before a restart (before ``start_opponent``). True if restored."""
+        record = self.file.recorder.load_saved()
         if record is None:
             return False
         try:
+            if isinstance(record, NextGame):
+                set_up_chosen(self, record, now)
+                log.info("restored the new game chosen: %s - %s", *self.names)
+                self.refresh(now)
+                return True
             match = restore_match(self.match_config(), record, now)
         except Exception as exc:  # noqa: BLE001 - no saved state may stop the board from starting
             self.file.recorder.set_aside(f"{type(exc).__name__}: {exc}"[:300])
@@ -243,7 +250,7 @@ class Session:
         """Stop the opponent and the coach, wait for the messages sent to the opponent, save. Idempotent."""
         await self.seat.stop()
         await self.coach.aclose()
-        if self.file.record is not None and self.file.dirty:
+        if self.file.dirty:
             self.file.save(self.game, self.clock())
 
     # -- commands ------------------------------------------------------------------------------
@@ -534,10 +541,12 @@ class Session:
             self.on_change()
 
     def next_game(self, now: float, names: tuple[str | None, str | None] | None, *,
-               engine_side: str | None = None) -> None:
+                  engine_side: str | None = None, fen: str | None = None) -> None:
         """Set up the next game; the match starts it once the board shows the start position.
 
         ``engine_side`` chooses the engine's side; take-overs end with the game that had them.
+        ``fen``: its start (default: the configured one). Until it begins, the choice is saved
+        in the last game's place (a restart waits for it again).
         """
         previous, seat = self.referee.match, self.seat
         self.file.record = None
@@ -563,7 +572,9 @@ class Session:
         self.phase = Phase.SETTING_UP
         self.play = Play()
         self._changed = True
-        self.apply(self.referee.begin(self.match_config(), now), now)
+        self.apply(self.referee.begin(self.match_config(**({} if fen is None else {"fen": fen})), now), now)
+        if self.file.record is None:   # (not begun at once, on a board already set up)
+            self.file.choose(chosen_game(self))
 
 
 __all__ = ["Session", "SessionError", "ended_by_last_move"]

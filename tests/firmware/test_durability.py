@@ -17,7 +17,8 @@ import pytest
 
 from firmware.config import ConfigError, check_storage, load_config, loads_config
 from firmware.atomic_file import write_atomically as atomic_write
-from firmware.session.recorder import GameRecord, Recorder
+from chess_core import STARTING_FEN
+from firmware.session.recorder import GameRecord, NextGame, Recorder
 from firmware.session.saving import CORNERS
 
 from .session_support import Table
@@ -123,6 +124,36 @@ def test_a_failed_save_is_shown_retried_and_the_moves_are_kept(tmp_path, monkeyp
     assert not any(table.leds.last[s] for s in CORNERS)
 
 
+def test_a_new_game_chosen_while_the_disk_is_full_is_saved_once_it_is_not(tmp_path, monkeypatch):
+    """Issue 32: the choice of the next game is saved like a move: shown while it fails, tried again."""
+    table = Table(tmp_path, white="Ada", black="Bob")
+    table.setup()
+    table.play("e2e4")
+    table.session.resign(0)
+    recorder = table.session.file.recorder
+    finished = recorder.current_path.read_text()
+    real_save = recorder.save_next
+    full = {"on": True}
+
+    def save_next(chosen):
+        if full["on"]:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_save(chosen)
+    monkeypatch.setattr(recorder, "save_next", save_next)
+    table.session.new_game(white="Carla", black="Dan", time_control="600+10")   # does not raise
+    snap = table.session.snapshot(table.t)
+    assert "storage is full" in snap["save_problem"] and snap["players"] == {"white": "Carla", "black": "Dan"}
+    assert recorder.current_path.read_text() == finished          # the old file, whole
+    full["on"] = False
+    table.wait(2)
+    assert table.session.snapshot(table.t)["save_problem"] is None
+    session = table.new_session()                                  # the power cut
+    assert session.restore(table.t)
+    snap = session.snapshot(table.t)
+    assert snap["players"] == {"white": "Carla", "black": "Dan"} and snap["time_control"] == "600+10"
+    assert not snap["over"] and not snap["started"]
+
+
 def test_a_record_that_cannot_be_written_does_not_crash_the_session(tmp_path):
     """Issue 12: a name with a lone surrogate raised UnicodeEncodeError (only OSError was caught)."""
     table = Table(tmp_path)
@@ -141,7 +172,18 @@ def _record(**changes) -> str:
     return json.dumps(data)
 
 
+def _next(**changes) -> str:
+    chosen = NextGame(white="Carla", black="Dan", start_fen=STARTING_FEN, game={"time_control": "600+10"})
+    return json.dumps({"version": 1, "next_game": {**chosen.__dict__, **changes}})
+
+
 @pytest.mark.parametrize("content", [
+    _next(white="\ud83d"),                         # a new game chosen, not set up yet (issue 32)
+    _next(start_fen="not a position"),
+    _next(game={"time_control": "soon"}),
+    _next(engine_sides=[2]),
+    _next(given=["Carla"]),
+    _next(extra_field=1),
     _record(white="\ud83d"),                       # the crash of issue 12, at every restart
     _record(white="a\x00b"),
     _record(pgn_name="../../etc/passwd.pgn"),

@@ -13,8 +13,11 @@ import io
 import json
 import os
 import random
+import re
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import chess
@@ -136,3 +139,57 @@ def test_killed_at_random_moments_nothing_committed_is_lost(capture, reference, 
         assert json.loads((state / "current.json").read_text())["outcome"] == ["checkmate", 0]
     print(f"\npower cuts: {kills} kills in {rounds} replayed games, nothing lost; "
           f"moves saved at each kill: {saved_at_kills}")
+
+
+# -- issue 32, item 2: a new game chosen on the page, then SIGKILL before its pieces are set up ----------
+
+def _sim(state: Path) -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen([str(ECHIQUIER), "sim", "--port", "0", "--state-dir", str(state)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()    # the page's address, once it is served
+    found = re.search(r"http://127\.0\.0\.1:\d+", line)
+    assert found, line
+    return proc, found.group(0)
+
+
+def _post(url: str, path: str, body: dict) -> None:
+    request = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 200
+
+
+def _state(url: str, until=lambda page: True) -> dict:
+    """The page's state, once ``until`` holds (30 s at most: the service settles readings on its own)."""
+    deadline = time.monotonic() + 30
+    while True:
+        with urllib.request.urlopen(url + "/api/state", timeout=30) as response:
+            page = json.loads(response.read())
+        if until(page) or time.monotonic() > deadline:
+            return page
+        time.sleep(0.05)
+
+
+def test_a_new_game_chosen_on_the_page_survives_a_kill_before_it_is_set_up(tmp_path):
+    """Issue 32: after the kill the page showed the old, finished game; the names and time control were gone."""
+    state = tmp_path / "state"
+    proc, url = _sim(state)
+    try:
+        _state(url, until=lambda page: page["started"])
+        for square in ("e2", "e4"):
+            _post(url, "/api/sim/click", {"square": square})
+        assert _state(url, until=lambda page: page["moves"]["uci"])["moves"]["uci"] == ["e2e4"]
+        _post(url, "/api/game/resign", {"color": "black"})
+        _post(url, "/api/game/new", {"white": "Carla", "black": "Dan", "time_control": "600+10"})
+        assert _state(url)["players"] == {"white": "Carla", "black": "Dan"}
+    finally:
+        proc.kill()          # SIGKILL: no handler runs, no file is closed
+        proc.wait()
+    proc, url = _sim(state)
+    try:
+        page = _state(url)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert page["players"] == {"white": "Carla", "black": "Dan"} and page["time_control"] == "600+10"
+    assert not page["over"] and page["moves"]["uci"] == []

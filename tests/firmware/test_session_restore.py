@@ -1,6 +1,8 @@
 """A restart in the middle of a game: the saved game continues, the LEDs guide the pieces back."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from chess_core import BLACK, WHITE, parse_square
@@ -112,3 +114,152 @@ def test_a_game_in_the_start_position_after_a_finished_one_starts_at_once(tmp_pa
 def test_nothing_to_restore(tmp_path):
     table = Table(tmp_path)
     assert not table.session.restore(table.t)
+
+
+# -- issue 32, item 2: a new game chosen but not yet set up ----------------------------------------
+
+def reboot(table: Table):
+    """A new session on the same state dir and board, as after a power cut (whatever it restores)."""
+    table.board.stop()
+    session = table.new_session()
+    table.session = session
+    session.restore(table.t)
+    table.board.start(table.feed)
+    table.wait(0.5)
+    return session
+
+
+def saved_json(table: Table) -> dict:
+    return json.loads(table.session.file.recorder.current_path.read_text())
+
+
+@pytest.mark.parametrize("old_game", ["finished", "in progress"])
+def test_a_new_game_chosen_but_not_set_up_waits_for_its_pieces_after_a_restart(tmp_path, old_game):
+    """Issue 32: the page showed the old, finished game again; the names and time control chosen were gone."""
+    table = Table(tmp_path, time_control="300+5", white="Ada", black="Bob")
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    if old_game == "finished":
+        table.session.resign(BLACK)
+    table.session.new_game(white="Carla", black="Dan", time_control="600+10", rules="casual")
+    session = reboot(table)
+    snap = session.snapshot()
+    assert not snap["started"] and not snap["over"] and snap["moves"]["uci"] == []
+    assert snap["players"] == {"white": "Carla", "black": "Dan"}
+    assert (snap["time_control"], snap["rules"]) == ("600+10", "casual")
+    table.board.set_occupied(0)          # the pieces of the old game cleared, then set up
+    table.wait(1)
+    table.setup()
+    snap = session.snapshot()
+    assert snap["started"] and snap["players"] == {"white": "Carla", "black": "Dan"}
+    assert session.referee.match.remaining(table.t) == (600_000, 600_000)
+    table.play("d2d4")
+    saved = session.file.recorder.load()
+    assert (saved.white, saved.black, saved.time_control, saved.moves) == ("Carla", "Dan", "600+10", ["d2d4"])
+
+
+def test_the_latest_choice_of_a_new_game_is_the_one_kept(tmp_path):
+    table = Table(tmp_path, white="Ada", black="Bob")
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    table.session.resign(WHITE)
+    table.session.new_game(white="Carla", black="Dan", time_control="600+10")
+    table.session.new_game(white="Eve", black="Finn", time_control="900")
+    session = reboot(table)
+    snap = session.snapshot()
+    assert snap["players"] == {"white": "Eve", "black": "Finn"} and snap["time_control"] == "900"
+    assert not snap["started"] and not snap["over"]
+    session.new_game(white="Gus", black="Hal", time_control="60+1")   # chosen again after the restart
+    session = reboot(table)
+    assert session.snapshot()["players"] == {"white": "Gus", "black": "Hal"}
+    assert session.snapshot()["time_control"] == "60+1"
+
+
+def test_a_club_pairing_waiting_for_its_pieces_survives_a_restart(tmp_path):
+    table = Table(tmp_path, white="Ada", black="Bob")
+    table.setup()
+    table.play("e2e4")
+    table.session.resign(BLACK)
+    table.session.set_round("Ivy", "Jon", round="3", event="Club night", time_control="900+5")
+    session = reboot(table)
+    snap = session.snapshot()
+    assert snap["players"] == {"white": "Ivy", "black": "Jon"} and not snap["over"]
+    assert (snap["round"], snap["event"], snap["time_control"]) == ("3", "Club night", "900+5")
+
+
+def test_a_chosen_chess960_game_keeps_its_start_position_across_a_restart(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.play("e2e4")
+    table.session.resign(WHITE)
+    table.session.new_game(variant="chess960")
+    chosen = table.session.game.start_fen
+    session = reboot(table)
+    assert session.game.start_fen == chosen and session.game.chess960
+
+
+def test_once_the_chosen_game_begins_nothing_of_the_old_game_or_the_choice_comes_back(tmp_path):
+    table = Table(tmp_path, white="Ada", black="Bob")
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    table.session.resign(BLACK)
+    old_pgn = table.session.file.record.pgn_name
+    table.session.new_game(white="Carla", black="Dan")
+    table.board.set_occupied(0)
+    table.wait(1)
+    table.setup()                        # the chosen game begins: its own record, no choice left
+    assert table.session.snapshot()["started"]
+    saved = saved_json(table)
+    assert "next_game" not in saved and saved["white"] == "Carla" and saved["pgn_name"] != old_pgn
+    assert saved["moves"] == [] and saved["outcome"] is None
+    session = reboot(table)              # a cut before its first move: that game, not the old one
+    snap = session.snapshot()
+    assert snap["players"] == {"white": "Carla", "black": "Dan"} and not snap["over"]
+    table.play("c2c4")
+    session = reboot(table)
+    snap = session.snapshot()
+    assert snap["moves"]["uci"] == ["c2c4"] and snap["players"] == {"white": "Carla", "black": "Dan"}
+    games = sorted(p.name for p in session.file.recorder.games_dir.iterdir())
+    assert len(games) == 2 and old_pgn in games
+
+
+async def test_the_opponent_chosen_for_a_new_game_plays_it_after_a_restart(tmp_path):
+    table = Table(tmp_path, white="Ada", black="Bob")
+    table.setup()
+    table.play("e2e4")
+    table.session.resign(WHITE)
+    table.session.new_game(opponent="engine", engine_side="white", engine_level=3, black="Carla")
+    try:
+        await table.session.wait_idle()
+        assert table.session.snapshot()["opponent"]["sides"] == ["white"]
+    finally:
+        await table.session.aclose()
+    session = reboot(table)
+    try:
+        await session.start_opponent()
+        await session.wait_idle()
+        snap = session.snapshot()
+        assert snap["opponent"]["kind"] == "engine" and snap["opponent"]["sides"] == ["white"]
+        assert snap["players"]["black"] == "Carla" and snap["players"]["white"].startswith("Stockfish")
+        assert session.config.engine.level == 3 and session.config.game.opponent == "engine"
+    finally:
+        await session.aclose()
+
+
+async def test_two_players_chosen_after_a_game_against_the_engine_play_without_it_after_a_restart(tmp_path):
+    from firmware.opponents.factory import build_opponent
+    table = Table(tmp_path, white="Ada", black="Bob", opponent="engine")
+    table.setup()
+    table.play("e2e4")
+    table.session.resign(WHITE)
+    table.session.new_game(opponent="none", white="Carla", black="Dan")
+    table.board.stop()
+    session = table.session = table.new_session(opponent=build_opponent(table.config))   # as the service builds it
+    try:
+        assert session.restore(table.t) and session.opponent is None   # the engine built for [game] is dropped
+        await session.start_opponent()
+        await session.wait_idle()
+        snap = session.snapshot()
+        assert snap["opponent"]["kind"] == "none" and snap["players"] == {"white": "Carla", "black": "Dan"}
+    finally:
+        await session.aclose()
