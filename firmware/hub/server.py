@@ -1,7 +1,10 @@
 """The hub's web side (aiohttp): the hall page, its websocket, /round.pgn, per-board PGN, ratings.
 
 Everything is read-only: the page and the files show what the boards sent, to requests addressed to
-the hub's own names (a page whose name was pointed at the hub, DNS rebinding, gets a 421). The websocket sends
+the hub's own names (a page whose name was pointed at the hub, DNS rebinding, gets a 421; the name is an
+absolute-form request line's, which overrides the Host header, RFC 9112 3.2.2). A request the server
+cannot parse, or that fails, is one journal line per client per minute, as on the board
+(netserver.limits.LogLimiter), never a traceback for each. The websocket sends
 every board once on connection, then each board again whenever it changes (the page never polls).
 A board's update is encoded once and sent to every page.
 """
@@ -10,14 +13,20 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from firmware.club.topics import NAME
 from firmware.hub.core import Hub
 from netserver.host_names import HostNames
+from netserver.http_server import ABSOLUTE
+from netserver.limits import LogLimiter
 
 log = logging.getLogger(__name__)
 
@@ -34,13 +43,48 @@ MISDIRECTED = ("this hub does not answer to that name: open the hall page by the
                "name (more names: echiquier hub --hosts)")
 
 
+def addressed_to(request: web.BaseRequest) -> str:
+    """The name a request is addressed to: an absolute-form target's authority (the Host header is
+    then ignored, RFC 9112 3.2.2), else its Host header ("" without one)."""
+    absolute = ABSOLUTE.fullmatch(request.raw_path)
+    return absolute.group(1) if absolute else request.headers.get("Host", "")
+
+
+class FaultLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """aiohttp's server logger for the hub: a request it cannot parse is one warning line, a failure
+    of ours one traceback, each at most once a minute per client (``clock``: the limiter's time)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(log, {})
+        self.clock = clock
+        self.limiter = LogLimiter()
+
+    def log(self, level: int, msg: object, *args: Any, exc_info: Any = None, **kwargs: Any) -> None:
+        if not self.isEnabledFor(max(level, logging.WARNING)):
+            return
+        client = str(args[0]) if args and str(msg).endswith("from %s") else "?"
+        exc = exc_info if isinstance(exc_info, BaseException) else sys.exc_info()[1] if exc_info else None
+        if isinstance(exc, HttpProcessingError):
+            if self.limiter.allow(client, "bad request", self.clock()):
+                said = "".join(c if c.isprintable() else "?" for c in " ".join(str(exc.message).split())[:200])
+                self.logger.warning("bad request from %s (once a minute per client): %s", client, said)
+        elif exc is not None or level >= logging.ERROR:
+            if self.limiter.allow(client, "fault", self.clock()):
+                self.logger.log(max(level, logging.ERROR), "%s (once a minute per client)", str(msg) % args,
+                                exc_info=exc_info)
+        elif level >= logging.WARNING:
+            self.logger.log(level, msg, *args, **kwargs)
+
+
 class HubServer:
     """Serves ``hub`` on ``host``:``port`` (``await start()``, ``await stop()``) to requests addressed
-    to one of ``names`` (default: its addresses, localhost and this machine's names)."""
+    to one of ``names`` (default: its addresses, localhost and this machine's names); ``clock`` times
+    the journal's limits."""
 
-    def __init__(self, hub: Hub, names: HostNames | None = None) -> None:
+    def __init__(self, hub: Hub, names: HostNames | None = None, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.hub = hub
         self.names = names if names is not None else HostNames()
+        self.fault_log = FaultLog(clock)
         self.sockets: set[web.WebSocketResponse] = set()
         self._sending: set[asyncio.Task] = set()
         self.app = web.Application(middlewares=[self._addressed_here])
@@ -61,13 +105,13 @@ class HubServer:
 
     @web.middleware
     async def _addressed_here(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        if request.headers.get("Host", "") not in self.names:
+        if addressed_to(request) not in self.names:
             return _error(421, MISDIRECTED)
         response: web.StreamResponse = await handler(request)
         return response
 
     async def start(self, host: str, port: int) -> int:
-        self.runner = web.AppRunner(self.app, access_log=None)
+        self.runner = web.AppRunner(self.app, access_log=None, logger=self.fault_log)
         await self.runner.setup()
         site = web.TCPSite(self.runner, host, port)
         await site.start()

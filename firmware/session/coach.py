@@ -209,6 +209,9 @@ class Coach:
                                        plies=plies, engine=self.engine)
         except (EngineError, OSError) as exc:
             log.warning("the coach's engine failed: %s", exc)
+            if "coach" not in self.session.failed_helpers:   # (the page says it, once)
+                self.session.failed_helpers.append("coach")
+                self.session.touch()
             return None
 
     def _start(self, work: Coroutine[Any, Any, None]) -> None:

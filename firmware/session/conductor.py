@@ -46,6 +46,7 @@ class Conductor(Protocol):
     leds_frame: tuple[int, ...] | None        # the frame shown last
     style: LedStyle
     app: AppLink | None                       # an app attached through an emulated board
+    failed_helpers: list[str]                 # the helpers that failed ("voice", "coach"): the page says it
 
     @property
     def game(self) -> Game: ...

@@ -114,6 +114,7 @@ class Session:
         self._board_shown: Reading | None = None   # the settled board the subscribers last heard of
         self.reactions = Reactions(self)
         self.coach = Coach(self)             # hints and each coached move judged ([coach])
+        self.failed_helpers: list[str] = []  # "voice", "coach" once each failed: the page says it once
 
     # -- state -----------------------------------------------------------------------------
 

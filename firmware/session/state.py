@@ -27,6 +27,7 @@ import firmware.words as words
 from firmware.referee.gestures import GestureProgress
 
 SIDE_WORDS = ("White", "Black")
+HELPER_FAILED = {"voice": "voice_failed", "coach": "coach_failed"}   # a helper that failed: the page's words
 
 
 class Phase(enum.Enum):
@@ -147,6 +148,7 @@ class SessionState:
     opening: Opening | None = None       # the opening (ECO, name) of the latest named position (firmware.openings)
     app: AppLink | None = None           # an app playing on the board through an emulated board (firmware.emulation)
     hint_available: bool = False         # the coach helps the side to move: a hint may be asked
+    failed_helpers: tuple[str, ...] = ()   # "voice", "coach": the helpers that failed, the page says each once
 
     @property
     def started(self) -> bool:
@@ -418,6 +420,8 @@ def to_json(state: SessionState) -> dict[str, Any]:
         "gesture": state.gesture.to_json() if state.gesture is not None else None,
         "leds_problem": state.leds_problem,
         "save_problem": state.save_problem,
+        "failed_helpers": [{"helper": helper, "text": words.prompt(HELPER_FAILED[helper], "en"),
+                            "text_fr": words.prompt(HELPER_FAILED[helper], "fr")} for helper in state.failed_helpers],
         "game_file": state.game_file,
         "app": None if state.app is None else {
             "name": state.app.app, "protocol": state.app.protocol, "text": state.app.text("en"),

@@ -63,7 +63,8 @@ def session_state(session: Conductor, now: float, feedback: FeedbackState | None
         notice=notice[0] if notice else None, notice_fr=notice[1] if notice else None,
         first_move_ms=_first_move_ms(session, now), problems_fr=play.problems.in_french(),
         opening=session.file.opening.update(game), app=session.app,
-        hint_available=started and not over and session.coach.coached(game.turn))
+        hint_available=started and not over and session.coach.coached(game.turn),
+        failed_helpers=tuple(session.failed_helpers))
 
 
 def stage(session: Conductor) -> Stage:

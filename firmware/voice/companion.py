@@ -212,11 +212,22 @@ def build_voice(config: Any, *, clock: Callable[[], float] = time.monotonic, lan
 
 async def serve_voice(service: Any) -> None:
     """The service's companion: the board speaks (``[voice]``) until cancelled, from the moment
-    the board is read (before, it knows nothing to say of the pieces)."""
+    the board is read (before, it knows nothing to say of the pieces); a voice that fails is
+    said once on the page (the session's ``failed_helpers``)."""
     await service.ready.wait()
     session = service.session
     voice = build_voice(service.config, clock=session.clock)
     service.voice = voice
+    loop = asyncio.get_running_loop()
+
+    def failed() -> None:   # (on the board's loop)
+        if "voice" not in session.failed_helpers:
+            session.failed_helpers.append("voice")
+            session.touch()
+
+    def tell() -> None:   # (from the voice's thread; once)
+        loop.call_soon_threadsafe(failed)
+    voice.on_failure = tell
     unsubscribe = session.subscribe(voice.on_state)
     voice.on_state(session.state())
     voice.start()

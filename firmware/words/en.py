@@ -191,6 +191,9 @@ CATALOGUE = Catalogue(
         "coach_best": "Best move",
         "coach_good": "Good move",
         "coach_take_back": "{judged}. Take it back?",
+        # a helper that failed (the page's notice, once: firmware.session.state's failed_helpers)
+        "voice_failed": "The board's voice failed: it may say nothing more (the service's journal says why)",
+        "coach_failed": "The coach's engine failed: no hint nor judgement for now (the service's journal says why)",
         # an app attached through an emulated board (firmware.emulation)
         "playing_in_app": "Playing in {app} over {protocol}",
         "playing_in_an_app": "Playing in an app over {protocol}",

@@ -195,6 +195,9 @@ CATALOGUE = Catalogue(
         "coach_best": "Meilleur coup",
         "coach_good": "Bon coup",
         "coach_take_back": "{judged}. La reprendre ?",
+        # un assistant en panne (l'avis de la page, une fois : failed_helpers de firmware.session.state)
+        "voice_failed": "La voix de l'échiquier est en panne : elle peut ne plus rien dire (le journal du service dit pourquoi)",
+        "coach_failed": "Le moteur du conseil est en panne : ni conseil ni jugement pour l'instant (le journal du service dit pourquoi)",
         # an app attached through an emulated board (firmware.emulation)
         "playing_in_app": "Partie jouée dans {app} via {protocol}",
         "playing_in_an_app": "Partie jouée dans une application via {protocol}",

@@ -927,3 +927,19 @@ def test_the_hint_button_shows_for_a_coached_side_and_lights_the_computers_move(
     assert state["hint_available"] and sum(1 for colour in state["leds"] if colour) >= 2
     move(page, "e2", "e4", "e4")
     expect(page.locator("#hint")).to_be_hidden()          # Black is not coached
+
+
+def test_a_coach_whose_engine_fails_is_said_once_on_the_page(sim, open_page, tmp_path):
+    """Issue 32, item 7: the coach's engine that cannot start is said in the page's message once,
+    not again at every state that follows."""
+    config = tmp_path / "coach.toml"
+    config.write_text(f'[coach]\nwhite = true\ndepth = 6\n[engine]\npath = "{tmp_path / "no-stockfish"}"\n')
+    server = sim("--config", str(config))
+    page = open_page(server)
+    page.locator("#hint").click()
+    expect(page.locator("#message")).to_contain_text("The coach's engine failed")
+    page.evaluate("document.querySelector('#message').hidden = true")   # (read: its time is up)
+    move(page, "e2", "e4", "e4")
+    move(page, "e7", "e5", "e5")
+    assert page_state(page, server)["failed_helpers"][0]["helper"] == "coach"
+    expect(page.locator("#message")).to_be_hidden()

@@ -71,3 +71,23 @@ async def test_the_engines_side_is_never_coached(serve, tmp_path):
         assert await post(client, "/api/coach/hint") == (409, NOT_COACHED)
     finally:
         await table.session.aclose()
+
+
+async def test_a_coach_whose_engine_fails_is_said_once_on_the_page(serve, tmp_path):
+    table = coached(tmp_path, white=True)
+    table.session.config = with_overrides(table.session.config, engine={"path": str(tmp_path / "no-stockfish")})
+    client, _, _ = await serve(backend=table.backend)
+    try:
+        assert table.state()["failed_helpers"] == []
+        for _ in range(2):
+            status, _ = await post(client, "/api/coach/hint")
+            assert status == 200
+            await table.session.coach.settled()
+        table.settle(0.1)
+        assert table.state()["failed_helpers"] == [{
+            "helper": "coach",
+            "text": "The coach's engine failed: no hint nor judgement for now (the service's journal says why)",
+            "text_fr": "Le moteur du conseil est en panne : ni conseil ni jugement pour l'instant "
+                       "(le journal du service dit pourquoi)"}]
+    finally:
+        await table.session.aclose()

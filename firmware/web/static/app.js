@@ -48,6 +48,7 @@
     focus: "e2",   // the square that has the keyboard's focus on the board
     said: null,    // the latest announcement put in the live region (its n)
     saidTimer: null,
+    failedShown: new Set(),   // the helpers whose failure the message said (the state's failed_helpers)
     speakHere: localStorage.getItem("echiquier.speak") === "1",   // the phone's own voice (Web Speech API)
   };
 
@@ -697,6 +698,7 @@
     renderSettings(s);
     renderSim(s);
     renderSaid(s);
+    renderFailedHelpers(s);
     tickClocks();
     document.body.dataset.seq = s.seq;
     document.body.dataset.ready = "1";
@@ -832,6 +834,16 @@
     const prompt = said.kinds.every((k) => k === "prompt" || k === "setup");
     if (prompt) ui.saidTimer = setTimeout(() => say(text), PROMPT_HOLD_MS);
     else say(text);
+  }
+
+  // A helper that failed (the board's voice, the coach's engine): the message says it once a visit,
+  // not at every state.
+  function renderFailedHelpers(s) {
+    for (const failed of s.failed_helpers || []) {
+      if (ui.failedShown.has(failed.helper)) continue;
+      ui.failedShown.add(failed.helper);
+      showMessage((ui.lang === "fr" && failed.text_fr) || failed.text, "error");
+    }
   }
 
   function say(text) {

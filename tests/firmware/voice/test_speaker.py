@@ -184,16 +184,17 @@ def hanging_espeak(tmp_path: Path, always: bool = False) -> str:
 class Spawned:
     """The real processes started (to end them as a kill would)."""
 
-    def __init__(self) -> None:
+    def __init__(self, wanted: str = "") -> None:
         self.started: list[subprocess.Popen] = []
-        self.second = threading.Event()
+        self.wanted = wanted
+        self.heard = threading.Event()   # a text with ``wanted`` in it was handed to a process
 
     def __call__(self, argv: list[str]) -> subprocess.Popen:
         process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.PIPE)
         self.started.append(process)
-        if len(self.started) >= 2:
-            self.second.set()
+        if self.wanted and self.wanted in argv[-1]:
+            self.heard.set()
         return process
 
     def end_all(self) -> None:

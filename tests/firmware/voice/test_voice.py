@@ -199,16 +199,18 @@ def test_a_clock_warning_after_a_hung_utterance_is_said_on_the_voices_thread(tmp
     from .test_speaker import Spawned, hanging_espeak
     if shutil.which("espeak-ng") is None:
         pytest.skip("needs espeak-ng")
-    spawned = Spawned()
+    spawned = Spawned(wanted="White: 5 minutes")
     speaker = Speaker(SpeechSettings(program=hanging_espeak(tmp_path, always=True)), spawn=spawned, floor_s=0.3)
     table = Table(tmp_path, time_control="300+0")
     voice = Voice(Announcer("en", "all"), speaker, clock=lambda: table.t)
+    table.session.subscribe(voice.on_state)
     voice.on_state(table.session.state())
     voice.start()
     try:
-        voice.request("describe")        # hangs
+        table.setup()                    # "The game begins" (short: a 2.6 s limit) hangs
+        assert voice.wait_idle(10)
         voice.request("clocks")          # waits for the news being said
-        assert spawned.second.wait(20)   # said once the hung one is ended at its limit
+        assert spawned.heard.wait(20)    # said once the hung one is ended at its limit
     finally:
         voice.stop()
         spawned.end_all()
@@ -231,3 +233,40 @@ def test_a_voice_that_fails_tells_it_once(tmp_path):
     finally:
         voice.stop()
     assert told == ["voice"] and voice.failed
+
+
+async def test_the_services_voice_that_fails_is_said_once_in_the_page_state(tmp_path, monkeypatch):
+    import asyncio
+    import subprocess
+    import types
+
+    from firmware.config import with_overrides
+    from firmware.session.state import to_json
+    from firmware.tasks import cancel_and_wait
+    from firmware.voice import companion, speaker
+
+    def no_program(*args, **kwargs):
+        raise FileNotFoundError(2, "No such file or directory")
+    # the process boundary: espeak-ng cannot start
+    monkeypatch.setattr(speaker, "subprocess", types.SimpleNamespace(
+        Popen=no_program, PIPE=subprocess.PIPE, DEVNULL=subprocess.DEVNULL, TimeoutExpired=subprocess.TimeoutExpired))
+    table = Table(tmp_path)
+    config = with_overrides(table.config, voice={"enabled": True, "language": "fr"})
+    service = types.SimpleNamespace(ready=asyncio.Event(), session=table.session, config=config, voice=None)
+    service.ready.set()
+    heard = []
+    table.session.subscribe(lambda state: heard.append(to_json(state)["failed_helpers"]))
+    task = asyncio.create_task(companion.serve_voice(service))
+    try:
+        while service.voice is None:
+            await asyncio.sleep(0.01)
+        table.setup()                     # "La partie commence": espeak-ng cannot start
+        table.play_all("e2e4 e7e5")       # nor again: said once
+        async with asyncio.timeout(20):
+            while not (heard and heard[-1]) or not service.voice.wait_idle(0):
+                await asyncio.sleep(0.01)
+    finally:
+        await cancel_and_wait(task)
+    assert [h["helper"] for h in heard[-1]] == ["voice"]
+    assert heard[-1][0]["text_fr"].startswith("La voix de l'échiquier est en panne")
+    assert table.session.failed_helpers == ["voice"]
