@@ -24,7 +24,9 @@ Contract
   Exactly one square that explains them (the board shows the position, or a legal move was
   made) is a fault: the :class:`Finding` carries that inference, to take the place of the
   match's, with its verdicts (the moves read on the way, at the times they were made), and the
-  :class:`SensorFailed` event. Each reading is tried once, so a board left wrong costs one try.
+  :class:`SensorFailed` event. Each reading is tried once, one square a call (``next_deadline``
+  stays due while squares are left, so the caller polls again at once), so a board left wrong
+  costs one try, in slices of one replay each.
 
 Not tried while the opponent's announced move is being carried out, nor while the clocks are
 held: the board is then asked to show a given position, and the game is not going on.
@@ -85,7 +87,10 @@ class SensorWatch:
         self._log: list[tuple[float, _Reading | int]] = []
         self._wrong_since: float | None = None   # the board ILLEGAL since then, without a break
         self._suspects = 0   # the squares wrong when it became so: one of them is the faulty sensor
-        self._tried: _Reading | None = None      # the last reading tried
+        self._tried: _Reading | None = None      # the last reading whose squares were all tried
+        self._queue_for: _Reading | None = None  # the reading whose squares are being tried,
+        self._queue: list[int] = []              # one a poll: those left,
+        self._found: list[tuple[int, MoveInference, list[Verdict]]] = []   # those that explain it
 
     @property
     def blind(self) -> int:
@@ -130,39 +135,48 @@ class SensorWatch:
         due = self.next_deadline()
         if due is None or now < due or inference.held or inference.expected is not None:
             return None
-        anchor = self._anchor
-        assert anchor is not None   # next_deadline() says None without one
         latest = self._latest()
-        occupied = latest[0]
-        self._tried = latest
-        suspects = self._suspects & ~inference.blind
-        if suspects.bit_count() > MOST_TRIED:
+        if self._queue_for != latest:   # a new board to explain: its squares tried anew
+            suspects = self._suspects & ~inference.blind
+            self._queue = list(scan_squares(suspects)) if suspects.bit_count() <= MOST_TRIED else []
+            self._queue_for, self._found = latest, []
+        if self._queue and len(self._found) < 2:
+            sq = self._queue.pop(0)
+            tried = self._try(inference, sq, now)
+            if tried is not None:
+                self._found.append((sq, *tried))
+            if self._queue and len(self._found) < 2:
+                return None   # one square a poll: the next one at the next poll, at once
+        self._tried, self._queue_for = latest, None
+        if len(self._found) != 1:
             return None
-        found: list[tuple[int, MoveInference, list[Verdict]]] = []
-        for sq in scan_squares(suspects):
-            if len(found) > 1:
-                break
-            trial = MoveInference(anchor, touch_move=inference.touch_move, takebacks=inference.takebacks,
-                                  blind=inference.blind | 1 << sq)
-            verdicts: list[Verdict] = []
-            for t, reading in self._log:
-                verdicts += trial.poll(t)
-                if isinstance(reading, int):
-                    trial.choose_promotion(reading)
-                else:
-                    verdicts += trial.feed(t, *reading)
-            verdicts += trial.poll(now)
-            last = verdicts[-1].kind if verdicts else VerdictKind.STABLE
-            moved = any(v.kind is VerdictKind.MOVE for v in verdicts)
-            if last is VerdictKind.STABLE or (moved and last is not VerdictKind.ILLEGAL):
-                found.append((sq, trial, verdicts))
-        if len(found) != 1:
-            return None
-        sq, trial, verdicts = found[0]
-        reads_piece = bool(occupied >> sq & 1)
+        sq, trial, verdicts = self._found[0]
+        reads_piece = bool(latest[0] >> sq & 1)
         self.faults[sq] = reads_piece
         self._wrong_since = None
         return Finding(trial, verdicts, SensorFailed(sq, reads_piece, now))
+
+    def _try(self, inference: MoveInference, square: int, now: float) -> tuple[MoveInference, list[Verdict]] | None:
+        """The readings since the board was last understood, read again blind on ``square``:
+        the inference and its verdicts if that explains the board (shown as the position, or a
+        legal move made and nothing illegal left), else None."""
+        anchor = self._anchor
+        assert anchor is not None   # next_deadline() says None without one
+        trial = MoveInference(anchor, touch_move=inference.touch_move, takebacks=inference.takebacks,
+                              blind=inference.blind | 1 << square)
+        verdicts: list[Verdict] = []
+        for t, reading in self._log:
+            verdicts += trial.poll(t)
+            if isinstance(reading, int):
+                trial.choose_promotion(reading)
+            else:
+                verdicts += trial.feed(t, *reading)
+        verdicts += trial.poll(now)
+        last = verdicts[-1].kind if verdicts else VerdictKind.STABLE
+        moved = any(v.kind is VerdictKind.MOVE for v in verdicts)
+        if last is VerdictKind.STABLE or (moved and last is not VerdictKind.ILLEGAL):
+            return trial, verdicts
+        return None
 
     def _latest(self) -> _Reading:
         return next(r for _, r in reversed(self._log) if not isinstance(r, int))
