@@ -789,7 +789,7 @@ class Match:
             commit = self.inference.next_deadline()
             if commit is not None:
                 deadlines.append(commit)
-            fault = self.sensors.next_deadline()
+            fault = self.sensors.next_deadline(self.inference)
             if fault is not None:
                 deadlines.append(fault)
         return deadlines

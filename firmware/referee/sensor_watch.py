@@ -17,7 +17,8 @@ Contract
   ``LOG`` of them, and how long the board has been wrong (ILLEGAL) without a break.
 * ``chosen(time, piece_type)``: the piece for the next promotion was chosen (a reading again
   chooses it at the same point).
-* ``next_deadline() -> float | None``: when ``check`` may find a fault if nothing changes.
+* ``next_deadline(inference) -> float | None``: when ``check`` may find a fault if nothing
+  changes (None while the opponent's move is carried out or the clocks are held).
 * ``check(inference, now) -> Finding | None``: once the board has been wrong for ``DEAD_AFTER``
   seconds, each square that was wrong when it became so (at most ``MOST_TRIED``) is tried blind: the readings since
   the board was last understood are read again by a fresh inference that ignores that square.
@@ -36,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chess_core import Position
-from chess_core.squares import scan_squares
+from chess_core.squares import QUEEN, scan_squares
 
 from firmware.referee.inference import MoveInference, Verdict, VerdictKind
 
@@ -87,6 +88,8 @@ class SensorWatch:
         self._log: list[tuple[float, _Reading | int]] = []
         self._wrong_since: float | None = None   # the board ILLEGAL since then, without a break
         self._suspects = 0   # the squares wrong when it became so: one of them is the faulty sensor
+        self._choice = QUEEN          # the piece chosen for a promotion when the board was last understood
+        self._overflowed = False      # more readings than LOG since: no anchor until it is understood
         self._tried: _Reading | None = None      # the last reading whose squares were all tried
         self._queue_for: _Reading | None = None  # the reading whose squares are being tried,
         self._queue: list[int] = []              # one a poll: those left,
@@ -106,13 +109,16 @@ class SensorWatch:
         return [SensorRecovered(sq, time) for sq in back]
 
     def note(self, inference: MoveInference, time: float, reading: _Reading, verdicts: list[Verdict]) -> None:
-        if any(v.kind in _UNDERSTOOD for v in verdicts) or self._anchor is None:
+        if any(v.kind in _UNDERSTOOD for v in verdicts) or (self._anchor is None and not self._overflowed):
             self._anchor = inference.position.copy(stack=True)
+            self._choice = inference.next_promotion   # (a choice made before, kept through an adjustment)
             self._log = [(time, reading)]
-        elif len(self._log) < LOG:
+            self._overflowed = False
+        elif self._anchor is not None and len(self._log) < LOG:
             self._log.append((time, reading))
-        else:
-            self._anchor = None   # too long wrong to read again: wait for the board to be understood
+        else:   # too long wrong to read again: nothing is tried until the board is understood
+            self._anchor = None
+            self._overflowed = True
         if verdicts:
             if verdicts[-1].kind is VerdictKind.ILLEGAL:
                 if self._wrong_since is None:
@@ -126,14 +132,16 @@ class SensorWatch:
         if self._anchor is not None and len(self._log) < LOG:
             self._log.append((time, piece_type))
 
-    def next_deadline(self) -> float | None:
+    def next_deadline(self, inference: MoveInference) -> float | None:
         if self._wrong_since is None or self._anchor is None or self._tried == self._latest():
             return None
+        if inference.held or inference.expected is not None:
+            return None   # the board is asked to show a given position: no game goes on around it
         return self._wrong_since + DEAD_AFTER
 
     def check(self, inference: MoveInference, now: float) -> Finding | None:
-        due = self.next_deadline()
-        if due is None or now < due or inference.held or inference.expected is not None:
+        due = self.next_deadline(inference)
+        if due is None or now < due:
             return None
         latest = self._latest()
         if self._queue_for != latest:   # a new board to explain: its squares tried anew
@@ -164,6 +172,8 @@ class SensorWatch:
         assert anchor is not None   # next_deadline() says None without one
         trial = MoveInference(anchor, touch_move=inference.touch_move, takebacks=inference.takebacks,
                               blind=inference.blind | 1 << square)
+        if self._choice != QUEEN:
+            trial.choose_promotion(self._choice)
         verdicts: list[Verdict] = []
         for t, reading in self._log:
             verdicts += trial.poll(t)

@@ -6,6 +6,7 @@ import random
 import chess
 
 from board_driver.reading import Reading
+from chess_core import Move
 from chess_core.squares import parse_square
 from firmware.commands.replay import replay
 from firmware.referee.match import Match, MatchConfig
@@ -173,3 +174,62 @@ def test_the_session_says_it_lights_it_records_it_and_the_doctor_shows_it(tmp_pa
     config.write_text(f'[storage]\ndir = "{tmp_path / "state"}"\n')
     code, out = doctor("--fake", "--config", str(config), root=None, place=lambda *a: None)
     assert "sensor f3: during a game it no longer saw its piece" in out, out
+
+
+def _run_until(match: Match, end: float) -> int:
+    """Poll the match at each deadline it names up to ``end``; how many polls it took (at most 1000)."""
+    polls = 0
+    while polls < 1000:
+        due = match.next_deadline()
+        if due is None or due > end:
+            break
+        match.poll(due)
+        polls += 1
+    return polls
+
+
+def _started(fen: str) -> tuple[Match, int]:
+    match = Match(MatchConfig(exact_dead_positions=False, fen=fen))
+    occ = int(chess.Board(fen).occupied)
+    match.feed(_reading(0.0, occ))
+    match.poll(0.2)
+    return match, occ
+
+
+def test_a_wrong_board_while_the_opponents_move_is_awaited_names_no_deadline_in_the_past():
+    """A review found the watch's deadline left in the past while an engine's move was awaited
+    (or the clocks held): the service's loop polled without rest and a replay never ended."""
+    board = chess.Board()
+    board.push_uci("e2e4")
+    match, occ = _started(board.fen())
+    match.expect(chess_move("e7e5"))
+    d7, d6 = parse_square("d7"), parse_square("d6")
+    match.feed(_reading(1.0, occ & ~(1 << d7) | 1 << d6))   # another pawn moved than the one announced
+    assert _run_until(match, 60.0) < 50
+    match.finish()
+    match, occ = _started(board.fen())
+    match.pause(0.5)
+    match.feed(_reading(1.0, occ & ~(1 << d7) | 1 << d6))   # a piece moved while the clocks are stopped
+    assert _run_until(match, 60.0) < 50
+    assert not any(isinstance(e, SensorFailed) for e in match.finish())
+
+
+def test_a_promotion_chosen_before_a_sensor_dies_keeps_its_piece():
+    """The knight chosen, the king straightened (the board understood again), then the rook's
+    sensor dies and the pawn promotes around it: the move read blind keeps the knight."""
+    match, occ = _started("4k3/P7/8/8/8/8/8/4K2R w - - 0 1")
+    e1, h1, a7, a8 = (parse_square(n) for n in ("e1", "h1", "a7", "a8"))
+    match.promote("n", 0.5)
+    match.feed(_reading(1.0, occ & ~(1 << e1)))
+    match.feed(_reading(1.5, occ))
+    occ &= ~(1 << h1)   # the rook's sensor dies
+    match.feed(_reading(2.0, occ))
+    match.feed(_reading(3.0, occ & ~(1 << a7)))
+    match.feed(_reading(3.5, occ & ~(1 << a7) | 1 << a8))
+    _run_until(match, 10.0)
+    assert [m.uci() for m in match.game.moves] == ["a7a8n"]
+    assert match.sensors.faults == {h1: False}
+
+
+def chess_move(uci: str) -> Move:
+    return Move.from_uci(uci)
