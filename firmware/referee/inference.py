@@ -431,6 +431,12 @@ class MoveInference:
         return self._reading
 
     @property
+    def guided(self) -> bool:
+        """The board is asked to show a given position: the clocks held, a position to be guided
+        back to (``reset(guide_back=True)``, ``release``), or the opponent's move to carry out."""
+        return self.held or self._guide_back or self._expected is not None
+
+    @property
     def expected(self) -> Move | None:
         """The opponent's move the board must carry out (``expect``), or None."""
         return self._expected

@@ -196,7 +196,10 @@ class Referee:
 
     def resume(self, match: Match, *, reread: bool = False) -> None:
         """A match that continues a game (a restart, a server's sync): no promotion open, no
-        gesture under way; ``reread``: the verdict is read anew (the board against its position)."""
+        gesture under way; ``reread``: the verdict is read anew (the board against its position).
+        The board's faulty sensors carry over to it, as to the next game's."""
+        match.sensors = self.match.sensors
+        match.inference.set_blind(match.sensors.blind)
         self.match = match
         self.promotion_square = None
         self.gestures.reset()

@@ -10,6 +10,8 @@ Contract
 
 ``SensorWatch()`` follows one match's move inference; the match calls it with the time:
 
+* ``known(inference, faults)``: faults found before a restart (square -> reads a piece) are
+  blind from the start: a board whose sensor died still starts and restores its game.
 * ``recovered(inference, occupied, time) -> list[SensorRecovered]``: before a settled reading is
   fed: a blind square whose sensor reads the other value again works again (it is unmasked).
 * ``note(inference, time, reading, verdicts)``: after it was fed, with the verdicts it gave: the
@@ -29,8 +31,9 @@ Contract
   stays due while squares are left, so the caller polls again at once), so a board left wrong
   costs one try, in slices of one replay each.
 
-Not tried while the opponent's announced move is being carried out, nor while the clocks are
-held: the board is then asked to show a given position, and the game is not going on.
+Not tried while the opponent's announced move is being carried out, while the clocks are held,
+nor while the board is guided back to a position (``MoveInference.guided``): the board is then
+asked to show a given position, and the game is not going on.
 """
 from __future__ import annotations
 
@@ -100,6 +103,11 @@ class SensorWatch:
         """The squares whose sensor is not trusted."""
         return _bits(self.faults)
 
+    def known(self, inference: MoveInference, faults: dict[int, bool]) -> None:
+        """Faults found before (a restart): their squares are blind from now on, until they read again."""
+        self.faults.update(faults)
+        inference.set_blind(_bits(self.faults))
+
     def recovered(self, inference: MoveInference, occupied: int, time: float) -> list[SensorRecovered]:
         back = [sq for sq, piece in self.faults.items() if bool(occupied >> sq & 1) != piece]
         for sq in back:
@@ -120,7 +128,7 @@ class SensorWatch:
             self._anchor = None
             self._overflowed = True
         if verdicts:
-            if verdicts[-1].kind is VerdictKind.ILLEGAL:
+            if verdicts[-1].kind is VerdictKind.ILLEGAL and not inference.guided:
                 if self._wrong_since is None:
                     self._wrong_since = time
                     self._suspects = verdicts[-1].wrong
@@ -135,7 +143,7 @@ class SensorWatch:
     def next_deadline(self, inference: MoveInference) -> float | None:
         if self._wrong_since is None or self._anchor is None or self._tried == self._latest():
             return None
-        if inference.held or inference.expected is not None:
+        if inference.guided:
             return None   # the board is asked to show a given position: no game goes on around it
         return self._wrong_since + DEAD_AFTER
 

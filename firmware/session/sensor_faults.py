@@ -10,7 +10,7 @@ from chess_core.squares import parse_square, square_name
 
 from firmware.atomic_file import write_atomically
 
-__all__ = ["FAULTS_FILE", "record_fault", "clear_fault", "read_faults"]
+__all__ = ["FAULTS_FILE", "record_fault", "clear_fault", "read_faults", "known_faults"]
 
 FAULTS_FILE = "sensor-faults.json"   # {"f3": {"reads_piece": false, "since": ISO time}, ...}
 
@@ -36,8 +36,14 @@ def read_faults(state_dir: str | Path) -> dict[str, dict[str, object]]:
     return found
 
 
+def known_faults(state_dir: str | Path) -> dict[int, bool]:
+    """The faults on record by square number (what each sensor reads: True, a piece)."""
+    return {parse_square(name): bool(fault["reads_piece"]) for name, fault in read_faults(state_dir).items()}
+
+
 def _write(state_dir: str | Path, faults: dict[str, dict[str, object]]) -> None:
     try:
+        Path(state_dir).mkdir(parents=True, exist_ok=True)
         write_atomically(Path(state_dir) / FAULTS_FILE, json.dumps(faults, indent=1, sort_keys=True) + "\n")
     except OSError as exc:   # a full disk: the fault is in the journal and the game's file still
         log.warning("could not keep the sensor fault for the doctor: %s", exc)

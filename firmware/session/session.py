@@ -68,6 +68,7 @@ from firmware.session.recorder import Recorder
 from firmware.session.recorder import NextGame
 from firmware.session.restore import chosen_game, restore_match, set_up_chosen
 from firmware.session.saving import mark_leds
+from firmware.session.sensor_faults import known_faults
 from firmware.session.state import Phase, SessionState, to_json
 from firmware.session.view import feedback_state, low_time_deadline, session_state, stage
 
@@ -95,6 +96,8 @@ class Session:
         self.other_side = OtherSide(self)
         self.referee = Referee(Match(self.match_config()),
                                GestureTracker(config.gestures.resign_s, config.gestures.draw_s))
+        match = self.referee.match   # sensors found faulty before a restart stay masked until they read again
+        match.sensors.known(match.inference, known_faults(self.file.recorder.state_dir))
         if self.game.chess960 and config.board.sensors not in SIMULATED:
             # Sensors that see no piece types cannot tell which first ranks stand on the board at
             # power-on: the usual ones are assumed, and the pieces that differ are lifted and set anew.

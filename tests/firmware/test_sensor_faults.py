@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from datetime import datetime
 
 import chess
 
@@ -233,3 +234,38 @@ def test_a_promotion_chosen_before_a_sensor_dies_keeps_its_piece():
 
 def chess_move(uci: str) -> Move:
     return Move.from_uci(uci)
+
+
+def test_a_board_restarted_with_a_sensor_found_dead_starts_its_game_and_restores_it(tmp_path):
+    """The fault on record is masked from the start: a board whose sensor under a start square
+    died still sees the start position (before: it never started a game again), and a game cut
+    by a restart is guided back around the dead square. The sensor reading again is trusted."""
+    import dataclasses
+
+    from firmware.session.sensor_faults import record_fault
+    from tests.firmware.session_support import Table
+
+    class BrokenTable(Table):
+        dead = 1 << parse_square("g1")
+
+        def feed(self, reading) -> None:
+            self.session.feed(dataclasses.replace(reading, occupied=reading.occupied & ~self.dead))
+
+    record_fault(tmp_path / "state", parse_square("g1"), False, datetime(2026, 11, 29, 19, 0))
+    table = BrokenTable(tmp_path)
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    assert [m.uci() for m in table.session.game.moves] == ["e2e4", "e7e5"]
+    table.session.file.save(table.session.game, table.t)
+    table.session = table.new_session()   # a power cut: the service starts again on the same board
+    assert table.session.restore(table.t)
+    table.board.lift(parse_square("a2"))
+    table.board.place(parse_square("a2"))
+    table.wait(0.5)
+    table.play("g1f3")   # the knight on the dead square moves: read from where it lands
+    assert [m.uci() for m in table.session.game.moves] == ["e2e4", "e7e5", "g1f3"]
+    table.dead = 0
+    table.play("b8c6")
+    table.lift("f3")
+    table.place("g1")   # a piece set on g1 again is seen: the sensor works again
+    assert table.session.referee.match.sensors.faults == {}
