@@ -69,6 +69,17 @@ def summary(index: int, game: PgnGame, found: GameReview) -> str:
     return f"game {index} ({players}): " + ", ".join(parts)
 
 
+def _file_mode(path: str) -> int:
+    """The mode a file the user names is written with: its own if it exists, else as any new file
+    of theirs (0666 less the umask), not the service's private 0640."""
+    try:
+        return os.stat(path).st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 class Output:
     """Where the analysed games go, each as soon as it is done, so that what was written is
     valid PGN at every moment: ``--out`` is rewritten whole (atomically: the games so far),
@@ -77,12 +88,14 @@ class Output:
     def __init__(self, path: str | None) -> None:
         self.path = path
         self.texts: list[str] = []
+        self.mode = _file_mode(path) if path else 0o644
+
 
     def add(self, text: str) -> None:
         """Write one more game (OSError: ``--out`` cannot be written; it keeps the games before)."""
         self.texts.append(text)
         if self.path:
-            write_atomically(self.path, "\n".join(self.texts))
+            write_atomically(self.path, "\n".join(self.texts), mode=self.mode)
         else:
             sys.stdout.write(("\n" if len(self.texts) > 1 else "") + text)
             sys.stdout.flush()

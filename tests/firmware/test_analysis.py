@@ -207,3 +207,23 @@ def test_a_stopped_analysis_keeps_the_games_done(tmp_path, signum, whole_group, 
     assert not theirs.errors and theirs.headers["White"] == "Anna" and theirs.end().board().is_checkmate()
     assert all(node.eval() is not None for node in list(theirs.mainline())[:-1])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["analysed.pgn", "evening.pgn"][not to_file:]
+
+
+def test_the_analysed_file_is_written_with_the_users_mode_not_the_services(tmp_path):
+    """A tester found analyse's output created 0640, the mode of the service's private files:
+    a new file follows the umask as any file of the user's does; an existing one keeps its mode."""
+    import os
+
+    from firmware.commands.analyse import Output
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "new.pgn"
+        Output(str(out)).add('[Event "?"]\n\n*\n')
+        assert out.stat().st_mode & 0o777 == 0o644
+        kept = tmp_path / "kept.pgn"
+        kept.write_text("")
+        kept.chmod(0o600)
+        Output(str(kept)).add('[Event "?"]\n\n*\n')
+        assert kept.stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(old)
