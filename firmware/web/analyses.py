@@ -5,9 +5,9 @@ Contract
 
 * :meth:`Analyses.request` queues a finished game of the library (404 if unknown, a refusal in
   words if it is still being played, has no move or is ``too_long``: over the library's
-  ``MAX_PLIES``, only its beginning is read); one game is analysed at a time (``firmware.analysis``: the service's
-  shared helper engine, ``engine``, the coach's too: Stockfish in its own process at nice 19, one
-  thread, a 16 MB hash), in the order asked.
+  ``MAX_PLIES``, only its beginning is read); one game is analysed at a time
+  (``firmware.analysis``: the service's shared helper engine, ``engine``, the coach's too:
+  Stockfish in its own process at nice 19, one thread, a 16 MB hash), in the order asked.
 * The analysis of ``<id>`` is kept in ``<state>/analysis/``: ``<id>.json`` (what the page draws,
   with the moves it is of) and ``<id>.pgn`` (the game as Lichess exports an analysed game), each
   written whole (``firmware.atomic_file``). It belongs to the game only while the game's moves are
