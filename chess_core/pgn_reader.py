@@ -364,7 +364,8 @@ class _GameReader:
         plies = len(game.moves)
         if chunk.cut:       # (the moves after the cut are unknown: the result is the tag's, not judged)
             tag = _ascii_result(headers.get("Result", "").strip())
-            return PgnGame(headers=headers, game=game, clocks=[main.line.clocks.get(ply) for ply in range(1, plies + 1)],
+            return PgnGame(headers=headers, game=game,
+                           clocks=[main.line.clocks.get(ply) for ply in range(1, plies + 1)],
                            comments=main.line.comments, nags=main.line.nags, variations=main.line.variations,
                            result=tag if tag in RESULTS else "*", lang="fr" if lang == "fr" else "en",
                            warnings=self.warnings, number=number, cut=True,
