@@ -1,4 +1,4 @@
-"""Benchmark: the game library with a big file: the first listing's time, the board's state latency meanwhile, and memory with a 3.9 MB comment.
+"""Benchmark: the game library with a big file: the first listing's time, the board's state latency meanwhile, memory with a 3.9 MB comment, and a 4 MB game of 538,164 plies.
 
 Listing (the simulator, the whole service, in this process): ``games/`` holds an import of
 5,000 real games (a Chess.com archive export, tests/chess_core/data/wild, over and over) and 50
@@ -13,7 +13,12 @@ Memory (``--memory``; each figure a child process's, VmRSS and its peak VmHWM): 
 analysis of a real game with a 3.9 MB comment (a base64 blob, one word: the worst case), and
 ``echiquier analyse`` on it; the peer is python-chess reading that game. ``--before REF`` runs
 the same children on the code of a former commit too (``git archive``).
-Run: .venv/bin/python bench/library.py [--rounds N] [--memory] [--before REF]
+Long game (``--long``; each figure a fresh child process's CPU time and peak RSS, VmHWM): a legal
+4 MB file holding one game (knights going out and back, 538,164 plies, ``1/2-1/2``), listed
+(``games()``) and opened (``game()``); with ``--before REF`` the same children on the code of a
+former commit. Peer, in the same run: python-chess reading the file's headers (what a listing
+needs), and reading its game up to the library's ply cap.
+Run: .venv/bin/python bench/library.py [--rounds N] [--memory | --long] [--before REF]
 """
 from __future__ import annotations
 
@@ -160,7 +165,7 @@ async def main():
     analyses = Analyses(library, state / "analysis", limit=AnalysisLimit(depth=6))
     library.games()
     before = rss()[0]
-    analyses.request("comment")
+    await analyses.request("comment")
     await analyses.settled()
     after, peak = rss()
     print(json.dumps({"before": before, "after": after, "peak": peak, "status": analyses.status("comment")}))
@@ -205,12 +210,7 @@ def memory(before_ref: str | None) -> None:
     head, moves = game.split("\n\n", 1)
     first, rest = moves.split(" ", 1)
     text = f"{head}\n\n{first} {{{blob}}} {rest}"
-    trees = {"now": ROOT}
-    if before_ref:
-        old = Path(tempfile.mkdtemp(prefix="echiquier-bench-before-"))
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", before_ref], capture_output=True, check=True)
-        tarfile.open(fileobj=io.BytesIO(archive.stdout)).extractall(old)
-        trees = {f"before ({before_ref})": old, **trees}
+    trees = trees_of(before_ref)
     print(f"a real game with a comment of {len(blob) / 1e6:.1f} MB (one word); RSS in MB")
     for name, path in trees.items():
         state = Path(tempfile.mkdtemp(prefix="echiquier-bench-comment-"))
@@ -226,13 +226,106 @@ def memory(before_ref: str | None) -> None:
     print(f"{'peer':>20}: python-chess reads the game: {peer['before']} -> {peer['after']} MB (peak {peer['peak']})")
 
 
+LONG_PLIES = 538_164
+
+
+def long_game() -> str:
+    """One legal game of 538,164 plies in under 4 MB: both knights go out and back (a fivefold
+    repetition nobody stopped), a draw."""
+    head = '[Event "Shuffle"]\n[White "A"]\n[Black "B"]\n[Result "1/2-1/2"]\n\n'
+    cycle = ("Nf3", "Nf6", "Ng1", "Ng8")
+    parts, line = [], []
+    for ply in range(LONG_PLIES):
+        move = cycle[ply % 4]
+        line.append(f"{ply // 2 + 1}. {move}" if ply % 2 == 0 else move)
+        if len(line) == 16:
+            parts.append(" ".join(line))
+            line = []
+    parts.append(" ".join(line + ["1/2-1/2"]))
+    return head + "\n".join(parts) + "\n"
+
+
+CHILD_LONG = r"""
+import json, resource, sys, time
+from pathlib import Path
+def peak():
+    fields = dict(l.split(":", 1) for l in open("/proc/self/status"))
+    return int(fields["VmHWM"].split()[0]) // 1024
+from firmware.web.library import GameLibrary
+library = GameLibrary(Path(sys.argv[1]))
+before = peak()
+t0 = time.process_time()
+if sys.argv[2] == "games":
+    found = library.games()[0]
+else:
+    found = library.game("long")
+print(json.dumps({"cpu": time.process_time() - t0, "before": before, "peak": peak(), "plies": found["plies"],
+                  "cut": found.get("cut")}))
+"""
+
+CHILD_LONG_PEER = r"""
+import json, sys, time, chess.pgn
+def peak():
+    fields = dict(l.split(":", 1) for l in open("/proc/self/status"))
+    return int(fields["VmHWM"].split()[0]) // 1024
+before = peak()
+t0 = time.process_time()
+with open(sys.argv[1], encoding="utf-8") as fh:
+    if sys.argv[2] == "headers":
+        chess.pgn.read_headers(fh)
+        plies = 0
+    else:
+        class Capped(chess.pgn.GameBuilder):
+            def visit_move(self, board, move):
+                if board.ply() >= int(sys.argv[3]):
+                    return chess.pgn.SKIP
+                return super().visit_move(board, move)
+        game = chess.pgn.read_game(fh, Visitor=Capped)
+        plies = len(list(game.mainline_moves()))
+print(json.dumps({"cpu": time.process_time() - t0, "before": before, "peak": peak(), "plies": plies}))
+"""
+
+
+def long(before_ref: str | None) -> None:
+    trees = trees_of(before_ref)
+    state = Path(tempfile.mkdtemp(prefix="echiquier-bench-long-"))
+    (state / "games").mkdir()
+    path = state / "games" / "long.pgn"
+    path.write_text(long_game())
+    print(f"one game of {LONG_PLIES:,} plies in {path.stat().st_size / 1e6:.2f} MB; CPU time, peak RSS (MB)")
+    for name, tree in trees.items():
+        for what in ("games", "game"):
+            found = child(CHILD_LONG, [str(state / "games"), what], tree)
+            print(f"{name:>20}: {what + '()':8} {found['cpu']:7.2f} s CPU, peak {found['before']} -> {found['peak']} MB,"
+                  f" {found['plies']:,} plies{' (cut)' if found['cut'] else ''}")
+    from firmware.web.library import MAX_PLIES
+    for what, args in (("headers", []), (f"{MAX_PLIES:,} plies", ["moves", str(MAX_PLIES)])):
+        found = child(CHILD_LONG_PEER, [str(path), args[0] if args else "headers", *args[1:]], ROOT)
+        print(f"{'peer':>20}: python-chess, {what:12} {found['cpu']:7.2f} s CPU, peak {found['before']} -> "
+              f"{found['peak']} MB")
+
+
+def trees_of(before_ref: str | None) -> dict[str, Path]:
+    """The code to run: this tree, and that of ``before_ref`` (``git archive``) first if given."""
+    trees = {"now": ROOT}
+    if before_ref:
+        old = Path(tempfile.mkdtemp(prefix="echiquier-bench-before-"))
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", before_ref], capture_output=True, check=True)
+        tarfile.open(fileobj=io.BytesIO(archive.stdout)).extractall(old)
+        trees = {f"before ({before_ref})": old, **trees}
+    return trees
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--memory", action="store_true", help="the memory figures instead of the listing's")
-    parser.add_argument("--before", metavar="REF", help="with --memory: also the code of this commit")
+    parser.add_argument("--long", action="store_true", help="the figures of a 4 MB game of 538,164 plies")
+    parser.add_argument("--before", metavar="REF", help="with --memory or --long: also the code of this commit")
     args = parser.parse_args()
-    if args.memory:
+    if args.long:
+        long(args.before)
+    elif args.memory:
         memory(args.before)
     else:
         asyncio.run(listing(args.rounds))

@@ -38,6 +38,7 @@ class PgnGame:
     ``reason``: our reason comment after the last move ("White wins by checkmate."), as read,
     when the file had one (it is then not in ``comments``). ``comments_as_written``: the main
     line's comments with their commands (``[%clk]``...) where and as the file wrote them.
+    ``cut``: the game went on past the reader's ``max_plies``; only its beginning was read.
     """
 
     headers: dict[str, str]
@@ -52,6 +53,7 @@ class PgnGame:
     number: int = 1
     reason: str | None = None
     comments_as_written: dict[int, str] | None = None
+    cut: bool = False
 
     @property
     def moves(self) -> list[Move]:

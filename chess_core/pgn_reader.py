@@ -49,6 +49,9 @@ _DECISIVE_LETTERS_RE = re.compile(r"^[KQBNDTFC]|=[QBNDTFC]")
 # A comment's budget: what is beyond it is dropped (with a warning), so that a file's 4 MB blob in
 # braces costs its reader and writer no more than a long annotation.
 MAX_COMMENT_CHARS = 64 * 1024
+# With a ply cap (``read_games(max_plies=N)``), a game's tokens of every kind (variations, comments,
+# NAGs) are capped too, at so many per main-line ply: a game with clocks and evaluations has 3 or 4.
+TOKENS_PER_PLY = 16
 
 # Outcomes that only the final position can give; a reason naming one must agree with the board.
 _BOARD_ONLY = {Termination.CHECKMATE, Termination.STALEMATE, Termination.INSUFFICIENT_MATERIAL,
@@ -72,6 +75,9 @@ class _Chunk:
     tokens: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, text, line)
     in_movetext: bool = False
     cut_comments: list[int] = field(default_factory=list)  # lines where a comment over budget opened
+    depth: int = 0        # variations open
+    main_moves: int = 0   # words of the main line
+    cut: bool = False     # over the ply cap: the tokens after it are not read
 
     def comment(self, text: str, number: int) -> None:
         if len(text) > MAX_COMMENT_CHARS:
@@ -96,10 +102,12 @@ def _lines(source: str | Iterable[str]) -> Iterator[str]:
 
 
 class _Lexer:
-    def __init__(self, source: str | Iterable[str]) -> None:
+    def __init__(self, source: str | Iterable[str], max_plies: int | None = None) -> None:
         self._source = _lines(source)
         self._pending: tuple[int, str] | None = None
         self._count = 0
+        self._max_plies = max_plies
+        self._max_tokens = max_plies * TOKENS_PER_PLY if max_plies is not None else None
 
     def _next(self) -> tuple[int, str] | None:
         if self._pending is not None:
@@ -142,6 +150,8 @@ class _Lexer:
             chunk.in_movetext = True
             if self._movetext(chunk, line, number):
                 yield chunk
+                if chunk.cut:     # (the rest of the text is not read)
+                    return
                 chunk = None
         if chunk is not None:
             yield chunk
@@ -167,6 +177,17 @@ class _Lexer:
         chunk.tags.extend(found)
         return rest
 
+    def _over(self, chunk: _Chunk, kind: str) -> bool:
+        """Whether the token ``kind`` would take ``chunk`` over the cap (a main-line move past
+        ``max_plies``, or too many tokens); a cut chunk ends there."""
+        if self._max_plies is None or self._max_tokens is None:
+            return False
+        if kind == "word" and chunk.depth == 0 and chunk.main_moves >= self._max_plies:
+            chunk.cut = True
+        elif kind != "result" and len(chunk.tokens) >= self._max_tokens:
+            chunk.cut = True
+        return chunk.cut
+
     def _movetext(self, chunk: _Chunk, line: str, number: int) -> bool:
         """Tokens of one line (and of the lines a comment spans); True when the game has ended."""
         add = chunk.tokens.append
@@ -179,6 +200,14 @@ class _Lexer:
             assert kind is not None  # every alternative of _TOKEN_RE is a named group
             if kind == "space":
                 continue
+            if self._over(chunk, kind):
+                return True
+            if kind == "open":
+                chunk.depth += 1
+            elif kind == "close":
+                chunk.depth = max(0, chunk.depth - 1)
+            elif kind == "word" and chunk.depth == 0:
+                chunk.main_moves += 1
             if kind == "semicolon":
                 chunk.comment(line[pos:], number)
                 return False
@@ -312,6 +341,8 @@ class _GameReader:
         self.headers = dict(chunk.tags)
         self.warnings: list[str] = [f"line {line}: a comment longer than {MAX_COMMENT_CHARS:,} characters is cut there"
                                     for line in chunk.cut_comments]
+        if chunk.cut:
+            self.warnings.append(f"the game is cut after {chunk.main_moves} plies: the rest is not read")
         self.rules = rules
 
     def read(self, number: int) -> PgnGame:
@@ -331,6 +362,14 @@ class _GameReader:
         marker = self._play(game, main, lang)
         main.close()
         plies = len(game.moves)
+        if chunk.cut:       # (the moves after the cut are unknown: the result is the tag's, not judged)
+            tag = _ascii_result(headers.get("Result", "").strip())
+            return PgnGame(headers=headers, game=game,
+                           clocks=[main.line.clocks.get(ply) for ply in range(1, plies + 1)],
+                           comments=main.line.comments, nags=main.line.nags, variations=main.line.variations,
+                           result=tag if tag in RESULTS else "*", lang="fr" if lang == "fr" else "en",
+                           warnings=self.warnings, number=number, cut=True,
+                           comments_as_written={ply: " ".join(texts) for ply, texts in sorted(main.raw.items())})
         result = self._result(marker)
         reason = None
         reason_text = None
@@ -422,6 +461,11 @@ class _GameReader:
                 stack[-1].line.variations.setdefault(len(stack[-1].line.moves), []).append(frame.line)
             elif kind == "other":
                 raise _Failed(f"unexpected {text!r}{_after(game)}", line=number)
+        while len(stack) > 1 and self.chunk.cut:    # (cut inside a variation: kept as read)
+            frame = stack.pop()
+            frame.close()
+            if not frame.broken:
+                stack[-1].line.variations.setdefault(len(stack[-1].line.moves), []).append(frame.line)
         if len(stack) > 1:
             raise _Failed(f"the variation opened on line {stack[-1].opened} is not closed"
                           f"{_after(game)}", line=stack[-1].opened)
@@ -545,13 +589,19 @@ def outcome_from_tag(tag: str, result: str, claims: Iterable[Termination] = ()) 
 
 # -- the public readers ----------------------------------------------------------------------
 
-def read_games(text: str | Iterable[str], *, rules: str = "fide") -> Iterator[PgnGame | PgnError]:
+def read_games(text: str | Iterable[str], *, rules: str = "fide",
+               max_plies: int | None = None) -> Iterator[PgnGame | PgnError]:
     """Every game of ``text`` (a str or an iterable of lines), in order: a PgnGame, or the
-    PgnError that says why that game cannot be read. ``rules`` is the profile of the Games."""
+    PgnError that says why that game cannot be read. ``rules`` is the profile of the Games.
+
+    ``max_plies``: a game whose main line goes on past so many moves (or that holds more than
+    ``TOKENS_PER_PLY`` times as many tokens: variations, comments, NAGs) is read up to there and
+    is the last one read: ``PgnGame.cut``, its result the Result tag's (``*`` without one), its
+    outcome not judged; the rest of the text is not looked at, so the reading costs so much at most."""
     if rules not in RULE_PROFILES:
         raise ValueError(f"unknown rule profile {rules!r}: expected one of {', '.join(RULE_PROFILES)}")
     number = 0
-    for chunk in _Lexer(text).chunks():
+    for chunk in _Lexer(text, max_plies).chunks():
         if not chunk.is_game():
             continue
         number += 1

@@ -3,10 +3,11 @@
 Contract
 ========
 
-* :meth:`Analyses.request` queues a finished game of the library (404 if unknown, a refusal if it
-  is still being played); one game is analysed at a time (``firmware.analysis``: the service's
-  shared helper engine, ``engine``, the coach's too: Stockfish in its own process at nice 19, one
-  thread, a 16 MB hash), in the order asked.
+* :meth:`Analyses.request` queues a finished game of the library (404 if unknown, a refusal in
+  words if it is still being played, has no move or is ``too_long``: over the library's
+  ``MAX_PLIES``, only its beginning is read); one game is analysed at a time
+  (``firmware.analysis``: the service's shared helper engine, ``engine``, the coach's too:
+  Stockfish in its own process at nice 19, one thread, a 16 MB hash), in the order asked.
 * The analysis of ``<id>`` is kept in ``<state>/analysis/``: ``<id>.json`` (what the page draws,
   with the moves it is of) and ``<id>.pgn`` (the game as Lichess exports an analysed game), each
   written whole (``firmware.atomic_file``). It belongs to the game only while the game's moves are
@@ -17,8 +18,10 @@ Contract
   game is being played (``idle()``), the newest finished game without an analysis is analysed,
   one after the other; an analysis started so stops as soon as a game begins (it is asked for
   again when the board is idle again). An analysis asked for on the page runs, game or not.
-* ``tick()`` is what the watch does every ``WATCH_S`` seconds (tests call it by hand); the watch
-  lists the library in a worker thread first, and a game is read in one, never on the loop.
+* ``tick()`` is what the watch does every ``WATCH_S`` seconds (tests call it by hand): the
+  setting, the library's listing and the analyses kept are read in a worker thread, never on the
+  loop, under ``listing``, the lock the page's listings take too (one listing at a time). A game
+  asked for is queued from its summary (read in a thread); its text is read, once, in a thread.
 * The files of ``<state>/analysis/`` are read as the games are: a symbolic link there (or the
   folder itself a link) is never followed (the page shows no analysis, its download raises
   :class:`AnalysisLink`), and at most ``MAX_KEPT_BYTES`` of a file are read.
@@ -36,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chess_core import PgnError, PgnGame, read_game
+from chess_core import PgnError, PgnGame
 
 from firmware.analysis.annotated import annotated_pgn
 from firmware.analysis.engine import AnalysisLimit, PositionEval, evaluate_game
@@ -46,7 +49,8 @@ from firmware.openings import classify
 from firmware.opponents.engine.helper import HelperEngine
 from firmware.opponents.engine.uci import DEFAULT_ENGINE_PATH, EngineError
 from firmware.tasks import cancel_and_wait
-from firmware.web.library import GameLibrary, UnknownGame
+from firmware.web.library import MAX_PLIES, GameLibrary, UnknownGame, first_game
+from firmware.words import Refusal
 
 log = logging.getLogger(__name__)
 
@@ -54,11 +58,17 @@ __all__ = ["Analyses", "AnalysisLink", "AnalysisRefused", "LIMIT", "WATCH_S"]
 
 LIMIT = AnalysisLimit(movetime_ms=200)   # per position: a 40-move game in about 20 s
 WATCH_S = 10.0                           # how often the idle watch looks
-MAX_KEPT_BYTES = 16 * 1024 * 1024        # an analysis file read back (a 4 MB game's is under 8 MB)
+MAX_KEPT_BYTES = 16 * 1024 * 1024        # an analysis file read back (a 2,000-ply game's is under 8 MB)
+MAX_SETTINGS_BYTES = 4096                # settings.json read back
 
 
-class AnalysisRefused(ValueError):
-    """A game that cannot be analysed now (still being played, no moves); the message says why."""
+class AnalysisRefused(Refusal, ValueError):
+    """A game that cannot be analysed (still being played, no moves, too long), in a player's words:
+    ``status`` is the page's answer (409: not now; 422: never)."""
+
+    @property
+    def status(self) -> int:
+        return 422 if self.key == "analysis_too_long" else 409
 
 
 class AnalysisLink(OSError):
@@ -79,8 +89,10 @@ class Analyses:
 
     def __init__(self, library: GameLibrary, directory: str | Path, *, idle: Callable[[], bool] = lambda: True,
                  engine_path: str = DEFAULT_ENGINE_PATH, limit: AnalysisLimit = LIMIT,
-                 on_change: Callable[[], None] | None = None, engine: HelperEngine | None = None) -> None:
+                 on_change: Callable[[], None] | None = None, engine: HelperEngine | None = None,
+                 listing: asyncio.Lock | None = None) -> None:
         self.library = library
+        self.listing = listing if listing is not None else asyncio.Lock()   # one listing at a time: the page's too
         self.directory = Path(directory)
         self.idle = idle
         self.engine_path = engine_path
@@ -99,17 +111,21 @@ class Analyses:
     # -- the setting ---------------------------------------------------------------------------------
     @property
     def when_idle(self) -> bool:
+        """The setting, read from its file (blocking: in a worker thread)."""
         try:
-            read = self._read("settings.json")
+            read = self._read("settings.json", MAX_SETTINGS_BYTES)
             settings = json.loads(read[1]) if read is not None else None
         except (OSError, ValueError):
             return False
         return isinstance(settings, dict) and settings.get("when_idle") is True
 
-    def set_when_idle(self, on: bool) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        write_atomically(self.directory / "settings.json", json.dumps({"when_idle": bool(on)}) + "\n")
-        self.tick()
+    async def set_when_idle(self, on: bool) -> None:
+        """Keep the setting (written in a thread), then look at once."""
+        def write() -> None:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            write_atomically(self.directory / "settings.json", json.dumps({"when_idle": bool(on)}) + "\n")
+        await asyncio.to_thread(write)
+        await self.tick()
 
     # -- what the page reads ---------------------------------------------------------------------------
     def status(self, game_id: str) -> dict[str, Any] | None:
@@ -141,9 +157,9 @@ class Analyses:
         except UnicodeDecodeError:
             return None
 
-    def _read(self, name: str) -> tuple[tuple[int, int], bytes] | None:
-        """(stamp, bytes) of the file ``name`` of the folder, None if there is none (or it is too
-        big); AnalysisLink if it, or the folder, is a symbolic link."""
+    def _read(self, name: str, most: int = MAX_KEPT_BYTES) -> tuple[tuple[int, int], bytes] | None:
+        """(stamp, bytes) of the file ``name`` of the folder, None if there is none (or it is over
+        ``most`` bytes); AnalysisLink if it, or the folder, is a symbolic link."""
         for path in (self.directory, self.directory / name):
             try:
                 if stat_module.S_ISLNK(path.lstat().st_mode):
@@ -157,9 +173,9 @@ class Analyses:
             return None
         with os.fdopen(fd, "rb") as fh:
             stat = os.fstat(fh.fileno())
-            if not stat_module.S_ISREG(stat.st_mode) or stat.st_size > MAX_KEPT_BYTES:
+            if not stat_module.S_ISREG(stat.st_mode) or stat.st_size > most:
                 return None
-            return (stat.st_mtime_ns, stat.st_size), fh.read(MAX_KEPT_BYTES)
+            return (stat.st_mtime_ns, stat.st_size), fh.read(most)
 
     def _kept(self, game_id: str) -> dict[str, Any] | None:
         path = self.directory / f"{game_id}.json"
@@ -187,13 +203,20 @@ class Analyses:
         return kept
 
     # -- asking ----------------------------------------------------------------------------------------
-    def request(self, game_id: str, *, asked: bool = True) -> dict[str, Any]:
-        """Queue ``game_id`` (UnknownGame, AnalysisRefused); its status."""
-        game = self.library.game(game_id)
-        if game.get("in_progress"):
-            raise AnalysisRefused("the game is still being played: it is analysed once it has ended")
-        if not game.get("uci"):
-            raise AnalysisRefused("the game has no move to analyse")
+    async def request(self, game_id: str, *, asked: bool = True) -> dict[str, Any]:
+        """Queue ``game_id`` (UnknownGame, AnalysisRefused); its status. Its summary is read in a
+        worker thread (the library's, kept since its listing unless the file changed)."""
+        return self._ask(await asyncio.to_thread(self.library.summary, game_id), asked)
+
+    def _ask(self, summary: dict[str, Any], asked: bool) -> dict[str, Any]:
+        """Queue the game of ``summary`` (on the loop: nothing is read here)."""
+        game_id = summary["id"]
+        if summary["in_progress"]:
+            raise AnalysisRefused("analysis_still_played")
+        if summary["too_long"]:
+            raise AnalysisRefused("analysis_too_long", moves=MAX_PLIES // 2)
+        if not summary["plies"]:
+            raise AnalysisRefused("analysis_no_moves")
         if self.status(game_id) is None or self._failed.pop(game_id, None) is not None:
             self._queue.append(_Job(game_id, asked))
             self._start()
@@ -237,8 +260,10 @@ class Analyses:
         """One game: read, searched position by position (the engine's own process), judged and
         kept. The reading, the judging and the writing (CPU and disk) run in a thread, off the
         loop that steps the board: it waits at most Python's switch interval (5 ms) for them."""
-        text = await asyncio.to_thread(self.library.pgn, job.game_id)
-        game = await asyncio.to_thread(read_game, text)
+        text = await asyncio.to_thread(self.library.pgn, job.game_id)      # (the text only) ...
+        game = await asyncio.to_thread(first_game, text)                   # ... read once, within MAX_PLIES
+        if game.cut:        # (it grew past the cap since it was asked for)
+            raise AnalysisRefused("analysis_too_long", moves=MAX_PLIES // 2)
 
         def progress(done: int, total: int) -> None:
             job.done, job.total = done, total
@@ -264,12 +289,11 @@ class Analyses:
             {"moves": [m.uci() for m in game.moves], "review": found.to_json()}))
 
     # -- the idle watch ----------------------------------------------------------------------------------
-    def tick(self, games: list[dict[str, Any]] | None = None) -> None:
+    async def tick(self) -> None:
         """Stop an idle analysis once a game is played; start the next one while idle and asked to
-        (among ``games``, the library's listing, read now if not given)."""
+        (chosen in a worker thread, under the listing lock)."""
         running = self._running
-        idle = self.idle()
-        if not idle:
+        if not self.idle():
             dropped = [j for j in self._queue if not j.asked]
             for job in dropped:
                 self._queue.remove(job)
@@ -278,10 +302,23 @@ class Analyses:
             if dropped or running is not None:
                 self._changed()
             return
-        if running is not None or self._queue or not self.when_idle:
+        if running is not None or self._queue:
             return
-        for summary in games if games is not None else self.library.games():   # newest first
-            if summary["in_progress"] or summary["plies"] < 2 or summary["problem"]:
+        async with self.listing:
+            chosen = await asyncio.to_thread(self._choose)
+        if chosen is None or self._running is not None or self._queue or not self.idle():
+            return      # (a game began, or one was asked for, meanwhile)
+        try:
+            self._ask(chosen, asked=False)
+        except AnalysisRefused:
+            pass
+
+    def _choose(self) -> dict[str, Any] | None:
+        """The newest finished game without an analysis, if the setting says so (in a thread)."""
+        if not self.when_idle:
+            return None
+        for summary in self.library.games():   # newest first
+            if summary["in_progress"] or summary["plies"] < 2 or summary["problem"] or summary["too_long"]:
                 continue
             game_id = summary["id"]
             try:
@@ -290,11 +327,8 @@ class Analyses:
                     continue
             except (AnalysisLink, UnknownGame):
                 continue
-            try:
-                self.request(game_id, asked=False)
-            except (UnknownGame, AnalysisRefused):
-                continue
-            return
+            return summary
+        return None
 
     def start(self) -> None:
         """Watch for idle moments (on the running loop); idempotent."""
@@ -304,7 +338,7 @@ class Analyses:
     async def _watch_loop(self) -> None:
         while True:
             try:
-                self.tick(await asyncio.to_thread(self.library.games) if self.idle() and self.when_idle else [])
+                await self.tick()
             except Exception:  # noqa: BLE001 - the watch must outlive a bad file
                 log.exception("the idle analysis watch failed")
             await asyncio.sleep(WATCH_S)

@@ -7,10 +7,14 @@ link (someone's link to /etc/...) is neither listed nor followed.
 
 Budgets: a file is read up to ``MAX_PGN_BYTES`` (a bigger one, an import of thousands of games, is
 listed with what was read and ``cut``), and only its first game is played (``more_games`` says
-there are others). Summaries are kept per file, keyed by its size and modification time, so a
-file is read again only when it changes; the replay of a game (every FEN, the SAN in both
-languages) is kept for the ``DETAILS_KEPT`` games opened last (``DETAILS_PLIES`` plies at most). Reading is blocking: the page's
-routes call these methods in a worker thread, never on the loop (the methods are thread-safe).
+there are others), up to ``MAX_PLIES`` plies (a longer one is ``cut`` and ``too_long``: listed and
+replayed as far as it is read, never analysed). Summaries are kept per file, keyed by its size and
+modification time, so a file is read again only when it changes; the replay of a game (every FEN,
+the SAN in both languages) is kept for the ``DETAILS_KEPT`` games opened last (``DETAILS_PLIES``
+plies at most). A file is read by one thread at a time: a second asking for the same file as it
+is (its id and stamp) waits for the first's reading and shares it. The downloads (``pgn``,
+``all_pgn``) read the text only, never the moves. Reading is blocking: the page's routes call
+these methods in a worker thread, never on the loop (the methods are thread-safe).
 
 A file that is empty, binary or whose first game cannot be played is listed as ``damaged`` with
 why in the player's words (``damaged``, ``damaged_fr``). A game is ``in_progress`` only while
@@ -27,7 +31,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from chess_core import Game, PgnError, PgnGame, read_games, san, square_name
 
@@ -35,12 +39,19 @@ from firmware.words import outcome_text, player_name, prompt
 
 MAX_PGN_BYTES = 4 * 1024 * 1024   # what is read of one file; the board's own games are a few kB
 MAX_ALL_BYTES = 32 * 1024 * 1024  # /games.pgn: the newest files that fit
+# The plies of a game read: the longest game played over the board (Nikolić-Arsović, 1989) has 538,
+# and the 75-move rule ends the longest ones; 2,000 is nearly four times that, and costs about 0.1 s
+# and 5 MB to read and replay here (a Pi Zero 2 W: under a second), 7 minutes to analyse. A legal
+# 4 MB file holds 538,164 plies (knights out and back): 19 s and 460 MB to read it all.
+MAX_PLIES = 2_000
 DETAILS_KEPT = 8                  # replays kept (a long game's is ~100 kB) ...
-DETAILS_PLIES = 20_000            # ... and their plies at most (a 4 MB file of knight moves has 500,000)
+DETAILS_PLIES = 20_000            # ... and their plies at most; a replay over it is not kept
+FLIGHT_WAIT_S = 60.0              # a thread waiting for another's reading of a file (then reads itself)
 ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,200}")
 _CONTROL = bytes(range(32)).replace(b"\t", b"").replace(b"\n", b"").replace(b"\r", b"").replace(b"\x0c", b"")
 
 Stamp = tuple[int, int]
+T = TypeVar("T")
 
 
 class UnknownGame(LookupError):
@@ -82,8 +93,9 @@ def _binary(data: bytes) -> bool:
     return b"\x00" in data or len(head.translate(None, _CONTROL)) < len(head) * 0.95
 
 
-def read_file(path: Path) -> _Read:
-    """Read ``path`` within the budget (OSError if it is not a regular file, a link included)."""
+def _read_bytes(path: Path) -> tuple[bytes, bool, Stamp]:
+    """The first ``MAX_PGN_BYTES`` of ``path``, whether there is more, its stamp (OSError if it is
+    not a regular file, a link included)."""
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)   # a link put there meanwhile fails
     with os.fdopen(fd, "rb") as fh:
         stat = os.fstat(fh.fileno())
@@ -91,8 +103,29 @@ def read_file(path: Path) -> _Read:
             raise OSError(f"{path} is not a regular file")
         data = fh.read(MAX_PGN_BYTES)
         cut = len(fh.read(1)) > 0
-    stamp = (stat.st_mtime_ns, stat.st_size)
-    return parse(data, cut, stamp)
+    return data, cut, (stat.st_mtime_ns, stat.st_size)
+
+
+def read_file(path: Path) -> _Read:
+    """Read ``path`` within the budget (OSError if it is not a regular file, a link included)."""
+    return parse(*_read_bytes(path))
+
+
+def read_text(path: Path) -> str:
+    """The text of ``path`` within the budget, its moves not read: "" for an empty or binary file."""
+    data, _, _ = _read_bytes(path)
+    return "" if not data.strip() or _binary(data) else data.decode("utf-8", errors="replace")
+
+
+def first_game(text: str) -> PgnGame:
+    """The first game of a file's ``text``, read as the library reads it (up to ``MAX_PLIES``:
+    ``cut`` beyond); PgnError if it cannot be read or there is none."""
+    found = next(read_games(_lines(text), max_plies=MAX_PLIES), None)
+    if found is None:
+        raise PgnError("no game", number=0)
+    if isinstance(found, PgnError):
+        raise found
+    return found
 
 
 def _lines(text: str) -> Iterator[str]:
@@ -117,7 +150,7 @@ def parse(data: bytes, cut: bool, stamp: Stamp) -> _Read:
     if _binary(data):
         return damaged("file_binary")
     text = data.decode("utf-8", errors="replace")
-    found = read_games(_lines(text))          # (lazily: the second game is only looked at)
+    found = read_games(_lines(text), max_plies=MAX_PLIES)   # (lazily: the second game is only looked at)
     first = next(found, None)
     if first is None:
         return damaged("file_empty", text=text)
@@ -142,6 +175,7 @@ class GameLibrary:
         self._lock = threading.Lock()
         self._summaries: dict[str, tuple[Stamp, dict[str, Any]]] = {}
         self._details: OrderedDict[str, tuple[Stamp, dict[str, Any], dict[str, Any]]] = OrderedDict()
+        self._flights: dict[tuple[str, str, Stamp], _Flight] = {}
 
     def _files(self) -> dict[str, Path]:
         try:
@@ -168,17 +202,49 @@ class GameLibrary:
             kept = self._summaries.get(game_id)
         if kept is not None and kept[0] == stamp:
             return kept[1]
-        found = read_file(path)
+        found = self._read(game_id, path, stamp)
         summary = self._summarise(game_id, found)
         with self._lock:
             self._summaries[game_id] = (found.stamp, summary)
         return summary
 
+    def _read(self, game_id: str, path: Path, stamp: Stamp) -> _Read:
+        """The file read (one thread reads it; others asking meanwhile share that reading)."""
+        return self._once(("read", game_id, stamp), lambda: read_file(path))
+
+    def _once(self, key: tuple[str, str, Stamp], read: Callable[[], T]) -> T:
+        """``read()``, unless another thread is doing it for ``key``: then wait for its result (at
+        most ``FLIGHT_WAIT_S``) and share it, so that a file is never read twice at once."""
+        with self._lock:
+            flight = self._flights.get(key)
+            mine = flight is None
+            if flight is None:
+                flight = self._flights[key] = _Flight()
+            else:
+                flight.waiting += 1
+        if not mine:
+            if flight.done.wait(FLIGHT_WAIT_S):
+                if flight.error is not None:
+                    raise flight.error
+                return flight.value    # type: ignore[no-any-return]
+            return read()              # (a reading that long: not waited for again)
+        try:
+            flight.value = read()
+            return flight.value        # type: ignore[no-any-return]
+        except BaseException as exc:
+            flight.error = exc
+            raise
+        finally:
+            with self._lock:
+                del self._flights[key]
+            flight.done.set()
+
     @staticmethod
     def _summarise(game_id: str, found: _Read) -> dict[str, Any]:
         first = found.game
         headers: dict[str, str] = dict(first.headers) if first is not None else {}
-        outcome = first.game.outcome if first is not None else None
+        too_long = first is not None and first.cut
+        outcome = first.game.outcome if first is not None and not too_long else None   # (cut: not known)
         result = first.result if first is not None else "*"
         if result == "*" and outcome is not None:     # no result written, but the moves ended the game
             result = outcome.result()
@@ -203,7 +269,8 @@ class GameLibrary:
                                          if found.damaged else None),
             "damaged": prompt(found.damaged, "en", **found.values) if found.damaged else None,
             "damaged_fr": prompt(found.damaged, "fr", **found.values) if found.damaged else None,
-            "cut": found.cut,
+            "cut": found.cut or too_long,
+            "too_long": too_long,                      # (more than MAX_PLIES plies: not analysed)
             "more_games": found.more_games,
             "moves": " ".join(m.uci() for m in first.moves) if first is not None else "",   # (one str: small)
             "mtime_ns": found.stamp[0],
@@ -244,6 +311,14 @@ class GameLibrary:
             raise UnknownGame(game_id)
         return path
 
+    def summary(self, game_id: str) -> dict[str, Any]:
+        """One game's summary, as listed (read only if the file changed since it was)."""
+        path = self._path(game_id)
+        try:
+            return self._public(self._summary(game_id, path), self._playing())
+        except OSError:
+            raise UnknownGame(game_id) from None
+
     def game(self, game_id: str) -> dict[str, Any]:
         """One game to replay: headers, the FEN of every position, the SAN (en and fr) of every move."""
         path = self._path(game_id)
@@ -254,14 +329,14 @@ class GameLibrary:
                 if kept is not None and kept[0] == stamp:
                     self._details.move_to_end(game_id)
             if kept is None or kept[0] != stamp:
-                kept = self._read_detail(game_id, path)
+                kept = self._once(("detail", game_id, stamp), lambda: self._read_detail(game_id, path, stamp))
         except OSError:
             raise UnknownGame(game_id) from None
         _, summary, detail = kept
         return {**self._public(summary, self._playing()), **detail}
 
-    def _read_detail(self, game_id: str, path: Path) -> tuple[Stamp, dict[str, Any], dict[str, Any]]:
-        found = read_file(path)
+    def _read_detail(self, game_id: str, path: Path, stamp: Stamp) -> tuple[Stamp, dict[str, Any], dict[str, Any]]:
+        found = self._read(game_id, path, stamp)
         summary = self._summarise(game_id, found)
         first = found.game
         if first is None:
@@ -272,10 +347,11 @@ class GameLibrary:
         kept = (found.stamp, summary, detail)
         with self._lock:
             self._summaries[game_id] = (found.stamp, summary)
-            self._details[game_id] = kept
-            self._details.move_to_end(game_id)
-            while len(self._details) > 1 and (len(self._details) > DETAILS_KEPT or sum(
-                    len(d["uci"]) for _, _, d in self._details.values()) > DETAILS_PLIES):
+            self._details.pop(game_id, None)
+            if len(detail["uci"]) <= DETAILS_PLIES:      # (a replay over the budget is not kept at all)
+                self._details[game_id] = kept
+            while len(self._details) > DETAILS_KEPT or sum(
+                    len(d["uci"]) for _, _, d in self._details.values()) > DETAILS_PLIES:
                 self._details.popitem(last=False)
         return kept
 
@@ -289,9 +365,9 @@ class GameLibrary:
         return moves.split()
 
     def pgn(self, game_id: str) -> str:
-        """The PGN text of one game, as recorded (its first ``MAX_PGN_BYTES``)."""
+        """The PGN text of one game, as recorded (its first ``MAX_PGN_BYTES``; its moves not read)."""
         try:
-            return read_file(self._path(game_id)).text or ""
+            return read_text(self._path(game_id))
         except OSError:
             raise UnknownGame(game_id) from None
 
@@ -311,12 +387,22 @@ class GameLibrary:
         texts = []
         for path in reversed(chosen):
             try:
-                found = read_file(path)
+                text = read_text(path)    # (the text only: the moves are not read)
             except OSError:
                 continue  # removed or unreadable meanwhile
-            if found.damaged not in ("file_binary", "file_empty") and found.text.strip():
-                texts.append(found.text.strip() + "\n")
+            if text.strip():
+                texts.append(text.strip() + "\n")
         return "\n".join(texts)
 
 
-__all__ = ["GameLibrary", "UnknownGame", "MAX_PGN_BYTES", "read_file"]
+class _Flight:
+    """One thread's reading of a file as it is, that others wait for and share."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.value: Any = None
+        self.error: BaseException | None = None
+        self.waiting = 0          # the threads waiting for it (the tests look)
+
+
+__all__ = ["GameLibrary", "UnknownGame", "MAX_PGN_BYTES", "MAX_PLIES", "first_game", "read_file", "read_text"]

@@ -43,7 +43,8 @@ class LibraryPages:
     * ``GET /api/games``: ``{"games": [summary...], "analysis": {"when_idle": bool}}``;
       ``GET /api/games/{id}``: one game, replayed, with ``analysis`` (the page's review of it, or
       null) and ``analysing`` (``{"state": "queued" | "running" | "failed", ...}`` or null).
-    * ``POST /api/games/{id}/analysis``: analyse the game (a finished one; 409 otherwise), 202.
+    * ``POST /api/games/{id}/analysis``: analyse the game, 202 (a refusal in words: 409 while it
+      is played or without moves, 422 when it is too long to analyse).
     * ``POST /api/analysis/settings`` ``{"when_idle": bool}``: analyse finished games while idle.
     * ``POST /api/board/show`` ``{"played": uci|null, "best": uci|null}``: light a reviewed move
       and the better one on the board's LEDs while no game is played (``{"shown": false}`` else).
@@ -54,7 +55,8 @@ class LibraryPages:
     * The reading routes change nothing and need no pairing; the POSTs are commands, under the
       server's guard as every other.
     * The files are read in a worker thread (``asyncio.to_thread``), never on the loop that steps
-      the board; one listing at a time (a second waits for it, then finds the summaries made).
+      the board; one listing at a time, the idle analyses' included (a second waits for it, then
+      finds the summaries made).
     * An analysis kept as a link (``analysis/<id>.pgn`` pointing elsewhere) is not followed: its
       download is a 403 that says so.
     """
@@ -65,7 +67,7 @@ class LibraryPages:
         self.analyses = analyses
         self.backend = backend
         self.clock = clock
-        self._listing = asyncio.Lock()
+        self._listing = analyses.listing if analyses is not None else asyncio.Lock()
 
     def add_to(self, router: Router) -> None:
         router.add_get("/api/games", self.games)
@@ -80,7 +82,7 @@ class LibraryPages:
         library = self.library
         async with self._listing:
             games = await asyncio.to_thread(library.games) if library is not None else []
-        when_idle = self.analyses.when_idle if self.analyses is not None else False
+        when_idle = await self._when_idle()
         return json_response({"games": games, "analysis": {"when_idle": when_idle}}, headers=dict(NO_STORE))
 
     async def game(self, request: Request) -> Response:
@@ -103,23 +105,26 @@ class LibraryPages:
         if self.analyses is None:
             return error_answer(404, "no analyses here")
         check_body(self._json(request), {})
-        try:   # (read in a thread first: the request finds it kept)
-            await asyncio.to_thread(self._library().game, request.match_info["id"])
-            status = self.analyses.request(request.match_info["id"])
+        self._library()
+        try:
+            status = await self.analyses.request(request.match_info["id"])
         except UnknownGame:
             return error_answer(404, "no such game")
         except AnalysisRefused as exc:
-            return error_answer(409, str(exc))
+            return refusal_answer(exc, exc.status)
         return json_response({"ok": True, "analysing": status}, status=202, headers=dict(NO_STORE))
 
     async def analysis_settings(self, request: Request) -> Response:
         if self.analyses is None:
             return error_answer(404, "no analyses here")
         values = check_body(self._json(request), ANALYSIS_SETTINGS)
-        async with self._listing:    # (the idle watch looks at once: at summaries kept, read in a thread)
-            await asyncio.to_thread(self._library().games)
-        self.analyses.set_when_idle(values["when_idle"])
-        return json_response({"ok": True, "when_idle": self.analyses.when_idle}, headers=dict(NO_STORE))
+        self._library()
+        await self.analyses.set_when_idle(values["when_idle"])    # (it looks at once, in a thread)
+        return json_response({"ok": True, "when_idle": await self._when_idle()}, headers=dict(NO_STORE))
+
+    async def _when_idle(self) -> bool:
+        analyses = self.analyses
+        return await asyncio.to_thread(lambda: analyses.when_idle) if analyses is not None else False
 
     async def show(self, request: Request) -> Response:
         values = check_body(self._json(request), SHOW)

@@ -395,3 +395,31 @@ def test_a_huge_comment_is_cut_to_its_budget_and_the_game_reads_on():
     assert first.comments[1].startswith("lorem ipsum") and first.comments[3].startswith("word word")
     assert sum("is cut there" in w for w in first.warnings) == 3
     assert any(w.startswith("line 3:") for w in first.warnings)
+
+
+# -- a ply cap (issue 32, item 5: a 4 MB game of 538,164 plies) -----------------------------------
+
+def test_a_game_past_the_ply_cap_is_read_up_to_it_and_nothing_after_it():
+    """``max_plies``: the main line is read up to the cap, the result is the tag's (the outcome not judged), and the games after it are not read."""
+    text = ('[Result "0-1"]\n\n1. e4 e5 2. Nf3 (2. Nc3 Nc6 3. f4) Nc6 3. Bb5 a6 0-1\n\n'
+            '[White "Next"]\n\n1. d4 *\n')
+    cut = list(read_games(text, max_plies=4))
+    assert len(cut) == 1 and cut[0].cut and san(cut[0]) == ["e4", "e5", "Nf3", "Nc6"]
+    assert cut[0].result == "0-1" and cut[0].game.outcome is None
+    assert "cut after 4 plies" in cut[0].warnings[0]
+    assert [v.san for v in cut[0].variations[3]] == [["Nc3", "Nc6", "f4"]]
+    whole = list(read_games(text, max_plies=6))
+    assert [len(g.moves) for g in whole] == [6, 1] and not any(g.cut for g in whole)
+    assert whole[0].game.outcome is not None        # (not cut: judged as before)
+
+
+def test_a_game_of_comments_past_the_token_cap_is_cut():
+    """Tokens of every kind count too (``TOKENS_PER_PLY`` a ply of the cap): 4 MB of ``{x}``
+    does not fill a list of a million comments; a variation open at the cut is kept as read."""
+    from chess_core.pgn_reader import TOKENS_PER_PLY
+    game = read_games("1. e4 " + "{x} " * 10_000 + "e5 *", max_plies=10)
+    found = next(game)
+    assert found.cut and san(found) == ["e4"] and next(game, None) is None
+    assert len(found.comments_as_written[1].split()) == 10 * TOKENS_PER_PLY - 2
+    inside = next(read_games("1. e4 (1. d4 d5 " + "$1 " * 10_000 + ") e5 *", max_plies=10))
+    assert inside.cut and san(inside) == ["e4"] and [v.san for v in inside.variations[1]] == [["d4", "d5"]]

@@ -60,7 +60,7 @@ async def test_200_hints_at_once_with_an_engine_opponent_and_an_analysis_run_at_
                                player="Anna", now=table.clock.now)
         table.setup()
         assert companion.analyses is not None and companion.analyses.engine is table.session.coach.engine
-        companion.analyses.request(FINISHED)             # a library game analysed meanwhile
+        await companion.analyses.request(FINISHED)       # a library game analysed meanwhile
         connections = asyncio.Semaphore(8)               # (a page's client: the server takes 16 a client)
 
         async def hint() -> tuple[int, dict]:

@@ -260,3 +260,113 @@ def test_the_replays_kept_have_a_budget(tmp_path, monkeypatch):
     assert 0 < len(kept) < 10 and kept[-1] == "g9"
     assert sum(plies[int(k[1:])] for k in kept) <= 100 or len(kept) == 1
     assert library.game("g0")["plies"] == plies[0]            # (read again when asked)
+
+
+# -- issue 32, item 5: a long game, and one reading of a file at a time ----------------------------
+
+def shuffle(plies: int, result: str = "1/2-1/2") -> str:
+    """A legal game of ``plies`` plies: both knights go out and back (538,164 of them fill 4 MB)."""
+    cycle = ("Nf3", "Nf6", "Ng1", "Ng8")
+    moves = [f"{p // 2 + 1}. {cycle[p % 4]}" if p % 2 == 0 else cycle[p % 4] for p in range(plies)]
+    lines = [" ".join(moves[i:i + 16]) for i in range(0, plies, 16)]
+    return f'[White "A"]\n[Black "B"]\n[Result "{result}"]\n\n' + "\n".join(lines) + f" {result}\n"
+
+
+def test_a_4_mb_game_is_read_up_to_the_ply_cap_within_a_memory_budget(tmp_path):
+    """A legal 4 MB file of one game (538,164 plies) took 460 MB and 19 s to list, 660 MB to open,
+    and its replay stayed kept: it is read up to MAX_PLIES, listed and replayed as far as it is read,
+    ``cut`` and ``too_long``, with the result its tag says (its ending is not known)."""
+    import tracemalloc
+    from firmware.web.library import MAX_PLIES
+    d = tmp_path / "games"
+    d.mkdir()
+    (d / "long.pgn").write_text(shuffle(538_164))
+    assert MAX_PGN_BYTES - 64 < (d / "long.pgn").stat().st_size <= MAX_PGN_BYTES
+    library = GameLibrary(d)
+    tracemalloc.start()
+    try:
+        [listed] = library.games()
+        game = library.game("long")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (listed["plies"], listed["cut"], listed["too_long"], listed["result"]) == (MAX_PLIES, True, True, "1/2-1/2")
+    assert not listed["damaged"] and listed["ending"] is None and not listed["in_progress"]
+    assert len(game["fens"]) == MAX_PLIES + 1 and game["san"]["fr"][:2] == ["Cf3", "Cf6"] and game["too_long"]
+    assert peak < 32 * 1024 * 1024, f"{peak / 1e6:.0f} MB"
+    (d / "short.pgn").write_text(shuffle(MAX_PLIES))          # (as long as the cap: whole)
+    short = {g["id"]: g for g in GameLibrary(d).games()}["short"]
+    assert (short["plies"], short["cut"], short["too_long"]) == (MAX_PLIES, False, False) and short["ending"]
+
+
+def test_a_replay_over_the_budget_is_never_kept(tmp_path, monkeypatch):
+    """The replays kept had at least the last one opened, whatever its size: a game over the
+    budget (its plies) is read again when asked again, and pushes the others out."""
+    import firmware.web.library as library_module
+    monkeypatch.setattr(library_module, "DETAILS_PLIES", 6)
+    reads = []
+    real = library_module.read_file
+    monkeypatch.setattr(library_module, "read_file", lambda path: reads.append(path.stem) or real(path))
+    d = tmp_path / "games"
+    record(d, "short", ("e4", "e5"))
+    record(d, "mate", SHEPHERD)                 # 7 plies: over the budget
+    library = GameLibrary(d)
+    library.game("short")
+    library.game("short")
+    assert reads == ["short"]                   # (kept)
+    assert library.game("mate")["plies"] == 7 and library.game("mate")["plies"] == 7
+    assert reads == ["short", "mate", "mate"]   # never kept
+    library.game("short")
+    assert reads[-1] == "mate"                  # ... and the small one still is
+
+
+def test_the_downloads_read_the_text_not_the_moves(games, monkeypatch):
+    """/games.pgn and /games/<id>.pgn return the text: its games are not read (a parse of every
+    file, 19 s for a 4 MB one, only to give its text back)."""
+    import chess_core.pgn_reader as reader
+    parses = []
+    real = reader._Lexer.__init__
+    monkeypatch.setattr(reader._Lexer, "__init__", lambda self, *a, **kw: parses.append(1) or real(self, *a, **kw))
+    (games / "picture.pgn").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    library = GameLibrary(games)
+    assert library.pgn("2025-03-01_1000_Anna-vs-Ben") == (games / "2025-03-01_1000_Anna-vs-Ben.pgn").read_text()
+    assert library.pgn("picture") == ""
+    assert library.all_pgn().count("[Event ") == 2
+    assert parses == []
+
+
+def test_a_file_is_read_once_however_many_ask_for_it_at_once(tmp_path, monkeypatch):
+    """Two openings of one game and a listing at the same moment read its file once, and share
+    that reading (three parses of a long game at once: three times the memory)."""
+    import time
+    import firmware.web.library as library_module
+    d = tmp_path / "games"
+    record(d, "mate", SHEPHERD)
+    reads, entered, release = [], threading.Event(), threading.Event()
+    real = library_module.read_file
+
+    def held(path):
+        reads.append(path.stem)
+        entered.set()
+        release.wait(30)
+        return real(path)
+
+    monkeypatch.setattr(library_module, "read_file", held)
+    library = GameLibrary(d)
+    found = {}
+    first = threading.Thread(target=lambda: found.setdefault("first", library.game("mate")))
+    first.start()
+    assert entered.wait(30)
+    others = [threading.Thread(target=lambda: found.setdefault("second", library.game("mate"))),
+              threading.Thread(target=lambda: found.setdefault("listed", library.games()))]
+    for thread in others:
+        thread.start()
+    deadline = time.monotonic() + 30        # (until both wait for the first reading, or read too)
+    while (len(reads) < 2 and sum(f.waiting for f in getattr(library, "_flights", {}).values()) < 2
+           and time.monotonic() < deadline):
+        time.sleep(0.001)
+    release.set()
+    for thread in (first, *others):
+        thread.join(30)
+    assert reads == ["mate"]
+    assert found["first"]["san"] == found["second"]["san"] and found["listed"][0]["plies"] == 7
