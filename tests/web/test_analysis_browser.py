@@ -104,3 +104,19 @@ def test_the_idle_analysis_setting_is_kept(sim, open_page):
     page.click('[data-tab="library"]')
     expect(page.locator("#analyse-when-idle")).to_be_checked()
     assert page.request.get(server.url + "api/games").json()["analysis"] == {"when_idle": True}
+
+
+def test_a_damaged_file_is_listed_by_its_name_and_why(sim, open_page, tmp_path):
+    """A tester found damaged files listed as identical rows "? – ? · damaged · 0 moves" with the
+    reason in a tooltip only (a phone shows none): each row names its file and says why."""
+    games = tmp_path / "state0" / "games"
+    games.mkdir(parents=True)
+    (games / "empty-import.pgn").write_text("", encoding="utf-8")
+    (games / "noise.pgn").write_bytes(bytes(range(256)) * 8)
+    server = sim()
+    page = open_page(server)
+    page.click("[data-tab=library]")
+    rows = page.locator("#library li")
+    expect(rows.filter(has_text="empty-import.pgn")).to_contain_text("empty")
+    expect(rows.filter(has_text="noise.pgn")).to_have_count(1)
+    assert "? – ?" not in page.locator("#library").inner_text()

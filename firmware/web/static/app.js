@@ -942,8 +942,10 @@
       const state = g.damaged ? w("library_damaged", "damaged") : g.abandoned ? w("abandoned", "unfinished (abandoned)")
         : g.in_progress ? w("in_progress", "in progress") : g.result;
       const notes = [g.more_games && w("library_more_games", "its first game only"), g.cut && w("library_cut", "a big file: only its beginning is read")].filter(Boolean);
-      b.textContent = `${white} – ${black} · ${state} · ${count} · ${when}${notes.length ? " · " + notes.join(" · ") : ""}`;
       const damaged = (ui.lang === "fr" && g.damaged_fr) || g.damaged;   // why, in the chosen language
+      // A damaged file has no players nor date to show: its name and why, in plain sight (a phone shows no tooltip).
+      b.textContent = damaged ? `${g.id}.pgn · ${state}: ${damaged}`
+        : `${white} – ${black} · ${state} · ${count} · ${when}${notes.length ? " · " + notes.join(" · ") : ""}`;
       if (damaged || g.problem) b.title = damaged || g.problem;
       b.addEventListener("click", () => openGame(g.id));
       const a = document.createElement("a");
