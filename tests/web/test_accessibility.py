@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -236,7 +237,11 @@ def test_the_boards_voice_is_switched_off_and_on_from_the_page(sim, open_page, t
         page.locator(f'#board [data-square="{frm}"]').click()
         page.locator(f'#board [data-square="{to}"]').click()
     expect(page.locator("#said")).to_have_text("e4")
-    said_on = [e["text"] for e in read_index(out)]
+    # The board's espeak-ng (a real process) writes its file a moment after the page says it:
+    # its index line is waited for, 10 s at most.
+    deadline = time.monotonic() + 10
+    while "e4" not in (said_on := [e["text"] for e in read_index(out)]) and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
     assert said_on[-1] == "e4"
     tab(page, "settings")
     switch.uncheck()
