@@ -27,11 +27,11 @@ sim: install
 
 # The types: strict for the bottom layers (pure rules, hardware, network) and the pure referee, checked for the rest.
 typecheck: install-dev
-	$(BIN)/mypy --strict chess_core board_driver netserver
+	$(BIN)/mypy --strict chess_core board_driver netserver club_wire
 	$(BIN)/mypy --strict firmware/referee
 	$(BIN)/mypy --strict firmware/emulation
 	$(BIN)/mypy --strict firmware/voice
-	$(BIN)/mypy firmware
+	$(BIN)/mypy firmware hub
 
 test: system-deps install-dev typecheck
 	$(BIN)/python -m pytest -q

@@ -39,9 +39,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from chess_core import Game  # noqa: E402
-from firmware.club.message import game_message  # noqa: E402
-from firmware.club.topics import QOS, game_topic  # noqa: E402
-from firmware.hub.broker import write_broker_files  # noqa: E402
+from club_wire.message import game_message  # noqa: E402
+from club_wire.topics import QOS, game_topic  # noqa: E402
+from hub.broker import write_broker_files  # noqa: E402
 
 CLUB = "bench"
 POLL_S = 1.0
@@ -279,8 +279,8 @@ async def polling_hub(port: int, boards_url: str, names: list[str], state: Path)
     """The peer hub: the same Hub core and page, fed by polling every board once a second."""
     import httpx
 
-    from firmware.hub.core import Hub
-    from firmware.hub.server import HubServer
+    from hub.core import Hub
+    from hub.server import HubServer
     hub = Hub(state)
     server = HubServer(hub)
     await server.start("127.0.0.1", port)

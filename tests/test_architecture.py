@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("chess_core", "board_driver", "netserver", "firmware")
+PACKAGES = ("chess_core", "board_driver", "netserver", "club_wire", "firmware", "hub")
 OURS = PACKAGES + ("coprocessor",)
 
 # Layer of each part (a module belongs to the longest prefix listed); imports go to a lower or the
@@ -25,6 +25,7 @@ LAYERS = {
     "chess_core": 0,
     "board_driver": 0,
     "netserver": 0,
+    "club_wire": 0,
     "firmware.config": 1,
     "firmware.words": 1,
     "firmware.atomic_file": 1,
@@ -39,7 +40,7 @@ LAYERS = {
     "firmware.service": 5,
     "firmware.web": 5,
     "firmware.club": 5,
-    "firmware.hub": 5,
+    "hub": 5,
     "firmware.emulation": 5,
     "firmware.voice": 5,
     "firmware.commands": 6,
@@ -123,6 +124,26 @@ def test_netserver_imports_only_the_standard_library():
             assert top == "netserver" or top in sys.stdlib_module_names, f"{name} imports {imported}"
 
 
+def test_the_clubs_wire_format_imports_only_the_standard_library():
+    """The topics and messages the board and the hub share know neither of them."""
+    for name in (n for n in MODULES if n.startswith("club_wire")):
+        for imported in imports_of(name):
+            top = imported.split(".")[0]
+            assert top == "club_wire" or top in sys.stdlib_module_names, f"{name} imports {imported}"
+
+
+def test_the_hub_is_an_application_of_its_own():
+    """The hub runs on another machine than the board: it takes the wire format, the server and
+    the rules, never the board's session, referee, web companion or driver; and only the
+    ``echiquier hub`` command imports it."""
+    for name in (n for n in MODULES if n.startswith("hub")):
+        for imported in imports_of(name):
+            assert not imported.startswith(("firmware.session", "firmware.referee", "firmware.web", "board_driver",
+                                            "firmware.club")), f"{name} imports {imported}"
+    for name in (n for n in MODULES if not n.startswith("hub")):
+        assert not any(i.split(".")[0] == "hub" for i in imports_of(name)) or name == "firmware.commands.hub", name
+
+
 def test_board_driver_never_imports_chess_or_the_service():
     for name in (n for n in MODULES if n.startswith("board_driver")):
         for imported in imports_of(name):
@@ -171,7 +192,7 @@ def test_what_the_board_says_is_decided_purely(name):
 
 def test_only_the_club_hub_imports_aiohttp():
     """The board's page runs on netserver (importing aiohttp took 14 MB of resident memory)."""
-    for name in (n for n in MODULES if not n.startswith("firmware.hub")):
+    for name in (n for n in MODULES if not n.startswith("hub")):
         for imported in imports_of(name):
             assert imported.split(".")[0] != "aiohttp", f"{name} imports {imported}"
 
@@ -250,7 +271,7 @@ def test_only_the_game_sets_its_own_outcome():
 
 
 # The hub's wait is on its own stop event (a cancellation lost there meets the stop, which ends the loop).
-WAIT_FOR_LEFT = ("firmware.hub.app",)
+WAIT_FOR_LEFT = ("hub.app",)
 
 
 def test_no_asyncio_wait_for_that_could_drop_a_cancellation():

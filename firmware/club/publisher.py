@@ -21,9 +21,9 @@ from typing import Any, Callable
 
 import paho.mqtt.client as mqtt
 
-from firmware.club.message import game_message, parse_pairing
+from club_wire.message import game_message, parse_pairing
 from firmware.session.state import SessionState, to_json
-from firmware.club.topics import QOS, Broker, game_topic, pairing_topic, read_credentials, status_topic
+from club_wire.topics import QOS, Broker, game_topic, pairing_topic, read_credentials, status_topic
 
 log = logging.getLogger(__name__)
 

@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    from firmware.club.topics import NAME
+    from club_wire.topics import NAME
     if not NAME.fullmatch(args.club):
         print(f"echiquier hub: --club {args.club!r}: letters, digits, - and _ only", file=sys.stderr)
         return 2
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.broker:
         print("echiquier hub: --broker URL is needed (or --broker-config DIR)", file=sys.stderr)
         return 2
-    from firmware.hub.app import HubOptions, serve
+    from hub.app import HubOptions, serve
     from netserver.host_names import bind_names
     rules = {k: v for k, v in (("time_control", args.time_control), ("rules", args.rules),
                                ("draw_offers_from_move", args.draw_offers_from), ("event", args.event))
@@ -76,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _broker_config(args: argparse.Namespace) -> int:
-    from firmware.hub.broker import parse_boards, write_broker_files
-    from firmware.club.topics import NAME
+    from hub.broker import parse_boards, write_broker_files
+    from club_wire.topics import NAME
     boards = parse_boards(args.boards)
     bad = [b for b in boards if not NAME.fullmatch(b)]
     if bad or not boards:

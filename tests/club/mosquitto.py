@@ -8,7 +8,7 @@ import subprocess
 import threading
 from pathlib import Path
 
-from firmware.hub.broker import BrokerFiles, write_broker_files
+from hub.broker import BrokerFiles, write_broker_files
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 CLUB = "testclub"

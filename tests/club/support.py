@@ -10,9 +10,9 @@ import chess.pgn
 import io
 
 from firmware.club.publisher import BoardPublisher
-from firmware.club.topics import Broker
-from firmware.hub.app import HubApp, HubOptions
-from firmware.hub.core import Hub
+from club_wire.topics import Broker
+from hub.app import HubApp, HubOptions
+from hub.core import Hub
 
 from .mosquitto import CLUB, Mosquitto
 

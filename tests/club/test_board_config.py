@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from firmware.club.topics import Broker, read_credentials
+from club_wire.topics import Broker, read_credentials
 from firmware.config import ConfigError, loads_config
 
 

@@ -7,7 +7,7 @@ import os
 import httpx
 import pytest
 
-from firmware.hub.broadcast import RATE_LIMIT_WAIT_S, BroadcastPusher
+from hub.broadcast import RATE_LIMIT_WAIT_S, BroadcastPusher
 from tests.fakes.fake_broadcast import FakeBroadcast
 from tests.firmware.session_support import Table
 

@@ -5,11 +5,11 @@ import json
 
 import pytest
 
-from firmware.club.message import game_message, pairing_message, parse_pairing
-from firmware.hub.core import Hub
-from firmware.hub.elo import RatingList, expected_score, k_factor
-from firmware.hub.games import MessageError, check_message
-from firmware.hub.pairings import PairingError, parse_pairings
+from club_wire.message import game_message, pairing_message, parse_pairing
+from hub.core import Hub
+from hub.elo import RatingList, expected_score, k_factor
+from hub.games import MessageError, check_message
+from hub.pairings import PairingError, parse_pairings
 from tests.firmware.session_support import Table
 
 from .support import SCHOLAR, read_games, uci_moves

@@ -6,9 +6,9 @@ import json
 import pytest
 
 from chess_core.chess960 import start_fen
-from firmware.club.message import game_message
-from firmware.hub.core import Hub
-from firmware.hub.games import MessageError, check_message
+from club_wire.message import game_message
+from hub.core import Hub
+from hub.games import MessageError, check_message
 from tests.firmware.session_support import Table
 
 from .support import read_games, uci_moves

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware.club.message import game_message
-from firmware.club.topics import game_topic
+from club_wire.message import game_message
+from club_wire.topics import game_topic
 
 from .mosquitto import CLUB, free_port
 from .support import SCHOLAR

@@ -191,7 +191,7 @@ def test_the_acl_keeps_each_board_to_its_own_topics_and_the_hub_to_the_pairings(
 
 
 async def test_hostile_messages_are_dropped_with_a_log_line_and_the_round_stays_whole(broker, tmp_path, caplog):
-    caplog.set_level(logging.INFO, logger="firmware.hub")
+    caplog.set_level(logging.INFO, logger="hub")
     app, task = await start_hub(broker, tmp_path / "hub")
     loop = asyncio.get_running_loop()
     board = await loop.run_in_executor(None, Raw, broker, "1")

@@ -6,7 +6,7 @@ import threading
 import chess.pgn
 
 from firmware.club.publisher import BoardPublisher
-from firmware.club.topics import Broker
+from club_wire.topics import Broker
 from tests.firmware.session_support import Table
 
 from .support import RUY

@@ -5,7 +5,7 @@ import asyncio
 import subprocess
 
 from firmware.club.publisher import BoardPublisher
-from firmware.club.topics import Broker
+from club_wire.topics import Broker
 from tests.firmware.session_support import Table
 
 from .mosquitto import CLUB, free_port

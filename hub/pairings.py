@@ -5,8 +5,8 @@ import csv
 import io
 from dataclasses import dataclass
 
-from firmware.club.message import MAX_NAME
-from firmware.club.topics import NAME
+from club_wire.message import MAX_NAME
+from club_wire.topics import NAME
 
 
 class PairingError(ValueError):

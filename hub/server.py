@@ -22,8 +22,8 @@ from typing import Any
 from aiohttp import WSMsgType, web
 from aiohttp.http_exceptions import HttpProcessingError
 
-from firmware.club.topics import NAME
-from firmware.hub.core import Hub
+from club_wire.topics import NAME
+from hub.core import Hub
 from netserver.host_names import HostNames
 from netserver.http_server import ABSOLUTE
 from netserver.limits import LogLimiter

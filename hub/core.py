@@ -1,7 +1,7 @@
 """The hub's state: the latest game of every board, the round, the pairings and the ratings.
 
 Single-threaded: the MQTT client hands every message over to the hub's loop, which calls
-:meth:`Hub.receive`. Each accepted message is queued for the disk (firmware.hub.store writes it
+:meth:`Hub.receive`. Each accepted message is queued for the disk (hub.store writes it
 on its own thread) and the listeners (the page, the broadcast) hear of it; a rejected one is
 logged and dropped.
 """
@@ -12,12 +12,12 @@ import re
 import time
 from typing import Any, Callable
 
-from firmware.club.message import pairing_message
-from firmware.club.topics import NAME
-from firmware.hub.elo import RatingList
-from firmware.hub.games import BoardGame, MessageError, check_message
-from firmware.hub.pairings import Pairing
-from firmware.hub.store import HubStore
+from club_wire.message import pairing_message
+from club_wire.topics import NAME
+from hub.elo import RatingList
+from hub.games import BoardGame, MessageError, check_message
+from hub.pairings import Pairing
+from hub.store import HubStore
 
 log = logging.getLogger(__name__)
 

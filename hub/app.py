@@ -8,12 +8,12 @@ import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from firmware.club.topics import Broker, read_credentials
-from firmware.hub.broadcast import BroadcastPusher
-from firmware.hub.core import Hub
-from firmware.hub.mqtt import HubClient
-from firmware.hub.pairings import PairingError, parse_pairings
-from firmware.hub.server import HubServer
+from club_wire.topics import Broker, read_credentials
+from hub.broadcast import BroadcastPusher
+from hub.core import Hub
+from hub.mqtt import HubClient
+from hub.pairings import PairingError, parse_pairings
+from hub.server import HubServer
 from netserver.host_names import HostNames
 
 log = logging.getLogger(__name__)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from firmware.club.topics import FORMAT
+from club_wire.topics import FORMAT
 
 MAX_NAME = 80
 PAIRING_GAME_KEYS = ("time_control", "rules", "round", "event", "draw_offers_from_move")

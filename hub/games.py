@@ -17,7 +17,7 @@ from chess_core import RULE_PROFILES, STARTING_FEN, FenError, Game, Outcome, Ter
 from chess_core.pgn import write_pgn
 from chess_core.timecontrol import TimeControl, TimeControlError
 
-from firmware.club.topics import FORMAT
+from club_wire.topics import FORMAT
 
 MAX_BYTES = 64_000
 MAX_PLIES = 1_000

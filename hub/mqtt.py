@@ -6,8 +6,8 @@ import logging
 
 import paho.mqtt.client as mqtt
 
-from firmware.club.topics import QOS, Broker, all_boards, pairing_topic, parse_topic
-from firmware.hub.core import Hub
+from club_wire.topics import QOS, Broker, all_boards, pairing_topic, parse_topic
+from hub.core import Hub
 
 log = logging.getLogger(__name__)
 
