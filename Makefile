@@ -31,7 +31,7 @@ typecheck: install-dev
 	$(BIN)/mypy --strict firmware/referee
 	$(BIN)/mypy --strict firmware/emulation
 	$(BIN)/mypy --strict firmware/voice
-	$(BIN)/mypy firmware hub
+	$(BIN)/mypy firmware club_hub
 
 test: system-deps install-dev typecheck
 	$(BIN)/python -m pytest -q

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from chess_core import Game  # noqa: E402
 from club_wire.message import game_message  # noqa: E402
 from club_wire.topics import QOS, game_topic  # noqa: E402
-from hub.broker import write_broker_files  # noqa: E402
+from club_hub.broker import write_broker_files  # noqa: E402
 
 CLUB = "bench"
 POLL_S = 1.0
@@ -279,8 +279,8 @@ async def polling_hub(port: int, boards_url: str, names: list[str], state: Path)
     """The peer hub: the same Hub core and page, fed by polling every board once a second."""
     import httpx
 
-    from hub.core import Hub
-    from hub.server import HubServer
+    from club_hub.core import Hub
+    from club_hub.server import HubServer
     hub = Hub(state)
     server = HubServer(hub)
     await server.start("127.0.0.1", port)

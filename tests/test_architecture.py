@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("chess_core", "board_driver", "netserver", "club_wire", "firmware", "hub")
+PACKAGES = ("chess_core", "board_driver", "netserver", "club_wire", "firmware", "club_hub")
 OURS = PACKAGES + ("coprocessor",)
 
 # Layer of each part (a module belongs to the longest prefix listed); imports go to a lower or the
@@ -40,7 +40,7 @@ LAYERS = {
     "firmware.service": 5,
     "firmware.web": 5,
     "firmware.club": 5,
-    "hub": 5,
+    "club_hub": 5,
     "firmware.emulation": 5,
     "firmware.voice": 5,
     "firmware.commands": 6,
@@ -136,12 +136,12 @@ def test_the_hub_is_an_application_of_its_own():
     """The hub runs on another machine than the board: it takes the wire format, the server and
     the rules, never the board's session, referee, web companion or driver; and only the
     ``echiquier hub`` command imports it."""
-    for name in (n for n in MODULES if n.startswith("hub")):
+    for name in (n for n in MODULES if n.startswith("club_hub")):
         for imported in imports_of(name):
             assert not imported.startswith(("firmware.session", "firmware.referee", "firmware.web", "board_driver",
                                             "firmware.club")), f"{name} imports {imported}"
-    for name in (n for n in MODULES if not n.startswith("hub")):
-        assert not any(i.split(".")[0] == "hub" for i in imports_of(name)) or name == "firmware.commands.hub", name
+    for name in (n for n in MODULES if not n.startswith("club_hub")):
+        assert not any(i.split(".")[0] == "club_hub" for i in imports_of(name)) or name == "firmware.commands.hub", name
 
 
 def test_board_driver_never_imports_chess_or_the_service():
@@ -192,7 +192,7 @@ def test_what_the_board_says_is_decided_purely(name):
 
 def test_only_the_club_hub_imports_aiohttp():
     """The board's page runs on netserver (importing aiohttp took 14 MB of resident memory)."""
-    for name in (n for n in MODULES if not n.startswith("hub")):
+    for name in (n for n in MODULES if not n.startswith("club_hub")):
         for imported in imports_of(name):
             assert imported.split(".")[0] != "aiohttp", f"{name} imports {imported}"
 
@@ -271,7 +271,7 @@ def test_only_the_game_sets_its_own_outcome():
 
 
 # The hub's wait is on its own stop event (a cancellation lost there meets the stop, which ends the loop).
-WAIT_FOR_LEFT = ("hub.app",)
+WAIT_FOR_LEFT = ("club_hub.app",)
 
 
 def test_no_asyncio_wait_for_that_could_drop_a_cancellation():

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.broker:
         print("echiquier hub: --broker URL is needed (or --broker-config DIR)", file=sys.stderr)
         return 2
-    from hub.app import HubOptions, serve
+    from club_hub.app import HubOptions, serve
     from netserver.host_names import bind_names
     rules = {k: v for k, v in (("time_control", args.time_control), ("rules", args.rules),
                                ("draw_offers_from_move", args.draw_offers_from), ("event", args.event))
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _broker_config(args: argparse.Namespace) -> int:
-    from hub.broker import parse_boards, write_broker_files
+    from club_hub.broker import parse_boards, write_broker_files
     from club_wire.topics import NAME
     boards = parse_boards(args.boards)
     bad = [b for b in boards if not NAME.fullmatch(b)]

@@ -8,7 +8,7 @@ import subprocess
 import threading
 from pathlib import Path
 
-from hub.broker import BrokerFiles, write_broker_files
+from club_hub.broker import BrokerFiles, write_broker_files
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 CLUB = "testclub"

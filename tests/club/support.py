@@ -11,8 +11,8 @@ import io
 
 from firmware.club.publisher import BoardPublisher
 from club_wire.topics import Broker
-from hub.app import HubApp, HubOptions
-from hub.core import Hub
+from club_hub.app import HubApp, HubOptions
+from club_hub.core import Hub
 
 from .mosquitto import CLUB, Mosquitto
 

@@ -7,7 +7,7 @@ import os
 import httpx
 import pytest
 
-from hub.broadcast import RATE_LIMIT_WAIT_S, BroadcastPusher
+from club_hub.broadcast import RATE_LIMIT_WAIT_S, BroadcastPusher
 from tests.fakes.fake_broadcast import FakeBroadcast
 from tests.firmware.session_support import Table
 

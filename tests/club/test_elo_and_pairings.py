@@ -6,10 +6,10 @@ import json
 import pytest
 
 from club_wire.message import game_message, pairing_message, parse_pairing
-from hub.core import Hub
-from hub.elo import RatingList, expected_score, k_factor
-from hub.games import MessageError, check_message
-from hub.pairings import PairingError, parse_pairings
+from club_hub.core import Hub
+from club_hub.elo import RatingList, expected_score, k_factor
+from club_hub.games import MessageError, check_message
+from club_hub.pairings import PairingError, parse_pairings
 from tests.firmware.session_support import Table
 
 from .support import SCHOLAR, read_games, uci_moves

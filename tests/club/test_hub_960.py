@@ -7,8 +7,8 @@ import pytest
 
 from chess_core.chess960 import start_fen
 from club_wire.message import game_message
-from hub.core import Hub
-from hub.games import MessageError, check_message
+from club_hub.core import Hub
+from club_hub.games import MessageError, check_message
 from tests.firmware.session_support import Table
 
 from .support import read_games, uci_moves

@@ -5,8 +5,8 @@ from __future__ import annotations
 import aiohttp
 import pytest
 
-from hub.core import Hub
-from hub.server import HubServer
+from club_hub.core import Hub
+from club_hub.server import HubServer
 from netserver.host_names import HostNames, bind_names
 
 READS = ["/", "/api/boards", "/round.pgn", "/ratings.csv", "/api/ratings", "/ws"]
@@ -41,7 +41,7 @@ async def test_the_hall_answers_its_addresses_and_names(hub_port, host):
 
 
 def test_the_hub_command_takes_more_names(tmp_path):
-    from hub.app import HubApp, HubOptions
+    from club_hub.app import HubApp, HubOptions
 
     app = HubApp(HubOptions(broker="mqtt://127.0.0.1:1", state_dir=tmp_path, hosts=("hall.club.example",)))
     assert "hall.club.example:8090" in app.server.names and "evil.example" not in app.server.names

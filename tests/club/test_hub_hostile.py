@@ -6,8 +6,8 @@ import logging
 
 import pytest
 
-from hub.core import Hub
-from hub.server import HubServer
+from club_hub.core import Hub
+from club_hub.server import HubServer
 from netserver.host_names import HostNames
 
 MALFORMED = [b"GARBAGE \x01\x02 nonsense\r\n\r\n",                       # not HTTP at all
@@ -44,7 +44,7 @@ async def exchange(port: int, data: bytes) -> bytes:
 
 
 def journal(caplog) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.name.startswith(("aiohttp", "hub"))]
+    return [r for r in caplog.records if r.name.startswith(("aiohttp", "club_hub"))]
 
 
 async def test_200_malformed_requests_are_one_journal_line_per_client_per_minute(hall, caplog):

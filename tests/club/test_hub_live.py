@@ -101,7 +101,7 @@ async def test_a_restarted_hub_serves_the_kept_games_before_the_broker_answers(b
         await loop.run_in_executor(None, publisher.stop)
         await stop_hub(app, task)
     await loop.run_in_executor(None, broker.stop)
-    from hub.app import HubApp, HubOptions
+    from club_hub.app import HubApp, HubOptions
     again = HubApp(HubOptions(broker=broker.url, state_dir=tmp_path / "hub", club="testclub"))
     again.prepare()   # reads the disk only
     (game,) = read_games(again.hub.round_pgn())

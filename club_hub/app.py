@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from club_wire.topics import Broker, read_credentials
-from hub.broadcast import BroadcastPusher
-from hub.core import Hub
-from hub.mqtt import HubClient
-from hub.pairings import PairingError, parse_pairings
-from hub.server import HubServer
+from club_hub.broadcast import BroadcastPusher
+from club_hub.core import Hub
+from club_hub.mqtt import HubClient
+from club_hub.pairings import PairingError, parse_pairings
+from club_hub.server import HubServer
 from netserver.host_names import HostNames
 
 log = logging.getLogger(__name__)

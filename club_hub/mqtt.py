@@ -7,7 +7,7 @@ import logging
 import paho.mqtt.client as mqtt
 
 from club_wire.topics import QOS, Broker, all_boards, pairing_topic, parse_topic
-from hub.core import Hub
+from club_hub.core import Hub
 
 log = logging.getLogger(__name__)
 

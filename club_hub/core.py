@@ -14,10 +14,10 @@ from typing import Any, Callable
 
 from club_wire.message import pairing_message
 from club_wire.topics import NAME
-from hub.elo import RatingList
-from hub.games import BoardGame, MessageError, check_message
-from hub.pairings import Pairing
-from hub.store import HubStore
+from club_hub.elo import RatingList
+from club_hub.games import BoardGame, MessageError, check_message
+from club_hub.pairings import Pairing
+from club_hub.store import HubStore
 
 log = logging.getLogger(__name__)
 

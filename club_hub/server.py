@@ -23,7 +23,7 @@ from aiohttp import WSMsgType, web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from club_wire.topics import NAME
-from hub.core import Hub
+from club_hub.core import Hub
 from netserver.host_names import HostNames
 from netserver.http_server import ABSOLUTE
 from netserver.limits import LogLimiter
