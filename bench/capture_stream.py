@@ -13,7 +13,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from board_driver.replay import ReplaySource
+from board_driver.backends.replay import ReplaySource
 
 
 def write_capture(path: Path, lines: int) -> None:

@@ -2,7 +2,7 @@
 
 Prints, per scan of the reference board (8 rows x 8 columns = 16 output + 64 input calls):
 
-* scanner + mock GPIO   -- GpioMatrixSource.read_once() on board_driver.mock_gpio;
+* scanner + mock GPIO   -- GpioMatrixSource.read_once() on board_driver.backends.mock_gpio;
 * mock GPIO alone       -- the same 80 calls made straight-line on the mock (its own cost);
 * scanner overhead      -- the difference: the scanner's own Python per scan;
 * scanner + null GPIO   -- the scanner on C-level stand-ins (dict methods) for a direct check;
@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from board_driver.gpio_matrix import GpioMatrixSource  # noqa: E402
-from board_driver.mock_gpio import mock_board  # noqa: E402
+from board_driver.backends.gpio_matrix import GpioMatrixSource  # noqa: E402
+from board_driver.backends.mock_gpio import mock_board  # noqa: E402
 from board_driver.pinmap import REFERENCE  # noqa: E402
 
 START = 0xFFFF00000000FFFF

@@ -188,7 +188,7 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
 
     if mode.startswith("peer"):
         from firmware.session.session import Session
-        from board_driver.sim_leds import RecordingLedSink
+        from board_driver.backends.sim_leds import RecordingLedSink
 
         class Stamp(RecordingLedSink):
             def show(self, colours) -> None:

@@ -134,7 +134,7 @@ class ButtonDebouncer:
 class GpioButtons:
     """The pin map's buttons through RPi.GPIO (BCM numbering): see the module docstring.
 
-    ``gpio`` injects a module with the RPi.GPIO API (board_driver.mock_gpio.MockGPIO in tests);
+    ``gpio`` injects a module with the RPi.GPIO API (board_driver.backends.mock_gpio.MockGPIO in tests);
     ``lock`` (default: /run/echiquier/buttons.lock) is held while the pins are claimed, so two
     processes never read (and release) the same buttons.
     """
@@ -159,7 +159,7 @@ class GpioButtons:
     def gpio(self) -> Any:
         """The RPi.GPIO module in use (imported on first use)."""
         if self._gpio is None:
-            from .gpio_matrix import import_rpi_gpio
+            from .backends.gpio_matrix import import_rpi_gpio
             self._gpio = import_rpi_gpio(self._root)
         return self._gpio
 
@@ -176,7 +176,7 @@ class GpioButtons:
                     gpio.setup(pin, gpio.IN, pull_up_down=gpio.PUD_UP)
                     self._claimed.append(pin)
             except (RuntimeError, ValueError) as exc:
-                from .gpio_matrix import setup_error
+                from .backends.gpio_matrix import setup_error
                 from .pi_platform import detect
                 raise setup_error(exc, detect(self._root)) from exc
         except BaseException:

@@ -1,6 +1,6 @@
 """Electrical line tests of the sensor matrix for ``hwtest --doctor``: stuck columns, shorted rows, reversed or missing diodes.
 
-Driven through any module with the RPi.GPIO API (the real one, or board_driver.mock_gpio). The
+Driven through any module with the RPi.GPIO API (the real one, or board_driver.backends.mock_gpio). The
 tests never drive two lines against each other: unselected rows are released to inputs, so
 a solder bridge or a missing diode cannot short two outputs while a fault is looked for.
 

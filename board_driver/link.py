@@ -7,7 +7,7 @@ its port and retries with a capped exponential backoff; on every (re)connection 
 partial frame and asks the device for its version and current reading. Time comes from
 ``clock`` and the port from ``serial_factory`` (``serial.Serial`` by default, imported on
 first use), so tests run it by hand. ``resolve`` (for ``port_name = "auto"``) names the device
-at each attempt, so a co-processor plugged in after the service started is found. ``board_driver.serial_link`` builds the sensor source
+at each attempt, so a co-processor plugged in after the service started is found. ``board_driver.backends.serial_link`` builds the sensor source
 and the LED sink on it.
 """
 from __future__ import annotations

@@ -35,7 +35,7 @@ def run_calibration(args, pinmap: PinMap, path: Path | None) -> int:
     place = getattr(args, "place", None) or _asker(out)
     gpio = getattr(args, "gpio", None)
     if gpio is None and args.fake:
-        from board_driver.mock_gpio import mock_board
+        from board_driver.backends.mock_gpio import mock_board
         gpio = mock_board(0, pinmap)
 
         def place(kind, index, text, _gpio=gpio):  # the simulated hand (the simulated LEDs: pixel p under square p)

@@ -11,7 +11,7 @@ from board_driver.doctor import (FAIL, OK, WARN, Check, Machine, check_buttons, 
                                  preflight, render)
 from board_driver.hw_lock import HardwareBusyError, gpio_lock
 from board_driver.line_test import SURVEY, THREE_PIECES, LineTester, square_name
-from board_driver.mock_gpio import COL_TO_ROW, HIGH, LOW, ROW_TO_COL, mock_board
+from board_driver.backends.mock_gpio import COL_TO_ROW, HIGH, LOW, ROW_TO_COL, mock_board
 from board_driver.pi_platform import detect
 from board_driver.pinmap import PinMap
 from board_driver.sensors import SensorError
@@ -228,7 +228,7 @@ def run_doctor(args, pinmap: PinMap) -> int:
             gpio = getattr(args, "gpio", None)
             try:
                 if gpio is None:
-                    from board_driver.gpio_matrix import import_rpi_gpio
+                    from board_driver.backends.gpio_matrix import import_rpi_gpio
                     gpio = import_rpi_gpio(Path(args.root or "/"))
             except SensorError as exc:
                 failed = [Check(FAIL, "buttons", f"cannot read them: {exc}")]
@@ -248,7 +248,7 @@ def run_doctor(args, pinmap: PinMap) -> int:
                 return 2
             place = place or _placer(gpio, pinmap, out)
         if gpio is None:
-            from board_driver.gpio_matrix import import_rpi_gpio
+            from board_driver.backends.gpio_matrix import import_rpi_gpio
             root = Path(args.root or "/")
             if not detect(root).is_pi:
                 return not_a_pi(root, getattr(args, "importer", None) or check_imports, out)

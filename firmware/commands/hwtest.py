@@ -77,7 +77,7 @@ def _source(args, pinmap: PinMap):
                            root=args.root or "/")
     gpio = getattr(args, "gpio", None)
     if gpio is None and args.fake:
-        from board_driver.mock_gpio import mock_board
+        from board_driver.backends.mock_gpio import mock_board
 
         gpio = mock_board(int(args.fake_occupied, 16), pinmap)
     return open_source("gpio", pinmap=pinmap, gpio=gpio)

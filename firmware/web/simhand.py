@@ -5,7 +5,7 @@ is (a knight put on a wrong square is still a knight) and to know what a click p
 simulator keeps the hand on the server side: it knows the piece on every square of the simulated
 board, since it starts from the game's position and every change goes through here. The page
 only sends where the mouse went; everything the sensors see still goes through the
-:class:`~board_driver.sim.SimulatedBoard`, so the session's debouncer and inference judge it
+:class:`~board_driver.backends.sim.SimulatedBoard`, so the session's debouncer and inference judge it
 exactly as they judge a real board.
 
 * ``lift(square)`` takes the piece there into the hand (two at most: a capture, castling);
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from board_driver.sim import SimulatedBoard
+from board_driver.backends.sim import SimulatedBoard
 from chess_core import Position, square_name
 
 from firmware.words import Refusal

@@ -3,9 +3,9 @@
 Everything a real board runs runs here: the :class:`~firmware.service.Service` shell (readings
 handed over to the loop, the session polled at its deadlines) and its
 :class:`~firmware.session.session.Session` (debouncer, inference, clock, draw rules, recorder, LED
-feedback). Only the ends differ: the sensors are a :class:`~board_driver.sim.SimulatedBoard`
+feedback). Only the ends differ: the sensors are a :class:`~board_driver.backends.sim.SimulatedBoard`
 whose pieces the page moves through a :class:`~firmware.web.simhand.SimHand`, and the LEDs a
-:class:`~board_driver.sim_leds.RecordingLedSink` that the page draws. The opponent (Stockfish,
+:class:`~board_driver.backends.sim_leds.RecordingLedSink` that the page draws. The opponent (Stockfish,
 Lichess) is the one the configuration names, built as for a real board
 (:func:`firmware.opponents.factory.build_opponent`), or the one chosen in the page's new-game dialog.
 """
@@ -19,8 +19,8 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from board_driver.sim import SimulatedBoard
-from board_driver.sim_leds import RecordingLedSink
+from board_driver.backends.sim import SimulatedBoard
+from board_driver.backends.sim_leds import RecordingLedSink
 from chess_core import STARTING_FEN, Position
 
 from firmware.config import Config, parse_config, with_overrides

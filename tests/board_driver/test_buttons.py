@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import board_driver.buttons
 from board_driver.buttons import HOLD_MS, STUCK_S, ButtonDebouncer, ButtonPress, ButtonStuck, GpioButtons
 from board_driver.hw_lock import HardwareBusyError, HardwareLock
-from board_driver.mock_gpio import IN, PUD_UP
+from board_driver.backends.mock_gpio import IN, PUD_UP
 from board_driver.pinmap import REFERENCE, ButtonPins
 from board_driver.sensors import SensorError
 from tests.fakes.fake_gpio import FakeGPIO, wired
@@ -165,7 +165,7 @@ def test_each_pin_is_an_input_with_the_pull_up_and_reads_pressed_when_grounded(t
 
 
 def test_buttons_beside_the_matrix_leave_its_pins_alone(tmp_path):
-    from board_driver.gpio_matrix import GpioMatrixSource
+    from board_driver.backends.gpio_matrix import GpioMatrixSource
     gpio = wired(REFERENCE, 0xFFFF00000000FFFF)
     lock = HardwareLock("buttons", "the GPIO buttons", tmp_path)
     with GpioMatrixSource(REFERENCE, gpio=gpio, settle_us=0, lock=HardwareLock("gpio", "m", tmp_path)) as source:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from board_driver.capture import CaptureError, CaptureWriter, PromoteChoice, iter_capture, parse_capture
 from board_driver.reading import Reading
-from board_driver.replay import ReplaySource
+from board_driver.backends.replay import ReplaySource
 from board_driver.sensors import SensorError
 
 START = "ffff00000000ffff"

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from board_driver import framing
 from board_driver.framing import DEVICE_TO_HOST, HOST_TO_DEVICE, Frame, FrameDecoder, FrameType
 from board_driver.layout import LedLayout
-from board_driver.mock_gpio import COL_TO_ROW, ROW_TO_COL, MatrixModel
-from board_driver.serial_link import SerialLedSink, SerialLink, SerialSource
+from board_driver.backends.mock_gpio import COL_TO_ROW, ROW_TO_COL, MatrixModel
+from board_driver.backends.serial_link import SerialLedSink, SerialLink, SerialSource
 from tests.fakes import circuitpython
 from tests.fakes.fake_neopixel import FakeNeoPixel
 from tests.fakes.fake_serial import DeviceSide, FakeLine

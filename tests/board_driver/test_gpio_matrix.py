@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from board_driver.gpio_matrix import GpioMatrixSource
-from board_driver.mock_gpio import HIGH, IN, LOW, OUT, PUD_DOWN, PUD_OFF, PUD_UP
+from board_driver.backends.gpio_matrix import GpioMatrixSource
+from board_driver.backends.mock_gpio import HIGH, IN, LOW, OUT, PUD_DOWN, PUD_OFF, PUD_UP
 from board_driver.pinmap import REFERENCE, MatrixPins, PinMap
 from board_driver.sensors import BackendUnavailableError, SensorError
 from tests.fakes.fake_gpio import ElectricalFault, FakeGPIO, install_module, wired

@@ -6,11 +6,11 @@ import os
 import pytest
 import serial
 
-from board_driver.gpio_matrix import GpioMatrixSource
+from board_driver.backends.gpio_matrix import GpioMatrixSource
 from board_driver.hw_lock import HardwareBusyError, gpio_lock
 from board_driver.link import SerialLink
 from board_driver.pinmap import REFERENCE
-from board_driver.serial_link import SerialSource
+from board_driver.backends.serial_link import SerialSource
 from firmware.cli import main
 from tests.fakes.fake_gpio import wired
 

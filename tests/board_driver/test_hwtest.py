@@ -20,7 +20,7 @@ from board_driver.diagnostics import (
 from board_driver.framing import HOST_TO_DEVICE, FrameDecoder, FrameType
 from board_driver.pinmap import REFERENCE, loads_pinmap
 from board_driver.reading import Reading
-from board_driver.sim_leds import RecordingLedSink
+from board_driver.backends.sim_leds import RecordingLedSink
 from firmware.cli import build_parser, main
 from tests.fakes.fake_gpio import wired
 from tests.fakes.fake_serial import FakeLine

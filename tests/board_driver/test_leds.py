@@ -7,11 +7,11 @@ from hypothesis import strategies as st
 
 from board_driver.layout import LedLayout
 from board_driver.leds import PixelPipeline
-from board_driver.neopixel_sink import NeoPixelSink
+from board_driver.backends.neopixel_sink import NeoPixelSink
 from board_driver.pinmap import REFERENCE, LedPins
 from board_driver.power import estimate_milliamps, limit_to_budget
 from board_driver.sensors import BackendUnavailableError
-from board_driver.sim_leds import RecordingLedSink
+from board_driver.backends.sim_leds import RecordingLedSink
 from tests.fakes.fake_neopixel import make_board_module, make_neopixel_module
 
 colours = st.integers(0, 0xFFFFFF)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from board_driver.gpio_matrix import GpioMatrixSource, import_rpi_gpio
+from board_driver.backends.gpio_matrix import GpioMatrixSource, import_rpi_gpio
 from board_driver.hw_lock import gpio_lock
-from board_driver.mock_gpio import MockGPIO
+from board_driver.backends.mock_gpio import MockGPIO
 from board_driver.pinmap import REFERENCE
 from board_driver.pi_platform import detect, kernel_pins, main
 from board_driver.sensors import BackendUnavailableError, SensorError

@@ -9,7 +9,7 @@ import pytest
 from board_driver import framing
 from board_driver.framing import HOST_TO_DEVICE, FrameDecoder, FrameType, encode_frame
 from board_driver.layout import LedLayout
-from board_driver.serial_link import Backoff, LinkState, SerialLedSink, SerialLink, SerialSource
+from board_driver.backends.serial_link import Backoff, LinkState, SerialLedSink, SerialLink, SerialSource
 from board_driver.sensors import SensorError
 from tests.fakes.fake_serial import FakeLine
 

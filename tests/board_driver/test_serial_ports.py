@@ -109,7 +109,7 @@ def test_the_link_block_shows_firmware_errors_drops_and_the_device_scan_rate():
 
 def test_auto_keeps_looking_until_the_pico_is_plugged_in(tmp_path):
     from board_driver.backends import open_source
-    from board_driver.serial_link import SerialSource
+    from board_driver.backends.serial_link import SerialSource
     line = FakeLine()
     line.on_host_bytes = device_on(line)
     t = [0.0]
@@ -132,7 +132,7 @@ def test_auto_keeps_looking_until_the_pico_is_plugged_in(tmp_path):
 
 
 def test_a_port_that_opens_but_never_answers_says_which_port_to_use():
-    from board_driver.serial_link import SerialSource
+    from board_driver.backends.serial_link import SerialSource
     t = [0.0]
 
     def clock():

@@ -5,7 +5,7 @@ import pytest
 
 from board_driver.reading import Reading
 from board_driver.sensors import SensorError
-from board_driver.sim import SimulatedBoard
+from board_driver.backends.sim import SimulatedBoard
 
 START = 0xFFFF00000000FFFF
 

@@ -1,10 +1,10 @@
-"""Fake RPi.GPIO for tests: the electrical matrix model of board_driver.mock_gpio, wired like a pin map."""
+"""Fake RPi.GPIO for tests: the electrical matrix model of board_driver.backends.mock_gpio, wired like a pin map."""
 from __future__ import annotations
 
 import sys
 import types
 
-from board_driver.mock_gpio import COL_TO_ROW, NMOS, PMOS, ROW_TO_COL, ElectricalFault, MatrixModel, MockGPIO, row_drivers_for
+from board_driver.backends.mock_gpio import COL_TO_ROW, NMOS, PMOS, ROW_TO_COL, ElectricalFault, MatrixModel, MockGPIO, row_drivers_for
 from board_driver.pinmap import REFERENCE, MatrixPins, PinMap
 
 FakeGPIO = MockGPIO

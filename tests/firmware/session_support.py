@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from board_driver.sim import SimulatedBoard
-from board_driver.sim_leds import RecordingLedSink
+from board_driver.backends.sim import SimulatedBoard
+from board_driver.backends.sim_leds import RecordingLedSink
 from chess_core import Move, Position, parse_square
 from firmware.config import loads_config
 from firmware.referee.feedback import frame

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from board_driver.calibration import CalibrationError, crossing, solve_leds, update_pinmap_text
-from board_driver.gpio_matrix import GpioMatrixSource
+from board_driver.backends.gpio_matrix import GpioMatrixSource
 from board_driver.layout import LedLayout
 from board_driver.pinmap import REFERENCE, LedPins, MatrixPins, PinMap, load_pinmap
-from board_driver.sim_leds import RecordingLedSink
+from board_driver.backends.sim_leds import RecordingLedSink
 from firmware.cli import build_parser
 from tests.fakes.fake_gpio import wired
 

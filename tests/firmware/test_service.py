@@ -17,8 +17,8 @@ import pytest
 
 from board_driver.capture import parse_capture
 from board_driver.reading import Reading
-from board_driver.sim import SimulatedBoard
-from board_driver.sim_leds import RecordingLedSink
+from board_driver.backends.sim import SimulatedBoard
+from board_driver.backends.sim_leds import RecordingLedSink
 from chess_core import Position, parse_square
 from firmware.config import loads_config
 from firmware.service import Service, resume_events
@@ -290,7 +290,7 @@ def test_a_board_that_cannot_be_opened_is_reported(tmp_path, sensors):
 
 
 def test_the_sources_and_sinks_follow_the_configuration(tmp_path):
-    from board_driver.replay import ReplaySource
+    from board_driver.backends.replay import ReplaySource
     from firmware.service import build_leds, build_source
     (tmp_path / "g.cap").write_text("0 ffff00000000ffff\n")
     replay = loads_config(f'[board]\nsensors = "replay"\ncapture = "{tmp_path / "g.cap"}"\nspeed = 0\n')

@@ -12,8 +12,8 @@ import pytest
 from board_driver.buttons import GpioButtons
 from board_driver.hw_lock import HardwareLock
 from board_driver.pinmap import BUTTON_NAMES, ButtonPins
-from board_driver.sim import SimulatedBoard
-from board_driver.sim_leds import RecordingLedSink
+from board_driver.backends.sim import SimulatedBoard
+from board_driver.backends.sim_leds import RecordingLedSink
 from chess_core import Position, parse_square
 from firmware.config import loads_config
 from firmware.referee.gestures import BUTTONS

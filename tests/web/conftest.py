@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import aiohttp
 
-from board_driver.sim import SimulatedBoard
+from board_driver.backends.sim import SimulatedBoard
 from chess_core import Position
 from firmware.web.library import GameLibrary
 from firmware.web.pairing import FailureLimiter, Pairing

@@ -221,7 +221,7 @@ async def test_many_idle_connections_do_not_stop_the_page(serve, unused_tcp_port
 # -- point 10: a taken web port -------------------------------------------------------------------------------
 
 async def test_a_taken_port_is_said_loudly_on_the_leds_too_and_retried(tmp_path, unused_tcp_port, caplog):
-    from board_driver.sim_leds import RecordingLedSink
+    from board_driver.backends.sim_leds import RecordingLedSink
     from firmware.config import parse_config
     from firmware.session.session import Session
     from firmware.web.companion import NO_PAGE_SQUARES, build_companion, listen
@@ -260,7 +260,7 @@ async def test_past_the_hard_limit_the_leds_show_the_code_and_the_owner_pairs(tm
     always pairs; past the hard limit a refusal makes the board show its code."""
     from aiohttp import ClientSession
 
-    from board_driver.sim_leds import RecordingLedSink
+    from board_driver.backends.sim_leds import RecordingLedSink
     from firmware.config import parse_config
     from firmware.session.session import Session
     from firmware.web.companion import start_web

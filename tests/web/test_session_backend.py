@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from board_driver.sim import SimulatedBoard
+from board_driver.backends.sim import SimulatedBoard
 from chess_core import Position, parse_square
 from firmware.config import parse_config
 from firmware.web.backend import CommandRefused

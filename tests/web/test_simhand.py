@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from board_driver.sim import SimulatedBoard
+from board_driver.backends.sim import SimulatedBoard
 from chess_core import Game, Position, parse_square
 from firmware.web.simhand import HandError, SimHand
 
@@ -177,7 +177,7 @@ async def test_clicks_over_http_move_the_simulated_pieces(serve):
 
 
 def test_a_held_piece_put_down_on_the_other_colour_takes_it():
-    from board_driver.sim import SimulatedBoard
+    from board_driver.backends.sim import SimulatedBoard
     from chess_core import Position
     from firmware.web.simhand import SimHand
     position = Position("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")

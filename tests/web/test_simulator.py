@@ -131,7 +131,7 @@ async def test_the_service_companion_serves_the_session(tmp_path):
 
 
 async def test_on_the_lan_the_code_is_journalled_and_shown_on_the_leds_then_the_game_comes_back(tmp_path, caplog):
-    from board_driver.sim_leds import RecordingLedSink
+    from board_driver.backends.sim_leds import RecordingLedSink
     from firmware.session.session import Session
     from firmware.web.pairing import led_pattern
 

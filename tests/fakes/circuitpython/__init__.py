@@ -2,7 +2,7 @@
 
 Put this folder on sys.path (see ``install``) and the co-processor's code.py imports them as it
 would on a Pico. ``digitalio`` reads the columns through the electrical matrix model of
-board_driver.mock_gpio, keyed by pin name ("GP2"...).
+board_driver.backends.mock_gpio, keyed by pin name ("GP2"...).
 """
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """Stub of CircuitPython's ``digitalio`` wired to an electrical matrix model (set ``matrix``)."""
 import random
 
-from board_driver.mock_gpio import HIGH, LOW
+from board_driver.backends.mock_gpio import HIGH, LOW
 
 matrix = None
-"""A board_driver.mock_gpio.MatrixModel over pin names; tests set it."""
+"""A board_driver.backends.mock_gpio.MatrixModel over pin names; tests set it."""
 _rng = random.Random(0)
 _outputs = {}  # pin -> bool level of pins switched to output
 _claimed = set()

@@ -5,8 +5,8 @@ import asyncio
 import logging
 import threading
 
-from board_driver.sim import SimulatedBoard
-from board_driver.sim_leds import RecordingLedSink
+from board_driver.backends.sim import SimulatedBoard
+from board_driver.backends.sim_leds import RecordingLedSink
 from chess_core import WHITE, Position, parse_square
 from firmware.config import loads_config
 from firmware.opponents.lichess.client import LichessClient

@@ -26,14 +26,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import framing
-from .framing import Frame, FrameType
-from .layout import LedLayout
-from .leds import LedSink, PixelPipeline
-from .link import DEFAULT_BAUDRATE, LinkStats, SerialLink
-from .retry import Backoff, LinkState
-from .reading import Reading
-from .sensors import SensorError, Sink, SensorSource
+from .. import framing
+from ..framing import Frame, FrameType
+from ..layout import LedLayout
+from ..leds import LedSink, PixelPipeline
+from ..link import DEFAULT_BAUDRATE, LinkStats, SerialLink
+from ..retry import Backoff, LinkState
+from ..reading import Reading
+from ..sensors import SensorError, Sink, SensorSource
 
 __all__ = ["Backoff", "LinkState", "LinkStats", "SerialLedSink", "SerialLink", "SerialSource"]
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .pinmap import MatrixPins, PinMap
+    from ..pinmap import MatrixPins, PinMap
 
 # The constants of RPi.GPIO, with its values.
 LOW, HIGH = 0, 1
@@ -397,7 +397,7 @@ def row_drivers_for(matrix_pins: MatrixPins) -> str | None:
 def mock_board(bitboard: int = 0, pinmap: PinMap | None = None, *, seed: int = 0,
                diodes: str | None = None) -> MockGPIO:
     """A MockGPIO wired like ``pinmap`` (the reference board by default) holding ``bitboard``."""
-    from .pinmap import REFERENCE
+    from ..pinmap import REFERENCE
 
     matrix_pins = (pinmap or REFERENCE).matrix
     if diodes is None:

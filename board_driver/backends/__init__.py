@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from .pinmap import LedPins, PinMap
-from .leds import LedSink
-from .sensors import SensorError, SensorSource
+from ..pinmap import LedPins, PinMap
+from ..leds import LedSink
+from ..sensors import SensorError, SensorSource
 
 SOURCES = ("gpio", "serial", "replay", "sim")
 SINKS = ("neopixel", "serial", "sim", "none")
@@ -41,7 +41,7 @@ def open_source(name: str, *, pinmap: PinMap | None = None, port: str | None = N
         return SimulatedBoard()
     if name == "serial":
         from .serial_link import SerialSource
-        from .serial_ports import AUTO, resolve_port
+        from ..serial_ports import AUTO, resolve_port
         options = {"serial_factory": serial_factory} if serial_factory else {}
         if port in (None, "", AUTO):  # found at each connection attempt: the Pico may be plugged in later
             return SerialSource(AUTO, resolve=lambda: resolve_port(AUTO, Path(root)), **options)
@@ -75,7 +75,7 @@ def open_leds(name: str, *, pins: LedPins | None = None, source: Any = None, max
         if pins is None:
             sink = source.led_sink()
             return sink
-        from .layout import LedLayout
+        from ..layout import LedLayout
         sink = source.led_sink(layout=LedLayout.from_pins(pins), brightness=pins.brightness,
                                max_milliamps=pins.max_milliamps, channels=len(pins.order))
         return sink
@@ -85,7 +85,7 @@ def open_leds(name: str, *, pins: LedPins | None = None, source: Any = None, max
         def opened() -> NeoPixelSink:
             return NeoPixelSink.from_pins(pins or LedPins(), **(neopixel_options or {}))
         if guarded:
-            from .guarded_leds import GuardedLedSink
+            from ..guarded_leds import GuardedLedSink
             return GuardedLedSink(opened)
         return opened()
     raise SensorError(f"unknown LED sink {name!r}: one of {', '.join(SINKS)}")

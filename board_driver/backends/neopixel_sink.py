@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from .layout import LedLayout
-from .leds import LedSink, PixelPipeline
-from .pi_platform import PiModel, detect
-from .sensors import BackendUnavailableError
+from ..layout import LedLayout
+from ..leds import LedSink, PixelPipeline
+from ..pi_platform import PiModel, detect
+from ..sensors import BackendUnavailableError
 
 if TYPE_CHECKING:
-    from .pinmap import LedPins
+    from ..pinmap import LedPins
 
 
 def _import(name: str) -> ModuleType:

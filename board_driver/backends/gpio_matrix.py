@@ -23,11 +23,11 @@ from collections.abc import Callable
 from typing import Any
 from pathlib import Path
 
-from .pi_platform import PiModel, detect
-from .hw_lock import HardwareLock, gpio_lock
-from .pinmap import MatrixPins, PinMap
-from .reading import Reading
-from .sensors import BackendUnavailableError, SensorError, SensorSource
+from ..pi_platform import PiModel, detect
+from ..hw_lock import HardwareLock, gpio_lock
+from ..pinmap import MatrixPins, PinMap
+from ..reading import Reading
+from ..sensors import BackendUnavailableError, SensorError, SensorSource
 
 SPIN_LIMIT_US = 2000
 """Settling delays up to this are busy-waited (time.sleep overshoots by ~100 us on Linux)."""
@@ -94,7 +94,7 @@ class GpioMatrixSource(SensorSource):
 
     ``pinmap`` is a :class:`PinMap` or its :class:`MatrixPins`. ``settle_us`` (default: the
     pin map's) is the wait between selecting a row and reading its columns. ``gpio`` injects a
-    module with the RPi.GPIO API (``board_driver.mock_gpio.MockGPIO`` in tests); ``delay_us``
+    module with the RPi.GPIO API (``board_driver.backends.mock_gpio.MockGPIO`` in tests); ``delay_us``
     injects the wait. ``poll_interval`` is the pause of the scanning thread between scans.
     ``lock`` (default: /run/echiquier/gpio.lock) is held while the pins are claimed, so a
     second scanner (hwtest beside the service) refuses with HardwareBusyError.

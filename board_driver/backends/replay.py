@@ -6,9 +6,9 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from .capture import CaptureEvent, PromoteChoice, parse_capture, stream_capture
-from .reading import Reading
-from .sensors import SensorError, Sink, SensorSource
+from ..capture import CaptureEvent, PromoteChoice, parse_capture, stream_capture
+from ..reading import Reading
+from ..sensors import SensorError, Sink, SensorSource
 
 
 class ReplaySource(SensorSource):

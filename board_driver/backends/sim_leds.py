@@ -5,8 +5,8 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from .layout import check_colours
-from .leds import LedSink
+from ..layout import check_colours
+from ..leds import LedSink
 
 Frame = tuple[int, ...]
 

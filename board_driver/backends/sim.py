@@ -5,8 +5,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from .reading import Reading
-from .sensors import SensorSource
+from ..reading import Reading
+from ..sensors import SensorSource
 
 WHITE, BLACK = "white", "black"
 _COLOURS = {"white": WHITE, "w": WHITE, "black": BLACK, "b": BLACK}
