@@ -83,7 +83,7 @@ async def listing(rounds: int) -> None:
     import chess.pgn
 
     from chess_core import read_pgn
-    from firmware.web.simulator import Simulator, simulator_config
+    from firmware.sim.simulator import Simulator, simulator_config
 
     games = real_games()
     state_dir = Path(tempfile.mkdtemp(prefix="echiquier-bench-library-"))

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import aiohttp  # noqa: E402
 
 from chess_core import parse_square  # noqa: E402
-from firmware.web.simulator import Simulator, simulator_config  # noqa: E402
+from firmware.sim.simulator import Simulator, simulator_config  # noqa: E402
 
 # Four knights out and home again: every move is a knight's, committed as soon as it settles.
 DANCE = [("g1", "f3"), ("g8", "f6"), ("b1", "c3"), ("b8", "c6"),

@@ -43,6 +43,7 @@ LAYERS = {
     "club_hub": 5,
     "firmware.emulation": 5,
     "firmware.voice": 5,
+    "firmware.sim": 6,
     "firmware.commands": 6,
     "firmware.cli": 7,
     "firmware": 7,

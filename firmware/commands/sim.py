@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         return _fail(str(exc))
 
-    from firmware.web.simulator import simulator_config
+    from firmware.sim.simulator import simulator_config
 
     state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
     try:
@@ -169,7 +169,7 @@ async def _voice(service) -> None:
 
 
 async def _serve(config, port: int) -> int:
-    from firmware.web.simulator import Simulator
+    from firmware.sim.simulator import Simulator
 
     try:
         opponent = _opponent(config)

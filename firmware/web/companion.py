@@ -25,7 +25,7 @@ from firmware.web.library import GameLibrary
 from firmware.web.pairing import Pairing, led_pattern, load_or_create_code, load_or_create_secret
 from firmware.web.server import WebCompanion
 from firmware.web.session_backend import SessionBackend
-from firmware.web.simhand import SimHand
+from firmware.web.rooms import RoomFactory
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +50,12 @@ def recording(session: Any) -> str | None:
     return record.pgn_name if record is not None and session.live else None
 
 
-def build_companion(session: Any, config: Config, *, pairing: Pairing | None = None, hand: SimHand | None = None,
+def build_companion(session: Any, config: Config, *, pairing: Pairing | None = None, room: RoomFactory | None = None,
                     clock: Callable[[], float] = time.monotonic) -> WebCompanion:
     """The web companion of ``session`` (not yet serving: ``await companion.start(host, port)``)."""
     return WebCompanion(SessionBackend(session), pairing=pairing or pairing_for(config),
                         library=GameLibrary(session.file.recorder.games_dir, playing=lambda: recording(session)),
-                        hand=hand, clock=clock,
+                        room=room, clock=clock,
                         names=names_for(config))
 
 

@@ -25,9 +25,9 @@ field by field (:mod:`firmware.web.validate`). Errors are answered as JSON ``{"e
 with a 4xx status, and written to the journal once per client per minute; anything
 unexpected is logged and answered with a 500 that says nothing of the code.
 
-In the simulator the companion also drives the simulated board through a
-:class:`~firmware.web.simhand.SimHand` (``/api/sim/...``, :class:`~firmware.web.sim_commands.SimCommands`);
-those routes do not exist otherwise.
+A room beside the page may add its commands (:class:`~firmware.web.rooms.PageRoom`): the
+simulator's hand (``/api/sim/...``, built by ``firmware/sim/``); those routes do not exist
+otherwise, and the page never imports the room.
 """
 from __future__ import annotations
 
@@ -58,8 +58,7 @@ from firmware.web.library import GameLibrary
 from firmware.web.library_pages import LibraryPages
 from netserver.limits import ConnectionGuard, LogLimiter, parse_json
 from firmware.web.pairing import Pairing, client_key
-from firmware.web.sim_commands import Action, SimCommands
-from firmware.web.simhand import HandError, SimHand
+from firmware.web.rooms import Action, PageRoom, RoomFactory
 from firmware.web.validate import (BadRequest, Boolean, Choice, Fen, Number, Secret, Spec, Text, TimeControlText,
                        check_body)
 
@@ -117,18 +116,17 @@ class WebCompanion:
     """The page and its API for one backend; ``start(host, port)`` serves it, ``stop()`` ends it."""
 
     def __init__(self, backend: Backend, *, pairing: Pairing, library: GameLibrary | None = None,
-                 hand: SimHand | None = None, clock: Callable[[], float] = time.monotonic,
+                 room: RoomFactory | None = None, clock: Callable[[], float] = time.monotonic,
                  static_dir: Path = STATIC_DIR, names: HostNames | None = None) -> None:
         self.backend = backend
         self.pairing = pairing
         self.library = library
-        self.hand = hand
         self.clock = clock
         self.static_dir = Path(static_dir)
         self.guard = ChangeGuard(pairing, clock, names)
         self.broadcaster = Broadcaster(self.page_state)
         self.clients = self.broadcaster.clients   # the open pages (the same set, for the tests)
-        self.sim = SimCommands(hand, backend, self.changed) if hand is not None else None
+        self.sim: PageRoom | None = room(backend, self.changed) if room is not None else None
         self.seq = 0
         self.last_state: dict[str, Any] | None = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -210,7 +208,7 @@ class WebCompanion:
                 log.warning("bad request from %s on %s (once a minute per client): %s", request.remote,
                             request.path, exc)
             return refusal_answer(exc, 400)
-        except (CommandRefused, HandError) as exc:   # (the shared engine's full queue: a 429)
+        except CommandRefused as exc:   # (the shared engine's full queue: a 429)
             return refusal_answer(exc, 429 if exc.key == "engine_busy" else 409)
         except asyncio.CancelledError:
             raise
@@ -322,7 +320,7 @@ class WebCompanion:
 
     def _hello(self, request: Request) -> dict[str, Any]:
         return {"pairing_required": self.pairing.required, "paired": self.guard.paired(request),
-                "sim": self.hand is not None}
+                "sim": self.sim is not None}
 
     async def _session_info(self, request: Request) -> Response:
         hello = self._hello(request)

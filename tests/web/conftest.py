@@ -11,7 +11,8 @@ from chess_core import Position
 from firmware.web.library import GameLibrary
 from firmware.web.pairing import FailureLimiter, Pairing
 from firmware.web.server import WebCompanion
-from firmware.web.simhand import SimHand
+from firmware.sim.commands import SimCommands
+from firmware.sim.hand import SimHand
 
 from .fakes import FakeBackend
 
@@ -77,7 +78,8 @@ async def serve(clock, tmp_path):
         pairing = Pairing(code, required=code is not None, limiter=FailureLimiter(per_client=5, overall=30,
                                                                                    window_s=600))
         library = GameLibrary(games_dir if games_dir is not None else tmp_path / "games")
-        companion = WebCompanion(backend, pairing=pairing, library=library, hand=hand, clock=clock, names=names)
+        room = (lambda backend, changed: SimCommands(hand, backend, changed)) if hand is not None else None
+        companion = WebCompanion(backend, pairing=pairing, library=library, room=room, clock=clock, names=names)
         port = await companion.start("127.0.0.1", 0)
         client = PageClient("127.0.0.1", port)
         opened.append((client, companion))

@@ -17,7 +17,7 @@ from firmware.config import parse_config
 from firmware.web.backend import CommandRefused
 from firmware.session.state import to_json
 from firmware.web.session_backend import SessionBackend
-from firmware.web.simhand import SimHand
+from firmware.sim.hand import SimHand
 
 from .conftest import ManualClock
 

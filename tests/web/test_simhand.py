@@ -7,7 +7,7 @@ import pytest
 
 from board_driver.backends.sim import SimulatedBoard
 from chess_core import Game, Position, parse_square
-from firmware.web.simhand import HandError, SimHand
+from firmware.sim.hand import HandError, SimHand
 
 
 def sq(name):
@@ -173,13 +173,13 @@ async def test_clicks_over_http_move_the_simulated_pieces(serve):
     r = await client.post("/api/sim/click", data='{"square": "i9"}', headers=headers)
     assert r.status == 400
     r = await client.post("/api/sim/setup", data="{}", headers=headers)
-    assert r.status == 200 and companion.hand.board.occupied == Position().occupied
+    assert r.status == 200 and companion.sim.hand.board.occupied == Position().occupied
 
 
 def test_a_held_piece_put_down_on_the_other_colour_takes_it():
     from board_driver.backends.sim import SimulatedBoard
     from chess_core import Position
-    from firmware.web.simhand import SimHand
+    from firmware.sim.hand import SimHand
     position = Position("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
     board = SimulatedBoard(position.occupied, clock=lambda: 0.0)
     hand = SimHand(board, position)
@@ -202,14 +202,14 @@ async def test_the_set_up_command_lifts_the_changing_pieces_before_setting_all_d
     first_ranks = 0xFF | 0xFF << 56
     lifted = sum(1 << s for s in (0, 2, 5, 7, 56, 58, 61, 63))
     assert [reading.occupied for reading in readings][-2:] == [Position().occupied & ~lifted, Position().occupied]
-    assert companion.hand.state()["pieces"]["a1"] == "B" and first_ranks & board.occupied == first_ranks
+    assert companion.sim.hand.state()["pieces"]["a1"] == "B" and first_ranks & board.occupied == first_ranks
 
 
 async def test_a_click_is_read_on_the_hand_the_victim_in_it_lets_the_mover_be_lifted():
     """Issue 26.12: the page sends a click as such (/api/sim/click) and the hand reads it: with the
     victim lifted first, a click on the mover lifts it (the victim takes nothing: it is not its
     side's move), and the next click puts the mover down: exd5."""
-    from firmware.web.sim_commands import SimCommands
+    from firmware.sim.commands import SimCommands
     position = Position("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
     board = SimulatedBoard(position.occupied, clock=lambda: 0.0)
     hand = SimHand(board, position)

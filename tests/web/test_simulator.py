@@ -16,7 +16,7 @@ import pytest
 from chess_core import parse_square
 from firmware.config import parse_config
 from firmware.web.companion import build_companion, page_address, pairing_for, serve_web, start_web
-from firmware.web.simulator import Simulator, saved_position, simulator_config
+from firmware.sim.simulator import Simulator, saved_position, simulator_config
 
 from .conftest import ManualClock
 

@@ -4,7 +4,7 @@ Everything a real board runs runs here: the :class:`~firmware.service.Service` s
 handed over to the loop, the session polled at its deadlines) and its
 :class:`~firmware.session.session.Session` (debouncer, inference, clock, draw rules, recorder, LED
 feedback). Only the ends differ: the sensors are a :class:`~board_driver.backends.sim.SimulatedBoard`
-whose pieces the page moves through a :class:`~firmware.web.simhand.SimHand`, and the LEDs a
+whose pieces the page moves through a :class:`~firmware.sim.hand.SimHand`, and the LEDs a
 :class:`~board_driver.backends.sim_leds.RecordingLedSink` that the page draws. The opponent (Stockfish,
 Lichess) is the one the configuration names, built as for a real board
 (:func:`firmware.opponents.factory.build_opponent`), or the one chosen in the page's new-game dialog.
@@ -27,7 +27,8 @@ from firmware.config import Config, parse_config, with_overrides
 from firmware.session.recorder import Recorder
 from firmware.web.companion import build_companion, page_address, pairing_for, speak_with
 from firmware.web.server import WebCompanion
-from firmware.web.simhand import SimHand
+from firmware.sim.commands import SimCommands
+from firmware.sim.hand import SimHand
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +127,10 @@ class Simulator:
             if not self._started.done():
                 self._started.set_exception(RuntimeError("the simulator stopped before serving its page"))
 
+    def _room(self, backend: Any, changed: Callable[[], None]) -> SimCommands:
+        """The page's commands that move the simulated hand (a room of the page)."""
+        return SimCommands(self.hand, backend, changed)
+
     async def started(self) -> str:
         while self._started is None:
             await asyncio.sleep(0)
@@ -139,7 +144,7 @@ class Simulator:
         if started is None:
             raise RuntimeError("the simulator serves its page only while it runs (run())")
         web = self.config.web
-        self.companion = build_companion(self.session, self.config, pairing=self.pairing, hand=self.hand,
+        self.companion = build_companion(self.session, self.config, pairing=self.pairing, room=self._room,
                                          clock=self.clock)
         speak_with(self.companion, service)
         try:

@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware.web.backend import Backend
-from firmware.web.simhand import SimHand
+from firmware.web.rooms import Action
+from firmware.sim.hand import SimHand
 from firmware.web.validate import Number, Spec, Square, Squares
 
 SIM_CAPTURE_PAUSE_S = 0.15   # the victim's sensor settles empty before the mover lands (settle_ms is 30)
@@ -17,16 +18,16 @@ SIM_PASS: Spec = {"squares": Squares(max_items=64)}
 SIM_ASIDE: Spec = {"index": Number(low=0, high=1, integer=True, optional=True)}
 EMPTY: Spec = {}
 
-Action = Callable[[dict[str, Any], float], Any]   # (checked body, now) -> None, a dict for the answer, or a coroutine
 
 
 class SimCommands:
-    """The simulated hand as the page drives it, on the session's loop.
+    """The simulated hand as the page drives it, on the session's loop: a
+    :class:`~firmware.web.rooms.PageRoom` of the page.
 
     * ``commands()``: ``{path: (spec, action)}``; the server checks each body against its spec,
       calls ``action(values, now)`` (awaiting it when it is a coroutine) and then reports the
       change. ``click`` answers ``{"did": ...}`` (what the hand did), the others nothing.
-    * A movement the hand cannot make raises :class:`~firmware.web.simhand.HandError` (a 409).
+    * A movement the hand cannot make raises :class:`~firmware.sim.hand.HandError` (a 409).
     * A capture, and a set-up that changes the pieces on squares that stay filled, happen in two
       steps: the pieces go, ``changed()`` is called, and ``SIM_CAPTURE_PAUSE_S`` later (the
       sensors settled on their going) the pieces come down.
@@ -112,4 +113,4 @@ class SimCommands:
         self.hand.setup(self.backend.position())
 
 
-__all__ = ["SimCommands", "SIM_CAPTURE_PAUSE_S", "Action"]
+__all__ = ["SimCommands", "SIM_CAPTURE_PAUSE_S"]

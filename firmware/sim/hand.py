@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from board_driver.backends.sim import SimulatedBoard
 from chess_core import Position, square_name
 
-from firmware.words import Refusal
+from firmware.web.backend import CommandRefused
 
 MAX_HELD = 2
 
 
-class HandError(Refusal, ValueError):
+class HandError(CommandRefused, ValueError):
     """A hand movement that cannot be done (nothing to lift there, nothing held, hand full), in
     the player's words: ``HandError(key, **values)``, a refusal of firmware/words."""
 
