@@ -197,7 +197,13 @@ class OpponentSeat:
             self._resume_takeovers()
             await self._start(self.opponent)
 
+    def closing(self) -> None:
+        """A stop has begun (the service's, at once: a signal): the opponent starts nothing new."""
+        if self.opponent is not None:
+            self.opponent.closing()
+
     async def stop(self) -> None:
+        self.closing()
         await self.wait_idle()
         opponent, self.opponent = self.opponent, None
         if opponent is not None:
