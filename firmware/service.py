@@ -223,8 +223,10 @@ class Service:
         await self._queue.join()
 
     def stop(self) -> None:
-        """Ask the loop to stop (signal handlers, tests); idempotent."""
+        """Ask the loop to stop (signal handlers, tests); idempotent. The opponent hears at once
+        that a stop has begun: an engine that ends meanwhile is not started again."""
         self._stopping = True
+        self.session.seat.closing()
         if self._queue is not None:
             self._queue.put_nowait(STOP)
 

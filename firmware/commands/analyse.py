@@ -123,8 +123,8 @@ async def analyse_games(games: list[PgnGame], limit: AnalysisLimit, engine: str,
 async def until_stopped(work: Coroutine[Any, Any, None], caught: list[int]) -> None:
     """Run ``work`` until it ends, or until SIGINT (Ctrl-C) or SIGTERM (a timeout, a stop):
     then it is cancelled (the engine quit and reaped) and the signal's number put in ``caught``.
-    The signal is noted at once, before the loop reads anything: an engine killed by the same
-    Ctrl-C (the terminal signals the whole group) is then no engine error."""
+    The signal is noted at once, before the loop reads anything: an engine that ends meanwhile
+    is then no engine error (the engine runs in a session of its own: the Ctrl-C is ours alone)."""
     task = asyncio.current_task()
     assert task is not None
 

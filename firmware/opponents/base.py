@@ -282,6 +282,10 @@ class Opponent:
     async def stop(self) -> None:
         raise NotImplementedError
 
+    def closing(self) -> None:
+        """A stop has begun (``stop`` follows): start nothing new from now on, an engine that ends
+        is not started again; default: nothing to hold back."""
+
     def use_clock(self, times: Callable[[], ClockTimes | None]) -> None:
         """Where to read the clock when it thinks (an engine); default: it needs no clock."""
 

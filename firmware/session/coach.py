@@ -21,7 +21,9 @@ Contract
   ``firmware.opponents.engine.helper.HelperEngine``: Stockfish in its own process at nice 19, one
   thread, a 16 MB hash), which the library's analyses share: every judged move and every hint
   goes to its queue, no process of their own. A hint asked again while it is looked for is the
-  same search, once; a hint asked while the queue is full is refused (``engine_busy``). The loop
+  same search, once; a hint asked while the queue is full is refused (``engine_busy``). A move
+  judged while it is full is left out, not tried again (its news would come late, and the queue is
+  full so that the helper sheds work): busy is no failure, the page says nothing. The loop
   only waits for the answers. ``settled()`` waits for the searches under way (tests).
 """
 from __future__ import annotations
@@ -35,7 +37,7 @@ from chess_core import STARTING_FEN, Move, Position, san
 
 from firmware.analysis.engine import AnalysisLimit, PositionEval, evaluate_game
 from firmware.analysis.judgement import INITIAL_CP, Judgement, Score, advise
-from firmware.opponents.engine.helper import HelperEngine
+from firmware.opponents.engine.helper import EngineBusy, HelperEngine
 from firmware.opponents.engine.uci import EngineError
 from firmware.referee.feedback import DARK
 from firmware.session.commands import SessionError
@@ -207,6 +209,9 @@ class Coach:
         try:
             return await evaluate_game(list(moves), self._limit(), start_fen=game.start_fen, chess960=game.chess960,
                                        plies=plies, engine=self.engine)
+        except EngineBusy as exc:    # (busy, not broken: this judgement or hint is left out, nothing said)
+            log.info("the coach's search is left out: %s", exc)
+            return None
         except (EngineError, OSError) as exc:
             log.warning("the coach's engine failed: %s", exc)
             if "coach" not in self.session.failed_helpers:   # (the page says it, once)

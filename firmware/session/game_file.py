@@ -14,9 +14,14 @@ Contract
   when to try again, and ``save`` returns whether what the players are told changed.
 * ``abandon(match, now)``: the game is left unfinished (``*``, Termination "abandoned"); one
   without a move leaves no file.
+* ``leave(game, now)``: the next game is chosen; the record is saved first if it must be. One a
+  full disk keeps from being saved is kept (``behind``) and written whole, ``current.json`` then
+  its PGN, before anything else is saved: the choice or the next game never replaces
+  ``current.json`` while it is the only copy of a game's last moves.
 """
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from chess_core import Game, Outcome
@@ -31,6 +36,8 @@ if TYPE_CHECKING:
 
 __all__ = ["GameFile"]
 
+log = logging.getLogger(__name__)
+
 
 class GameFile:
     """The record of one board's game and its saving; see the module docstring."""
@@ -39,6 +46,7 @@ class GameFile:
         self.recorder = recorder
         self.record: GameRecord | None = None
         self.chosen: NextGame | None = None
+        self.behind: list[GameRecord] = []   # games left that a full disk kept from being saved, oldest first
         self.dirty = False
         self.saving = SaveState()
         self.sans = SanCache()   # the game's SAN, extended move by move (English and French)
@@ -89,11 +97,21 @@ class GameFile:
     def save(self, game: Game, now: float) -> bool:
         """Save the record (see the module docstring); True when the save's failure began or ended."""
         self.dirty = False
-        if self.record is None and self.chosen is None:
+        if self.record is None and self.chosen is None and not self.behind:
             return False
         had_error = self.saving.error is not None
         try:
-            if self.record is None:
+            while self.behind:       # (a game left unsaved first: current.json is its only full copy)
+                try:
+                    self.recorder.save(self.behind[0])
+                except OSError:
+                    raise            # (a full disk: tried again, the next ones wait for it)
+                except Exception as exc:  # noqa: BLE001 - a record that cannot be written never blocks the others
+                    log.error("the game %s cannot be written (%s): left out", self.behind[0].pgn_name, exc)
+                self.behind.pop(0)
+            if self.record is None and self.chosen is None:
+                self.recorder.forget_current()   # (an abandoned game's, written above: not to be restored)
+            elif self.record is None:
                 assert self.chosen is not None
                 self.recorder.save_next(self.chosen)
             else:
@@ -120,6 +138,18 @@ class GameFile:
             tags.update(ECO=opening.eco, Opening=opening.name)
         record.tags = tags
 
+    def leave(self, game: Game, now: float) -> None:
+        """The next game is chosen: the record is saved now if it must be, else (a full disk) kept
+        to be saved before anything replaces ``current.json``; the file has no record then."""
+        record = self.record
+        if record is None:
+            return
+        if self.dirty:
+            self.save(game, now)
+        if self.dirty and record not in self.behind:
+            self.behind.append(record)
+        self.record = None
+
     def abandon(self, match: Match, now: float) -> None:
         """The game in progress is left unfinished: "*" with its moves so far, marked abandoned
         (PGN Termination "abandoned") for the library; one without a move leaves no file."""
@@ -129,8 +159,9 @@ class GameFile:
         if record.moves:
             record.tags = {**record.tags, "Termination": "abandoned"}
             self.note(match, now)
-            self.save(match.game, now)
+            self.leave(match.game, now)
         else:
             self.recorder.discard(record)
-        self.recorder.forget_current()
-        self.record = None
+            self.record = None
+        if not self.behind:      # (else current.json is kept: a restart continues the game, none lost)
+            self.recorder.forget_current()

@@ -197,7 +197,13 @@ class OpponentSeat:
             self._resume_takeovers()
             await self._start(self.opponent)
 
+    def closing(self) -> None:
+        """A stop has begun (the service's, at once: a signal): the opponent starts nothing new."""
+        if self.opponent is not None:
+            self.opponent.closing()
+
     async def stop(self) -> None:
+        self.closing()
         await self.wait_idle()
         opponent, self.opponent = self.opponent, None
         if opponent is not None:
@@ -509,17 +515,18 @@ class OpponentSeat:
         ``kind`` (playing ``sides``, an engine) takes the seat, to start with ``start``; one not
         of that kind, built but not started, is stopped on the loop."""
         config = self.session.config
-        self.choice = kind
         old = self.opponent
         if kind is not self.kind:
-            self.opponent = (None if kind is OpponentKind.NONE else build_lichess(config)
-                             if kind is OpponentKind.LICHESS else build_engine(config, sides))
+            new = (None if kind is OpponentKind.NONE else build_lichess(config)
+                   if kind is OpponentKind.LICHESS else build_engine(config, sides))
+            self.opponent = new      # (built first: one that cannot be built changes nothing)
             if old is not None:
                 with contextlib.suppress(RuntimeError):   # (no loop: nothing of it runs)
                     self.keep(asyncio.get_running_loop().create_task(old.stop()))
         elif self.opponent is not None and kind is OpponentKind.ENGINE and sides:
             self.opponent.set_sides(sides)
             self.set_engine_level()
+        self.choice = kind
         self.engine_sides = sides if kind is OpponentKind.ENGINE else frozenset()
 
     def choose(self, kind: OpponentKind) -> None:

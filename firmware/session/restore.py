@@ -82,11 +82,17 @@ def chosen_game(session: Conductor) -> NextGame:
 def set_up_chosen(session: Conductor, chosen: NextGame, now: float) -> None:
     """After a restart, before the opponent starts: the session waits again for the new game
     chosen before it (names, start, settings, opponent). SessionError or ValueError if its
-    settings cannot be used (the session's configuration is then unchanged)."""
-    session.change_config(game={key: chosen.game[key] for key in CHOSEN_GAME if key in chosen.game},
-                          engine={key: chosen.engine[key] for key in CHOSEN_ENGINE if key in chosen.engine})
-    session.seat.adopt(OpponentKind(session.config.game.opponent), frozenset(chosen.engine_sides))
-    session.next_game(now, names=(chosen.white, chosen.black), fen=chosen.start_fen)
+    settings cannot be used: the session's configuration and opponent are then unchanged (the
+    opponent is built before it takes the seat, the configuration put back)."""
+    config, choice = session.config, session.seat.choice
+    try:
+        session.change_config(game={key: chosen.game[key] for key in CHOSEN_GAME if key in chosen.game},
+                              engine={key: chosen.engine[key] for key in CHOSEN_ENGINE if key in chosen.engine})
+        session.seat.adopt(OpponentKind(session.config.game.opponent), frozenset(chosen.engine_sides))
+        session.next_game(now, names=(chosen.white, chosen.black), fen=chosen.start_fen)
+    except BaseException:
+        session.config, session.seat.choice = config, choice
+        raise
     session.given_names = (chosen.given[0], chosen.given[1]) if chosen.given is not None else None
     if session.game.chess960 and session.config.board.sensors not in SIMULATED:
         # as at power-on (the session's start): the usual first ranks are assumed on the board

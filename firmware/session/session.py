@@ -553,7 +553,7 @@ class Session:
         in the last game's place (a restart waits for it again).
         """
         previous, seat = self.referee.match, self.seat
-        self.file.record = None
+        self.file.leave(previous.game, now)   # (a game a full disk kept from being saved: written first)
         was_engine = seat.kind is OpponentKind.ENGINE
         before = (seat.engine_sides if was_engine else frozenset(), seat.name_of_engine() if was_engine else None)
         for side, takeover in seat.takeovers.items():

@@ -172,7 +172,7 @@ def test_the_help_names_the_eval_command_as_it_is_written():
 
 
 @pytest.mark.parametrize("signum, whole_group, to_file", [
-    (signal.SIGINT, True, True),       # Ctrl-C: the terminal signals the engine too
+    (signal.SIGINT, True, True),       # Ctrl-C: the terminal signals the whole group
     (signal.SIGTERM, False, False),    # a timeout, the games on the standard output
 ], ids=["ctrl-c-out-file", "sigterm-stdout"])
 def test_a_stopped_analysis_keeps_the_games_done(tmp_path, signum, whole_group, to_file):

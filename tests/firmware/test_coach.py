@@ -178,3 +178,40 @@ async def test_a_judgement_that_comes_after_the_movers_next_move_is_not_shown(tm
     release.setdefault(1, asyncio.Event()).set()      # 1. f3's judgement, late
     await table.session.coach.settled()
     assert table.session.state().notice == news
+
+
+async def test_a_judged_move_refused_by_a_full_queue_is_left_out_not_called_a_failed_engine(tmp_path, caplog):
+    """Issue 32, item 5: EngineBusy is an EngineError, so a move judged while the helper's queue was
+    full said "The coach's engine failed" on the page, when the engine was only busy."""
+    import asyncio
+    import logging
+
+    from chess_core import Move
+    from firmware.opponents.engine.helper import Search
+    from firmware.opponents.engine.uci import SearchLimit
+
+    table = coached_table(tmp_path, white=True)
+    helper = table.session.coach.engine
+    long = SearchLimit(movetime_ms=10_000)
+    firsts = ("a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3", "h2h3", "a2a4", "b2b4")
+    others = [asyncio.ensure_future(helper.search(Search(moves=(Move.from_uci(first),), limit=long)))
+              for first in firsts[:helper.max_waiting]]
+    try:
+        await asyncio.sleep(0)
+        assert helper.busy
+        with caplog.at_level(logging.INFO, logger="firmware.session.coach"):
+            table.play("e2e4")                              # a coached move, judged while the queue is full
+            await table.session.coach.settled()
+        state = table.session.state()
+        assert state.failed_helpers == () and table.session.failed_helpers == []
+        assert state.notice is None                          # nothing said of that move: left out
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert any("busy" in r.getMessage() for r in caplog.records)    # the journal says why, quietly
+    finally:
+        for task in others:
+            task.cancel()
+        await asyncio.gather(*others, return_exceptions=True)
+    table.play("e7e5")
+    table.play("g1f3")                                       # the queue has room again: judged as before
+    await table.session.coach.settled()
+    assert table.session.state().notice is not None and table.session.failed_helpers == []

@@ -17,7 +17,7 @@ import pytest
 
 from firmware.config import ConfigError, check_storage, load_config, loads_config
 from firmware.atomic_file import write_atomically as atomic_write
-from chess_core import STARTING_FEN
+from chess_core import BLACK, STARTING_FEN
 from firmware.session.recorder import GameRecord, NextGame, Recorder
 from firmware.session.saving import CORNERS
 
@@ -152,6 +152,54 @@ def test_a_new_game_chosen_while_the_disk_is_full_is_saved_once_it_is_not(tmp_pa
     snap = session.snapshot(table.t)
     assert snap["players"] == {"white": "Carla", "black": "Dan"} and snap["time_control"] == "600+10"
     assert not snap["over"] and not snap["started"]
+
+
+@pytest.mark.parametrize("how", ["page", "board", "abandoned"])
+def test_a_finished_game_not_saved_on_a_full_disk_is_written_before_the_next_game_replaces_it(tmp_path, monkeypatch,
+                                                                                             how):
+    """Issue 32, item 7: its record was dropped at the next game's choice, which then replaced
+    current.json, the only copy its PGN is rebuilt from: the moves and the result made while the
+    disk was full were lost. Chosen on the page or by setting the pieces up again; or a game left
+    unfinished for a new one (current.json was removed)."""
+    table = Table(tmp_path, white="Ada", black="Bob")
+    table.setup()
+    table.play_all("e2e4 e7e5")
+    recorder = table.session.file.recorder
+    pgn = recorder.pgn_path(table.session.file.record)
+    real_write = os.write
+    full = {"on": True}
+
+    def write(fd, data):
+        if full["on"]:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+    monkeypatch.setattr(os, "write", write)
+    table.play("g1f3")
+    if how != "abandoned":
+        table.session.resign(BLACK)                     # over, and not saved
+    assert "storage is full" in table.session.snapshot(table.t)["save_problem"]
+    if how in ("page", "abandoned"):
+        table.session.new_game(white="Carla", black="Dan", time_control="600+10")
+    else:
+        table.board.set_occupied(0)                     # the pieces cleared, then set up: the next game
+        table.wait(1)
+        table.setup()
+    assert "storage is full" in table.session.snapshot(table.t)["save_problem"]
+    assert json.loads(recorder.current_path.read_text())["moves"] == ["e2e4", "e7e5"]   # the old file, whole
+    full["on"] = False
+    table.wait(31)                                      # tried again, with no input
+    assert table.session.snapshot(table.t)["save_problem"] is None
+    text = pgn.read_text()
+    result = "*" if how == "abandoned" else "1-0"
+    assert "2. Nf3" in text and f'[Result "{result}"]' in text and text.rstrip().endswith(result)
+    assert ('[Termination "abandoned"]' in text) == (how == "abandoned")
+    session = table.new_session()                       # then a power cut: the latest state comes back
+    assert session.restore(table.t)
+    snap = session.snapshot(table.t)
+    assert snap["moves"]["uci"] == [] and not snap["over"]
+    if how != "board":
+        assert snap["players"] == {"white": "Carla", "black": "Dan"} and snap["time_control"] == "600+10"
+    assert pgn.read_text() == text
 
 
 def test_a_record_that_cannot_be_written_does_not_crash_the_session(tmp_path):

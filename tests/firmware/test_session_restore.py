@@ -263,3 +263,29 @@ async def test_two_players_chosen_after_a_game_against_the_engine_play_without_i
         assert snap["opponent"]["kind"] == "none" and snap["players"] == {"white": "Carla", "black": "Dan"}
     finally:
         await session.aclose()
+
+
+def test_a_chosen_game_that_cannot_be_set_up_is_set_aside_and_changes_nothing(tmp_path):
+    """Issue 32, item 7: its [game] settings were applied before its opponent failed to be set up,
+    so the board started with the time control and opponent of a choice it had set aside."""
+    from firmware.opponents.base import OpponentKind
+    table = Table(tmp_path, white="Ada", black="Bob", time_control="300+5")
+    table.setup()
+    table.play("e2e4")
+    table.session.resign(BLACK)
+    table.session.new_game(white="Carla", black="Dan", time_control="600+10", rules="casual")
+    saved = saved_json(table)
+    saved["next_game"]["game"]["opponent"] = "engine"     # an engine that plays no side: cannot be set up
+    saved["next_game"]["engine_sides"] = []
+    current = table.session.file.recorder.current_path
+    current.write_text(json.dumps(saved))
+    table.board.stop()
+    session = table.session = table.new_session()
+    assert not session.restore(table.t)
+    assert current.with_suffix(".json.damaged").exists() and not current.exists()
+    assert session.config == table.config                 # the configuration as it was, whole
+    assert (session.config.game.time_control, session.config.game.rules) == ("300+5", "fide")
+    assert session.seat.choice is OpponentKind.NONE and session.opponent is None
+    table.board.start(table.feed)
+    table.setup()
+    assert session.snapshot()["time_control"] == "300+5"

@@ -1,4 +1,4 @@
-"""The engines' budget with the real Stockfish: the opponent's process and one helper shared by the coach, the hints and the analyses; 200 hints at once, a hint asked twice, judged moves, a hung helper, a full queue."""
+"""The engines' budget with the real Stockfish: the opponent's process and one helper shared by the coach, the hints and the analyses; 200 hints for many positions filling the queue, a hint asked twice, judged moves, a hung helper, a full queue."""
 from __future__ import annotations
 
 import asyncio
@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from chess_core import Move
+from chess_core import SQUARE_NAMES, Move, Position
 from firmware.config import with_overrides
 from firmware.opponents.engine.helper import HelperEngine, Search
 from firmware.opponents.engine.uci import EngineConfig, SearchLimit
@@ -20,6 +20,7 @@ from .test_session_backend import Table, needs_stockfish
 pytestmark = needs_stockfish
 JSON = {"Content-Type": "application/json"}
 HINTS = 200
+ROUNDS = 20     # positions at most: the queue (8 searches of 0.6 s) is full well before
 FINISHED = "2025-03-01_1000_Anna-vs-Ben"
 
 
@@ -41,41 +42,114 @@ async def hint_said(table: Table) -> str | None:
     return table.state()["online"]["notice"]
 
 
-async def test_200_hints_at_once_with_an_engine_opponent_and_an_analysis_run_at_most_two_stockfish(serve, tmp_path):
+WHITE_MOVES = ("e2e4", "d2d4", "g1f3", "b1c3", "c1e3", "f1e2", "d1d2", "a2a3", "h2h3", "b2b3", "g2g3")
+
+
+def quiet_white_move(position: Position) -> Move:
+    """A developing move of White that takes nothing if it can (the game goes on for a few rounds)."""
+    legal = position.legal_moves()
+    quiet = [m for m in legal if position.piece_at(m.to_square) is None
+             and not position.is_castling(m) and not position.is_en_passant(m) and m.promotion is None]
+    for uci in WHITE_MOVES:
+        if Move.from_uci(uci) in quiet:
+            return Move.from_uci(uci)
+    return (quiet or legal)[0]      # (in check, a capture may be the only answer: made by hand all the same)
+
+
+def made_by_hand(table: Table, move: Move) -> None:
+    """``move`` made on the simulated board: a victim taken off first, a castling rook after its king."""
+    pos = table.session.game.position
+    name = SQUARE_NAMES.__getitem__
+    if pos.is_castling(move):
+        king_from, king_to, rook_from, rook_to = pos.castling_squares(move)
+        table.move(name(king_from), name(king_to), name(rook_from), name(rook_to))
+        return
+    if pos.is_en_passant(move):
+        table.hand.take(move.to_square - 8 if pos.turn == 0 else move.to_square + 8)
+    elif pos.piece_at(move.to_square) is not None:
+        table.hand.take(move.to_square)
+    table.move(name(move.from_square), name(move.to_square))
+
+
+async def test_200_hints_for_many_positions_with_an_engine_opponent_and_an_analysis_fill_the_helpers_queue_to_its_bound(
+        serve, tmp_path):
+    """Issue 32, item 9: 200 hints for one position were one search (the coach's ``_hinting``), so
+    the queue's bound and the 429 were never reached. Here the hints are asked for a new position
+    after each move, while the moves are judged and a library game analysed: the queue fills, holds
+    ``max_waiting`` searches and no more, a hint then gets a 429 in both languages, a busy helper is
+    said as no failure, and no more than two Stockfish run (the opponent's, the helper's)."""
     record(tmp_path / "games", FINISHED, SHEPHERD)
-    table = coached(tmp_path, engine={"move_time": 0.3}, movetime_ms=300, depth=0)
+    table = coached(tmp_path, engine={"move_time": 0.05}, movetime_ms=600, depth=0)
     client, companion, _ = await serve(backend=table.backend)
+    helper = table.session.coach.engine
     seen: list[int] = []
+    asked: list[int] = []
     sampling = True
     before = stockfish_processes()                       # (another test's, ending)
 
     async def sample() -> None:
         while sampling:
             seen.append(len(stockfish_processes() - before))
+            asked.append(helper.asked)
             await asyncio.sleep(0.005)
     sampler = asyncio.ensure_future(sample())
+    answers: list[tuple[int, dict]] = []
+    positions = 0
     try:
-        table.backend.new_game(white="Anna", black="Stockfish", time_control="-", rules="fide",
-                               colours="as-entered", opponent="engine", engine_side="black", engine_level=4,
-                               player="Anna", now=table.clock.now)
-        table.setup()
-        assert companion.analyses is not None and companion.analyses.engine is table.session.coach.engine
+        def begin() -> None:
+            table.backend.new_game(white="Anna", black="Stockfish", time_control="-", rules="fide",
+                                   colours="as-entered", opponent="engine", engine_side="black", engine_level=4,
+                                   player="Anna", now=table.clock.now)
+            table.setup()
+        begin()
+        assert companion.analyses is not None and companion.analyses.engine is helper
         await companion.analyses.request(FINISHED)       # a library game analysed meanwhile
         connections = asyncio.Semaphore(8)               # (a page's client: the server takes 16 a client)
 
         async def hint() -> tuple[int, dict]:
             async with connections:
                 return await post(client, "/api/coach/hint")
-        answers = await asyncio.gather(*(hint() for _ in range(HINTS)))
-        notice = await hint_said(table)
-        await companion.analyses.settled()
+
+        async def hints(n: int) -> list[tuple[int, dict]]:
+            return list(await asyncio.gather(*(hint() for _ in range(n))))
+
+        async def white_and_reply() -> None:
+            made_by_hand(table, quiet_white_move(table.session.game.position))   # judged: the queue again
+            if not table.session.game.is_over:
+                made_by_hand(table, Move.from_uci(await table.engine_move()))
+            if table.session.game.is_over:
+                begin()                                  # (a game over: another, new positions all the same)
+        for _ in range(ROUNDS):                          # a batch of hints for each new position
+            answers += await hints(HINTS // ROUNDS)
+            positions += 1
+            if any(status == 429 for status, _ in answers):
+                break
+            await white_and_reply()
+        judged_while_full = helper.busy
+        await white_and_reply()                          # a move judged while the queue is full
+        answers += await hints(HINTS - len(answers))     # the rest at once, for the last position
+        full_refusals = [body for status, body in answers if status == 429]
+        async with asyncio.timeout(120):
+            await table.session.coach.settled()
+            await companion.analyses.settled()
         assert companion.analyses.status(FINISHED) is None          # analysed, not failed
+        table.settle(0.1)
+        failed = table.state()["failed_helpers"]
+        status, _ = await post(client, "/api/coach/hint")           # the queue has room again
+        assert status == 200
+        notice = await hint_said(table)
     finally:
         sampling = False
         await sampler
         await table.session.aclose()
+    assert len(answers) == HINTS and {status for status, _ in answers} <= {200, 429}
+    assert positions >= 2, "the hints were all for one position"
+    assert full_refusals, "no hint found the helper's queue full"
+    assert all(body == {"error": refusal("engine_busy", "en"), "error_fr": refusal("engine_busy", "fr")}
+               for body in full_refusals)
+    assert max(asked) == helper.max_waiting, f"the queue held at most {max(asked)} searches"
+    assert judged_while_full and failed == []            # busy is no failure: the page says nothing
     assert max(seen) <= 2, f"{max(seen)} Stockfish processes at once"
-    assert {status for status, _ in answers} <= {200, 429}
     assert notice is not None and notice.startswith("Hint: ")
     assert stockfish_processes() - before == set()
 

@@ -111,6 +111,11 @@ class HelperEngine:
         return engine.pid if engine is not None and engine.state is not EngineState.FAILED else None
 
     @property
+    def asked(self) -> int:
+        """The different searches queued or running (at most ``max_waiting``)."""
+        return len(self._requests)
+
+    @property
     def busy(self) -> bool:
         """Whether a new search would be refused now."""
         return len(self._requests) >= self.max_waiting

@@ -97,6 +97,7 @@ class EngineOpponent(Opponent):
         self._level_dirty = False
         self._started = False
         self._stopped = False
+        self._closing = False       # a stop has begun: no restart, no new turn
         self._failed = False
 
     @property
@@ -146,10 +147,14 @@ class EngineOpponent(Opponent):
     async def act(self, action: Action) -> None:
         raise ActionNotSupported(f"the engine has no say in {action.value!r}: the board decides")
 
+    def closing(self) -> None:
+        """A stop has begun: an engine that ends from now on is not started again."""
+        self._closing = True
+
     async def stop(self) -> None:
         if self._stopped:
             return
-        self._stopped = True
+        self._stopped = self._closing = True
         task, self._task = self._task, None
         if task is not None:
             await cancel_and_wait(task)   # bounded, and never swallows our own cancellation
@@ -218,7 +223,7 @@ class EngineOpponent(Opponent):
 
     def _wants_to_move(self) -> bool:
         # (No engine yet while start() spawns it: start() schedules the turn once it is up.)
-        return (self._engine is not None and not self._stopped and not self._failed and self._delivered is None
+        return (self._engine is not None and not self._closing and not self._failed and self._delivered is None
                 and not self._game.is_over and self._game.turn in self.sides)
 
     def _schedule(self) -> None:
@@ -228,7 +233,7 @@ class EngineOpponent(Opponent):
     def _ended(self, engine: UciEngine) -> None:
         """``engine`` ended by itself: a turn under way hears it from its search; else one starts
         now that restarts it (and then answers, if it is the engine's move)."""
-        if engine is not self._engine or self._stopped or self._failed or self._task is not None:
+        if engine is not self._engine or self._closing or self._failed or self._task is not None:
             return
         crash = EngineCrashed(f"the engine {engine.name} ended (exit code {engine.returncode})")
         self._task = asyncio.get_running_loop().create_task(self._turn(crash), name="engine-turn")
@@ -302,6 +307,9 @@ class EngineOpponent(Opponent):
         return best.move
 
     async def _failed_once(self, exc: Exception) -> None:
+        if self._closing:      # (stopping: the engine's end is the stop's, nothing to restart or say)
+            log.info("the engine ended while the opponent stops: %s", exc)
+            return
         self.failures += 1
         log.error("engine failure %d/%d: %s", self.failures, self.max_restarts, exc)
         if self.failures > self.max_restarts:

@@ -198,7 +198,10 @@ class UciEngine:
     """One engine process, used once: ``start``, any number of ``play``, then ``close``.
 
     A crash (the process ends) or a hang (no answer within the timeouts of ``EngineConfig``) fails
-    the call with ``EngineCrashed`` / ``EngineHung``, and the process is always reaped. To carry
+    the call with ``EngineCrashed`` / ``EngineHung``, and the process is always reaped. The process
+    runs in a session of its own: a terminal's Ctrl-C (SIGINT to the whole foreground group)
+    reaches the service alone, which quits it; a service killed outright closes its stdin, and a
+    UCI engine ends at the end of its input (Stockfish does, even mid-search). To carry
     on after a failure, start a new ``UciEngine`` (``EngineOpponent`` does). ``on_exit`` is called
     when the process ends by itself (killed, crashed) while nothing was asked of it too.
     """
@@ -234,7 +237,7 @@ class UciEngine:
         try:
             self._proc = await asyncio.create_subprocess_exec(
                 self.config.path, *self.config.args, stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, start_new_session=True)
         except OSError as exc:
             self.state = EngineState.FAILED
             raise EngineError(f"cannot run the engine {self.config.path!r}: {exc.strerror or exc}") from exc
