@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from chess_core import Game, Move, write_pgn  # noqa: E402
 from firmware.opponents.engine.helper import HASH_MB, NICE  # noqa: E402
-from firmware.opponents.engine.uci import EngineConfig, SearchLimit, UciEngine  # noqa: E402
+from firmware.opponents.engine.uci import EngineLaunch, SearchLimit, UciEngine  # noqa: E402
 
 STOCKFISH = "/usr/games/stockfish"
 ECHIQUIER = Path(sys.executable).with_name("echiquier")
@@ -230,7 +230,7 @@ HELPER_OPTIONS = {"Threads": 1, "Hash": HASH_MB, "UCI_AnalyseMode": True}
 
 
 async def stockfish_alone() -> None:
-    async with UciEngine(EngineConfig(STOCKFISH, options=HELPER_OPTIONS)) as engine:
+    async with UciEngine(EngineLaunch(STOCKFISH, options=HELPER_OPTIONS)) as engine:
         await engine.new_game()
         await engine.play("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", [], SearchLimit(movetime_ms=500))
         assert engine.pid is not None
@@ -240,7 +240,7 @@ async def stockfish_alone() -> None:
 
 async def old_way() -> None:
     """The old coach's hints: each its own Stockfish, all searching at once."""
-    engines = [UciEngine(EngineConfig(STOCKFISH, options=HELPER_OPTIONS)) for _ in range(OLD_WAY)]
+    engines = [UciEngine(EngineLaunch(STOCKFISH, options=HELPER_OPTIONS)) for _ in range(OLD_WAY)]
     try:
         await asyncio.gather(*(e.start() for e in engines))
         for e in engines:

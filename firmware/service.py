@@ -151,7 +151,7 @@ class Service:
     ``source``/``leds`` default to those the configuration names; ``capture`` records every raw
     reading to that file (capture format v1); ``companions`` are coroutine functions called
     with the service once it runs (the web companion), cancelled when it stops; ``opponent``
-    (engine, Lichess; see firmware.session.opponent) is started with the session: by default the
+    (engine, Lichess; see firmware.session.seat) is started with the session: by default the
     one ``[game] opponent`` names (firmware.opponents.factory.build_opponent), a replay included;
     None: two players over the board. ``buttons`` (a GpioButtons, None for none) default to the
     pin map's (:func:`build_buttons`), sampled every ``button_poll_s`` s on their own thread (None:
@@ -437,7 +437,7 @@ class Service:
         page, voice = self.page_voice, self.voice
         if page is not None:
             page.announce(what, now)
-            self.session.touch()   # the page is sent the new announcement
+            self.session.publish()   # the page is sent the new announcement
         elif voice is not None:
             voice.request(what)
         else:

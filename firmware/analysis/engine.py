@@ -29,7 +29,7 @@ from chess_core import STARTING_FEN, InvalidMoveError, Move, Position
 
 from firmware.analysis.judgement import Score
 from firmware.opponents.engine.helper import HASH_MB, NICE, HelperEngine, Search
-from firmware.opponents.engine.uci import DEFAULT_ENGINE_PATH, EngineConfig, EngineError, SearchLimit
+from firmware.opponents.engine.uci import DEFAULT_ENGINE_PATH, EngineLaunch, EngineError, SearchLimit
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,7 @@ async def evaluate_game(moves: Sequence[Move], limit: AnalysisLimit, *, start_fe
     ``plies``: only the positions after so many moves, in this order (the coach's one or two);
     ``engine``: the service's shared helper engine (else one of its own, quit at the end)."""
     if engine is None:
-        own = HelperEngine(EngineConfig(path=engine_path), hash_mb=hash_mb)
+        own = HelperEngine(EngineLaunch(path=engine_path), hash_mb=hash_mb)
         try:
             return await evaluate_game(moves, limit, start_fen=start_fen, chess960=chess960, progress=progress,
                                        names=names, plies=plies, engine=own)

@@ -34,12 +34,12 @@ def build_engine(config: Any, sides: int | Iterable[int] | None = None, *, start
                  moves: Sequence[Move] = ()) -> Opponent:
     """An ``EngineOpponent`` for ``[engine]`` (path, level, elo, move_time), playing ``sides``
     (default: ``[engine] side``) from the game of ``start_fen`` and ``moves``."""
-    from firmware.opponents.engine.uci import EngineConfig
+    from firmware.opponents.engine.uci import EngineLaunch
     from firmware.opponents.engine.opponent import EngineOpponent
     from firmware.opponents.engine.levels import Level
     if sides is None:
         sides = engine_side(config.engine.side)
-    return EngineOpponent(sides, level=Level.from_config(config.engine), config=EngineConfig(path=config.engine.path),
+    return EngineOpponent(sides, level=Level.from_config(config.engine), config=EngineLaunch(path=config.engine.path),
                           start_fen=start_fen, moves=moves,
                           chess960=config.game.variant == "chess960")
 

@@ -45,4 +45,4 @@ def attach_app(session: Conductor, link: AppLink | None) -> None:
     if link is not None and record is not None and any(record.tags.get(k) != v for k, v in link.tags().items()):
         record.tags = {**record.tags, **link.tags()}
         session.file.dirty = True
-    session.touch()
+    session.publish()

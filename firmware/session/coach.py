@@ -143,7 +143,7 @@ class Coach:
         self._show({best.from_square: session.style.hint, best.to_square: session.style.hint}, None)
         session.play.tell(prompt("coach_hint", "en", san=en), prompt("coach_hint", "fr", san=fr), len(moves))
         self._mark(len(moves), prompt("coach_hint", "en", san=en))
-        session.touch()
+        session.publish()
 
     # -- following the game ------------------------------------------------------------------------
 
@@ -200,7 +200,7 @@ class Coach:
         if self.frame is None or self.until is not None:     # (a hint asked since stays lit)
             self._show(squares, session.clock() + session.config.coach.moment_s)
             session.play.tell(en, fr, len(game.moves))
-        session.touch()
+        session.publish()
 
     # -- the engine, the marks -------------------------------------------------------------------
 
@@ -216,7 +216,7 @@ class Coach:
             log.warning("the coach's engine failed: %s", exc)
             if "coach" not in self.session.failed_helpers:   # (the page says it, once)
                 self.session.failed_helpers.append("coach")
-                self.session.touch()
+                self.session.publish()
             return None
 
     def _start(self, work: Coroutine[Any, Any, None]) -> None:

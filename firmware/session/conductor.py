@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from firmware.session.app_link import AppLink
     from firmware.session.coach import Coach
     from firmware.opponents.base import Opponent
-    from firmware.session.opponent import OpponentSeat
+    from firmware.session.seat import OpponentSeat
     from firmware.session.other_side import OtherSide
 
 __all__ = ["Conductor"]
@@ -65,7 +65,7 @@ class Conductor(Protocol):
     def command(self, now: float | None, *, live: bool = False) -> ContextManager[float]:
         """A player's command: its time, the check that a game is in progress, the update after it."""
 
-    def touch(self) -> None:
+    def publish(self) -> None:
         """Something shown changed: the LEDs, the file and the subscribers are brought up to date."""
 
     def set_names(self, names: tuple[str, str]) -> None: ...

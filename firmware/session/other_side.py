@@ -1,6 +1,6 @@
 """What the other side of the game says, acted on at the board: its moves, offers, ends, chat, refusals and whole-game syncs.
 
-The opponent (an engine, a server) talks to the seat (:mod:`firmware.session.opponent`); what
+The opponent (an engine, a server) talks to the seat (:mod:`firmware.session.seat`); what
 changes the board's game comes here, one method per kind of news, and goes to the referee's
 match and the game's :class:`~firmware.session.play.Play` through the session's public face
 (:class:`~firmware.session.conductor.Conductor`). A move to carry out waits in
@@ -48,7 +48,7 @@ class OtherSide:
             session.seat.reset()
             return
         session.play.expected_move = move
-        session.touch()
+        session.publish()
 
     def forget_expected_move(self) -> None:
         """The move awaited is not coming to the board any more (another opponent, a player back)."""
@@ -75,7 +75,7 @@ class OtherSide:
             play.draw_offer = by
         else:
             session.seat.takeback_offered(by)
-        session.touch()
+        session.publish()
 
     def ended_elsewhere(self, end: GameEnd) -> None:
         """The game ended at the other end (mate, resignation, flag, abort...). When the
@@ -90,13 +90,13 @@ class OtherSide:
             en, fr = void_text(end.status, "en"), void_text(end.status, "fr")
             play.problems.add(now, en, fr)
             play.tell(en, fr, len(session.game.moves))   # on the page until the next move
-            session.touch()
+            session.publish()
             return
         if play.expected_move is not None:
             play.pending_end = end.outcome
             return
         self.end(end.outcome, now)
-        session.touch()
+        session.publish()
 
     def end(self, outcome: Outcome, now: float) -> None:
         """The other end's result, now that its last move (if any) stands on the board."""
@@ -115,7 +115,7 @@ class OtherSide:
     def chat_line(self, line: ChatLine) -> None:
         """A chat line of the game (the other player's, or the board's own as the server echoes it)."""
         self.session.play.chat(str(line.username), str(line.text))
-        self.session.touch()
+        self.session.publish()
 
     def move_refused(self, move: Move, reason: str) -> None:
         """The other end refused a move of the board: it is taken back like an illegal move, the
@@ -133,7 +133,7 @@ class OtherSide:
             play.takeback_move = move
         log.warning("%s refused %s: %s", who or "the other end", move.uci(), reason)
         play.problems.add(now, refused_text(who, move, reason, "en", before), refused_text(who, move, reason, "fr", before))
-        session.touch()
+        session.publish()
 
     def sync_game(self, sync: GameSync) -> None:
         """The whole game as the other end knows it (joining a game, also one in progress; a
@@ -159,7 +159,7 @@ class OtherSide:
                 session.referee.match.expect(None)
                 play.expected_move = play.pending_end = None
                 session.apply(session.referee.match.reread(now), now)   # the board as it stands, without it
-            session.touch()
+            session.publish()
             return
         continued = continues(record, sync, previous, same_start, current)
         recorder = session.file.recorder
@@ -183,7 +183,7 @@ class OtherSide:
                             chat_lines=play.chat_lines if continued else [], notice=play.notice if continued else None)
         session.file.dirty = True
         session.apply(match.reread(now), now)   # the board as it stands, against the new position
-        session.touch()
+        session.publish()
 
 
 def _name(player: Any, default: str) -> str:

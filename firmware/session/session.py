@@ -21,7 +21,7 @@ Contract
 * Parts: ``referee`` (:class:`~firmware.referee.referee.Referee`: the match, the gestures, the
   restart watch), ``play`` (:class:`~firmware.session.play.Play`: the per-game state, one value
   replaced whole at a new game, a restore or a sync), ``file`` (:class:`~firmware.session.game_file.GameFile`:
-  the record and its saving), ``seat`` (:mod:`firmware.session.opponent`: the opponent's side),
+  the record and its saving), ``seat`` (:mod:`firmware.session.seat`: the opponent's side),
   ``other_side`` (:mod:`firmware.session.other_side`: what the opponent says that changes the
   game), ``phase`` (:class:`~firmware.session.state.Phase`), ``names``.
 
@@ -60,7 +60,7 @@ from firmware.session.commands import (SessionError, claim_refused, colour, colo
                                        game_over, settings_sections, takeback_refused)
 from firmware.words import in_english
 from firmware.session.game_file import GameFile
-from firmware.session.opponent import OpponentSeat
+from firmware.session.seat import OpponentSeat
 from firmware.session.other_side import OtherSide
 from firmware.session.play import Play
 from firmware.session.reactions import Reactions
@@ -486,7 +486,7 @@ class Session:
 
     # -- what the parts pass on ----------------------------------------------------------------
 
-    def touch(self) -> None:
+    def publish(self) -> None:
         """Something shown changed (the opponent's link, clocks...): publish it."""
         self._changed = True
         self.refresh(self.clock())

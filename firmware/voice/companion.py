@@ -223,7 +223,7 @@ async def serve_voice(service: Any) -> None:
     def failed() -> None:   # (on the board's loop)
         if "voice" not in session.failed_helpers:
             session.failed_helpers.append("voice")
-            session.touch()
+            session.publish()
 
     def tell() -> None:   # (from the voice's thread; once)
         loop.call_soon_threadsafe(failed)

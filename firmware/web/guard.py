@@ -13,7 +13,7 @@ from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from firmware.web.answers import ServerRefusal, refusal_answer
-from firmware.web.pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Refusal, client_key
+from firmware.web.pairing import COOKIE, COOKIE_MAX_AGE_S, HEADER, Pairing, Throttled, client_key
 from netserver.host_names import HostNames, host_name, is_loopback
 from netserver.http_server import Request, Response, json_response
 
@@ -74,7 +74,7 @@ class ChangeGuard:
         if request.path == "/api/pair" or not self.pairing.required:
             return None
         cookie = self._cookie_check(request)
-        if isinstance(cookie, Refusal):
+        if isinstance(cookie, Throttled):
             return self._too_many(cookie)
         if cookie is True:
             return None
@@ -82,7 +82,7 @@ class ChangeGuard:
         if code is None:
             return self.forget_cookie(request, refusal_answer(ServerRefusal("pairing_needed"), 403, pairing=True))
         outcome = self._attempt(request, code)
-        if isinstance(outcome, Refusal):
+        if isinstance(outcome, Throttled):
             return self._too_many(outcome)
         if outcome is None:
             return self.forget_cookie(request, refusal_answer(ServerRefusal("wrong_pairing_code"), 403, pairing=True))
@@ -93,7 +93,7 @@ class ChangeGuard:
         if not self.pairing.required:
             return json_response({"ok": True, "paired": True, "required": False})
         outcome = self._attempt(request, code)
-        if isinstance(outcome, Refusal):
+        if isinstance(outcome, Throttled):
             return self._too_many(outcome)
         if outcome is None:
             log.warning("wrong pairing code from %s", request.remote)
@@ -125,21 +125,21 @@ class ChangeGuard:
             response.del_cookie(COOKIE, path="/")
         return response
 
-    def _cookie_check(self, request: Request) -> bool | Refusal:
+    def _cookie_check(self, request: Request) -> bool | Throttled:
         """The request's pairing cookie, checked once per request: a bad one counts as a wrong code."""
         if COOKIE_CHECKED not in request.state:
             request.state[COOKIE_CHECKED] = self.pairing.check_token(client_key(request.remote),
                                                                      request.cookies.get(COOKIE), self.clock())
-        checked: bool | Refusal = request.state[COOKIE_CHECKED]
+        checked: bool | Throttled = request.state[COOKIE_CHECKED]
         return checked
 
-    def _attempt(self, request: Request, code: str) -> str | Refusal | None:
+    def _attempt(self, request: Request, code: str) -> str | Throttled | None:
         """Try a code. Refused because of others' wrong codes, the board shows its code on the
         LEDs (at most every few minutes) and a code entered while they show it is heard: this
         one at once."""
         client, now = client_key(request.remote), self.clock()
         outcome = self.pairing.attempt(client, code, now)
-        if isinstance(outcome, Refusal) and outcome.everyone and self.on_show_code is not None:
+        if isinstance(outcome, Throttled) and outcome.everyone and self.on_show_code is not None:
             try:
                 self.on_show_code()
             except Exception:  # noqa: BLE001 - the LEDs must not turn a refusal into a 500
@@ -149,7 +149,7 @@ class ChangeGuard:
         return outcome
 
     @staticmethod
-    def _too_many(refusal: Refusal) -> Response:
+    def _too_many(refusal: Throttled) -> Response:
         wait = max(1, int(refusal.retry_after + 0.999))
         words = ServerRefusal("too_many_codes_elsewhere" if refusal.everyone else "too_many_codes", wait=wait)
         response = refusal_answer(words, 429, retry_after=wait)

@@ -124,7 +124,7 @@ def led_pattern(code: str, colour: int = PATTERN_COLOUR) -> tuple[int, ...] | No
 
 
 @dataclass(frozen=True)
-class Refusal:
+class Throttled:
     """Why a code was not even compared: too many wrong codes; retry after ``retry_after`` s.
 
     ``everyone``: the overall limit refused it (others' wrong codes), not the client's own.
@@ -162,19 +162,19 @@ class FailureLimiter:
         while times and times[0] <= now - self.window_s:
             times.popleft()
 
-    def check(self, client: str, now: float) -> Refusal | None:
+    def check(self, client: str, now: float) -> Throttled | None:
         """None if ``client`` may try a code at ``now``, else how long it must wait."""
         self._expire(self._all, now)
         times = self._clients.get(client)
         if times is not None:
             self._expire(times, now)
             if len(times) >= self.per_client:
-                return Refusal(times[0] + self.window_s - now)
+                return Throttled(times[0] + self.window_s - now)
         if now < self.open_until:
             return None
         if len(self._all) >= self.hard or (len(self._all) >= self.overall and times):
             index = len(self._all) - (self.hard if len(self._all) >= self.hard else self.overall)
-            return Refusal(self._all[index] + self.window_s - now, everyone=True)
+            return Throttled(self._all[index] + self.window_s - now, everyone=True)
         return None
 
     def failed(self, client: str, now: float) -> None:
@@ -244,8 +244,8 @@ class Pairing:
         """The LEDs show the code until ``until``: codes entered meanwhile pass the overall limit."""
         self.limiter.open(until)
 
-    def attempt(self, client: str, code: str, now: float) -> str | Refusal | None:
-        """Try ``code`` for ``client``: a token if right, None if wrong, Refusal if limited."""
+    def attempt(self, client: str, code: str, now: float) -> str | Throttled | None:
+        """Try ``code`` for ``client``: a token if right, None if wrong, Throttled if limited."""
         refusal = self.limiter.check(client, now)
         if refusal is not None:
             return refusal
@@ -255,9 +255,9 @@ class Pairing:
         self.limiter.succeeded(client)
         return self.new_token()
 
-    def check_token(self, client: str, token: str | None, now: float) -> bool | Refusal:
+    def check_token(self, client: str, token: str | None, now: float) -> bool | Throttled:
         """A cookie, counted like a code: True if valid, False if absent or bad (a bad one is a
-        failure of ``client``), Refusal if ``client`` is limited (then it is not even checked)."""
+        failure of ``client``), Throttled if ``client`` is limited (then it is not even checked)."""
         if not token:
             return False
         refusal = self.limiter.check(client, now)
@@ -300,5 +300,5 @@ class Pairing:
         return header is not None and self.code_matches(header)
 
 
-__all__ = ["Pairing", "FailureLimiter", "Refusal", "generate_code", "load_or_create_code", "load_or_create_secret",
+__all__ = ["Pairing", "FailureLimiter", "Throttled", "generate_code", "load_or_create_code", "load_or_create_secret",
            "led_pattern", "normalise", "client_key", "COOKIE", "HEADER"]

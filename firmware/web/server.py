@@ -5,7 +5,7 @@ asyncio loop. Every request must be addressed to one of the board's names (its `
 literal, ``localhost``, its hostname, ``<hostname>.local`` or ``[web] hosts``), else it is a 421,
 so that a page whose own name was pointed at the board (DNS rebinding) reads nothing. Reading
 is then free: the page, ``GET /api/state``, the websocket ``/ws`` (the page
-state, pushed after every change by the :class:`~firmware.web.broadcast.Broadcaster`; nothing
+state, pushed after every change by the :class:`~firmware.web.page_push.Broadcaster`; nothing
 polls) and the library (:class:`~firmware.web.library_pages.LibraryPages`). Every other method
 changes state and passes the guard first (:class:`~firmware.web.guard.ChangeGuard`, which says
 who may change what):
@@ -48,7 +48,7 @@ from firmware.words.spoken import square_words
 from firmware.web.answers import NO_STORE, ServerRefusal, http_error_answer, refusal_answer
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, CommandRefused, Backend)
-from firmware.web.broadcast import Broadcaster
+from firmware.web.page_push import Broadcaster
 from firmware.web.guard import ChangeGuard
 from netserver.host_names import HostNames
 from netserver.http_server import (HTTPError, HTTPServer, Request, Response, Router, file_response, json_response,

@@ -10,7 +10,7 @@ import pytest
 from chess_core import SQUARE_NAMES, Move, Position
 from firmware.config import with_overrides
 from firmware.opponents.engine.helper import HelperEngine, Search
-from firmware.opponents.engine.uci import EngineConfig, SearchLimit
+from firmware.opponents.engine.uci import EngineLaunch, SearchLimit
 from firmware.words import refusal
 from tests.firmware.opponents.helpers import fake_engine, lines, logged_stockfish, stockfish_processes
 
@@ -187,7 +187,7 @@ async def test_the_coachs_judged_moves_and_hints_reuse_the_shared_engine(tmp_pat
 async def test_a_hung_helper_search_times_out_and_the_game_goes_on(tmp_path, caplog):
     path, args = fake_engine(tmp_path, "no-bestmove")
     table = coached(tmp_path, movetime_ms=50, depth=0)
-    table.session.coach._engine = HelperEngine(EngineConfig(path, args, go_grace=0.1, stop_grace=0.1,
+    table.session.coach._engine = HelperEngine(EngineLaunch(path, args, go_grace=0.1, stop_grace=0.1,
                                                             quit_grace=0.1))
     try:
         with caplog.at_level(logging.WARNING):

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from firmware.web.pairing import (CODE_DIGITS, CODE_LENGTH, FailureLimiter, Pairing, Refusal, generate_code,
+from firmware.web.pairing import (CODE_DIGITS, CODE_LENGTH, FailureLimiter, Pairing, Throttled, generate_code,
                                   led_pattern, load_or_create_code, load_or_create_secret)
 
 
@@ -82,8 +82,8 @@ def test_bad_cookies_count_like_wrong_codes():
     pairing = Pairing("12345678", limiter=FailureLimiter(per_client=5, overall=100, window_s=600))
     for i in range(5):
         assert pairing.check_token("c", f"{i:032x}.{'0' * 64}", now=float(i)) is False
-    assert isinstance(pairing.attempt("c", "12345678", now=10.0), Refusal)
-    assert isinstance(pairing.check_token("c", pairing.new_token(), now=10.0), Refusal)
+    assert isinstance(pairing.attempt("c", "12345678", now=10.0), Throttled)
+    assert isinstance(pairing.check_token("c", pairing.new_token(), now=10.0), Throttled)
     assert pairing.check_token("other", pairing.new_token(), now=10.0) is True
 
 
@@ -98,7 +98,7 @@ def test_the_owner_is_not_locked_out_by_strangers_wrong_codes():
     # A stranger who failed once is held back by the overall limit.
     pairing.attempt("10.0.0.50", "11111111", now=3.0)
     refusal = pairing.attempt("10.0.0.50", "12345678", now=3.0)
-    assert isinstance(refusal, Refusal) and refusal.everyone
+    assert isinstance(refusal, Throttled) and refusal.everyone
 
 
 def test_beyond_the_hard_limit_only_a_code_entered_while_the_leds_show_it_pairs():
@@ -106,10 +106,10 @@ def test_beyond_the_hard_limit_only_a_code_entered_while_the_leds_show_it_pairs(
     for address in range(60):
         pairing.attempt(f"10.0.1.{address}", "11111111", now=1.0)
     refusal = pairing.attempt("10.0.0.99", "12345678", now=2.0)
-    assert isinstance(refusal, Refusal) and refusal.everyone
+    assert isinstance(refusal, Throttled) and refusal.everyone
     pairing.show(until=62.0)
     assert isinstance(pairing.attempt("10.0.0.99", "12345678", now=3.0), str)
-    assert isinstance(pairing.attempt("10.0.0.98", "12345678", now=63.0), Refusal)   # the LEDs are off again
+    assert isinstance(pairing.attempt("10.0.0.98", "12345678", now=63.0), Throttled)   # the LEDs are off again
 
 
 def test_a_flood_of_wrong_codes_while_the_leds_show_the_code_closes_the_window():
@@ -117,7 +117,7 @@ def test_a_flood_of_wrong_codes_while_the_leds_show_the_code_closes_the_window()
     pairing.show(until=100.0)
     for address in range(60):
         pairing.attempt(f"10.0.2.{address}", "11111111", now=1.0)
-    assert isinstance(pairing.attempt("10.0.0.99", "12345678", now=2.0), Refusal)
+    assert isinstance(pairing.attempt("10.0.0.99", "12345678", now=2.0), Throttled)
 
 
 def test_a_wrong_code_gives_nothing():
@@ -129,7 +129,7 @@ def test_five_wrong_codes_lock_a_client_out_until_the_window_passes():
     for i in range(5):
         assert pairing.attempt("c", "111111", now=float(i)) is None
     refusal = pairing.attempt("c", "123456", now=10.0)
-    assert isinstance(refusal, Refusal) and refusal.retry_after == pytest.approx(590.0)
+    assert isinstance(refusal, Throttled) and refusal.retry_after == pytest.approx(590.0)
     assert isinstance(pairing.attempt("other", "123456", now=10.0), str)  # others are not locked out
     assert isinstance(pairing.attempt("c", "123456", now=600.5), str)
 
@@ -138,10 +138,10 @@ def test_many_clients_together_are_limited_too():
     pairing = Pairing("123456", limiter=FailureLimiter(per_client=5, overall=8, window_s=60, hard=16))
     for i in range(8):
         pairing.attempt(f"10.0.0.{i}", "111111", now=0.0)
-    assert isinstance(pairing.attempt("10.0.0.1", "123456", now=1.0), Refusal)   # a client that failed
+    assert isinstance(pairing.attempt("10.0.0.1", "123456", now=1.0), Throttled)   # a client that failed
     for i in range(8, 16):
         pairing.attempt(f"10.0.0.{i}", "111111", now=0.0)
-    assert isinstance(pairing.attempt("10.0.0.99", "123456", now=1.0), Refusal)   # anyone, past the hard limit
+    assert isinstance(pairing.attempt("10.0.0.99", "123456", now=1.0), Throttled)   # anyone, past the hard limit
     assert isinstance(pairing.attempt("10.0.0.99", "123456", now=61.0), str)
 
 

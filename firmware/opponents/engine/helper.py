@@ -30,7 +30,7 @@ from typing import Any
 
 from chess_core import STARTING_FEN, Move
 
-from firmware.opponents.engine.uci import (DEFAULT_ENGINE_PATH, BestMove, EngineConfig, EngineCrashed, EngineError,
+from firmware.opponents.engine.uci import (DEFAULT_ENGINE_PATH, BestMove, EngineLaunch, EngineCrashed, EngineError,
                                           EngineState, SearchLimit, UciEngine)
 from firmware.tasks import cancel_and_wait
 
@@ -74,7 +74,7 @@ class HelperEngine:
     helper's own (``Threads`` 1, ``Hash`` :data:`HASH_MB`, ``UCI_AnalyseMode``); an option the engine
     does not announce is left out."""
 
-    def __init__(self, config: EngineConfig = EngineConfig(), *, hash_mb: int = HASH_MB,
+    def __init__(self, config: EngineLaunch = EngineLaunch(), *, hash_mb: int = HASH_MB,
                  max_waiting: int = MAX_WAITING, idle_quit_s: float = IDLE_QUIT_S) -> None:
         options: dict[str, Any] = {"Threads": 1, "Hash": hash_mb, "UCI_AnalyseMode": True, **config.options}
         self.config = replace(config, options=options)
@@ -95,7 +95,7 @@ class HelperEngine:
     @classmethod
     def at(cls, path: str = DEFAULT_ENGINE_PATH) -> "HelperEngine":
         """The helper running the engine at ``path``."""
-        return cls(EngineConfig(path=path))
+        return cls(EngineLaunch(path=path))
 
     @property
     def name(self) -> str:
@@ -227,7 +227,7 @@ class HelperEngine:
         if engine is not None:              # it died between two searches: a new one
             log.warning("the helper engine ended (exit code %s): starting it again", engine.returncode)
             await self._drop_engine()
-        engine = UciEngine(EngineConfig(self.config.path, self.config.args, options={},
+        engine = UciEngine(EngineLaunch(self.config.path, self.config.args, options={},
                                        handshake_timeout=self.config.handshake_timeout,
                                        go_grace=self.config.go_grace, stop_grace=self.config.stop_grace,
                                        quit_grace=self.config.quit_grace))

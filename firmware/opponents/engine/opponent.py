@@ -11,7 +11,7 @@ from chess_core import BLACK, STARTING_FEN, WHITE, Game, IllegalMoveError, Move,
 
 from firmware.opponents.base import (Action, ActionNotSupported, ClockTimes, LinkState, Opponent, OpponentKind,
                                      OpponentListener, QuietListener)
-from firmware.opponents.engine.uci import EngineConfig, EngineCrashed, EngineError, EngineState, UciEngine
+from firmware.opponents.engine.uci import EngineLaunch, EngineCrashed, EngineError, EngineState, UciEngine
 from firmware.opponents.engine.levels import DEFAULT_LEVEL, Level
 from firmware.tasks import cancel_and_wait
 
@@ -75,7 +75,7 @@ class EngineOpponent(Opponent):
     sides: frozenset[int] = frozenset()   # set by __init__, set_sides, take_over and give_back
 
     def __init__(self, sides: int | Iterable[int] = BLACK, *, level: Level = DEFAULT_LEVEL,
-                 config: EngineConfig = EngineConfig(),
+                 config: EngineLaunch = EngineLaunch(),
                  times: Callable[[], ClockTimes | None] | None = None,
                  start_fen: str = STARTING_FEN, moves: Sequence[Move] = (),
                  max_restarts: int = MAX_RESTARTS, chess960: bool = False) -> None:

@@ -46,8 +46,9 @@ class EngineState(enum.Enum):
 
 
 @dataclass(frozen=True)
-class EngineConfig:
-    """How to run the engine. ``options`` are UCI options set after the handshake."""
+class EngineLaunch:
+    """How to launch and drive the engine (not the [engine] section of the configuration,
+    firmware.config.EngineConfig): ``options`` are UCI options set after the handshake."""
 
     path: str = DEFAULT_ENGINE_PATH
     args: tuple[str, ...] = ()
@@ -197,7 +198,7 @@ def _parse_info(line: str) -> dict[str, str]:
 class UciEngine:
     """One engine process, used once: ``start``, any number of ``play``, then ``close``.
 
-    A crash (the process ends) or a hang (no answer within the timeouts of ``EngineConfig``) fails
+    A crash (the process ends) or a hang (no answer within the timeouts of ``EngineLaunch``) fails
     the call with ``EngineCrashed`` / ``EngineHung``, and the process is always reaped. The process
     runs in a session of its own: a terminal's Ctrl-C (SIGINT to the whole foreground group)
     reaches the service alone, which quits it; a service killed outright closes its stdin, and a
@@ -206,7 +207,7 @@ class UciEngine:
     when the process ends by itself (killed, crashed) while nothing was asked of it too.
     """
 
-    def __init__(self, config: EngineConfig = EngineConfig(), *, on_exit: Callable[[], None] | None = None) -> None:
+    def __init__(self, config: EngineLaunch = EngineLaunch(), *, on_exit: Callable[[], None] | None = None) -> None:
         self.config = config
         self.on_exit = on_exit
         self.state = EngineState.IDLE
@@ -501,5 +502,5 @@ def _side_to_move(start_fen: str, plies: int) -> int:
     return first ^ (plies & 1)
 
 
-__all__ = ["BestMove", "DEFAULT_ENGINE_PATH", "EngineConfig", "EngineCrashed", "EngineError", "EngineHung",
+__all__ = ["BestMove", "DEFAULT_ENGINE_PATH", "EngineLaunch", "EngineCrashed", "EngineError", "EngineHung",
            "EngineOption", "EngineState", "SearchLimit", "UciEngine", "position_command"]

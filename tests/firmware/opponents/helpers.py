@@ -104,7 +104,7 @@ class HandTimeouts:
 
 def fake_engine(tmp_path: Path, behaviour: str) -> tuple[str, tuple[str, ...]]:
     """A UCI 'engine' that misbehaves: ``silent`` (never answers), ``no-bestmove`` (never moves),
-    ``nonsense`` (answers an illegal move). Returns (path, args) for EngineConfig."""
+    ``nonsense`` (answers an illegal move). Returns (path, args) for EngineLaunch."""
     script = tmp_path / f"engine_{behaviour.replace('-', '_')}.py"
     script.write_text(textwrap.dedent(f"""
         import sys

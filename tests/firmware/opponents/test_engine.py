@@ -11,7 +11,7 @@ import pytest
 
 from chess_core import STARTING_FEN, Move, Position
 from firmware.opponents.base import ClockTimes
-from firmware.opponents.engine.uci import (EngineConfig, EngineCrashed, EngineError, EngineHung, EngineOption,
+from firmware.opponents.engine.uci import (EngineLaunch, EngineCrashed, EngineError, EngineHung, EngineOption,
                                        EngineState, SearchLimit, UciEngine, position_command)
 
 from .helpers import STOCKFISH, fake_engine
@@ -32,7 +32,7 @@ def gone_or_reaped(pid: int) -> bool:
 
 @pytest.fixture
 async def engine():
-    e = UciEngine(EngineConfig(STOCKFISH, options={"Threads": 1, "Hash": 16}))
+    e = UciEngine(EngineLaunch(STOCKFISH, options={"Threads": 1, "Hash": 16}))
     await e.start()
     yield e
     await e.close()
@@ -124,7 +124,7 @@ async def test_a_killed_engine_is_detected_reported_and_reaped(engine):
 
 async def test_an_engine_that_never_moves_is_detected_as_hung_and_killed(tmp_path):
     path, args = fake_engine(tmp_path, "no-bestmove")
-    engine = UciEngine(EngineConfig(path, args, go_grace=0.2, stop_grace=0.2, quit_grace=0.2))
+    engine = UciEngine(EngineLaunch(path, args, go_grace=0.2, stop_grace=0.2, quit_grace=0.2))
     await engine.start()
     assert engine.name == "FakeEngine 1"
     pid = engine.pid
@@ -139,7 +139,7 @@ async def test_an_engine_that_never_moves_is_detected_as_hung_and_killed(tmp_pat
 
 async def test_an_engine_that_never_answers_the_handshake_is_hung(tmp_path):
     path, args = fake_engine(tmp_path, "silent")
-    engine = UciEngine(EngineConfig(path, args, handshake_timeout=0.3, quit_grace=0.2))
+    engine = UciEngine(EngineLaunch(path, args, handshake_timeout=0.3, quit_grace=0.2))
     with pytest.raises(EngineHung, match="did not answer 'uci'"):
         await engine.start()
     assert engine.state is EngineState.FAILED
@@ -148,13 +148,13 @@ async def test_an_engine_that_never_answers_the_handshake_is_hung(tmp_path):
 
 
 async def test_a_missing_engine_is_a_clear_error():
-    engine = UciEngine(EngineConfig("/nonexistent/stockfish"))
+    engine = UciEngine(EngineLaunch("/nonexistent/stockfish"))
     with pytest.raises(EngineError, match="cannot run the engine '/nonexistent/stockfish'"):
         await engine.start()
 
 
 async def test_close_quits_reaps_and_is_idempotent():
-    engine = UciEngine(EngineConfig(STOCKFISH))
+    engine = UciEngine(EngineLaunch(STOCKFISH))
     await engine.start()
     pid = engine.pid
     await engine.close()
@@ -166,7 +166,7 @@ async def test_close_quits_reaps_and_is_idempotent():
 
 async def test_close_kills_an_engine_that_ignores_quit(tmp_path):
     path, args = fake_engine(tmp_path, "silent")
-    engine = UciEngine(EngineConfig(path, args, handshake_timeout=5, quit_grace=0.1))
+    engine = UciEngine(EngineLaunch(path, args, handshake_timeout=5, quit_grace=0.1))
     engine._proc = await asyncio.create_subprocess_exec(path, *args, stdin=asyncio.subprocess.PIPE,
                                                         stdout=asyncio.subprocess.PIPE)
     engine.state = EngineState.READY
@@ -177,7 +177,7 @@ async def test_close_kills_an_engine_that_ignores_quit(tmp_path):
 
 
 async def test_the_engine_as_a_context_manager_is_closed_after_use():
-    async with UciEngine(EngineConfig(STOCKFISH)) as engine:
+    async with UciEngine(EngineLaunch(STOCKFISH)) as engine:
         best = await engine.play(STARTING_FEN, [], SearchLimit(depth=3))
         assert best.move is not None
     assert engine.state is EngineState.CLOSED

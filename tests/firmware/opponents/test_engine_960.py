@@ -10,7 +10,7 @@ from chess_core import BLACK, ROOK, WHITE, Game, Move
 from chess_core.chess960 import start_fen
 from firmware.opponents.engine.levels import Level
 from firmware.opponents.engine.opponent import EngineOpponent
-from firmware.opponents.engine.uci import EngineConfig, EngineError
+from firmware.opponents.engine.uci import EngineLaunch, EngineError
 
 from .helpers import STOCKFISH, Recorder, fake_engine
 from .test_engine_opponent import next_move
@@ -18,7 +18,7 @@ from .test_engine_opponent import next_move
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs /usr/games/stockfish")
 
 FAST = Level(depth=4)
-CONFIG = EngineConfig(STOCKFISH, options={"Threads": 1, "Hash": 16})
+CONFIG = EngineLaunch(STOCKFISH, options={"Threads": 1, "Hash": 16})
 
 
 async def test_stockfish_mates_by_960_castling_written_king_takes_rook():
@@ -74,7 +74,7 @@ async def test_stockfish_plays_960_games_legally_and_follows_castling():
 
 async def test_an_engine_without_uci_chess960_is_refused_with_its_reason(tmp_path):
     path, args = fake_engine(tmp_path, "nonsense")
-    opponent = EngineOpponent(BLACK, config=EngineConfig(path, args=args), start_fen=start_fen(100), chess960=True)
+    opponent = EngineOpponent(BLACK, config=EngineLaunch(path, args=args), start_fen=start_fen(100), chess960=True)
     recorder = Recorder()
     with pytest.raises(EngineError, match="UCI_Chess960"):
         await opponent.start(recorder)

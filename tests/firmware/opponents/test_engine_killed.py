@@ -11,7 +11,7 @@ from chess_core import BLACK, Move
 from firmware.opponents.base import LinkState
 from firmware.opponents.engine.levels import Level
 from firmware.opponents.engine.opponent import EngineOpponent
-from firmware.opponents.engine.uci import EngineConfig, EngineState
+from firmware.opponents.engine.uci import EngineLaunch, EngineState
 from firmware.words import prompt
 from tests.firmware.session_support import Table
 
@@ -19,7 +19,7 @@ from .helpers import STOCKFISH
 
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs /usr/games/stockfish")
 
-CONFIG = EngineConfig(STOCKFISH, options={"Threads": 1, "Hash": 16})
+CONFIG = EngineLaunch(STOCKFISH, options={"Threads": 1, "Hash": 16})
 RESTARTED_EN, RESTARTED_FR = prompt("engine_restarted", "en"), prompt("engine_restarted", "fr")
 
 

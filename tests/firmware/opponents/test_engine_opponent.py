@@ -11,7 +11,7 @@ import pytest
 
 from chess_core import BLACK, WHITE, Game, Move, Termination
 from firmware.opponents.base import Action, ActionNotSupported, ClockTimes, LinkState, Opponent
-from firmware.opponents.engine.uci import EngineConfig
+from firmware.opponents.engine.uci import EngineLaunch
 from firmware.opponents.engine.opponent import EngineOpponent, takeover_record
 from firmware.opponents.engine.levels import Level
 
@@ -20,7 +20,7 @@ from .helpers import STOCKFISH, Recorder, fake_engine
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs /usr/games/stockfish")
 
 FAST = Level(depth=4)   # a fixed depth on one thread: the same moves every run
-CONFIG = EngineConfig(STOCKFISH, options={"Threads": 1, "Hash": 16})
+CONFIG = EngineLaunch(STOCKFISH, options={"Threads": 1, "Hash": 16})
 
 
 async def next_move(recorder: Recorder, count: int, timeout: float = 10.0) -> Move:
@@ -189,7 +189,7 @@ async def test_a_crashed_engine_is_restarted_and_the_move_still_comes():
 async def test_an_engine_that_keeps_hanging_is_given_up_and_reported(tmp_path):
     path, args = fake_engine(tmp_path, "no-bestmove")
     recorder = Recorder()
-    config = EngineConfig(path, args, go_grace=0.1, stop_grace=0.1, quit_grace=0.1)
+    config = EngineLaunch(path, args, go_grace=0.1, stop_grace=0.1, quit_grace=0.1)
     opponent = EngineOpponent(WHITE, level=Level(movetime_ms=50), config=config, max_restarts=1)
     await opponent.start(recorder)
     try:
@@ -203,7 +203,7 @@ async def test_an_engine_that_keeps_hanging_is_given_up_and_reported(tmp_path):
 async def test_an_engine_that_answers_an_illegal_move_counts_as_failed(tmp_path):
     path, args = fake_engine(tmp_path, "nonsense")
     recorder = Recorder()
-    opponent = EngineOpponent(WHITE, level=Level(movetime_ms=50), config=EngineConfig(path, args, quit_grace=0.1),
+    opponent = EngineOpponent(WHITE, level=Level(movetime_ms=50), config=EngineLaunch(path, args, quit_grace=0.1),
                               max_restarts=0)
     await opponent.start(recorder)
     try:

@@ -22,7 +22,7 @@ from firmware.config import loads_config
 from firmware.opponents.base import LinkState
 from firmware.opponents.engine.levels import Level
 from firmware.opponents.engine.opponent import EngineOpponent
-from firmware.opponents.engine.uci import EngineConfig, EngineState
+from firmware.opponents.engine.uci import EngineLaunch, EngineState
 from firmware.service import Service
 
 from .helpers import STOCKFISH
@@ -100,13 +100,13 @@ SERVICE = textwrap.dedent("""
     import asyncio
     from chess_core import STARTING_FEN
     from firmware.opponents.engine.helper import HelperEngine, Search
-    from firmware.opponents.engine.uci import EngineConfig, SearchLimit, UciEngine
+    from firmware.opponents.engine.uci import EngineLaunch, SearchLimit, UciEngine
 
     async def main():
         long = SearchLimit(movetime_ms=600_000)
-        opponent = UciEngine(EngineConfig({stockfish!r}))
+        opponent = UciEngine(EngineLaunch({stockfish!r}))
         await opponent.start()
-        helper = HelperEngine(EngineConfig({stockfish!r}))
+        helper = HelperEngine(EngineLaunch({stockfish!r}))
         searches = [asyncio.ensure_future(opponent.play(STARTING_FEN, [], long)),
                     asyncio.ensure_future(helper.search(Search(limit=long)))]
         while not (opponent._last_info and helper._engine is not None and helper._engine._last_info):
@@ -139,7 +139,7 @@ def test_a_service_killed_with_sigkill_leaves_no_engine_running(tmp_path):
 
 def service(tmp_path) -> tuple[Service, EngineOpponent]:
     config = loads_config(f'[board]\nsensors = "sim"\nsettle_ms = 30\n[storage]\ndir = "{tmp_path}"\n')
-    opponent = EngineOpponent(BLACK, level=Level(depth=3), config=EngineConfig(STOCKFISH))
+    opponent = EngineOpponent(BLACK, level=Level(depth=3), config=EngineLaunch(STOCKFISH))
     board = SimulatedBoard(Position().occupied)
     return Service(config, source=board, leds=RecordingLedSink(), opponent=opponent, buttons=None), opponent
 

@@ -9,7 +9,7 @@ import pytest
 
 from chess_core import Move
 from firmware.opponents.engine.helper import EngineBusy, HelperEngine, Search
-from firmware.opponents.engine.uci import EngineConfig, EngineError, EngineHung, SearchLimit
+from firmware.opponents.engine.uci import EngineLaunch, EngineError, EngineHung, SearchLimit
 
 from .helpers import STOCKFISH, fake_engine, lines, logged_stockfish, stockfish_processes
 
@@ -25,7 +25,7 @@ def after(*ucis: str, limit: SearchLimit = QUICK) -> Search:
 
 async def test_the_same_search_asked_while_it_runs_is_one_search_and_one_answer(tmp_path):
     path, starts, commands = logged_stockfish(tmp_path)
-    helper = HelperEngine(EngineConfig(path))
+    helper = HelperEngine(EngineLaunch(path))
     try:
         first, second = await asyncio.gather(helper.search(after("e2e4")), helper.search(after("e2e4")))
         third = await helper.search(after("d2d4"))
@@ -38,7 +38,7 @@ async def test_the_same_search_asked_while_it_runs_is_one_search_and_one_answer(
 
 
 async def test_a_full_queue_refuses_at_once_and_a_search_nobody_waits_for_is_dropped():
-    helper = HelperEngine(EngineConfig(STOCKFISH), max_waiting=2)
+    helper = HelperEngine(EngineLaunch(STOCKFISH), max_waiting=2)
     try:
         running = asyncio.ensure_future(helper.search(after("e2e4", limit=LONG)))
         queued = asyncio.ensure_future(helper.search(after("d2d4", limit=LONG)))
@@ -60,7 +60,7 @@ async def test_a_full_queue_refuses_at_once_and_a_search_nobody_waits_for_is_dro
 
 async def test_a_hung_helper_search_times_out_and_the_next_request_starts_it_again(tmp_path):
     path, args = fake_engine(tmp_path, "no-bestmove")
-    helper = HelperEngine(EngineConfig(path, args, go_grace=0.1, stop_grace=0.1, quit_grace=0.1))
+    helper = HelperEngine(EngineLaunch(path, args, go_grace=0.1, stop_grace=0.1, quit_grace=0.1))
     try:
         for _ in range(2):
             with pytest.raises(EngineHung):
@@ -71,7 +71,7 @@ async def test_a_hung_helper_search_times_out_and_the_next_request_starts_it_aga
 
 
 async def test_a_helper_killed_between_requests_or_during_one_is_started_again_at_the_next():
-    helper = HelperEngine(EngineConfig(STOCKFISH))
+    helper = HelperEngine(EngineLaunch(STOCKFISH))
     try:
         assert (await helper.search(after("e2e4"))).move is not None
         first = helper.pid
@@ -94,7 +94,7 @@ async def test_a_helper_killed_between_requests_or_during_one_is_started_again_a
 
 
 async def test_an_idle_helper_quits_its_process_and_starts_it_again_when_asked():
-    helper = HelperEngine(EngineConfig(STOCKFISH), idle_quit_s=0.05)
+    helper = HelperEngine(EngineLaunch(STOCKFISH), idle_quit_s=0.05)
     try:
         await helper.search(after("e2e4"))
         async with asyncio.timeout(5):

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from chess_core import BLACK, QUEEN, WHITE, Move, Termination, parse_square, square_name
-from firmware.opponents.engine.uci import EngineConfig
+from firmware.opponents.engine.uci import EngineLaunch
 from firmware.opponents.engine.opponent import EngineOpponent, takeover_record
 from firmware.referee.feedback import LedStyle
 from firmware.session.session import SessionError
@@ -20,7 +20,7 @@ from .helpers import STOCKFISH
 
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs /usr/games/stockfish")
 
-CONFIG = EngineConfig(STOCKFISH, options={"Threads": 1, "Hash": 16})
+CONFIG = EngineLaunch(STOCKFISH, options={"Threads": 1, "Hash": 16})
 LEVEL = Level(depth=3)
 
 

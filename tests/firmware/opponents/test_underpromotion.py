@@ -9,7 +9,7 @@ import pytest
 from chess_core import BLACK, WHITE, Move
 from firmware.opponents.engine.levels import Level
 from firmware.opponents.engine.opponent import EngineOpponent
-from firmware.opponents.engine.uci import EngineConfig
+from firmware.opponents.engine.uci import EngineLaunch
 from firmware.opponents.lichess.opponent import LichessOpponent
 from tests.firmware.session_support import Table
 
@@ -43,7 +43,7 @@ def carry_out(table: Table, uci: str) -> None:
 async def test_stockfish_under_promotion_is_recorded_as_a_knight(tmp_path):
     table = Table(tmp_path, fen=FORK)
     opponent = EngineOpponent(BLACK, level=Level(depth=12),
-                              config=EngineConfig(STOCKFISH, options={"Threads": 1, "Hash": 16}))
+                              config=EngineLaunch(STOCKFISH, options={"Threads": 1, "Hash": 16}))
     await table.session.start_opponent(opponent)
     table.setup(FORK)
     try:

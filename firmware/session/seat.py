@@ -250,7 +250,7 @@ class OpponentSeat:
                 log.exception("stopping the opponent %s", old.name)
         if new is not None and self.opponent is new:
             await self._start(new)
-        self.session.touch()
+        self.session.publish()
 
     def prepare(self, kind: OpponentKind, side: str | None, previous: frozenset | None) -> None:
         """Before a new game: the opponent of ``kind``, kept when it is already that one (an engine
@@ -308,7 +308,7 @@ class OpponentSeat:
         """The other end's clocks, which are the game's: counted down here between events,
         re-stamped with the session's own time (the opponent may read another clock)."""
         self.server_clock = dataclasses.replace(clock, at=self.session.clock())
-        self.session.touch()
+        self.session.publish()
 
     def linked(self, state: LinkState, detail: str = "") -> None:
         """The health of the link to the opponent (connecting, connected, failed...)."""
@@ -320,7 +320,7 @@ class OpponentSeat:
             # (its process ended: killed for memory, a crash, a hang; it is being started again)
             self.session.play.tell(prompt("engine_restarted", "en"), prompt("engine_restarted", "fr"),
                                    len(self.session.game.moves))
-        self.session.touch()
+        self.session.publish()
 
     def _engine_named(self) -> None:
         """The engine said its own name (UCI id name): the players it plays for and its take-overs
@@ -338,7 +338,7 @@ class OpponentSeat:
     def gone(self, gone: OpponentGone) -> None:
         """The other player left (or came back)."""
         self.away = gone if gone.gone else None
-        self.session.touch()
+        self.session.publish()
 
     async def _act(self, opponent: Opponent, action: Action) -> None:
         try:
@@ -348,7 +348,7 @@ class OpponentSeat:
         except Exception as exc:
             log.warning("the opponent could not take %s: %s", action, exc)
             self.session.play.problems.add(self.session.clock(), f"{action.value} did not go through: {exc}")
-            self.session.touch()
+            self.session.publish()
 
     # -- commands -------------------------------------------------------------------------------
 
