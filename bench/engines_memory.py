@@ -44,8 +44,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from chess_core import Game, Move, write_pgn  # noqa: E402
-from firmware.opponents.engine.helper import HASH_MB, NICE  # noqa: E402
-from firmware.opponents.engine.uci import EngineLaunch, SearchLimit, UciEngine  # noqa: E402
+from uci.helper import HASH_MB, NICE  # noqa: E402
+from uci.engine import EngineLaunch, SearchLimit, UciEngine  # noqa: E402
 
 STOCKFISH = "/usr/games/stockfish"
 ECHIQUIER = Path(sys.executable).with_name("echiquier")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("chess_core", "board_driver", "netserver", "club_wire", "firmware", "club_hub")
+PACKAGES = ("chess_core", "board_driver", "netserver", "club_wire", "uci", "firmware", "club_hub")
 OURS = PACKAGES + ("coprocessor",)
 
 # Layer of each part (a module belongs to the longest prefix listed); imports go to a lower or the
@@ -26,6 +26,7 @@ LAYERS = {
     "board_driver": 0,
     "netserver": 0,
     "club_wire": 0,
+    "uci": 0,
     "firmware.config": 1,
     "firmware.words": 1,
     "firmware.atomic_file": 1,
@@ -123,6 +124,15 @@ def test_netserver_imports_only_the_standard_library():
         for imported in imports_of(name):
             top = imported.split(".")[0]
             assert top == "netserver" or top in sys.stdlib_module_names, f"{name} imports {imported}"
+
+
+def test_the_uci_driver_imports_only_the_standard_library_and_the_rules():
+    """Stockfish's driver serves the opponent, the coach, the library and echiquier analyse: it
+    knows moves and positions (chess_core), nothing of the firmware that uses it."""
+    for name in (n for n in MODULES if n.startswith("uci")):
+        for imported in imports_of(name):
+            top = imported.split(".")[0]
+            assert top in ("uci", "chess_core") or top in sys.stdlib_module_names, f"{name} imports {imported}"
 
 
 def test_the_clubs_wire_format_imports_only_the_standard_library():

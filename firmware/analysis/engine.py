@@ -4,7 +4,7 @@ Contract
 ========
 
 * :func:`evaluate_game` runs the service's shared helper engine
-  (``firmware.opponents.engine.helper``: one process for the coach, the hints and the analyses,
+  (``uci.helper``: one process for the coach, the hints and the analyses,
   a bounded queue in front of it; one of its own when none is given) over the positions of a game, the start and after each
   move, and returns for each its :class:`PositionEval`: the score from White's side, the best
   move and the line the engine expects. Positions without a legal move are not searched: a
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from chess_core import STARTING_FEN, InvalidMoveError, Move, Position
 
 from firmware.analysis.judgement import Score
-from firmware.opponents.engine.helper import HASH_MB, NICE, HelperEngine, Search
-from firmware.opponents.engine.uci import DEFAULT_ENGINE_PATH, EngineLaunch, EngineError, SearchLimit
+from uci.helper import HASH_MB, NICE, HelperEngine, Search
+from uci.engine import DEFAULT_ENGINE_PATH, EngineLaunch, EngineError, SearchLimit
 
 log = logging.getLogger(__name__)
 

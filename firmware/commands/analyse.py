@@ -30,7 +30,7 @@ from firmware.analysis.judgement import Judgement
 from firmware.analysis.review import GameReview, review
 from firmware.atomic_file import write_atomically
 from firmware.openings import classify
-from firmware.opponents.engine.uci import DEFAULT_ENGINE_PATH, EngineError
+from uci.engine import DEFAULT_ENGINE_PATH, EngineError
 
 DEFAULT_MOVETIME_MS = 200
 PLURALS = {Judgement.INACCURACY: "inaccuracies", Judgement.MISTAKE: "mistakes", Judgement.BLUNDER: "blunders"}

@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from board_driver.retry import LinkState
+from uci.engine import ClockTimes   # (the times an engine is told: the driver's, used by every opponent)
 from chess_core import BLACK, STARTING_FEN, WHITE, Move, Outcome
 
 from firmware.config import OpponentKind
@@ -142,17 +143,6 @@ class ServerClock:
             return base
         elapsed = max(0.0, now - self.at)
         return max(0, base - int(round(elapsed * 1000)))
-
-
-@dataclass(frozen=True)
-class ClockTimes:
-    """The times an engine is told with ``go`` (ms); the session builds it from its clock."""
-
-    wtime: int
-    btime: int
-    winc: int = 0
-    binc: int = 0
-    movestogo: int | None = None
 
 
 @dataclass(frozen=True)

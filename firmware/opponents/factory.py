@@ -34,7 +34,7 @@ def build_engine(config: Any, sides: int | Iterable[int] | None = None, *, start
                  moves: Sequence[Move] = ()) -> Opponent:
     """An ``EngineOpponent`` for ``[engine]`` (path, level, elo, move_time), playing ``sides``
     (default: ``[engine] side``) from the game of ``start_fen`` and ``moves``."""
-    from firmware.opponents.engine.uci import EngineLaunch
+    from uci.engine import EngineLaunch
     from firmware.opponents.engine.opponent import EngineOpponent
     from firmware.opponents.engine.levels import Level
     if sides is None:

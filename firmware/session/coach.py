@@ -18,7 +18,7 @@ Contract
   board's voice says too. With takebacks allowed, a blunder's notice invites taking it back.
 * A move taken back while a side is coached is marked ``{Taken back: Nf3}`` after the move before it.
 * The engine is the service's one helper engine (``engine``, a
-  ``firmware.opponents.engine.helper.HelperEngine``: Stockfish in its own process at nice 19, one
+  ``uci.helper.HelperEngine``: Stockfish in its own process at nice 19, one
   thread, a 16 MB hash), which the library's analyses share: every judged move and every hint
   goes to its queue, no process of their own. A hint asked again while it is looked for is the
   same search, once; a hint asked while the queue is full is refused (``engine_busy``). A move
@@ -37,8 +37,8 @@ from chess_core import STARTING_FEN, Move, Position, san
 
 from firmware.analysis.engine import AnalysisLimit, PositionEval, evaluate_game
 from firmware.analysis.judgement import INITIAL_CP, Judgement, Score, advise
-from firmware.opponents.engine.helper import EngineBusy, HelperEngine
-from firmware.opponents.engine.uci import EngineError
+from uci.helper import EngineBusy, HelperEngine
+from uci.engine import EngineError
 from firmware.referee.feedback import DARK
 from firmware.session.commands import SessionError
 from firmware.tasks import cancel_and_wait

@@ -46,8 +46,8 @@ from firmware.analysis.engine import AnalysisLimit, PositionEval, evaluate_game
 from firmware.analysis.review import review
 from firmware.atomic_file import write_atomically
 from firmware.openings import classify
-from firmware.opponents.engine.helper import HelperEngine
-from firmware.opponents.engine.uci import DEFAULT_ENGINE_PATH, EngineError
+from uci.helper import HelperEngine
+from uci.engine import DEFAULT_ENGINE_PATH, EngineError
 from firmware.tasks import cancel_and_wait
 from firmware.web.library import MAX_PLIES, GameLibrary, UnknownGame, first_game
 from firmware.words import Refusal

@@ -18,7 +18,7 @@ from chess_core import Move, Position
 from chess_core.squares import COLOR_NAMES
 
 from firmware.config import OpponentKind
-from firmware.opponents.engine.helper import HelperEngine
+from uci.helper import HelperEngine
 from firmware.referee.feedback import LedStyle
 from firmware.referee.match import PROMOTION_LETTERS
 from firmware.words import LED_ROLES, Refusal

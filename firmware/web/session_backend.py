@@ -14,7 +14,7 @@ from typing import Any
 from chess_core import Move, Position
 
 from firmware.analysis.leds import review_frame
-from firmware.opponents.engine.helper import HelperEngine
+from uci.helper import HelperEngine
 from firmware.words import LED_ROLES
 from firmware.session import SessionError
 from firmware.session.state import SessionState, once, to_json

@@ -187,8 +187,8 @@ async def test_a_judged_move_refused_by_a_full_queue_is_left_out_not_called_a_fa
     import logging
 
     from chess_core import Move
-    from firmware.opponents.engine.helper import Search
-    from firmware.opponents.engine.uci import SearchLimit
+    from uci.helper import Search
+    from uci.engine import SearchLimit
 
     table = coached_table(tmp_path, white=True)
     helper = table.session.coach.engine

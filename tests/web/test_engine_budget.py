@@ -9,8 +9,8 @@ import pytest
 
 from chess_core import SQUARE_NAMES, Move, Position
 from firmware.config import with_overrides
-from firmware.opponents.engine.helper import HelperEngine, Search
-from firmware.opponents.engine.uci import EngineLaunch, SearchLimit
+from uci.helper import HelperEngine, Search
+from uci.engine import EngineLaunch, SearchLimit
 from firmware.words import refusal
 from tests.firmware.opponents.helpers import fake_engine, lines, logged_stockfish, stockfish_processes
 

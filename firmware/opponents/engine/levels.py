@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from firmware.opponents.base import ClockTimes
-from firmware.opponents.engine.uci import EngineOption, SearchLimit
+from uci.engine import EngineOption, SearchLimit
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from chess_core import BLACK, STARTING_FEN, WHITE, Game, IllegalMoveError, Move,
 
 from firmware.opponents.base import (Action, ActionNotSupported, ClockTimes, LinkState, Opponent, OpponentKind,
                                      OpponentListener, QuietListener)
-from firmware.opponents.engine.uci import EngineLaunch, EngineCrashed, EngineError, EngineState, UciEngine
+from uci.engine import EngineLaunch, EngineCrashed, EngineError, EngineState, UciEngine
 from firmware.opponents.engine.levels import DEFAULT_LEVEL, Level
 from firmware.tasks import cancel_and_wait
 

@@ -11,7 +11,7 @@ import pytest
 
 from chess_core import STARTING_FEN, Move, Position
 from firmware.opponents.base import ClockTimes
-from firmware.opponents.engine.uci import (EngineLaunch, EngineCrashed, EngineError, EngineHung, EngineOption,
+from uci.engine import (EngineLaunch, EngineCrashed, EngineError, EngineHung, EngineOption,
                                        EngineState, SearchLimit, UciEngine, position_command)
 
 from .helpers import STOCKFISH, fake_engine

@@ -10,7 +10,7 @@ from chess_core import BLACK, ROOK, WHITE, Game, Move
 from chess_core.chess960 import start_fen
 from firmware.opponents.engine.levels import Level
 from firmware.opponents.engine.opponent import EngineOpponent
-from firmware.opponents.engine.uci import EngineLaunch, EngineError
+from uci.engine import EngineLaunch, EngineError
 
 from .helpers import STOCKFISH, Recorder, fake_engine
 from .test_engine_opponent import next_move

@@ -11,7 +11,7 @@ from chess_core import BLACK, Move
 from firmware.opponents.base import LinkState
 from firmware.opponents.engine.levels import Level
 from firmware.opponents.engine.opponent import EngineOpponent
-from firmware.opponents.engine.uci import EngineLaunch, EngineState
+from uci.engine import EngineLaunch, EngineState
 from firmware.words import prompt
 from tests.firmware.session_support import Table
 

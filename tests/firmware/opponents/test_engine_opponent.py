@@ -11,7 +11,7 @@ import pytest
 
 from chess_core import BLACK, WHITE, Game, Move, Termination
 from firmware.opponents.base import Action, ActionNotSupported, ClockTimes, LinkState, Opponent
-from firmware.opponents.engine.uci import EngineLaunch
+from uci.engine import EngineLaunch
 from firmware.opponents.engine.opponent import EngineOpponent, takeover_record
 from firmware.opponents.engine.levels import Level
 

@@ -22,7 +22,7 @@ from firmware.config import loads_config
 from firmware.opponents.base import LinkState
 from firmware.opponents.engine.levels import Level
 from firmware.opponents.engine.opponent import EngineOpponent
-from firmware.opponents.engine.uci import EngineLaunch, EngineState
+from uci.engine import EngineLaunch, EngineState
 from firmware.service import Service
 
 from .helpers import STOCKFISH
@@ -99,8 +99,8 @@ def test_ctrl_c_on_echiquier_sim_stops_its_engines_without_starting_them_again(t
 SERVICE = textwrap.dedent("""
     import asyncio
     from chess_core import STARTING_FEN
-    from firmware.opponents.engine.helper import HelperEngine, Search
-    from firmware.opponents.engine.uci import EngineLaunch, SearchLimit, UciEngine
+    from uci.helper import HelperEngine, Search
+    from uci.engine import EngineLaunch, SearchLimit, UciEngine
 
     async def main():
         long = SearchLimit(movetime_ms=600_000)

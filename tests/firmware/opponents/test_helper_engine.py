@@ -8,8 +8,8 @@ import signal
 import pytest
 
 from chess_core import Move
-from firmware.opponents.engine.helper import EngineBusy, HelperEngine, Search
-from firmware.opponents.engine.uci import EngineLaunch, EngineError, EngineHung, SearchLimit
+from uci.helper import EngineBusy, HelperEngine, Search
+from uci.engine import EngineLaunch, EngineError, EngineHung, SearchLimit
 
 from .helpers import STOCKFISH, fake_engine, lines, logged_stockfish, stockfish_processes
 

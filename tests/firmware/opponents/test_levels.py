@@ -6,7 +6,7 @@ import logging
 import pytest
 
 from firmware.opponents.base import ClockTimes
-from firmware.opponents.engine.uci import EngineOption, SearchLimit
+from uci.engine import EngineOption, SearchLimit
 from firmware.opponents.engine.levels import DEFAULT_MOVETIME_MS, PRESETS, Level, LevelError
 
 STOCKFISH_OPTIONS = {

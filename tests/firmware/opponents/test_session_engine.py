@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from chess_core import BLACK, QUEEN, WHITE, Move, Termination, parse_square, square_name
-from firmware.opponents.engine.uci import EngineLaunch
+from uci.engine import EngineLaunch
 from firmware.opponents.engine.opponent import EngineOpponent, takeover_record
 from firmware.referee.feedback import LedStyle
 from firmware.session.session import SessionError

@@ -9,7 +9,7 @@ import pytest
 from chess_core import BLACK, WHITE, Move
 from firmware.opponents.engine.levels import Level
 from firmware.opponents.engine.opponent import EngineOpponent
-from firmware.opponents.engine.uci import EngineLaunch
+from uci.engine import EngineLaunch
 from firmware.opponents.lichess.opponent import LichessOpponent
 from tests.firmware.session_support import Table
 

@@ -11,8 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from chess_core import BLACK, STARTING_FEN, WHITE, InvalidMoveError, Move
 
-from firmware.opponents.base import ClockTimes
-from firmware.tasks import cancel_and_wait
+from uci.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +42,17 @@ class EngineState(enum.Enum):
     THINKING = "thinking"    # a "go" is running
     FAILED = "failed"        # crashed or hung: the process is gone (reaped); start a new client
     CLOSED = "closed"        # closed on purpose
+
+
+@dataclass(frozen=True)
+class ClockTimes:
+    """The times an engine is told with ``go`` (ms); the session builds it from its clock."""
+
+    wtime: int
+    btime: int
+    winc: int = 0
+    binc: int = 0
+    movestogo: int | None = None
 
 
 @dataclass(frozen=True)
@@ -215,8 +225,8 @@ class UciEngine:
         self.options: dict[str, EngineOption] = {}
         self.returncode: int | None = None
         self._proc: asyncio.subprocess.Process | None = None
-        self._reader: asyncio.Task | None = None
-        self._waiting: dict[str, asyncio.Future] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._waiting: dict[str, asyncio.Future[str]] = {}
         self._last_info: dict[str, str] = {}
         self._write_lock = asyncio.Lock()
         self._search_lock = asyncio.Lock()
@@ -368,7 +378,7 @@ class UciEngine:
         if self.state not in (EngineState.READY, EngineState.THINKING):
             raise EngineError(f"the engine {self.name} is {self.state.value}")
 
-    def _expect(self, token: str) -> asyncio.Future:
+    def _expect(self, token: str) -> asyncio.Future[str]:
         fut = asyncio.get_running_loop().create_future()
         self._waiting[token] = fut
         return fut
@@ -502,5 +512,5 @@ def _side_to_move(start_fen: str, plies: int) -> int:
     return first ^ (plies & 1)
 
 
-__all__ = ["BestMove", "DEFAULT_ENGINE_PATH", "EngineLaunch", "EngineCrashed", "EngineError", "EngineHung",
+__all__ = ["BestMove", "ClockTimes", "DEFAULT_ENGINE_PATH", "EngineLaunch", "EngineCrashed", "EngineError", "EngineHung",
            "EngineOption", "EngineState", "SearchLimit", "UciEngine", "position_command"]

@@ -8,7 +8,7 @@ Contract
   ``Threads`` 1 and a bounded ``Hash`` (:data:`HASH_MB`, Stockfish's default): the board's step, its
   LEDs and the opponent come first, even on a Pi Zero 2 W (512 MB).
 * :meth:`HelperEngine.search` queues a :class:`Search` (a position and a limit) and returns the
-  engine's :class:`~firmware.opponents.engine.uci.BestMove`; the searches run one at a time, in the
+  engine's :class:`~uci.engine.BestMove`; the searches run one at a time, in the
   order asked, each afresh (``ucinewgame``): the answer is the engine's alone, whoever asked first.
 * The same search asked again while it waits or runs is the same answer from one search.
 * The queue holds at most ``max_waiting`` different searches (the one running included); one more
@@ -30,9 +30,9 @@ from typing import Any
 
 from chess_core import STARTING_FEN, Move
 
-from firmware.opponents.engine.uci import (DEFAULT_ENGINE_PATH, BestMove, EngineLaunch, EngineCrashed, EngineError,
+from uci.engine import (DEFAULT_ENGINE_PATH, BestMove, EngineLaunch, EngineCrashed, EngineError,
                                           EngineState, SearchLimit, UciEngine)
-from firmware.tasks import cancel_and_wait
+from uci.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 

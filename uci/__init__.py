@@ -1,0 +1,1 @@
+"""Stockfish, or any UCI engine, in its own process: the driver (``engine``), one shared engine with a bounded queue (``helper``), and ending a task for sure (``tasks``); the standard library and chess_core only."""
