@@ -157,8 +157,8 @@ def rss():
     fields = dict(l.split(":", 1) for l in open("/proc/self/status"))
     return int(fields["VmRSS"].split()[0]) // 1024, int(fields["VmHWM"].split()[0]) // 1024
 from firmware.analysis.engine import AnalysisLimit
-from firmware.web.analyses import Analyses
-from firmware.web.library import GameLibrary
+from firmware.library.analyses import Analyses
+from firmware.library.games import GameLibrary
 state = Path(sys.argv[1])
 async def main():
     library = GameLibrary(state / "games")
@@ -251,7 +251,7 @@ from pathlib import Path
 def peak():
     fields = dict(l.split(":", 1) for l in open("/proc/self/status"))
     return int(fields["VmHWM"].split()[0]) // 1024
-from firmware.web.library import GameLibrary
+from firmware.library.games import GameLibrary
 library = GameLibrary(Path(sys.argv[1]))
 before = peak()
 t0 = time.process_time()
@@ -298,7 +298,7 @@ def long(before_ref: str | None) -> None:
             found = child(CHILD_LONG, [str(state / "games"), what], tree)
             print(f"{name:>20}: {what + '()':8} {found['cpu']:7.2f} s CPU, peak {found['before']} -> {found['peak']} MB,"
                   f" {found['plies']:,} plies{' (cut)' if found['cut'] else ''}")
-    from firmware.web.library import MAX_PLIES
+    from firmware.library.games import MAX_PLIES
     for what, args in (("headers", []), (f"{MAX_PLIES:,} plies", ["moves", str(MAX_PLIES)])):
         found = child(CHILD_LONG_PEER, [str(path), args[0] if args else "headers", *args[1:]], ROOT)
         print(f"{'peer':>20}: python-chess, {what:12} {found['cpu']:7.2f} s CPU, peak {found['before']} -> "

@@ -38,6 +38,7 @@ LAYERS = {
     "firmware.opponents": 3,
     "firmware.analysis": 3,
     "firmware.session": 4,
+    "firmware.library": 4,
     "firmware.service": 5,
     "firmware.web": 5,
     "firmware.club": 5,

@@ -21,7 +21,7 @@ from typing import Any
 
 from firmware.config import Config
 from netserver.host_names import HostNames, bind_names, is_loopback
-from firmware.web.library import GameLibrary
+from firmware.library.games import GameLibrary
 from firmware.web.pairing import Pairing, led_pattern, load_or_create_code, load_or_create_secret
 from firmware.web.server import WebCompanion
 from firmware.web.session_backend import SessionBackend

@@ -8,10 +8,10 @@ from typing import Any
 
 from chess_core import InvalidMoveError, Move
 
-from firmware.web.analyses import Analyses, AnalysisLink, AnalysisRefused
+from firmware.library.analyses import Analyses, AnalysisLink, AnalysisRefused
 from firmware.web.answers import NO_STORE, ServerRefusal, error_answer, refusal_answer
 from firmware.web.backend import Backend
-from firmware.web.library import GameLibrary, UnknownGame
+from firmware.library.games import GameLibrary, UnknownGame
 from firmware.web.validate import BadRequest, Boolean, Field, Spec, check_body
 from netserver.http_server import HTTPError, Request, Response, Router, json_response
 from firmware.words import in_english
@@ -38,7 +38,7 @@ ANALYSIS_SETTINGS: Spec = {"when_idle": Boolean()}
 
 
 class LibraryPages:
-    """The routes of a :class:`~firmware.web.library.GameLibrary` and its analyses (``add_to(router)``).
+    """The routes of a :class:`~firmware.library.games.GameLibrary` and its analyses (``add_to(router)``).
 
     * ``GET /api/games``: ``{"games": [summary...], "analysis": {"when_idle": bool}}``;
       ``GET /api/games/{id}``: one game, replayed, with ``analysis`` (the page's review of it, or

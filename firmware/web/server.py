@@ -53,8 +53,8 @@ from firmware.web.guard import ChangeGuard
 from netserver.host_names import HostNames
 from netserver.http_server import (HTTPError, HTTPServer, Request, Response, Router, file_response, json_response,
                                    static_file)
-from firmware.web.analyses import Analyses
-from firmware.web.library import GameLibrary
+from firmware.library.analyses import Analyses
+from firmware.library.games import GameLibrary
 from firmware.web.library_pages import LibraryPages
 from netserver.limits import ConnectionGuard, LogLimiter, parse_json
 from firmware.web.pairing import Pairing, client_key

@@ -257,7 +257,7 @@ CATALOGUE = Catalogue(
         "engine_restarted": "The engine stopped; it was started again and plays on",
         # a round's conditions
         "draw_offers_from": "Draw offers are allowed from move {from_move} on (this is move {move}): play on.",
-        # a file of the game library that cannot be shown (firmware/web/library.py)
+        # a file of the game library that cannot be shown (firmware/library/games.py)
         "file_empty": "This file holds no game: it is empty.",
         "file_binary": "This file is not a game: it is not text (a picture, an archive?).",
         "file_illegal": "This file is damaged: the move {move} cannot be played there.",

@@ -262,7 +262,7 @@ CATALOGUE = Catalogue(
         "engine_restarted": "Le moteur s'est arrêté ; il a été relancé et continue la partie",
         # a round's conditions
         "draw_offers_from": "La nulle se propose à partir du coup {from_move} (c’est le coup {move}) : jouez.",
-        # a file of the game library that cannot be shown (firmware/web/library.py)
+        # a file of the game library that cannot be shown (firmware/library/games.py)
         "file_empty": "Ce fichier ne contient aucune partie : il est vide.",
         "file_binary": "Ce fichier n'est pas une partie : ce n'est pas du texte (une image, une archive ?).",
         "file_illegal": "Ce fichier est abîmé : le coup {move} ne peut pas y être joué.",

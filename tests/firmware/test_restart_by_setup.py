@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from firmware.referee.restart_watch import RestartWatch, at_start
 from firmware.session.state import Phase
-from firmware.web.library import GameLibrary
+from firmware.library.games import GameLibrary
 from tests.firmware.session_support import Table
 
 

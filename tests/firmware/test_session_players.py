@@ -258,7 +258,7 @@ def test_the_sides_nobody_named_keep_their_names_when_colours_alternate(tmp_path
     """Issue 26.10: from the second game of an evening the players change colours; the sides
     nobody named are still "White" and "Black" (in French "Blancs" and "Noirs"), in the page's
     state, the record and the library, not "Black" playing White."""
-    from firmware.web.library import GameLibrary
+    from firmware.library.games import GameLibrary
     table = Table(tmp_path)
     snap = _second_game(table)
     assert snap["players"] == {"white": "White", "black": "Black"}

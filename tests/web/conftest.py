@@ -8,7 +8,7 @@ import aiohttp
 
 from board_driver.backends.sim import SimulatedBoard
 from chess_core import Position
-from firmware.web.library import GameLibrary
+from firmware.library.games import GameLibrary
 from firmware.web.pairing import FailureLimiter, Pairing
 from firmware.web.server import WebCompanion
 from firmware.sim.commands import SimCommands

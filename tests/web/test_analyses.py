@@ -10,8 +10,8 @@ import chess.pgn
 import pytest
 
 from firmware.analysis.engine import AnalysisLimit
-from firmware.web.analyses import Analyses, AnalysisRefused
-from firmware.web.library import GameLibrary, UnknownGame
+from firmware.library.analyses import Analyses, AnalysisRefused
+from firmware.library.games import GameLibrary, UnknownGame
 
 from .test_library import SHEPHERD, record
 
@@ -204,7 +204,7 @@ LONG = "2025-01-01_0900_A-vs-B"
 async def test_a_game_too_long_to_analyse_is_refused_in_words_and_never_taken_when_idle(serve, games):
     """A finished game over the library's ply cap (only its beginning is read) was analysed, the
     idle watch's too, at 200 ms a position: refused, in both languages, and skipped when idle."""
-    from firmware.web.library import MAX_PLIES
+    from firmware.library.games import MAX_PLIES
 
     from .test_library import shuffle
     for name in (FINISHED, OLDER, PLAYING):
@@ -243,7 +243,7 @@ async def test_the_idle_watch_reads_nothing_on_the_loop(games, monkeypatch):
     the analyses kept (up to 16 MB of JSON) held the board's loop. Every file is read in a thread."""
     import threading
 
-    import firmware.web.library as library_module
+    import firmware.library.games as library_module
     loop_thread = threading.get_ident()
     on_loop = []
 

@@ -10,7 +10,7 @@ import socket
 
 import pytest
 
-from firmware.web.library import GameLibrary, UnknownGame
+from firmware.library.games import GameLibrary, UnknownGame
 from netserver.limits import ConnectionGuard, LogLimiter, parse_json
 from firmware.web.pairing import COOKIE
 from tests.netserver.oracles import HTTPClient, read_answer

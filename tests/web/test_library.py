@@ -11,7 +11,7 @@ import pytest
 
 from chess_core import Game
 from chess_core.pgn import write_pgn
-from firmware.web.library import MAX_PGN_BYTES, GameLibrary, UnknownGame
+from firmware.library.games import MAX_PGN_BYTES, GameLibrary, UnknownGame
 
 SHEPHERD = ("e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#")
 
@@ -105,7 +105,7 @@ async def test_the_library_over_http(serve, games):
 
 def test_the_whole_library_is_read_with_one_listing_of_the_directory(tmp_path, monkeypatch):
     """/games.pgn is open to anyone on the LAN: it must cost one directory listing, not one per game."""
-    from firmware.web.library import GameLibrary
+    from firmware.library.games import GameLibrary
     games = tmp_path / "games"
     games.mkdir()
     for n in range(30):
@@ -159,7 +159,7 @@ def test_a_big_import_is_listed_with_its_first_game_and_said_to_be_cut(games):
 
 def test_each_file_is_read_once_while_it_is_unchanged(games, monkeypatch):
     """The summary cache: size and modification time say when a file must be read again."""
-    import firmware.web.library as library_module
+    import firmware.library.games as library_module
     reads = []
     real = library_module.read_file
     monkeypatch.setattr(library_module, "read_file", lambda path: reads.append(path.stem) or real(path))
@@ -248,7 +248,7 @@ async def test_the_board_answers_while_a_big_library_is_listed(serve, games):
 def test_the_replays_kept_have_a_budget(tmp_path, monkeypatch):
     """A replay (every FEN, the SAN in two languages) is kept for the few games opened last, and
     for so many plies at most: ten files of long games do not all stay in memory."""
-    import firmware.web.library as library_module
+    import firmware.library.games as library_module
     monkeypatch.setattr(library_module, "DETAILS_PLIES", 100)
     d = tmp_path / "games"
     d.mkdir()
@@ -277,7 +277,7 @@ def test_a_4_mb_game_is_read_up_to_the_ply_cap_within_a_memory_budget(tmp_path):
     and its replay stayed kept: it is read up to MAX_PLIES, listed and replayed as far as it is read,
     ``cut`` and ``too_long``, with the result its tag says (its ending is not known)."""
     import tracemalloc
-    from firmware.web.library import MAX_PLIES
+    from firmware.library.games import MAX_PLIES
     d = tmp_path / "games"
     d.mkdir()
     (d / "long.pgn").write_text(shuffle(538_164))
@@ -302,7 +302,7 @@ def test_a_4_mb_game_is_read_up_to_the_ply_cap_within_a_memory_budget(tmp_path):
 def test_a_replay_over_the_budget_is_never_kept(tmp_path, monkeypatch):
     """The replays kept had at least the last one opened, whatever its size: a game over the
     budget (its plies) is read again when asked again, and pushes the others out."""
-    import firmware.web.library as library_module
+    import firmware.library.games as library_module
     monkeypatch.setattr(library_module, "DETAILS_PLIES", 6)
     reads = []
     real = library_module.read_file
@@ -339,7 +339,7 @@ def test_a_file_is_read_once_however_many_ask_for_it_at_once(tmp_path, monkeypat
     """Two openings of one game and a listing at the same moment read its file once, and share
     that reading (three parses of a long game at once: three times the memory)."""
     import time
-    import firmware.web.library as library_module
+    import firmware.library.games as library_module
     d = tmp_path / "games"
     record(d, "mate", SHEPHERD)
     reads, entered, release = [], threading.Event(), threading.Event()

@@ -49,7 +49,7 @@ from firmware.openings import classify
 from uci.helper import HelperEngine
 from uci.engine import DEFAULT_ENGINE_PATH, EngineError
 from firmware.tasks import cancel_and_wait
-from firmware.web.library import MAX_PLIES, GameLibrary, UnknownGame, first_game
+from firmware.library.games import MAX_PLIES, GameLibrary, UnknownGame, first_game
 from firmware.words import Refusal
 
 log = logging.getLogger(__name__)
