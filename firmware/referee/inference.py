@@ -437,11 +437,6 @@ class MoveInference:
         return self.held or self._guide_back or self._expected is not None
 
     @property
-    def expected(self) -> Move | None:
-        """The opponent's move the board must carry out (``expect``), or None."""
-        return self._expected
-
-    @property
     def next_promotion(self) -> int:
         """The piece type (2..5) of the next promotion: queen unless ``choose_promotion`` said."""
         return self._promotion
