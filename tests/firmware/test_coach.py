@@ -13,6 +13,7 @@ from chess_core import parse_square
 from firmware.config import with_overrides
 from firmware.referee.feedback import LedStyle
 from firmware.session.commands import SessionError
+from tests.firmware.opponents.helpers import fill_the_queue
 from tests.firmware.session_support import Table
 
 STOCKFISH = "/usr/games/stockfish"
@@ -186,16 +187,9 @@ async def test_a_judged_move_refused_by_a_full_queue_is_left_out_not_called_a_fa
     import asyncio
     import logging
 
-    from chess_core import Move
-    from uci.helper import Search
-    from uci.engine import SearchLimit
-
     table = coached_table(tmp_path, white=True)
     helper = table.session.coach.engine
-    long = SearchLimit(movetime_ms=10_000)
-    firsts = ("a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3", "h2h3", "a2a4", "b2b4")
-    others = [asyncio.ensure_future(helper.search(Search(moves=(Move.from_uci(first),), limit=long)))
-              for first in firsts[:helper.max_waiting]]
+    others = fill_the_queue(helper)
     try:
         await asyncio.sleep(0)
         assert helper.busy

@@ -9,10 +9,10 @@ import pytest
 
 from chess_core import SQUARE_NAMES, Move, Position
 from firmware.config import with_overrides
-from uci.helper import HelperEngine, Search
-from uci.engine import EngineLaunch, SearchLimit
+from uci.helper import HelperEngine
+from uci.engine import EngineLaunch
 from firmware.words import refusal
-from tests.firmware.opponents.helpers import fake_engine, lines, logged_stockfish, stockfish_processes
+from tests.firmware.opponents.helpers import fake_engine, fill_the_queue, lines, logged_stockfish, stockfish_processes
 
 from .test_library import SHEPHERD, record
 from .test_session_backend import Table, needs_stockfish
@@ -209,10 +209,7 @@ async def test_a_hint_asked_while_the_helpers_queue_is_full_is_a_429_in_both_lan
     table = coached(tmp_path)
     client, _, _ = await serve(backend=table.backend)
     helper = table.session.coach.engine
-    long = SearchLimit(movetime_ms=10_000)
-    firsts = ("a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3", "h2h3", "a2a4", "b2b4")
-    others = [asyncio.ensure_future(helper.search(Search(moves=(Move.from_uci(first),), limit=long)))
-              for first in firsts[:helper.max_waiting]]
+    others = fill_the_queue(helper)
     try:
         await asyncio.sleep(0)
         assert helper.busy

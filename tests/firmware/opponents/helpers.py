@@ -190,3 +190,15 @@ def lines(path: Path, prefix: str = "") -> list[str]:
         return [line for line in path.read_text().splitlines() if line.startswith(prefix)]
     except FileNotFoundError:
         return []
+
+
+def fill_the_queue(helper: Any) -> list[asyncio.Future]:
+    """Long searches (10 s each, for positions nobody else asks) until the shared helper engine's
+    queue is full (``helper.max_waiting``): the next search is refused as busy."""
+    from chess_core import Move
+    from uci.engine import SearchLimit
+    from uci.helper import Search
+    long = SearchLimit(movetime_ms=10_000)
+    firsts = ("a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3", "h2h3", "a2a4", "b2b4")
+    return [asyncio.ensure_future(helper.search(Search(moves=(Move.from_uci(first),), limit=long)))
+            for first in firsts[:helper.max_waiting]]
