@@ -50,26 +50,23 @@ def run(seed: int, reads_piece: bool, tried: list[float], plain: list[float]) ->
         return original(self, inference, square, now)
 
     SensorWatch._try = tried_once   # type: ignore[method-assign]
+
+    def timed(call, *args) -> None:
+        """CPU time of one call into the match, counted as a try when it tried a square."""
+        seen = calls
+        t0 = time.process_time_ns()
+        call(*args)
+        (tried if calls != seen else plain).append((time.process_time_ns() - t0) / 1000)
+
     try:
         for item in iter_capture(lines, []):
             now = item.time
-            while True:
-                due = match.next_deadline()
-                if due is None or due > now:
-                    break
-                seen = calls
-                t0 = time.process_time_ns()
-                match.poll(due)
-                spent = (time.process_time_ns() - t0) / 1000
-                (tried if calls != seen else plain).append(spent)
+            while (due := match.next_deadline()) is not None and due <= now:
+                timed(match.poll, due)
             if isinstance(item, PromoteChoice):
                 match.promote(item.piece, now)
-                continue
-            seen = calls
-            t0 = time.process_time_ns()
-            match.feed(item)
-            spent = (time.process_time_ns() - t0) / 1000
-            (tried if calls != seen else plain).append(spent)
+            else:
+                timed(match.feed, item)
     finally:
         SensorWatch._try = original   # type: ignore[method-assign]
 
