@@ -93,5 +93,11 @@ def settings_sections(changes: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return sections
 
 
-__all__ = ["SETTINGS", "SessionError", "claim_refused", "colour", "colours_changed", "engine_side_choice", "game_over", "settings_sections",
+def rename(session: Any, side: int, name: str) -> None:
+    """The player of ``side`` bears ``name`` (the engine's, a take-over's tag, the player's again)."""
+    names = session.names
+    session.set_names((name, names[1]) if side == 0 else (names[0], name))
+
+
+__all__ = ["SETTINGS", "SessionError", "rename", "claim_refused", "colour", "colours_changed", "engine_side_choice", "game_over", "settings_sections",
            "side_played", "takeback_refused"]

@@ -71,7 +71,7 @@ class Reactions:
         own = play.expected_move is not None and event.move == play.expected_move
         if own:
             play.expected_move = None
-            s.seat.comment_takeover(mover)
+            s.seat.takeovers.comment(mover)
             if event.move.promotion:
                 s.referee.close_promotion()   # (the opponent's piece: no choice to offer)
         if event.amended:

@@ -1,4 +1,4 @@
-"""The opponent's seat at the board: which opponent plays, its lifecycle, its link, take-overs and the Lichess account.
+"""The opponent's seat at the board: which opponent plays, its lifecycle, its link, and its parts: the take-overs and the Lichess account.
 
 The seat is a component of :class:`~firmware.session.session.Session` with its own state: the
 opponent (None: two players over the board), the kind new games get, the sides the engine plays
@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from typing import Any
 
 from chess_core import BLACK, WHITE, Move
 
@@ -23,9 +22,11 @@ from firmware.config import OpponentKind
 from firmware.opponents.base import (Action, ActionNotSupported, ChallengeEvent, ChatLine, ClockTimes, GameEnd, GameSync, LinkState, Offer,
                                      Opponent, OpponentGone, OpponentListener, ServerClock)
 from firmware.opponents.factory import build_engine, build_lichess, engine_side, kind_of
-from firmware.session.commands import SessionError, colour, side_played
+from firmware.session.commands import SessionError, rename
 from firmware.session.conductor import Conductor
-from firmware.session.state import SIDE_WORDS, OpponentState, Takeover
+from firmware.session.lichess_account import LichessAccount
+from firmware.session.state import OpponentState, Takeover
+from firmware.session.takeovers import Takeovers
 from firmware.words import prompt
 
 
@@ -91,7 +92,8 @@ class OpponentSeat:
         self.opponent = opponent
         self.choice = kind_of(opponent) if opponent is not None else OpponentKind.NONE
         self.engine_sides = self._sides_of(opponent)          # the sides the engine plays by choice
-        self.takeovers: dict[int, Any] = {}                    # side -> the engine's Takeover, this game
+        self.takeovers = Takeovers(self)                       # side -> the engine's Takeover, this game
+        self.lichess = LichessAccount(self)                    # the Lichess token kept, or forgotten
         self.link_state: LinkState | None = None
         self.link_detail = ""
         self.online_sync: GameSync | None = None           # the last GameSync while the game is online
@@ -99,7 +101,6 @@ class OpponentSeat:
         self.server_clock: ServerClock | None = None       # the clocks of an online game
         self.takeback_offer: int | None = None             # the side whose takeback offer is pending
         self.away: OpponentGone | None = None              # the other player, while away
-        self.lichess_token = session.config.lichess_token_path.exists()
         self._tasks: set[asyncio.Task] = set()
 
     # -- what the session asks -------------------------------------------------------------------
@@ -177,7 +178,7 @@ class OpponentSeat:
         """Before the next game: it is the board's until a server's arrives; take-overs end."""
         self.server_clock = self.online_sync = None
         self.takeback_offer = None
-        self.takeovers = {}
+        self.takeovers.clear()
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -194,7 +195,7 @@ class OpponentSeat:
                                          start_fen=game.start_fen, moves=game.moves)
             self.engine_sides = frozenset()
         if self.opponent is not None:
-            self._resume_takeovers()
+            self.takeovers.resume()
             await self._start(self.opponent)
 
     def closing(self) -> None:
@@ -329,11 +330,11 @@ class OpponentSeat:
         old, self.engine_label = self.engine_label, name
         for side in sorted(self.engine_sides - set(self.takeovers)):
             if old is not None and old != name and self.session.names[side] == old:
-                self._rename(side, name)
+                rename(self.session, side, name)
         for side, takeover in sorted(self.takeovers.items()):
             if takeover.engine != name:
                 self.takeovers[side] = dataclasses.replace(takeover, engine=name)
-                self._rename(side, self.takeovers[side].player_tag())
+                rename(self.session, side, self.takeovers[side].player_tag())
 
     def gone(self, gone: OpponentGone) -> None:
         """The other player left (or came back)."""
@@ -351,92 +352,6 @@ class OpponentSeat:
             self.session.publish()
 
     # -- commands -------------------------------------------------------------------------------
-
-    def take_over(self, side: Any, now: float | None = None) -> None:
-        """The computer plays ``side`` for the rest of the game (its player has to leave). The PGN
-        names the player "Name (Stockfish from move N)" and says so at the engine's first move."""
-        session = self.session
-        with session.command(now, live=True):
-            side = colour(side)
-            if not self.assisted:
-                raise SessionError("takeover_online")
-            opponent = self.opponent
-            if self.kind is OpponentKind.ENGINE and opponent is not None and side in opponent.sides:
-                raise SessionError("takeover_already", side=side_played(side))
-            player = session.names[side]
-            if opponent is None:
-                game = session.game
-                engine = build_engine(session.config, side, start_fen=game.start_fen, moves=game.moves)
-                self.use(engine, sides=frozenset())
-                takeover = engine.take_over(side, player)
-            else:
-                try:
-                    takeover = opponent.take_over(side, player)
-                except ActionNotSupported:
-                    raise SessionError("opponent_no_takeover", who=opponent.name) from None
-            self.takeovers[side] = takeover
-            self._rename(side, takeover.player_tag())
-            session.file.keep_takeovers(self.saved_takeovers())
-            log.info("%s takes %s over from %s at move %d", takeover.engine, SIDE_WORDS[side], player,
-                     takeover.from_move)
-
-    def give_back(self, side: Any, now: float | None = None) -> None:
-        """The player of ``side``, taken over by the computer, is back and plays on themselves
-        (their name again on the side, a comment in the PGN)."""
-        session = self.session
-        with session.command(now, live=True):
-            side = colour(side)
-            takeover = self.takeovers.get(side)
-            if takeover is None:
-                raise SessionError("giveback_none", side=side_played(side))
-            if self.opponent is not None:
-                try:
-                    self.opponent.give_back(side)
-                except ActionNotSupported:
-                    raise SessionError("opponent_no_giveback", who=self.opponent.name) from None
-            del self.takeovers[side]
-            self._rename(side, takeover.player or SIDE_WORDS[side])
-            session.file.comment_once(len(session.game.moves),
-                                      f"{takeover.player or SIDE_WORDS[side]} plays {SIDE_WORDS[side]} again from here")
-            if session.play.expected_move is not None and session.game.turn == side:
-                session.other_side.forget_expected_move()   # the computer's move not carried out: the player chooses
-            session.file.keep_takeovers(self.saved_takeovers())
-            log.info("%s plays %s again", takeover.player, SIDE_WORDS[side])
-
-    def give_back_to_mover(self, now: float | None = None) -> None:
-        """The ``return`` button: the player back at the board takes their side back (the side to
-        move's when the computer plays both)."""
-        sides = sorted(self.takeovers)
-        if not sides:
-            raise SessionError("giveback_nobody")
-        self.give_back(self.session.game.turn if len(sides) > 1 else sides[0], now)
-
-    def _rename(self, side: int, name: str) -> None:
-        names = self.session.names
-        self.session.set_names((name, names[1]) if side == 0 else (names[0], name))
-
-    def saved_takeovers(self) -> dict[str, list[Any]]:
-        """The take-overs as the game's record keeps them (they survive a restart)."""
-        return {str(side): [t.player, t.engine, t.from_move] for side, t in sorted(self.takeovers.items())}
-
-    def restore_takeovers(self, saved: dict[str, list[Any]]) -> None:
-        """The take-overs of a restored game: the engine plays those sides again once it runs."""
-        from firmware.opponents.engine.opponent import Takeover as TakeoverRecord
-        self.takeovers = {int(side): TakeoverRecord(int(side), str(player), str(engine), int(from_move))
-                          for side, (player, engine, from_move) in saved.items()}
-        if self.opponent is not None:
-            self._resume_takeovers()
-
-    def _resume_takeovers(self) -> None:
-        opponent = self.opponent
-        if opponent is None:
-            return
-        for side, takeover in self.takeovers.items():
-            if side not in opponent.sides:
-                try:
-                    opponent.take_over(side, takeover.player)   # (its record is the saved one)
-                except ActionNotSupported:
-                    log.warning("%s cannot play %s for %s again", opponent.name, SIDE_WORDS[side], takeover.player)
 
     def accept_takeback(self, now: float | None = None) -> None:
         """Accept the other side's takeback offer (online): its game comes back with the moves undone."""
@@ -467,48 +382,6 @@ class OpponentSeat:
             if away.claim_win_in_seconds:
                 raise SessionError("claim_later", s=away.claim_win_in_seconds)
             self.tell(Action.CLAIM_VICTORY if what == "victory" else Action.CLAIM_DRAW)
-
-    def lichess_login(self, token: str, now: float | None = None) -> None:
-        """Keep ``token`` (scope board:play) in the token file (mode 0600, written atomically;
-        never logged) and (re)start Lichess as the opponent with it."""
-        with self.session.command(now):
-            self._lichess_login(token)
-
-    def _lichess_login(self, token: str) -> None:
-        from firmware.opponents.lichess.token import TOKEN_SCOPE, Token, TokenError, write_token
-        try:
-            secret = Token(token)
-        except TokenError:   # empty, or not one word
-            raise SessionError("bad_token" if token.strip() else "token_empty", scope=TOKEN_SCOPE) from None
-        path = self.session.config.lichess_token_path
-        try:
-            write_token(path, secret)
-        except OSError as exc:
-            raise SessionError("token_not_kept", path=str(path), reason=str(exc.strerror or exc)) from None
-        log.info("Lichess token stored in %s", path)
-        self.lichess_token = True
-        self.choose(OpponentKind.LICHESS)
-        self.use(build_lichess(self.session.config))
-
-    def lichess_logout(self, now: float | None = None) -> None:
-        """Forget the Lichess token (the file is removed) and stop playing on Lichess."""
-        with self.session.command(now):
-            self._lichess_logout()
-
-    def _lichess_logout(self) -> None:
-        if self.online_sync is not None and self.session.live:
-            raise SessionError("lichess_game_logout")
-        path = self.session.config.lichess_token_path
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            raise SessionError("token_not_removed", path=str(path), reason=str(exc.strerror or exc)) from None
-        self.lichess_token = False
-        if self.kind is OpponentKind.LICHESS:
-            self.choose(OpponentKind.NONE)
-            self.use(None)
 
     def adopt(self, kind: OpponentKind, sides: frozenset[int]) -> None:
         """Before the opponent starts (a restart's new game chosen before it): the opponent of
@@ -557,12 +430,6 @@ class OpponentSeat:
                 moves_to_go = last - first + 1
         return ClockTimes(remaining[WHITE], remaining[BLACK], increments[WHITE], increments[BLACK], moves_to_go)
 
-    def comment_takeover(self, mover: int) -> None:
-        """The engine's first move for a side it took over says so in the PGN."""
-        takeover = self.takeovers.get(mover)
-        if takeover is not None:
-            self.session.file.comment_once(len(self.session.game.moves), takeover.comment())
-
     def name_engine_sides(self, given: tuple[str | None, str | None] | None) -> None:
         """The sides the engine plays by choice bear its name, unless a name was given for them."""
         if self.kind is not OpponentKind.ENGINE:
@@ -570,7 +437,7 @@ class OpponentSeat:
         self.engine_label = self.name_of_engine()
         for side in self.engine_sides:
             if side not in self.takeovers and not (given is not None and given[side]):
-                self._rename(side, self.engine_label)
+                rename(self.session, side, self.engine_label)
 
     def state(self) -> OpponentState:
         opponent = self.opponent
@@ -588,7 +455,7 @@ class OpponentSeat:
             link_detail=self.link_detail if self.link_state is not None else None,
             assistance_allowed=self.assisted, takeovers=takeovers, away=away is not None,
             claim_win_in_seconds=away.claim_win_in_seconds if away is not None else None,
-            lichess_token=self.lichess_token,
+            lichess_token=self.lichess.token_kept,
             account=opponent.account_id if opponent is not None else None,
             online_game=self.online_sync.game_id if self.online_sync is not None else None)
 

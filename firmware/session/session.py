@@ -11,8 +11,8 @@ Contract
   ``new_game``, ``set_round``, ``resign``, ``offer_draw`` / ``accept_draw`` / ``decline_draw`` /
   ``claim_draw``, ``choose_promotion``, ``correct``, ``pause`` / ``resume``, ``takeback``,
   ``update_settings``, ``button`` (``"hint"``: the coach's); those about the opponent's side are the seat's
-  (``seat.take_over`` / ``give_back``, ``accept_takeback`` / ``decline_takeback``,
-  ``claim_when_gone``, ``lichess_login`` / ``lichess_logout``). ``command(now, live=)`` is their
+  (``seat.takeovers.take_over`` / ``give_back``, ``seat.accept_takeback`` / ``decline_takeback``,
+  ``claim_when_gone``, ``seat.lichess.login`` / ``logout``). ``command(now, live=)`` is their
   common frame: the time, the check that a game is in progress, the update after success.
 * Output, after each input, in this order (``refresh``): the LED frame (pure,
   :mod:`firmware.referee.feedback`) is shown; the game is saved if a move or a result was
@@ -210,7 +210,7 @@ class Session:
         # A finished game: setting up the start position begins the next one.
         self.phase = Phase.CLEARED if self.game.is_over else Phase.RESUMING
         if not self.game.is_over:
-            self.seat.restore_takeovers(record.takeovers)   # the computer plays on for who left
+            self.seat.takeovers.restore(record.takeovers)   # the computer plays on for who left
         self.seat.reset()  # it plays on from the restored game
         self.file.dirty = True  # the PGN is written again from the record: a cut may have left it behind
         log.info("restored %s: %d moves%s", record.pgn_name, len(record.moves),
@@ -463,7 +463,7 @@ class Session:
         the coach's hint for the side to move (SessionError if it is not coached)."""
         with self.command(now) as now:
             if name == "return":
-                self.seat.give_back_to_mover(now)
+                self.seat.takeovers.give_back_to_mover(now)
                 return
             if name == "promote":
                 amends.cycle_promotion(self, now)

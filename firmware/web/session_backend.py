@@ -136,14 +136,14 @@ class SessionBackend(Backend):
         return self._call(s.seat.accept_takeback if action == "accept" else s.seat.decline_takeback, now)
 
     def take_over(self, color: str, now: float) -> Any:
-        return self._call(self.session.seat.take_over, color, now)
+        return self._call(self.session.seat.takeovers.take_over, color, now)
 
     def led_colours(self) -> dict[str, str]:
         style = self.session.style
         return {role: f"#{getattr(style, role):06x}" for role in LED_ROLES["en"]}
 
     def give_back(self, color: str, now: float) -> Any:
-        return self._call(self.session.seat.give_back, color, now)
+        return self._call(self.session.seat.takeovers.give_back, color, now)
 
     def settings(self, changes: dict[str, Any], now: float) -> Any:
         sections: dict[str, Any] = {SESSION_SETTINGS[k]: v for k, v in changes.items() if k in SESSION_SETTINGS}
@@ -153,10 +153,10 @@ class SessionBackend(Backend):
         return self._call(self.session.update_settings, now, **sections)
 
     def lichess_login(self, token: str, now: float) -> Any:
-        return self._call(self.session.seat.lichess_login, token, now)
+        return self._call(self.session.seat.lichess.login, token, now)
 
     def lichess_logout(self, now: float) -> Any:
-        return self._call(self.session.seat.lichess_logout, now)
+        return self._call(self.session.seat.lichess.logout, now)
 
     def correct(self, move: str, now: float) -> Any:
         return self._call(self.session.correct, move, now)

@@ -144,18 +144,18 @@ def test_commands_about_the_opponent_are_refused_with_reasons(tmp_path):
     table = Table(tmp_path)
     session = table.session
     with pytest.raises(SessionError, match="no game in progress"):
-        session.seat.take_over("black")
+        session.seat.takeovers.take_over("black")
     with pytest.raises(SessionError, match="no game in progress"):
         session.seat.accept_takeback()
     table.setup()
     with pytest.raises(SessionError, match="no takeback offer to decline"):
         session.seat.decline_takeback()
     with pytest.raises(SessionError, match="colour"):
-        session.seat.take_over("green")
+        session.seat.takeovers.take_over("green")
     with pytest.raises(SessionError, match="while the service runs"):
-        session.seat.take_over("black")   # an engine is started on the loop
+        session.seat.takeovers.take_over("black")   # an engine is started on the loop
     with pytest.raises(SessionError, match="does not look like a Lichess token"):
-        session.seat.lichess_login("two words")
+        session.seat.lichess.login("two words")
 
 
 def test_kinds_and_sides_of_opponents():
@@ -289,8 +289,8 @@ def test_the_details_of_refusals_read_in_french_too(tmp_path):
     quiet = Quiet("lichess", sides=frozenset())
     asyncio.run(session.start_opponent(quiet))
     refused = []
-    for command in (lambda: session.seat.take_over("black"), lambda: session.seat.lichess_login("two words"),
-                    lambda: session.seat.lichess_login(" "), lambda: session.update_settings(engine={"elo": 300})):
+    for command in (lambda: session.seat.takeovers.take_over("black"), lambda: session.seat.lichess.login("two words"),
+                    lambda: session.seat.lichess.login(" "), lambda: session.update_settings(engine={"elo": 300})):
         with pytest.raises(SessionError) as caught:
             command()
         refused.append(caught.value)

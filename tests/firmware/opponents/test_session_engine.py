@@ -188,7 +188,7 @@ async def test_the_engine_bears_its_own_name_on_the_page_in_the_pgn_and_in_the_l
     assert f'[Black "{name}"]' in pgn_of(table)
     logged = [r.getMessage() for r in caplog.records if "engine" in r.getMessage() and "ready" in r.getMessage()]
     assert logged and all(f"engine {name} ready" in line for line in logged)
-    session.seat.take_over("white")                   # the running engine takes Ann's side too: its name at once
+    session.seat.takeovers.take_over("white")                   # the running engine takes Ann's side too: its name at once
     assert session.snapshot()["players"]["white"] == f"Ann ({name} from move 2)"
 
 
@@ -234,7 +234,7 @@ async def test_the_computer_takes_over_mid_game_and_the_pgn_says_so(tmp_path, cl
     rng = random.Random(8)
     for _ in range(6):
         table.play(random_move(table, rng).uci())
-    session.seat.take_over("black")
+    session.seat.takeovers.take_over("black")
     session.opponent.set_level(LEVEL)   # the same game every time
     snap = session.snapshot()
     assert snap["players"]["black"] == "Bob (Stockfish from move 4)"   # its executable's name, until it speaks
@@ -242,14 +242,14 @@ async def test_the_computer_takes_over_mid_game_and_the_pgn_says_so(tmp_path, cl
     assert snap["opponent"]["takeover"] == {"black": {"player": "Bob", "engine": "Stockfish", "from_move": 4,
                                                      "tag": "Bob (Stockfish from move 4)"}}
     with pytest.raises(SessionError, match="already plays Black"):
-        session.seat.take_over("black")
+        session.seat.takeovers.take_over("black")
     await play_out(table, {BLACK}, rng, max_plies=12)
     name = said_name()            # connected: its own name everywhere
     assert session.snapshot()["opponent"]["takeover"]["black"]["tag"] == f"Bob ({name} from move 4)"
     sans = session.game.san_moves()   # Black's 4th move is the engine's first
     assert f'[Black "Bob ({name} from move 4)"]' in pgn_of(table)
     assert f"4. {sans[6]} {sans[7]} {{ {name} plays Black from here }}" in pgn_of(table).replace("\n", " ")
-    session.seat.take_over("white")   # both players left: the engine plays on alone
+    session.seat.takeovers.take_over("white")   # both players left: the engine plays on alone
     assert session.snapshot()["opponent"]["sides"] == ["white", "black"]
     await play_out(table, {WHITE, BLACK}, rng, max_plies=30)
     text = pgn_of(table).replace("\n", " ")   # (a comment may wrap)

@@ -20,10 +20,10 @@ async def test_the_player_takes_their_side_back_and_plays_on(tmp_path, closing):
     closing.append(session)
     table.setup()
     table.play("e2e4")
-    session.seat.take_over("black")
+    session.seat.takeovers.take_over("black")
     reply = await engine_reply(table)       # the computer's move for Bob, shown on the LEDs...
     assert session.snapshot()["players"]["black"] == f"Bob ({said_name()} from move 1)"   # the engine's own name
-    session.seat.give_back("black")              # ...but Bob is back before it is carried out
+    session.seat.takeovers.give_back("black")              # ...but Bob is back before it is carried out
     snap = session.snapshot()
     assert snap["players"]["black"] == "Bob" and snap["opponent"]["takeover"] is None
     assert snap["expected_move"] is None and snap["opponent"]["sides"] == []
@@ -31,8 +31,8 @@ async def test_the_player_takes_their_side_back_and_plays_on(tmp_path, closing):
     table.play(own)                         # Bob's own move, not the computer's
     assert session.game.moves[-1] == Move.from_uci(own)
     with pytest.raises(SessionError, match="not playing Black"):
-        session.seat.give_back("black")
-    session.seat.take_over("black")
+        session.seat.takeovers.give_back("black")
+    session.seat.takeovers.take_over("black")
     table.play("g1f3")
     reply = await engine_reply(table)
     table.play(reply.uci())
@@ -48,7 +48,7 @@ async def test_a_take_over_survives_a_restart(tmp_path, closing):  # noqa: F811
     session = table.session
     table.setup()
     table.play("d2d4")
-    session.seat.take_over("black")
+    session.seat.takeovers.take_over("black")
     reply = await engine_reply(table)
     table.play(reply.uci())
     await session.aclose()
@@ -63,7 +63,7 @@ async def test_a_take_over_survives_a_restart(tmp_path, closing):  # noqa: F811
     table.play("c2c4")
     move = await engine_reply(table)        # the computer plays on for Bob
     assert restarted.game.position.is_legal(move) and restarted.game.turn == BLACK
-    restarted.seat.give_back("black")
+    restarted.seat.takeovers.give_back("black")
     assert restarted.snapshot()["players"]["black"] == "Bob"
     assert restarted.file.recorder.load().takeovers == {}
     assert WHITE not in restarted.opponent.sides

@@ -229,11 +229,11 @@ async def test_no_assistance_in_an_online_game(tables, tmp_path, fake, client):
     assert not table.lit_names(STYLE.legal) and session.snapshot()["lifted"] == ["g1"]   # no legal-square hints
     table.place("g1")
     with pytest.raises(SessionError, match="online"):
-        session.seat.take_over("white")
+        session.seat.takeovers.take_over("white")
     with pytest.raises(SessionError, match="Lichess game is in progress"):
         session.new_game()
     with pytest.raises(SessionError, match="Lichess game is in progress"):
-        session.seat.lichess_logout()
+        session.seat.lichess.logout()
     fake.opponent_gone(game_id, claim_in=20)
     await until(lambda: session.snapshot()["opponent"]["away"] is not None)
     assert session.snapshot()["opponent"]["away"] == {"claim_win_in_seconds": 20}
@@ -248,8 +248,8 @@ async def test_logging_in_keeps_the_token_privately_and_plays_on_lichess(tables,
     session = table.session
     session.config = with_overrides(session.config, lichess={"base_url": fake.base_url})
     with pytest.raises(SessionError, match="empty"):
-        session.seat.lichess_login("   ")
-    session.seat.lichess_login(BOARD_TOKEN)
+        session.seat.lichess.login("   ")
+    session.seat.lichess.login(BOARD_TOKEN)
     path = tmp_path / "state" / "lichess.token"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_text().strip() == BOARD_TOKEN
     await session.wait_idle()
@@ -265,7 +265,7 @@ async def test_logging_in_keeps_the_token_privately_and_plays_on_lichess(tables,
     table.play("e7e5")
     session.resign(BLACK)
     await until(lambda: session.seat.online_sync is not None and all(g.status != "started" for g in fake.games.values()))
-    session.seat.lichess_logout()
+    session.seat.lichess.logout()
     await session.wait_idle()
     assert not path.exists() and session.opponent is None and not session.snapshot()["lichess"]["logged_in"]
     assert BOARD_TOKEN not in caplog.text
