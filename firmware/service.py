@@ -47,6 +47,7 @@ from firmware.config import Config
 from firmware.heap import one_heap, return_large_blocks
 from firmware.sdnotify import Notifier
 from firmware.session import SessionError
+from firmware.session.door import Command, Message, carry_out
 from firmware.session.session import Session
 
 if TYPE_CHECKING:
@@ -80,8 +81,16 @@ class _Tick:
     """Poll the session now (``poke()``, a timeout)."""
 
 
+@dataclass(frozen=True)
+class _Ask:
+    """A message for the session (firmware.session.door), and where its answer goes (None: nowhere)."""
+
+    message: Message
+    answer: "asyncio.Future[Any] | None" = None
+
+
 END, STOP, TICK = _End(), _Stop(), _Tick()
-_Item = Union[Reading, Promote, ButtonPress, ButtonStuck, _Tick, _Stop, _End]   # what the loop's queue carries
+_Item = Union[Reading, Promote, ButtonPress, ButtonStuck, _Ask, _Tick, _Stop, _End]   # what the loop's queue carries
 CONFIGURED = object()   # Service(opponent=..., buttons=...): what the configuration names
 SPOKEN_BUTTONS = {"speak": "repeat", "describe": "describe"}
 """The buttons that ask the voice, and what they ask (firmware.voice.companion.REQUESTS)."""
@@ -177,7 +186,7 @@ class Service:
             from firmware.opponents.factory import build_opponent
             opponent = build_opponent(config)
         self.session = Session(config, leds=self.leds, clock=self._clock, wall=wall, replay=replay,
-                               opponent=opponent)
+                               opponent=opponent, door=self)
         self.companions = companions
         self.voice: Any = None   # the board's voice while it speaks (firmware.voice.companion.serve_voice)
         self.page_voice: Any = None   # the page's announcements while it is served (firmware.web.spoken.PageVoice)
@@ -193,8 +202,7 @@ class Service:
         self._capture_file: TextIO | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._deadline: float | None = None
-        self._sleeping = False   # the loop waits for the queue (not handling an item)
-        self.session.on_change = self._session_changed
+        self._task: asyncio.Task[Any] | None = None   # the loop that carries the session's messages out, while it runs
 
     # -- the shell -------------------------------------------------------------------------------
 
@@ -209,6 +217,33 @@ class Service:
 
     def _promote(self, choice: Any) -> None:
         self._hand_over(Promote(choice.time, choice.piece))
+
+    # -- the session's door (firmware.session.door) ----------------------------------------------
+
+    def send(self, message: Message) -> Any:
+        """``message`` in the loop's queue; an awaitable of its answer (a refusal raised from it).
+        Before the loop runs (nothing else can change the session), carried out at once."""
+        loop, queue = self._loop, self._queue
+        if queue is None or loop is None or self._task is None:
+            return carry_out(self.session, message)
+        answer: asyncio.Future[Any] = loop.create_future()
+        queue.put_nowait(_Ask(message, answer))
+        return answer
+
+    def post(self, message: Message) -> None:
+        """``message`` in the loop's queue, from the loop's thread; no answer awaited."""
+        if self._queue is None or self._task is None:
+            carry_out(self.session, message)
+        else:
+            self._queue.put_nowait(_Ask(message))
+
+    def post_threadsafe(self, message: Message) -> None:
+        """``message`` in the loop's queue, from another thread (dropped once the loop has closed)."""
+        self._hand_over(_Ask(message))
+
+    def inside(self) -> bool:
+        """The caller is the loop (or no loop runs: a service being set up or stopped)."""
+        return self._task is None or asyncio.current_task() is self._task
 
     def poke(self) -> None:
         """Wake the loop to poll the session now (tests that move an injected clock); it comes
@@ -236,6 +271,7 @@ class Service:
         self._loop = asyncio.get_running_loop()
         queue: asyncio.Queue[_Item] = asyncio.Queue()
         self._queue = queue
+        self._task = asyncio.current_task()
         for sig in (signal.SIGTERM, signal.SIGINT):
             try:
                 self._loop.add_signal_handler(sig, self.stop)
@@ -254,6 +290,7 @@ class Service:
             await self._main_loop(queue)
         finally:
             await self._shutdown()
+            self._task = None
         return self.exit_code
 
     def _start_session(self) -> None:
@@ -318,7 +355,7 @@ class Service:
         notifier = self.notifier
         handlers: dict[type, Callable[[Any], None]] = {Reading: self._on_reading, Promote: self._on_promote,
                                                        ButtonPress: self._on_button, ButtonStuck: self._on_stuck,
-                                                       _Tick: self._on_tick}
+                                                       _Ask: self._on_ask, _Tick: self._on_tick}
         interval = notifier.watchdog_interval
         next_watchdog = self._monotonic() + (interval or 0)
         item: _Item | None
@@ -327,14 +364,11 @@ class Service:
                 item = queue.get_nowait()
             else:
                 timeout = self._timeout(next_watchdog)
-                self._sleeping = True
                 try:   # (not asyncio.wait_for: on 3.11 it drops a cancellation that meets an item)
                     async with asyncio.timeout(timeout):
                         item = await queue.get()
                 except asyncio.TimeoutError:
                     item = None
-                finally:
-                    self._sleeping = False
                 if item is None:
                     # Readings handed over while the loop was busy wait in the loop's ready
                     # queue: they come first, or a poll at "now" would pass them by.
@@ -373,15 +407,20 @@ class Service:
         """The session deadline the loop sleeps until (None: until a reading or a command)."""
         return self._deadline
 
-    def _session_changed(self) -> None:
-        """The session changed outside the loop's items (the opponent's move, a command of the
-        page): if that brings its next deadline forward (a blink, a flag), wake the loop."""
-        if not self._sleeping or self.replaying or self._queue is None:
+    def _on_ask(self, ask: _Ask) -> None:
+        """A message for the session: carried out, its answer (or refusal) to whoever waits."""
+        answer = ask.answer
+        try:
+            result = carry_out(self.session, ask.message)
+        except Exception as exc:  # noqa: BLE001 - the sender hears of it; the board goes on
+            if answer is None or answer.done():
+                if not isinstance(exc, SessionError):
+                    log.exception("%s failed", ask.message)
+            else:
+                answer.set_exception(exc)
             return
-        deadline = self.session.next_deadline(self._clock())
-        if deadline is not None and (self._deadline is None or deadline < self._deadline):
-            self._sleeping = False
-            self._queue.put_nowait(TICK)
+        if answer is not None and not answer.done():
+            answer.set_result(result)
 
     def _on_reading(self, reading: Reading) -> None:
         if self._capture_writer is not None:
@@ -437,7 +476,7 @@ class Service:
         page, voice = self.page_voice, self.voice
         if page is not None:
             page.announce(what, now)
-            self.session.publish()   # the page is sent the new announcement
+            self.session.publish()   # the page is sent the new announcement (on the loop: a button's press)
         elif voice is not None:
             voice.request(what)
         else:

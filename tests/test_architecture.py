@@ -370,3 +370,41 @@ def test_only_the_seat_writes_its_fields():
                 if isinstance(target, ast.Attribute) and ast.unparse(target.value).endswith("seat"):
                     found.append(f"{name}:{node.lineno} {ast.unparse(target)}")
     assert not found, "the seat's fields written from outside: " + ", ".join(found)
+
+
+# What changes a session: its commands (firmware.session.door.COMMANDS) and its inputs.
+SESSION_ENTRIES = {"feed", "poll", "finish", "restore", "refresh", "apply", "publish", "next_game", "set_names",
+                   "change_config", "new_game", "set_round", "resign", "offer_draw", "accept_draw", "decline_draw",
+                   "claim_draw", "choose_promotion", "correct", "pause", "resume", "takeback", "update_settings",
+                   "button", "take_over", "give_back", "login", "logout", "attach_app", "show_on_board"}
+# The loops that own a session: the service's, and ``echiquier replay``'s (a session of its own, no service).
+SESSION_OWNERS = ("firmware.service", "firmware.commands.replay")
+
+
+def test_one_door_into_the_session():
+    """Outside the session's package, nothing calls into a session but its owner's loop: the page,
+    the club, the apps, the voice send messages through ``session.door`` (firmware.session.door)."""
+    found = []
+    for name, path in MODULES.items():
+        if name.startswith("firmware.session") or name in SESSION_OWNERS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SESSION_ENTRIES:
+                receiver = ast.unparse(node.func.value)
+                if receiver.split(".")[-1] in ("session", "seat", "takeovers", "lichess", "coach") \
+                        or ".session." in f".{receiver}.":
+                    found.append(f"{name}:{node.lineno} {ast.unparse(node.func)}")
+    assert not found, "calls into the session past its door: " + ", ".join(found)
+
+
+def test_the_door_names_every_command_a_message_may_carry():
+    """Each command a message may name is a command of the session (its method, or a function of the session's commands)."""
+    from firmware.session.door import COMMANDS, Command
+    from firmware.session.session import Session
+    from firmware.config import load_config
+
+    session = Session(load_config(None))
+    for name, command in COMMANDS.items():
+        assert callable(command(session)), name
+    with pytest.raises(ValueError):
+        Command("__init__")

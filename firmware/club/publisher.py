@@ -22,6 +22,7 @@ from typing import Any, Callable
 import paho.mqtt.client as mqtt
 
 from club_wire.message import game_message, parse_pairing
+from firmware.session.door import Command
 from firmware.session.state import SessionState, to_json
 from club_wire.topics import QOS, Broker, game_topic, pairing_topic, read_credentials, status_topic
 
@@ -182,15 +183,28 @@ async def serve_club(service: Any) -> None:
     loop = asyncio.get_running_loop()
     credentials = read_credentials(config.credentials_file) if config.credentials_file else None
 
-    def apply(white: str, black: str, game: dict) -> None:
-        try:
-            session.set_round(white, black, **game)
+    def applied(white: str, black: str, answer: Any) -> None:
+        error = answer.exception() if isinstance(answer, asyncio.Future) and not answer.cancelled() else None
+        if error is None:
             log.info("board %s: pairing %s - %s applied", config.board, white, black)
-        except ValueError as exc:   # SessionError and ConfigError are ValueErrors
-            log.warning("board %s: pairing %s - %s not applied: %s", config.board, white, black, exc)
+        elif isinstance(error, ValueError):   # SessionError and ConfigError are ValueErrors
+            log.warning("board %s: pairing %s - %s not applied: %s", config.board, white, black, error)
+
+    def pairing(white: str, black: str, game: dict) -> None:   # (paho's thread)
+        def send() -> None:   # (on the board's loop: through the session's door)
+            try:
+                answer = session.door.send(Command("set_round", (white, black), game))
+            except ValueError as exc:
+                log.warning("board %s: pairing %s - %s not applied: %s", config.board, white, black, exc)
+                return
+            if isinstance(answer, asyncio.Future):
+                answer.add_done_callback(lambda done: applied(white, black, done))
+            else:
+                applied(white, black, None)
+        loop.call_soon_threadsafe(send)
 
     publisher = BoardPublisher(Broker.parse(config.broker), config.club, config.board, credentials=credentials,
-                               on_pairing=lambda w, b, g: loop.call_soon_threadsafe(apply, w, b, g),
+                               on_pairing=pairing,
                                ca_file=config.ca_file or None)
     unsubscribe = session.subscribe(publisher.on_state)
     publisher.on_state(session.state())

@@ -10,7 +10,8 @@ from firmware.config import parse_colour
 from firmware.emulation.bridge import PROTOCOLS, Emulation
 from firmware.emulation.leds import LentLeds
 from firmware.emulation.pty import PtyPort, SerialDevicePort
-from firmware.session.app_link import AppLink, attach_app
+from firmware.session.app_link import AppLink
+from firmware.session.door import Command
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +66,8 @@ async def serve_emulation(service: Any, announce: Callable[[str], None] | None =
     session = service.session
     leds = lend_leds(service)
 
-    def on_app(link: AppLink | None) -> None:
-        attach_app(session, link)
+    def on_app(link: AppLink | None) -> None:   # (on the board's loop, in the emulation's task)
+        session.door.post(Command("attach_app", (link,)))
 
     emulation = Emulation(session, port, config.protocol, leds=leds, colour=parse_colour(config.colour),
                           app=config.app, clock=session.clock, on_app=on_app)

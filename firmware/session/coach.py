@@ -41,6 +41,7 @@ from uci.helper import EngineBusy, HelperEngine
 from uci.engine import EngineError
 from firmware.referee.feedback import DARK
 from firmware.session.commands import SessionError
+from firmware.session.door import Command, News
 from firmware.tasks import cancel_and_wait
 from firmware.words import prompt
 
@@ -131,9 +132,16 @@ class Coach:
     async def _hint(self, moves: tuple[Move, ...]) -> None:
         try:
             found = await self._evaluate(moves, [len(moves)])
-        finally:
+        except BaseException:
             if self._hinting == moves:
                 self._hinting = None
+            raise
+        self.session.door.post(News(self._hinted, (moves, found)))
+
+    def _hinted(self, moves: tuple[Move, ...], found: list[PositionEval] | None) -> None:
+        """The hint's search is done (on the loop): its move lit and said, if the game has not gone on."""
+        if self._hinting == moves:
+            self._hinting = None
         session = self.session
         if found is None or tuple(session.game.moves) != moves or found[0].best is None:
             return      # (the game went on meanwhile: the hint is of another position)
@@ -167,8 +175,12 @@ class Coach:
             self._mark(len(new), f"Taken back: {san(pos, old[len(new)], 'en')}")
 
     async def _judge(self, moves: tuple[Move, ...]) -> None:
+        found = await self._evaluate(moves, [len(moves) - 1, len(moves)])
+        self.session.door.post(News(self._judged, (moves, found)))
+
+    def _judged(self, moves: tuple[Move, ...], found: list[PositionEval] | None) -> None:
+        """The search of a coached move is done (on the loop): its judgement lit and said."""
         ply = len(moves)
-        found = await self._evaluate(moves, [ply - 1, ply])
         session = self.session
         if found is None or tuple(session.game.moves[:ply]) != moves:
             return      # (taken back meanwhile)
@@ -214,9 +226,7 @@ class Coach:
             return None
         except (EngineError, OSError) as exc:
             log.warning("the coach's engine failed: %s", exc)
-            if "coach" not in self.session.failed_helpers:   # (the page says it, once)
-                self.session.failed_helpers.append("coach")
-                self.session.publish()
+            self.session.door.post(Command("helper_failed", ("coach",)))   # (the page says it, once)
             return None
 
     def _start(self, work: Coroutine[Any, Any, None]) -> None:

@@ -99,5 +99,19 @@ def rename(session: Any, side: int, name: str) -> None:
     session.set_names((name, names[1]) if side == 0 else (names[0], name))
 
 
-__all__ = ["SETTINGS", "SessionError", "rename", "claim_refused", "colour", "colours_changed", "engine_side_choice", "game_over", "settings_sections",
+def show_on_board(session: Any, frame: tuple[int, ...] | None, now: float) -> None:
+    """The page's frame on the LEDs while no game is played (the library's moves of a game
+    reviewed; None: the game's frame again)."""
+    session.play.show_on_leds(frame)
+    session.refresh(now)
+
+
+def helper_failed(session: Any, name: str) -> None:
+    """A helper beside the game failed (``name``: "voice", "coach"): the page says it, once."""
+    if name not in session.failed_helpers:
+        session.failed_helpers.append(name)
+        session.publish()
+
+
+__all__ = ["SETTINGS", "SessionError", "rename", "show_on_board", "helper_failed", "claim_refused", "colour", "colours_changed", "engine_side_choice", "game_over", "settings_sections",
            "side_played", "takeback_refused"]

@@ -15,6 +15,7 @@ from firmware.session.play import Play
 from firmware.session.state import Phase
 
 if TYPE_CHECKING:
+    from firmware.session.door import Door
     from firmware.session.app_link import AppLink
     from firmware.session.coach import Coach
     from firmware.opponents.base import Opponent
@@ -47,6 +48,7 @@ class Conductor(Protocol):
     style: LedStyle
     app: AppLink | None                       # an app attached through an emulated board
     failed_helpers: list[str]                 # the helpers that failed ("voice", "coach"): the page says it
+    door: Door                                # the one way in (firmware.session.door)
 
     @property
     def game(self) -> Game: ...

@@ -12,6 +12,7 @@ done (``wait_idle``).
 from __future__ import annotations
 
 import asyncio
+from typing import Any, Callable
 import contextlib
 import dataclasses
 import logging
@@ -24,6 +25,7 @@ from firmware.opponents.base import (Action, ActionNotSupported, ChallengeEvent,
 from firmware.opponents.factory import build_engine, build_lichess, engine_side, kind_of
 from firmware.session.commands import SessionError, rename
 from firmware.session.conductor import Conductor
+from firmware.session.door import News
 from firmware.session.lichess_account import LichessAccount
 from firmware.session.state import OpponentState, Takeover
 from firmware.session.takeovers import Takeovers
@@ -41,47 +43,44 @@ class _Listener(OpponentListener):
         self._seat = seat
         self._opponent = opponent
 
-    def _current(self) -> bool:
-        return self._seat.opponent is self._opponent
+    def _hear(self, handler: Callable[..., None], *args: Any) -> None:
+        """The opponent's news, carried out on the board's loop through the session's door while
+        this opponent is still the seat's."""
+        self._seat.session.door.post(News(self._deliver, (handler, args)))
+
+    def _deliver(self, handler: Callable[..., None], args: tuple[Any, ...]) -> None:
+        if self._seat.opponent is self._opponent:
+            handler(*args)
 
     def opponent_move(self, move: Move) -> None:
-        if self._current():
-            self._seat.session.other_side.opponent_moved(move)
+        self._hear(self._seat.session.other_side.opponent_moved, move)
 
     def game_sync(self, sync: GameSync) -> None:
-        if self._current():
-            self._seat.session.other_side.sync_game(sync)
+        self._hear(self._seat.session.other_side.sync_game, sync)
 
     def clock_sync(self, clock: ServerClock) -> None:
-        if self._current():
-            self._seat.clock_synced(clock)
+        self._hear(self._seat.clock_synced, clock)
 
     def offer(self, offer: Offer) -> None:
-        if self._current():
-            self._seat.session.other_side.offered(offer)
+        self._hear(self._seat.session.other_side.offered, offer)
 
     def move_rejected(self, move: Move, reason: str) -> None:
-        if self._current():
-            self._seat.session.other_side.move_refused(move, reason)
+        self._hear(self._seat.session.other_side.move_refused, move, reason)
 
     def game_over(self, end: GameEnd) -> None:
-        if self._current():
-            self._seat.session.other_side.ended_elsewhere(end)
+        self._hear(self._seat.session.other_side.ended_elsewhere, end)
 
     def chat(self, line: ChatLine) -> None:
-        if self._current():
-            self._seat.session.other_side.chat_line(line)
+        self._hear(self._seat.session.other_side.chat_line, line)
 
     def challenge(self, event: ChallengeEvent) -> None:
         pass   # (challenges are the Lichess account's business, not the board's game)
 
     def opponent_gone(self, gone: OpponentGone) -> None:
-        if self._current():
-            self._seat.gone(gone)
+        self._hear(self._seat.gone, gone)
 
     def link(self, state: LinkState, detail: str = "") -> None:
-        if self._current():
-            self._seat.linked(state, detail)
+        self._hear(self._seat.linked, state, detail)
 
 
 class OpponentSeat:
@@ -196,7 +195,8 @@ class OpponentSeat:
             self.engine_sides = frozenset()
         if self.opponent is not None:
             self.takeovers.resume()
-            await self._start(self.opponent)
+            self._prepare(self.opponent)
+            await self._launch(self.opponent)
 
     def closing(self) -> None:
         """A stop has begun (the service's, at once: a signal): the opponent starts nothing new."""
@@ -210,7 +210,8 @@ class OpponentSeat:
         if opponent is not None:
             await opponent.stop()
 
-    async def _start(self, opponent: Opponent) -> None:
+    def _prepare(self, opponent: Opponent) -> None:
+        """Before ``opponent`` starts: its clock, the board's rules, the game it plays on from."""
         session = self.session
         opponent.use_clock(self.engine_times)
         session.apply_board_rules()
@@ -219,12 +220,17 @@ class OpponentSeat:
         record = session.file.record
         if record is not None and record.online_id and not record.is_over:
             opponent.resume(record.online_id)  # an online game cut by a restart: the server says how it stands
+
+    async def _launch(self, opponent: Opponent) -> None:
         try:
             await opponent.start(_Listener(self, opponent))
         except Exception as exc:
             log.error("the opponent %s did not start: %s", opponent.name, exc)
-            if self.opponent is opponent and self.link_state is not LinkState.FAILED:
-                self.linked(LinkState.FAILED, str(exc))
+            self.session.door.post(News(self._not_started, (opponent, str(exc))))
+
+    def _not_started(self, opponent: Opponent, detail: str) -> None:
+        if self.opponent is opponent and self.link_state is not LinkState.FAILED:
+            self.linked(LinkState.FAILED, detail)
 
     def use(self, new: Opponent | None, sides: frozenset | None = None) -> None:
         """Replace the opponent: the old one stops, then the new one starts, on the loop."""
@@ -249,8 +255,13 @@ class OpponentSeat:
                 await old.stop()
             except Exception:
                 log.exception("stopping the opponent %s", old.name)
+        self.session.door.post(News(self._swapped, (new,)))
+
+    def _swapped(self, new: Opponent | None) -> None:
+        """The old opponent has stopped (on the loop): the new one starts, if it is still the seat's."""
         if new is not None and self.opponent is new:
-            await self._start(new)
+            self._prepare(new)
+            self.keep(asyncio.get_running_loop().create_task(self._launch(new), name="session-opponent"))
         self.session.publish()
 
     def prepare(self, kind: OpponentKind, side: str | None, previous: frozenset | None) -> None:
@@ -348,40 +359,11 @@ class OpponentSeat:
             pass
         except Exception as exc:
             log.warning("the opponent could not take %s: %s", action, exc)
-            self.session.play.problems.add(self.session.clock(), f"{action.value} did not go through: {exc}")
-            self.session.publish()
+            self.session.door.post(News(self._not_taken, (action, str(exc))))
 
-    # -- commands -------------------------------------------------------------------------------
-
-    def accept_takeback(self, now: float | None = None) -> None:
-        """Accept the other side's takeback offer (online): its game comes back with the moves undone."""
-        self._answer_takeback(Action.ACCEPT_TAKEBACK, "no_takeback_offer_accept", now)
-
-    def decline_takeback(self, now: float | None = None) -> None:
-        self._answer_takeback(Action.DECLINE_TAKEBACK, "no_takeback_offer_decline", now)
-
-    def _answer_takeback(self, action: Action, none: str, now: float | None) -> None:
-        """Answer the offer with ``action``; ``none``: the refusal when there is no offer."""
-        with self.session.command(now, live=True):
-            by = self.takeback_offer
-            if by is None:
-                raise SessionError(none)
-            if self.online_sync is not None and by in self.online_sync.local_colors:
-                raise SessionError("own_takeback_offer")
-            self.takeback_offer = None
-            self.tell(action)
-
-    def claim_when_gone(self, what: str, now: float | None = None) -> None:
-        """The other player left the game: claim the win (``what`` "victory") or a draw ("draw")."""
-        with self.session.command(now, live=True):
-            if what not in ("victory", "draw"):
-                raise ValueError(f"claim 'victory' or 'draw', not {what!r}")
-            away = self.away
-            if away is None:
-                raise SessionError("nothing_to_claim")
-            if away.claim_win_in_seconds:
-                raise SessionError("claim_later", s=away.claim_win_in_seconds)
-            self.tell(Action.CLAIM_VICTORY if what == "victory" else Action.CLAIM_DRAW)
+    def _not_taken(self, action: Action, detail: str) -> None:
+        self.session.play.problems.add(self.session.clock(), f"{action.value} did not go through: {detail}")
+        self.session.publish()
 
     def adopt(self, kind: OpponentKind, sides: frozenset[int]) -> None:
         """Before the opponent starts (a restart's new game chosen before it): the opponent of

@@ -11,8 +11,8 @@ Contract
   ``new_game``, ``set_round``, ``resign``, ``offer_draw`` / ``accept_draw`` / ``decline_draw`` /
   ``claim_draw``, ``choose_promotion``, ``correct``, ``pause`` / ``resume``, ``takeback``,
   ``update_settings``, ``button`` (``"hint"``: the coach's); those about the opponent's side are the seat's
-  (``seat.takeovers.take_over`` / ``give_back``, ``seat.accept_takeback`` / ``decline_takeback``,
-  ``claim_when_gone``, ``seat.lichess.login`` / ``logout``). ``command(now, live=)`` is their
+  (``seat.takeovers.take_over`` / ``give_back``, ``seat.lichess.login`` / ``logout``,
+  and :mod:`firmware.session.online_answers`: ``accept_takeback`` / ``decline_takeback``, ``claim_when_gone``). ``command(now, live=)`` is their
   common frame: the time, the check that a game is in progress, the update after success.
 * Output, after each input, in this order (``refresh``): the LED frame (pure,
   :mod:`firmware.referee.feedback`) is shown; the game is saved if a move or a result was
@@ -56,6 +56,7 @@ from firmware.session import amends
 from firmware.session.amends import ended_by_last_move
 from firmware.session.app_link import AppLink
 from firmware.session.coach import Coach
+from firmware.session.door import AtOnce, Door, through_the_door
 from firmware.session.commands import (SessionError, claim_refused, colour, colours_changed, engine_side_choice,
                                        game_over, settings_sections, takeback_refused)
 from firmware.words import in_english
@@ -83,8 +84,10 @@ class Session:
 
     def __init__(self, config: Config, *, recorder: Recorder | None = None, leds: Any = None,
                  opponent: Opponent | None = None, clock: Callable[[], float] = time.monotonic,
-                 wall: Callable[[], datetime] = datetime.now, replay: str | None = None) -> None:
+                 wall: Callable[[], datetime] = datetime.now, replay: str | None = None,
+                 door: Door | None = None) -> None:
         self.config = config
+        self.door: Door = door if door is not None else AtOnce(self)   # the one way in (firmware.session.door)
         self.file = GameFile(recorder or Recorder(config.storage.dir))
         self.leds = leds
         self.clock = clock
@@ -107,9 +110,6 @@ class Session:
         self.occupied: int | None = None     # the latest raw reading
         self.leds_frame: tuple[int, ...] | None = None
         self.frames_shown = 0
-        # Called after every change (the service: an opponent's move or a command may bring the
-        # next deadline forward while its loop sleeps).
-        self.on_change: Callable[[], None] | None = None
         self.given_names: tuple[str | None, str | None] | None = None   # the names given to the next game
         self.app: AppLink | None = None      # an app playing on the board (firmware.emulation)
         self._subscribers: list[Callable[[SessionState], None]] = []
@@ -264,6 +264,7 @@ class Session:
         """Run a command at ``now`` (default: the clock), after checking that a game is in
         progress if ``live``; once it succeeds, the LEDs, the saved game and the subscribers are
         brought up to date."""
+        through_the_door(self.door)
         now = self.clock() if now is None else now
         if live:
             self._require_live()
@@ -510,6 +511,7 @@ class Session:
     def refresh(self, now: float) -> None:
         """After an input or a change: the settled board read, the LEDs shown, the game saved
         when due, the subscribers told."""
+        through_the_door(self.door)
         self.apply(self.referee.watch(now, stage(self)), now)
         if self.referee.board is not self._board_shown:   # a new settled board: the page shows it
             self._board_shown = self.referee.board
@@ -541,8 +543,6 @@ class Session:
                     callback(state)
                 except Exception:  # a page that fails must not stop the board
                     log.exception("state subscriber failed")
-        if self.on_change is not None:
-            self.on_change()
 
     def next_game(self, now: float, names: tuple[str | None, str | None] | None, *,
                   engine_side: str | None = None, fen: str | None = None) -> None:

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from firmware.session.door import Command
 from firmware.session.state import SessionState
 from firmware.voice.announcer import Announcer, Utterance
 from firmware.voice.speaker import Speaker, SpeechSettings
@@ -218,16 +219,8 @@ async def serve_voice(service: Any) -> None:
     session = service.session
     voice = build_voice(service.config, clock=session.clock)
     service.voice = voice
-    loop = asyncio.get_running_loop()
-
-    def failed() -> None:   # (on the board's loop)
-        if "voice" not in session.failed_helpers:
-            session.failed_helpers.append("voice")
-            session.publish()
-
-    def tell() -> None:   # (from the voice's thread; once)
-        loop.call_soon_threadsafe(failed)
-    voice.on_failure = tell
+    # (from the voice's thread, once: the page says it)
+    voice.on_failure = lambda: session.door.post_threadsafe(Command("helper_failed", ("voice",)))
     unsubscribe = session.subscribe(voice.on_state)
     voice.on_state(session.state())
     voice.start()

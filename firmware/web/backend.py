@@ -51,8 +51,10 @@ class Backend:
     """The session as the page sees it.
 
     A backend **must** override ``state``, ``subscribe``, ``position`` and every command it
-    supports; a command it does not support raises :class:`CommandRefused` (the default).
-    Colours are "white"/"black"; times are seconds from the service's monotonic clock.
+    supports; a command it does not support raises :class:`CommandRefused` (the default). A
+    command's answer may be an awaitable (the board's loop carries it out later): the server
+    awaits it, and a refusal may come from it. Colours are "white"/"black"; times are seconds
+    from the service's monotonic clock.
     """
 
     def state(self, now: float) -> dict[str, Any]:
@@ -69,7 +71,7 @@ class Backend:
     def new_game(self, *, white: str, black: str, time_control: str, rules: str, colours: str, now: float,
                  fen: str | None = None, opponent: str | None = None, engine_side: str | None = None,
                  engine_level: int | None = None, player: str | None = None, variant: str | None = None,
-                 start_position: int | None = None) -> None:
+                 start_position: int | None = None) -> Any:
         """``opponent``: "none" (two players over the board), "engine", "lichess"; None keeps the
         configured one. ``variant`` "standard" or "chess960" (None: as configured), and for
         Chess960 ``start_position`` (0-959, -1: drawn for each game). Against the engine, ``engine_side`` is the side it plays ("random": drawn)
@@ -77,30 +79,30 @@ class Backend:
         server's."""
         raise CommandRefused("no_new_game_here")
 
-    def resign(self, color: str, now: float) -> None:
+    def resign(self, color: str, now: float) -> Any:
         raise CommandRefused("no_resign_here")
 
-    def draw(self, action: str, color: str, now: float) -> None:
+    def draw(self, action: str, color: str, now: float) -> Any:
         raise CommandRefused("no_draw_here")
 
-    def promote(self, piece: str, now: float) -> None:
+    def promote(self, piece: str, now: float) -> Any:
         raise CommandRefused("no_promotion")
 
-    def clock(self, action: str, now: float) -> None:
+    def clock(self, action: str, now: float) -> Any:
         raise CommandRefused("no_pause_here")
 
-    def takeback(self, now: float) -> None:
+    def takeback(self, now: float) -> Any:
         raise CommandRefused("no_takeback_here")
 
-    def hint(self, now: float) -> None:
+    def hint(self, now: float) -> Any:
         """The coach's hint for the side to move (firmware.session.coach)."""
         raise CommandRefused("not_coached")
 
-    def answer_takeback(self, action: str, now: float) -> None:
+    def answer_takeback(self, action: str, now: float) -> Any:
         """Accept or decline the opponent's takeback offer (an online game)."""
         raise CommandRefused("no_takeback_offer_answer")
 
-    def take_over(self, color: str, now: float) -> None:
+    def take_over(self, color: str, now: float) -> Any:
         """The computer plays ``color`` for the rest of the game (its player has to leave)."""
         raise CommandRefused("no_takeover_here")
 
@@ -109,15 +111,15 @@ class Backend:
         style = LedStyle()
         return {role: f"#{getattr(style, role):06x}" for role in LED_ROLES["en"]}
 
-    def correct(self, move: str, now: float) -> None:
+    def correct(self, move: str, now: float) -> Any:
         """The last move was recorded wrong: ``move`` (UCI), one of the page state's ``corrections``."""
         raise CommandRefused("no_move_to_correct")
 
-    def give_back(self, color: str, now: float) -> None:
+    def give_back(self, color: str, now: float) -> Any:
         """The player of ``color``, taken over by the computer, is back and plays on."""
         raise CommandRefused("no_giveback_here")
 
-    def settings(self, changes: dict[str, Any], now: float) -> None:
+    def settings(self, changes: dict[str, Any], now: float) -> Any:
         raise CommandRefused("no_settings_here")
 
     def lichess_login(self, token: str, now: float) -> Awaitable[None] | None:
@@ -125,10 +127,10 @@ class Backend:
         shown again (not in the page state, not in a message)."""
         raise CommandRefused("no_online_here")
 
-    def lichess_logout(self, now: float) -> None:
+    def lichess_logout(self, now: float) -> Any:
         raise CommandRefused("no_online_here")
 
-    def claim_when_gone(self, what: str, now: float) -> None:
+    def claim_when_gone(self, what: str, now: float) -> Any:
         """The other player left the online game: claim the win ("victory") or a draw ("draw")."""
         raise CommandRefused("no_online_here")
 

@@ -32,6 +32,7 @@ otherwise, and the page never imports the room.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import secrets
 import time
@@ -248,9 +249,7 @@ class WebCompanion:
     def _command(self, spec: Spec, action: Action) -> Handler:
         async def handler(request: Request) -> Response:
             values = self._body(request, spec)
-            result = action(values, self.clock())
-            if asyncio.iscoroutine(result):
-                result = await result
+            result = await _answer(action(values, self.clock()))
             self.changed()
             body = {"ok": True}
             if isinstance(result, dict):
@@ -355,39 +354,42 @@ class WebCompanion:
         values = self._body(request, PAIR)
         return self.guard.pair(request, values["code"])
 
-    def _new_game(self, values: dict[str, Any], now: float) -> None:
+    async def _new_game(self, values: dict[str, Any], now: float) -> None:
         opponent = values["opponent"]
         if opponent is not None and opponent != "engine":
             given = [name for name in ENGINE_FIELDS if values[name] is not None]
             if given:
                 raise BadRequest("engine_only", field=given[0])
-        self.backend.new_game(now=now, **values)
+        await _answer(self.backend.new_game(now=now, **values))
         if self.sim is not None:
             self.sim.set_up()
 
-    def _draw(self, values: dict[str, Any], now: float) -> None:
+    def _draw(self, values: dict[str, Any], now: float) -> Any:
         color = values["color"]
         if color is None:
             if values["action"] != "claim":
                 raise BadRequest("draw_colour_needed")
             color = "white" if self.backend.position().turn == 0 else "black"
-        self.backend.draw(values["action"], color, now)
+        return self.backend.draw(values["action"], color, now)
 
     async def _lichess_login(self, values: dict[str, Any], now: float) -> None:
         token = values["token"]
         try:
-            result = self.backend.lichess_login(token, now)
-            if asyncio.iscoroutine(result):
-                await result
+            await _answer(self.backend.lichess_login(token, now))
         except CommandRefused as exc:
             # The session's words, without the token should they quote it.
             raise exc.without(token) from None
 
-    def _settings(self, values: dict[str, Any], now: float) -> None:
+    def _settings(self, values: dict[str, Any], now: float) -> Any:
         changes = {k: v for k, v in values.items() if v is not None}
         if not changes:
             raise BadRequest("no_setting_given")
-        self.backend.settings(changes, now)
+        return self.backend.settings(changes, now)
+
+
+async def _answer(result: Any) -> Any:
+    """A backend command's answer: awaited when the board's loop gives it later."""
+    return await result if inspect.isawaitable(result) else result
 
 
 __all__ = ["WebCompanion", "STATIC_DIR"]

@@ -6,7 +6,7 @@ SessionError a 409 with its message.
 """
 from __future__ import annotations
 
-import asyncio
+import inspect
 import random
 from collections.abc import Callable
 from typing import Any
@@ -17,6 +17,7 @@ from firmware.analysis.leds import review_frame
 from uci.helper import HelperEngine
 from firmware.words import LED_ROLES
 from firmware.session import SessionError
+from firmware.session.door import Command
 from firmware.session.state import SessionState, once, to_json
 from firmware.web.backend import CommandRefused, Backend, Listener
 from firmware.web.spoken import PageVoice
@@ -63,16 +64,18 @@ class SessionBackend(Backend):
             self._unsubscribers.pop()()
 
     # -- commands ------------------------------------------------------------------------------------
-    def _call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """Call a session command; its SessionError becomes CommandRefused (also from a coroutine)."""
+    def _send(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """The session command ``name`` through the session's door (firmware.session.door): carried
+        out on the board's loop; its SessionError becomes CommandRefused. An awaitable when the
+        loop carries it out later (the web server awaits it), else None."""
         try:
-            result = fn(*args, **kwargs)
+            answer = self.session.door.send(Command(name, args, kwargs))
         except SessionError as exc:
             raise CommandRefused(exc.key, **exc.values) from None
-        if asyncio.iscoroutine(result):
+        if inspect.isawaitable(answer):
             async def awaited() -> Any:
                 try:
-                    return await result
+                    return await answer
                 except SessionError as exc:
                     raise CommandRefused(exc.key, **exc.values) from None
             return awaited()
@@ -94,83 +97,74 @@ class SessionBackend(Backend):
             if colours == "swap" or (colours == "random" and self.rng.random() < 0.5):
                 white, black = black, white
             names = (white or "White", black or "Black")
-        return self._call(self.session.new_game, now, time_control=time_control, white=names[0], black=names[1],
+        return self._send("new_game", now, time_control=time_control, white=names[0], black=names[1],
                           rules=rules, fen=fen, opponent=opponent, engine_side=engine_side,
                           engine_level=engine_level, variant=variant, start_position=start_position)
 
-    def resign(self, color: str, now: float) -> None:
-        self._call(self.session.resign, color, now)
+    def resign(self, color: str, now: float) -> Any:
+        return self._send("resign", color, now)
 
-    def draw(self, action: str, color: str, now: float) -> None:
+    def draw(self, action: str, color: str, now: float) -> Any:
         s = self.session
-        if action == "offer":
-            self._call(s.offer_draw, color, now)
-        elif action == "accept":
-            self._call(s.accept_draw, color, now)
-        elif action == "decline":
-            self._call(s.decline_draw, color, now)
-        else:
-            if not s.referee.match.started or s.game.is_over or not s.game.claimable_draws():
-                raise CommandRefused("no_claim_now")
-            self._call(s.claim_draw, now)
+        if action == "claim" and (not s.referee.match.started or s.game.is_over or not s.game.claimable_draws()):
+            raise CommandRefused("no_claim_now")
+        return self._send(f"{action}_draw", *((color,) if action != "claim" else ()), now)
 
-    def promote(self, piece: str, now: float) -> None:
-        self._call(self.session.choose_promotion, piece, now)
+    def promote(self, piece: str, now: float) -> Any:
+        return self._send("choose_promotion", piece, now)
 
-    def clock(self, action: str, now: float) -> None:
+    def clock(self, action: str, now: float) -> Any:
         if action == "pause":
-            self._call(self.session.pause, now)
+            return self._send("pause", now)
         else:
-            self._call(self.session.resume, now)
+            return self._send("resume", now)
 
-    def takeback(self, now: float) -> None:
+    def takeback(self, now: float) -> Any:
         if not self.session.config.game.takebacks:
             raise CommandRefused("takebacks_off")
-        self._call(self.session.takeback, now)
+        return self._send("takeback", now)
 
     def hint(self, now: float) -> None:
-        self._call(self.session.button, "hint", now)
+        return self._send("button", "hint", now)
 
     def answer_takeback(self, action: str, now: float) -> Any:
-        s = self.session
-        return self._call(s.seat.accept_takeback if action == "accept" else s.seat.decline_takeback, now)
+        return self._send(f"{action}_takeback", now)
 
     def take_over(self, color: str, now: float) -> Any:
-        return self._call(self.session.seat.takeovers.take_over, color, now)
+        return self._send("take_over", color, now)
 
     def led_colours(self) -> dict[str, str]:
         style = self.session.style
         return {role: f"#{getattr(style, role):06x}" for role in LED_ROLES["en"]}
 
     def give_back(self, color: str, now: float) -> Any:
-        return self._call(self.session.seat.takeovers.give_back, color, now)
+        return self._send("give_back", color, now)
 
     def settings(self, changes: dict[str, Any], now: float) -> Any:
         sections: dict[str, Any] = {SESSION_SETTINGS[k]: v for k, v in changes.items() if k in SESSION_SETTINGS}
         engine = {key: changes[f"engine_{key}"] for key in ENGINE_SETTINGS if f"engine_{key}" in changes}
         if engine:
             sections["engine"] = engine
-        return self._call(self.session.update_settings, now, **sections)
+        return self._send("update_settings", now, **sections)
 
     def lichess_login(self, token: str, now: float) -> Any:
-        return self._call(self.session.seat.lichess.login, token, now)
+        return self._send("lichess_login", token, now)
 
     def lichess_logout(self, now: float) -> Any:
-        return self._call(self.session.seat.lichess.logout, now)
+        return self._send("lichess_logout", now)
 
     def correct(self, move: str, now: float) -> Any:
-        return self._call(self.session.correct, move, now)
+        return self._send("correct", move, now)
 
     def claim_when_gone(self, what: str, now: float) -> Any:
-        return self._call(self.session.seat.claim_when_gone, what, now)
+        return self._send("claim_when_gone", what, now)
 
     def show_on_board(self, played: Move | None, best: Move | None, now: float) -> bool:
         session = self.session
         if session.live and session.game.moves:   # (a game set up, its first move not made: not yet played)
             return False
         shown = None if played is None and best is None else review_frame(played, best, session.style)
-        session.play.show_on_leds(shown)
-        session.refresh(now)
+        session.door.post(Command("show_on_board", (shown, now)))
         return True
 
     def said(self) -> dict[str, Any] | None:

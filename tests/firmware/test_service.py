@@ -311,8 +311,8 @@ def test_the_sources_and_sinks_follow_the_configuration(tmp_path):
 
 
 async def test_an_opponents_move_wakes_the_sleeping_loop_so_that_it_blinks(tmp_path):
-    """The engine's move comes from its own task, not through the queue: the loop, asleep with
-    nothing to wait for, must wake and wait for the blinking instead."""
+    """The engine's move comes from its own task, through the loop's queue (the session's door):
+    the loop, asleep with nothing to wait for, wakes and waits for the blinking instead."""
     from chess_core import Move
 
     from firmware.opponents.base import Opponent as Base
@@ -343,6 +343,35 @@ async def test_an_opponents_move_wakes_the_sleeping_loop_so_that_it_blinks(tmp_p
     opponent.listener.opponent_move(Move.from_uci("e2e4"))
     await service.processed()
     assert service.next_wake is not None and service.next_wake == service.session.next_deadline(clock.t)
+    service.stop()
+    assert await asyncio.wait_for(task, 5) == 0
+
+
+async def test_every_change_of_the_session_comes_through_its_door(tmp_path):
+    """A command from another task (the page's, say) is a message in the loop's queue, carried out
+    by the loop with its answer or refusal sent back; a call into the session from that task
+    itself is refused before it changes anything."""
+    from firmware.session import SessionError
+    from firmware.session.door import Command
+
+    config = loads_config(f'[board]\nsensors = "sim"\nsettle_ms = 30\n[storage]\ndir = "{tmp_path}"\n')
+    clock = HandClock()
+    service = Service(config, source=SimulatedBoard(Position().occupied, clock=clock), leds=RecordingLedSink(),
+                      notifier=FakeNotifier(), clock=clock, opponent=None)
+    task = asyncio.create_task(service.run())
+    await asyncio.wait_for(service.ready.wait(), 5)
+    clock.t += 0.1
+    service.poke()
+    await service.processed()
+    session = service.session
+    assert session.live
+    with pytest.raises(RuntimeError, match="door"):
+        session.resign("white")
+    assert session.game.outcome is None
+    with pytest.raises(SessionError):   # (no draw offered: refused, and said so to the sender)
+        await session.door.send(Command("accept_draw", ("white",)))
+    await session.door.send(Command("resign", ("white",)))
+    assert session.game.outcome is not None and session.game.outcome.winner == 1
     service.stop()
     assert await asyncio.wait_for(task, 5) == 0
 

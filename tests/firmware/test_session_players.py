@@ -7,6 +7,7 @@ import json
 import pytest
 
 from chess_core import BLACK, WHITE, Move
+from firmware.session.online_answers import accept_takeback, decline_takeback
 from firmware.config import loads_config, with_overrides
 from firmware.opponents.base import LinkState, ServerClock
 from firmware.opponents.engine.opponent import EngineOpponent
@@ -146,10 +147,10 @@ def test_commands_about_the_opponent_are_refused_with_reasons(tmp_path):
     with pytest.raises(SessionError, match="no game in progress"):
         session.seat.takeovers.take_over("black")
     with pytest.raises(SessionError, match="no game in progress"):
-        session.seat.accept_takeback()
+        accept_takeback(session)
     table.setup()
     with pytest.raises(SessionError, match="no takeback offer to decline"):
-        session.seat.decline_takeback()
+        decline_takeback(session)
     with pytest.raises(SessionError, match="colour"):
         session.seat.takeovers.take_over("green")
     with pytest.raises(SessionError, match="while the service runs"):

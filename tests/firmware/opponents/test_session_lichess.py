@@ -9,6 +9,7 @@ import stat
 import pytest
 
 from chess_core import BLACK, WHITE
+from firmware.session.online_answers import accept_takeback
 from firmware.config import with_overrides
 from firmware.referee.feedback import LedStyle
 from firmware.opponents.base import ServerClock
@@ -167,12 +168,12 @@ async def test_a_takeback_offered_by_the_opponent_is_accepted_and_the_board_guid
     reply = session.play.expected_move.uci()
     table.play(reply)
     with pytest.raises(SessionError, match="no takeback offer"):
-        session.seat.accept_takeback()
+        accept_takeback(session)
     fake.reply_delay = 3600                 # the opponent waits once its move is taken back
     fake.opponent_proposes_takeback(game_id)
     await until(lambda: session.seat.takeback_offer == BLACK)
     assert session.snapshot()["takeback_offer"] == "black"
-    session.seat.accept_takeback()
+    accept_takeback(session)
     await until(lambda: len(session.game.moves) == 1)
     assert fake.games[game_id].moves == ["e2e4"]
     snap = session.snapshot()

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from chess_core import BLACK, WHITE, Move, read_game
+from firmware.session.online_answers import accept_takeback, claim_when_gone
 from firmware.opponents.lichess.opponent import LichessOpponent
 
 from .test_session_lichess import carry_out, online, tables, until  # noqa: F401 - tables is a fixture
@@ -82,7 +83,7 @@ async def test_the_opponents_takeback_of_a_move_not_yet_carried_out_clears_it(ta
     await until(lambda: session.play.expected_move is not None)
     fake.opponent_proposes_takeback(game_id)
     await until(lambda: session.seat.takeback_offer == BLACK)
-    session.seat.accept_takeback()
+    accept_takeback(session)
     await until(lambda: fake.games[game_id].moves == ["e2e4"])
     await until(lambda: session.play.expected_move is None)
     snap = session.snapshot()
@@ -142,7 +143,7 @@ async def test_chat_the_answer_to_a_draw_offer_and_leaving_reach_the_page(tables
     assert page()["online"]["notice_fr"] == "Mary a refusé votre proposition de nulle"
     fake.opponent_gone(game_id, gone=True, claim_in=0)
     await until(lambda: page()["opponent"]["away"] == {"claim_win_in_seconds": 0})
-    session.seat.claim_when_gone("draw")
+    claim_when_gone(session, "draw")
     await until(lambda: session.game.is_over)
     assert fake.games[game_id].status == "draw" and page()["ending"] == "Draw by abandoned"
 
