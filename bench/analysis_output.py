@@ -1,7 +1,7 @@
 """Benchmark of `echiquier analyse --out`: rewriting the file whole (atomically) after each game, against appending the game alone.
 
 The file is valid PGN at every moment because it is rewritten whole after each game (a temporary
-file, fsync, rename: ``firmware.atomic_file.write_atomically``). The cost grows with the games
+file, fsync, rename: ``durable.atomic_file.write_atomically``). The cost grows with the games
 already written; the peer is the cheapest durable alternative, appending the new game and
 fsyncing (which a kill in the middle of the write could leave half-written). The game written is
 a real analysed one (Deep Blue - Kasparov 1997, game 6, analysed at depth 8). Prints, for files
@@ -28,7 +28,7 @@ from chess_core import read_games  # noqa: E402
 from firmware.analysis.annotated import annotated_pgn  # noqa: E402
 from firmware.analysis.engine import AnalysisLimit, evaluate_game  # noqa: E402
 from firmware.analysis.review import review  # noqa: E402
-from firmware.atomic_file import write_atomically  # noqa: E402
+from durable.atomic_file import write_atomically  # noqa: E402
 from firmware.openings import classify  # noqa: E402
 
 

@@ -14,13 +14,13 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
-from firmware.atomic_file import write_atomically
+from durable.atomic_file import write_atomically
 
 log = logging.getLogger(__name__)
 
 
 def keep(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text``, its directory made if needed (:mod:`firmware.atomic_file`: old or new)."""
+    """Replace ``path`` by ``text``, its directory made if needed (:mod:`durable.atomic_file`: old or new)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, text)
 

@@ -1,7 +1,7 @@
 """The architecture as a test: which package may import which, no cycles, a docstring line per module.
 
 The layers, lowest first (docs/architecture.md): chess_core, board_driver and netserver (none
-imports another nor anything of ours), firmware's configuration, words and atomic file, the
+imports another nor anything of ours; durable, the one atomic write), firmware's configuration and words, the
 referee (pure: no asyncio, no I/O), the opponents, the session, the service and the web
 companion, the commands. Imports inside functions count: a cycle hidden in a function is a
 cycle. The sizes the house keeps (the session a conductor, the match and the page's server
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("chess_core", "board_driver", "netserver", "club_wire", "uci", "firmware", "club_hub")
+PACKAGES = ("chess_core", "board_driver", "netserver", "club_wire", "uci", "durable", "firmware", "club_hub")
 OURS = PACKAGES + ("coprocessor",)
 
 # Layer of each part (a module belongs to the longest prefix listed); imports go to a lower or the
@@ -27,9 +27,9 @@ LAYERS = {
     "netserver": 0,
     "club_wire": 0,
     "uci": 0,
+    "durable": 0,
     "firmware.config": 1,
     "firmware.words": 1,
-    "firmware.atomic_file": 1,
     "firmware.sdnotify": 1,
     "firmware.heap": 1,
     "firmware.tasks": 1,
@@ -116,8 +116,9 @@ GRAPH = {name: {m for m in map(ours, imports_of(name)) if m and m != name} for n
 # the HTTP/1.1 and WebSocket server, which knows nothing of the application that serves pages
 # with it (netserver); the club night's topics and messages, which the board and the hub share
 # and which know neither (club_wire); Stockfish's driver, which serves the opponent, the coach,
-# the library and echiquier analyse, and knows moves and positions only (uci).
-BOTTOM = [("chess_core", ()), ("netserver", ()), ("club_wire", ()), ("uci", ("chess_core",))]
+# the library and echiquier analyse, and knows moves and positions only (uci); the one atomic
+# write, which the board's files and the hub's store share (durable).
+BOTTOM = [("chess_core", ()), ("netserver", ()), ("club_wire", ()), ("uci", ("chess_core",)), ("durable", ())]
 
 
 @pytest.mark.parametrize("package, allowed", BOTTOM)

@@ -28,7 +28,7 @@ from firmware.analysis.annotated import annotated_pgn
 from firmware.analysis.engine import HASH_MB, NICE, AnalysisLimit, evaluate_game
 from firmware.analysis.judgement import Judgement
 from firmware.analysis.review import GameReview, review
-from firmware.atomic_file import write_atomically
+from durable.atomic_file import write_atomically
 from firmware.openings import classify
 from uci.engine import DEFAULT_ENGINE_PATH, EngineError
 

@@ -10,7 +10,7 @@ Contract
   Stockfish in its own process at nice 19, one thread, a 16 MB hash), in the order asked.
 * The analysis of ``<id>`` is kept in ``<state>/analysis/``: ``<id>.json`` (what the page draws,
   with the moves it is of) and ``<id>.pgn`` (the game as Lichess exports an analysed game), each
-  written whole (``firmware.atomic_file``). It belongs to the game only while the game's moves are
+  written whole (``durable.atomic_file``). It belongs to the game only while the game's moves are
   the same (a game continued after it is analysed again, not shown with another's analysis).
 * :meth:`Analyses.status` says where a game's analysis stands: ``queued``, ``running`` (with the
   positions done and their total) or ``failed`` (with why, in words); None when nothing is asked.
@@ -44,7 +44,7 @@ from chess_core import PgnError, PgnGame
 from firmware.analysis.annotated import annotated_pgn
 from firmware.analysis.engine import AnalysisLimit, PositionEval, evaluate_game
 from firmware.analysis.review import review
-from firmware.atomic_file import write_atomically
+from durable.atomic_file import write_atomically
 from firmware.openings import classify
 from uci.helper import HelperEngine
 from uci.engine import DEFAULT_ENGINE_PATH, EngineError

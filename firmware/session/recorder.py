@@ -1,6 +1,6 @@
 """The recorder: every game as a PGN file in <state>/games/, and the game in progress (or the next one chosen) in current.json.
 
-Both are written after every committed move by :func:`firmware.atomic_file.write_atomically`: a temporary file in the
+Both are written after every committed move by :func:`durable.atomic_file.write_atomically`: a temporary file in the
 same directory, every byte written (a short write on a full disk is an error, never a shorter
 file), its size checked, fsync, and only then the rename over the old file and the fsync of
 the directory. A power cut or a full disk leaves the old file or the new one, never half of
@@ -32,7 +32,7 @@ from typing import Any
 from chess_core import STARTING_FEN, Game, Move, Outcome, Position, Termination
 from chess_core.pgn import write_pgn
 
-from firmware.atomic_file import write_atomically
+from durable.atomic_file import write_atomically
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from chess_core.squares import parse_square, square_name
 
-from firmware.atomic_file import write_atomically
+from durable.atomic_file import write_atomically
 
 __all__ = ["FAULTS_FILE", "record_fault", "clear_fault", "read_faults", "known_faults"]
 

@@ -31,7 +31,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware.atomic_file import PRIVATE_MODE, write_atomically
+from durable.atomic_file import PRIVATE_MODE, write_atomically
 
 CODE_LENGTH = 8
 CODE_DIGITS = "12345678"
@@ -55,7 +55,7 @@ def normalise(code: str) -> str:
 
 
 def _write_private(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` (mode 0600), atomically (:func:`firmware.atomic_file.write_atomically`)."""
+    """Write ``data`` to ``path`` (mode 0600), atomically (:func:`durable.atomic_file.write_atomically`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, data, mode=PRIVATE_MODE)
 

@@ -1,4 +1,4 @@
-"""The one atomic write (firmware/atomic_file.py): every byte or an error, old file intact on failure, mode, fsyncs."""
+"""The one atomic write (durable/atomic_file.py): every byte or an error, old file intact on failure, mode, fsyncs."""
 from __future__ import annotations
 
 import errno
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware import atomic_file
-from firmware.atomic_file import PRIVATE_MODE, write_atomically
+from durable import atomic_file
+from durable.atomic_file import PRIVATE_MODE, write_atomically
 
 
 def names(directory: Path) -> list[str]:

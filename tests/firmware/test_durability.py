@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from firmware.config import ConfigError, check_storage, load_config, loads_config
-from firmware.atomic_file import write_atomically as atomic_write
+from durable.atomic_file import write_atomically as atomic_write
 from chess_core import BLACK, STARTING_FEN
 from firmware.session.recorder import GameRecord, NextGame, Recorder
 from firmware.session.saving import CORNERS
@@ -26,7 +26,7 @@ from .session_support import Table
 ECHIQUIER = Path(sys.executable).with_name("echiquier")
 
 
-# -- the one atomic write (firmware.atomic_file), as the recorder uses it -----------------------------
+# -- the one atomic write (durable.atomic_file), as the recorder uses it -----------------------------
 
 def test_a_short_write_is_continued_until_every_byte_is_written(tmp_path, monkeypatch):
     """Issue 12: with 4 KB free a 7 KB file became 4,096 bytes and was renamed over the good one."""
@@ -68,7 +68,7 @@ def test_text_that_cannot_be_encoded_fails_before_any_file_changes(tmp_path):
 _FSIZE_SCRIPT = textwrap.dedent("""
     import errno, resource, signal, sys
     from pathlib import Path
-    from firmware.atomic_file import write_atomically as atomic_write
+    from durable.atomic_file import write_atomically as atomic_write
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     path = Path(sys.argv[1])
     resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))

@@ -11,7 +11,7 @@ import pytest
 
 import firmware.session.recorder
 from chess_core import BLACK, Move, Outcome, Termination
-from firmware.atomic_file import write_atomically as atomic_write
+from durable.atomic_file import write_atomically as atomic_write
 from firmware.session.recorder import Recorder, safe_name
 
 START = datetime(2026, 11, 29, 19, 30, 12)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from firmware.atomic_file import PRIVATE_MODE, write_atomically
+from durable.atomic_file import PRIVATE_MODE, write_atomically
 
 TOKEN_MODE = PRIVATE_MODE
 DEFAULT_TOKEN_FILE = "/etc/echiquier/lichess.token"   # as [lichess] token_file in firmware.config
@@ -82,7 +82,7 @@ def read_token(path: str | Path) -> Token:
 
 
 def write_token(path: str | Path, token: Token) -> None:
-    """Write ``token`` to ``path`` with mode 0600, atomically (:func:`firmware.atomic_file.write_atomically`)."""
+    """Write ``token`` to ``path`` with mode 0600, atomically (:func:`durable.atomic_file.write_atomically`)."""
     path = Path(path)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     write_atomically(path, token.reveal() + "\n", mode=TOKEN_MODE)
