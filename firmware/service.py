@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Coroutine, Iterable, Iterator, TextIO, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TextIO, Union
 
 from board_driver.backends import open_leds, open_source
 from board_driver.buttons import POLL_S, ButtonPress, ButtonStuck, GpioButtons
@@ -43,6 +43,7 @@ from board_driver.pinmap import LedPins, load_pinmap
 from board_driver.reading import Reading
 from board_driver.sensors import SensorError
 
+from firmware.companion import KEEP, Companion
 from firmware.config import Config
 from firmware.heap import one_heap, return_large_blocks
 from firmware.sdnotify import Notifier
@@ -170,7 +171,7 @@ class Service:
     def __init__(self, config: Config, *, source: Any = None, leds: Any = None, capture: Path | None = None,
                  notifier: Notifier | None = None, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], datetime] = datetime.now,
-                 companions: tuple[Callable[["Service"], Coroutine[Any, Any, None]], ...] = (),
+                 companions: tuple[Companion, ...] = (),
                  opponent: Any = CONFIGURED, buttons: Any = CONFIGURED,
                  button_poll_s: float | None = POLL_S) -> None:
         self.config = config
@@ -244,6 +245,18 @@ class Service:
     def inside(self) -> bool:
         """The caller is the loop (or no loop runs: a service being set up or stopped)."""
         return self._task is None or asyncio.current_task() is self._task
+
+    # -- what the companions lend (firmware.companion.ServiceContext) ------------------------------
+
+    def offer(self, *, voice: Any = KEEP, page_voice: Any = KEEP, leds: Any = KEEP) -> None:
+        """What a companion lends the board (None: taken back); see firmware.companion."""
+        if voice is not KEEP:
+            self.voice = voice
+        if page_voice is not KEEP:
+            self.page_voice = page_voice
+        if leds is not KEEP:
+            self.leds = leds
+            self.session.door.post(Command("use_leds", (leds,)))
 
     def poke(self) -> None:
         """Wake the loop to poll the session now (tests that move an injected clock); it comes

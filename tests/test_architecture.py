@@ -40,6 +40,7 @@ LAYERS = {
     "firmware.session": 4,
     "firmware.library": 4,
     "firmware.service": 5,
+    "firmware.companion": 5,
     "firmware.web": 5,
     "firmware.club": 5,
     "club_hub": 5,

@@ -22,6 +22,7 @@ from typing import Any, Callable
 import paho.mqtt.client as mqtt
 
 from club_wire.message import game_message, parse_pairing
+from firmware.companion import ServiceContext
 from firmware.session.door import Command
 from firmware.session.state import SessionState, to_json
 from club_wire.topics import QOS, Broker, game_topic, pairing_topic, read_credentials, status_topic
@@ -176,7 +177,7 @@ class BoardPublisher:
         self.on_pairing(white, black, game)
 
 
-async def serve_club(service: Any) -> None:
+async def serve_club(service: ServiceContext) -> None:
     """The service's companion: publish its session to ``[club] broker`` until cancelled."""
     config = service.config.club
     session = service.session

@@ -7,6 +7,10 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from firmware.companion import ServiceContext
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,7 +55,7 @@ def _import_web():
     return serve_web
 
 
-async def _web(service) -> None:
+async def _web(service: ServiceContext) -> None:
     """The web companion, started once the board is read (READY=1 does not wait for it).
 
     Its modules load on a worker thread (30 ms of CPU here, about 0.2 s on a Pi Zero 2 W):
@@ -65,19 +69,19 @@ async def _web(service) -> None:
     await serve_web(service)
 
 
-async def _club(service) -> None:
+async def _club(service: ServiceContext) -> None:
     """Club night: the game published to the club's broker (docs/club.md)."""
     from firmware.club.publisher import serve_club
     await serve_club(service)
 
 
-async def _emulation(service) -> None:
+async def _emulation(service: ServiceContext) -> None:
     """The board as a commercial board for the apps that know one ([emulation], firmware.emulation)."""
     from firmware.emulation.companion import serve_emulation
     await serve_emulation(service)
 
 
-async def _voice(service) -> None:
+async def _voice(service: ServiceContext) -> None:
     """The board speaks ([voice], firmware.voice): espeak-ng, never on the board's loop."""
     from firmware.voice.companion import serve_voice
     await serve_voice(service)

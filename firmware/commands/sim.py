@@ -16,6 +16,7 @@ from chess_core import FenError
 from chess_core.chess960 import VARIANTS
 from chess_core.timecontrol import TimeControl, TimeControlError
 
+from firmware.companion import ServiceContext
 from firmware.commands.fen_check import read_fen
 from firmware.config import SERIAL_PROTOCOLS, ConfigError, check_storage, load_config, with_overrides
 
@@ -150,19 +151,19 @@ def _opponent(config):
     return build_opponent(config)
 
 
-async def _club(service) -> None:
+async def _club(service: ServiceContext) -> None:
     """Club night, rehearsed: the game published to the club's broker, as under `run` (docs/club.md)."""
     from firmware.club.publisher import serve_club
     await serve_club(service)
 
 
-async def _emulation(service) -> None:
+async def _emulation(service: ServiceContext) -> None:
     """The board as a commercial board on a local port, for an app (firmware.emulation)."""
     from firmware.emulation.companion import serve_emulation
     await serve_emulation(service, announce=lambda text: print(text, flush=True))
 
 
-async def _voice(service) -> None:
+async def _voice(service: ServiceContext) -> None:
     """The board speaks ([voice], --voice, --voice-out; firmware.voice)."""
     from firmware.voice.companion import serve_voice
     await serve_voice(service)

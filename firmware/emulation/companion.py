@@ -11,6 +11,7 @@ from firmware.emulation.bridge import PROTOCOLS, Emulation
 from firmware.emulation.leds import LentLeds
 from firmware.emulation.pty import PtyPort, SerialDevicePort
 from firmware.session.app_link import AppLink
+from firmware.companion import ServiceContext
 from firmware.session.door import Command
 
 log = logging.getLogger(__name__)
@@ -18,13 +19,12 @@ log = logging.getLogger(__name__)
 __all__ = ["serve_emulation", "lend_leds"]
 
 
-def lend_leds(service: Any) -> LentLeds:
+def lend_leds(service: ServiceContext) -> LentLeds:
     """The service's LEDs, from now on shared with the apps (the session's frames pass through
     while no app holds them)."""
     leds = LentLeds(service.leds)
     leds.own = service.session.leds_frame
-    service.leds = leds
-    service.session.leds = leds
+    service.offer(leds=leds)
     return leds
 
 
@@ -49,7 +49,7 @@ async def open_ble(config: Any) -> Any:
     return port
 
 
-async def serve_emulation(service: Any, announce: Callable[[str], None] | None = None) -> None:
+async def serve_emulation(service: ServiceContext, announce: Callable[[str], None] | None = None) -> None:
     """Companion coroutine: the board speaks ``[emulation] protocol`` on its port until cancelled;
     ``announce(text)`` once the port is open (says where). A port that cannot be opened is
     logged; the board plays on without it."""

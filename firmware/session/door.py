@@ -48,6 +48,7 @@ def _commands() -> dict[str, Callable[["Session"], Callable[..., Any]]]:
         "lichess_login": lambda s: s.seat.lichess.login, "lichess_logout": lambda s: s.seat.lichess.logout,
         "show_on_board": lambda s: partial(show_on_board, s), "attach_app": lambda s: partial(attach_app, s),
         "publish": lambda s: s.publish, "helper_failed": lambda s: partial(helper_failed, s),
+        "use_leds": lambda s: s.use_leds,
     }
 
 

@@ -47,7 +47,7 @@ from chess_core.game import DrawClaimError
 
 from firmware.config import SIMULATED, Config, OpponentKind, with_overrides
 from firmware.opponents.base import Action, Opponent
-from firmware.referee.feedback import FeedbackState, LedStyle, frame, next_change
+from firmware.referee.feedback import LedStyle, frame, next_change
 from firmware.referee.gestures import BUTTONS, GestureTracker
 from firmware.referee.match import Match, MatchConfig, MatchEvent
 from firmware.referee.referee import Referee, RefereeEvent
@@ -178,7 +178,7 @@ class Session:
         if self.play.alarm is not None and now < self.play.alarm[1]:
             found.append(self.play.alarm[1])   # a faulty sensor's square lit until then
         if blink:
-            found.append(next_change(self.feedback_state(now), now, self.style.blink_period))
+            found.append(next_change(feedback_state(self, now), now, self.style.blink_period))
         deadlines = [d for d in found if d is not None]
         return min(deadlines) if deadlines else None
 
@@ -236,9 +236,6 @@ class Session:
     def state(self, now: float | None = None) -> SessionState:
         """The session at ``now``, typed and frozen (see firmware.session.state)."""
         return session_state(self, self.clock() if now is None else now)
-
-    def feedback_state(self, now: float) -> FeedbackState:
-        return feedback_state(self, now)
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -492,6 +489,10 @@ class Session:
         self._changed = True
         self.refresh(self.clock())
 
+    def use_leds(self, sink: Any) -> None:
+        """Show the frames on ``sink`` from now on (the LEDs lent to an app, firmware.emulation)."""
+        self.leds = sink
+
     def set_names(self, names: tuple[str, str]) -> None:
         """The players' names, on the board's game and in its file."""
         self.names = names
@@ -516,7 +517,7 @@ class Session:
         if self.referee.board is not self._board_shown:   # a new settled board: the page shows it
             self._board_shown = self.referee.board
             self._changed = True
-        feedback = self.feedback_state(now)
+        feedback = feedback_state(self, now)
         leds = (self.play.leds_shown(self._board_shown, self.live and bool(self.game.moves))
                 or self.coach.leds(self._board_shown, now) or frame(feedback, now, self.style))
         saving = self.file.saving

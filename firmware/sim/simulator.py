@@ -23,6 +23,7 @@ from board_driver.backends.sim import SimulatedBoard
 from board_driver.backends.sim_leds import RecordingLedSink
 from chess_core import STARTING_FEN, Position
 
+from firmware.companion import ServiceContext
 from firmware.config import Config, parse_config, with_overrides
 from firmware.session.recorder import Recorder
 from firmware.web.companion import build_companion, page_address, pairing_for, speak_with
@@ -139,7 +140,7 @@ class Simulator:
     def stop(self) -> None:
         self.service.stop()
 
-    async def _serve(self, service: Any) -> None:
+    async def _serve(self, service: ServiceContext) -> None:
         started = self._started
         if started is None:
             raise RuntimeError("the simulator serves its page only while it runs (run())")

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from firmware.companion import ServiceContext
 from firmware.session.door import Command
 from firmware.session.state import SessionState
 from firmware.voice.announcer import Announcer, Utterance
@@ -211,14 +212,14 @@ def build_voice(config: Any, *, clock: Callable[[], float] = time.monotonic, lan
     return built
 
 
-async def serve_voice(service: Any) -> None:
+async def serve_voice(service: ServiceContext) -> None:
     """The service's companion: the board speaks (``[voice]``) until cancelled, from the moment
     the board is read (before, it knows nothing to say of the pieces); a voice that fails is
     said once on the page (the session's ``failed_helpers``)."""
     await service.ready.wait()
     session = service.session
     voice = build_voice(service.config, clock=session.clock)
-    service.voice = voice
+    service.offer(voice=voice)
     # (from the voice's thread, once: the page says it)
     voice.on_failure = lambda: session.door.post_threadsafe(Command("helper_failed", ("voice",)))
     unsubscribe = session.subscribe(voice.on_state)
@@ -228,7 +229,7 @@ async def serve_voice(service: Any) -> None:
         await asyncio.Event().wait()
     finally:
         unsubscribe()
-        service.voice = None
+        service.offer(voice=None)
         await asyncio.shield(asyncio.get_running_loop().run_in_executor(None, lambda: voice.stop(finish=True)))
 
 

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from firmware.companion import ServiceContext
 from firmware.config import Config
 from netserver.host_names import HostNames, bind_names, is_loopback
 from firmware.library.games import GameLibrary
@@ -59,13 +60,13 @@ def build_companion(session: Any, config: Config, *, pairing: Pairing | None = N
                         names=names_for(config))
 
 
-def speak_with(companion: WebCompanion, service: Any) -> None:
+def speak_with(companion: WebCompanion, service: ServiceContext) -> None:
     """The page's voice requests go to the board's voice too, while it has one (firmware.voice);
-    the board's buttons ask through the page (``service.page_voice``) while it is served."""
+    the board's buttons ask through the page (its voice offered to the service) while it is served."""
     spoken = getattr(companion.backend, "spoken", None)
     if spoken is not None:
         spoken.board_voice = lambda: getattr(service, "voice", None)
-        service.page_voice = spoken
+        service.offer(page_voice=spoken)
 
 
 def page_address(host: str, port: int) -> str:
@@ -79,7 +80,7 @@ ASKED_S = 60.0     # how long they show it when others' wrong codes hold the own
 ASK_GAP_S = 300.0  # ... at most once in this time
 
 
-def show_pairing_code(service: Any, code: str, seconds: float = PATTERN_S) -> bool:
+def show_pairing_code(service: ServiceContext, code: str, seconds: float = PATTERN_S) -> bool:
     """Show ``code`` on the LEDs for ``seconds``, then give them back to the session.
 
     The session shows a frame only when its frame changes, so the pattern stays until the
@@ -105,7 +106,7 @@ NO_PAGE_COLOUR = 0xFF0000
 RETRY_S = 10.0
 
 
-async def listen(service: Any, companion: WebCompanion, host: str, port: int, *, retry_s: float = RETRY_S) -> int:
+async def listen(service: ServiceContext, companion: WebCompanion, host: str, port: int, *, retry_s: float = RETRY_S) -> int:
     """Serve ``companion`` on ``host:port``, trying again every ``retry_s`` while the port is
     taken (another program, an old instance): the board plays on meanwhile, the journal says
     why at every attempt and the LEDs show the four centre squares in red for a moment."""
@@ -128,7 +129,7 @@ async def listen(service: Any, companion: WebCompanion, host: str, port: int, *,
             await asyncio.sleep(retry_s)
 
 
-def show_frame(service: Any, frame: tuple[int, ...], seconds: float) -> None:
+def show_frame(service: ServiceContext, frame: tuple[int, ...], seconds: float) -> None:
     """Show ``frame`` on the LEDs for ``seconds``, then the session's own frame again."""
     leds = service.leds
     leds.show(frame)
@@ -141,7 +142,7 @@ def show_frame(service: Any, frame: tuple[int, ...], seconds: float) -> None:
     asyncio.get_running_loop().call_later(seconds, give_back)
 
 
-async def start_web(service: Any, *, pattern_s: float = PATTERN_S) -> WebCompanion | None:
+async def start_web(service: ServiceContext, *, pattern_s: float = PATTERN_S) -> WebCompanion | None:
     """Serve the page of ``service``'s session; None when ``[web] enabled = false``."""
     config: Config = service.config
     if not config.web.enabled:
@@ -174,7 +175,7 @@ async def start_web(service: Any, *, pattern_s: float = PATTERN_S) -> WebCompani
     return companion
 
 
-async def serve_web(service: Any) -> None:
+async def serve_web(service: ServiceContext) -> None:
     """Companion coroutine for the service: serve the page until cancelled."""
     companion = await start_web(service)
     if companion is None:
@@ -182,7 +183,7 @@ async def serve_web(service: Any) -> None:
     try:
         await asyncio.Event().wait()
     finally:
-        service.page_voice = None
+        service.offer(page_voice=None)
         await companion.stop()
 
 

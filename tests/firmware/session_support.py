@@ -6,6 +6,7 @@ from datetime import datetime
 from board_driver.backends.sim import SimulatedBoard
 from board_driver.backends.sim_leds import RecordingLedSink
 from chess_core import Move, Position, parse_square
+from firmware.session.view import feedback_state
 from firmware.config import loads_config
 from firmware.referee.feedback import frame
 from firmware.session.session import Session
@@ -124,7 +125,7 @@ class Table:
         if blink_on:
             period = self.session.style.blink_period
             on = (self.t // period) * period
-            leds = dict(enumerate(frame(self.session.feedback_state(self.t), on, self.session.style)))
+            leds = dict(enumerate(frame(feedback_state(self.session, self.t), on, self.session.style)))
         else:
             leds = self.leds.lit()
         return {square_name(s) for s, c in leds.items() if c and (colour is None or c == colour)}

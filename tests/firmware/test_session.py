@@ -7,6 +7,7 @@ import chess.pgn
 import pytest
 
 from chess_core import WHITE, parse_square
+from firmware.session.view import feedback_state
 from firmware.referee.feedback import LedStyle
 
 from .session_support import START_OCCUPIED, Table
@@ -105,7 +106,7 @@ def test_the_low_time_warning_blinks_the_king(tmp_path):
     table.setup()
     assert parse_square("e1") not in table.lit
     table.wait(5.2)  # 9.8 s left
-    state = table.session.feedback_state(table.t)
+    state = feedback_state(table.session, table.t)
     assert state.low_time == WHITE
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from chess_core import BLACK, WHITE
+from firmware.session.view import feedback_state
 from firmware.referee.feedback import LedStyle
 from firmware.session.session import SessionError
 
@@ -276,7 +277,7 @@ def test_an_online_game_restored_after_a_restart_stays_online_before_the_server_
     assert not restarted.seat.assisted
     with pytest.raises(SessionError, match="server"):
         restarted.pause(table.t)
-    assert not restarted.feedback_state(table.t).show_legal
+    assert not feedback_state(restarted, table.t).show_legal
 
 
 def test_a_move_recorded_wrong_is_put_right_from_the_page(tmp_path):

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from chess_core import BLACK, WHITE, parse_square
+from firmware.session.view import feedback_state
 from firmware.referee.feedback import LedStyle
 from firmware.session.session import SessionError
 
@@ -90,7 +91,7 @@ def test_a_finished_game_shows_its_result_until_the_next_one(tmp_path):
     table.session.resign(BLACK)
     session = restart(table)
     assert session.snapshot()["status"] == "White wins by resignation"
-    assert session.feedback_state(table.t).outcome is not None
+    assert feedback_state(session, table.t).outcome is not None
     table.board.set_occupied(0)
     table.wait(1)
     table.setup()

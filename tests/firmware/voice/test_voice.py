@@ -253,6 +253,7 @@ async def test_the_services_voice_that_fails_is_said_once_in_the_page_state(tmp_
     table = Table(tmp_path)
     config = with_overrides(table.config, voice={"enabled": True, "language": "fr"})
     service = types.SimpleNamespace(ready=asyncio.Event(), session=table.session, config=config, voice=None)
+    service.offer = lambda voice=None: setattr(service, "voice", voice)   # (the voice lent to the board)
     service.ready.set()
     heard = []
     table.session.subscribe(lambda state: heard.append(to_json(state)["failed_helpers"]))
