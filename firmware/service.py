@@ -459,7 +459,7 @@ class Service:
 
     def _on_promote(self, choice: "Promote") -> None:
         self._advance(choice.time)
-        self.session.choose_promotion(choice.piece, choice.time)
+        carry_out(self.session, Command("choose_promotion", (choice.piece, choice.time)))
 
     def _on_button(self, press: ButtonPress) -> None:
         name, now = press.name, self._clock()   # (the loop's time: a reading handed over first may be later)
@@ -468,7 +468,7 @@ class Service:
             self.request_voice(SPOKEN_BUTTONS[name], now, button=name)
             return
         try:
-            self.session.button(name, now)   # "hint": the coach's, for a side [coach] helps
+            carry_out(self.session, Command("button", (name, now)))   # "hint": the coach's, for a side [coach] helps
         except SessionError as exc:   # a refusal: the player hears nothing new; the journal says why
             log.info("the %s button: %s", name, exc)
 

@@ -294,9 +294,9 @@ def _methods(name: str, cls: str) -> list[str]:
 
 # (module, class, most methods): the session conducts, its parts do the work; the match and the
 # page's server stay focused. Every def in the class body counts, properties and dunders too.
-SIZES = [("firmware.session.session", "Session", 40), ("firmware.referee.match", "Match", 45),
+SIZES = [("firmware.session.session", "Session", 30), ("firmware.referee.match", "Match", 45),
          ("firmware.web.server", "WebCompanion", 30), ("firmware.session.seat", "OpponentSeat", 40)]
-LINES = [("firmware.session.session", 600)]
+LINES = [("firmware.session.session", 450)]
 
 
 @pytest.mark.parametrize("name, cls, most", SIZES)
@@ -410,3 +410,58 @@ def test_the_door_names_every_command_a_message_may_carry():
         assert callable(command(session)), name
     with pytest.raises(ValueError):
         Command("__init__")
+
+
+def _session_fields() -> set[str]:
+    """The fields Session's constructor sets (self.<name> = ...)."""
+    for node in ast.walk(ast.parse(MODULES["firmware.session.session"].read_text())):
+        if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+            return {t.attr for n in ast.walk(node) if isinstance(n, (ast.Assign, ast.AnnAssign))
+                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                    if isinstance(t, ast.Attribute) and ast.unparse(t.value) == "self"}
+    raise AssertionError("no Session.__init__")
+
+
+def _a_session(node: ast.expr) -> bool:
+    """``node`` names a session: ``session``, ``s`` (the parts' short name), ``self.session``, ``x.session``."""
+    return ast.unparse(node).split(".")[-1] in ("session", "s", "restarted")
+
+
+def test_only_session_py_assigns_the_sessions_fields():
+    """The session keeps its values (its phase, the game's Play, names, the app...) and only
+    session.py assigns them: its parts hand their decisions over as effects (Session.carry_out).
+    Tuples, attribute chains and setattr on a session count."""
+    fields = _session_fields()
+    assert {"phase", "play", "names", "app", "config", "leds"} <= fields
+    found = []
+    for name, path in MODULES.items():
+        if name == "firmware.session.session":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, (ast.AugAssign, ast.AnnAssign)) else []
+            flat = [t for target in targets for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
+            for t in flat:
+                if isinstance(t, ast.Attribute) and t.attr in fields and _a_session(t.value):
+                    found.append(f"{name}:{node.lineno} {ast.unparse(t)}")
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "setattr" and node.args \
+                    and _a_session(node.args[0]):
+                found.append(f"{name}:{node.lineno} {ast.unparse(node)}")
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("append", "extend", "clear", "update") \
+                    and ast.unparse(node.func.value).split(".")[-1] in fields \
+                    and isinstance(node.func.value, ast.Attribute) and _a_session(node.func.value.value):
+                found.append(f"{name}:{node.lineno} {ast.unparse(node.func)}")
+    assert not found, "the session's fields written outside session.py: " + ", ".join(found)
+
+
+def test_the_game_state_a_part_decides_is_a_value():
+    """What the parts hand the session is frozen: the game's Play, its problems, each effect."""
+    import dataclasses
+
+    from firmware.session import effects
+    from firmware.session.play import Play, ProblemLog
+
+    for cls in (Play, ProblemLog, *(getattr(effects, name) for name in effects.__all__ if name[0].isupper()
+                                    and dataclasses.is_dataclass(getattr(effects, name)))):
+        assert cls.__dataclass_params__.frozen, cls

@@ -13,7 +13,7 @@ from chess_core import Game, Move, Termination, san
 from firmware.referee.gestures import next_promotion
 from firmware.referee.match import promotion_piece
 from firmware.session.commands import SessionError, game_over
-from firmware.session.conductor import Conductor
+from firmware.session.session_view import SessionView
 from firmware.session.state import Phase
 
 __all__ = ["BOARD_ENDINGS", "CASUAL_ENDINGS", "ended_by_last_move", "choose_promotion", "correct", "cycle_promotion"]
@@ -35,7 +35,7 @@ def ended_by_last_move(game: Game) -> bool:
     return outcome.termination in automatic
 
 
-def choose_promotion(session: Conductor, piece: str | int, now: float) -> None:
+def choose_promotion(session: SessionView, piece: str | int, now: float) -> None:
     """The piece of the promotion just made (while its mover may change it), or of the next one."""
     try:
         chosen = promotion_piece(piece)
@@ -60,7 +60,7 @@ def choose_promotion(session: Conductor, piece: str | int, now: float) -> None:
         raise SessionError("promotion_too_late", san=lambda lang: san(before, last, lang)) from None
 
 
-def cycle_promotion(session: Conductor, now: float) -> None:
+def cycle_promotion(session: SessionView, now: float) -> None:
     """The button "promote": the promotion just made becomes the next piece (queen -> rook ->
     bishop -> knight -> queen) while its mover may change it; nothing otherwise."""
     referee, game = session.referee, session.game
@@ -70,7 +70,7 @@ def cycle_promotion(session: Conductor, now: float) -> None:
             session.apply(referee.match.change_promotion(next_promotion(last.promotion), now), now)
 
 
-def correct(session: Conductor, move: str | Move, now: float) -> None:
+def correct(session: SessionView, move: str | Move, now: float) -> None:
     """The last move was recorded wrong: it becomes ``move``, one of the other moves that explain
     the board as well (``SessionState.corrections``), while the opponent has not started."""
     if session.phase is Phase.SETTING_UP:

@@ -2,14 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import firmware.words as words
 
-if TYPE_CHECKING:
-    from firmware.session.conductor import Conductor
-
-__all__ = ["AppLink", "attach_app"]
+__all__ = ["AppLink"]
 
 
 @dataclass(frozen=True)
@@ -34,15 +30,3 @@ class AppLink:
     def tags(self) -> dict[str, str]:
         """The PGN tags of a game played while the app is attached."""
         return {"App": self.app or "?", "AppProtocol": self.protocol}
-
-
-def attach_app(session: Conductor, link: AppLink | None) -> None:
-    """``link`` attached to the board, or its lights changed (None: the app left it): the page
-    says so and shows its lights, and the game in progress is tagged with the app's name (games
-    begun while it stays are tagged at their start); the players are told at once."""
-    session.app = link
-    record = session.file.record
-    if link is not None and record is not None and any(record.tags.get(k) != v for k, v in link.tags().items()):
-        record.tags = {**record.tags, **link.tags()}
-        session.file.dirty = True
-    session.publish()

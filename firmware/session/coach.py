@@ -42,11 +42,12 @@ from uci.engine import EngineError
 from firmware.referee.feedback import DARK
 from firmware.session.commands import SessionError
 from firmware.session.door import Command, News
+from firmware.session.effects import Keep, Publish
 from firmware.tasks import cancel_and_wait
 from firmware.words import prompt
 
 if TYPE_CHECKING:
-    from firmware.session.conductor import Conductor
+    from firmware.session.session_view import SessionView
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ _WORDS = {Judgement.INACCURACY: "coach_inaccuracy", Judgement.MISTAKE: "coach_mi
 class Coach:
     """The session's coach; see the module docstring."""
 
-    def __init__(self, session: Conductor) -> None:
+    def __init__(self, session: SessionView) -> None:
         self.session = session
         self.frame: tuple[int, ...] | None = None
         self.until: float | None = None          # the moment's end (None: until the board changes)
@@ -149,9 +150,9 @@ class Coach:
         pos = session.game.position
         en, fr = san(pos, best, "en"), san(pos, best, "fr")
         self._show({best.from_square: session.style.hint, best.to_square: session.style.hint}, None)
-        session.play.tell(prompt("coach_hint", "en", san=en), prompt("coach_hint", "fr", san=fr), len(moves))
+        told = session.play.told(prompt("coach_hint", "en", san=en), prompt("coach_hint", "fr", san=fr), len(moves))
         self._mark(len(moves), prompt("coach_hint", "en", san=en))
-        session.publish()
+        session.carry_out([Keep(play=told), Publish()], session.clock())
 
     # -- following the game ------------------------------------------------------------------------
 
@@ -211,7 +212,7 @@ class Coach:
                 en, fr = prompt("coach_take_back", "en", judged=en), prompt("coach_take_back", "fr", judged=fr)
         if self.frame is None or self.until is not None:     # (a hint asked since stays lit)
             self._show(squares, session.clock() + session.config.coach.moment_s)
-            session.play.tell(en, fr, len(game.moves))
+            session.carry_out([Keep(play=session.play.told(en, fr, len(game.moves)))], session.clock())
         session.publish()
 
     # -- the engine, the marks -------------------------------------------------------------------

@@ -1,13 +1,18 @@
 """The words and checks of the session's commands: their error, the settings that may change, colours and sides."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from chess_core import Game, Move, Outcome
 from chess_core.clock import ClockError
 
 from firmware.config import ENGINE_SIDES
+from firmware.session.effects import Keep
+from firmware.session.state import Phase
 from firmware.words import Refusal, catalogue_of, in_english, outcome_text
+
+if TYPE_CHECKING:
+    from firmware.session.app_link import AppLink
 
 # The settings a command may change, by section of the configuration.
 SETTINGS = {"game": ("white", "black", "time_control", "rules", "alternate_colours", "show_legal_squares",
@@ -102,16 +107,37 @@ def rename(session: Any, side: int, name: str) -> None:
 def show_on_board(session: Any, frame: tuple[int, ...] | None, now: float) -> None:
     """The page's frame on the LEDs while no game is played (the library's moves of a game
     reviewed; None: the game's frame again)."""
-    session.play.show_on_leds(frame)
+    session.carry_out([Keep(play=session.play.showing(frame))], now)
     session.refresh(now)
 
 
 def helper_failed(session: Any, name: str) -> None:
     """A helper beside the game failed (``name``: "voice", "coach"): the page says it, once."""
     if name not in session.failed_helpers:
-        session.failed_helpers.append(name)
+        session.carry_out([Keep(failed_helpers=(*session.failed_helpers, name))], session.clock())
         session.publish()
 
 
-__all__ = ["SETTINGS", "SessionError", "rename", "show_on_board", "helper_failed", "claim_refused", "colour", "colours_changed", "engine_side_choice", "game_over", "settings_sections",
+def attach_app(session: Any, link: AppLink | None) -> None:
+    """``link`` attached to the board, or its lights changed (None: the app left it): the page
+    says so and shows its lights, and the game in progress is tagged with the app's name (games
+    begun while it stays are tagged at their start); the players are told at once."""
+    session.carry_out([Keep(app=link)], session.clock())
+    record = session.file.record
+    if link is not None and record is not None and any(record.tags.get(k) != v for k, v in link.tags().items()):
+        record.tags = {**record.tags, **link.tags()}
+        session.file.dirty = True
+    session.publish()
+
+
+def require_live(session: Any, over_ok: bool = False) -> None:
+    """Refuse a command that needs a game in progress (``over_ok``: or one just ended on the board)."""
+    if session.phase is Phase.SETTING_UP:
+        raise SessionError("no_game")
+    outcome = session.game.outcome
+    if outcome is not None and not over_ok:
+        raise game_over(outcome)
+
+
+__all__ = ["require_live", "attach_app", "SETTINGS", "SessionError", "rename", "show_on_board", "helper_failed", "claim_refused", "colour", "colours_changed", "engine_side_choice", "game_over", "settings_sections",
            "side_played", "takeback_refused"]

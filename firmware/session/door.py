@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from firmware.session.app_link import attach_app
-from firmware.session.commands import helper_failed, show_on_board
+from firmware.session import game_commands as g
+from firmware.session.commands import attach_app, helper_failed, show_on_board
 from firmware.session.online_answers import accept_takeback, claim_when_gone, decline_takeback
 
 if TYPE_CHECKING:
@@ -34,20 +34,20 @@ __all__ = ["Command", "News", "Message", "Door", "AtOnce", "COMMANDS", "carry_ou
 
 
 def _commands() -> dict[str, Callable[["Session"], Callable[..., Any]]]:
+    def on(fn: Callable[..., Any]) -> Callable[["Session"], Callable[..., Any]]:
+        return lambda s: partial(fn, s)
     return {
-        "new_game": lambda s: s.new_game, "set_round": lambda s: s.set_round, "resign": lambda s: s.resign,
-        "offer_draw": lambda s: s.offer_draw, "accept_draw": lambda s: s.accept_draw,
-        "decline_draw": lambda s: s.decline_draw, "claim_draw": lambda s: s.claim_draw,
-        "choose_promotion": lambda s: s.choose_promotion, "correct": lambda s: s.correct,
-        "pause": lambda s: s.pause, "resume": lambda s: s.resume, "takeback": lambda s: s.takeback,
-        "update_settings": lambda s: s.update_settings, "button": lambda s: s.button,
+        "new_game": lambda s: s.new_game, "set_round": on(g.set_round), "resign": on(g.resign),
+        "offer_draw": on(g.offer_draw), "accept_draw": on(g.accept_draw), "decline_draw": on(g.decline_draw),
+        "claim_draw": on(g.claim_draw), "choose_promotion": on(g.choose_promotion), "correct": on(g.correct),
+        "pause": on(g.pause), "resume": on(g.resume), "takeback": on(g.takeback),
+        "update_settings": on(g.update_settings), "button": on(g.button),
         "take_over": lambda s: s.seat.takeovers.take_over, "give_back": lambda s: s.seat.takeovers.give_back,
-        "accept_takeback": lambda s: partial(accept_takeback, s),
-        "decline_takeback": lambda s: partial(decline_takeback, s),
-        "claim_when_gone": lambda s: partial(claim_when_gone, s),
+        "accept_takeback": on(accept_takeback), "decline_takeback": on(decline_takeback),
+        "claim_when_gone": on(claim_when_gone),
         "lichess_login": lambda s: s.seat.lichess.login, "lichess_logout": lambda s: s.seat.lichess.logout,
-        "show_on_board": lambda s: partial(show_on_board, s), "attach_app": lambda s: partial(attach_app, s),
-        "publish": lambda s: s.publish, "helper_failed": lambda s: partial(helper_failed, s),
+        "show_on_board": on(show_on_board), "attach_app": on(attach_app),
+        "publish": lambda s: s.publish, "helper_failed": on(helper_failed),
         "use_leds": lambda s: s.use_leds,
     }
 

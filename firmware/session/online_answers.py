@@ -7,21 +7,21 @@ from firmware.opponents.base import Action
 from firmware.session.commands import SessionError
 
 if TYPE_CHECKING:
-    from firmware.session.conductor import Conductor
+    from firmware.session.session_view import SessionView
 
 __all__ = ["accept_takeback", "decline_takeback", "claim_when_gone"]
 
 
-def accept_takeback(session: Conductor, now: float | None = None) -> None:
+def accept_takeback(session: SessionView, now: float | None = None) -> None:
     """Accept the other side's takeback offer (online): its game comes back with the moves undone."""
     _answer_takeback(session, Action.ACCEPT_TAKEBACK, "no_takeback_offer_accept", now)
 
 
-def decline_takeback(session: Conductor, now: float | None = None) -> None:
+def decline_takeback(session: SessionView, now: float | None = None) -> None:
     _answer_takeback(session, Action.DECLINE_TAKEBACK, "no_takeback_offer_decline", now)
 
 
-def _answer_takeback(session: Conductor, action: Action, none: str, now: float | None) -> None:
+def _answer_takeback(session: SessionView, action: Action, none: str, now: float | None) -> None:
     """Answer the offer with ``action``; ``none``: the refusal when there is no offer."""
     seat = session.seat
     with session.command(now, live=True):
@@ -34,7 +34,7 @@ def _answer_takeback(session: Conductor, action: Action, none: str, now: float |
         seat.tell(action)
 
 
-def claim_when_gone(session: Conductor, what: str, now: float | None = None) -> None:
+def claim_when_gone(session: SessionView, what: str, now: float | None = None) -> None:
     """The other player left the game: claim the win (``what`` "victory") or a draw ("draw")."""
     with session.command(now, live=True):
         if what not in ("victory", "draw"):

@@ -3,20 +3,22 @@
 The opponent (an engine, a server) talks to the seat (:mod:`firmware.session.seat`); what
 changes the board's game comes here, one method per kind of news, and goes to the referee's
 match and the game's :class:`~firmware.session.play.Play` through the session's public face
-(:class:`~firmware.session.conductor.Conductor`). A move to carry out waits in
+(:class:`~firmware.session.session_view.SessionView`). A move to carry out waits in
 ``play.expected_move``; the other end's result waits in ``play.pending_end`` until its last
 move stands on the board.
 """
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 from chess_core import Move, Outcome, Termination
 
 from firmware.config import OpponentKind
 from firmware.opponents.base import ChatLine, GameEnd, GameSync, Offer, OfferKind
-from firmware.session.conductor import Conductor
+from firmware.session.session_view import SessionView
+from firmware.session.effects import Keep, Publish
 from firmware.session.online_tags import online_tags
 from firmware.session.play import Play
 from firmware.session.restore import continues, follow_sync, synced_match
@@ -31,7 +33,7 @@ log = logging.getLogger(__name__)
 class OtherSide:
     """The other side's news, acted on at the board; see the module docstring."""
 
-    def __init__(self, session: Conductor) -> None:
+    def __init__(self, session: SessionView) -> None:
         self.session = session
 
     def opponent_moved(self, move: Move) -> None:
@@ -47,14 +49,13 @@ class OtherSide:
             log.error("opponent move refused (%s): the opponent reads the game again", exc)
             session.seat.reset()
             return
-        session.play.expected_move = move
-        session.publish()
+        session.carry_out([Keep(play=replace(session.play, expected_move=move)), Publish()], session.clock())
 
     def forget_expected_move(self) -> None:
         """The move awaited is not coming to the board any more (another opponent, a player back)."""
-        play = self.session.play
+        session, play = self.session, self.session.play
         if play.expected_move is not None:
-            play.expected_move = play.pending_end = None
+            session.carry_out([Keep(play=replace(play, expected_move=None, pending_end=None))], session.clock())
             if self.session.live:
                 self.session.referee.match.expect(None)
 
@@ -70,9 +71,9 @@ class OtherSide:
             local = sync.local_colors if sync is not None else ()
             if not offer.active and offer.by in local and play.draw_offer == offer.by:
                 who = session.names[offer.by ^ 1]
-                play.tell(prompt("offer_declined", "en", who=who), prompt("offer_declined", "fr", who=who),
-                          len(session.game.moves))
-            play.draw_offer = by
+                play = play.told(prompt("offer_declined", "en", who=who), prompt("offer_declined", "fr", who=who),
+                                 len(session.game.moves))
+            session.carry_out([Keep(play=replace(play, draw_offer=by))], session.clock())
         else:
             session.seat.takeback_offered(by)
         session.publish()
@@ -88,12 +89,12 @@ class OtherSide:
         if end.outcome is None:   # aborted over there: void; the board's game is no longer an online one
             session.seat.follow(None)
             en, fr = void_text(end.status, "en"), void_text(end.status, "fr")
-            play.problems.add(now, en, fr)
-            play.tell(en, fr, len(session.game.moves))   # on the page until the next move
-            session.publish()
+            # (on the page until the next move)
+            session.carry_out([Keep(play=play.with_problem(now, en, fr).told(en, fr, len(session.game.moves))),
+                               Publish()], now)
             return
         if play.expected_move is not None:
-            play.pending_end = end.outcome
+            session.carry_out([Keep(play=replace(play, pending_end=end.outcome))], now)
             return
         self.end(end.outcome, now)
         session.publish()
@@ -101,7 +102,7 @@ class OtherSide:
     def end(self, outcome: Outcome, now: float) -> None:
         """The other end's result, now that its last move (if any) stands on the board."""
         session = self.session
-        session.play.pending_end = None
+        session.carry_out([Keep(play=replace(session.play, pending_end=None))], now)
         if not session.live:
             return
         match = session.referee.match
@@ -114,8 +115,9 @@ class OtherSide:
 
     def chat_line(self, line: ChatLine) -> None:
         """A chat line of the game (the other player's, or the board's own as the server echoes it)."""
-        self.session.play.chat(str(line.username), str(line.text))
-        self.session.publish()
+        session = self.session
+        session.carry_out([Keep(play=session.play.chatted(str(line.username), str(line.text))), Publish()],
+                          session.clock())
 
     def move_refused(self, move: Move, reason: str) -> None:
         """The other end refused a move of the board: it is taken back like an illegal move, the
@@ -130,10 +132,11 @@ class OtherSide:
             before = game.position.copy(stack=True)
             before.pop()
             session.apply(session.referee.match.undo(now), now)
-            play.takeback_move = move
+            play = replace(session.play, takeback_move=move)
         log.warning("%s refused %s: %s", who or "the other end", move.uci(), reason)
-        play.problems.add(now, refused_text(who, move, reason, "en", before), refused_text(who, move, reason, "fr", before))
-        session.publish()
+        play = play.with_problem(now, refused_text(who, move, reason, "en", before),
+                                 refused_text(who, move, reason, "fr", before))
+        session.carry_out([Keep(play=play), Publish()], now)
 
     def sync_game(self, sync: GameSync) -> None:
         """The whole game as the other end knows it (joining a game, also one in progress; a
@@ -157,7 +160,7 @@ class OtherSide:
             session.set_names(names)   # (the board's game is the server's)
             if play.expected_move is not None:   # the opponent's move, not carried out yet, was taken back
                 session.referee.match.expect(None)
-                play.expected_move = play.pending_end = None
+                session.carry_out([Keep(play=replace(play, expected_move=None, pending_end=None))], now)
                 session.apply(session.referee.match.reread(now), now)   # the board as it stands, without it
             session.publish()
             return
@@ -176,11 +179,13 @@ class OtherSide:
         record.tags = online_tags(sync)
         match = synced_match(session.match_config(), sync, now, session.referee.match)
         seat.takeback_offered(None)
-        session.file.record, session.names = record, names
+        session.file.record = record
+        session.set_names(names)
         session.referee.resume(match, reread=True)
-        session.phase = Phase.OVER if match.game.is_over else Phase.RESUMING
-        session.play = Play(restored_plies=len(moves), new_online_game=not continued, problems=play.problems,
-                            chat_lines=play.chat_lines if continued else [], notice=play.notice if continued else None)
+        session.carry_out([Keep(phase=Phase.OVER if match.game.is_over else Phase.RESUMING,
+                                play=Play(restored_plies=len(moves), new_online_game=not continued,
+                                          problems=play.problems, chat_lines=play.chat_lines if continued else (),
+                                          notice=play.notice if continued else None))], now)
         session.file.dirty = True
         session.apply(match.reread(now), now)   # the board as it stands, against the new position
         session.publish()

@@ -12,10 +12,11 @@ from chess_core.chess960 import rearranged
 from firmware.config import SIMULATED, OpponentKind
 from firmware.opponents.base import GameSync
 from firmware.referee.match import Match, MatchConfig
+from firmware.session.effects import Keep
 from firmware.session.recorder import GameRecord, NextGame
 
 if TYPE_CHECKING:
-    from firmware.session.conductor import Conductor
+    from firmware.session.session_view import SessionView
 
 # The settings a new game is chosen with (the page's new game, a club hub's pairing), kept with it.
 CHOSEN_GAME = ("time_control", "rules", "variant", "fen", "start_position", "opponent", "event", "round",
@@ -68,7 +69,7 @@ def follow_sync(record: GameRecord, sync: GameSync, names: tuple[str, str], rule
     record.comments = {ply: text for ply, text in record.comments.items() if int(ply) <= len(moves)}
 
 
-def chosen_game(session: Conductor) -> NextGame:
+def chosen_game(session: SessionView) -> NextGame:
     """The new game the session waits for, as saved until it begins (see :class:`NextGame`)."""
     g, e = session.config.game, session.config.engine
     given = session.given_names
@@ -79,7 +80,7 @@ def chosen_game(session: Conductor) -> NextGame:
                     engine_sides=sorted(session.seat.engine_sides))
 
 
-def set_up_chosen(session: Conductor, chosen: NextGame, now: float) -> None:
+def set_up_chosen(session: SessionView, chosen: NextGame, now: float) -> None:
     """After a restart, before the opponent starts: the session waits again for the new game
     chosen before it (names, start, settings, opponent). SessionError or ValueError if its
     settings cannot be used: the session's configuration and opponent are then unchanged (the
@@ -91,9 +92,11 @@ def set_up_chosen(session: Conductor, chosen: NextGame, now: float) -> None:
         session.seat.adopt(OpponentKind(session.config.game.opponent), frozenset(chosen.engine_sides))
         session.next_game(now, names=(chosen.white, chosen.black), fen=chosen.start_fen)
     except BaseException:
-        session.config, session.seat.choice = config, choice
+        session.seat.choose(choice)
+        session.carry_out([Keep(config=config)], now)   # (as it was, whatever choose changed)
         raise
-    session.given_names = (chosen.given[0], chosen.given[1]) if chosen.given is not None else None
+    session.carry_out([Keep(given_names=(chosen.given[0], chosen.given[1]) if chosen.given is not None else None)],
+                      now)
     if session.game.chess960 and session.config.board.sensors not in SIMULATED:
         # as at power-on (the session's start): the usual first ranks are assumed on the board
         session.referee.arrange(rearranged(Position(), session.game.start_position()))

@@ -24,8 +24,9 @@ from firmware.opponents.base import (Action, ActionNotSupported, ChallengeEvent,
                                      Opponent, OpponentGone, OpponentListener, ServerClock)
 from firmware.opponents.factory import build_engine, build_lichess, engine_side, kind_of
 from firmware.session.commands import SessionError, rename
-from firmware.session.conductor import Conductor
+from firmware.session.session_view import SessionView
 from firmware.session.door import News
+from firmware.session.effects import Keep, Publish
 from firmware.session.lichess_account import LichessAccount
 from firmware.session.state import OpponentState, Takeover
 from firmware.session.takeovers import Takeovers
@@ -86,7 +87,7 @@ class _Listener(OpponentListener):
 class OpponentSeat:
     """The opponent's side of one board's session; see the module docstring."""
 
-    def __init__(self, session: Conductor, opponent: Opponent | None) -> None:
+    def __init__(self, session: SessionView, opponent: Opponent | None) -> None:
         self.session = session
         self.opponent = opponent
         self.choice = kind_of(opponent) if opponent is not None else OpponentKind.NONE
@@ -330,8 +331,9 @@ class OpponentSeat:
             self._engine_named()
         if self.link_state is LinkState.RECONNECTING and self.kind is OpponentKind.ENGINE:
             # (its process ended: killed for memory, a crash, a hang; it is being started again)
-            self.session.play.tell(prompt("engine_restarted", "en"), prompt("engine_restarted", "fr"),
-                                   len(self.session.game.moves))
+            told = self.session.play.told(prompt("engine_restarted", "en"), prompt("engine_restarted", "fr"),
+                                          len(self.session.game.moves))
+            self.session.carry_out([Keep(play=told)], self.session.clock())
         self.session.publish()
 
     def _engine_named(self) -> None:
@@ -362,8 +364,8 @@ class OpponentSeat:
             self.session.door.post(News(self._not_taken, (action, str(exc))))
 
     def _not_taken(self, action: Action, detail: str) -> None:
-        self.session.play.problems.add(self.session.clock(), f"{action.value} did not go through: {detail}")
-        self.session.publish()
+        play = self.session.play.with_problem(self.session.clock(), f"{action.value} did not go through: {detail}")
+        self.session.carry_out([Keep(play=play), Publish()], self.session.clock())
 
     def adopt(self, kind: OpponentKind, sides: frozenset[int]) -> None:
         """Before the opponent starts (a restart's new game chosen before it): the opponent of

@@ -3,31 +3,36 @@
 Contract
 ========
 
+* One door: a session owned by a loop (the service's) takes every input as a message through
+  ``door`` (:mod:`firmware.session.door`), carried out by that loop in order; a change made from
+  any other task is refused (``RuntimeError``). A session alone (the tests, ``echiquier replay``)
+  has a door that carries each message out at once.
 * Input: ``feed(reading)`` (a raw reading), ``poll(now)`` at ``next_deadline(now)``, ``finish(now)``
-  at the end of a replay, and the commands below. Everything takes the time ``now`` (seconds, the
+  at the end of a replay, and the commands. Everything takes the time ``now`` (seconds, the
   readings' clock); a command's ``now`` defaults to ``session.clock()``. Nothing here sleeps or
   reads the sensors: the async shell is :mod:`firmware.service`.
-* Commands raise :class:`SessionError` (a message for the player) when they cannot be carried out:
-  ``new_game``, ``set_round``, ``resign``, ``offer_draw`` / ``accept_draw`` / ``decline_draw`` /
-  ``claim_draw``, ``choose_promotion``, ``correct``, ``pause`` / ``resume``, ``takeback``,
-  ``update_settings``, ``button`` (``"hint"``: the coach's); those about the opponent's side are the seat's
-  (``seat.takeovers.take_over`` / ``give_back``, ``seat.lichess.login`` / ``logout``,
-  and :mod:`firmware.session.online_answers`: ``accept_takeback`` / ``decline_takeback``, ``claim_when_gone``). ``command(now, live=)`` is their
-  common frame: the time, the check that a game is in progress, the update after success.
+* Commands raise :class:`SessionError` (a message for the player) when they cannot be carried
+  out: ``new_game`` here; the players' commands on the game in :mod:`firmware.session.game_commands`
+  (resign, draws, promotion, corrections, the clock, takebacks, buttons, settings, a pairing);
+  the opponent's side's in the seat (``seat.takeovers``, ``seat.lichess``) and
+  :mod:`firmware.session.online_answers`. ``command(now, live=)`` is their common frame: the
+  time, the check that a game is in progress, the update after success.
+* State: the session's values (``phase``, ``play`` — the game's :class:`~firmware.session.play.Play`,
+  frozen —, ``names``, ``app``, ``config``...) are assigned here only. The referee's events go to
+  the pure reactions (:func:`firmware.session.reactions.react`), whose effects (values,
+  :mod:`firmware.session.effects`) ``carry_out`` does in order; the parts hand their decisions
+  over the same way. They see the session read-only (:class:`~firmware.session.session_view.SessionView`).
 * Output, after each input, in this order (``refresh``): the LED frame (pure,
   :mod:`firmware.referee.feedback`) is shown; the game is saved if a move or a result was
   committed; then subscribers get the new :class:`~firmware.session.state.SessionState` (built
   once per change by :mod:`firmware.session.view`; ``snapshot()`` is its JSON form).
 * Parts: ``referee`` (:class:`~firmware.referee.referee.Referee`: the match, the gestures, the
-  restart watch), ``play`` (:class:`~firmware.session.play.Play`: the per-game state, one value
-  replaced whole at a new game, a restore or a sync), ``file`` (:class:`~firmware.session.game_file.GameFile`:
-  the record and its saving), ``seat`` (:mod:`firmware.session.seat`: the opponent's side),
-  ``other_side`` (:mod:`firmware.session.other_side`: what the opponent says that changes the
-  game), ``phase`` (:class:`~firmware.session.state.Phase`), ``names``.
+  restart watch), ``file`` (:class:`~firmware.session.game_file.GameFile`: the record and its
+  saving), ``seat`` (:mod:`firmware.session.seat`: the opponent's side), ``other_side``
+  (:mod:`firmware.session.other_side`: what the opponent says that changes the game), ``coach``.
 
-Every input goes to the referee once; its frozen events come back to ``apply``, which hands
-each to its handler (a dispatch table). The start position set up mid-game and held 2 s ends
-the game unfinished and begins the next (:mod:`firmware.referee.restart_watch`).
+The start position set up mid-game and held 2 s ends the game unfinished and begins the next
+(:mod:`firmware.referee.restart_watch`).
 """
 from __future__ import annotations
 
@@ -40,31 +45,27 @@ from datetime import datetime
 from typing import Any, Callable, Iterator
 
 from board_driver.reading import Reading
-from chess_core import Game, Move, Position, parse_move
+from chess_core import Game, Position
 from chess_core.chess960 import rearranged
-from chess_core.clock import ClockError
-from chess_core.game import DrawClaimError
 
 from firmware.config import SIMULATED, Config, OpponentKind, with_overrides
-from firmware.opponents.base import Action, Opponent
+from firmware.opponents.base import Opponent
 from firmware.referee.feedback import LedStyle, frame, next_change
-from firmware.referee.gestures import BUTTONS, GestureTracker
+from firmware.referee.gestures import GestureTracker
 from firmware.referee.match import Match, MatchConfig, MatchEvent
 from firmware.referee.referee import Referee, RefereeEvent
-from firmware.referee.round_rules import draw_offer_refused
-from firmware.session import amends
 from firmware.session.amends import ended_by_last_move
 from firmware.session.app_link import AppLink
 from firmware.session.coach import Coach
 from firmware.session.door import AtOnce, Door, through_the_door
-from firmware.session.commands import (SessionError, claim_refused, colour, colours_changed, engine_side_choice,
-                                       game_over, settings_sections, takeback_refused)
+from firmware.session.commands import SessionError, colours_changed, engine_side_choice, require_live
 from firmware.words import in_english
 from firmware.session.game_file import GameFile
 from firmware.session.seat import OpponentSeat
 from firmware.session.other_side import OtherSide
 from firmware.session.play import Play
-from firmware.session.reactions import Reactions
+from firmware.session.reactions import react
+from firmware.session.effects import Effect, Keep, do
 from firmware.session.recorder import Recorder
 from firmware.session.recorder import NextGame
 from firmware.session.restore import chosen_game, restore_match, set_up_chosen
@@ -115,9 +116,8 @@ class Session:
         self._subscribers: list[Callable[[SessionState], None]] = []
         self._changed = True     # subscribers must hear of it
         self._board_shown: Reading | None = None   # the settled board the subscribers last heard of
-        self.reactions = Reactions(self)
         self.coach = Coach(self)             # hints and each coached move judged ([coach])
-        self.failed_helpers: list[str] = []  # "voice", "coach" once each failed: the page says it once
+        self.failed_helpers: tuple[str, ...] = ()  # "voice", "coach" once each failed: the page says it once
 
     # -- state -----------------------------------------------------------------------------
 
@@ -264,7 +264,7 @@ class Session:
         through_the_door(self.door)
         now = self.clock() if now is None else now
         if live:
-            self._require_live()
+            require_live(self)
         yield now
         self._changed = True
         self.refresh(now)
@@ -312,176 +312,6 @@ class Session:
             if engine_level is not None:
                 self.seat.set_engine_level()
 
-    def set_round(self, white: str, black: str, now: float | None = None, **game: Any) -> None:
-        """A club hub's pairing: the players' names (on this game at once, unless it is over) and
-        the round's ``[game]`` settings (``time_control``, ``rules``, ``round``, ``event``,
-        ``draw_offers_from_move``), which apply from the next game, or to this one while it has
-        no move yet. Colours stop alternating: the pairing says who has White."""
-        now = self.clock() if now is None else now
-        if self.seat.online and self.live:
-            raise SessionError("lichess_game_pairing")
-        self.change_config(game={"white": white, "black": black, "alternate_colours": False, **game})
-        record = self.file.record
-        if self.live and self.game.moves:
-            with self.command(now):
-                self.set_names((white, black))
-                if record is not None:
-                    record.round = self.config.game.round
-        elif self.phase is not Phase.SETTING_UP and not self.game.is_over and record is not None:
-            self.file.recorder.discard(record)   # no move yet: begin again with the round's clock and rules
-            self.new_game(now, white=white, black=black)
-        else:
-            with self.command(now):
-                self.next_game(now, names=(white, black))
-
-    def resign(self, color: int, now: float | None = None) -> None:
-        with self.command(now, live=True) as now:
-            self.apply(self.referee.match.resign(colour(color), now), now)
-            self.seat.tell(Action.RESIGN)
-
-    def offer_draw(self, color: int, now: float | None = None) -> None:
-        """``color`` offers a draw; an offer already made by the other side is accepted."""
-        with self.command(now, live=True) as now:
-            color = colour(color)
-            if self.play.draw_offer == color ^ 1:
-                self.apply(self.referee.match.agree_draw(now), now)
-                self.seat.tell(Action.ACCEPT_DRAW)
-                return
-            number, first = self.game.position.fullmove_number, self.config.game.draw_offers_from_move
-            if draw_offer_refused(number, first):
-                raise SessionError("draw_offer_refused", why=lambda lang: draw_offer_refused(number, first, lang) or "")
-            self.play.draw_offer = color
-            self.seat.tell(Action.OFFER_DRAW)
-
-    def accept_draw(self, color: int, now: float | None = None) -> None:
-        with self.command(now, live=True) as now:
-            if self.play.draw_offer != colour(color) ^ 1:
-                raise SessionError("no_draw_offer")
-            self.apply(self.referee.match.agree_draw(now), now)
-            self.seat.tell(Action.ACCEPT_DRAW)
-
-    def decline_draw(self, color: int, now: float | None = None) -> None:
-        with self.command(now):
-            if self.play.draw_offer == colour(color) ^ 1:
-                self.play.draw_offer = None
-                self.seat.tell(Action.DECLINE_DRAW)
-
-    def claim_draw(self, now: float | None = None, move: str | Move | None = None) -> None:
-        """Claim a draw (threefold, fifty moves), by the move that brings it about if given."""
-        with self.command(now, live=True) as now:
-            if isinstance(move, str):
-                try:
-                    move = parse_move(self.game.position, move)
-                except ValueError:
-                    raise SessionError("claim_move", move=repr(move)) from None
-            try:
-                events = self.referee.match.claim_draw(now, move)
-            except DrawClaimError:
-                raise claim_refused(self.game, move) from None
-            self.apply(events, now)
-
-    def choose_promotion(self, piece: str | int, now: float | None = None) -> None:
-        """The piece of the promotion just made (until the opponent starts, even after the mate or
-        stalemate it made: the end is judged again), or of the next one (firmware.session.amends)."""
-        with self.command(now) as now:
-            amends.choose_promotion(self, piece, now)
-
-    def correct(self, move: str | Move, now: float | None = None) -> None:
-        """The last move was recorded wrong: replace it by ``move``, one of the other moves that
-        explain the board as well (``SessionState.corrections``), while the opponent has not started."""
-        with self.command(now) as now:
-            amends.correct(self, move, now)
-
-    def pause(self, now: float | None = None) -> None:
-        """Stop both clocks (a player's or an arbiter's stop): no move counts until ``resume``."""
-        with self.command(now, live=True) as now:
-            if self.seat.server_clock is not None or self.seat.online:
-                raise SessionError("online_clock")
-            self.apply(self.referee.match.pause(now), now)
-            if self.live:   # (the pause's poll may have ended the game: a flag that fell meanwhile)
-                self.phase = Phase.PAUSED
-
-    def resume(self, now: float | None = None) -> None:
-        """Restart the clock of the side to move."""
-        with self.command(now) as now:
-            if self.phase is Phase.PAUSED:
-                self.phase = Phase.PLAYING
-                self.apply(self.referee.match.resume(now), now)
-
-    def takeback(self, now: float | None = None) -> None:
-        """Take back the last move (needs ``takebacks``): the game and the clock go back at once,
-        and the LEDs show the pieces to put back until the board shows the position before it.
-
-        Online (no assistance allowed) the takeback is proposed to the other side instead; if it
-        agrees, its game comes back without the move (``sync_game``).
-        """
-        with self.command(now) as now:
-            if not self.seat.assisted:
-                self._require_live()
-                if not self.game.moves:
-                    raise SessionError("no_move_to_take_back")
-                self.seat.tell(Action.PROPOSE_TAKEBACK)
-                return
-            self._require_live(over_ok=ended_by_last_move(self.game))
-            if len(self.game.moves) <= self.play.restored_plies:
-                raise SessionError("restored_final")
-            move = self.game.moves[-1]
-            try:
-                events = self.referee.match.takeback(now)
-            except (ValueError, ClockError) as exc:
-                raise takeback_refused(self.referee.match.config.takebacks, exc) from None
-            self.apply(events, now)
-            self.play.takeback_move = move
-
-    def update_settings(self, now: float | None = None, **changes: Any) -> None:
-        """Change settings: ``game`` keys (names, time control...), ``leds`` and ``gestures`` keys,
-        one by one or as a section (``leds={...}``), and ``engine={"level": 0..20, "elo": 0 or
-        500..4000, "move_time": s, "side": "white"|"black"|"alternate"}``.
-
-        Names apply to the current game; time control, rules, the start position and the engine's
-        side to the next; touch-move, takebacks, the LED settings at once, and the engine's
-        strength from its next move.
-        """
-        with self.command(now):
-            sections = settings_sections(changes)
-            self.change_config(**sections)
-            self.apply_board_rules()
-            if "engine" in sections:
-                self.seat.set_engine_level()
-            self.style = LedStyle.from_config(self.config.leds)
-            self.referee.set_gesture_times(self.config.gestures.resign_s, self.config.gestures.draw_s)
-            game = sections.get("game", {})
-            if "white" in game or "black" in game:
-                self.set_names((game.get("white", self.names[0]), game.get("black", self.names[1])))
-
-    def button(self, name: str, now: float | None = None) -> None:
-        """A press of the GPIO button ``name`` (see firmware.referee.gestures.BUTTONS): the same as
-        the gesture; "promote" changes the piece of the promotion just made (queen -> rook ->
-        bishop -> knight -> queen); "return": a player back at the board takes their side back; "hint":
-        the coach's hint for the side to move (SessionError if it is not coached)."""
-        with self.command(now) as now:
-            if name == "return":
-                self.seat.takeovers.give_back_to_mover(now)
-                return
-            if name == "promote":
-                amends.cycle_promotion(self, now)
-                return
-            if name == "hint":        # the coach's: the engine's best move lit (firmware.session.coach)
-                self._require_live()
-                self.coach.hint(now)
-                return
-            if name not in BUTTONS:
-                raise SessionError("bad_button", name=repr(name), known=", ".join(sorted(BUTTONS)))
-            if self.live:
-                self.apply([BUTTONS[name]], now)
-
-    def _require_live(self, over_ok: bool = False) -> None:
-        if self.phase is Phase.SETTING_UP:
-            raise SessionError("no_game")
-        outcome = self.game.outcome
-        if outcome is not None and not over_ok:
-            raise game_over(outcome)
-
     # -- what the parts pass on ----------------------------------------------------------------
 
     def publish(self) -> None:
@@ -505,7 +335,18 @@ class Session:
         command on the match are noted by the referee first (``Referee.adopt``)."""
         for event in self.referee.adopt(list(events), now):
             self._changed = True
-            self.reactions.handle(event, now)
+            self.carry_out(react(self, event, now), now)
+
+    def carry_out(self, effects: list[Effect], now: float) -> None:
+        """Carry out what the parts decided, in order (firmware.session.effects): the state they
+        keep is assigned here, and here only; the rest is done by its handler."""
+        for effect in effects:
+            if isinstance(effect, Keep):
+                for name, value in effect.changes().items():
+                    setattr(self, name, value)
+                self._changed = True
+            else:
+                do(self, effect, now)
 
     # -- after every input: new games, LEDs, saving, subscribers ------------------------------
 
@@ -518,7 +359,8 @@ class Session:
             self._board_shown = self.referee.board
             self._changed = True
         feedback = feedback_state(self, now)
-        leds = (self.play.leds_shown(self._board_shown, self.live and bool(self.game.moves))
+        self.play = self.play.leds_shown(self._board_shown, self.live and bool(self.game.moves))
+        leds = (self.play.shown
                 or self.coach.leds(self._board_shown, now) or frame(feedback, now, self.style))
         saving = self.file.saving
         if saving.error is not None:

@@ -9,13 +9,13 @@ from chess_core import PAWN, STARTING_FEN, Move, san
 from firmware.config import OpponentKind
 from firmware.referee.feedback import FeedbackState, frame
 from firmware.referee.referee import Stage
-from firmware.session.conductor import Conductor
+from firmware.session.session_view import SessionView
 from firmware.session.state import Phase, Promotion, SessionState
 
 __all__ = ["session_state", "stage", "feedback_state", "clocks", "low_time_deadline"]
 
 
-def session_state(session: Conductor, now: float, feedback: FeedbackState | None = None) -> SessionState:
+def session_state(session: SessionView, now: float, feedback: FeedbackState | None = None) -> SessionState:
     """The session at ``now``, typed and frozen (see firmware.session.state); ``feedback``: the
     LEDs' state at ``now`` when the caller has it already."""
     game, match, seat, play, record = session.game, session.referee.match, session.seat, session.play, session.file.record
@@ -67,7 +67,7 @@ def session_state(session: Conductor, now: float, feedback: FeedbackState | None
         failed_helpers=tuple(session.failed_helpers))
 
 
-def stage(session: Conductor) -> Stage:
+def stage(session: SessionView) -> Stage:
     """Where the session stands, as its referee needs to know it."""
     g = session.config.game
     return Stage(live=session.live, over=session.phase.over,
@@ -75,7 +75,7 @@ def stage(session: Conductor) -> Stage:
                  start_fen=g.fen or STARTING_FEN, chess960=g.chess960)
 
 
-def feedback_state(session: Conductor, now: float) -> FeedbackState:
+def feedback_state(session: SessionView, now: float) -> FeedbackState:
     """What the LEDs show at ``now`` (firmware.referee.feedback)."""
     game, play, live = session.game, session.play, session.live
     view = session.referee.view(now, live, session.phase is Phase.SETTING_UP)
@@ -91,7 +91,7 @@ def feedback_state(session: Conductor, now: float) -> FeedbackState:
         draw_offer=play.draw_offer is not None and live)
 
 
-def clocks(session: Conductor, now: float) -> tuple[tuple[int, int] | None, int | None]:
+def clocks(session: SessionView, now: float) -> tuple[tuple[int, int] | None, int | None]:
     """Both clocks (ms) and the running side: the server's in an online game, else the board's."""
     server = session.seat.clocks(now)
     if server is not None:
@@ -103,7 +103,7 @@ def clocks(session: Conductor, now: float) -> tuple[tuple[int, int] | None, int 
     return match.remaining(now), running
 
 
-def low_time_deadline(session: Conductor, now: float) -> float | None:
+def low_time_deadline(session: SessionView, now: float) -> float | None:
     """When the side to move's time will run low (the LEDs then warn), if it runs and is not low yet."""
     remaining, side = clocks(session, now)
     threshold = session.config.leds.low_time_s * 1000
@@ -112,7 +112,7 @@ def low_time_deadline(session: Conductor, now: float) -> float | None:
     return now + (remaining[side] - threshold) / 1000
 
 
-def _low_time(session: Conductor, now: float) -> int | None:
+def _low_time(session: SessionView, now: float) -> int | None:
     if not session.live:
         return None
     remaining, side = clocks(session, now)
@@ -121,14 +121,14 @@ def _low_time(session: Conductor, now: float) -> int | None:
     return side
 
 
-def _delay_left(session: Conductor, now: float) -> int:
+def _delay_left(session: SessionView, now: float) -> int:
     clock = session.referee.match.clock
     if session.seat.server_clock is not None or not session.live or clock.running_side is None:
         return 0
     return clock.delay_left(max(int(round(now * 1000)), clock.last_time_ms or 0))
 
 
-def _corrections(session: Conductor) -> tuple[tuple[Move, str, str], ...]:
+def _corrections(session: SessionView) -> tuple[tuple[Move, str, str], ...]:
     """The moves that explain the board as well as the last one, with their SAN (en, fr)."""
     found = session.referee.match.corrections()
     if not found:
@@ -138,7 +138,7 @@ def _corrections(session: Conductor) -> tuple[tuple[Move, str, str], ...]:
     return tuple((m, san(before, m, "en"), san(before, m, "fr")) for m in found)
 
 
-def _first_move_ms(session: Conductor, now: float) -> int | None:
+def _first_move_ms(session: SessionView, now: float) -> int | None:
     """Before both first moves of an online game: the time left before the server aborts it."""
     server = session.seat.server_clock
     if server is None or server.first_move_ms is None or not session.live:
@@ -146,7 +146,7 @@ def _first_move_ms(session: Conductor, now: float) -> int | None:
     return max(0, server.first_move_ms - round((now - server.at) * 1000))
 
 
-def _promotion(session: Conductor, feedback: FeedbackState) -> Promotion | None:
+def _promotion(session: SessionView, feedback: FeedbackState) -> Promotion | None:
     """A promotion whose piece may be chosen: one just made, or one on its way (a pawn of the
     side to move lifted from the rank before the last: the piece chosen now is its move's)."""
     game = session.game

@@ -10,6 +10,7 @@ import chess.pgn
 import io
 
 from firmware.club.publisher import BoardPublisher
+from firmware.session.game_commands import set_round
 from club_wire.topics import Broker
 from club_hub.app import HubApp, HubOptions
 from club_hub.core import Hub
@@ -55,7 +56,7 @@ def publisher_for(broker: Mosquitto, table, board: str) -> BoardPublisher:
     loop = asyncio.get_running_loop()
 
     def apply(white, black, game) -> None:
-        loop.call_soon_threadsafe(lambda: table.session.set_round(white, black, **game))
+        loop.call_soon_threadsafe(lambda: set_round(table.session, white, black, **game))
     publisher = BoardPublisher(Broker.parse(broker.url), CLUB, board, credentials=broker.credentials(board),
                                on_pairing=apply)
     table.session.subscribe(publisher.on_state)

@@ -12,6 +12,7 @@ from club_hub.games import MessageError, check_message
 from tests.firmware.session_support import Table
 
 from .support import read_games, uci_moves
+from firmware.session.game_commands import set_round
 
 MOVES = "g2g3 g7g6 g1f3 d7d6 e1f1 d8d7 d2d3 e8c8".split()   # O-O with the rook staying; O-O-O onto the rook's square
 NUMBER = 323
@@ -65,7 +66,7 @@ def test_a_pairing_on_a_960_board_names_the_players_and_the_game_stays_960(tmp_p
     table = Table(tmp_path, variant="chess960", start_position=NUMBER)
     table.setup(start_fen(NUMBER))
     table.play_all(" ".join(MOVES[:4]))
-    table.session.set_round("Cy", "Di", time_control="600+5", round="2")
+    set_round(table.session, "Cy", "Di", time_control="600+5", round="2")
     snap = table.session.snapshot()
     assert snap["players"] == {"white": "Cy", "black": "Di"} and snap["chess960"]
     assert snap["moves"]["uci"] == MOVES[:4] and table.session.config.game.chess960   # the next game too

@@ -10,6 +10,7 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from firmware.session.commands import SessionError
+from firmware.session.game_commands import offer_draw, set_round
 from tests.firmware.session_support import Table
 
 from .mosquitto import CLUB
@@ -33,7 +34,7 @@ async def test_the_hub_names_the_players_and_sets_the_round_on_the_board(broker,
         table.setup()
         table.play_all("e2e4 e7e5")
         with pytest.raises(SessionError, match="from move 20 on .this is move 2."):
-            table.session.offer_draw(0)
+            offer_draw(table.session, 0)
         table.play_all(" ".join(SCHOLAR[2:]))
         await until(app.hub, lambda: "1" in app.hub.boards and app.hub.boards["1"].over)
         pgn = next((table.tmp_path / "state" / "games").glob("*.pgn")).read_text()
@@ -87,13 +88,13 @@ def test_a_pairing_mid_game_renames_the_players_and_keeps_the_moves(tmp_path):
     table = Table(tmp_path, time_control="300")
     table.setup()
     table.play_all("e2e4 e7e5")
-    table.session.set_round("Ada", "Bo", time_control="600+5", round="2")
+    set_round(table.session, "Ada", "Bo", time_control="600+5", round="2")
     snap = table.session.snapshot()
     assert snap["players"] == {"white": "Ada", "black": "Bo"} and snap["moves"]["uci"] == ["e2e4", "e7e5"]
     assert snap["time_control"] == "300"        # the game in progress keeps its clock
     assert table.session.config.game.time_control == "600+5"   # the next game has the round's
     with pytest.raises(SessionError, match="time control"):
-        table.session.set_round("Ada", "Bo", time_control="five minutes")
+        set_round(table.session, "Ada", "Bo", time_control="five minutes")
 
 
 def test_draw_offers_from_move_n_is_also_a_board_setting_and_the_gesture_says_why(tmp_path):
@@ -101,9 +102,9 @@ def test_draw_offers_from_move_n_is_also_a_board_setting_and_the_gesture_says_wh
     table.setup()
     table.play_all("e2e4 e7e5")
     with pytest.raises(SessionError, match="allowed from move 3 on"):
-        table.session.offer_draw(0)
+        offer_draw(table.session, 0)
     table.play_all("g1f3 b8c6")
-    table.session.offer_draw(0)     # move 3: allowed
+    offer_draw(table.session, 0)     # move 3: allowed
     assert table.session.snapshot()["draw_offer"] == "white"
 
 

@@ -6,6 +6,7 @@ import pytest
 from chess_core import KNIGHT, ROOK, Position, Termination
 from firmware.referee.match import BoardChanged, GameOver, Match, MatchConfig, MoveMade, Reopened
 from firmware.session.session import SessionError
+from firmware.session.game_commands import choose_promotion, correct, resign
 
 from .session_support import Table
 from .test_match import Table as Hands
@@ -52,7 +53,7 @@ def test_a_rook_chosen_just_after_the_queen_stalemated_plays_on(tmp_path):
     seen = []
     session.subscribe(seen.append)
     assert session.state().promotion is not None   # the page still offers the choice
-    session.choose_promotion("r", table.t)
+    choose_promotion(session, "r", table.t)
     snap = session.snapshot()
     assert snap["moves"]["uci"] == ["g7g8r"] and snap["moves"]["san"] == ["g8=R"]
     assert not snap["over"] and snap["result"] == "*" and snap["status"] == "Black to move"
@@ -68,7 +69,7 @@ def test_a_rook_chosen_just_after_the_queen_stalemated_plays_on(tmp_path):
 def test_a_knight_chosen_just_after_the_stalemate_draws_by_the_dead_position(tmp_path):
     table = _stalemated(tmp_path)
     session = table.session
-    session.choose_promotion("n", table.t)
+    choose_promotion(session, "n", table.t)
     table.wait(0.5)
     assert session.game.moves[-1].promotion == KNIGHT
     assert session.game.outcome.termination is Termination.INSUFFICIENT_MATERIAL
@@ -82,13 +83,13 @@ def test_the_misread_mating_capture_is_corrected_and_the_game_goes_on(tmp_path):
     table = _mated_by_the_wrong_capture(tmp_path)
     session = table.session
     assert [(m.uci(), en) for m, en, _ in session.state().corrections] == [("b7a8q", "bxa8=Q")]
-    session.correct("b7a8q", table.t)
+    correct(session, "b7a8q", table.t)
     snap = session.snapshot()
     assert snap["moves"]["san"] == ["bxa8=Q"] and not snap["over"] and snap["status"] == "Black to move"
     record = session.file.recorder.load()
     assert record.moves == ["b7a8q"] and record.get_outcome() is None and '[Result "*"]' in _pgn(table)
     assert [(m.uci(), en) for m, en, _ in session.state().corrections] == [("b7c8q", "bxc8=Q#")]
-    session.correct("b7c8q", table.t)   # and back: mate again
+    correct(session, "b7c8q", table.t)   # and back: mate again
     snap = session.snapshot()
     assert snap["over"] and snap["result"] == "1-0" and snap["status"] == "White wins by checkmate"
     assert session.file.recorder.load().get_outcome().termination is Termination.CHECKMATE
@@ -100,7 +101,7 @@ def test_once_the_opponent_has_started_the_ending_stands(tmp_path):
     table.lift("a1")   # Black takes its king: the game is over for them
     assert session.state().promotion is None
     with pytest.raises(SessionError, match="g8=Q stands"):
-        session.choose_promotion("r", table.t)
+        choose_promotion(session, "r", table.t)
     assert [m.uci() for m in session.game.moves] == ["g7g8q"]
     assert session.game.outcome.termination is Termination.STALEMATE
 
@@ -108,7 +109,7 @@ def test_once_the_opponent_has_started_the_ending_stands(tmp_path):
     mated.lift("h7")
     assert mated.session.state().corrections == ()
     with pytest.raises(SessionError, match="over"):
-        mated.session.correct("b7a8q", mated.t)
+        correct(mated.session, "b7a8q", mated.t)
     assert [m.uci() for m in mated.session.game.moves] == ["b7c8q"]
 
 
@@ -119,9 +120,9 @@ def test_a_result_decided_off_the_board_is_not_reopened_by_a_promotion(tmp_path)
     table.place("a8")
     table.wait(1)
     session = table.session
-    session.resign("black", table.t)
+    resign(session, "black", table.t)
     with pytest.raises(SessionError, match="over"):
-        session.choose_promotion("r", table.t)
+        choose_promotion(session, "r", table.t)
     assert [m.uci() for m in session.game.moves] == ["a7a8q"]
     assert session.game.outcome.termination is Termination.RESIGNATION
 
@@ -158,6 +159,6 @@ async def test_an_online_game_the_board_stalemated_stays_ended(tmp_path):
     assert session.game.outcome.termination is Termination.STALEMATE
     assert session.state().promotion is None and session.referee.match.amendable() is False
     with pytest.raises(SessionError, match="over"):
-        session.choose_promotion("r", table.t)
+        choose_promotion(session, "r", table.t)
     assert [m.uci() for m in session.game.moves] == ["g7g8q"]
     await session.aclose()

@@ -13,6 +13,7 @@ from chess_core import parse_square
 from firmware.config import with_overrides
 from firmware.referee.feedback import LedStyle
 from firmware.session.commands import SessionError
+from firmware.session.game_commands import button, takeback
 from tests.firmware.opponents.helpers import fill_the_queue
 from tests.firmware.session_support import Table
 
@@ -76,7 +77,7 @@ async def test_a_hint_lights_python_chess_best_move_says_it_and_marks_the_pgn(tm
     board.push_uci("e2e4")
     board.push_uci("e7e5")
     san_en = board.san(expected)
-    table.session.button("hint")
+    button(table.session, "hint")
     await table.session.coach.settled()
     assert lit(table) == {chess.square_name(expected.from_square): STYLE.hint,
                           chess.square_name(expected.to_square): STYLE.hint}
@@ -93,7 +94,7 @@ async def test_a_side_not_coached_gets_no_hint(tmp_path):
     table = coached_table(tmp_path, white=True)
     table.play("e2e4")
     with pytest.raises(SessionError) as refused:
-        table.session.button("hint")
+        button(table.session, "hint")
     assert refused.value.key == "not_coached"
     await table.session.coach.settled()
 
@@ -119,7 +120,7 @@ async def test_a_blunder_shows_for_a_moment_says_the_better_move_and_invites_a_t
     assert STYLE.blunder in lit(table).values()          # still within the moment
     table.wait(1.5)
     assert STYLE.blunder not in lit(table).values()      # the moment is over: the game's LEDs
-    table.session.takeback()
+    takeback(table.session)
     table.wait(0.5)
     game = await pgn_game(table)
     assert [m.uci() for m in game.mainline_moves()] == ["f2f3", "e7e5"]
@@ -146,7 +147,7 @@ async def test_closing_the_session_stops_the_coachs_search_and_its_engine(tmp_pa
 
     table = coached_table(tmp_path, white=True, depth=0, movetime_ms=60_000)
     table.play_all("e2e4 e7e5")
-    table.session.button("hint")
+    button(table.session, "hint")
     await asyncio.sleep(0)       # (the search starts)
     assert table.session.coach._tasks
     started = time.monotonic()
@@ -197,7 +198,7 @@ async def test_a_judged_move_refused_by_a_full_queue_is_left_out_not_called_a_fa
             table.play("e2e4")                              # a coached move, judged while the queue is full
             await table.session.coach.settled()
         state = table.session.state()
-        assert state.failed_helpers == () and table.session.failed_helpers == []
+        assert state.failed_helpers == () and table.session.failed_helpers == ()
         assert state.notice is None                          # nothing said of that move: left out
         assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
         assert any("busy" in r.getMessage() for r in caplog.records)    # the journal says why, quietly
@@ -208,4 +209,4 @@ async def test_a_judged_move_refused_by_a_full_queue_is_left_out_not_called_a_fa
     table.play("e7e5")
     table.play("g1f3")                                       # the queue has room again: judged as before
     await table.session.coach.settled()
-    assert table.session.state().notice is not None and table.session.failed_helpers == []
+    assert table.session.state().notice is not None and table.session.failed_helpers == ()

@@ -24,6 +24,7 @@ from chess_core import QUEEN, Game, Move, Position, san
 from chess_core.dead import is_dead
 from chess_core.squares import square_name
 from firmware.session.session import SessionError
+from firmware.session.game_commands import choose_promotion, correct
 
 from .session_support import Table
 
@@ -87,13 +88,13 @@ def test_the_correction_offer_keeps_the_players_square_and_piece(setup, target, 
         session = table.session
         start = Position(fen)
         if chosen_before and not in_hand:
-            session.choose_promotion(chosen_before, table.t)
+            choose_promotion(session, chosen_before, table.t)
         to = targets[target]
         pawn_name, to_name = square_name(pawn), square_name(to)
         order = [to_name, pawn_name] if victim_first else [pawn_name, to_name]
         table.lift(order[0])
         if chosen_before and in_hand:   # the page's "Promote to:" while the pawn is in the hand
-            session.choose_promotion(chosen_before, table.t)
+            choose_promotion(session, chosen_before, table.t)
         table.lift(order[1])
         table.place(to_name)
         table.wait(1)
@@ -111,17 +112,17 @@ def test_the_correction_offer_keeps_the_players_square_and_piece(setup, target, 
                 other = next(t for t in targets if t != said)
                 with pytest.raises(SessionError):
                     if action == "correct":
-                        session.correct(Move(pawn, other, piece).uci(), table.t)
+                        correct(session, Move(pawn, other, piece).uci(), table.t)
                     else:   # (another piece than the move's: choosing the piece it has is no change)
-                        session.choose_promotion(value if value != PIECES[piece - 2] else PIECES[(piece - 1) % 4], table.t)
+                        choose_promotion(session, value if value != PIECES[piece - 2] else PIECES[(piece - 1) % 4], table.t)
             elif action == "correct":
                 offered = [m for m, _, _ in session.state().corrections]
                 assert offered, "a capture on the other square explains the board as well"
                 chosen = offered[value % len(offered)]
-                session.correct(chosen.uci(), table.t)
+                correct(session, chosen.uci(), table.t)
                 said = chosen.to_square
             else:
-                session.choose_promotion(value, table.t)
+                choose_promotion(session, value, table.t)
                 piece = "nbrq".index(value) + 2
             table.wait(0.5)
             check(table, start, pawn, said, piece, open_=not started)
@@ -161,12 +162,12 @@ def test_a_rook_chosen_then_the_square_corrected_stays_a_rook(tmp_path):
     table.setup(fen)
     session = table.session
     table.lift("b7")
-    session.choose_promotion("r", table.t)
+    choose_promotion(session, "r", table.t)
     table.lift("c8")     # (the hand took the c8 knight: the board records bxc8, the player meant a8)
     table.place("c8")
     table.wait(1)
     assert [m.uci() for m in session.game.moves] == ["b7c8r"]
     assert [(m.uci(), en) for m, en, _ in session.state().corrections] == [("b7a8r", "bxa8=R")]
-    session.correct("b7a8r", table.t)
+    correct(session, "b7a8r", table.t)
     assert [m.uci() for m in session.game.moves] == ["b7a8r"]
     assert [(m.uci(), en) for m, en, _ in session.state().corrections] == [("b7c8r", "bxc8=R+")]

@@ -20,6 +20,7 @@ from durable.atomic_file import write_atomically as atomic_write
 from chess_core import BLACK, STARTING_FEN
 from firmware.session.recorder import GameRecord, NextGame, Recorder
 from firmware.session.saving import CORNERS
+from firmware.session.game_commands import resign
 
 from .session_support import Table
 
@@ -129,7 +130,7 @@ def test_a_new_game_chosen_while_the_disk_is_full_is_saved_once_it_is_not(tmp_pa
     table = Table(tmp_path, white="Ada", black="Bob")
     table.setup()
     table.play("e2e4")
-    table.session.resign(0)
+    resign(table.session, 0)
     recorder = table.session.file.recorder
     finished = recorder.current_path.read_text()
     real_save = recorder.save_next
@@ -176,7 +177,7 @@ def test_a_finished_game_not_saved_on_a_full_disk_is_written_before_the_next_gam
     monkeypatch.setattr(os, "write", write)
     table.play("g1f3")
     if how != "abandoned":
-        table.session.resign(BLACK)                     # over, and not saved
+        resign(table.session, BLACK)                     # over, and not saved
     assert "storage is full" in table.session.snapshot(table.t)["save_problem"]
     if how in ("page", "abandoned"):
         table.session.new_game(white="Carla", black="Dan", time_control="600+10")

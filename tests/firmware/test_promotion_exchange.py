@@ -8,6 +8,7 @@ from chess_core import KNIGHT, QUEEN, ROOK
 from firmware.commands.replay import replay
 from firmware.referee.feedback import LedStyle
 from firmware.referee.match import MatchConfig
+from firmware.session.game_commands import button, choose_promotion
 from tests.fakes.hands import stepped_lines
 from tests.firmware.session_support import Table
 
@@ -106,7 +107,7 @@ def test_the_page_under_promotes_after_the_exchange(tmp_path):
     table = _promoted(tmp_path)
     table.lift("e8", wait=1.5)
     table.place("e8", wait=1.0)
-    table.session.choose_promotion("n")
+    choose_promotion(table.session, "n")
     assert table.session.snapshot()["moves"]["san"] == ["e8=N"]
     table.lift("e8", wait=0.5)     # straightening the knight changes nothing
     table.place("e8", wait=1.0)
@@ -115,7 +116,7 @@ def test_the_page_under_promotes_after_the_exchange(tmp_path):
 
 def test_the_promote_button_cycles_and_the_exchange_does_not(tmp_path):
     table = _promoted(tmp_path)
-    table.session.button("promote")
+    button(table.session, "promote")
     assert table.session.game.moves[-1].promotion == ROOK
     table.lift("e8", wait=1.0)
     table.place("e8", wait=1.0)
@@ -174,6 +175,6 @@ def test_the_page_is_told_when_the_choice_came_too_late(tmp_path):
     table = _promoted(tmp_path)
     table.lift("a2", wait=0.5)          # Black has begun: the promotion stands
     with pytest.raises(SessionError, match="e8=Q stands"):
-        table.session.choose_promotion("r")
-    table.session.choose_promotion("q")   # the piece it is: nothing to change, no error
+        choose_promotion(table.session, "r")
+    choose_promotion(table.session, "q")   # the piece it is: nothing to change, no error
     assert table.session.game.moves[-1].promotion == QUEEN

@@ -22,6 +22,7 @@ from board_driver.backends.sim_leds import RecordingLedSink
 from chess_core import Position, parse_square
 from firmware.config import loads_config
 from firmware.service import Service, resume_events
+from firmware.session.game_commands import resign
 from tests.fakes.hands import capture_game
 
 
@@ -366,7 +367,7 @@ async def test_every_change_of_the_session_comes_through_its_door(tmp_path):
     session = service.session
     assert session.live
     with pytest.raises(RuntimeError, match="door"):
-        session.resign("white")
+        resign(session, "white")
     assert session.game.outcome is None
     with pytest.raises(SessionError):   # (no draw offered: refused, and said so to the sender)
         await session.door.send(Command("accept_draw", ("white",)))

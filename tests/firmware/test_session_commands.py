@@ -7,6 +7,7 @@ from chess_core import BLACK, WHITE
 from firmware.session.view import feedback_state
 from firmware.referee.feedback import LedStyle
 from firmware.session.session import SessionError
+from firmware.session.game_commands import accept_draw, claim_draw, correct, decline_draw, offer_draw, pause, resign, resume, takeback, update_settings
 
 from .session_support import Table
 
@@ -17,46 +18,46 @@ def test_resign_from_the_companion(tmp_path):
     table = Table(tmp_path)
     table.setup()
     table.play("e2e4")
-    table.session.resign("black")
+    resign(table.session, "black")
     assert table.session.snapshot()["status"] == "White wins by resignation"
     with pytest.raises(SessionError, match="over"):
-        table.session.resign(WHITE)
+        resign(table.session, WHITE)
 
 
 def test_commands_before_the_game_are_refused(tmp_path):
     table = Table(tmp_path)
     with pytest.raises(SessionError, match="set up the pieces"):
-        table.session.resign(WHITE)
+        resign(table.session, WHITE)
     with pytest.raises(SessionError, match="colour"):
         table.setup()
-        table.session.resign("green")
+        resign(table.session, "green")
 
 
 def test_a_draw_offered_and_accepted(tmp_path):
     table = Table(tmp_path)
     table.setup()
     table.play("e2e4")
-    table.session.offer_draw("white")
+    offer_draw(table.session, "white")
     assert table.session.snapshot()["draw_offer"] == "white"
     with pytest.raises(SessionError, match="no draw offer"):
-        table.session.accept_draw("white")
-    table.session.accept_draw("black")
+        accept_draw(table.session, "white")
+    accept_draw(table.session, "black")
     assert table.session.snapshot()["status"] == "Draw by agreement"
 
 
 def test_a_draw_offered_and_declined(tmp_path):
     table = Table(tmp_path)
     table.setup()
-    table.session.offer_draw(WHITE)
-    table.session.decline_draw(BLACK)
+    offer_draw(table.session, WHITE)
+    decline_draw(table.session, BLACK)
     assert table.session.snapshot()["draw_offer"] is None
 
 
 def test_offers_from_both_sides_make_an_agreement(tmp_path):
     table = Table(tmp_path)
     table.setup()
-    table.session.offer_draw(BLACK)
-    table.session.offer_draw(WHITE)
+    offer_draw(table.session, BLACK)
+    offer_draw(table.session, WHITE)
     assert table.session.game.outcome.termination.value == "agreement"
 
 
@@ -64,9 +65,9 @@ def test_a_draw_claim_must_be_valid(tmp_path):
     table = Table(tmp_path)
     table.setup()
     with pytest.raises(SessionError, match="no draw can be claimed"):
-        table.session.claim_draw()
+        claim_draw(table.session)
     table.play_all("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1", think=0.2)
-    table.session.claim_draw(move="Ng8")  # the move that repeats the position a third time
+    claim_draw(table.session, move="Ng8")  # the move that repeats the position a third time
     snap = table.session.snapshot()
     assert snap["status"] == "Draw by threefold repetition" and snap["moves"]["san"][-1] == "Ng8"
 
@@ -75,14 +76,14 @@ def test_pausing_stops_both_clocks(tmp_path):
     table = Table(tmp_path, time_control="60")
     table.setup()
     table.play("e2e4", think=0)
-    table.session.pause()
+    pause(table.session)
     snap = table.session.snapshot()
     assert snap["clocks"]["paused"] and snap["clocks"]["running"] is None
     assert snap["status"] == "Clock paused"
     paused_black = snap["clocks"]["black"]
     table.wait(20)
     assert table.session.snapshot()["clocks"]["black"] == paused_black
-    table.session.resume()
+    resume(table.session)
     table.wait(2)
     snap = table.session.snapshot()
     assert snap["clocks"]["running"] == "black" and not snap["clocks"]["paused"]
@@ -95,7 +96,7 @@ def test_a_move_made_while_the_clock_is_paused_is_held_and_earns_no_increment(tm
     table = Table(tmp_path, time_control="60+5")
     table.setup()
     table.play("e2e4", think=0)
-    table.session.pause()
+    pause(table.session)
     paused = table.session.snapshot()["clocks"]
     table.play("e7e5", think=0)
     table.wait(10)
@@ -108,7 +109,7 @@ def test_a_move_made_while_the_clock_is_paused_is_held_and_earns_no_increment(tm
     assert snap["status_fr"] == ("Pendule arrêtée : remettez le pion de e5 en e7, puis relancez la pendule "
                                  "pour continuer")
     assert snap["problems"] == []   # a held move is no misread
-    table.session.resume()
+    resume(table.session)
     table.wait(1)
     snap = table.session.snapshot()
     assert [m.uci() for m in table.session.game.moves] == ["e2e4"]   # still to be put back first
@@ -125,11 +126,11 @@ def test_a_move_made_while_the_clock_is_paused_is_held_and_earns_no_increment(tm
 def test_a_piece_lifted_while_the_clock_is_paused_and_put_back_is_no_touch_move(tmp_path):
     table = Table(tmp_path, time_control="60", touch_move=True)
     table.setup()
-    table.session.pause()
+    pause(table.session)
     table.lift("g1")
     assert set(table.session.snapshot()["wrong"]) == {"g1"}
     table.place("g1")
-    table.session.resume()
+    resume(table.session)
     snap = table.session.snapshot()
     assert snap["wrong"] == [] and snap["touched"] is None and snap["status"] == "White to move"
     table.play("e2e4")
@@ -140,7 +141,7 @@ def test_a_takeback_from_the_companion_shows_the_pieces_to_put_back(tmp_path):
     table = Table(tmp_path, takebacks=True)
     table.setup()
     table.play_all("e2e4 e7e5")
-    table.session.takeback()
+    takeback(table.session)
     snap = table.session.snapshot()
     assert snap["status"] == "Take back e5: put the pawn back on e7"
     assert snap["status_fr"] == "Reprenez e5 : remettez le pion en e7"
@@ -157,7 +158,7 @@ def test_takebacks_can_be_refused(tmp_path):
     table.setup()
     table.play("e2e4")
     with pytest.raises(SessionError, match="takebacks are not allowed"):
-        table.session.takeback()
+        takeback(table.session)
 
 
 def test_a_takeback_on_the_board(tmp_path):
@@ -216,15 +217,15 @@ def test_a_new_game_with_a_bad_time_control_is_refused(tmp_path):
 def test_settings_change_at_once(tmp_path):
     table = Table(tmp_path)
     table.setup()
-    table.session.update_settings(show_legal_squares=False, white="Ada")
+    update_settings(table.session, show_legal_squares=False, white="Ada")
     table.lift("g1")
     assert table.lit_names() == {"g1"}
     assert table.session.snapshot()["players"]["white"] == "Ada"
     assert table.session.file.recorder.load().white == "Ada"
     with pytest.raises(SessionError, match="port"):
-        table.session.update_settings(port=80)
+        update_settings(table.session, port=80)
     with pytest.raises(SessionError, match="game.touch_move"):
-        table.session.update_settings(touch_move="yes")
+        update_settings(table.session, touch_move="yes")
 
 
 # -- results decided off the board are not undone by a takeback (review of the restructure) ---------
@@ -238,7 +239,7 @@ def test_a_takeback_never_undoes_a_flag_a_resignation_or_a_draw(tmp_path):
     table.wait(10)                                    # White's flag falls
     assert table.session.snapshot()["status"] == "Black wins on time"
     with pytest.raises(SessionError, match="over"):
-        table.session.takeback()
+        takeback(table.session)
     assert table.session.snapshot()["status"] == "Black wins on time"
     assert [m.uci() for m in table.session.game.moves] == ["e2e4", "e7e5"]
 
@@ -248,7 +249,7 @@ def test_a_mate_taken_back_is_no_longer_over_in_the_saved_game(tmp_path):
     table.setup()
     table.play_all("f2f3 e7e5 g2g4 d8h4")
     assert table.session.game.is_over
-    table.session.takeback()
+    takeback(table.session)
     assert not table.session.game.is_over and table.session.live
     restarted = table.new_session()
     assert restarted.restore(table.t)
@@ -260,7 +261,7 @@ def test_pausing_as_a_flag_falls_leaves_the_game_over_not_paused(tmp_path):
     table = Table(tmp_path, time_control="5", fen=fen, clock_start="at_once")
     table.setup(fen)
     table.t += 10                                      # White's flag fell while nobody polled
-    table.session.pause(table.t)
+    pause(table.session, table.t)
     assert table.session.game.is_over and table.session.phase.over
 
 
@@ -271,12 +272,12 @@ def test_an_online_game_restored_after_a_restart_stays_online_before_the_server_
     table.setup()
     table.play_all("e2e4 e7e5")
     table.session.file.record.online_id = "abcd1234"      # (an online game: its record keeps the server's id)
-    table.session.update_settings(white="Ann")        # saved with it
+    update_settings(table.session, white="Ann")        # saved with it
     restarted = table.new_session()
     assert restarted.restore(table.t)
     assert not restarted.seat.assisted
     with pytest.raises(SessionError, match="server"):
-        restarted.pause(table.t)
+        pause(restarted, table.t)
     assert not feedback_state(restarted, table.t).show_legal
 
 
@@ -297,8 +298,8 @@ def test_a_move_recorded_wrong_is_put_right_from_the_page(tmp_path):
     state = session.state()
     assert [(m.uci(), en, fr) for m, en, fr in state.corrections] == [("c2c8", "Qxc8+", "Dxc8+")]
     with pytest.raises(SessionError, match="c2c8"):
-        session.correct("c2h7")
-    session.correct("c2c8")
+        correct(session, "c2h7")
+    correct(session, "c2c8")
     assert [m.uci() for m in session.game.moves] == ["c2c8"]
     assert [m.uci() for m, _, _ in session.state().corrections] == ["c2g6"]   # (and back, if that was wrong)
     assert session.file.recorder.load().moves == ["c2c8"]
@@ -306,7 +307,7 @@ def test_a_move_recorded_wrong_is_put_right_from_the_page(tmp_path):
 
 def test_the_state_carries_the_led_and_engine_settings_as_configured(tmp_path):
     table = Table(tmp_path)
-    table.session.update_settings(leds={"brightness": 0.25}, engine={"level": 3, "elo": 1500, "move_time": 2.5})
+    update_settings(table.session, leds={"brightness": 0.25}, engine={"level": 3, "elo": 1500, "move_time": 2.5})
     settings = table.session.snapshot()["settings"]
     assert (settings["brightness"], settings["engine_level"], settings["engine_elo"], settings["engine_move_time"]) \
         == (0.25, 3, 1500, 2.5)

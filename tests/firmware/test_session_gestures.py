@@ -7,6 +7,7 @@ from chess_core import BISHOP, KNIGHT, QUEEN, ROOK, WHITE, parse_square
 from firmware.referee.feedback import LedStyle
 
 from firmware.session.state import Phase
+from firmware.session.game_commands import button, choose_promotion
 
 from .session_support import Table
 
@@ -131,14 +132,14 @@ def test_the_promote_button_cycles_the_promotion_and_lifting_the_new_piece_does_
     assert table.session.snapshot()["promotion"]["square"] == "b8"
     assert table.lit_names(STYLE.promotion, blink_on=True) == {"b8"}
     for expected in (ROOK, BISHOP, KNIGHT, QUEEN, ROOK):
-        table.session.button("promote")
+        button(table.session, "promote")
         table.lift("b8")   # the exchange, or straightening the piece: no choice
         table.place("b8")
         assert table.session.game.moves[-1].promotion == expected
     assert [m.uci() for m in table.session.game.moves] == ["b7b8r"]
     table.play("h7h6")  # the opponent moves: the choice is final
     assert table.session.snapshot()["promotion"] is None
-    table.session.button("promote")
+    button(table.session, "promote")
     assert [m.uci() for m in table.session.game.moves] == ["b7b8r", "h7h6"]
     saved = table.session.file.recorder.load()
     assert saved.moves == ["b7b8r", "h7h6"]
@@ -146,7 +147,7 @@ def test_the_promote_button_cycles_the_promotion_and_lifting_the_new_piece_does_
 
 def test_choosing_the_promotion_from_the_companion(tmp_path):
     table = _promote(tmp_path)
-    table.session.choose_promotion("n")
+    choose_promotion(table.session, "n")
     assert table.session.game.moves[-1].promotion == KNIGHT
     assert table.session.snapshot()["moves"]["san"] == ["b8=N"]
     assert table.session.game.turn != WHITE
@@ -158,14 +159,14 @@ def test_buttons_do_what_the_gestures_do(tmp_path):
     from firmware.session.session import SessionError
 
     table = _promote(tmp_path)
-    table.session.button("promote")
+    button(table.session, "promote")
     assert table.session.game.moves[-1].promotion == ROOK
-    table.session.button("draw")
+    button(table.session, "draw")
     assert table.session.snapshot()["draw_offer"] == "black"
-    table.session.button("resign_black")
+    button(table.session, "resign_black")
     assert table.session.snapshot()["status"] == "White wins by resignation"
     with pytest.raises(SessionError, match="no button"):
-        table.session.button("eject")
+        button(table.session, "eject")
 
 
 def test_the_snapshot_offers_the_moves_that_explain_the_board_as_well(tmp_path):
@@ -184,7 +185,7 @@ def test_a_draw_offered_too_early_by_gesture_is_told_on_the_page_until_the_next_
     table = Table(tmp_path, draw_offers_from_move=3)
     table.setup()
     table.play_all("e2e4 e7e5")
-    table.session.button("draw")                  # as the kings' draw gesture does
+    button(table.session, "draw")                  # as the kings' draw gesture does
     online = to_json(table.session.state(table.t))["online"]
     assert online["notice"] == "Draw offers are allowed from move 3 on (this is move 2): play on."
     assert online["notice_fr"] == "La nulle se propose à partir du coup 3 (c’est le coup 2) : jouez."

@@ -8,6 +8,7 @@ import pytest
 from chess_core import BLACK, WHITE, Move, Outcome, Termination, parse_square
 from firmware.opponents.base import GameEnd, GameSync, Offer, OfferKind, Opponent, Player, ServerClock
 from firmware.referee.feedback import LedStyle
+from firmware.session.game_commands import accept_draw, resign
 
 from .session_support import Table
 
@@ -108,7 +109,7 @@ async def test_a_wrong_execution_of_the_opponents_move_is_pointed_out(tmp_path):
 async def test_decisions_are_carried_to_the_opponent(tmp_path):
     table, opponent = await _table(tmp_path, {})
     table.play("e2e4")
-    table.session.resign(WHITE)
+    resign(table.session, WHITE)
     await table.session.aclose()
     assert opponent.actions == ["RESIGN"]
 
@@ -119,7 +120,7 @@ async def test_a_draw_offered_by_the_opponent_is_accepted_on_the_companion(tmp_p
     opponent.listener.offer(Offer(OfferKind.DRAW, BLACK))
     assert table.session.snapshot()["draw_offer"] == "black"
     assert table.lit_names(STYLE.draw) == {"e1", "e8"}
-    table.session.accept_draw(WHITE)
+    accept_draw(table.session, WHITE)
     await table.session.aclose()
     assert table.session.snapshot()["status"] == "Draw by agreement"
     assert opponent.actions == ["ACCEPT_DRAW"]

@@ -17,6 +17,7 @@ from firmware.opponents.factory import NotLoggedIn, build_opponent, engine_side,
 from firmware.opponents.lichess.opponent import LichessOpponent
 from firmware.service import Service
 from firmware.session.session import SessionError
+from firmware.session.game_commands import choose_promotion, pause, update_settings
 
 from .session_support import Table
 
@@ -71,7 +72,7 @@ def test_the_snapshot_says_who_plays_the_other_side_and_what_comes_next(tmp_path
     assert snap["next_promotion"] == "q" and snap["takeback_offer"] is None
     assert snap["lichess"] == {"logged_in": False, "account": None, "connected": False, "link": None, "game": None,
                                "status": None}
-    table.session.choose_promotion("n")
+    choose_promotion(table.session, "n")
     assert table.session.snapshot()["next_promotion"] == "n"
     table.play("e7e8n")
     assert table.session.snapshot()["next_promotion"] == "q"   # back to a queen after each promotion
@@ -207,7 +208,7 @@ async def test_an_online_clock_is_the_servers_and_pausing_is_refused(tmp_path):
     clocks = session.snapshot()["clocks"]
     assert (clocks["white"], clocks["black"], clocks["running"]) == (60_000, 48_000, "black")
     with pytest.raises(SessionError, match="server's"):
-        session.pause()
+        pause(session)
 
 
 def test_an_engine_on_alternate_sides_changes_colour_with_each_game_and_its_name_follows(tmp_path):
@@ -235,7 +236,7 @@ def test_the_default_names_read_in_french_and_a_given_name_as_given(tmp_path):
     snap = table.session.snapshot()
     assert snap["players"] == {"white": "White", "black": "Black"}
     assert snap["players_fr"] == {"white": "Blancs", "black": "Noirs"}
-    table.session.update_settings(white="Anna")
+    update_settings(table.session, white="Anna")
     snap = table.session.snapshot()
     assert snap["players_fr"] == {"white": "Anna", "black": "Noirs"}
     assert table.session.file.recorder.load().white == "Anna"
@@ -291,7 +292,7 @@ def test_the_details_of_refusals_read_in_french_too(tmp_path):
     asyncio.run(session.start_opponent(quiet))
     refused = []
     for command in (lambda: session.seat.takeovers.take_over("black"), lambda: session.seat.lichess.login("two words"),
-                    lambda: session.seat.lichess.login(" "), lambda: session.update_settings(engine={"elo": 300})):
+                    lambda: session.seat.lichess.login(" "), lambda: update_settings(session, engine={"elo": 300})):
         with pytest.raises(SessionError) as caught:
             command()
         refused.append(caught.value)

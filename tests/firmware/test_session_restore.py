@@ -9,6 +9,7 @@ from chess_core import BLACK, WHITE, parse_square
 from firmware.session.view import feedback_state
 from firmware.referee.feedback import LedStyle
 from firmware.session.session import SessionError
+from firmware.session.game_commands import resign, set_round, takeback
 
 from .session_support import START_OCCUPIED, Table
 
@@ -76,9 +77,9 @@ def test_moves_made_before_the_restart_are_final(tmp_path):
     table.play_all("e2e4 e7e5")
     session = restart(table)
     with pytest.raises(SessionError, match="before a restart"):
-        session.takeback()
+        takeback(session)
     table.play("d2d4")
-    session.takeback()
+    takeback(session)
     table.lift("d4")
     table.place("d2")
     assert [m.uci() for m in session.game.moves] == ["e2e4", "e7e5"]
@@ -88,7 +89,7 @@ def test_a_finished_game_shows_its_result_until_the_next_one(tmp_path):
     table = Table(tmp_path, white="Ada", black="Bob")
     table.setup()
     table.play_all("e2e4 e7e5")
-    table.session.resign(BLACK)
+    resign(table.session, BLACK)
     session = restart(table)
     assert session.snapshot()["status"] == "White wins by resignation"
     assert feedback_state(session, table.t).outcome is not None
@@ -103,7 +104,7 @@ def test_a_finished_game_shows_its_result_until_the_next_one(tmp_path):
 def test_a_game_in_the_start_position_after_a_finished_one_starts_at_once(tmp_path):
     table = Table(tmp_path)
     table.setup()
-    table.session.resign(WHITE)
+    resign(table.session, WHITE)
     table.board.set_occupied(0)
     table.wait(1)
     table.board.stop()  # the pieces are set up while the power is off
@@ -141,7 +142,7 @@ def test_a_new_game_chosen_but_not_set_up_waits_for_its_pieces_after_a_restart(t
     table.setup()
     table.play_all("e2e4 e7e5")
     if old_game == "finished":
-        table.session.resign(BLACK)
+        resign(table.session, BLACK)
     table.session.new_game(white="Carla", black="Dan", time_control="600+10", rules="casual")
     session = reboot(table)
     snap = session.snapshot()
@@ -163,7 +164,7 @@ def test_the_latest_choice_of_a_new_game_is_the_one_kept(tmp_path):
     table = Table(tmp_path, white="Ada", black="Bob")
     table.setup()
     table.play_all("e2e4 e7e5")
-    table.session.resign(WHITE)
+    resign(table.session, WHITE)
     table.session.new_game(white="Carla", black="Dan", time_control="600+10")
     table.session.new_game(white="Eve", black="Finn", time_control="900")
     session = reboot(table)
@@ -180,8 +181,8 @@ def test_a_club_pairing_waiting_for_its_pieces_survives_a_restart(tmp_path):
     table = Table(tmp_path, white="Ada", black="Bob")
     table.setup()
     table.play("e2e4")
-    table.session.resign(BLACK)
-    table.session.set_round("Ivy", "Jon", round="3", event="Club night", time_control="900+5")
+    resign(table.session, BLACK)
+    set_round(table.session, "Ivy", "Jon", round="3", event="Club night", time_control="900+5")
     session = reboot(table)
     snap = session.snapshot()
     assert snap["players"] == {"white": "Ivy", "black": "Jon"} and not snap["over"]
@@ -192,7 +193,7 @@ def test_a_chosen_chess960_game_keeps_its_start_position_across_a_restart(tmp_pa
     table = Table(tmp_path)
     table.setup()
     table.play("e2e4")
-    table.session.resign(WHITE)
+    resign(table.session, WHITE)
     table.session.new_game(variant="chess960")
     chosen = table.session.game.start_fen
     session = reboot(table)
@@ -203,7 +204,7 @@ def test_once_the_chosen_game_begins_nothing_of_the_old_game_or_the_choice_comes
     table = Table(tmp_path, white="Ada", black="Bob")
     table.setup()
     table.play_all("e2e4 e7e5")
-    table.session.resign(BLACK)
+    resign(table.session, BLACK)
     old_pgn = table.session.file.record.pgn_name
     table.session.new_game(white="Carla", black="Dan")
     table.board.set_occupied(0)
@@ -228,7 +229,7 @@ async def test_the_opponent_chosen_for_a_new_game_plays_it_after_a_restart(tmp_p
     table = Table(tmp_path, white="Ada", black="Bob")
     table.setup()
     table.play("e2e4")
-    table.session.resign(WHITE)
+    resign(table.session, WHITE)
     table.session.new_game(opponent="engine", engine_side="white", engine_level=3, black="Carla")
     try:
         await table.session.wait_idle()
@@ -252,7 +253,7 @@ async def test_two_players_chosen_after_a_game_against_the_engine_play_without_i
     table = Table(tmp_path, white="Ada", black="Bob", opponent="engine")
     table.setup()
     table.play("e2e4")
-    table.session.resign(WHITE)
+    resign(table.session, WHITE)
     table.session.new_game(opponent="none", white="Carla", black="Dan")
     table.board.stop()
     session = table.session = table.new_session(opponent=build_opponent(table.config))   # as the service builds it
@@ -273,7 +274,7 @@ def test_a_chosen_game_that_cannot_be_set_up_is_set_aside_and_changes_nothing(tm
     table = Table(tmp_path, white="Ada", black="Bob", time_control="300+5")
     table.setup()
     table.play("e2e4")
-    table.session.resign(BLACK)
+    resign(table.session, BLACK)
     table.session.new_game(white="Carla", black="Dan", time_control="600+10", rules="casual")
     saved = saved_json(table)
     saved["next_game"]["game"]["opponent"] = "engine"     # an engine that plays no side: cannot be set up

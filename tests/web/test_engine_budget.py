@@ -12,6 +12,7 @@ from firmware.config import with_overrides
 from uci.helper import HelperEngine
 from uci.engine import EngineLaunch
 from firmware.words import refusal
+from firmware.session.game_commands import button
 from tests.firmware.opponents.helpers import fake_engine, fill_the_queue, lines, logged_stockfish, stockfish_processes
 
 from .test_library import SHEPHERD, record
@@ -158,9 +159,9 @@ async def test_two_hints_for_one_position_asked_while_it_is_looked_for_are_one_s
     path, starts, commands = logged_stockfish(tmp_path)
     table = coached(tmp_path, engine={"path": path}, movetime_ms=500, depth=0)
     try:
-        table.session.button("hint", table.clock.now)
+        button(table.session, "hint", table.clock.now)
         await asyncio.sleep(0.05)                        # (the search is under way)
-        table.session.button("hint", table.clock.now)
+        button(table.session, "hint", table.clock.now)
         notice = await hint_said(table)
     finally:
         await table.session.aclose()
@@ -175,7 +176,7 @@ async def test_the_coachs_judged_moves_and_hints_reuse_the_shared_engine(tmp_pat
         for a, b in (("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6")):
             table.move(a, b)
             await table.session.coach.settled()
-        table.session.button("hint", table.clock.now)
+        button(table.session, "hint", table.clock.now)
         notice = await hint_said(table)
     finally:
         await table.session.aclose()
@@ -191,7 +192,7 @@ async def test_a_hung_helper_search_times_out_and_the_game_goes_on(tmp_path, cap
                                                             quit_grace=0.1))
     try:
         with caplog.at_level(logging.WARNING):
-            table.session.button("hint", table.clock.now)
+            button(table.session, "hint", table.clock.now)
             async with asyncio.timeout(5):
                 notice = await hint_said(table)
         assert notice is None

@@ -20,6 +20,7 @@ from chess_core import BLACK, WHITE
 from firmware.config import OpponentKind
 from firmware.referee.gestures import GestureProgress
 from firmware.session.state import SCHEMA_VERSION, OpponentState, Takeover, to_json
+from firmware.session.game_commands import resign
 from tests.firmware.opponents.conftest import client, fake  # noqa: F401 - fixtures: the fake Lichess
 from tests.firmware.opponents.test_session_lichess import until
 from tests.firmware.session_support import Table
@@ -113,7 +114,7 @@ def test_a_promotion_open_to_a_choice_and_a_game_over_conform(tmp_path):
     snap = table.session.snapshot()
     assert snap["promotion"] == {"square": "e8", "piece": "q", "color": "white"}
     assert_conforms(snap)
-    table.session.resign("black", table.t)
+    resign(table.session, "black", table.t)
     snap = table.session.snapshot()
     assert snap["over"] and snap["result"] == "1-0" and snap["termination"] == "resignation"
     assert snap["ending"] == "White wins by resignation" and snap["winner"] == "white"

@@ -22,7 +22,7 @@ import pytest
 from chess_core import parse_square
 from firmware.emulation.bridge import Emulation
 from firmware.emulation.leds import LentLeds
-from firmware.session.app_link import attach_app
+from firmware.session.commands import attach_app
 
 from ..session_support import Table
 from .clients import CHESSLINK_REPLIES, led_frame, odd, status_placement, with_check

@@ -118,7 +118,7 @@ async def test_the_app_holds_the_leds_until_it_leaves(table, linked):
 
 
 async def test_the_page_says_which_app_plays_and_shows_its_lights(table, linked):
-    from firmware.session.app_link import attach_app
+    from firmware.session.commands import attach_app
     linked.on_app = lambda link: attach_app(table.session, link)
     table.setup()
     linked.port.app_sends(led_frame([parse_square("e2"), parse_square("e4")]))
@@ -133,7 +133,7 @@ async def test_the_page_says_which_app_plays_and_shows_its_lights(table, linked)
 
 
 async def test_the_games_played_while_an_app_is_attached_name_it(table, linked):
-    from firmware.session.app_link import attach_app
+    from firmware.session.commands import attach_app
     linked.on_app = lambda link: attach_app(table.session, link)
     table.setup()
     table.play("e2e4")
@@ -194,7 +194,7 @@ async def test_a_fast_blink_is_given_to_the_page_once_and_the_leds_change_at_a_b
     second; the page now gets the pattern once and plays it, the LEDs change 40 times a second
     at most. One second of the board's time, driven by hand at each deadline the bridge names."""
     from firmware.emulation.bridge import MIN_SLOT_S
-    from firmware.session.app_link import attach_app
+    from firmware.session.commands import attach_app
     pushed: list[AppLink | None] = []
 
     def on_app(link):

@@ -39,13 +39,15 @@ class Told:
     def __init__(self, table: Table) -> None:
         self.notices: list[tuple[str, str]] = []
         self.errors: list[dict] = []
-        play = table.session.play
-        real = play.tell
+        told: list[object] = [table.session.play.notice]
 
-        def tell(en: str, fr: str, ply: int) -> None:
-            self.notices.append((en, fr))
-            real(en, fr, ply)
-        play.tell = tell   # type: ignore[method-assign]
+        def heard(state) -> None:   # (each notice as the session keeps it: a new one is told)
+            notice = table.session.play.notice
+            if notice != told[-1]:
+                told.append(notice)
+                if notice is not None:
+                    self.notices.append((notice[0], notice[1]))
+        table.session.subscribe(heard)
         asyncio.get_running_loop().set_exception_handler(lambda _loop, context: self.errors.append(context))
 
     def restarts(self) -> int:

@@ -14,6 +14,7 @@ from firmware.opponents.engine.opponent import EngineOpponent, takeover_record
 from firmware.referee.feedback import LedStyle
 from firmware.session.session import SessionError
 from firmware.opponents.engine.levels import Level
+from firmware.session.game_commands import update_settings
 from tests.firmware.session_support import Table
 
 from .helpers import STOCKFISH
@@ -229,7 +230,7 @@ async def test_the_computer_takes_over_mid_game_and_the_pgn_says_so(tmp_path, cl
     table = Table(tmp_path, white="Alice", black="Bob")
     session = table.session
     closing.append(session)
-    session.update_settings(engine=FAST)
+    update_settings(session, engine=FAST)
     table.setup()
     rng = random.Random(8)
     for _ in range(6):
@@ -292,13 +293,13 @@ async def test_engine_settings_apply_from_its_next_move(tmp_path, closing):
     closing.append(session)
     opponent = EngineOpponent(BLACK, level=LEVEL, config=CONFIG)
     await session.start_opponent(opponent)
-    session.update_settings(engine={"level": 5, "elo": 1500, "move_time": 0.2})
+    update_settings(session, engine={"level": 5, "elo": 1500, "move_time": 0.2})
     assert opponent.level == Level(skill=5, elo=1500, movetime_ms=200)
     assert session.config.engine.elo == 1500
     with pytest.raises(SessionError, match="engine.elo"):
-        session.update_settings(engine={"elo": 10})
+        update_settings(session, engine={"elo": 10})
     with pytest.raises(SessionError, match="engine.colour: not a setting"):
-        session.update_settings(engine={"colour": "white"})
+        update_settings(session, engine={"colour": "white"})
 
 
 async def test_the_engine_is_told_the_clock(tmp_path, closing):

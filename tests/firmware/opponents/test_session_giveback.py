@@ -7,6 +7,7 @@ import pytest
 
 from chess_core import BLACK, WHITE, Move
 from firmware.session.session import SessionError
+from firmware.session.game_commands import button
 
 from .helpers import STOCKFISH
 from .test_session_engine import FAST, closing, configured_table, engine_reply, pgn_of, said_name  # noqa: F401
@@ -37,7 +38,7 @@ async def test_the_player_takes_their_side_back_and_plays_on(tmp_path, closing):
     reply = await engine_reply(table)
     table.play(reply.uci())
     table.play("f1c4")
-    session.button("return")                # the board's button: the side taken over comes back
+    button(session, "return")                # the board's button: the side taken over comes back
     assert session.snapshot()["players"]["black"] == "Bob" and session.opponent.sides == frozenset()
     text = pgn_of(table).replace("\n", " ")
     assert "Bob plays Black again from here" in text and f"{said_name()} plays Black from here" in text

@@ -15,6 +15,7 @@ from firmware.referee.feedback import LedStyle
 from firmware.opponents.base import ServerClock
 from firmware.opponents.lichess.opponent import LichessOpponent
 from firmware.session.session import SessionError
+from firmware.session.game_commands import pause, resign, takeback
 from tests.firmware.session_support import Table
 
 from .conftest import BOARD_TOKEN
@@ -157,7 +158,7 @@ async def test_the_clocks_shown_are_the_servers_counted_down_here_and_no_flag_fa
     assert snap["clocks"]["white"] == 0 and not session.game.is_over   # the server decides the flag
     assert table.lit_names(STYLE.low_time) == {"e1"}
     with pytest.raises(SessionError, match="server's"):
-        session.pause()
+        pause(session)
 
 
 async def test_a_takeback_offered_by_the_opponent_is_accepted_and_the_board_guided_back(tables, tmp_path, fake, client):
@@ -217,7 +218,7 @@ async def test_a_takeback_asked_on_the_board_is_proposed_to_the_other_side(table
     await until(lambda: session.play.expected_move is not None)
     table.play(session.play.expected_move.uci())
     fake.reply_delay = 3600
-    session.takeback()
+    takeback(session)
     await until(lambda: not session.game.moves)     # the fake agrees: both moves go back
     assert ("POST", f"/api/board/game/{game_id}/takeback/yes", 200) in fake.requests
     assert len(session.snapshot()["wrong"]) == 4 and fake.games[game_id].moves == []
@@ -264,7 +265,7 @@ async def test_logging_in_keeps_the_token_privately_and_plays_on_lichess(tables,
     assert session.snapshot()["players"] == {"white": "Mary", "black": "Bobby"}
     carry_out(table, "f2f3")
     table.play("e7e5")
-    session.resign(BLACK)
+    resign(session, BLACK)
     await until(lambda: session.seat.online_sync is not None and all(g.status != "started" for g in fake.games.values()))
     session.seat.lichess.logout()
     await session.wait_idle()

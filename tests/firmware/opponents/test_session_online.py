@@ -6,6 +6,7 @@ import pytest
 from chess_core import BLACK, WHITE, Move, read_game
 from firmware.session.online_answers import accept_takeback, claim_when_gone
 from firmware.opponents.lichess.opponent import LichessOpponent
+from firmware.session.game_commands import offer_draw, takeback
 
 from .test_session_lichess import carry_out, online, tables, until  # noqa: F401 - tables is a fixture
 
@@ -54,7 +55,7 @@ async def test_a_takeback_before_the_remote_move_is_carried_out_clears_it(tables
     table.play("e2e4")
     await until(lambda: session.play.expected_move is not None)
     fake.reply_delay = 3600                   # the opponent waits once its move is taken back
-    session.takeback()                        # proposed to Lichess, which the fake accepts
+    takeback(session)                        # proposed to Lichess, which the fake accepts
     await until(lambda: fake.games[game_id].moves == [])
     await until(lambda: session.play.expected_move is None and not session.game.moves)
     snap = session.snapshot()
@@ -138,7 +139,7 @@ async def test_chat_the_answer_to_a_draw_offer_and_leaving_reach_the_page(tables
     carry_out(table, session.game.moves[0].uci())
     fake.chat(game_id, "good luck!")
     await until(lambda: page()["online"]["chat"] == [{"user": "Mary", "text": "good luck!"}])
-    session.offer_draw("black")
+    offer_draw(session, "black")
     await until(lambda: page()["online"]["notice"] == "Mary declined your draw offer")
     assert page()["online"]["notice_fr"] == "Mary a refusé votre proposition de nulle"
     fake.opponent_gone(game_id, gone=True, claim_in=0)

@@ -8,6 +8,7 @@ from firmware.config import OpponentKind
 from firmware.opponents.base import Opponent
 from firmware.session.state import to_json
 from firmware.voice.announcer import Announcer, Utterance
+from firmware.session.game_commands import decline_draw, offer_draw, pause, resign, resume, takeback
 
 from ..session_support import Table
 
@@ -168,7 +169,7 @@ def test_a_takeback_says_what_to_put_back_then_the_move_taken_back(tmp_path):
     table.setup()
     table.play_all("e2e4 e7e5 g1f3")
     mark = len(ears.heard)
-    table.session.takeback()
+    takeback(table.session)
     ears.wait(0.5)
     assert ears.since(mark) == ["Reprenez cavalier f3 : remettez le cavalier en g1"]
     table.lift("f3")
@@ -182,11 +183,11 @@ def test_offers_resignation_and_a_paused_clock(tmp_path):
     table.setup()
     table.play_all("e2e4 e7e5")
     mark = len(ears.heard)
-    table.session.offer_draw(0)
-    table.session.decline_draw(1)
-    table.session.pause()
-    table.session.resume()
-    table.session.resign(1)
+    offer_draw(table.session, 0)
+    decline_draw(table.session, 1)
+    pause(table.session)
+    resume(table.session)
+    resign(table.session, 1)
     assert ears.since(mark) == ["Les Blancs proposent la nulle", "Pendule arrêtée", "La pendule repart",
                                 "Les Noirs abandonnent, les Blancs gagnent"]
 
