@@ -1,8 +1,8 @@
 """What the other side of the game says, acted on at the board: its moves, offers, ends, chat, refusals and whole-game syncs.
 
 The opponent (an engine, a server) talks to the seat (:mod:`firmware.session.seat`); what
-changes the board's game comes here, one method per kind of news, and goes to the referee's
-match and the game's :class:`~firmware.session.play.Play` through the session's public face
+changes the board's game comes here, one method per kind of news, and goes to the referee (its
+orders) and the game's :class:`~firmware.session.play.Play` through the session's public face
 (:class:`~firmware.session.conductor.Conductor`). A move to carry out waits in
 ``play.expected_move``; the other end's result waits in ``play.pending_end`` until its last
 move stands on the board.
@@ -16,6 +16,7 @@ from chess_core import Move, Outcome, Termination
 
 from firmware.config import OpponentKind
 from firmware.opponents.base import ChatLine, GameEnd, GameSync, Offer, OfferKind
+from firmware.referee.orders import AgreeDraw, EndAsDecided, Expect, Reread, ResignGame, UndoMove
 from firmware.session.conductor import Conductor
 from firmware.session.online_tags import online_tags
 from firmware.session.play import Play
@@ -42,7 +43,7 @@ class OtherSide:
             log.info("opponent move %s set aside: no game in progress on the board", move.uci())
             return
         try:
-            session.referee.match.expect(move, session.clock())
+            session.referee.step(Expect(move), session.clock())
         except ValueError as exc:
             log.error("opponent move refused (%s): the opponent reads the game again", exc)
             session.seat.reset()
@@ -56,7 +57,7 @@ class OtherSide:
         if play.expected_move is not None:
             play.expected_move = play.pending_end = None
             if self.session.live:
-                self.session.referee.match.expect(None)
+                self.session.referee.step(Expect(None), self.session.clock())
 
     def offered(self, offer: Offer) -> None:
         """The other side offers (or withdraws) a draw or a takeback (heard during a game only: an
@@ -104,13 +105,13 @@ class OtherSide:
         session.play.pending_end = None
         if not session.live:
             return
-        match = session.referee.match
+        referee = session.referee
         if outcome.termination is Termination.RESIGNATION and outcome.winner is not None:
-            session.apply(match.resign(outcome.winner ^ 1, now), now)
+            session.apply(referee.step(ResignGame(outcome.winner ^ 1), now), now)
         elif outcome.termination is Termination.AGREEMENT:
-            session.apply(match.agree_draw(now), now)
+            session.apply(referee.step(AgreeDraw(), now), now)
         else:  # a flag, an abort, a claim over there: the other end's word is final
-            session.apply(match.end(outcome, now), now)
+            session.apply(referee.step(EndAsDecided(outcome), now), now)
 
     def chat_line(self, line: ChatLine) -> None:
         """A chat line of the game (the other player's, or the board's own as the server echoes it)."""
@@ -129,7 +130,7 @@ class OtherSide:
         if session.live and last == move and len(game.moves) > play.restored_plies:
             before = game.position.copy(stack=True)
             before.pop()
-            session.apply(session.referee.match.undo(now), now)
+            session.apply(session.referee.step(UndoMove(), now), now)
             play.takeback_move = move
         log.warning("%s refused %s: %s", who or "the other end", move.uci(), reason)
         play.problems.add(now, refused_text(who, move, reason, "en", before), refused_text(who, move, reason, "fr", before))
@@ -156,9 +157,9 @@ class OtherSide:
         if previous is not None and same_start and current == moves and not game.is_over and record:
             session.set_names(names)   # (the board's game is the server's)
             if play.expected_move is not None:   # the opponent's move, not carried out yet, was taken back
-                session.referee.match.expect(None)
+                session.referee.step(Expect(None), now)
                 play.expected_move = play.pending_end = None
-                session.apply(session.referee.match.reread(now), now)   # the board as it stands, without it
+                session.apply(session.referee.step(Reread(), now), now)   # the board as it stands, without it
             session.publish()
             return
         continued = continues(record, sync, previous, same_start, current)
@@ -174,15 +175,15 @@ class OtherSide:
         assert record is not None
         follow_sync(record, sync, names, game.rules, now)
         record.tags = online_tags(sync)
-        match = synced_match(session.match_config(), sync, now, session.referee.match)
+        match = synced_match(session.match_config(), sync, now)
         seat.takeback_offered(None)
         session.file.record, session.names = record, names
         session.referee.resume(match, reread=True)
-        session.phase = Phase.OVER if match.game.is_over else Phase.RESUMING
+        session.phase = Phase.OVER if session.game.is_over else Phase.RESUMING
         session.play = Play(restored_plies=len(moves), new_online_game=not continued, problems=play.problems,
                             chat_lines=play.chat_lines if continued else [], notice=play.notice if continued else None)
         session.file.dirty = True
-        session.apply(match.reread(now), now)   # the board as it stands, against the new position
+        session.apply(session.referee.step(Reread(), now), now)   # the board as it stands, against the new position
         session.publish()
 
 

@@ -16,6 +16,7 @@ from firmware.opponents.base import Action
 from firmware.referee.gestures import DrawGesture, GestureUndone, Resign, draw_decision
 from firmware.referee.inference import VerdictKind
 from firmware.referee.match import BoardChanged, GameOver, GameStarted, MoveMade, ProblemFound, Reopened, TakenBack
+from firmware.referee.orders import AgreeDraw, ClaimDraw, ClosePromotion, MakeFinal, Reopen, ResignGame
 from firmware.referee.referee import NextGameSetUp, StartPosition
 from firmware.referee.sensor_watch import SensorFailed, SensorRecovered
 from firmware.words.texts import prompt
@@ -53,16 +54,16 @@ class Reactions:
         s.seat.name_engine_sides(s.given_names)
         s.file.record = s.file.recorder.new_record(
             s.wall(), s.names[0], s.names[1], start_fen=game.start_fen, rules=game.rules,
-            variant="chess960" if game.chess960 else "standard", time_control=str(s.referee.match.time_control),
+            variant="chess960" if game.chess960 else "standard", time_control=str(s.referee.time_control),
             event=g.event, site=g.site, round=g.round, replay=s.replay, tags=s.app.tags() if s.app else {})
-        s.file.note(s.referee.match, event.time)
+        s.file.note(s.referee, event.time)
         s.phase = Phase.PLAYING
         s.seat.reset()
 
     def on_move(self, event: MoveMade, now: float) -> None:
         s = self.session
         mover, play = s.game.turn ^ 1, s.play
-        s.file.note(s.referee.match, event.time)
+        s.file.note(s.referee, event.time)
         play.takeback_move = None
         if not event.amended:
             if play.draw_offer is not None and play.draw_offer != mover:
@@ -73,7 +74,7 @@ class Reactions:
             play.expected_move = None
             s.seat.takeovers.comment(mover)
             if event.move.promotion:
-                s.referee.close_promotion()   # (the opponent's piece: no choice to offer)
+                s.referee.step(ClosePromotion(), now)   # (the opponent's piece: no choice to offer)
         if event.amended:
             s.seat.reset()
         else:  # its own move too, once carried out: an engine playing both sides waits for it
@@ -86,7 +87,7 @@ class Reactions:
         if s.phase.over and not s.game.is_over:
             s.phase = Phase.PLAYING   # a takeback reopened the game
             s.file.set_outcome(None)
-        s.file.note(s.referee.match, event.time)
+        s.file.note(s.referee, event.time)
         s.seat.reset()
 
     def on_board(self, event: BoardChanged, now: float) -> None:
@@ -107,7 +108,7 @@ class Reactions:
         if s.config.gestures.enabled and s.referee.forming():
             return   # the kings on their way to the centre: a gesture, not a wrong board
         log.warning("%s", event.message)
-        board, verdict = s.referee.board, s.referee.match.last_verdict
+        board, verdict = s.referee.board, s.referee.last_verdict
         if board is not None and verdict is not None and verdict.kind is VerdictKind.ILLEGAL:
             s.play.problems.wrong_board(event.time, s.game.position, board.occupied)
         else:
@@ -136,9 +137,9 @@ class Reactions:
     def on_game_over(self, event: GameOver, now: float) -> None:
         s = self.session
         s.file.set_outcome(event.outcome)
-        s.file.note(s.referee.match, event.time)
+        s.file.note(s.referee, event.time)
         if s.seat.online:   # the server has the game's end: the board's last move is final
-            s.referee.make_final()
+            s.referee.step(MakeFinal(), now)
         s.phase = Phase.OVER
         s.play.game_over()
         s.seat.end_game()
@@ -147,7 +148,7 @@ class Reactions:
     def on_reopened(self, event: Reopened, now: float) -> None:
         s = self.session
         s.file.set_outcome(None)
-        s.file.note(s.referee.match, event.time)
+        s.file.note(s.referee, event.time)
         s.phase = Phase.PLAYING
         s.seat.reset()
         log.info("result taken back: the game goes on")
@@ -156,17 +157,17 @@ class Reactions:
         """A result set with the kings (or a button): resigned, a draw claimed, accepted, agreed
         or offered (or refused before the move it may be offered from), or taken back."""
         s = self.session
-        match, play = s.referee.match, s.play
+        referee, play = s.referee, s.play
         if isinstance(gesture, GestureUndone):
             if not s.seat.online and s.game.is_over:   # (a server's result is final)
                 with contextlib.suppress(ValueError):
-                    s.apply(match.reopen(now), now)
+                    s.apply(referee.step(Reopen(), now), now)
             return
         if not s.live:
             return
         if isinstance(gesture, Resign):
             log.info("gesture: %s resigns", SIDE_WORDS[gesture.color])
-            s.apply(match.resign(gesture.color, now), now)
+            s.apply(referee.step(ResignGame(gesture.color), now), now)
             s.seat.tell(Action.RESIGN)
             return
         turn, move_number = s.game.turn, s.game.position.fullmove_number
@@ -175,10 +176,10 @@ class Reactions:
         refused = draw_offer_refused(move_number, s.config.game.draw_offers_from_move)
         if decision == "claim":
             log.info("gesture: draw claimed")
-            s.apply(match.claim_draw(now), now)
+            s.apply(referee.step(ClaimDraw(), now), now)
         elif decision == "accept":
             log.info("gesture: draw offer accepted")
-            s.apply(match.agree_draw(now), now)
+            s.apply(referee.step(AgreeDraw(), now), now)
             s.seat.tell(Action.ACCEPT_DRAW)
         elif refused:
             fr = draw_offer_refused(move_number, s.config.game.draw_offers_from_move, "fr")
@@ -186,7 +187,7 @@ class Reactions:
             play.tell(refused, fr or refused, len(s.game.moves))   # shown on the page until the next move
         elif decision == "agree":
             log.info("gesture: draw agreed over the board")
-            s.apply(match.agree_draw(now), now)
+            s.apply(referee.step(AgreeDraw(), now), now)
         else:
             log.info("gesture: %s offers a draw", SIDE_WORDS[turn])
             play.draw_offer = turn
@@ -199,7 +200,7 @@ class Reactions:
         if isinstance(event, NextGameSetUp):
             if s.live:
                 log.info("the start position set up mid-game: the game is left unfinished, the next one begins")
-                s.file.abandon(s.referee.match, now)
+                s.file.abandon(s.referee, now)
                 s.next_game(now, names=None)
         elif not s.phase.over:
             return   # (the game was reopened by the reading's own gesture: a result taken back)

@@ -50,7 +50,9 @@ from firmware.opponents.base import Action, Opponent
 from firmware.referee.feedback import FeedbackState, LedStyle, frame, next_change
 from firmware.referee.gestures import BUTTONS, GestureTracker
 from firmware.referee.match import Match, MatchConfig, MatchEvent
-from firmware.referee.referee import Referee, RefereeEvent
+from firmware.referee.orders import (AgreeDraw, ClaimDraw, Finish, PauseClocks, ResignGame, ResumeClocks,
+                                     SetGestureTimes, SetRules, TakeBack)
+from firmware.referee.referee import Referee, RefereeEvent, Tick
 from firmware.referee.round_rules import draw_offer_refused
 from firmware.session import amends
 from firmware.session.amends import ended_by_last_move
@@ -94,10 +96,10 @@ class Session:
         self.play = Play()
         self.seat = OpponentSeat(self, opponent)
         self.other_side = OtherSide(self)
+        # (sensors found faulty before a restart stay masked until they read again)
         self.referee = Referee(Match(self.match_config()),
-                               GestureTracker(config.gestures.resign_s, config.gestures.draw_s))
-        match = self.referee.match   # sensors found faulty before a restart stay masked until they read again
-        match.sensors.known(match.inference, known_faults(self.file.recorder.state_dir))
+                               GestureTracker(config.gestures.resign_s, config.gestures.draw_s),
+                               faults=known_faults(self.file.recorder.state_dir))
         if self.game.chess960 and config.board.sensors not in SIMULATED:
             # Sensors that see no piece types cannot tell which first ranks stand on the board at
             # power-on: the usual ones are assumed, and the pieces that differ are lifted and set anew.
@@ -123,7 +125,7 @@ class Session:
 
     @property
     def game(self) -> Game:
-        return self.referee.match.game
+        return self.referee.game
 
     @property
     def live(self) -> bool:
@@ -144,7 +146,7 @@ class Session:
     def apply_board_rules(self) -> None:
         """Touch-move as set; takebacks on the board alone only where assistance is allowed."""
         g = self.config.game
-        self.referee.match.set_rules(touch_move=g.touch_move, takebacks=g.takebacks and self.seat.assisted)
+        self.referee.step(SetRules(touch_move=g.touch_move, takebacks=g.takebacks and self.seat.assisted), self.clock())
 
     def change_config(self, **sections: dict[str, Any]) -> None:
         try:
@@ -159,12 +161,12 @@ class Session:
         """A raw reading from the sensors (any thread's reading, handed over on the loop)."""
         self.occupied = reading.occupied
         self._changed = True
-        self.apply(self.referee.feed(reading), reading.time)
+        self.apply(self.referee.step(reading, reading.time), reading.time)
         self.refresh(reading.time)
 
     def poll(self, now: float) -> None:
         """Time has passed: settle readings, commit waiting moves, flags, gestures, blinking."""
-        self.apply(self.referee.poll(now, stage(self)), now)
+        self.apply(self.referee.step(Tick(stage(self)), now), now)
         self.refresh(now)
 
     def next_deadline(self, now: float, *, blink: bool = True) -> float | None:
@@ -184,7 +186,7 @@ class Session:
 
     def finish(self, now: float) -> None:
         """The input has ended (end of a replay): commit what waits, then save."""
-        self.apply(self.referee.match.finish(), now)
+        self.apply(self.referee.step(Finish(), now), now)
         self.refresh(now)
 
     def restore(self, now: float) -> bool:
@@ -305,7 +307,7 @@ class Session:
             if sections:
                 self.change_config(**sections)
             if self.live:
-                self.file.abandon(self.referee.match, now)
+                self.file.abandon(self.referee, now)
             if kind is not None:
                 self.seat.choose(kind)
             side = engine_side if engine_side in ("white", "black") else None
@@ -338,7 +340,7 @@ class Session:
 
     def resign(self, color: int, now: float | None = None) -> None:
         with self.command(now, live=True) as now:
-            self.apply(self.referee.match.resign(colour(color), now), now)
+            self.apply(self.referee.step(ResignGame(colour(color)), now), now)
             self.seat.tell(Action.RESIGN)
 
     def offer_draw(self, color: int, now: float | None = None) -> None:
@@ -346,7 +348,7 @@ class Session:
         with self.command(now, live=True) as now:
             color = colour(color)
             if self.play.draw_offer == color ^ 1:
-                self.apply(self.referee.match.agree_draw(now), now)
+                self.apply(self.referee.step(AgreeDraw(), now), now)
                 self.seat.tell(Action.ACCEPT_DRAW)
                 return
             number, first = self.game.position.fullmove_number, self.config.game.draw_offers_from_move
@@ -359,7 +361,7 @@ class Session:
         with self.command(now, live=True) as now:
             if self.play.draw_offer != colour(color) ^ 1:
                 raise SessionError("no_draw_offer")
-            self.apply(self.referee.match.agree_draw(now), now)
+            self.apply(self.referee.step(AgreeDraw(), now), now)
             self.seat.tell(Action.ACCEPT_DRAW)
 
     def decline_draw(self, color: int, now: float | None = None) -> None:
@@ -377,7 +379,7 @@ class Session:
                 except ValueError:
                     raise SessionError("claim_move", move=repr(move)) from None
             try:
-                events = self.referee.match.claim_draw(now, move)
+                events = self.referee.step(ClaimDraw(move), now)
             except DrawClaimError:
                 raise claim_refused(self.game, move) from None
             self.apply(events, now)
@@ -399,7 +401,7 @@ class Session:
         with self.command(now, live=True) as now:
             if self.seat.server_clock is not None or self.seat.online:
                 raise SessionError("online_clock")
-            self.apply(self.referee.match.pause(now), now)
+            self.apply(self.referee.step(PauseClocks(), now), now)
             if self.live:   # (the pause's poll may have ended the game: a flag that fell meanwhile)
                 self.phase = Phase.PAUSED
 
@@ -408,7 +410,7 @@ class Session:
         with self.command(now) as now:
             if self.phase is Phase.PAUSED:
                 self.phase = Phase.PLAYING
-                self.apply(self.referee.match.resume(now), now)
+                self.apply(self.referee.step(ResumeClocks(), now), now)
 
     def takeback(self, now: float | None = None) -> None:
         """Take back the last move (needs ``takebacks``): the game and the clock go back at once,
@@ -429,9 +431,9 @@ class Session:
                 raise SessionError("restored_final")
             move = self.game.moves[-1]
             try:
-                events = self.referee.match.takeback(now)
+                events = self.referee.step(TakeBack(), now)
             except (ValueError, ClockError) as exc:
-                raise takeback_refused(self.referee.match.config.takebacks, exc) from None
+                raise takeback_refused(self.referee.takebacks, exc) from None
             self.apply(events, now)
             self.play.takeback_move = move
 
@@ -444,14 +446,14 @@ class Session:
         side to the next; touch-move, takebacks, the LED settings at once, and the engine's
         strength from its next move.
         """
-        with self.command(now):
+        with self.command(now) as now:
             sections = settings_sections(changes)
             self.change_config(**sections)
             self.apply_board_rules()
             if "engine" in sections:
                 self.seat.set_engine_level()
             self.style = LedStyle.from_config(self.config.leds)
-            self.referee.set_gesture_times(self.config.gestures.resign_s, self.config.gestures.draw_s)
+            self.referee.step(SetGestureTimes(self.config.gestures.resign_s, self.config.gestures.draw_s), now)
             game = sections.get("game", {})
             if "white" in game or "black" in game:
                 self.set_names((game.get("white", self.names[0]), game.get("black", self.names[1])))
@@ -499,9 +501,9 @@ class Session:
     # -- the referee's events --------------------------------------------------------------------
 
     def apply(self, events: list[RefereeEvent] | list[MatchEvent] | list[Any], now: float) -> None:
-        """Carry out the referee's events, in order (each by its handler); the events of a
-        command on the match are noted by the referee first (``Referee.adopt``)."""
-        for event in self.referee.adopt(list(events), now):
+        """Carry out the referee's events, in order (each by its handler); the referee has noted
+        them already (its ``step``)."""
+        for event in events:
             self._changed = True
             self.reactions.handle(event, now)
 
@@ -552,19 +554,19 @@ class Session:
         ``fen``: its start (default: the configured one). Until it begins, the choice is saved
         in the last game's place (a restart waits for it again).
         """
-        previous, seat = self.referee.match, self.seat
-        self.file.leave(previous.game, now)   # (a game a full disk kept from being saved: written first)
+        started, seat = self.referee.started, self.seat
+        self.file.leave(self.referee.game, now)   # (a game a full disk kept from being saved: written first)
         was_engine = seat.kind is OpponentKind.ENGINE
         before = (seat.engine_sides if was_engine else frozenset(), seat.name_of_engine() if was_engine else None)
         for side, takeover in seat.takeovers.items():
             self.names = (takeover.player if side == 0 else self.names[0], takeover.player if side == 1 else self.names[1])
         seat.new_game()
-        seat.prepare(seat.choice, engine_side, before[0] if previous.started else None)
+        seat.prepare(seat.choice, engine_side, before[0] if started else None)
         self.given_names = names
         g = self.config.game
         if names is not None:
             self.names = (names[0] or g.white, names[1] or g.black)
-        elif previous.started:
+        elif started:
             engine_now = seat.kind is OpponentKind.ENGINE
             if (was_engine and engine_now and seat.engine_sides != before[0]) or (
                     not (was_engine and engine_now) and g.alternate_colours):
@@ -576,7 +578,7 @@ class Session:
         self.phase = Phase.SETTING_UP
         self.play = Play()
         self._changed = True
-        self.apply(self.referee.begin(self.match_config(**({} if fen is None else {"fen": fen})), now), now)
+        self.apply(self.referee.begin(Match(self.match_config(**({} if fen is None else {"fen": fen}))), now), now)
         if self.file.record is None:   # (not begun at once, on a board already set up)
             self.file.choose(chosen_game(self))
 

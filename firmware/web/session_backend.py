@@ -110,7 +110,7 @@ class SessionBackend(Backend):
         elif action == "decline":
             self._call(s.decline_draw, color, now)
         else:
-            if not s.referee.match.started or s.game.is_over or not s.game.claimable_draws():
+            if not s.referee.started or s.game.is_over or not s.game.claimable_draws():
                 raise CommandRefused("no_claim_now")
             self._call(s.claim_draw, now)
 

@@ -156,7 +156,7 @@ async def test_an_online_game_the_board_stalemated_stays_ended(tmp_path):
     table.place("g8")
     table.wait(1)
     assert session.game.outcome.termination is Termination.STALEMATE
-    assert session.state().promotion is None and session.referee.match.amendable() is False
+    assert session.state().promotion is None and session.referee.amendable() is False
     with pytest.raises(SessionError, match="over"):
         session.choose_promotion("r", table.t)
     assert [m.uci() for m in session.game.moves] == ["g7g8q"]

@@ -268,4 +268,4 @@ def test_a_board_restarted_with_a_sensor_found_dead_starts_its_game_and_restores
     table.play("b8c6")
     table.lift("f3")
     table.place("g1")   # a piece set on g1 again is seen: the sensor works again
-    assert table.session.referee.match.sensors.faults == {}
+    assert table.session.referee.faults == {}

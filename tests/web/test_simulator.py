@@ -190,7 +190,7 @@ async def test_the_engines_move_blinks_on_the_simulated_board_until_it_is_carrie
     task = asyncio.create_task(sim.run())
     try:
         await sim.started()
-        await until(lambda: sim.session.referee.match.started, what="the game to start")
+        await until(lambda: sim.session.referee.started, what="the game to start")
         for name in ("e2", "e4"):
             sim.hand.click(parse_square(name), "white")
         await until(lambda: sim.session.play.expected_move is not None, what="the engine's move")
