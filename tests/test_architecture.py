@@ -319,15 +319,15 @@ def test_nothing_answers_for_missing_attributes_by_magic():
 
 
 # The referee's parts the session and its parts never touch: they ask the Referee
-# (firmware.referee.referee); its match is the game the commands act on.
+# (firmware.referee.referee), and give it orders (firmware.referee.orders).
 REFEREE_INSIDES = {"debouncer", "to_arrange", "gestures", "restart", "inference", "settled", "verdict"}
 
 
 def test_the_session_never_reaches_inside_its_referee():
     found = []
     for name, path in MODULES.items():
-        if not name.startswith("firmware.session") or name == "firmware.session.restore":
-            continue   # (restore builds matches that continue a game on the board's debouncer)
+        if not name.startswith("firmware.session"):
+            continue
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Attribute) and node.attr in REFEREE_INSIDES and "referee" in ast.unparse(node.value):
                 found.append(f"{name}:{node.lineno} {ast.unparse(node)}")
@@ -335,14 +335,29 @@ def test_the_session_never_reaches_inside_its_referee():
 
 
 def test_the_session_takes_each_input_to_its_referee_once():
-    """feed and poll hand their input to the referee in one call each, and nothing else of it."""
+    """feed and poll hand their input to the referee's step in one call each, and nothing else of it."""
     tree = ast.parse(MODULES["firmware.session.session"].read_text())
     session = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == "Session")
     for method in ("feed", "poll"):
         body = next(b for b in session.body if isinstance(b, ast.FunctionDef) and b.name == method)
         calls = [ast.unparse(c.func) for c in ast.walk(body) if isinstance(c, ast.Call)
                  and ast.unparse(c.func).startswith("self.referee.")]
-        assert calls == [f"self.referee.{method}"], (method, calls)
+        assert calls == ["self.referee.step"], (method, calls)
+
+
+def test_nobody_reaches_the_match_around_its_referee():
+    """The referee's match is private: outside firmware/referee/, nothing reads ``referee.match``
+    or a ``_match``; commands go in as orders through ``Referee.step``, and what is read of the
+    game comes from the referee's properties and frozen views."""
+    found = []
+    for name, path in MODULES.items():
+        if name.startswith("firmware.referee"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and (node.attr == "_match" or (
+                    node.attr == "match" and "referee" in ast.unparse(node.value).lower())):
+                found.append(f"{name}:{node.lineno} {ast.unparse(node)}")
+    assert not found, "the match reached around its referee: " + ", ".join(found)
 
 
 def test_one_spelling_of_optional_types():
