@@ -191,11 +191,11 @@ class _Pending:
         return self.amend == other.amend and [c.move for c in self.candidates] == [c.move for c in other.candidates]
 
 
-def _continues(p: _Pending, c: _Candidate, ea: Evaluation) -> bool:
+def _continues(p: _Pending, c: _Candidate, to_move: Evaluation) -> bool:
     """Does the opponent's start from after the swept capture ``c`` also fit the mover still
-    capturing? (Lifting a piece the lifted piece can take continues that capture: no unseen
-    event, where the swept capture needs one.)"""
-    return p.swept and any(s.victims & c.frame.started() for s in ea.shapes())
+    capturing (``to_move``: the board as the side to move's frame reads it)? (Lifting a piece the
+    lifted piece can take continues that capture: no unseen event, where the swept capture needs one.)"""
+    return p.swept and any(s.victims & c.frame.started() for s in to_move.shapes())
 
 
 class MoveInference:
@@ -222,9 +222,12 @@ class MoveInference:
         self._expected: Move | None = None
         self._promotion = QUEEN
         self._promotion_side = self.position.turn   # the side ``_promotion`` was chosen for
-        self._a = Frame(self.position, None, self.blind)   # the side to move, from the expected position
-        self._b: Frame | None = None         # the last mover again, from the position before
-        self._last: Move | None = None       # the move that ``_b`` may amend
+        # The hypotheses about whose hand is at work, a frame each: the side to move, reading its
+        # move from the expected position; the last mover again, reading a correction of its move
+        # from the position before it (while that move may still be amended).
+        self._to_move = Frame(self.position, None, self.blind)
+        self._last_mover: Frame | None = None
+        self._last: Move | None = None       # the move that ``_last_mover`` may amend
         # Moves complete on the board but not committed: competing hypotheses, the likeliest
         # first (a move seen on the board before a swept capture that was not, the newest first).
         self._pendings: list[_Pending] = []
@@ -233,8 +236,8 @@ class MoveInference:
         if amend_last and not guide_back and self.position.move_stack():
             before = self.position.copy(stack=True)
             self._last = before.pop()
-            self._b = Frame(before, None, self.blind)
-            self._b.update(self.position.occupied)
+            self._last_mover = Frame(before, None, self.blind)
+            self._last_mover.update(self.position.occupied)
 
     def hold(self, time: float) -> list[Verdict]:
         """The clocks are stopped: no move counts until ``release``. A move the board showed
@@ -262,17 +265,17 @@ class MoveInference:
         if move is not None and not self.position.is_legal(move):
             raise ValueError(f"expected move {move.uci()} is not legal in {self.position.fen()}")
         self._expected = move
-        self._b = None
+        self._last_mover = None
         self._last = None
         self._pendings = []
-        self._a = self._new_frame(self.position)
-        self._a.update(self._reading[0])
+        self._to_move = self._new_frame(self.position)
+        self._to_move.update(self._reading[0])
 
     def set_blind(self, squares: int) -> None:
         """Ignore the readings of ``squares`` (sensors found dead or stuck) from now on: a move
         to or from one is read from the other squares (see :mod:`firmware.referee.inference_frame`)."""
         self.blind = squares
-        for frame in [self._a, self._b, *(c.frame for p in self._pendings for c in p.candidates)]:
+        for frame in [self._to_move, self._last_mover, *(c.frame for p in self._pendings for c in p.candidates)]:
             if frame is not None:
                 frame.blind, frame.keep = squares, ~squares & FULL
 
@@ -316,13 +319,13 @@ class MoveInference:
         still be amended (the opponent has not started): what a player may pick to correct a
         move the board recorded wrong (the same squares filled, other pieces: a swept capture).
         A promotion is offered with the piece of the last move's (the player's choice stands)."""
-        b, last = self._b, self._last
-        if b is None or last is None or not self.amendable():
+        frame, last = self._last_mover, self._last
+        if frame is None or last is None or not self.amendable():
             return ()
         occ, white, black = self._reading
         found = []
         keep = ~self.blind
-        for s in b.shapes:
+        for s in frame.shapes:
             if (s.after ^ occ) & keep or (s.frm, s.to) == (last.from_square, last.to_square):
                 continue
             if white is not None and black is not None and ((s.after_white ^ white) | (s.after_black ^ black)) & keep:
@@ -337,11 +340,11 @@ class MoveInference:
         """Replace the last move by ``move`` (a player's correction, e.g. picked among
         ``alternatives``), while it may still be amended: ``[AMEND]``, or ``[]`` when it may not
         (the opponent has started, or there is no last move). ValueError: ``move`` is not legal."""
-        b, last = self._b, self._last
-        if b is None or last is None or not self.amendable():
+        frame, last = self._last_mover, self._last
+        if frame is None or last is None or not self.amendable():
             return []
-        if not b.pos.is_legal(move):
-            raise ValueError(f"{move.uci()} is not legal in {b.pos.fen()}")
+        if not frame.pos.is_legal(move):
+            raise ValueError(f"{move.uci()} is not legal in {frame.pos.fen()}")
         if move == last:
             return []
         self._pendings = []
@@ -349,22 +352,22 @@ class MoveInference:
 
     def amendable(self) -> bool:
         """The last move may still be amended: its mover's, the opponent not started."""
-        return self._b is not None and self._last is not None and not self._a.started()
+        return self._last_mover is not None and self._last is not None and not self._to_move.started()
 
     def watch(self, occupied: int, white: int | None = None, black: int | None = None) -> None:
         """A settled reading after the game ended by the position the last move made: no move
         counts, but the last one may still be amended (``amend``, ``amend_promotion``) until the
         opponent lifts a piece; from then on it is final (``make_final``)."""
         self._reading = (occupied, white, black)
-        self._a.update(occupied)
-        if self._b is not None:
-            self._b.update(occupied)
-        if self._a.started():
+        self._to_move.update(occupied)
+        if self._last_mover is not None:
+            self._last_mover.update(occupied)
+        if self._to_move.started():
             self.make_final()
 
     def make_final(self) -> None:
         """The last move may no longer be amended nor put back (its window closed)."""
-        self._b = None
+        self._last_mover = None
         self._last = None
         self._pendings = []
 
@@ -378,13 +381,12 @@ class MoveInference:
                 p.history.append((time, reading))
                 if len(p.history) > HISTORY:
                     p.history = None
-        a, b = self._a, self._b
-        a.update(occupied)
-        ea = a.evaluate(occupied, white, black)
-        eb = None
-        if b is not None:
-            b.update(occupied)
-            eb = b.evaluate(occupied, white, black)
+        self._to_move.update(occupied)
+        to_move = self._to_move.evaluate(occupied, white, black)
+        last_mover = None
+        if self._last_mover is not None:
+            self._last_mover.update(occupied)
+            last_mover = self._last_mover.evaluate(occupied, white, black)
         early = []
         for p in self._pendings:
             for c in p.candidates:
@@ -403,7 +405,7 @@ class MoveInference:
         for p in self._pendings:
             for c in p.candidates:
                 c.prev, c.fit = c.fit, c.frame.evaluate(occupied, white, black)
-        return self._dispatch(time, ea, eb)
+        return self._dispatch(time, to_move, last_mover)
 
     def poll(self, time: float) -> list[Verdict]:
         p = self._due()
@@ -458,8 +460,8 @@ class MoveInference:
                 return p
         return None
 
-    def _dispatch(self, time: float, ea: Evaluation, eb: Evaluation | None) -> list[Verdict]:
-        fit = ea.fit
+    def _dispatch(self, time: float, to_move: Evaluation, last_mover: Evaluation | None) -> list[Verdict]:
+        fit = to_move.fit
         if fit is Fit.STABLE:
             guided = self._guide_back or self.held   # a piece put back as asked is no touch
             self._guide_back = False
@@ -467,39 +469,39 @@ class MoveInference:
         if self._guide_back or self.held:
             return [self._illegal(time)]
         if self._pendings:
-            resolved = self._resolve_pending(fit, ea, time)
+            resolved = self._resolve_pending(fit, to_move, time)
             if resolved is not None:
                 return resolved
         if fit is Fit.COMPLETE:
-            return self._complete(False, ea, time)
+            return self._complete(False, to_move, time)
         if fit is Fit.SWEPT:
-            return self._swept(False, ea, time)
+            return self._swept(False, to_move, time)
         if fit is Fit.PARTIAL:
-            if eb is not None and eb.fit is Fit.COMPLETE and self._other_than_last(eb):
-                return self._complete(True, eb, time)
-            if eb is not None and not eb.consistent:
-                self._b = None
+            if last_mover is not None and last_mover.fit is Fit.COMPLETE and self._other_than_last(last_mover):
+                return self._complete(True, last_mover, time)
+            if last_mover is not None and not last_mover.consistent:
+                self._last_mover = None
                 self._last = None
-            return [self._lifted(time, ea)]
+            return [self._lifted(time, to_move)]
         # Nothing from the expected position explains the board.
-        if eb is not None:
-            if eb.fit is Fit.COMPLETE and self._other_than_last(eb):
-                return self._complete(True, eb, time)
-            if eb.fit is Fit.SWEPT:
-                return self._swept(True, eb, time)
-            if eb.fit is Fit.PARTIAL:
-                return [self._lifted(time, eb)]
-            if eb.fit is Fit.STABLE:
+        if last_mover is not None:
+            if last_mover.fit is Fit.COMPLETE and self._other_than_last(last_mover):
+                return self._complete(True, last_mover, time)
+            if last_mover.fit is Fit.SWEPT:
+                return self._swept(True, last_mover, time)
+            if last_mover.fit is Fit.PARTIAL:
+                return [self._lifted(time, last_mover)]
+            if last_mover.fit is Fit.STABLE:
                 return self._revoke(time)
         if self.takebacks:
             verdict = self._takeback(time)
             if verdict is not None:
                 return [verdict]
         if self._only_lifted():
-            return [self._lifted(time, ea)]  # pieces in hand that cannot move: not wrong yet
+            return [self._lifted(time, to_move)]  # pieces in hand that cannot move: not wrong yet
         return [self._illegal(time)]
 
-    def _resolve_pending(self, fit: Fit, ea: Evaluation, time: float) -> list[Verdict] | None:
+    def _resolve_pending(self, fit: Fit, to_move: Evaluation, time: float) -> list[Verdict] | None:
         """Commit a pending move if this reading shows the opponent going on from after it."""
         # Explanations that fitted until this reading, the opponent having begun from them: if
         # nothing else is left, one of them is read again from its start (a move made by the
@@ -515,9 +517,9 @@ class MoveInference:
                 return self._read_again(*late[0])
             return None
         done = [(p, c) for p in self._pendings for c in p.candidates
-                if c.fit.fit is Fit.COMPLETE and c.frame.started() and not _continues(p, c, ea)]
+                if c.fit.fit is Fit.COMPLETE and c.frame.started() and not _continues(p, c, to_move)]
         if done and fit is not Fit.COMPLETE:
-            return self._resolve(*done[0], ea, time)  # the opponent even finished a move
+            return self._resolve(*done[0], to_move, time)  # the opponent even finished a move
         # The opponent began a move from the position after a pending one. (Or the mover,
         # resting on the way, removes a victim: then a later reading amends.) After a swept
         # capture the mover may still hold its piece, and lifting a piece it can capture is
@@ -527,11 +529,11 @@ class MoveInference:
             return [self._undecided(time)] if fit is not Fit.COMPLETE else None
         p = self._pendings[0]
         started = [c for c in p.candidates if c.frame.started()]
-        if len(started) == 1 and not _continues(p, started[0], ea):
-            return self._resolve(p, started[0], ea, time)
+        if len(started) == 1 and not _continues(p, started[0], to_move):
+            return self._resolve(p, started[0], to_move, time)
         if fit is Fit.NONE:
             if len(p.candidates) == 1:
-                return self._resolve(p, p.candidates[0], ea, time)
+                return self._resolve(p, p.candidates[0], to_move, time)
             return [self._undecided(time)]
         return None
 
@@ -543,19 +545,19 @@ class MoveInference:
 
     def _stable(self, time: float, touch: bool = True) -> list[Verdict]:
         self._pendings = []
-        first = self._a.first_lift
-        if any(s.move.promotion and self._a.lifted >> s.frm & 1 for s in self._a.shapes):
+        first = self._to_move.first_lift
+        if any(s.move.promotion and self._to_move.lifted >> s.frm & 1 for s in self._to_move.shapes):
             # A pawn that could promote lifted and put back unmoved: the piece chosen for it is
             # for no later pawn. (Another piece straightened keeps the choice.)
             self._promotion = QUEEN
-        self._a.reset()
-        if self._b is not None:
+        self._to_move.reset()
+        if self._last_mover is not None:
             # A correction starts again from this board; forget lifts that were put back
             # (an opponent's hesitation must not read as the victim of a correction).
-            self._b.reset()
-            self._b.update(self._reading[0])
+            self._last_mover.reset()
+            self._last_mover.update(self._reading[0])
         if self.touch_move and touch and self._touched is None and first is not None and self._expected is None:
-            if any(s.frm == first for s in self._a.shapes):
+            if any(s.frm == first for s in self._to_move.shapes):
                 self._touched = first
         if self._touched is not None:
             return [Verdict(VerdictKind.TOUCHED, time, square=self._touched)]
@@ -567,7 +569,7 @@ class MoveInference:
             return [self._lifted(time, e)]  # two moves leave the same board (not in chess, kept safe)
         if not amend and self._touched is not None and s.frm != self._touched:
             return [self._illegal(time)]
-        frame = self._before_last() if amend else self._a
+        frame = self._before_last() if amend else self._to_move
         move = self._with_promotion(s)
         extensions: tuple[Move, ...] = ()
         if s.dst:  # a piece set down on an empty square may still be on its way (captures may not)
@@ -585,7 +587,7 @@ class MoveInference:
     def _swept(self, amend: bool, e: Evaluation, time: float) -> list[Verdict]:
         if amend and self._exchanging():
             return [self._lifted(time, e)]
-        frame = self._before_last() if amend else self._a
+        frame = self._before_last() if amend else self._to_move
         candidates = []
         for s in e.swept:
             if not amend and self._touched is not None and s.frm != self._touched:
@@ -606,12 +608,14 @@ class MoveInference:
             self._add_pending(_Pending(amend, candidates, time, self._reading, deadline, swept=True))
         return [self._lifted(time, e)]
 
-    def _resolve(self, p: _Pending, c: _Candidate, ea: Evaluation, time: float) -> list[Verdict]:
+    def _resolve(self, p: _Pending, c: _Candidate, to_move: Evaluation, time: float) -> list[Verdict]:
         """Commit the pending candidate ``c``; then this reading is seen from after it."""
         self._pendings = []
         out = self._commit(p.amend, c.move, p.time, c.frame)
-        eb = ea if not p.amend else (self._b.evaluate(*self._reading) if self._b is not None else None)
-        return out + self._dispatch(time, c.fit, eb)
+        # (committed, the side to move's frame is the last mover's: its evaluation too)
+        last_mover = to_move if not p.amend else (
+            self._last_mover.evaluate(*self._reading) if self._last_mover is not None else None)
+        return out + self._dispatch(time, c.fit, last_mover)
 
     def _read_again(self, p: _Pending, c: _Candidate) -> list[Verdict]:
         """Commit the pending candidate ``c`` as of when the board showed it, then read the
@@ -621,9 +625,9 @@ class MoveInference:
         self._pendings = []
         self._reading = p.reading
         out = self._commit(p.amend, c.move, p.time, None)
-        if self._b is not None:
-            self._b = Frame(self._b.pos, self._b.allowed, self.blind)
-            self._b.update(p.reading[0])
+        if self._last_mover is not None:
+            self._last_mover = Frame(self._last_mover.pos, self._last_mover.allowed, self.blind)
+            self._last_mover.update(p.reading[0])
         for t, reading in history:
             out += self.poll(t)
             out += self.feed(t, *reading)
@@ -635,7 +639,7 @@ class MoveInference:
             kind = VerdictKind.AMEND
         else:
             base = self.position
-            self._b = self._a
+            self._last_mover = self._to_move
             kind = VerdictKind.MOVE
         self._last = move
         self._touched = None
@@ -644,7 +648,7 @@ class MoveInference:
         if frame is None:
             frame = self._new_frame(self.position)
             frame.update(self._reading[0])
-        self._a = frame
+        self._to_move = frame
         if move.promotion or base.turn == self._promotion_side:
             self._promotion = QUEEN   # the promotion made, or the chooser's turn passed without one
         return [Verdict(kind, time, move=move)]
@@ -652,12 +656,12 @@ class MoveInference:
     def _revoke(self, time: float) -> list[Verdict]:
         """The last mover put the piece back before the opponent started: the move is undone."""
         move = self._last
-        b = self._b
-        assert b is not None   # called when the frame from before the last move reads STABLE
-        self.position = b.pos
-        self._a = b
-        self._a.reset()
-        self._b = None
+        frame = self._last_mover
+        assert frame is not None   # called when the frame from before the last move reads STABLE
+        self.position = frame.pos
+        self._to_move = frame
+        self._to_move.reset()
+        self._last_mover = None
         self._last = None
         self._pendings = []
         return [Verdict(VerdictKind.TAKEBACK, time, move=move)]
@@ -670,8 +674,8 @@ class MoveInference:
         if not self._shows(before):
             return None
         self.position = before
-        self._a = self._new_frame(before)
-        self._b = None
+        self._to_move = self._new_frame(before)
+        self._last_mover = None
         self._last = None
         self._pendings = []
         self._touched = None
@@ -681,15 +685,15 @@ class MoveInference:
 
     def _before_last(self) -> Frame:
         """The frame from before the last move, which a move amending it is made from."""
-        if self._b is None:
+        if self._last_mover is None:
             raise RuntimeError("no last move to amend: the frame from before it is gone")
-        return self._b
+        return self._last_mover
 
-    def _other_than_last(self, eb: Evaluation) -> bool:
-        """Does ``eb`` (COMPLETE, from before the last move) show another move than the last one?"""
+    def _other_than_last(self, last_mover: Evaluation) -> bool:
+        """Does ``last_mover`` (COMPLETE, from before the last move) show another move than the last one?"""
         last = self._last
         assert last is not None   # the frame from before the last move lives only with that move
-        return eb.complete[0].move[:2] != last[:2]
+        return last_mover.complete[0].move[:2] != last[:2]
 
     def _new_frame(self, pos: Position) -> Frame:
         allowed = self._expected if pos is self.position else None
