@@ -293,7 +293,8 @@ def _methods(name: str, cls: str) -> list[str]:
 # (module, class, most methods): the session conducts, its parts do the work; the match and the
 # page's server stay focused. Every def in the class body counts, properties and dunders too.
 SIZES = [("firmware.session.session", "Session", 40), ("firmware.referee.match", "Match", 45),
-         ("firmware.web.server", "WebCompanion", 30), ("firmware.session.seat", "OpponentSeat", 40)]
+         ("firmware.referee.inference", "MoveInference", 40), ("firmware.web.server", "WebCompanion", 30),
+         ("firmware.session.seat", "OpponentSeat", 40)]
 LINES = [("firmware.session.session", 600)]
 
 

@@ -67,7 +67,8 @@ How a move is recognised
 ========================
 
 Readings are matched against every legal move's *shape* (:mod:`firmware.referee.inference_frame`):
-what it empties, fills and replaces. The history since the last stable board tells a finished
+what it empties, fills and replaces (and against the expected position itself:
+:mod:`firmware.referee.reading_check`). The history since the last stable board tells a finished
 capture (the victim's square emptied, then filled after the mover was lifted) from a piece in
 the hand. Captures (victim first or mover first), castling (king first, rook first, both
 lifted), en passant (victim before or after), promotions and slides all reduce to that.
@@ -98,7 +99,8 @@ down and moved it on); the piece put back on its square takes the move back.
 
 Ambiguity is resolved by keeping the hypotheses that fit, one frame each: the expected position
 (the mover still at work), the position before the last move (a correction), and, for each
-complete but uncommitted move, the position after it (the opponent at work). A hypothesis is
+complete but uncommitted move, the position after it (the opponent at work; these wait in
+:mod:`firmware.referee.inference_pending`, the likeliest first). A hypothesis is
 dropped as soon as a reading does not fit it; when two remain (a slide that stopped, then the
 piece left again: the opponent taking it, or the slide going on to sweep a capture?) the next
 readings decide. One rule of thumb: the board changing within ``WAIT_SLIDE`` of a piece landing,
@@ -114,6 +116,8 @@ from chess_core import Move, Position
 from chess_core.squares import QUEEN, ROOK
 
 from firmware.referee.inference_frame import CASTLE, FULL, Evaluation, Fit, Frame, Shape
+from firmware.referee.inference_pending import Candidate, Pending, added, continues, due
+from firmware.referee.reading_check import Sensed, exchanging, gone, only_lifted, shows, wrong
 
 WAIT_SLIDE = 0.2    # s without change before a move that could be extended (a slide) commits
 WAIT_CASTLE = 1.5   # s before a rook move that begins castling commits as a rook move
@@ -123,8 +127,6 @@ WAIT_SWEPT_SLID = 0.3  # s, the same when the piece was seen sliding all the way
 # (Longer than a piece is usually held in the air: a hesitation held longer is first taken for
 # the capture, then undone when the piece comes back. The clock does not mind: the move is
 # timed at the lift either way.)
-
-_Reading = tuple[int, int | None, int | None]   # occupancy, and the colours of a colour-sensing board
 
 __all__ = ["MoveInference", "Verdict", "VerdictKind", "WAIT_SLIDE", "WAIT_CASTLE", "WAIT_SWEPT", "WAIT_SWEPT_SLID"]
 
@@ -150,52 +152,6 @@ class Verdict:
     wrong: int = 0
     candidates: tuple[Move, ...] = ()
     square: int | None = None
-
-
-# A candidate's fit before any reading was seen from its frame: it fits nothing, so it is never
-# evidence for the candidate (every candidate gets its real fit in feed() before it is judged).
-_UNREAD = Evaluation(Fit.NONE)
-
-
-@dataclass
-class _Candidate:
-    move: Move
-    frame: Frame                      # from the position after ``move``: the opponent's side
-    fit: Evaluation = _UNREAD         # the last reading seen from there
-    prev: Evaluation = _UNREAD        # the reading before it
-
-
-@dataclass
-class _Pending:
-    """A move complete on the board (or swept-capture candidates) not yet committed."""
-
-    amend: bool                 # committing it amends the last move instead of adding one
-    candidates: list[_Candidate]
-    time: float                 # when the board showed it
-    reading: _Reading           # the reading that showed it; the timer runs only while it stays
-    deadline: float | None      # None: only a later reading can resolve it
-    swept: bool = False         # swept-capture candidates (the mover may still be in the hand)
-    fresh: bool = True          # no reading since it was made
-    # The readings since (time, reading), to read them again from after a candidate chosen late;
-    # None once too many to keep.
-    history: list[tuple[float, _Reading]] | None = None
-
-    def __post_init__(self) -> None:
-        if self.history is None:
-            self.history = []
-
-    def rank(self) -> tuple[bool, float]:
-        return (self.swept, -self.time)
-
-    def same(self, other: _Pending) -> bool:
-        return self.amend == other.amend and [c.move for c in self.candidates] == [c.move for c in other.candidates]
-
-
-def _continues(p: _Pending, c: _Candidate, to_move: Evaluation) -> bool:
-    """Does the opponent's start from after the swept capture ``c`` also fit the mover still
-    capturing (``to_move``: the board as the side to move's frame reads it)? (Lifting a piece the
-    lifted piece can take continues that capture: no unseen event, where the swept capture needs one.)"""
-    return p.swept and any(s.victims & c.frame.started() for s in to_move.shapes())
 
 
 class MoveInference:
@@ -230,9 +186,9 @@ class MoveInference:
         self._last: Move | None = None       # the move that ``_last_mover`` may amend
         # Moves complete on the board but not committed: competing hypotheses, the likeliest
         # first (a move seen on the board before a swept capture that was not, the newest first).
-        self._pendings: list[_Pending] = []
+        self._pendings: list[Pending] = []
         self._touched: int | None = None
-        self._reading: _Reading = (self.position.occupied, None, None)
+        self._reading: Sensed = (self.position.occupied, None, None)
         if amend_last and not guide_back and self.position.move_stack():
             before = self.position.copy(stack=True)
             self._last = before.pop()
@@ -244,20 +200,20 @@ class MoveInference:
         complete before (its timer running) is committed first, as of when it was complete;
         other hypotheses are dropped, and a board that does not show the position is ILLEGAL."""
         out: list[Verdict] = []
-        p = self._due()
+        p = due(self._pendings, self._reading)
         if p is not None:
             c = p.candidates[0]
             out = self._commit(p.amend, c.move, p.time, c.frame)
         self._pendings = []
         self.held = True
-        if not self._shows(self.position):
+        if not shows(self._reading, self.position, self.blind):
             out.append(self._illegal(time))
         return out
 
     def release(self) -> None:
         """The clocks run again: moves count once the board shows the expected position."""
         self.held = False
-        if not self._shows(self.position):
+        if not shows(self._reading, self.position, self.blind):
             self._guide_back = True
 
     def expect(self, move: Move | None) -> None:
@@ -295,7 +251,7 @@ class MoveInference:
                     before = c.frame.pos.copy(stack=True)
                     before.pop()
                     c.move = Move(c.move.from_square, c.move.to_square, piece_type)
-                    c.frame = self._new_frame(self._after(before, c.move))
+                    c.frame = self._new_frame(_after(before, c.move))
                     c.frame.update(self._reading[0])
 
     def amend_promotion(self, piece_type: int, time: float) -> list[Verdict]:
@@ -372,7 +328,7 @@ class MoveInference:
         self._pendings = []
 
     def feed(self, time: float, occupied: int, white: int | None = None, black: int | None = None) -> list[Verdict]:
-        reading: _Reading = (occupied, white, black)
+        reading: Sensed = (occupied, white, black)
         if reading == self._reading and not self._guide_back:
             return []   # (while guiding back, the same reading still says whether the board is there)
         self._reading = reading
@@ -408,10 +364,10 @@ class MoveInference:
         return self._dispatch(time, to_move, last_mover)
 
     def poll(self, time: float) -> list[Verdict]:
-        p = self._due()
+        p = due(self._pendings, self._reading)
         if p is None:
             return []
-        assert p.deadline is not None   # _due() gives only a pending move whose timer runs
+        assert p.deadline is not None   # due() gives only a pending move whose timer runs
         if time < p.deadline:
             return []
         self._pendings = []
@@ -419,7 +375,7 @@ class MoveInference:
         return self._commit(p.amend, c.move, p.time, c.frame)
 
     def next_deadline(self) -> float | None:
-        p = self._due()
+        p = due(self._pendings, self._reading)
         return p.deadline if p is not None else None
 
     def pending_time(self) -> float | None:
@@ -428,7 +384,7 @@ class MoveInference:
         return min((p.time for p in self._pendings), default=None)
 
     @property
-    def reading(self) -> _Reading:
+    def reading(self) -> Sensed:
         """The latest settled reading fed: occupancy, and the colours of a colour-sensing board."""
         return self._reading
 
@@ -449,16 +405,6 @@ class MoveInference:
         return self._touched
 
     # -- decisions -------------------------------------------------------------------------
-
-    def _due(self) -> _Pending | None:
-        """The pending move whose timer runs: the board still shows it; a swept capture only
-        when no other hypothesis is left."""
-        for p in self._pendings:
-            if p.deadline is not None and p.reading == self._reading:
-                if p.swept and len(self._pendings) > 1:
-                    continue
-                return p
-        return None
 
     def _dispatch(self, time: float, to_move: Evaluation, last_mover: Evaluation | None) -> list[Verdict]:
         fit = to_move.fit
@@ -497,7 +443,7 @@ class MoveInference:
             verdict = self._takeback(time)
             if verdict is not None:
                 return [verdict]
-        if self._only_lifted():
+        if only_lifted(self._reading, self.position, self.blind):
             return [self._lifted(time, to_move)]  # pieces in hand that cannot move: not wrong yet
         return [self._illegal(time)]
 
@@ -517,7 +463,7 @@ class MoveInference:
                 return self._read_again(*late[0])
             return None
         done = [(p, c) for p in self._pendings for c in p.candidates
-                if c.fit.fit is Fit.COMPLETE and c.frame.started() and not _continues(p, c, to_move)]
+                if c.fit.fit is Fit.COMPLETE and c.frame.started() and not continues(p, c, to_move)]
         if done and fit is not Fit.COMPLETE:
             return self._resolve(*done[0], to_move, time)  # the opponent even finished a move
         # The opponent began a move from the position after a pending one. (Or the mover,
@@ -529,19 +475,13 @@ class MoveInference:
             return [self._undecided(time)] if fit is not Fit.COMPLETE else None
         p = self._pendings[0]
         started = [c for c in p.candidates if c.frame.started()]
-        if len(started) == 1 and not _continues(p, started[0], to_move):
+        if len(started) == 1 and not continues(p, started[0], to_move):
             return self._resolve(p, started[0], to_move, time)
         if fit is Fit.NONE:
             if len(p.candidates) == 1:
                 return self._resolve(p, p.candidates[0], to_move, time)
             return [self._undecided(time)]
         return None
-
-    def _add_pending(self, pending: _Pending) -> None:
-        pendings = [p for p in self._pendings if not p.same(pending)]
-        pendings.append(pending)
-        pendings.sort(key=_Pending.rank)
-        self._pendings = pendings
 
     def _stable(self, time: float, touch: bool = True) -> list[Verdict]:
         self._pendings = []
@@ -578,14 +518,15 @@ class MoveInference:
             castle = s.piece == ROOK and any(o.kind == CASTLE for o in e.partial)
             wait = WAIT_CASTLE if castle else WAIT_SLIDE
             after = self._new_frame(s.play(frame.pos, move.promotion))
-            self._add_pending(_Pending(amend, [_Candidate(move, after)], time, self._reading, time + wait))
-            return [Verdict(VerdictKind.LIFTED, time, move=move, lifted=self._gone(),
-                            candidates=(move,) + extensions)]
+            pending = Pending(amend, [Candidate(move, after)], time, self._reading, time + wait)
+            self._pendings = added(self._pendings, pending)
+            lifted = gone(self._reading, self.position, self.blind)
+            return [Verdict(VerdictKind.LIFTED, time, move=move, lifted=lifted, candidates=(move,) + extensions)]
         self._pendings = []
         return self._commit(amend, move, time, None)
 
     def _swept(self, amend: bool, e: Evaluation, time: float) -> list[Verdict]:
-        if amend and self._exchanging():
+        if amend and exchanging(self._last, self._reading, self.position, self.blind):
             return [self._lifted(time, e)]
         frame = self._before_last() if amend else self._to_move
         candidates = []
@@ -593,7 +534,7 @@ class MoveInference:
             if not amend and self._touched is not None and s.frm != self._touched:
                 continue
             move = self._with_promotion(s)
-            candidates.append(_Candidate(move, self._new_frame(s.play(frame.pos, move.promotion))))
+            candidates.append(Candidate(move, self._new_frame(s.play(frame.pos, move.promotion))))
         if candidates:
             # A piece slid along the whole way to a victim, then gone from the board: it went on
             # onto the victim (a hand does not lift a sliding piece short of its capture).
@@ -605,10 +546,11 @@ class MoveInference:
                 deadline = time + WAIT_SWEPT_SLID
             else:
                 deadline = time + WAIT_SWEPT if len(candidates) == 1 else None
-            self._add_pending(_Pending(amend, candidates, time, self._reading, deadline, swept=True))
+            pending = Pending(amend, candidates, time, self._reading, deadline, swept=True)
+            self._pendings = added(self._pendings, pending)
         return [self._lifted(time, e)]
 
-    def _resolve(self, p: _Pending, c: _Candidate, to_move: Evaluation, time: float) -> list[Verdict]:
+    def _resolve(self, p: Pending, c: Candidate, to_move: Evaluation, time: float) -> list[Verdict]:
         """Commit the pending candidate ``c``; then this reading is seen from after it."""
         self._pendings = []
         out = self._commit(p.amend, c.move, p.time, c.frame)
@@ -617,7 +559,7 @@ class MoveInference:
             self._last_mover.evaluate(*self._reading) if self._last_mover is not None else None)
         return out + self._dispatch(time, c.fit, last_mover)
 
-    def _read_again(self, p: _Pending, c: _Candidate) -> list[Verdict]:
+    def _read_again(self, p: Pending, c: Candidate) -> list[Verdict]:
         """Commit the pending candidate ``c`` as of when the board showed it, then read the
         readings since again from after it (the opponent's move among them gets its own time)."""
         history = p.history
@@ -644,7 +586,7 @@ class MoveInference:
         self._last = move
         self._touched = None
         self._expected = None
-        self.position = frame.pos if frame is not None else self._after(base, move)
+        self.position = frame.pos if frame is not None else _after(base, move)
         if frame is None:
             frame = self._new_frame(self.position)
             frame.update(self._reading[0])
@@ -671,7 +613,7 @@ class MoveInference:
             return None
         before = self.position.copy(stack=True)
         move = before.pop()
-        if not self._shows(before):
+        if not shows(self._reading, before, self.blind):
             return None
         self.position = before
         self._to_move = self._new_frame(before)
@@ -699,12 +641,6 @@ class MoveInference:
         allowed = self._expected if pos is self.position else None
         return Frame(pos, allowed, self.blind)
 
-    @staticmethod
-    def _after(pos: Position, move: Move) -> Position:
-        after = pos.copy(stack=True)
-        after.push(move)
-        return after
-
     def _with_promotion(self, s: Shape) -> Move:
         if s.move.promotion:
             expected = self._expected
@@ -713,49 +649,22 @@ class MoveInference:
             return Move(s.frm, s.to, self._promotion)
         return s.move
 
-    def _exchanging(self) -> bool:
-        """The promotion just made has its new piece lifted off its square and nothing else
-        changed: the pawn being exchanged for the piece (FIDE 3.7.5.3), or the piece straightened.
-        No other move of the pawn (a capture swept off beside it) is read into that."""
-        last = self._last
-        if last is None or not last.promotion:
-            return False
-        return not (self._reading[0] ^ self.position.occupied & ~(1 << last.to_square)) & ~self.blind
-
-    def _shows(self, pos: Position) -> bool:
-        """Does the latest reading show ``pos`` (its occupancy, and colours where sensed)?"""
-        occ, white, black = self._reading
-        keep = ~self.blind
-        if (occ ^ pos.occupied) & keep:
-            return False
-        return white is None or black is None or not ((white ^ pos.bb_color[0]) | (black ^ pos.bb_color[1])) & keep
-
-    def _only_lifted(self) -> bool:
-        occ, white, black = self._reading
-        pos, keep = self.position, ~self.blind
-        if occ & ~pos.occupied & keep:
-            return False
-        if white is None or black is None:
-            return True
-        return not ((white & ~pos.bb_color[0]) | (black & ~pos.bb_color[1])) & keep
-
-    def _gone(self) -> int:
-        return self.position.occupied & ~self._reading[0] & ~self.blind
-
     def _lifted(self, time: float, e: Evaluation) -> Verdict:
-        return Verdict(VerdictKind.LIFTED, time, lifted=self._gone(),
+        return Verdict(VerdictKind.LIFTED, time, lifted=gone(self._reading, self.position, self.blind),
                        candidates=tuple(self._with_promotion(s) for s in e.shapes()))
 
     def _undecided(self, time: float) -> Verdict:
         """Several pending moves still fit the board: LIFTED, with all of them as candidates."""
         moves = tuple(c.move for p in self._pendings for c in p.candidates)
-        return Verdict(VerdictKind.LIFTED, time, lifted=self._gone(), candidates=moves)
+        return Verdict(VerdictKind.LIFTED, time, lifted=gone(self._reading, self.position, self.blind), candidates=moves)
 
     def _illegal(self, time: float) -> Verdict:
-        occ, white, black = self._reading
-        pos = self.position
-        wrong = pos.occupied ^ occ
-        if white is not None and black is not None:
-            wrong |= (pos.bb_color[0] ^ white) | (pos.bb_color[1] ^ black)
-        wrong &= ~self.blind
-        return Verdict(VerdictKind.ILLEGAL, time, lifted=self._gone(), wrong=wrong)
+        reading, pos, blind = self._reading, self.position, self.blind
+        return Verdict(VerdictKind.ILLEGAL, time, lifted=gone(reading, pos, blind), wrong=wrong(reading, pos, blind))
+
+
+def _after(pos: Position, move: Move) -> Position:
+    """The position after ``move`` (a copy, its move stack kept)."""
+    after = pos.copy(stack=True)
+    after.push(move)
+    return after
