@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from board_driver.capture import CaptureError, PromoteChoice, iter_capture
 from chess_core import FenError
+from chess_core.pgn import write_pgn
 from chess_core.chess960 import VARIANTS, start_fen
 from chess_core.timecontrol import TimeControlError
 
@@ -174,6 +175,29 @@ class _Player:
                 self.act(referee.step(ClaimDraw() if decision == "claim" else AgreeDraw(), now), now)
 
 
+def game_pgn(match: Match, headers: dict[str, str] | None = None) -> str:
+    """A game of the replay in PGN: its moves, result, time control and clocks (when timed), ``headers`` over them."""
+    tags = {"TimeControl": str(match.time_control)}
+    tags.update(headers or {})
+    clocks = match.timing.after_move if match.time_control.timed else None
+    return write_pgn(match.game, tags, clocks)
+
+
+def game_json(match: Match) -> dict[str, Any]:
+    """A game of the replay as JSON values: ``moves``, ``san``, ``fen``, ``result``, ``termination``,
+    ``problems`` and the ``gestures`` acted on."""
+    outcome = match.game.outcome
+    return {
+        "moves": [m.uci() for m in match.game.moves],
+        "san": match.game.san_moves(),
+        "fen": match.game.fen(),
+        "result": outcome.result() if outcome else "*",
+        "termination": outcome.termination.value if outcome else None,
+        "problems": list(match.problems),
+        "gestures": list(match.gestures),
+    }
+
+
 def _report(match: Match, errors: list[CaptureError], reported: int, out: TextIO | None) -> int:
     for error in errors[reported:]:
         text = f"line {error.line}: {error.reason}"
@@ -224,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"echiquier replay: {text}", file=sys.stderr)
     if args.format == "json":
         # The first game's fields at the top, as when a replay printed one game; every game in "games".
-        print(json.dumps({**first.to_json(), "games": [g.to_json() for g in games]}, indent=2, ensure_ascii=False))
+        print(json.dumps({**game_json(first), "games": [game_json(g) for g in games]}, indent=2, ensure_ascii=False))
         return 0
     name = "stdin" if args.capture == "-" else args.capture
     for number, match in enumerate(games, 1):
@@ -236,5 +260,5 @@ def run(args: argparse.Namespace) -> int:
         opening = classify(match.game)   # (as the session names it, move by move: the latest named position)
         if opening is not None:
             tags.update(ECO=opening.eco, Opening=opening.name)
-        sys.stdout.write(("\n" if number > 1 else "") + match.to_pgn(tags))
+        sys.stdout.write(("\n" if number > 1 else "") + game_pgn(match, tags))
     return 0

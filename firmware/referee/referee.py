@@ -69,6 +69,7 @@ from firmware.referee.inference import Verdict, VerdictKind
 from firmware.referee.match import BoardChanged, GameOver, GameStarted, Match, MatchEvent, MoveMade, TakenBack
 from firmware.referee.orders import ClosePromotion, MakeFinal, Order, SetGestureTimes, carry_out
 from firmware.referee.restart_watch import RestartWatch, at_start
+from firmware.referee.timing import to_ms
 
 __all__ = ["Referee", "Stage", "Tick", "BoardView", "Clocks", "NextGameSetUp", "StartPosition", "RefereeEvent",
            "RefereeInput"]
@@ -270,11 +271,11 @@ class Referee:
     def clocks(self, now: float) -> Clocks:
         """The board's clocks at ``now`` (see :class:`Clocks`)."""
         match = self._match
-        clock = match.clock
-        delay = 0 if clock.running_side is None else clock.delay_left(max(int(round(now * 1000)),
-                                                                          clock.last_time_ms or 0))
-        return Clocks(match.remaining(now), match.running_side(), delay,
-                      (clock.moves_made(WHITE), clock.moves_made(BLACK)), tuple(match.clocks_after_move))
+        timing, turn = match.timing, match.game.turn
+        clock = timing.clock
+        delay = 0 if clock.running_side is None else clock.delay_left(max(to_ms(now), clock.last_time_ms or 0))
+        return Clocks(timing.remaining(now, turn), timing.running_side(turn), delay,
+                      (clock.moves_made(WHITE), clock.moves_made(BLACK)), tuple(timing.after_move))
 
     def gesture(self, now: float) -> GestureProgress | None:
         """The countdown of the gesture held, or of the time left to undo one fired, for the page."""
@@ -327,7 +328,7 @@ class Referee:
     @property
     def next_promotion(self) -> int:
         """The piece type (2..5) the next promotion makes, unless the player chooses another."""
-        return self._match.next_promotion
+        return self._match.inference.next_promotion
 
     @property
     def last_verdict(self) -> Verdict | None:
