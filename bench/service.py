@@ -255,10 +255,12 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
     waits: list[float] = []   # of each frame: from the settle instant to the start of the loop's step that shows it
     step_start = [0.0]
     original_refresh = Session.refresh
+    seen = [None]   # the settled reading the last refresh read
 
     def timed_refresh(self, now):
         settled = self.referee.board
-        fresh = settled is not None and settled is not self.referee.settled   # not read by the referee yet
+        fresh = settled is not None and settled is not seen[0]   # not read by a refresh yet
+        seen[0] = settled
         shown = len(sink.shown)
         original_refresh(self, now)
         if fresh and len(sink.shown) > shown:
@@ -310,7 +312,7 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
             page.terminate()
             result["page_messages"] = int(page.communicate()[0].split()[-1])
         result["moves"] = len(service.session.game.moves)
-        result["problems"] = service.session.referee.match.problems[:3]
+        result["problems"] = [f"{t:.3f} s: {text}" for t, text in service.session.state().problems[:3]]
         outcome = service.session.game.outcome
         result["outcome"] = outcome.describe() if outcome else None
         service.stop()

@@ -88,10 +88,12 @@ def child(capture_path: str, state_dir: str, voice_on: bool) -> None:
     commits: list[tuple[int, float]] = []   # (moves, perf_counter of the frame that showed them committed)
     original_refresh = Session.refresh
     known = [0]   # moves shown so far (a move is committed before the refresh that shows it)
+    seen = [None]   # the settled reading the last refresh read
 
     def timed_refresh(self, now):
         settled = self.referee.board
-        fresh = settled is not None and settled is not self.referee.settled
+        fresh = settled is not None and settled is not seen[0]
+        seen[0] = settled
         shown = len(sink.shown)
         original_refresh(self, now)
         if len(sink.shown) > shown:

@@ -294,8 +294,9 @@ def _methods(name: str, cls: str) -> list[str]:
 
 # (module, class, most methods): the session conducts, its parts do the work; the match and the
 # page's server stay focused. Every def in the class body counts, properties and dunders too.
-SIZES = [("firmware.session.session", "Session", 30), ("firmware.referee.match", "Match", 45),
-         ("firmware.web.server", "WebCompanion", 30), ("firmware.session.seat", "OpponentSeat", 40)]
+SIZES = [("firmware.session.session", "Session", 30), ("firmware.referee.match", "Match", 40),
+         ("firmware.referee.inference", "MoveInference", 40), ("firmware.web.server", "WebCompanion", 30),
+         ("firmware.session.seat", "OpponentSeat", 40)]
 LINES = [("firmware.session.session", 450)]
 
 
@@ -303,6 +304,14 @@ LINES = [("firmware.session.session", 450)]
 def test_the_classes_that_grow_stay_within_their_size(name, cls, most):
     methods = _methods(name, cls)
     assert len(methods) <= most, f"{cls} has {len(methods)} methods (at most {most}): {methods}"
+
+
+def test_no_class_in_the_firmware_is_over_forty_methods():
+    """The house's ceiling for every class of the board's program (the SIZES above hold some lower)."""
+    found = [f"{name}.{node.name}: {count}" for name, path in MODULES.items() if name.startswith("firmware")
+             for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.ClassDef)
+             if (count := sum(isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)) for b in node.body)) > 40]
+    assert not found, "classes over 40 methods: " + ", ".join(found)
 
 
 @pytest.mark.parametrize("name, most", LINES)
@@ -321,15 +330,15 @@ def test_nothing_answers_for_missing_attributes_by_magic():
 
 
 # The referee's parts the session and its parts never touch: they ask the Referee
-# (firmware.referee.referee); its match is the game the commands act on.
+# (firmware.referee.referee), and give it orders (firmware.referee.orders).
 REFEREE_INSIDES = {"debouncer", "to_arrange", "gestures", "restart", "inference", "settled", "verdict"}
 
 
 def test_the_session_never_reaches_inside_its_referee():
     found = []
     for name, path in MODULES.items():
-        if not name.startswith("firmware.session") or name == "firmware.session.restore":
-            continue   # (restore builds matches that continue a game on the board's debouncer)
+        if not name.startswith("firmware.session"):
+            continue
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Attribute) and node.attr in REFEREE_INSIDES and "referee" in ast.unparse(node.value):
                 found.append(f"{name}:{node.lineno} {ast.unparse(node)}")
@@ -337,14 +346,29 @@ def test_the_session_never_reaches_inside_its_referee():
 
 
 def test_the_session_takes_each_input_to_its_referee_once():
-    """feed and poll hand their input to the referee in one call each, and nothing else of it."""
+    """feed and poll hand their input to the referee's step in one call each, and nothing else of it."""
     tree = ast.parse(MODULES["firmware.session.session"].read_text())
     session = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == "Session")
     for method in ("feed", "poll"):
         body = next(b for b in session.body if isinstance(b, ast.FunctionDef) and b.name == method)
         calls = [ast.unparse(c.func) for c in ast.walk(body) if isinstance(c, ast.Call)
                  and ast.unparse(c.func).startswith("self.referee.")]
-        assert calls == [f"self.referee.{method}"], (method, calls)
+        assert calls == ["self.referee.step"], (method, calls)
+
+
+def test_nobody_reaches_the_match_around_its_referee():
+    """The referee's match is private: outside firmware/referee/, nothing reads ``referee.match``
+    or a ``_match``; commands go in as orders through ``Referee.step``, and what is read of the
+    game comes from the referee's properties and frozen views."""
+    found = []
+    for name, path in MODULES.items():
+        if name.startswith("firmware.referee"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and (node.attr == "_match" or (
+                    node.attr == "match" and "referee" in ast.unparse(node.value).lower())):
+                found.append(f"{name}:{node.lineno} {ast.unparse(node)}")
+    assert not found, "the match reached around its referee: " + ", ".join(found)
 
 
 def test_one_spelling_of_optional_types():

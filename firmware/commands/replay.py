@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from board_driver.capture import CaptureError, PromoteChoice, iter_capture
 from chess_core import FenError
+from chess_core.pgn import write_pgn
 from chess_core.chess960 import VARIANTS, start_fen
 from chess_core.timecontrol import TimeControlError
 
@@ -31,7 +32,8 @@ from firmware.commands.fen_check import read_fen
 from firmware.openings import classify
 from firmware.referee.gestures import DrawGesture, GestureUndone, Resign, draw_decision
 from firmware.referee.match import Match, MatchConfig, ProblemFound
-from firmware.referee.referee import NextGameSetUp, Referee, Stage, StartPosition
+from firmware.referee.orders import AgreeDraw, ChoosePromotion, ClaimDraw, Finish, Reopen, ResignGame
+from firmware.referee.referee import NextGameSetUp, Referee, Stage, StartPosition, Tick
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -69,22 +71,21 @@ def replay_games(lines: Iterable[str], config: MatchConfig | None = None,
     game left unfinished, ``abandoned``), or set up again after a finished game. A game that
     began and saw no move, nor any result, is left out (``run`` keeps no file of it), unless
     it is the only one."""
-    player = _Player(Referee(Match(config)), gestures, errors_to)
+    player = _Player(Match(config), gestures, errors_to)
     errors: list[CaptureError] = []
     reported = 0
     for event in iter_capture(lines, errors):
-        reported = _report(player.referee.match, errors, reported, errors_to)
+        reported = _report(player.match, errors, reported, errors_to)
         player.until(event.time)
-        match = player.referee.match
         if isinstance(event, PromoteChoice):
-            player.act(match.promote(event.piece, event.time), event.time)
+            player.act(player.referee.step(ChoosePromotion(event.piece), event.time), event.time)
         else:
-            player.act(player.referee.feed(event), event.time)
+            player.act(player.referee.step(event, event.time), event.time)
         player.watch(event.time)
-    match = player.referee.match
+    match = player.match
     _report(match, errors, reported, errors_to)
-    player.act(match.finish(), None)
-    settled = match.debouncer.settled
+    player.act(player.referee.step(Finish(), 0.0), None)
+    settled = player.referee.board
     player.watch(settled.time if settled is not None else 0.0)
     match.gestures = player.fired
     games = player.games + [match]
@@ -92,12 +93,15 @@ def replay_games(lines: Iterable[str], config: MatchConfig | None = None,
 
 
 class _Player:
-    """Drives the referee as the session does for two players over the board: polls at its
-    deadlines, reads each settled reading, carries out the gestures it reports on the match,
-    and begins the next game when the players set it up (the games before in ``games``)."""
+    """Drives the referee as the session does for two players over the board: ticks at its
+    deadlines, reads each settled reading, orders what the gestures it reports call for, and
+    begins the next game when the players set it up (the games before in ``games``). ``match``:
+    the game on the board, given to the referee, which the replay prints; the replay notes on it
+    what it acted on (problems, gestures, a game left unfinished), never plays it."""
 
-    def __init__(self, referee: Referee, gestures: bool, errors_to: TextIO | None) -> None:
-        self.referee = referee
+    def __init__(self, match: Match, gestures: bool, errors_to: TextIO | None) -> None:
+        self.match = match
+        self.referee = Referee(match)
         self.gestures = gestures
         self.errors_to = errors_to
         self.fired: list[str] = []
@@ -105,9 +109,9 @@ class _Player:
         self.cleared = False   # over, and the board has left the start position since
 
     def stage(self) -> Stage:
-        match = self.referee.match
-        config = match.config
-        return Stage(live=match.started and not match.game.is_over, over=match.started and match.game.is_over,
+        referee, config = self.referee, self.match.config
+        started, over = referee.started, referee.game.is_over
+        return Stage(live=started and not over, over=started and over,
                      gestures=self.gestures, start_fen=config.fen, chess960=config.chess960)
 
     def until(self, t: float) -> None:
@@ -116,7 +120,7 @@ class _Player:
             due = self.referee.next_deadline(self.stage().live)
             if due is None or due > t:
                 return
-            self.act(self.referee.poll(due, self.stage()), due)
+            self.act(self.referee.step(Tick(self.stage()), due), due)
             self.watch(due)
 
     def watch(self, now: float) -> None:
@@ -124,18 +128,18 @@ class _Player:
 
     def next_game(self, now: float) -> None:
         """The game on the board ends here; the next one, from the same start, begins."""
-        match = self.referee.match
+        match = self.match
         match.gestures, self.fired = self.fired, []
         self.games.append(match)
         self.cleared = False
-        self.act(self.referee.begin(match.config, now), now)
+        self.match = Match(match.config)
+        self.act(self.referee.begin(self.match, now), now)
 
     def act(self, events: list[Any], now: float | None) -> None:
         """Carry out what the referee reports: problems of a board forming a gesture dropped,
         gestures acted on as the session acts on them, the next game set up begun."""
-        referee = self.referee
-        match = referee.match
-        for event in referee.adopt(events, now or 0.0):
+        referee, match = self.referee, self.match
+        for event in events:
             if isinstance(event, ProblemFound):
                 if self.gestures and referee.forming():
                     match.problems.remove(event.message)   # the kings on their way to the centre
@@ -148,7 +152,7 @@ class _Player:
                 self.next_game(event.time)
                 return   # (what came with it was the game left's)
             elif isinstance(event, StartPosition):
-                if not match.game.is_over:
+                if not referee.game.is_over:
                     continue   # (the game was reopened: a result taken back)
                 if not event.shown:
                     self.cleared = True
@@ -156,19 +160,42 @@ class _Player:
                     self.next_game(event.time)
                     return
             elif isinstance(event, GestureUndone) and now is not None:
-                if match.game.is_over:
+                if referee.game.is_over:
                     try:
-                        self.act(match.reopen(now), now)
+                        self.act(referee.step(Reopen(), now), now)
                         self.fired.append(f"{now:.3f} s: {event.result} taken back")
                     except ValueError:
                         pass
             elif isinstance(event, Resign) and now is not None and self.stage().live:
                 self.fired.append(f"{now:.3f} s: {'0-1' if event.color == 0 else '1-0'} (resigned by gesture)")
-                self.act(match.resign(event.color, now), now)
+                self.act(referee.step(ResignGame(event.color), now), now)
             elif isinstance(event, DrawGesture) and now is not None and self.stage().live:
-                decision = draw_decision(event, bool(match.game.claimable_draws()), False, False)
+                decision = draw_decision(event, bool(referee.game.claimable_draws()), False, False)
                 self.fired.append(f"{now:.3f} s: 1/2-1/2 ({decision} by gesture)")
-                self.act(match.claim_draw(now) if decision == "claim" else match.agree_draw(now), now)
+                self.act(referee.step(ClaimDraw() if decision == "claim" else AgreeDraw(), now), now)
+
+
+def game_pgn(match: Match, headers: dict[str, str] | None = None) -> str:
+    """A game of the replay in PGN: its moves, result, time control and clocks (when timed), ``headers`` over them."""
+    tags = {"TimeControl": str(match.time_control)}
+    tags.update(headers or {})
+    clocks = match.timing.after_move if match.time_control.timed else None
+    return write_pgn(match.game, tags, clocks)
+
+
+def game_json(match: Match) -> dict[str, Any]:
+    """A game of the replay as JSON values: ``moves``, ``san``, ``fen``, ``result``, ``termination``,
+    ``problems`` and the ``gestures`` acted on."""
+    outcome = match.game.outcome
+    return {
+        "moves": [m.uci() for m in match.game.moves],
+        "san": match.game.san_moves(),
+        "fen": match.game.fen(),
+        "result": outcome.result() if outcome else "*",
+        "termination": outcome.termination.value if outcome else None,
+        "problems": list(match.problems),
+        "gestures": list(match.gestures),
+    }
 
 
 def _report(match: Match, errors: list[CaptureError], reported: int, out: TextIO | None) -> int:
@@ -221,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"echiquier replay: {text}", file=sys.stderr)
     if args.format == "json":
         # The first game's fields at the top, as when a replay printed one game; every game in "games".
-        print(json.dumps({**first.to_json(), "games": [g.to_json() for g in games]}, indent=2, ensure_ascii=False))
+        print(json.dumps({**game_json(first), "games": [game_json(g) for g in games]}, indent=2, ensure_ascii=False))
         return 0
     name = "stdin" if args.capture == "-" else args.capture
     for number, match in enumerate(games, 1):
@@ -233,5 +260,5 @@ def run(args: argparse.Namespace) -> int:
         opening = classify(match.game)   # (as the session names it, move by move: the latest named position)
         if opening is not None:
             tags.update(ECO=opening.eco, Opening=opening.name)
-        sys.stdout.write(("\n" if number > 1 else "") + match.to_pgn(tags))
+        sys.stdout.write(("\n" if number > 1 else "") + game_pgn(match, tags))
     return 0

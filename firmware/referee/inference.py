@@ -67,7 +67,8 @@ How a move is recognised
 ========================
 
 Readings are matched against every legal move's *shape* (:mod:`firmware.referee.inference_frame`):
-what it empties, fills and replaces. The history since the last stable board tells a finished
+what it empties, fills and replaces (and against the expected position itself:
+:mod:`firmware.referee.reading_check`). The history since the last stable board tells a finished
 capture (the victim's square emptied, then filled after the mover was lifted) from a piece in
 the hand. Captures (victim first or mover first), castling (king first, rook first, both
 lifted), en passant (victim before or after), promotions and slides all reduce to that.
@@ -98,7 +99,8 @@ down and moved it on); the piece put back on its square takes the move back.
 
 Ambiguity is resolved by keeping the hypotheses that fit, one frame each: the expected position
 (the mover still at work), the position before the last move (a correction), and, for each
-complete but uncommitted move, the position after it (the opponent at work). A hypothesis is
+complete but uncommitted move, the position after it (the opponent at work; these wait in
+:mod:`firmware.referee.inference_pending`, the likeliest first). A hypothesis is
 dropped as soon as a reading does not fit it; when two remain (a slide that stopped, then the
 piece left again: the opponent taking it, or the slide going on to sweep a capture?) the next
 readings decide. One rule of thumb: the board changing within ``WAIT_SLIDE`` of a piece landing,
@@ -114,6 +116,8 @@ from chess_core import Move, Position
 from chess_core.squares import QUEEN, ROOK
 
 from firmware.referee.inference_frame import CASTLE, FULL, Evaluation, Fit, Frame, Shape
+from firmware.referee.inference_pending import Candidate, Pending, added, continues, due
+from firmware.referee.reading_check import Sensed, exchanging, gone, only_lifted, shows, wrong
 
 WAIT_SLIDE = 0.2    # s without change before a move that could be extended (a slide) commits
 WAIT_CASTLE = 1.5   # s before a rook move that begins castling commits as a rook move
@@ -123,8 +127,6 @@ WAIT_SWEPT_SLID = 0.3  # s, the same when the piece was seen sliding all the way
 # (Longer than a piece is usually held in the air: a hesitation held longer is first taken for
 # the capture, then undone when the piece comes back. The clock does not mind: the move is
 # timed at the lift either way.)
-
-_Reading = tuple[int, int | None, int | None]   # occupancy, and the colours of a colour-sensing board
 
 __all__ = ["MoveInference", "Verdict", "VerdictKind", "WAIT_SLIDE", "WAIT_CASTLE", "WAIT_SWEPT", "WAIT_SWEPT_SLID"]
 
@@ -152,52 +154,6 @@ class Verdict:
     square: int | None = None
 
 
-# A candidate's fit before any reading was seen from its frame: it fits nothing, so it is never
-# evidence for the candidate (every candidate gets its real fit in feed() before it is judged).
-_UNREAD = Evaluation(Fit.NONE)
-
-
-@dataclass
-class _Candidate:
-    move: Move
-    frame: Frame                      # from the position after ``move``: the opponent's side
-    fit: Evaluation = _UNREAD         # the last reading seen from there
-    prev: Evaluation = _UNREAD        # the reading before it
-
-
-@dataclass
-class _Pending:
-    """A move complete on the board (or swept-capture candidates) not yet committed."""
-
-    amend: bool                 # committing it amends the last move instead of adding one
-    candidates: list[_Candidate]
-    time: float                 # when the board showed it
-    reading: _Reading           # the reading that showed it; the timer runs only while it stays
-    deadline: float | None      # None: only a later reading can resolve it
-    swept: bool = False         # swept-capture candidates (the mover may still be in the hand)
-    fresh: bool = True          # no reading since it was made
-    # The readings since (time, reading), to read them again from after a candidate chosen late;
-    # None once too many to keep.
-    history: list[tuple[float, _Reading]] | None = None
-
-    def __post_init__(self) -> None:
-        if self.history is None:
-            self.history = []
-
-    def rank(self) -> tuple[bool, float]:
-        return (self.swept, -self.time)
-
-    def same(self, other: _Pending) -> bool:
-        return self.amend == other.amend and [c.move for c in self.candidates] == [c.move for c in other.candidates]
-
-
-def _continues(p: _Pending, c: _Candidate, ea: Evaluation) -> bool:
-    """Does the opponent's start from after the swept capture ``c`` also fit the mover still
-    capturing? (Lifting a piece the lifted piece can take continues that capture: no unseen
-    event, where the swept capture needs one.)"""
-    return p.swept and any(s.victims & c.frame.started() for s in ea.shapes())
-
-
 class MoveInference:
     """Settled readings in, verdicts out; see the module docstring."""
 
@@ -222,39 +178,42 @@ class MoveInference:
         self._expected: Move | None = None
         self._promotion = QUEEN
         self._promotion_side = self.position.turn   # the side ``_promotion`` was chosen for
-        self._a = Frame(self.position, None, self.blind)   # the side to move, from the expected position
-        self._b: Frame | None = None         # the last mover again, from the position before
-        self._last: Move | None = None       # the move that ``_b`` may amend
+        # The hypotheses about whose hand is at work, a frame each: the side to move, reading its
+        # move from the expected position; the last mover again, reading a correction of its move
+        # from the position before it (while that move may still be amended).
+        self._to_move = Frame(self.position, None, self.blind)
+        self._last_mover: Frame | None = None
+        self._last: Move | None = None       # the move that ``_last_mover`` may amend
         # Moves complete on the board but not committed: competing hypotheses, the likeliest
         # first (a move seen on the board before a swept capture that was not, the newest first).
-        self._pendings: list[_Pending] = []
+        self._pendings: list[Pending] = []
         self._touched: int | None = None
-        self._reading: _Reading = (self.position.occupied, None, None)
+        self._reading: Sensed = (self.position.occupied, None, None)
         if amend_last and not guide_back and self.position.move_stack():
             before = self.position.copy(stack=True)
             self._last = before.pop()
-            self._b = Frame(before, None, self.blind)
-            self._b.update(self.position.occupied)
+            self._last_mover = Frame(before, None, self.blind)
+            self._last_mover.update(self.position.occupied)
 
     def hold(self, time: float) -> list[Verdict]:
         """The clocks are stopped: no move counts until ``release``. A move the board showed
         complete before (its timer running) is committed first, as of when it was complete;
         other hypotheses are dropped, and a board that does not show the position is ILLEGAL."""
         out: list[Verdict] = []
-        p = self._due()
+        p = due(self._pendings, self._reading)
         if p is not None:
             c = p.candidates[0]
             out = self._commit(p.amend, c.move, p.time, c.frame)
         self._pendings = []
         self.held = True
-        if not self._shows(self.position):
+        if not shows(self._reading, self.position, self.blind):
             out.append(self._illegal(time))
         return out
 
     def release(self) -> None:
         """The clocks run again: moves count once the board shows the expected position."""
         self.held = False
-        if not self._shows(self.position):
+        if not shows(self._reading, self.position, self.blind):
             self._guide_back = True
 
     def expect(self, move: Move | None) -> None:
@@ -262,17 +221,17 @@ class MoveInference:
         if move is not None and not self.position.is_legal(move):
             raise ValueError(f"expected move {move.uci()} is not legal in {self.position.fen()}")
         self._expected = move
-        self._b = None
+        self._last_mover = None
         self._last = None
         self._pendings = []
-        self._a = self._new_frame(self.position)
-        self._a.update(self._reading[0])
+        self._to_move = self._new_frame(self.position)
+        self._to_move.update(self._reading[0])
 
     def set_blind(self, squares: int) -> None:
         """Ignore the readings of ``squares`` (sensors found dead or stuck) from now on: a move
         to or from one is read from the other squares (see :mod:`firmware.referee.inference_frame`)."""
         self.blind = squares
-        for frame in [self._a, self._b, *(c.frame for p in self._pendings for c in p.candidates)]:
+        for frame in [self._to_move, self._last_mover, *(c.frame for p in self._pendings for c in p.candidates)]:
             if frame is not None:
                 frame.blind, frame.keep = squares, ~squares & FULL
 
@@ -292,7 +251,7 @@ class MoveInference:
                     before = c.frame.pos.copy(stack=True)
                     before.pop()
                     c.move = Move(c.move.from_square, c.move.to_square, piece_type)
-                    c.frame = self._new_frame(self._after(before, c.move))
+                    c.frame = self._new_frame(_after(before, c.move))
                     c.frame.update(self._reading[0])
 
     def amend_promotion(self, piece_type: int, time: float) -> list[Verdict]:
@@ -316,13 +275,13 @@ class MoveInference:
         still be amended (the opponent has not started): what a player may pick to correct a
         move the board recorded wrong (the same squares filled, other pieces: a swept capture).
         A promotion is offered with the piece of the last move's (the player's choice stands)."""
-        b, last = self._b, self._last
-        if b is None or last is None or not self.amendable():
+        frame, last = self._last_mover, self._last
+        if frame is None or last is None or not self.amendable():
             return ()
         occ, white, black = self._reading
         found = []
         keep = ~self.blind
-        for s in b.shapes:
+        for s in frame.shapes:
             if (s.after ^ occ) & keep or (s.frm, s.to) == (last.from_square, last.to_square):
                 continue
             if white is not None and black is not None and ((s.after_white ^ white) | (s.after_black ^ black)) & keep:
@@ -337,11 +296,11 @@ class MoveInference:
         """Replace the last move by ``move`` (a player's correction, e.g. picked among
         ``alternatives``), while it may still be amended: ``[AMEND]``, or ``[]`` when it may not
         (the opponent has started, or there is no last move). ValueError: ``move`` is not legal."""
-        b, last = self._b, self._last
-        if b is None or last is None or not self.amendable():
+        frame, last = self._last_mover, self._last
+        if frame is None or last is None or not self.amendable():
             return []
-        if not b.pos.is_legal(move):
-            raise ValueError(f"{move.uci()} is not legal in {b.pos.fen()}")
+        if not frame.pos.is_legal(move):
+            raise ValueError(f"{move.uci()} is not legal in {frame.pos.fen()}")
         if move == last:
             return []
         self._pendings = []
@@ -349,27 +308,27 @@ class MoveInference:
 
     def amendable(self) -> bool:
         """The last move may still be amended: its mover's, the opponent not started."""
-        return self._b is not None and self._last is not None and not self._a.started()
+        return self._last_mover is not None and self._last is not None and not self._to_move.started()
 
     def watch(self, occupied: int, white: int | None = None, black: int | None = None) -> None:
         """A settled reading after the game ended by the position the last move made: no move
         counts, but the last one may still be amended (``amend``, ``amend_promotion``) until the
         opponent lifts a piece; from then on it is final (``make_final``)."""
         self._reading = (occupied, white, black)
-        self._a.update(occupied)
-        if self._b is not None:
-            self._b.update(occupied)
-        if self._a.started():
+        self._to_move.update(occupied)
+        if self._last_mover is not None:
+            self._last_mover.update(occupied)
+        if self._to_move.started():
             self.make_final()
 
     def make_final(self) -> None:
         """The last move may no longer be amended nor put back (its window closed)."""
-        self._b = None
+        self._last_mover = None
         self._last = None
         self._pendings = []
 
     def feed(self, time: float, occupied: int, white: int | None = None, black: int | None = None) -> list[Verdict]:
-        reading: _Reading = (occupied, white, black)
+        reading: Sensed = (occupied, white, black)
         if reading == self._reading and not self._guide_back:
             return []   # (while guiding back, the same reading still says whether the board is there)
         self._reading = reading
@@ -378,13 +337,12 @@ class MoveInference:
                 p.history.append((time, reading))
                 if len(p.history) > HISTORY:
                     p.history = None
-        a, b = self._a, self._b
-        a.update(occupied)
-        ea = a.evaluate(occupied, white, black)
-        eb = None
-        if b is not None:
-            b.update(occupied)
-            eb = b.evaluate(occupied, white, black)
+        self._to_move.update(occupied)
+        to_move = self._to_move.evaluate(occupied, white, black)
+        last_mover = None
+        if self._last_mover is not None:
+            self._last_mover.update(occupied)
+            last_mover = self._last_mover.evaluate(occupied, white, black)
         early = []
         for p in self._pendings:
             for c in p.candidates:
@@ -403,13 +361,13 @@ class MoveInference:
         for p in self._pendings:
             for c in p.candidates:
                 c.prev, c.fit = c.fit, c.frame.evaluate(occupied, white, black)
-        return self._dispatch(time, ea, eb)
+        return self._dispatch(time, to_move, last_mover)
 
     def poll(self, time: float) -> list[Verdict]:
-        p = self._due()
+        p = due(self._pendings, self._reading)
         if p is None:
             return []
-        assert p.deadline is not None   # _due() gives only a pending move whose timer runs
+        assert p.deadline is not None   # due() gives only a pending move whose timer runs
         if time < p.deadline:
             return []
         self._pendings = []
@@ -417,7 +375,7 @@ class MoveInference:
         return self._commit(p.amend, c.move, p.time, c.frame)
 
     def next_deadline(self) -> float | None:
-        p = self._due()
+        p = due(self._pendings, self._reading)
         return p.deadline if p is not None else None
 
     def pending_time(self) -> float | None:
@@ -426,7 +384,7 @@ class MoveInference:
         return min((p.time for p in self._pendings), default=None)
 
     @property
-    def reading(self) -> _Reading:
+    def reading(self) -> Sensed:
         """The latest settled reading fed: occupancy, and the colours of a colour-sensing board."""
         return self._reading
 
@@ -448,18 +406,8 @@ class MoveInference:
 
     # -- decisions -------------------------------------------------------------------------
 
-    def _due(self) -> _Pending | None:
-        """The pending move whose timer runs: the board still shows it; a swept capture only
-        when no other hypothesis is left."""
-        for p in self._pendings:
-            if p.deadline is not None and p.reading == self._reading:
-                if p.swept and len(self._pendings) > 1:
-                    continue
-                return p
-        return None
-
-    def _dispatch(self, time: float, ea: Evaluation, eb: Evaluation | None) -> list[Verdict]:
-        fit = ea.fit
+    def _dispatch(self, time: float, to_move: Evaluation, last_mover: Evaluation | None) -> list[Verdict]:
+        fit = to_move.fit
         if fit is Fit.STABLE:
             guided = self._guide_back or self.held   # a piece put back as asked is no touch
             self._guide_back = False
@@ -467,39 +415,39 @@ class MoveInference:
         if self._guide_back or self.held:
             return [self._illegal(time)]
         if self._pendings:
-            resolved = self._resolve_pending(fit, ea, time)
+            resolved = self._resolve_pending(fit, to_move, time)
             if resolved is not None:
                 return resolved
         if fit is Fit.COMPLETE:
-            return self._complete(False, ea, time)
+            return self._complete(False, to_move, time)
         if fit is Fit.SWEPT:
-            return self._swept(False, ea, time)
+            return self._swept(False, to_move, time)
         if fit is Fit.PARTIAL:
-            if eb is not None and eb.fit is Fit.COMPLETE and self._other_than_last(eb):
-                return self._complete(True, eb, time)
-            if eb is not None and not eb.consistent:
-                self._b = None
+            if last_mover is not None and last_mover.fit is Fit.COMPLETE and self._other_than_last(last_mover):
+                return self._complete(True, last_mover, time)
+            if last_mover is not None and not last_mover.consistent:
+                self._last_mover = None
                 self._last = None
-            return [self._lifted(time, ea)]
+            return [self._lifted(time, to_move)]
         # Nothing from the expected position explains the board.
-        if eb is not None:
-            if eb.fit is Fit.COMPLETE and self._other_than_last(eb):
-                return self._complete(True, eb, time)
-            if eb.fit is Fit.SWEPT:
-                return self._swept(True, eb, time)
-            if eb.fit is Fit.PARTIAL:
-                return [self._lifted(time, eb)]
-            if eb.fit is Fit.STABLE:
+        if last_mover is not None:
+            if last_mover.fit is Fit.COMPLETE and self._other_than_last(last_mover):
+                return self._complete(True, last_mover, time)
+            if last_mover.fit is Fit.SWEPT:
+                return self._swept(True, last_mover, time)
+            if last_mover.fit is Fit.PARTIAL:
+                return [self._lifted(time, last_mover)]
+            if last_mover.fit is Fit.STABLE:
                 return self._revoke(time)
         if self.takebacks:
             verdict = self._takeback(time)
             if verdict is not None:
                 return [verdict]
-        if self._only_lifted():
-            return [self._lifted(time, ea)]  # pieces in hand that cannot move: not wrong yet
+        if only_lifted(self._reading, self.position, self.blind):
+            return [self._lifted(time, to_move)]  # pieces in hand that cannot move: not wrong yet
         return [self._illegal(time)]
 
-    def _resolve_pending(self, fit: Fit, ea: Evaluation, time: float) -> list[Verdict] | None:
+    def _resolve_pending(self, fit: Fit, to_move: Evaluation, time: float) -> list[Verdict] | None:
         """Commit a pending move if this reading shows the opponent going on from after it."""
         # Explanations that fitted until this reading, the opponent having begun from them: if
         # nothing else is left, one of them is read again from its start (a move made by the
@@ -515,9 +463,9 @@ class MoveInference:
                 return self._read_again(*late[0])
             return None
         done = [(p, c) for p in self._pendings for c in p.candidates
-                if c.fit.fit is Fit.COMPLETE and c.frame.started() and not _continues(p, c, ea)]
+                if c.fit.fit is Fit.COMPLETE and c.frame.started() and not continues(p, c, to_move)]
         if done and fit is not Fit.COMPLETE:
-            return self._resolve(*done[0], ea, time)  # the opponent even finished a move
+            return self._resolve(*done[0], to_move, time)  # the opponent even finished a move
         # The opponent began a move from the position after a pending one. (Or the mover,
         # resting on the way, removes a victim: then a later reading amends.) After a swept
         # capture the mover may still hold its piece, and lifting a piece it can capture is
@@ -527,35 +475,29 @@ class MoveInference:
             return [self._undecided(time)] if fit is not Fit.COMPLETE else None
         p = self._pendings[0]
         started = [c for c in p.candidates if c.frame.started()]
-        if len(started) == 1 and not _continues(p, started[0], ea):
-            return self._resolve(p, started[0], ea, time)
+        if len(started) == 1 and not continues(p, started[0], to_move):
+            return self._resolve(p, started[0], to_move, time)
         if fit is Fit.NONE:
             if len(p.candidates) == 1:
-                return self._resolve(p, p.candidates[0], ea, time)
+                return self._resolve(p, p.candidates[0], to_move, time)
             return [self._undecided(time)]
         return None
 
-    def _add_pending(self, pending: _Pending) -> None:
-        pendings = [p for p in self._pendings if not p.same(pending)]
-        pendings.append(pending)
-        pendings.sort(key=_Pending.rank)
-        self._pendings = pendings
-
     def _stable(self, time: float, touch: bool = True) -> list[Verdict]:
         self._pendings = []
-        first = self._a.first_lift
-        if any(s.move.promotion and self._a.lifted >> s.frm & 1 for s in self._a.shapes):
+        first = self._to_move.first_lift
+        if any(s.move.promotion and self._to_move.lifted >> s.frm & 1 for s in self._to_move.shapes):
             # A pawn that could promote lifted and put back unmoved: the piece chosen for it is
             # for no later pawn. (Another piece straightened keeps the choice.)
             self._promotion = QUEEN
-        self._a.reset()
-        if self._b is not None:
+        self._to_move.reset()
+        if self._last_mover is not None:
             # A correction starts again from this board; forget lifts that were put back
             # (an opponent's hesitation must not read as the victim of a correction).
-            self._b.reset()
-            self._b.update(self._reading[0])
+            self._last_mover.reset()
+            self._last_mover.update(self._reading[0])
         if self.touch_move and touch and self._touched is None and first is not None and self._expected is None:
-            if any(s.frm == first for s in self._a.shapes):
+            if any(s.frm == first for s in self._to_move.shapes):
                 self._touched = first
         if self._touched is not None:
             return [Verdict(VerdictKind.TOUCHED, time, square=self._touched)]
@@ -567,7 +509,7 @@ class MoveInference:
             return [self._lifted(time, e)]  # two moves leave the same board (not in chess, kept safe)
         if not amend and self._touched is not None and s.frm != self._touched:
             return [self._illegal(time)]
-        frame = self._before_last() if amend else self._a
+        frame = self._before_last() if amend else self._to_move
         move = self._with_promotion(s)
         extensions: tuple[Move, ...] = ()
         if s.dst:  # a piece set down on an empty square may still be on its way (captures may not)
@@ -576,22 +518,23 @@ class MoveInference:
             castle = s.piece == ROOK and any(o.kind == CASTLE for o in e.partial)
             wait = WAIT_CASTLE if castle else WAIT_SLIDE
             after = self._new_frame(s.play(frame.pos, move.promotion))
-            self._add_pending(_Pending(amend, [_Candidate(move, after)], time, self._reading, time + wait))
-            return [Verdict(VerdictKind.LIFTED, time, move=move, lifted=self._gone(),
-                            candidates=(move,) + extensions)]
+            pending = Pending(amend, [Candidate(move, after)], time, self._reading, time + wait)
+            self._pendings = added(self._pendings, pending)
+            lifted = gone(self._reading, self.position, self.blind)
+            return [Verdict(VerdictKind.LIFTED, time, move=move, lifted=lifted, candidates=(move,) + extensions)]
         self._pendings = []
         return self._commit(amend, move, time, None)
 
     def _swept(self, amend: bool, e: Evaluation, time: float) -> list[Verdict]:
-        if amend and self._exchanging():
+        if amend and exchanging(self._last, self._reading, self.position, self.blind):
             return [self._lifted(time, e)]
-        frame = self._before_last() if amend else self._a
+        frame = self._before_last() if amend else self._to_move
         candidates = []
         for s in e.swept:
             if not amend and self._touched is not None and s.frm != self._touched:
                 continue
             move = self._with_promotion(s)
-            candidates.append(_Candidate(move, self._new_frame(s.play(frame.pos, move.promotion))))
+            candidates.append(Candidate(move, self._new_frame(s.play(frame.pos, move.promotion))))
         if candidates:
             # A piece slid along the whole way to a victim, then gone from the board: it went on
             # onto the victim (a hand does not lift a sliding piece short of its capture).
@@ -603,17 +546,20 @@ class MoveInference:
                 deadline = time + WAIT_SWEPT_SLID
             else:
                 deadline = time + WAIT_SWEPT if len(candidates) == 1 else None
-            self._add_pending(_Pending(amend, candidates, time, self._reading, deadline, swept=True))
+            pending = Pending(amend, candidates, time, self._reading, deadline, swept=True)
+            self._pendings = added(self._pendings, pending)
         return [self._lifted(time, e)]
 
-    def _resolve(self, p: _Pending, c: _Candidate, ea: Evaluation, time: float) -> list[Verdict]:
+    def _resolve(self, p: Pending, c: Candidate, to_move: Evaluation, time: float) -> list[Verdict]:
         """Commit the pending candidate ``c``; then this reading is seen from after it."""
         self._pendings = []
         out = self._commit(p.amend, c.move, p.time, c.frame)
-        eb = ea if not p.amend else (self._b.evaluate(*self._reading) if self._b is not None else None)
-        return out + self._dispatch(time, c.fit, eb)
+        # (committed, the side to move's frame is the last mover's: its evaluation too)
+        last_mover = to_move if not p.amend else (
+            self._last_mover.evaluate(*self._reading) if self._last_mover is not None else None)
+        return out + self._dispatch(time, c.fit, last_mover)
 
-    def _read_again(self, p: _Pending, c: _Candidate) -> list[Verdict]:
+    def _read_again(self, p: Pending, c: Candidate) -> list[Verdict]:
         """Commit the pending candidate ``c`` as of when the board showed it, then read the
         readings since again from after it (the opponent's move among them gets its own time)."""
         history = p.history
@@ -621,9 +567,9 @@ class MoveInference:
         self._pendings = []
         self._reading = p.reading
         out = self._commit(p.amend, c.move, p.time, None)
-        if self._b is not None:
-            self._b = Frame(self._b.pos, self._b.allowed, self.blind)
-            self._b.update(p.reading[0])
+        if self._last_mover is not None:
+            self._last_mover = Frame(self._last_mover.pos, self._last_mover.allowed, self.blind)
+            self._last_mover.update(p.reading[0])
         for t, reading in history:
             out += self.poll(t)
             out += self.feed(t, *reading)
@@ -635,16 +581,16 @@ class MoveInference:
             kind = VerdictKind.AMEND
         else:
             base = self.position
-            self._b = self._a
+            self._last_mover = self._to_move
             kind = VerdictKind.MOVE
         self._last = move
         self._touched = None
         self._expected = None
-        self.position = frame.pos if frame is not None else self._after(base, move)
+        self.position = frame.pos if frame is not None else _after(base, move)
         if frame is None:
             frame = self._new_frame(self.position)
             frame.update(self._reading[0])
-        self._a = frame
+        self._to_move = frame
         if move.promotion or base.turn == self._promotion_side:
             self._promotion = QUEEN   # the promotion made, or the chooser's turn passed without one
         return [Verdict(kind, time, move=move)]
@@ -652,12 +598,12 @@ class MoveInference:
     def _revoke(self, time: float) -> list[Verdict]:
         """The last mover put the piece back before the opponent started: the move is undone."""
         move = self._last
-        b = self._b
-        assert b is not None   # called when the frame from before the last move reads STABLE
-        self.position = b.pos
-        self._a = b
-        self._a.reset()
-        self._b = None
+        frame = self._last_mover
+        assert frame is not None   # called when the frame from before the last move reads STABLE
+        self.position = frame.pos
+        self._to_move = frame
+        self._to_move.reset()
+        self._last_mover = None
         self._last = None
         self._pendings = []
         return [Verdict(VerdictKind.TAKEBACK, time, move=move)]
@@ -667,11 +613,11 @@ class MoveInference:
             return None
         before = self.position.copy(stack=True)
         move = before.pop()
-        if not self._shows(before):
+        if not shows(self._reading, before, self.blind):
             return None
         self.position = before
-        self._a = self._new_frame(before)
-        self._b = None
+        self._to_move = self._new_frame(before)
+        self._last_mover = None
         self._last = None
         self._pendings = []
         self._touched = None
@@ -681,25 +627,19 @@ class MoveInference:
 
     def _before_last(self) -> Frame:
         """The frame from before the last move, which a move amending it is made from."""
-        if self._b is None:
+        if self._last_mover is None:
             raise RuntimeError("no last move to amend: the frame from before it is gone")
-        return self._b
+        return self._last_mover
 
-    def _other_than_last(self, eb: Evaluation) -> bool:
-        """Does ``eb`` (COMPLETE, from before the last move) show another move than the last one?"""
+    def _other_than_last(self, last_mover: Evaluation) -> bool:
+        """Does ``last_mover`` (COMPLETE, from before the last move) show another move than the last one?"""
         last = self._last
         assert last is not None   # the frame from before the last move lives only with that move
-        return eb.complete[0].move[:2] != last[:2]
+        return last_mover.complete[0].move[:2] != last[:2]
 
     def _new_frame(self, pos: Position) -> Frame:
         allowed = self._expected if pos is self.position else None
         return Frame(pos, allowed, self.blind)
-
-    @staticmethod
-    def _after(pos: Position, move: Move) -> Position:
-        after = pos.copy(stack=True)
-        after.push(move)
-        return after
 
     def _with_promotion(self, s: Shape) -> Move:
         if s.move.promotion:
@@ -709,49 +649,22 @@ class MoveInference:
             return Move(s.frm, s.to, self._promotion)
         return s.move
 
-    def _exchanging(self) -> bool:
-        """The promotion just made has its new piece lifted off its square and nothing else
-        changed: the pawn being exchanged for the piece (FIDE 3.7.5.3), or the piece straightened.
-        No other move of the pawn (a capture swept off beside it) is read into that."""
-        last = self._last
-        if last is None or not last.promotion:
-            return False
-        return not (self._reading[0] ^ self.position.occupied & ~(1 << last.to_square)) & ~self.blind
-
-    def _shows(self, pos: Position) -> bool:
-        """Does the latest reading show ``pos`` (its occupancy, and colours where sensed)?"""
-        occ, white, black = self._reading
-        keep = ~self.blind
-        if (occ ^ pos.occupied) & keep:
-            return False
-        return white is None or black is None or not ((white ^ pos.bb_color[0]) | (black ^ pos.bb_color[1])) & keep
-
-    def _only_lifted(self) -> bool:
-        occ, white, black = self._reading
-        pos, keep = self.position, ~self.blind
-        if occ & ~pos.occupied & keep:
-            return False
-        if white is None or black is None:
-            return True
-        return not ((white & ~pos.bb_color[0]) | (black & ~pos.bb_color[1])) & keep
-
-    def _gone(self) -> int:
-        return self.position.occupied & ~self._reading[0] & ~self.blind
-
     def _lifted(self, time: float, e: Evaluation) -> Verdict:
-        return Verdict(VerdictKind.LIFTED, time, lifted=self._gone(),
+        return Verdict(VerdictKind.LIFTED, time, lifted=gone(self._reading, self.position, self.blind),
                        candidates=tuple(self._with_promotion(s) for s in e.shapes()))
 
     def _undecided(self, time: float) -> Verdict:
         """Several pending moves still fit the board: LIFTED, with all of them as candidates."""
         moves = tuple(c.move for p in self._pendings for c in p.candidates)
-        return Verdict(VerdictKind.LIFTED, time, lifted=self._gone(), candidates=moves)
+        return Verdict(VerdictKind.LIFTED, time, lifted=gone(self._reading, self.position, self.blind), candidates=moves)
 
     def _illegal(self, time: float) -> Verdict:
-        occ, white, black = self._reading
-        pos = self.position
-        wrong = pos.occupied ^ occ
-        if white is not None and black is not None:
-            wrong |= (pos.bb_color[0] ^ white) | (pos.bb_color[1] ^ black)
-        wrong &= ~self.blind
-        return Verdict(VerdictKind.ILLEGAL, time, lifted=self._gone(), wrong=wrong)
+        reading, pos, blind = self._reading, self.position, self.blind
+        return Verdict(VerdictKind.ILLEGAL, time, lifted=gone(reading, pos, blind), wrong=wrong(reading, pos, blind))
+
+
+def _after(pos: Position, move: Move) -> Position:
+    """The position after ``move`` (a copy, its move stack kept)."""
+    after = pos.copy(stack=True)
+    after.push(move)
+    return after

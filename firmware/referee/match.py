@@ -42,12 +42,14 @@ board's state over to the next game)
 * ``Match.restore(config, moves, now, ...)``: a match that continues a game played before (a
   restart, or a game decided elsewhere): started, its moves made, its clock running;
   ``reread(now)`` then reads the settled board against it.
-* State: ``game``, ``clock``, ``started``, ``last_verdict``, ``problems`` (strings),
-  ``next_promotion`` (the piece type of the next promotion),
-  ``clocks_after_move`` (ms on the mover's clock after each move, None when untimed),
-  ``remaining(now) -> (white_ms, black_ms) | None``.
-* Output: ``to_pgn(headers=None)``, ``to_json()`` (``moves``, ``san``, ``fen``, ``result``,
-  ``termination``, ``problems``, as docs/design.md says for ``echiquier replay``).
+* State: ``game``, ``started``, ``last_verdict``, ``problems`` (strings), ``timing`` (the
+  clock as the match keeps it, :class:`~firmware.referee.timing.Timing`: ``timing.clock``,
+  ``timing.after_move``: ms on the mover's clock after each move, None when untimed;
+  ``timing.running_side(turn)``), ``inference.next_promotion`` (the piece type of the next
+  promotion), ``remaining(now) -> (white_ms, black_ms) | None``.
+* ``echiquier replay`` prints a match (:func:`firmware.commands.replay.game_pgn` and ``game_json``:
+  ``moves``, ``san``, ``fen``, ``result``, ``termination``, ``problems``, as docs/design.md says);
+  ``gestures`` and ``abandoned`` are its notes.
 
 Events (frozen dataclasses): :class:`GameStarted`, :class:`MoveMade` (``amended=True`` when it
 replaces the previous move), :class:`TakenBack`, :class:`BoardChanged` (every verdict of the
@@ -76,19 +78,20 @@ Timing rules
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence, Union
+from typing import Sequence, Union
 
 from board_driver.debounce import SETTLE_MS, Debouncer
 from board_driver.reading import Reading
 from chess_core import Game, Move, Outcome, Position, Termination, san
 from chess_core.dead import can_possibly_mate
-from chess_core.clock import Clock, ClockError
+from chess_core.clock import Clock
 from chess_core.squares import BISHOP, BLACK, COLOR_NAMES, KNIGHT, QUEEN, ROOK, WHITE, scan_squares, square_name
 from chess_core.timecontrol import TimeControl
 
 from firmware.referee.inference import MoveInference, Verdict, VerdictKind
 from firmware.referee.searches import Searches
 from firmware.referee.sensor_watch import SensorFailed, SensorRecovered, SensorWatch
+from firmware.referee.timing import Timing, clock_with_last_press, to_ms
 
 
 __all__ = ["Match", "MatchConfig", "MatchEvent", "GameStarted", "MoveMade", "TakenBack", "BoardChanged",
@@ -167,10 +170,6 @@ MatchEvent = Union[GameStarted, MoveMade, TakenBack, BoardChanged, ProblemFound,
                    SensorRecovered]
 
 
-def _ms(seconds: float) -> int:
-    return int(round(seconds * 1000))
-
-
 def _squares(bb: int) -> str:
     return " ".join(square_name(s) for s in scan_squares(bb)) or "none"
 
@@ -188,46 +187,6 @@ def promotion_piece(piece: Union[int, str]) -> int:
     if piece not in PROMOTION_LETTERS.values():
         raise ValueError(f"a promotion is to a knight, bishop, rook or queen, not {piece!r}")
     return piece
-
-
-class _Handover:
-    """The opponent's announced move being carried out by the player's hand: the opponent's clock
-    stopped at the announcement (``since``, clock ms), the player's time running meanwhile."""
-
-    def __init__(self) -> None:
-        self.since: int | None = None
-
-    def end(self, clock: Clock, t: int, live: bool) -> bool:
-        """The announced move was withdrawn (or taken back): the opponent's clock runs again from
-        ``t`` (if the game is live); the time in between is nobody's. True if one was under way."""
-        if self.since is None:
-            return False
-        self.since = None
-        if live:
-            clock.resume(t)
-        return live
-
-    def settle(self, clock: Clock, t: int, player: int) -> None:
-        """Charge ``player`` the time since the announcement (the clock stays stopped)."""
-        if self.since is None:
-            return
-        used = min(t - self.since, clock.remaining(player, t) or 0)
-        if used > 0:
-            clock.add_time(player, -used)
-        self.since = None
-
-    def flag_point(self, clock: Clock, clock_ms: int, player: int) -> tuple[int, int] | None:
-        """(the side whose flag falls next, when in clock ms): the side to move's, or, while the hand
-        carries out the opponent's announced move, ``player``'s; None when no flag can fall."""
-        if self.since is not None:
-            return player, self.since + (clock.remaining(player, clock_ms) or 0)
-        at = clock.flag_time()
-        if at is None:
-            return None
-        side = clock.side_to_move
-        if side is None:   # a clock that has not started has no flag to fall
-            return None
-        return side, at
 
 
 class Match:
@@ -254,7 +213,7 @@ class Match:
         self.game = Game(fen, cfg.rules, dead_position=self.searches.dead_rule,
                          can_mate=can_possibly_mate if exact else None, chess960=cfg.chess960)
         self.searches.dead_rule.defer = True  # judged exactly at construction, deferred to a poll after
-        self.clock = Clock(self.time_control)
+        self.timing = Timing(self.time_control)   # the clock, its presses, the hand's time on an announced move
         self.inference = MoveInference(self.game.position, touch_move=cfg.touch_move, takebacks=cfg.takebacks,
                                        blind=self.sensors.blind)
         self.started = False
@@ -264,12 +223,7 @@ class Match:
         self.gestures: list[str] = []    # gestures acted on, in words (filled by whoever reads them)
         self.abandoned = False           # left unfinished: the start position set up mid-game (replay)
         self._position_ended = False     # the game ended by the position its last move made (mate, stalemate...)
-        self.clocks_after_move: list[int | None] = []
-        self._press_ms: list[int] = []   # when each move stopped its mover's clock
-        self._clock_ms = 0               # the latest time given to a clock call that advances it
         self._illegal = False            # inside a run of ILLEGAL verdicts (one problem per run)
-        self._expected: tuple[Move, int] | None = None   # the opponent's move and when it was announced
-        self._handover = _Handover()     # the clock stopped for the opponent at its move's announcement
 
     # -- input -----------------------------------------------------------------------------
 
@@ -317,7 +271,7 @@ class Match:
     def next_deadline(self) -> float | None:
         deadlines = self._timers()
         if self._live():
-            point = self._handover.flag_point(self.clock, self._clock_ms, self.game.turn ^ 1)
+            point = self.timing.flag_point(self.game.turn)
             if point is not None and not _flag_deferred(self.debouncer, self.inference, point[1]):
                 deadlines.append(point[1] / 1000)
         return min(deadlines) if deadlines else None
@@ -394,10 +348,8 @@ class Match:
         self.game.reopen()
         if self.game.outcome is not None:   # (the position itself ends the game)
             return []
-        if self.clock.started and self.clock.paused:
-            t = self._clock_now(now)
-            self.clock.resume(t)
-            self._clock_ms = t
+        if self.timing.clock.started and self.timing.clock.paused:
+            self.timing.run(self.timing.at(now))
         board = self.debouncer.settled
         if board is not None:
             self.inference.reset(self.game.position)
@@ -412,10 +364,10 @@ class Match:
         outcome = self.game.claim_draw(move)  # DrawClaimError when the claim is not valid
         if move is not None:
             events.append(MoveMade(move, text, now))
-            if self.clock.started:
-                self._press(mover, self._clock_now(now))
+            if self.timing.clock.started:
+                self.timing.press(mover, self.timing.at(now))
             else:
-                self.clocks_after_move.append(None)
+                self.timing.after_move.append(None)
         return events + self._end(outcome, now)
 
     def end(self, outcome: Outcome, now: float) -> list[MatchEvent]:
@@ -444,9 +396,7 @@ class Match:
         if not self.game.moves:
             raise ValueError("there is no move to take back")
         events = self.poll(now)
-        t = self._clock_now(now)
-        if self._handover.end(self.clock, t, self._live()):   # an announced move withdrawn: nobody's time since
-            self._clock_ms = t
+        self.timing.withdraw(self.timing.at(now), self._live())   # an announced move withdrawn: nobody's time since
         move = self.game.moves[-1]
         events += self._take_back(move, now)
         self.inference.reset(self.game.position, guide_back=True)
@@ -463,43 +413,37 @@ class Match:
         events = self.poll(now)
         if self._live():
             events += self._apply(self.inference.hold(now))
-        if self._handover.since is not None:   # already stopped: the hand's time so far is the player's
-            self._handover.settle(self.clock, self._clock_now(now), self.game.turn ^ 1)
-        elif self.clock.started and self.clock.flag_fallen is None:
-            t = self._clock_now(now)
-            self.clock.pause(t)
-            self._clock_ms = t
+        timing = self.timing
+        if timing.handover.since is not None:   # already stopped: the hand's time so far is the player's
+            timing.settle(timing.at(now), self.game.turn ^ 1)
+        elif timing.clock.started and timing.clock.flag_fallen is None:
+            timing.stop(timing.at(now))
         return events
 
     def resume(self, now: float) -> list[MatchEvent]:
         """Restart the clock of the side to move after ``pause``; a piece moved meanwhile must
         first go back (the board must show the position) before a move counts."""
         self.inference.release()
-        if self.clock.paused and self._live() and self._handover.since is None:
-            t = self._clock_now(now)
-            self.clock.resume(t)
-            self._clock_ms = t
+        if self.timing.clock.paused and self._live() and self.timing.handover.since is None:
+            self.timing.run(self.timing.at(now))
         return self.poll(now)
 
     def expect(self, move: Move | None, now: float | None = None) -> None:
         """Only ``move`` (the opponent's) may be made next; None: any. ``now``: when it was
         announced: the time the hand then spends carrying it out is the player's, not the opponent's."""
         self.inference.expect(move)
-        t = self._clock_now(now) if now is not None else self._clock_ms
-        if self._handover.end(self.clock, t, self._live()):   # the one announced before withdrawn
-            self._clock_ms = t
+        timing = self.timing
+        timing.withdraw(timing.at(now) if now is not None else timing.ms, self._live())   # the one announced before
         if move is None or now is None:
-            self._expected = None
             return
-        self._expected = (move, _ms(now))
-        clock = self.clock
+        clock = timing.clock
         if (self.time_control.timed and clock.started and not clock.paused
                 and clock.flag_fallen is None and clock.running_side == self.game.turn):
-            t = self._clock_now(now)
+            t = timing.at(now)
             flag = clock.flag_time()
             if flag is None or t < flag:
                 clock.pause(t)   # the opponent's time stops as its move is announced; the player's runs (below)
-                self._clock_ms = self._handover.since = t
+                timing.ms = timing.handover.since = t
 
     def new_game(self, now: float, fen: str | None = None, *, arrange: int = 0) -> list[MatchEvent]:
         """A new game from ``fen`` (default: the configured start); it starts when the board shows
@@ -521,7 +465,7 @@ class Match:
         with ``outcome`` if it ended, and the side to move's clock running again.
 
         ``remaining`` is both clocks (ms, white first) after the last move, ``clocks`` the mover's
-        time after each move (as ``clocks_after_move``). The time between the last move and
+        time after each move (as ``timing.after_move``). The time between the last move and
         ``now`` is charged to nobody. The moves are final (the inference starts from the
         position alone), except with ``amend_last`` the last one: a cut while its mover was
         still correcting it (the piece moved on, or put back) must not leave a board that no
@@ -542,25 +486,25 @@ class Match:
         plies = len(game.moves)
         first = game.start_position().turn
         made = {first: (plies + 1) // 2, first ^ 1: plies // 2}
-        now_ms = _ms(now)
+        now_ms = to_ms(now)
         times: dict[str, int] = {}
         if match.time_control.timed and remaining is not None:
             times = {"start_ms_white": remaining[WHITE], "start_ms_black": remaining[BLACK]}
         rebuilt = None
         if amend_last and plies and not game.is_over and not guide_back:
-            rebuilt = _clock_with_last_press(match.time_control, made, times, game.turn ^ 1, now_ms)
+            rebuilt = clock_with_last_press(match.time_control, made, times, game.turn ^ 1, now_ms)
         if rebuilt is not None:
-            match.clock = rebuilt
+            match.timing.clock = rebuilt
         else:
-            match.clock = Clock(match.time_control, moves_white=made[WHITE], moves_black=made[BLACK], **times)
+            match.timing.clock = Clock(match.time_control, moves_white=made[WHITE], moves_black=made[BLACK], **times)
             if plies or config.clock_start != "first_move":   # else it starts with the first move
-                match.clock.start(now_ms, game.turn)
-        if game.is_over and match.clock.started:
-            match.clock.pause(now_ms)
+                match.timing.clock.start(now_ms, game.turn)
+        if game.is_over and match.timing.clock.started:
+            match.timing.clock.pause(now_ms)
         match.started = True
-        match.clocks_after_move = list(clocks) if len(clocks) == plies else [None] * plies
-        match._clock_ms = now_ms
-        match._press_ms = [now_ms] * plies
+        match.timing.after_move = list(clocks) if len(clocks) == plies else [None] * plies
+        match.timing.ms = now_ms
+        match.timing.presses = [now_ms] * plies
         if rebuilt is not None:
             match.inference.reset(game.position, amend_last=True)
         else:
@@ -577,55 +521,11 @@ class Match:
 
     # -- state -----------------------------------------------------------------------------
 
-    @property
-    def next_promotion(self) -> int:
-        """The piece type (2..5) the next promotion makes, unless the player chooses another."""
-        return self.inference.next_promotion
-
     def remaining(self, now: float) -> tuple[int, int] | None:
-        if not self.time_control.timed:
-            return None
-        at = self._clock_now(now)
-        white, black = self.clock.remaining(WHITE, at), self.clock.remaining(BLACK, at)
-        assert white is not None and black is not None   # the clock keeps the match's time control
-        times = [white, black]
-        since = self._handover.since
-        if since is not None:   # the player carries out the opponent's move: the player's time runs
-            player = self.game.turn ^ 1
-            times[player] = max(0, times[player] - max(0, at - since))
-        return times[WHITE], times[BLACK]
-
-    def running_side(self) -> int | None:
-        """The side whose time runs now: the player carrying out the opponent's announced move, else
-        the clock's."""
-        return self.game.turn ^ 1 if self._handover.since is not None else self.clock.running_side
-
-    def to_pgn(self, headers: dict[str, str] | None = None) -> str:
-        from chess_core.pgn import write_pgn
-        tags = {"TimeControl": str(self.time_control)}
-        tags.update(headers or {})
-        clocks = self.clocks_after_move if self.time_control.timed else None
-        return write_pgn(self.game, tags, clocks)
-
-    def to_json(self) -> dict[str, Any]:
-        outcome = self.game.outcome
-        return {
-            "moves": [m.uci() for m in self.game.moves],
-            "san": self.game.san_moves(),
-            "fen": self.game.fen(),
-            "result": outcome.result() if outcome else "*",
-            "termination": outcome.termination.value if outcome else None,
-            "problems": list(self.problems),
-            "gestures": list(self.gestures),
-        }
+        """Both sides' main time at ``now`` (ms, White first; None untimed): see ``Timing.remaining``."""
+        return self.timing.remaining(now, self.game.turn)
 
     # -- inside ----------------------------------------------------------------------------
-
-    def _clock_now(self, seconds: float) -> int:
-        """``seconds`` in clock ms, never before the clock's last change (times pass in
-        late: a move is timed at its landing, after the clock was last touched maybe)."""
-        last = self.clock.last_time_ms or 0  # also changes made by others
-        return max(_ms(seconds), self._clock_ms, last)
 
     def _live(self, amending: bool = False) -> bool:
         """A game in progress; ``amending``: or one ended by the position its last move made (a mate,
@@ -644,9 +544,9 @@ class Match:
                     (reading.white ^ pos.bb_color[0]) | (reading.black ^ pos.bb_color[1])) & keep:
                 return []
             self.started = True
-            self._clock_ms = _ms(reading.time)
+            self.timing.ms = to_ms(reading.time)
             if self.config.clock_start != "first_move":
-                self.clock.start(self._clock_ms, pos.turn)
+                self.timing.clock.start(self.timing.ms, pos.turn)
             self.inference.reset(pos)
             self.inference.feed(reading.time, reading.occupied, reading.white, reading.black)
             return [GameStarted(reading.time)]
@@ -688,99 +588,76 @@ class Match:
         # judged instead (a dead position stays dead whatever is played: the game still ends
         # drawn, a move later), so a quick player never waits for a search.
         self.searches.drop()
-        t = self._clock_now(v.time)
-        point = self._handover.flag_point(self.clock, self._clock_ms, self.game.turn ^ 1)
+        timing = self.timing
+        t = timing.at(v.time)
+        point = timing.flag_point(self.game.turn)
         if point is not None and t >= point[1]:
             return self._flag(point[1], point[0])
-        if self._handover.since is not None:   # the opponent's move carried out: its clock was stopped at the announcement
-            self.clock.resume(t)
-            self._handover.settle(self.clock, t, self.game.turn ^ 1)
+        if timing.handover.since is not None:   # the opponent's move carried out: its clock was stopped at the announcement
+            timing.clock.resume(t)
+            timing.settle(t, self.game.turn ^ 1)
         mover = self.game.turn
         move = _move_of(v)
         text = san(self.game.position, move)
         outcome = self.game.push(move)
-        started = self.clock.started
-        if not started:   # clock_start "first_move": the first move is free, the opponent's clock starts
-            self.clock.start(t, mover)
-        self._press(mover, t)
-        self._expected = None
+        if not timing.clock.started:   # clock_start "first_move": the first move is free, the opponent's clock starts
+            timing.clock.start(t, mover)
+        timing.press(mover, t)
         events: list[MatchEvent] = [MoveMade(move, text, v.time)]
         if outcome is not None:
             events += self._end(outcome, v.time, by_position=True)
         return events
 
-    def _press(self, mover: int, t: int) -> None:
-        if self.clock.paused:  # a correction or a claim's move while stopped: no time passes
-            self.clock.resume(t)
-            self.clock.press(t)
-            self.clock.pause(t)
-        else:
-            self.clock.press(t)
-        self._clock_ms = t
-        self._press_ms.append(t)
-        self.clocks_after_move.append(self.clock.remaining(mover, t) if self.time_control.timed else None)
-
-    def _unpress(self, now_ms: int, charge_ms: int) -> None:
-        """Undo the last press at ``now_ms`` and charge its mover ``charge_ms`` more."""
-        self._press_ms.pop()
-        self.clocks_after_move.pop()
-        self.clock.undo_press(now_ms)
-        self._clock_ms = now_ms
-        if charge_ms > 0 and self.time_control.timed:
-            side = self.clock.side_to_move
-            assert side is not None   # a press was just undone: the clock has started
-            left = self.clock.remaining(side, now_ms)
-            assert left is not None   # timed
-            self.clock.add_time(side, -min(charge_ms, left), now_ms=now_ms)
-
     def _amend(self, v: Verdict) -> list[MatchEvent]:
-        now = self._clock_now(v.time)
+        timing, clock = self.timing, self.timing.clock
+        now = timing.at(v.time)
         reopened = self.game.is_over   # the end its position made is judged again with the new move
         events: list[MatchEvent] = [Reopened(v.time)] if reopened else []
         self.searches.drop()  # the position it judged is replaced
-        pressed = self._press_ms[-1]
-        done = max(_ms(v.time), pressed)
-        if self.clock.paused:   # (a correction from the page while stopped): the stop is nobody's time
-            done = min(done, max(self.clock.last_time_ms or pressed, pressed))
+        pressed = timing.presses[-1]
+        done = max(to_ms(v.time), pressed)
+        if clock.paused:   # (a correction from the page while stopped): the stop is nobody's time
+            done = min(done, max(clock.last_time_ms or pressed, pressed))
         self.game.pop()
         mover = self.game.turn
         # Timed as if the clock had been pressed when the amended move was complete.
-        self._unpress(now, done - pressed)
-        if self.time_control.timed and self.clock.remaining(mover, now) == 0:
+        timing.unpress(now, done - pressed)
+        if self.time_control.timed and clock.remaining(mover, now) == 0:
             return events + self._flag(now)
         move = _move_of(v)
         text = san(self.game.position, move)
         outcome = self.game.push(move)
-        self._press(mover, now)
+        timing.press(mover, now)
         events.append(MoveMade(move, text, v.time, amended=True))
         if outcome is not None:
             events += self._end(outcome, v.time, by_position=True)
-        elif reopened and self.clock.started and self.clock.paused:
-            self.clock.resume(now)   # the clock the end stopped runs again (the time in between is nobody's)
+        elif reopened and clock.started and clock.paused:
+            clock.resume(now)   # the clock the end stopped runs again (the time in between is nobody's)
         return events
 
     def _take_back(self, move: Move, time: float) -> list[MatchEvent]:
-        now = self._clock_now(time)
+        timing = self.timing
+        now = timing.at(time)
         self.searches.drop()  # the position it judged is taken back
         reopened = self.game.is_over
         self.game.pop()
-        if reopened and self.clock.paused:
-            self.clock.resume(now)
-        self._unpress(now, now - self._press_ms[-1])
+        if reopened and timing.clock.paused:
+            timing.clock.resume(now)
+        timing.unpress(now, now - timing.presses[-1])
         return [TakenBack(move, time)]
 
     def _judge(self, steps: int) -> list[MatchEvent]:
         """``steps`` more of the searches under way (0: to their end): a dead position, or the
         "can the opponent still mate" search after a flag fall, may end the game."""
         events: list[MatchEvent] = []
-        for outcome, time in self.searches.run(self.game, steps, self._clock_ms / 1000):
+        for outcome, time in self.searches.run(self.game, steps, self.timing.ms / 1000):
             dead = outcome.termination is Termination.INSUFFICIENT_MATERIAL   # (not a flag's search)
             events += self._end(self.game.end(outcome), time, by_position=dead)
         return events
 
     def _timers(self) -> list[float]:
         """When the debouncer, the inference or a deferred check may next decide (not the flag)."""
-        deadlines = [self._clock_ms / 1000] if self.searches.busy else []
+        deadlines = [self.timing.ms / 1000] if self.searches.busy else []
         settle = self.debouncer.next_deadline()
         if settle is not None:
             deadlines.append(settle)
@@ -797,25 +674,26 @@ class Match:
     def _check_flag(self, now: float) -> list[MatchEvent]:
         if not self._live():
             return []
-        point = self._handover.flag_point(self.clock, self._clock_ms, self.game.turn ^ 1)
+        point = self.timing.flag_point(self.game.turn)
         if point is None:
             return []
         side, at = point
-        if _ms(now) < at or _flag_deferred(self.debouncer, self.inference, at):
+        if to_ms(now) < at or _flag_deferred(self.debouncer, self.inference, at):
             return []
         return self._flag(at, side)
 
     def _flag(self, at_ms: int, side: int | None = None) -> list[MatchEvent]:
+        timing, clock = self.timing, self.timing.clock
         if side is None:
-            side = self.clock.side_to_move
+            side = clock.side_to_move
             assert side is not None   # a flag falls only on a started clock
-        self._handover.settle(self.clock, at_ms, self.game.turn ^ 1)   # the player's flag, carrying out the opponent's move
-        self._clock_ms = max(self._clock_ms, at_ms)
+        timing.settle(at_ms, self.game.turn ^ 1)   # the player's flag, carrying out the opponent's move
+        timing.ms = max(timing.ms, at_ms)
         if not self.config.exact_dead_positions:
             return self._end(self.game.flag(side), at_ms / 1000)
         # The clock stops at the flag at once; the search decides win or draw (FIDE 6.9) in slices.
-        if self.clock.started and not self.clock.paused:
-            self.clock.pause(self._clock_now(at_ms / 1000))
+        if clock.started and not clock.paused:
+            clock.pause(timing.at(at_ms / 1000))
         self.searches.start_flag(side, at_ms, self.game.position)
         return self._judge(self.config.analysis_steps)
 
@@ -823,18 +701,17 @@ class Match:
         """The game ends (``by_position``: by the position the last move made, which its mover may
         still amend until the opponent starts)."""
         self._position_ended = by_position
-        if self._handover.since is not None:   # the game ends while the hand carries out the opponent's move
-            self._handover.settle(self.clock, self._clock_now(time), self.game.turn ^ 1)
-        if self.clock.started and not self.clock.paused and self.clock.flag_fallen is None:
-            t = self._clock_now(time)
-            self.clock.pause(t)
-            self._clock_ms = t
+        timing, clock = self.timing, self.timing.clock
+        if timing.handover.since is not None:   # the game ends while the hand carries out the opponent's move
+            timing.settle(timing.at(time), self.game.turn ^ 1)
+        if clock.started and not clock.paused and clock.flag_fallen is None:
+            timing.stop(timing.at(time))
         return [GameOver(outcome, time)]
 
 
 def _flag_deferred(debouncer: Debouncer, inference: MoveInference, at_ms: int) -> bool:
     """A move the board may have completed before the flag is still settling or waiting."""
-    return any(t is not None and _ms(t) < at_ms for t in (debouncer.unsettled_since(), inference.pending_time()))
+    return any(t is not None and to_ms(t) < at_ms for t in (debouncer.unsettled_since(), inference.pending_time()))
 
 
 def _problem(problems: list[str], time: float, message: str) -> list[MatchEvent]:
@@ -849,34 +726,3 @@ def _move_of(v: Verdict) -> Move:
     move = v.move
     assert move is not None, v
     return move
-
-
-def _clock_with_last_press(time_control: TimeControl, made: dict[int, int], times: dict[str, int], mover: int,
-                           now_ms: int) -> Clock | None:
-    """A clock whose last press (``mover``'s, at ``now_ms``) is in its history, so that it can be
-    undone, and whose times after it are ``times``; None if it cannot be built."""
-    before = dict(made)
-    before[mover] -= 1
-    key = "start_ms_white" if mover == WHITE else "start_ms_black"
-
-    def build(shift: int) -> Clock:
-        start = dict(times)
-        if start:
-            start[key] = start[key] - shift
-        clock = Clock(time_control, moves_white=before[WHITE], moves_black=before[BLACK], **start)
-        clock.start(now_ms, mover)
-        clock.press(now_ms)
-        return clock
-    try:
-        if not times:
-            return build(0)
-        left = build(0).remaining(mover, now_ms)
-        if left is None:   # (times are given only for a timed game)
-            return None
-        shift = left - times[key]   # what the press adds (an increment)
-        clock = build(shift)
-        if clock.remaining(mover, now_ms) != times[key] or clock.flag_fallen is not None:
-            return None
-        return clock
-    except (ClockError, ValueError):
-        return None

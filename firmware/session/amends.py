@@ -1,6 +1,6 @@
 """The last move put right by its mover until the opponent starts: its promotion's piece changed (the page, the button) or a misread move corrected; an end its position made is judged again.
 
-The window is the referee's (:meth:`firmware.referee.match.Match.amendable`): open while the
+The window is the referee's (:meth:`firmware.referee.referee.Referee.amendable`): open while the
 opponent has not begun a move, also after a mate, a stalemate or a dead position that the move
 made (the classic reason to under-promote is the stalemate a queen makes); once the opponent has
 started, or the game ended otherwise (a resignation, a flag, a draw agreed), the move stands.
@@ -12,6 +12,7 @@ import contextlib
 from chess_core import Game, Move, Termination, san
 from firmware.referee.gestures import next_promotion
 from firmware.referee.match import promotion_piece
+from firmware.referee.orders import ChangePromotion, ChoosePromotion, Correct
 from firmware.session.commands import SessionError, game_over
 from firmware.session.session_view import SessionView
 from firmware.session.state import Phase
@@ -45,13 +46,13 @@ def choose_promotion(session: SessionView, piece: str | int, now: float) -> None
     if referee.promotion_square is None or not (session.live or game.is_over):
         if game.outcome is not None:   # (a game over has no next promotion)
             raise game_over(game.outcome)
-        session.apply(referee.match.promote(chosen, now), now)
+        session.apply(referee.step(ChoosePromotion(chosen), now), now)
         return
     last = game.moves[-1]
     if last.promotion == chosen:
         return
     try:
-        session.apply(referee.match.change_promotion(chosen, now), now)
+        session.apply(referee.step(ChangePromotion(chosen), now), now)
     except ValueError:   # the other side has started (the inference reads its move now), or the game ended otherwise
         if game.outcome is not None and not ended_by_last_move(game):
             raise game_over(game.outcome) from None
@@ -67,7 +68,7 @@ def cycle_promotion(session: SessionView, now: float) -> None:
     last = game.moves[-1] if game.moves else None
     if (session.live or game.is_over) and referee.promotion_square is not None and last is not None and last.promotion:
         with contextlib.suppress(ValueError):   # (the opponent has started: nothing to change)
-            session.apply(referee.match.change_promotion(next_promotion(last.promotion), now), now)
+            session.apply(referee.step(ChangePromotion(next_promotion(last.promotion)), now), now)
 
 
 def correct(session: SessionView, move: str | Move, now: float) -> None:
@@ -75,11 +76,11 @@ def correct(session: SessionView, move: str | Move, now: float) -> None:
     the board as well (``SessionState.corrections``), while the opponent has not started."""
     if session.phase is Phase.SETTING_UP:
         raise SessionError("no_game")
-    match = session.referee.match
+    referee = session.referee
     outcome = session.game.outcome
-    if outcome is not None and not match.amendable():
+    if outcome is not None and not referee.amendable():
         raise game_over(outcome)
-    candidates = match.corrections()
+    candidates = referee.corrections()
     try:
         chosen: Move | None = move if isinstance(move, Move) else Move.from_uci(str(move))
     except ValueError:
@@ -88,6 +89,6 @@ def correct(session: SessionView, move: str | Move, now: float) -> None:
         raise SessionError("not_a_correction", moves=", ".join(m.uci() for m in candidates)) if candidates \
             else SessionError("no_correction")
     try:
-        session.apply(match.correct(chosen, now), now)
+        session.apply(referee.step(Correct(chosen), now), now)
     except ValueError:
         raise SessionError("correction_too_late") from None

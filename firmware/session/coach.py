@@ -207,7 +207,7 @@ class Coach:
             fr = prompt("coach_judged", "fr", judgement=prompt(key, "fr"), best=san(start, best, "fr"))
             squares = {move.from_square: colour, move.to_square: colour,
                        best.from_square: style.hint, best.to_square: style.hint}
-            if advice.judgement is Judgement.BLUNDER and session.referee.match.config.takebacks \
+            if advice.judgement is Judgement.BLUNDER and session.referee.takebacks \
                     and len(game.moves) == ply:
                 en, fr = prompt("coach_take_back", "en", judged=en), prompt("coach_take_back", "fr", judged=fr)
         if self.frame is None or self.until is not None:     # (a hint asked since stays lit)

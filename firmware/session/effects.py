@@ -19,7 +19,7 @@ from firmware.session.state import Phase
 
 __all__ = ["do", "Effect", "Keep", "SAME", "Note", "StartRecord", "SetOutcome", "Abandon", "Comment", "RecordFault",
            "ClearFault", "Tell", "SeatReset", "SeatMoved", "SeatEnded", "TakebackLapses", "TakeoverComment",
-           "NameEngineSides", "ClosePromotion", "MakeFinal", "Order", "EndAsTold", "NextGame", "Publish"]
+           "NameEngineSides", "Order", "EndAsTold", "NextGame", "Publish"]
 
 
 SAME: Any = object()
@@ -138,20 +138,12 @@ class NameEngineSides:
 
 
 @dataclass(frozen=True)
-class ClosePromotion:
-    """The last move's piece may no longer be changed (the opponent's promotion)."""
-
-
-@dataclass(frozen=True)
-class MakeFinal:
-    """The last move may no longer be amended (a server has the game's end)."""
-
-
-@dataclass(frozen=True)
 class Order:
-    """A command for the referee (firmware.referee), its events carried out in turn."""
+    """An order for the referee (:mod:`firmware.referee.orders`), its events carried out in turn;
+    ``refused_ok``: a refusal (the match's ValueError) changes nothing and is not an error."""
 
     order: Any
+    refused_ok: bool = False
 
 
 @dataclass(frozen=True)
@@ -172,17 +164,27 @@ class Publish:
 
 
 Effect = Union[Keep, Note, StartRecord, SetOutcome, Abandon, Comment, RecordFault, ClearFault, Tell, SeatReset,
-               SeatMoved, SeatEnded, TakebackLapses, TakeoverComment, NameEngineSides, ClosePromotion, MakeFinal,
-               Order, EndAsTold, NextGame, Publish]
+               SeatMoved, SeatEnded, TakebackLapses, TakeoverComment, NameEngineSides, Order, EndAsTold, NextGame,
+               Publish]
 
 
 def _start_record(s: Any, e: StartRecord, now: float) -> None:
     game, g = s.game, s.config.game
     s.file.record = s.file.recorder.new_record(
         s.wall(), s.names[0], s.names[1], start_fen=game.start_fen, rules=game.rules,
-        variant="chess960" if game.chess960 else "standard", time_control=str(s.referee.match.time_control),
+        variant="chess960" if game.chess960 else "standard", time_control=str(s.referee.time_control),
         event=g.event, site=g.site, round=g.round, replay=s.replay, tags=s.app.tags() if s.app else {})
-    s.file.note(s.referee.match, e.time)
+    s.file.note(s.referee, e.time)
+
+
+def _order(s: Any, e: Order, now: float) -> None:
+    try:
+        events = s.referee.step(e.order, now)
+    except ValueError:
+        if not e.refused_ok:
+            raise
+        return
+    s.apply(events, now)
 
 
 def _record_fault(s: Any, e: RecordFault, now: float) -> None:
@@ -196,10 +198,10 @@ def _clear_fault(s: Any, e: ClearFault, now: float) -> None:
 
 
 HANDLERS: dict[type, Callable[[Any, Any, float], None]] = {
-    Note: lambda s, e, now: s.file.note(s.referee.match, e.time),
+    Note: lambda s, e, now: s.file.note(s.referee, e.time),
     StartRecord: _start_record,
     SetOutcome: lambda s, e, now: s.file.set_outcome(e.outcome),
-    Abandon: lambda s, e, now: s.file.abandon(s.referee.match, now),
+    Abandon: lambda s, e, now: s.file.abandon(s.referee, now),
     Comment: lambda s, e, now: s.file.comment_once(e.ply, e.text),
     RecordFault: _record_fault,
     ClearFault: _clear_fault,
@@ -210,9 +212,7 @@ HANDLERS: dict[type, Callable[[Any, Any, float], None]] = {
     TakebackLapses: lambda s, e, now: s.seat.takeback_offered(None),
     TakeoverComment: lambda s, e, now: s.seat.takeovers.comment(e.mover),
     NameEngineSides: lambda s, e, now: s.seat.name_engine_sides(e.given),
-    ClosePromotion: lambda s, e, now: s.referee.close_promotion(),
-    MakeFinal: lambda s, e, now: s.referee.make_final(),
-    Order: lambda s, e, now: s.apply(e.order(s.referee.match, now), now),
+    Order: _order,
     EndAsTold: lambda s, e, now: s.other_side.end(e.outcome, now),
     NextGame: lambda s, e, now: s.next_game(now, names=None),
     Publish: lambda s, e, now: s.publish(),

@@ -18,6 +18,8 @@ from chess_core.game import DrawClaimError
 from firmware.opponents.base import Action
 from firmware.referee.feedback import LedStyle
 from firmware.referee.gestures import BUTTONS
+from firmware.referee.orders import (AgreeDraw, ClaimDraw, PauseClocks, ResignGame, ResumeClocks, SetGestureTimes,
+                                     TakeBack)
 from firmware.referee.round_rules import draw_offer_refused
 from firmware.session import amends
 from firmware.session.amends import ended_by_last_move
@@ -56,7 +58,7 @@ def set_round(session: SessionView, white: str, black: str, now: float | None = 
 
 def resign(session: SessionView, color: int, now: float | None = None) -> None:
     with session.command(now, live=True) as now:
-        session.apply(session.referee.match.resign(colour(color), now), now)
+        session.apply(session.referee.step(ResignGame(colour(color)), now), now)
         session.seat.tell(Action.RESIGN)
 
 
@@ -65,7 +67,7 @@ def offer_draw(session: SessionView, color: int, now: float | None = None) -> No
     with session.command(now, live=True) as now:
         color = colour(color)
         if session.play.draw_offer == color ^ 1:
-            session.apply(session.referee.match.agree_draw(now), now)
+            session.apply(session.referee.step(AgreeDraw(), now), now)
             session.seat.tell(Action.ACCEPT_DRAW)
             return
         number, first = session.game.position.fullmove_number, session.config.game.draw_offers_from_move
@@ -79,14 +81,14 @@ def accept_draw(session: SessionView, color: int, now: float | None = None) -> N
     with session.command(now, live=True) as now:
         if session.play.draw_offer != colour(color) ^ 1:
             raise SessionError("no_draw_offer")
-        session.apply(session.referee.match.agree_draw(now), now)
+        session.apply(session.referee.step(AgreeDraw(), now), now)
         session.seat.tell(Action.ACCEPT_DRAW)
 
 
 def decline_draw(session: SessionView, color: int, now: float | None = None) -> None:
-    with session.command(now):
+    with session.command(now) as now:
         if session.play.draw_offer == colour(color) ^ 1:
-            session.carry_out([Keep(play=replace(session.play, draw_offer=None))], session.clock())
+            session.carry_out([Keep(play=replace(session.play, draw_offer=None))], now)
             session.seat.tell(Action.DECLINE_DRAW)
 
 
@@ -99,7 +101,7 @@ def claim_draw(session: SessionView, now: float | None = None, move: str | Move 
             except ValueError:
                 raise SessionError("claim_move", move=repr(move)) from None
         try:
-            events = session.referee.match.claim_draw(now, move)
+            events = session.referee.step(ClaimDraw(move), now)
         except DrawClaimError:
             raise claim_refused(session.game, move) from None
         session.apply(events, now)
@@ -124,7 +126,7 @@ def pause(session: SessionView, now: float | None = None) -> None:
     with session.command(now, live=True) as now:
         if session.seat.server_clock is not None or session.seat.online:
             raise SessionError("online_clock")
-        session.apply(session.referee.match.pause(now), now)
+        session.apply(session.referee.step(PauseClocks(), now), now)
         if session.live:   # (the pause's poll may have ended the game: a flag that fell meanwhile)
             session.carry_out([Keep(phase=Phase.PAUSED)], now)
 
@@ -134,7 +136,7 @@ def resume(session: SessionView, now: float | None = None) -> None:
     with session.command(now) as now:
         if session.phase is Phase.PAUSED:
             session.carry_out([Keep(phase=Phase.PLAYING)], now)
-            session.apply(session.referee.match.resume(now), now)
+            session.apply(session.referee.step(ResumeClocks(), now), now)
 
 
 def takeback(session: SessionView, now: float | None = None) -> None:
@@ -156,9 +158,9 @@ def takeback(session: SessionView, now: float | None = None) -> None:
             raise SessionError("restored_final")
         move = session.game.moves[-1]
         try:
-            events = session.referee.match.takeback(now)
+            events = session.referee.step(TakeBack(), now)
         except (ValueError, ClockError) as exc:
-            raise takeback_refused(session.referee.match.config.takebacks, exc) from None
+            raise takeback_refused(session.referee.takebacks, exc) from None
         session.apply(events, now)
         session.carry_out([Keep(play=replace(session.play, takeback_move=move))], now)
 
@@ -172,14 +174,14 @@ def update_settings(session: SessionView, now: float | None = None, **changes: A
     side to the next; touch-move, takebacks, the LED settings at once, and the engine's
     strength from its next move.
     """
-    with session.command(now):
+    with session.command(now) as now:
         sections = settings_sections(changes)
         session.change_config(**sections)
         session.apply_board_rules()
         if "engine" in sections:
             session.seat.set_engine_level()
-        session.carry_out([Keep(style=LedStyle.from_config(session.config.leds))], session.clock())
-        session.referee.set_gesture_times(session.config.gestures.resign_s, session.config.gestures.draw_s)
+        session.carry_out([Keep(style=LedStyle.from_config(session.config.leds))], now)
+        session.referee.step(SetGestureTimes(session.config.gestures.resign_s, session.config.gestures.draw_s), now)
         game = sections.get("game", {})
         if "white" in game or "black" in game:
             session.set_names((game.get("white", session.names[0]), game.get("black", session.names[1])))

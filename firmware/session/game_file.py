@@ -7,12 +7,12 @@ Contract
   begins); ``chosen``: the :class:`~firmware.session.recorder.NextGame` chosen, saved in the
   record's place until that game begins (``choose``); ``dirty``: it must be saved; ``saving``: a
   failed save's reason and when to try again.
-* ``note(match, time)``: copy the match's moves, clocks and remaining time into the record;
+* ``note(referee, time)``: copy the game's moves, clocks and remaining time into the record;
   ``set_names``, ``comment_once``, ``set_outcome``: the same for names, comments and the result.
 * ``save(game, now)``: write the PGN and the game in progress, or else the next game chosen (atomically, by the recorder);
   a full disk or a bad record never raises: the moves stay in memory, ``saving`` says why and
   when to try again, and ``save`` returns whether what the players are told changed.
-* ``abandon(match, now)``: the game is left unfinished (``*``, Termination "abandoned"); one
+* ``abandon(referee, now)``: the game is left unfinished (``*``, Termination "abandoned"); one
   without a move leaves no file.
 * ``leave(game, now)``: the next game is chosen; the record is saved first if it must be. One a
   full disk keeps from being saved is kept (``behind``) and written whole, ``current.json`` then
@@ -32,7 +32,7 @@ from firmware.session.saving import SaveState
 from firmware.session.state import SanCache
 
 if TYPE_CHECKING:
-    from firmware.referee.match import Match
+    from firmware.referee.referee import Referee
 
 __all__ = ["GameFile"]
 
@@ -52,16 +52,17 @@ class GameFile:
         self.sans = SanCache()   # the game's SAN, extended move by move (English and French)
         self.opening = OpeningCache()   # the game's opening (ECO, name), looked up move by move
 
-    def note(self, match: Match, time: float) -> None:
-        """Copy the game into the record; it is saved once the LEDs are out."""
+    def note(self, referee: Referee, time: float) -> None:
+        """Copy the referee's game into the record; it is saved once the LEDs are out."""
         record = self.record
         if record is None:
             return
-        record.moves = [m.uci() for m in match.game.moves]
+        record.moves = [m.uci() for m in referee.game.moves]
         if any(int(ply) > len(record.moves) for ply in record.comments):   # after a takeback
             record.comments = {ply: text for ply, text in record.comments.items() if int(ply) <= len(record.moves)}
-        record.clocks = list(match.clocks_after_move)
-        remaining = match.remaining(time)
+        clocks = referee.clocks(time)
+        record.clocks = list(clocks.after_move)
+        remaining = clocks.remaining
         record.remaining = list(remaining) if remaining is not None else None
         record.event_time = time
         self.dirty = True
@@ -150,7 +151,7 @@ class GameFile:
             self.behind.append(record)
         self.record = None
 
-    def abandon(self, match: Match, now: float) -> None:
+    def abandon(self, referee: Referee, now: float) -> None:
         """The game in progress is left unfinished: "*" with its moves so far, marked abandoned
         (PGN Termination "abandoned") for the library; one without a move leaves no file."""
         record = self.record
@@ -158,8 +159,8 @@ class GameFile:
             return
         if record.moves:
             record.tags = {**record.tags, "Termination": "abandoned"}
-            self.note(match, now)
-            self.leave(match.game, now)
+            self.note(referee, now)
+            self.leave(referee.game, now)
         else:
             self.recorder.discard(record)
             self.record = None

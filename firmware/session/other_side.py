@@ -18,6 +18,7 @@ from chess_core import Move, Outcome, Termination
 from firmware.config import OpponentKind
 from firmware.opponents.base import ChatLine, GameEnd, GameSync, Offer, OfferKind
 from firmware.session.session_view import SessionView
+from firmware.referee.orders import AgreeDraw, EndAsDecided, Expect, Reread, ResignGame, UndoMove
 from firmware.session.effects import Keep, Publish
 from firmware.session.online_tags import online_tags
 from firmware.session.play import Play
@@ -44,7 +45,7 @@ class OtherSide:
             log.info("opponent move %s set aside: no game in progress on the board", move.uci())
             return
         try:
-            session.referee.match.expect(move, session.clock())
+            session.referee.step(Expect(move), session.clock())
         except ValueError as exc:
             log.error("opponent move refused (%s): the opponent reads the game again", exc)
             session.seat.reset()
@@ -57,7 +58,7 @@ class OtherSide:
         if play.expected_move is not None:
             session.carry_out([Keep(play=replace(play, expected_move=None, pending_end=None))], session.clock())
             if self.session.live:
-                self.session.referee.match.expect(None)
+                self.session.referee.step(Expect(None), self.session.clock())
 
     def offered(self, offer: Offer) -> None:
         """The other side offers (or withdraws) a draw or a takeback (heard during a game only: an
@@ -105,13 +106,13 @@ class OtherSide:
         session.carry_out([Keep(play=replace(session.play, pending_end=None))], now)
         if not session.live:
             return
-        match = session.referee.match
+        referee = session.referee
         if outcome.termination is Termination.RESIGNATION and outcome.winner is not None:
-            session.apply(match.resign(outcome.winner ^ 1, now), now)
+            session.apply(referee.step(ResignGame(outcome.winner ^ 1), now), now)
         elif outcome.termination is Termination.AGREEMENT:
-            session.apply(match.agree_draw(now), now)
+            session.apply(referee.step(AgreeDraw(), now), now)
         else:  # a flag, an abort, a claim over there: the other end's word is final
-            session.apply(match.end(outcome, now), now)
+            session.apply(referee.step(EndAsDecided(outcome), now), now)
 
     def chat_line(self, line: ChatLine) -> None:
         """A chat line of the game (the other player's, or the board's own as the server echoes it)."""
@@ -131,7 +132,7 @@ class OtherSide:
         if session.live and last == move and len(game.moves) > play.restored_plies:
             before = game.position.copy(stack=True)
             before.pop()
-            session.apply(session.referee.match.undo(now), now)
+            session.apply(session.referee.step(UndoMove(), now), now)
             play = replace(session.play, takeback_move=move)
         log.warning("%s refused %s: %s", who or "the other end", move.uci(), reason)
         play = play.with_problem(now, refused_text(who, move, reason, "en", before),
@@ -159,9 +160,9 @@ class OtherSide:
         if previous is not None and same_start and current == moves and not game.is_over and record:
             session.set_names(names)   # (the board's game is the server's)
             if play.expected_move is not None:   # the opponent's move, not carried out yet, was taken back
-                session.referee.match.expect(None)
+                session.referee.step(Expect(None), now)
                 session.carry_out([Keep(play=replace(play, expected_move=None, pending_end=None))], now)
-                session.apply(session.referee.match.reread(now), now)   # the board as it stands, without it
+                session.apply(session.referee.step(Reread(), now), now)   # the board as it stands, without it
             session.publish()
             return
         continued = continues(record, sync, previous, same_start, current)
@@ -177,17 +178,17 @@ class OtherSide:
         assert record is not None
         follow_sync(record, sync, names, game.rules, now)
         record.tags = online_tags(sync)
-        match = synced_match(session.match_config(), sync, now, session.referee.match)
+        match = synced_match(session.match_config(), sync, now)
         seat.takeback_offered(None)
         session.file.record = record
         session.set_names(names)
         session.referee.resume(match, reread=True)
-        session.carry_out([Keep(phase=Phase.OVER if match.game.is_over else Phase.RESUMING,
+        session.carry_out([Keep(phase=Phase.OVER if session.game.is_over else Phase.RESUMING,
                                 play=Play(restored_plies=len(moves), new_online_game=not continued,
                                           problems=play.problems, chat_lines=play.chat_lines if continued else (),
                                           notice=play.notice if continued else None))], now)
         session.file.dirty = True
-        session.apply(match.reread(now), now)   # the board as it stands, against the new position
+        session.apply(session.referee.step(Reread(), now), now)   # the board as it stands, against the new position
         session.publish()
 
 

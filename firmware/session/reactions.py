@@ -23,10 +23,10 @@ from firmware.words.texts import prompt
 from chess_core.squares import square_name
 from firmware.referee.round_rules import draw_offer_refused
 from firmware.session.session_view import SessionView
-from firmware.session.effects import (Abandon, ClearFault, ClosePromotion, Comment, Effect, EndAsTold, Keep,
-                                      MakeFinal, NameEngineSides, NextGame, Note, Order, RecordFault, SeatEnded,
-                                      SeatMoved, SeatReset, SetOutcome, StartRecord, TakebackLapses, TakeoverComment,
-                                      Tell)
+from firmware.referee.orders import AgreeDraw, ClaimDraw, ClosePromotion, MakeFinal, Reopen, ResignGame
+from firmware.session.effects import (Abandon, ClearFault, Comment, Effect, EndAsTold, Keep, NameEngineSides,
+                                      NextGame, Note, Order, RecordFault, SeatEnded, SeatMoved, SeatReset, SetOutcome,
+                                      StartRecord, TakebackLapses, TakeoverComment, Tell)
 from firmware.session.state import SIDE_WORDS, Phase
 
 __all__ = ["react", "HANDLERS"]
@@ -53,7 +53,7 @@ def on_move(s: SessionView, event: MoveMade, now: float) -> list[Effect]:
         changes["expected_move"] = None
         effects.append(TakeoverComment(mover))
         if event.move.promotion:
-            effects.append(ClosePromotion())   # (the opponent's piece: no choice to offer)
+            effects.append(Order(ClosePromotion()))   # (the opponent's piece: no choice to offer)
     effects.insert(0, Keep(play=dataclasses.replace(play, **changes)))
     # its own move too, once carried out: an engine playing both sides waits for it
     effects.append(SeatReset() if event.amended else SeatMoved(event.move))
@@ -90,7 +90,7 @@ def on_problem(s: SessionView, event: ProblemFound, now: float) -> list[Effect]:
     if s.config.gestures.enabled and s.referee.forming():
         return []   # the kings on their way to the centre: a gesture, not a wrong board
     log.warning("%s", event.message)
-    board, verdict, play = s.referee.board, s.referee.match.last_verdict, s.play
+    board, verdict, play = s.referee.board, s.referee.last_verdict, s.play
     if board is not None and verdict is not None and verdict.kind is VerdictKind.ILLEGAL:
         return [Keep(play=dataclasses.replace(play, problems=play.problems.wrong_board(
             event.time, s.game.position, board.occupied)))]
@@ -118,7 +118,7 @@ def on_sensor_recovered(s: SessionView, event: SensorRecovered, now: float) -> l
 
 def on_game_over(s: SessionView, event: GameOver, now: float) -> list[Effect]:
     log.info("game over: %s", event.outcome.describe())
-    final: list[Effect] = [MakeFinal()] if s.seat.online else []   # the server has the game's end
+    final: list[Effect] = [Order(MakeFinal())] if s.seat.online else []   # the server has the game's end
     return [SetOutcome(event.outcome), Note(event.time), *final, Keep(phase=Phase.OVER, play=s.play.ended()),
             SeatEnded()]
 
@@ -128,44 +128,36 @@ def on_reopened(s: SessionView, event: Reopened, now: float) -> list[Effect]:
     return [SetOutcome(None), Note(event.time), Keep(phase=Phase.PLAYING), SeatReset()]
 
 
-def _reopen(match: Any, now: float) -> list[Any]:
-    try:
-        return match.reopen(now)
-    except ValueError:
-        return []
-
-
 def on_gesture(s: SessionView, gesture: Resign | DrawGesture | GestureUndone, now: float) -> list[Effect]:
     """A result set with the kings (or a button): resigned, a draw claimed, accepted, agreed
     or offered (or refused before the move it may be offered from), or taken back."""
     play = s.play
     if isinstance(gesture, GestureUndone):
         if not s.seat.online and s.game.is_over:   # (a server's result is final)
-            return [Order(_reopen)]
+            return [Order(Reopen(), refused_ok=True)]
         return []
     if not s.live:
         return []
     if isinstance(gesture, Resign):
         log.info("gesture: %s resigns", SIDE_WORDS[gesture.color])
-        color = gesture.color
-        return [Order(lambda match, at: match.resign(color, at)), Tell(Action.RESIGN)]
+        return [Order(ResignGame(gesture.color)), Tell(Action.RESIGN)]
     turn, move_number = s.game.turn, s.game.position.fullmove_number
     decision = draw_decision(gesture, bool(s.game.claimable_draws()), play.draw_offer == turn ^ 1,
                              s.opponent is not None)
     refused = draw_offer_refused(move_number, s.config.game.draw_offers_from_move)
     if decision == "claim":
         log.info("gesture: draw claimed")
-        return [Order(lambda match, at: match.claim_draw(at))]
+        return [Order(ClaimDraw())]
     if decision == "accept":
         log.info("gesture: draw offer accepted")
-        return [Order(lambda match, at: match.agree_draw(at)), Tell(Action.ACCEPT_DRAW)]
+        return [Order(AgreeDraw()), Tell(Action.ACCEPT_DRAW)]
     if refused:
         fr = draw_offer_refused(move_number, s.config.game.draw_offers_from_move, "fr")
         # shown on the page until the next move
         return [Keep(play=play.with_problem(now, refused, fr).told(refused, fr or refused, len(s.game.moves)))]
     if decision == "agree":
         log.info("gesture: draw agreed over the board")
-        return [Order(lambda match, at: match.agree_draw(at))]
+        return [Order(AgreeDraw())]
     log.info("gesture: %s offers a draw", SIDE_WORDS[turn])
     return [Keep(play=dataclasses.replace(play, draw_offer=turn)), Tell(Action.OFFER_DRAW)]
 

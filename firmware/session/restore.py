@@ -35,13 +35,12 @@ def restore_match(config: MatchConfig, record: GameRecord, now: float, *, guide_
                          clocks=record.clocks, guide_back=guide_back, amend_last=not guide_back, debouncer=debouncer)
 
 
-def synced_match(config: MatchConfig, sync: GameSync, now: float, previous: Match) -> Match:
-    """A Match that continues the game the other end sent, on the board of ``previous`` (its
-    debouncer carried over): its moves are final, its clocks the server's (the board's does not
+def synced_match(config: MatchConfig, sync: GameSync, now: float) -> Match:
+    """A Match that continues the game the other end sent (on the board as it stands: the referee
+    resumes it with ``reread``): its moves are final, its clocks the server's (the board's does not
     run), no board takebacks, and the pieces are guided back first."""
-    debouncer = previous.debouncer
     config = dataclasses.replace(config, fen=sync.start_fen, time_control="-", takebacks=False, chess960=sync.chess960)
-    return Match.restore(config, list(sync.moves), now, guide_back=True, debouncer=debouncer)
+    return Match.restore(config, list(sync.moves), now, guide_back=True)
 
 
 def continues(record: GameRecord | None, sync: GameSync, previous: GameSync | None, same_start: bool,

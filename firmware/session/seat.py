@@ -216,7 +216,7 @@ class OpponentSeat:
         session = self.session
         opponent.use_clock(self.engine_times)
         session.apply_board_rules()
-        if session.referee.match.started and self.online_sync is None and self.opponent is opponent:
+        if session.referee.started and self.online_sync is None and self.opponent is opponent:
             self.reset()   # it plays on from the game on the board (a restored one...)
         record = session.file.record
         if record is not None and record.online_id and not record.is_over:
@@ -396,17 +396,18 @@ class OpponentSeat:
     def engine_times(self) -> ClockTimes | None:
         """The clock as UCI ``go`` wants it (None without a clock: the level's move time counts)."""
         session = self.session
-        match = session.referee.match
-        remaining = match.remaining(session.clock()) if match.started else None
-        if remaining is None:
+        referee = session.referee
+        clocks = referee.clocks(session.clock()) if referee.started else None
+        remaining = clocks.remaining if clocks is not None else None
+        if clocks is None or remaining is None:
             return None
-        clock, control = match.clock, match.time_control
+        made, control = clocks.moves_made, referee.time_control
         increments = [0, 0]
         moves_to_go = None
         if control.periods:
             for side in (WHITE, BLACK):
-                increments[side] = control.period_for_move(clock.moves_made(side) + 1).engine_increment_ms
-            first = clock.moves_made(session.game.turn) + 1
+                increments[side] = control.period_for_move(made[side] + 1).engine_increment_ms
+            first = made[session.game.turn] + 1
             if control.period_for_move(first).moves is not None:
                 last = first
                 while not control.time_added_after(last):

@@ -53,7 +53,8 @@ from firmware.opponents.base import Opponent
 from firmware.referee.feedback import LedStyle, frame, next_change
 from firmware.referee.gestures import GestureTracker
 from firmware.referee.match import Match, MatchConfig, MatchEvent
-from firmware.referee.referee import Referee, RefereeEvent
+from firmware.referee.orders import Finish, SetRules
+from firmware.referee.referee import Referee, RefereeEvent, Tick
 from firmware.session.amends import ended_by_last_move
 from firmware.session.app_link import AppLink
 from firmware.session.coach import Coach
@@ -99,9 +100,9 @@ class Session:
         self.seat = OpponentSeat(self, opponent)
         self.other_side = OtherSide(self)
         self.referee = Referee(Match(self.match_config()),
-                               GestureTracker(config.gestures.resign_s, config.gestures.draw_s))
-        match = self.referee.match   # sensors found faulty before a restart stay masked until they read again
-        match.sensors.known(match.inference, known_faults(self.file.recorder.state_dir))
+                               GestureTracker(config.gestures.resign_s, config.gestures.draw_s),
+                               # (sensors found faulty before a restart stay masked until they read again)
+                               faults=known_faults(self.file.recorder.state_dir))
         if self.game.chess960 and config.board.sensors not in SIMULATED:
             # Sensors that see no piece types cannot tell which first ranks stand on the board at
             # power-on: the usual ones are assumed, and the pieces that differ are lifted and set anew.
@@ -123,7 +124,7 @@ class Session:
 
     @property
     def game(self) -> Game:
-        return self.referee.match.game
+        return self.referee.game
 
     @property
     def live(self) -> bool:
@@ -144,7 +145,7 @@ class Session:
     def apply_board_rules(self) -> None:
         """Touch-move as set; takebacks on the board alone only where assistance is allowed."""
         g = self.config.game
-        self.referee.match.set_rules(touch_move=g.touch_move, takebacks=g.takebacks and self.seat.assisted)
+        self.referee.step(SetRules(touch_move=g.touch_move, takebacks=g.takebacks and self.seat.assisted), self.clock())
 
     def change_config(self, **sections: dict[str, Any]) -> None:
         try:
@@ -159,12 +160,12 @@ class Session:
         """A raw reading from the sensors (any thread's reading, handed over on the loop)."""
         self.occupied = reading.occupied
         self._changed = True
-        self.apply(self.referee.feed(reading), reading.time)
+        self.apply(self.referee.step(reading, reading.time), reading.time)
         self.refresh(reading.time)
 
     def poll(self, now: float) -> None:
         """Time has passed: settle readings, commit waiting moves, flags, gestures, blinking."""
-        self.apply(self.referee.poll(now, stage(self)), now)
+        self.apply(self.referee.step(Tick(stage(self)), now), now)
         self.refresh(now)
 
     def next_deadline(self, now: float, *, blink: bool = True) -> float | None:
@@ -184,7 +185,7 @@ class Session:
 
     def finish(self, now: float) -> None:
         """The input has ended (end of a replay): commit what waits, then save."""
-        self.apply(self.referee.match.finish(), now)
+        self.apply(self.referee.step(Finish(), now), now)
         self.refresh(now)
 
     def restore(self, now: float) -> bool:
@@ -303,7 +304,7 @@ class Session:
             if sections:
                 self.change_config(**sections)
             if self.live:
-                self.file.abandon(self.referee.match, now)
+                self.file.abandon(self.referee, now)
             if kind is not None:
                 self.seat.choose(kind)
             side = engine_side if engine_side in ("white", "black") else None
@@ -331,9 +332,9 @@ class Session:
     # -- the referee's events --------------------------------------------------------------------
 
     def apply(self, events: list[RefereeEvent] | list[MatchEvent] | list[Any], now: float) -> None:
-        """Carry out the referee's events, in order (each by its handler); the events of a
-        command on the match are noted by the referee first (``Referee.adopt``)."""
-        for event in self.referee.adopt(list(events), now):
+        """Carry out the referee's events, in order (each by its handler); the referee has noted
+        them already (its ``step``)."""
+        for event in events:
             self._changed = True
             self.carry_out(react(self, event, now), now)
 
@@ -395,19 +396,19 @@ class Session:
         ``fen``: its start (default: the configured one). Until it begins, the choice is saved
         in the last game's place (a restart waits for it again).
         """
-        previous, seat = self.referee.match, self.seat
-        self.file.leave(previous.game, now)   # (a game a full disk kept from being saved: written first)
+        started, seat = self.referee.started, self.seat
+        self.file.leave(self.referee.game, now)   # (a game a full disk kept from being saved: written first)
         was_engine = seat.kind is OpponentKind.ENGINE
         before = (seat.engine_sides if was_engine else frozenset(), seat.name_of_engine() if was_engine else None)
         for side, takeover in seat.takeovers.items():
             self.names = (takeover.player if side == 0 else self.names[0], takeover.player if side == 1 else self.names[1])
         seat.new_game()
-        seat.prepare(seat.choice, engine_side, before[0] if previous.started else None)
+        seat.prepare(seat.choice, engine_side, before[0] if started else None)
         self.given_names = names
         g = self.config.game
         if names is not None:
             self.names = (names[0] or g.white, names[1] or g.black)
-        elif previous.started:
+        elif started:
             engine_now = seat.kind is OpponentKind.ENGINE
             if (was_engine and engine_now and seat.engine_sides != before[0]) or (
                     not (was_engine and engine_now) and g.alternate_colours):
@@ -419,7 +420,7 @@ class Session:
         self.phase = Phase.SETTING_UP
         self.play = Play()
         self._changed = True
-        self.apply(self.referee.begin(self.match_config(**({} if fen is None else {"fen": fen})), now), now)
+        self.apply(self.referee.begin(Match(self.match_config(**({} if fen is None else {"fen": fen}))), now), now)
         if self.file.record is None:   # (not begun at once, on a board already set up)
             self.file.choose(chosen_game(self))
 

@@ -18,7 +18,7 @@ __all__ = ["session_state", "stage", "feedback_state", "clocks", "low_time_deadl
 def session_state(session: SessionView, now: float, feedback: FeedbackState | None = None) -> SessionState:
     """The session at ``now``, typed and frozen (see firmware.session.state); ``feedback``: the
     LEDs' state at ``now`` when the caller has it already."""
-    game, match, seat, play, record = session.game, session.referee.match, session.seat, session.play, session.file.record
+    game, referee, seat, play, record = session.game, session.referee, session.seat, session.play, session.file.record
     feedback = feedback if feedback is not None else feedback_state(session, now)
     app = session.app   # an app attached holds the LEDs: the page shows its lights
     leds = app.leds if app is not None and app.leds is not None else (
@@ -40,10 +40,10 @@ def session_state(session: SessionView, now: float, feedback: FeedbackState | No
         occupied=session.occupied or 0, lifted=feedback.lifted, wrong=feedback.wrong, touched=feedback.touched,
         leds=tuple(leds), expected_move=play.expected_move, takeback_move=play.takeback_move,
         promotion_square=feedback.promotion_square, promotion=_promotion(session, feedback),
-        next_promotion=match.next_promotion, draw_offer=play.draw_offer,
+        next_promotion=referee.next_promotion, draw_offer=play.draw_offer,
         takeback_offer=seat.takeback_offer, clocks=remaining if remaining is not None else (None, None),
         running=running, delay_left=_delay_left(session, now),
-        time_control=str(match.time_control) if seat.online_sync is None else (seat.online_sync.time_control or "-"),
+        time_control=str(referee.time_control) if seat.online_sync is None else (seat.online_sync.time_control or "-"),
         problems=tuple(play.problems.entries), game_file=record.pgn_name if record else None,
         link_text=seat.link_text, restored_moves=play.restored_plies,
         can_takeback=started and g.takebacks and len(game.moves) > play.restored_plies and seat.assisted,
@@ -98,9 +98,8 @@ def clocks(session: SessionView, now: float) -> tuple[tuple[int, int] | None, in
         return server
     if session.phase is Phase.SETTING_UP:
         return None, None
-    match = session.referee.match
-    running = match.running_side() if session.phase is not Phase.PAUSED else None
-    return match.remaining(now), running
+    board = session.referee.clocks(now)
+    return board.remaining, (board.running if session.phase is not Phase.PAUSED else None)
 
 
 def low_time_deadline(session: SessionView, now: float) -> float | None:
@@ -122,15 +121,14 @@ def _low_time(session: SessionView, now: float) -> int | None:
 
 
 def _delay_left(session: SessionView, now: float) -> int:
-    clock = session.referee.match.clock
-    if session.seat.server_clock is not None or not session.live or clock.running_side is None:
+    if session.seat.server_clock is not None or not session.live:
         return 0
-    return clock.delay_left(max(int(round(now * 1000)), clock.last_time_ms or 0))
+    return session.referee.clocks(now).delay_left
 
 
 def _corrections(session: SessionView) -> tuple[tuple[Move, str, str], ...]:
     """The moves that explain the board as well as the last one, with their SAN (en, fr)."""
-    found = session.referee.match.corrections()
+    found = session.referee.corrections()
     if not found:
         return ()
     before = session.game.position.copy(stack=True)
@@ -165,5 +163,5 @@ def _promotion(session: SessionView, feedback: FeedbackState) -> Promotion | Non
         bb &= bb - 1
         piece = pos.piece_at(sq)
         if piece is not None and piece.piece_type == PAWN and piece.color == pos.turn and sq // 8 == seventh:
-            return Promotion(None, session.referee.match.next_promotion, pos.turn)
+            return Promotion(None, session.referee.next_promotion, pos.turn)
     return None

@@ -106,7 +106,7 @@ class SessionBackend(Backend):
 
     def draw(self, action: str, color: str, now: float) -> Any:
         s = self.session
-        if action == "claim" and (not s.referee.match.started or s.game.is_over or not s.game.claimable_draws()):
+        if action == "claim" and (not s.referee.started or s.game.is_over or not s.game.claimable_draws()):
             raise CommandRefused("no_claim_now")
         return self._send(f"{action}_draw", *((color,) if action != "claim" else ()), now)
 
@@ -124,7 +124,7 @@ class SessionBackend(Backend):
             raise CommandRefused("takebacks_off")
         return self._send("takeback", now)
 
-    def hint(self, now: float) -> None:
+    def hint(self, now: float) -> Any:
         return self._send("button", "hint", now)
 
     def answer_takeback(self, action: str, now: float) -> Any:

@@ -133,11 +133,11 @@ def test_the_match_reopens_the_game_its_amended_move_no_longer_ends():
     hands.show(Position(STALEMATE_FEN).occupied, dt=0.0)
     hands.wait(0.1)
     hands.move("g7", "g8")
-    assert match.game.outcome.termination is Termination.STALEMATE and match.clock.paused
+    assert match.game.outcome.termination is Termination.STALEMATE and match.timing.clock.paused
     white_left = match.remaining(hands.t)[0]
     events = match.change_promotion(ROOK, hands.t + 30)   # half a minute later: the clock stood still
     assert [type(e) for e in events if not isinstance(e, BoardChanged)] == [Reopened, MoveMade]
-    assert match.game.outcome is None and not match.clock.paused and match.clock.running_side == 1
+    assert match.game.outcome is None and not match.timing.clock.paused and match.timing.clock.running_side == 1
     assert match.remaining(hands.t + 30)[0] == white_left   # nobody's time while the game stood over
     assert not [e for e in events if isinstance(e, GameOver)]
 
@@ -157,7 +157,7 @@ async def test_an_online_game_the_board_stalemated_stays_ended(tmp_path):
     table.place("g8")
     table.wait(1)
     assert session.game.outcome.termination is Termination.STALEMATE
-    assert session.state().promotion is None and session.referee.match.amendable() is False
+    assert session.state().promotion is None and session.referee.amendable() is False
     with pytest.raises(SessionError, match="over"):
         choose_promotion(session, "r", table.t)
     assert [m.uci() for m in session.game.moves] == ["g7g8q"]

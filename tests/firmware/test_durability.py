@@ -314,7 +314,7 @@ def test_after_a_cut_the_last_move_can_still_be_corrected(tmp_path, correction, 
     table.setup()
     table.play("e2e4")
     assert json.loads(table.session.file.recorder.current_path.read_text())["moves"] == ["e2e4"]
-    white_left = table.session.referee.match.remaining(table.t)[0]
+    white_left = table.session.referee.clocks(table.t).remaining[0]
     table.session = table.new_session()      # the power cut: a new session on the same board
     assert table.session.restore(table.t)
     table.wait(0.5)
@@ -327,7 +327,7 @@ def test_after_a_cut_the_last_move_can_still_be_corrected(tmp_path, correction, 
     assert json.loads(table.session.file.recorder.current_path.read_text())["moves"] == expected
     if expected:
         # the correction's time is White's, and the increment is not given twice
-        assert table.session.referee.match.remaining(table.t)[0] <= white_left
+        assert table.session.referee.clocks(table.t).remaining[0] <= white_left
     after = "e7e5" if expected else "d2d4"
     table.play(after)
     assert [m.uci() for m in table.session.game.moves] == expected + [after]

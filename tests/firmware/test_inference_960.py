@@ -10,7 +10,7 @@ import chess
 import pytest
 
 from chess_core.chess960 import start_fen
-from firmware.commands.replay import replay
+from firmware.commands.replay import game_json, replay
 from firmware.referee.inference import WAIT_CASTLE, VerdictKind
 from firmware.referee.match import MatchConfig
 from tests.fakes.hands import Hand, capture_game, random_game
@@ -120,7 +120,7 @@ def check_960(seed: int, *, noise: str = "bounce", colour: bool = False) -> Coun
     capture = capture_game(moves, fen=fen, seed=seed, colour=colour, noise=noise, chess960=True,
                            hold_rate=0.03, touch_rate=0.0, correct_rate=0.03)
     match = replay(capture.lines, MatchConfig(fen=fen, chess960=True, exact_dead_positions=False))
-    data = match.to_json()
+    data = game_json(match)
     where = f"seed {seed}, position {number}, noise {noise}{' (colour)' if colour else ''}"
     assert data["moves"] == moves, where
     assert data["problems"] == [], where

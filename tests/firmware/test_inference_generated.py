@@ -19,7 +19,7 @@ from collections import Counter
 import chess
 import pytest
 
-from firmware.commands.replay import replay
+from firmware.commands.replay import game_json, replay
 from firmware.referee.match import MatchConfig
 from tests.fakes.hands import capture_game, random_game
 
@@ -65,7 +65,7 @@ def check(moves: list[str], seed: int, colour: bool, config: MatchConfig = CONFI
           **rates) -> Counter:
     capture = capture_game(moves, seed=seed, colour=colour, noise=noise, **rates)
     match = replay(capture.lines, config)
-    data = match.to_json()
+    data = game_json(match)
     where = f"seed {seed}, noise {noise}{' (colour)' if colour else ''}"
     assert data["moves"] == moves, where
     assert data["problems"] == [], where
@@ -119,11 +119,11 @@ def test_generated_games_with_a_clock_replay_exactly():
         moves = random_game(seed, max_plies=PLIES)
         capture = capture_game(moves, seed=seed, colour=seed % 4 == 3, noise="rough", **RATES)
         match = replay(capture.lines, config)
-        data = match.to_json()
+        data = game_json(match)
         assert data["moves"] == moves and data["problems"] == [] and data["gestures"] == [], seed
         assert data["result"] == expected_result(moves), seed
-        assert len(match.clocks_after_move) == len(moves)
-        assert all(0 < ms <= 900_000 + 10_000 * len(moves) for ms in match.clocks_after_move), seed
+        assert len(match.timing.after_move) == len(moves)
+        assert all(0 < ms <= 900_000 + 10_000 * len(moves) for ms in match.timing.after_move), seed
 
 
 def test_a_promotion_chosen_then_another_piece_adjusted_keeps_its_piece():
@@ -139,7 +139,7 @@ def test_a_promotion_chosen_then_another_piece_adjusted_keeps_its_piece():
         capture = capture_game(moves, seed=seed, colour=seed % 4 == 3, noise="bounce", adjust_rate=1.0)
         adjusted += capture.patterns["adjusted after the promotion's choice"]
         match = replay(capture.lines, CONFIG)
-        data = match.to_json()
+        data = game_json(match)
         assert data["moves"] == moves, seed
         assert data["problems"] == [], seed
     assert adjusted >= 30, adjusted

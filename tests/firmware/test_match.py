@@ -8,6 +8,7 @@ import pytest
 from board_driver.reading import Reading
 from chess_core import BLACK, WHITE, DrawClaimError, Move, Position, Termination, parse_square
 from chess_core.dead import forget_proofs
+from firmware.commands.replay import game_json, game_pgn
 from firmware.referee.inference import WAIT_SLIDE, VerdictKind
 from firmware.referee.match import (BoardChanged, GameOver, GameStarted, Match, MatchConfig, MoveMade, ProblemFound,
                             TakenBack)
@@ -87,7 +88,7 @@ def test_game_starts_at_the_first_settled_reading_of_the_start_position():
     table.wait(0.5)
     started = table.of(GameStarted)
     assert len(started) == 1 and started[0].time == pytest.approx(2.02)
-    assert match.clock.side_to_move == WHITE
+    assert match.timing.clock.side_to_move == WHITE
     assert match.remaining(3.02) == (299_000, 300_000)
 
 
@@ -100,7 +101,7 @@ def test_game_from_a_fen_starts_when_the_board_shows_it():
     assert not match.started
     table.show(Position(fen).occupied)
     table.wait(1)
-    assert match.started and match.clock.side_to_move == BLACK
+    assert match.started and match.timing.clock.side_to_move == BLACK
 
 
 def test_colour_board_starts_only_when_the_colours_are_right():
@@ -138,7 +139,7 @@ def test_clock_stops_at_the_landing_of_a_move_that_waited():
     table.wait(WAIT_SLIDE + 0.1)
     made = table.of(MoveMade)
     assert made[0].move == Move.from_uci("e2e3") and made[0].time == pytest.approx(landed)
-    assert table.match.clocks_after_move == [60_000 - 1_100]  # started at 0.0 s, stopped at 1.1 s
+    assert table.match.timing.after_move == [60_000 - 1_100]  # started at 0.0 s, stopped at 1.1 s
 
 
 def test_flag_falls_during_play_and_later_moves_are_not_recorded():
@@ -150,7 +151,7 @@ def test_flag_falls_during_play_and_later_moves_are_not_recorded():
     assert over[0].outcome.termination is Termination.TIME_FORFEIT and over[0].outcome.winner == WHITE
     table.move("e7", "e5")
     assert uci(table.match.game.moves) == ["e2e4"]
-    assert table.match.to_json()["result"] == "1-0"
+    assert game_json(table.match)["result"] == "1-0"
 
 
 def test_flag_waits_for_a_move_completed_before_it():
@@ -162,7 +163,7 @@ def test_flag_waits_for_a_move_completed_before_it():
     assert not table.of(GameOver)
     table.wait(WAIT_SLIDE)
     assert uci(table.match.game.moves) == ["e2e3"] and not table.match.game.is_over
-    assert table.match.clocks_after_move == [50]
+    assert table.match.timing.after_move == [50]
 
 
 def test_flag_falls_when_the_landing_came_after_it():
@@ -193,21 +194,21 @@ def test_readings_after_checkmate_are_ignored():
     table.move("h4", "e1")
     table.wait(1)
     assert uci(table.match.game.moves) == ["f2f3", "e7e5", "g2g4", "d8h4"]
-    assert table.match.to_json()["result"] == "0-1"
+    assert game_json(table.match)["result"] == "0-1"
     assert not table.match.problems
 
 
 def test_amended_move_charges_the_mover_for_the_correction():
     table = started_table(time_control="60")
     table.move("g1", "f3")                 # white stops at 1.1 s
-    assert table.match.clocks_after_move == [58_900]
+    assert table.match.timing.after_move == [58_900]
     table.lift("f3", dt=2.0)
     table.place("h3", dt=0.5)             # the real move lands at 3.6 s
     table.wait(0.1)
     assert uci(table.match.game.moves) == ["g1h3"]
     made = table.of(MoveMade)
     assert made[-1].amended and made[-1].san == "Nh3"
-    assert table.match.clocks_after_move == [56_400]
+    assert table.match.timing.after_move == [56_400]
     assert table.match.remaining(4.6)[BLACK] == 59_000
 
 
@@ -216,8 +217,8 @@ def test_piece_put_back_after_a_commit_gives_the_move_back_to_its_mover():
     table.move("g1", "f3")
     table.move("f3", "g1", dt=1.0)
     assert table.of(TakenBack)[0].move == Move.from_uci("g1f3")
-    assert table.match.game.moves == [] and table.match.clocks_after_move == []
-    assert table.match.clock.side_to_move == WHITE
+    assert table.match.game.moves == [] and table.match.timing.after_move == []
+    assert table.match.timing.clock.side_to_move == WHITE
     table.move("e2", "e4")
     assert uci(table.match.game.moves) == ["e2e4"]
 
@@ -308,7 +309,7 @@ def test_a_move_made_while_the_clock_is_paused_is_held_without_increment():
     table.move("e4", "e2")
     table.move("e2", "e4", dt=1.0)
     assert uci(m.move for m in table.of(MoveMade)) == ["e2e4"]
-    assert table.match.clocks_after_move == [59_000 - round((table.t - 21.0) * 1000) + 5_000]
+    assert table.match.timing.after_move == [59_000 - round((table.t - 21.0) * 1000) + 5_000]
 
 
 def test_a_move_complete_before_the_pause_is_committed_at_once():
@@ -319,8 +320,8 @@ def test_a_move_complete_before_the_pause_is_committed_at_once():
     assert table.of(MoveMade) == []   # waiting: the pawn could go on to e4
     events = table.match.pause(table.t + 0.1)
     assert [e.move.uci() for e in events if isinstance(e, MoveMade)] == ["e2e3"]
-    assert table.match.clock.paused and table.match.game.turn == BLACK
-    assert table.match.clocks_after_move[0] == 60_000 - round(table.t * 1000) + 5_000   # timed as the pawn landed
+    assert table.match.timing.clock.paused and table.match.game.turn == BLACK
+    assert table.match.timing.after_move[0] == 60_000 - round(table.t * 1000) + 5_000   # timed as the pawn landed
 
 
 def test_new_game_waits_for_the_start_position():
@@ -337,12 +338,12 @@ def test_json_and_pgn_records():
     table = started_table(time_control="300+3")
     table.move("e2", "e4")
     table.move("e7", "e5")
-    data = table.match.to_json()
+    data = game_json(table.match)
     assert data == {"moves": ["e2e4", "e7e5"], "san": ["e4", "e5"], "fen": Position(
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2").fen(), "result": "*",
         "termination": None, "problems": [], "gestures": []}
     json.dumps(data)
-    pgn = table.match.to_pgn({"White": "Ada"})
+    pgn = game_pgn(table.match, {"White": "Ada"})
     assert '[White "Ada"]' in pgn and '[TimeControl "300+3"]' in pgn
     assert "1. e4 { [%clk 0:05:01.9] } 1... e5 { [%clk 0:05:02] } *" in pgn
 
@@ -408,11 +409,11 @@ def test_the_next_promotion_is_readable_and_back_to_a_queen_after_each_promotion
     match = Match(MatchConfig(fen=fen, exact_dead_positions=False))
     table = Table(match, occupied=0)
     table.show(Position(fen).occupied)
-    assert match.next_promotion == 5
+    assert match.inference.next_promotion == 5
     match.promote("n", table.t)
-    assert match.next_promotion == 2
+    assert match.inference.next_promotion == 2
     table.move("a7", "a8")
-    assert uci(match.game.moves) == ["a7a8n"] and match.next_promotion == 5
+    assert uci(match.game.moves) == ["a7a8n"] and match.inference.next_promotion == 5
 
 
 def test_undo_takes_back_a_move_refused_elsewhere_even_without_takebacks():
@@ -420,7 +421,7 @@ def test_undo_takes_back_a_move_refused_elsewhere_even_without_takebacks():
     table.move("e2", "e4")
     events = table.match.undo(table.t + 2)
     assert isinstance(events[0], TakenBack) and events[0].move == Move.from_uci("e2e4")
-    assert table.match.game.moves == [] and table.match.clock.side_to_move == WHITE
+    assert table.match.game.moves == [] and table.match.timing.clock.side_to_move == WHITE
     assert table.match.last_verdict.kind is VerdictKind.ILLEGAL   # the board still shows e4
     assert table.match.last_verdict.wrong == sq("e2") | sq("e4")
     table.move("e4", "e2")
@@ -443,7 +444,7 @@ def test_restore_continues_a_game_with_its_clock_and_guides_the_board_to_it():
                           clocks=[299_000, 290_000, 250_000], guide_back=True)
     assert match.started and uci(match.game.moves) == ["e2e4", "e7e5", "g1f3"]
     assert match.remaining(52.0) == (250_000, 278_000)
-    assert match.clocks_after_move == [299_000, 290_000, 250_000]
+    assert match.timing.after_move == [299_000, 290_000, 250_000]
     table = Table(match, occupied=START)
     table.wait(0.1)
     table.show(START, dt=0.1)
@@ -462,7 +463,7 @@ def test_restore_keeps_the_recorded_end_without_judging_the_moves_again():
     from chess_core import Outcome
     resigned = Match.restore(MatchConfig(), ["f2f3", "e7e5"], 0.0, outcome=Outcome(Termination.RESIGNATION, BLACK))
     assert resigned.game.outcome == Outcome(Termination.RESIGNATION, BLACK)
-    assert resigned.clock.running_side is None
+    assert resigned.timing.clock.running_side is None
 
 
 # -- the exact searches run in slices, after the move and the clock ---------------------------------
@@ -610,7 +611,7 @@ def test_the_flag_waits_while_a_swept_capture_is_undecided():
     table.place("g7", dt=0.7)              # 2.3 s: ... to g7, legal only after Qxc8+ (White's flag: 2.1 s)
     table.wait(0.1)
     assert uci(table.match.game.moves) == ["c2c8", "h8g7"] and not table.of(GameOver)
-    assert table.match.clocks_after_move[0] == 1400   # White moved at 0.6 s of its 2
+    assert table.match.timing.after_move[0] == 1400   # White moved at 0.6 s of its 2
 
 
 def test_a_piece_held_past_the_flag_then_set_down_loses_on_time():
@@ -640,6 +641,6 @@ def test_a_correction_made_while_the_clock_is_paused_costs_the_mover_no_paused_t
     paused.match.pause(stop)
     paused.match.correct("c2c8", stop + 40.0)
     at_once.match.correct("c2c8", stop)
-    assert uci(paused.match.game.moves) == ["c2c8"] and paused.match.clock.paused
-    assert paused.match.clocks_after_move == at_once.match.clocks_after_move
+    assert uci(paused.match.game.moves) == ["c2c8"] and paused.match.timing.clock.paused
+    assert paused.match.timing.after_move == at_once.match.timing.after_move
     assert paused.match.remaining(stop + 60.0) == at_once.match.remaining(stop)

@@ -5,7 +5,7 @@ import chess
 import pytest
 
 from chess_core import KNIGHT, QUEEN, ROOK
-from firmware.commands.replay import replay
+from firmware.commands.replay import game_json, replay
 from firmware.referee.feedback import LedStyle
 from firmware.referee.match import MatchConfig
 from firmware.session.game_commands import button, choose_promotion
@@ -34,7 +34,7 @@ def test_the_issue_capture_records_a_queen():
     # e7 lifted, e8 set 0.3 s later, e8 lifted 1.5 s later, e8 set 1.2 s later, then Black's Kb2
     lines = exchange_capture(ISSUE_FEN, [(1.0, ["e7"], []), (0.3, [], ["e8"]), (1.5, ["e8"], []),
                                          (1.2, [], ["e8"]), (2.0, ["a2"], []), (0.4, [], ["b2"])])
-    data = replay(lines, MatchConfig(fen=ISSUE_FEN)).to_json()
+    data = game_json(replay(lines, MatchConfig(fen=ISSUE_FEN)))
     assert data["moves"] == ["e7e8q", "a2b2"]
     assert data["san"] == ["e8=Q", "Kb2"]
     assert data["gestures"] == [] and data["problems"] == []
@@ -47,7 +47,7 @@ def test_the_exchange_after_any_pause_keeps_the_queen(before, in_hand, timed):
     lines = exchange_capture(ISSUE_FEN, [(1.0, ["e7"], []), (0.3, [], ["e8"]), (before, ["e8"], []),
                                          (in_hand, [], ["e8"]), (2.0, ["a2"], []), (0.4, [], ["b2"])])
     config = MatchConfig(fen=ISSUE_FEN, time_control="300+3" if timed else "-")
-    data = replay(lines, config).to_json()
+    data = game_json(replay(lines, config))
     assert data["moves"] == ["e7e8q", "a2b2"] and data["gestures"] == []
 
 
@@ -56,7 +56,7 @@ def test_the_exchange_after_a_capture_on_the_promotion_square_keeps_the_queen(vi
     capture = [(1.0, ["e8"], []), (0.5, ["d7"], [])] if victim_first else [(1.0, ["d7"], []), (0.5, ["e8"], [])]
     lines = exchange_capture(CAPTURE_FEN, capture + [(0.6, [], ["e8"]), (1.0, ["e8"], []), (2.0, [], ["e8"]),
                                                      (2.0, ["a2"], []), (0.4, [], ["b2"])])
-    data = replay(lines, MatchConfig(fen=CAPTURE_FEN)).to_json()
+    data = game_json(replay(lines, MatchConfig(fen=CAPTURE_FEN)))
     assert data["moves"] == ["d7e8q", "a2b2"] and data["san"] == ["dxe8=Q", "Kb2"]
     assert data["gestures"] == [] and data["problems"] == []
 
@@ -67,7 +67,7 @@ def test_the_new_piece_adjusted_after_the_exchange_stays_a_queen():
                                          (0.5, [], ["e8"]), (0.6, ["e8"], []), (0.2, [], ["e8"]),
                                          (0.3, ["e8"], []), (0.2, [], ["e8"]),
                                          (2.0, ["a2"], []), (0.4, [], ["b2"])])
-    data = replay(lines, MatchConfig(fen=ISSUE_FEN)).to_json()
+    data = game_json(replay(lines, MatchConfig(fen=ISSUE_FEN)))
     assert data["moves"] == ["e7e8q", "a2b2"] and data["gestures"] == []
 
 
@@ -76,7 +76,7 @@ def test_a_promote_line_still_under_promotes_and_the_exchange_keeps_its_piece():
     lines = exchange_capture(fen, [(1.0, ["e7"], []), (0.3, [], ["e8"]), (1.0, ["e8"], []),
                                          (1.0, [], ["e8"]), (2.0, ["a2"], []), (0.4, [], ["b2"])])
     lines.insert(2, f"{int(1.1 * 1000)} promote n")   # chosen on the page while the pawn is in hand
-    data = replay(lines, MatchConfig(fen=fen)).to_json()
+    data = game_json(replay(lines, MatchConfig(fen=fen)))
     assert data["moves"] == ["e7e8n", "a2b2"] and data["san"] == ["e8=N", "Kb2"]
 
 
@@ -137,7 +137,7 @@ def test_the_exchange_beside_a_piece_the_pawn_could_take_is_no_swept_capture(pie
     lines = exchange_capture(BESIDE_FEN, steps)
     if piece != "q":
         lines.insert(2, f"{int(1.1 * 1000)} promote {piece}")
-    data = replay(lines, MatchConfig(fen=BESIDE_FEN)).to_json()
+    data = game_json(replay(lines, MatchConfig(fen=BESIDE_FEN)))
     assert data["moves"] == [f"f7f8{piece}", "h8h7"] and data["problems"] == []
 
 
@@ -166,7 +166,7 @@ def test_a_choice_for_a_pawn_put_back_promotes_no_later_pawn_nor_the_other_sides
              (1.5, ["h2"], []), (0.4, [], ["h1"]), (2.0, ["e7"], []), (0.4, [], ["e8"])]
     lines = exchange_capture(fen, steps)
     lines.insert(2, f"{int(1.5 * 1000)} promote n")   # chosen on the page while e7 is in hand
-    data = replay(lines, MatchConfig(fen=fen)).to_json()
+    data = game_json(replay(lines, MatchConfig(fen=fen)))
     assert data["moves"] == ["e1d2", "h2h1q", "e7e8q"] and data["problems"] == []
 
 

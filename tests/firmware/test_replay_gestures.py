@@ -6,7 +6,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 
-from firmware.commands.replay import replay
+from firmware.commands.replay import game_json, replay
 from firmware.referee.match import MatchConfig
 from firmware.service import Service
 from tests.fakes.hands import capture_game, stepped_lines
@@ -49,7 +49,7 @@ KINGS_HOME = [(400, ["d5"], []), (300, ["e4"], []), (300, [], ["e1"]), (300, [],
 def test_a_result_set_with_the_kings_ends_the_replay_as_it_ends_the_run(tmp_path):
     lines = with_kings(OPENING, KINGS_LIGHT + [(4000, ["a2"], [])])
     match = replay(lines, MatchConfig())
-    data = match.to_json()
+    data = game_json(match)
     assert (data["moves"], data["result"], data["termination"]) == (OPENING, "1-0", "resignation")
     assert len(data["gestures"]) == 1 and "1-0" in data["gestures"][0]
     assert data["problems"] == []   # the kings on their way to the centre are no wrong board
@@ -63,7 +63,7 @@ def test_a_result_taken_back_in_time_replays_as_the_game_going_on(tmp_path):
         board.push_uci(m)
     lines = with_kings(OPENING, KINGS_LIGHT + [(3500, [], [])] + KINGS_HOME
                        + [(1500, ["b1"], []), (400, [], ["c3"]), (3000, [], [])])
-    data = replay(lines, MatchConfig()).to_json()
+    data = game_json(replay(lines, MatchConfig()))
     assert data["moves"] == OPENING + ["b1c3"] and data["result"] == "*"
     assert [g.split(": ")[1] for g in data["gestures"]] == ["1-0 (resigned by gesture)", "1-0 taken back"]
     assert data["problems"] == []
@@ -74,13 +74,13 @@ def test_a_result_taken_back_in_time_replays_as_the_game_going_on(tmp_path):
 def test_holding_the_king_twenty_seconds_replays_as_no_gesture():
     lines = with_kings(OPENING, [(1000, ["e1"], []), (20000, [], ["e1"]), (1000, ["e2"], []), (300, [], ["e4"]),
                                  (2000, [], [])])
-    data = replay(lines, MatchConfig()).to_json()
+    data = game_json(replay(lines, MatchConfig()))
     assert data["moves"] == OPENING + ["e2e4"] and data["gestures"] == [] and data["result"] == "*"
 
 
 def test_a_king_alone_moved_onto_the_centre_is_still_a_problem():
     lines = with_kings(OPENING, [(1000, ["e1"], []), (300, [], ["d5"]), (3000, [], [])])
-    data = replay(lines, MatchConfig()).to_json()
+    data = game_json(replay(lines, MatchConfig()))
     assert "e1 d5" in data["problems"][0] and data["gestures"] == []
 
 
@@ -94,5 +94,5 @@ def test_the_new_piece_lifted_and_put_back_replays_as_in_the_run_a_queen(tmp_pat
     lines = capture.lines + [f"{t + 300} {occ & ~sq('b8'):016x}", f"{t + 600} {occ:016x}",   # the exchange
                              f"{t + 900} {occ & ~sq('b8'):016x}", f"{t + 1200} {occ:016x}",  # straightened
                              f"{t + 3000} {occ:016x}"]
-    data = replay(lines, MatchConfig(fen=fen)).to_json()
+    data = game_json(replay(lines, MatchConfig(fen=fen)))
     assert data["moves"] == ["b7b8q"] and data["gestures"] == []

@@ -9,7 +9,7 @@ import chess
 from board_driver.reading import Reading
 from chess_core import Move
 from chess_core.squares import parse_square
-from firmware.commands.replay import replay
+from firmware.commands.replay import game_json, replay
 from firmware.referee.match import Match, MatchConfig
 from firmware.referee.sensor_watch import DEAD_AFTER, SensorFailed, SensorRecovered
 from tests.fakes.hands import capture_game, random_game
@@ -60,7 +60,7 @@ def read_around_faults(reads_piece: bool, seeds: range) -> tuple[int, int]:
     exact = named = 0
     for seed in seeds:
         moves, lines, square = game_with_a_fault(seed, reads_piece)
-        data = replay(lines, CONFIG).to_json()
+        data = game_json(replay(lines, CONFIG))
         words = "reads a piece that is not there" if reads_piece else "no longer sees its piece"
         named += any(f"the sensor under {chess.square_name(square)} {words}" in p for p in data["problems"])
         exact += data["moves"] == moves
@@ -268,4 +268,4 @@ def test_a_board_restarted_with_a_sensor_found_dead_starts_its_game_and_restores
     table.play("b8c6")
     table.lift("f3")
     table.place("g1")   # a piece set on g1 again is seen: the sensor works again
-    assert table.session.referee.match.sensors.faults == {}
+    assert table.session.referee.faults == {}

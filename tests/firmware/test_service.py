@@ -167,7 +167,7 @@ async def test_a_live_board_goes_through_the_queue_to_the_leds(tmp_path):
         await service.processed()
 
     await after(0.1)
-    assert service.session.referee.match.started
+    assert service.session.referee.started
     board.lift(parse_square("g1"))
     await after(0.1)
     assert {parse_square("f3"), parse_square("h3")} <= set(leds.lit())
@@ -340,7 +340,7 @@ async def test_an_opponents_move_wakes_the_sleeping_loop_so_that_it_blinks(tmp_p
     clock.t += 0.1
     service.poke()
     await service.processed()
-    assert service.session.referee.match.started and service.next_wake is None   # nothing to wait for
+    assert service.session.referee.started and service.next_wake is None   # nothing to wait for
     opponent.listener.opponent_move(Move.from_uci("e2e4"))
     await service.processed()
     assert service.next_wake is not None and service.next_wake == service.session.next_deadline(clock.t)

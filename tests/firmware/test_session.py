@@ -26,10 +26,10 @@ def test_the_game_starts_when_the_pieces_stand_ready(tmp_path):
     assert table.session.snapshot()["status"] == "Set up the pieces to start"
     table.board.set_occupied(START_OCCUPIED & ~(1 << parse_square("e2")))
     table.wait(0.5)
-    assert not table.session.referee.match.started
+    assert not table.session.referee.started
     assert table.lit_names(STYLE.fix, blink_on=True) == {"e2"}  # the LEDs show what is missing
     table.place("e2")
-    assert table.session.referee.match.started
+    assert table.session.referee.started
     assert table.session.snapshot()["status"] == "White to move"
     assert table.lit == {}
 
@@ -54,7 +54,7 @@ def test_the_clock_switches_with_each_committed_move(tmp_path):
     table = Table(tmp_path, time_control="60", clock_start="at_once")
     table.setup()
     table.wait(5)
-    white, black = table.session.referee.match.remaining(table.t)
+    white, black = table.session.referee.clocks(table.t).remaining
     assert white == pytest.approx(55_000, abs=600) and black == 60_000
     table.play("e2e4", think=0)
     clocks = table.session.snapshot()["clocks"]
@@ -82,7 +82,7 @@ def test_a_flag_against_a_lone_king_is_a_draw(tmp_path):
     fen = "4k3/8/8/8/8/8/8/R3K3 b - - 0 1"
     table = Table(tmp_path, time_control="5", fen=fen, clock_start="at_once")
     table.setup(fen)
-    assert table.session.referee.match.started
+    assert table.session.referee.started
     table.wait(10)  # Black's flag falls, but White has a rook: a loss for Black
     assert table.session.game.outcome.winner == WHITE
     fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"

@@ -45,7 +45,7 @@ def test_at_power_on_a_real_board_is_told_to_lift_the_pieces_a_960_start_rearran
     table.session = table.new_session()
     table.setup()                                   # the usual arrangement: the same squares filled
     snap = table.session.snapshot()
-    assert not table.session.referee.match.started
+    assert not table.session.referee.started
     assert snap["status"] == ("Set up Chess960 position 323 to start: first rank BNRQKRNB, Black's mirrors it; "
                               "lift the lit pieces (a1, c1, f1, h1, a8, c8, f8 and h8) and set each down as the "
                               "first rank says")
@@ -59,7 +59,7 @@ def test_at_power_on_a_real_board_is_told_to_lift_the_pieces_a_960_start_rearran
     assert table.session.snapshot()["status"].endswith("lift the lit pieces (h8) and set each down as the first rank says")
     table.lift("h8")
     table.place("h8")
-    assert table.session.snapshot()["status"] == "White to move" and table.session.referee.match.started
+    assert table.session.snapshot()["status"] == "White to move" and table.session.referee.started
 
 
 def test_a_960_set_up_from_a_played_board_says_each_next_step(tmp_path):

@@ -205,7 +205,7 @@ def test_a_new_game_from_the_companion_with_its_own_settings(tmp_path):
     assert '[Result "*"]' in old and "1. e4 e5 *" in old  # the unfinished game stays as it was
     assert table.session.file.recorder.load() is None  # and is not restored after a restart
     table.setup()
-    assert table.session.referee.match.started and 179_000 < table.session.snapshot()["clocks"]["white"] <= 180_000
+    assert table.session.referee.started and 179_000 < table.session.snapshot()["clocks"]["white"] <= 180_000
 
 
 def test_a_new_game_with_a_bad_time_control_is_refused(tmp_path):

@@ -121,7 +121,7 @@ def test_the_draw_gesture_claims_a_threefold_repetition(tmp_path):
 def _promote(tmp_path):
     table = Table(tmp_path, fen=PROMOTION_FEN)
     table.setup(PROMOTION_FEN)
-    assert table.session.referee.match.started
+    assert table.session.referee.started
     table.play("b7b8")
     assert table.session.game.moves[-1].promotion == QUEEN
     return table

@@ -223,7 +223,7 @@ def test_an_engine_on_alternate_sides_changes_colour_with_each_game_and_its_name
     table.board.set_occupied(0)
     table.wait(0.5)
     table.setup()
-    assert session.referee.match.started and not session.game.moves
+    assert session.referee.started and not session.game.moves
     assert engine.sides == {WHITE} and session.snapshot()["players"] == {"white": "Stockfish", "black": "Ann"}
     assert session.snapshot()["opponent"]["sides"] == ["white"]
 
@@ -252,7 +252,7 @@ def _second_game(table: Table) -> dict:
     table.wait(0.5)
     table.wall = table.wall.replace(minute=45)
     table.setup()
-    assert table.session.referee.match.started and not table.session.game.moves
+    assert table.session.referee.started and not table.session.game.moves
     return table.session.snapshot()
 
 

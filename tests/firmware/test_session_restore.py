@@ -38,7 +38,7 @@ def test_the_game_continues_after_a_restart_when_the_board_matches(tmp_path):
     snap = session.snapshot()
     assert snap["status"] == "Black to move" and snap["moves"]["uci"] == ["e2e4", "e7e5", "g1f3"]
     assert snap["players"] == {"white": "Ada", "black": "Bob"}
-    white, black = session.referee.match.remaining(table.t)
+    white, black = session.referee.clocks(table.t).remaining
     # the clocks come back as they were after the last move (Black's 7 s before the cut are lost)
     assert white == before[WHITE]
     assert before[BLACK] - 600 <= black <= before[BLACK]
@@ -154,7 +154,7 @@ def test_a_new_game_chosen_but_not_set_up_waits_for_its_pieces_after_a_restart(t
     table.setup()
     snap = session.snapshot()
     assert snap["started"] and snap["players"] == {"white": "Carla", "black": "Dan"}
-    assert session.referee.match.remaining(table.t) == (600_000, 600_000)
+    assert session.referee.clocks(table.t).remaining == (600_000, 600_000)
     table.play("d2d4")
     saved = session.file.recorder.load()
     assert (saved.white, saved.black, saved.time_control, saved.moves) == ("Carla", "Dan", "600+10", ["d2d4"])

@@ -139,7 +139,8 @@ async def test_on_the_lan_the_code_is_journalled_and_shown_on_the_leds_then_the_
                            "web": {"host": "0.0.0.0", "port": 8080, "pairing_code": "123456"}})
 
     class Service:
-        pass
+        def offer(self, **parts) -> None:   # (what a companion lends the board: not looked at here)
+            pass
     service = Service()
     service.config = config
     service.leds = RecordingLedSink()
@@ -190,7 +191,7 @@ async def test_the_engines_move_blinks_on_the_simulated_board_until_it_is_carrie
     task = asyncio.create_task(sim.run())
     try:
         await sim.started()
-        await until(lambda: sim.session.referee.match.started, what="the game to start")
+        await until(lambda: sim.session.referee.started, what="the game to start")
         for name in ("e2", "e4"):
             sim.hand.click(parse_square(name), "white")
         await until(lambda: sim.session.play.expected_move is not None, what="the engine's move")

@@ -140,7 +140,7 @@ async def test_the_clocks_shown_are_the_servers_counted_down_here_and_no_flag_fa
     session = table.session
     clocks = session.snapshot()["clocks"]
     assert (clocks["white"], clocks["black"], clocks["running"]) == (300_000, 300_000, None)
-    assert session.snapshot()["time_control"] == "300+3" and not session.referee.match.time_control.timed
+    assert session.snapshot()["time_control"] == "300+3" and not session.referee.time_control.timed
     table.play("e2e4")
     await until(lambda: session.play.expected_move is not None)
     table.play(session.play.expected_move.uci())
@@ -213,7 +213,7 @@ async def test_a_move_refused_by_the_server_is_undone_like_an_illegal_move(table
 async def test_a_takeback_asked_on_the_board_is_proposed_to_the_other_side(tables, tmp_path, fake, client):
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
     session = table.session
-    assert not session.referee.match.inference.takebacks   # no takeback on the board alone, online
+    assert not session.referee.takebacks   # no takeback on the board alone, online
     table.play("e2e4")
     await until(lambda: session.play.expected_move is not None)
     table.play(session.play.expected_move.uci())
