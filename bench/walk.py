@@ -73,25 +73,11 @@ async def main(state: Path) -> None:
     from board_driver.reading import Reading
     from chess_core import Move, Position, parse_square
     from firmware.config import loads_config
-    from firmware.opponents.base import Opponent as Base
     from firmware.session.session import Session
-
-    class Opponent(Base):
-        """The other end of an online game, as far as the walk needs: its listener."""
-
-        name = "Walk"
-
-        async def start(self, listener) -> None:
-            self.listener = listener
-
-        def on_move(self, move) -> None:
-            pass
-
-        async def stop(self) -> None:
-            pass
+    from tests.fakes.listening_opponent import ListeningOpponent
 
     config = loads_config(f'[board]\nsensors = "sim"\n[storage]\ndir = "{state}"\n[game]\ntime_control = "300+2"\n')
-    opponent = Opponent()
+    opponent = ListeningOpponent()   # (the other end of an online game, as far as the walk needs)
     session = Session(config, opponent=opponent)
     await session.start_opponent()
     settle = config.board.settle_ms / 1000

@@ -24,6 +24,7 @@ from firmware.config import loads_config
 from firmware.service import Service, resume_events
 from firmware.session.game_commands import resign
 from tests.fakes.hands import capture_game
+from tests.fakes.listening_opponent import ListeningOpponent
 
 
 @pytest.fixture(autouse=True)
@@ -311,28 +312,10 @@ def test_the_sources_and_sinks_follow_the_configuration(tmp_path):
     assert build_leds(serial, CoProcessor())["layout"].pixel_count == 64
 
 
-async def test_an_opponents_move_wakes_the_sleeping_loop_so_that_it_blinks(tmp_path):
-    """The engine's move comes from its own task, through the loop's queue (the session's door):
-    the loop, asleep with nothing to wait for, wakes and waits for the blinking instead."""
-    from chess_core import Move
-
-    from firmware.opponents.base import Opponent as Base
-
-    class Opponent(Base):
-        name = "Script"
-
-        async def start(self, listener) -> None:
-            self.listener = listener
-
-        def on_move(self, move) -> None:
-            pass
-
-        async def stop(self) -> None:
-            pass
-
+async def live_service(tmp_path, opponent=None):
+    """A service on a simulated board, running, its game begun: (service, its task, its clock)."""
     config = loads_config(f'[board]\nsensors = "sim"\nsettle_ms = 30\n[storage]\ndir = "{tmp_path}"\n')
     clock = HandClock()
-    opponent = Opponent()
     service = Service(config, source=SimulatedBoard(Position().occupied, clock=clock), leds=RecordingLedSink(),
                       notifier=FakeNotifier(), clock=clock, opponent=opponent)
     task = asyncio.create_task(service.run())
@@ -340,6 +323,16 @@ async def test_an_opponents_move_wakes_the_sleeping_loop_so_that_it_blinks(tmp_p
     clock.t += 0.1
     service.poke()
     await service.processed()
+    return service, task, clock
+
+
+async def test_an_opponents_move_wakes_the_sleeping_loop_so_that_it_blinks(tmp_path):
+    """The engine's move comes from its own task, through the loop's queue (the session's door):
+    the loop, asleep with nothing to wait for, wakes and waits for the blinking instead."""
+    from chess_core import Move
+
+    opponent = ListeningOpponent()
+    service, task, clock = await live_service(tmp_path, opponent=opponent)
     assert service.session.referee.started and service.next_wake is None   # nothing to wait for
     opponent.listener.opponent_move(Move.from_uci("e2e4"))
     await service.processed()
@@ -355,15 +348,7 @@ async def test_every_change_of_the_session_comes_through_its_door(tmp_path):
     from firmware.session import SessionError
     from firmware.session.door import Command
 
-    config = loads_config(f'[board]\nsensors = "sim"\nsettle_ms = 30\n[storage]\ndir = "{tmp_path}"\n')
-    clock = HandClock()
-    service = Service(config, source=SimulatedBoard(Position().occupied, clock=clock), leds=RecordingLedSink(),
-                      notifier=FakeNotifier(), clock=clock, opponent=None)
-    task = asyncio.create_task(service.run())
-    await asyncio.wait_for(service.ready.wait(), 5)
-    clock.t += 0.1
-    service.poke()
-    await service.processed()
+    service, task, _ = await live_service(tmp_path)
     session = service.session
     assert session.live
     with pytest.raises(RuntimeError, match="door"):
