@@ -59,6 +59,15 @@ class Walk:
             print(f"    climb {count:3d}  {climb}")
 
 
+def _own(path: str):
+    """A module of this checkout (the walk's fakes), whichever tree is walked."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(Path(path).stem, Path(__file__).resolve().parents[1] / path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def traced(fn) -> Walk:
     walk = Walk()
     sys.setprofile(walk)
@@ -74,7 +83,7 @@ async def main(state: Path) -> None:
     from chess_core import Move, Position, parse_square
     from firmware.config import loads_config
     from firmware.session.session import Session
-    from tests.fakes.listening_opponent import ListeningOpponent
+    ListeningOpponent = _own("tests/fakes/listening_opponent.py").ListeningOpponent
 
     config = loads_config(f'[board]\nsensors = "sim"\n[storage]\ndir = "{state}"\n[game]\ntime_control = "300+2"\n')
     opponent = ListeningOpponent()   # (the other end of an online game, as far as the walk needs)
