@@ -204,6 +204,7 @@ class Service:
         self._tasks: list[asyncio.Task[None]] = []
         self._deadline: float | None = None
         self._task: asyncio.Task[Any] | None = None   # the loop that carries the session's messages out, while it runs
+        self._door_closed = False   # the loop takes no more messages (the service is stopping)
 
     # -- the shell -------------------------------------------------------------------------------
 
@@ -223,23 +224,33 @@ class Service:
 
     def send(self, message: Message) -> Any:
         """``message`` in the loop's queue; an awaitable of its answer (a refusal raised from it).
-        Before the loop runs (nothing else can change the session), carried out at once."""
+        Before the loop runs (nothing else can change the session), carried out at once; once the
+        service is stopping, refused at once (SessionError "board_stopping")."""
         loop, queue = self._loop, self._queue
         if queue is None or loop is None or self._task is None:
             return carry_out(self.session, message)
+        if self._stopping:
+            raise SessionError("board_stopping")
         answer: asyncio.Future[Any] = loop.create_future()
         queue.put_nowait(_Ask(message, answer))
         return answer
 
     def post(self, message: Message) -> None:
-        """``message`` in the loop's queue, from the loop's thread; no answer awaited."""
+        """``message`` in the loop's queue, from the loop's thread; no answer awaited. Once the
+        loop has stopped taking messages (the service stopping), carried out at once by the
+        stopping service itself, or dropped with a journal line when it comes from elsewhere."""
         if self._queue is None or self._task is None:
             carry_out(self.session, message)
-        else:
+        elif not self._door_closed:
             self._queue.put_nowait(_Ask(message))
+        elif self.inside():
+            self._on_ask(_Ask(message))
+        else:
+            log.info("%s came while the board was stopping: left out", message)
 
     def post_threadsafe(self, message: Message) -> None:
-        """``message`` in the loop's queue, from another thread (dropped once the loop has closed)."""
+        """``message`` in the loop's queue, from another thread (dropped before the loop runs and
+        once it has stopped taking messages: nothing reads the queue then)."""
         self._hand_over(_Ask(message))
 
     def inside(self) -> bool:
@@ -302,6 +313,7 @@ class Service:
                 task.add_done_callback(_log_failure)
             await self._main_loop(queue)
         finally:
+            self._close_door(queue)
             await self._shutdown()
             self._task = None
         return self.exit_code
@@ -420,17 +432,32 @@ class Service:
         """The session deadline the loop sleeps until (None: until a reading or a command)."""
         return self._deadline
 
+    def _close_door(self, queue: asyncio.Queue[_Item]) -> None:
+        """The loop has stopped: what was handed in and not yet carried out is, except the
+        commands that wait for an answer, which are refused (the board is stopping); from now on
+        a message is carried out at once by the stopping service (firmware.session.door)."""
+        self._door_closed = True
+        while not queue.empty():
+            item = queue.get_nowait()
+            queue.task_done()
+            if isinstance(item, _Ask) and item.answer is not None:
+                if not item.answer.done():
+                    item.answer.set_exception(SessionError("board_stopping"))
+            elif isinstance(item, _Ask):
+                self._on_ask(item)   # (the opponent's last news: in the game before it is saved)
+
     def _on_ask(self, ask: _Ask) -> None:
         """A message for the session: carried out, its answer (or refusal) to whoever waits."""
         answer = ask.answer
         try:
             result = carry_out(self.session, ask.message)
         except Exception as exc:  # noqa: BLE001 - the sender hears of it; the board goes on
-            if answer is None or answer.done():
-                if not isinstance(exc, SessionError):
-                    log.exception("%s failed", ask.message)
-            else:
+            if answer is not None and not answer.done():
                 answer.set_exception(exc)
+            elif isinstance(exc, SessionError):
+                log.info("%s refused: %s", ask.message, exc)
+            else:
+                log.exception("%s failed", ask.message)
             return
         if answer is not None and not answer.done():
             answer.set_result(result)
@@ -459,7 +486,10 @@ class Service:
 
     def _on_promote(self, choice: "Promote") -> None:
         self._advance(choice.time)
-        carry_out(self.session, Command("choose_promotion", (choice.piece, choice.time)))
+        try:
+            carry_out(self.session, Command("choose_promotion", (choice.piece, choice.time)))
+        except SessionError as exc:   # (a capture's promote line the game cannot take: the replay goes on)
+            log.info("the capture's promotion to %s: %s", choice.piece, exc)
 
     def _on_button(self, press: ButtonPress) -> None:
         name, now = press.name, self._clock()   # (the loop's time: a reading handed over first may be later)

@@ -185,11 +185,16 @@ async def serve_club(service: ServiceContext) -> None:
     credentials = read_credentials(config.credentials_file) if config.credentials_file else None
 
     def applied(white: str, black: str, answer: Any) -> None:
-        error = answer.exception() if isinstance(answer, asyncio.Future) and not answer.cancelled() else None
+        if isinstance(answer, asyncio.Future) and answer.cancelled():
+            log.warning("board %s: pairing %s - %s not applied: the board stopped", config.board, white, black)
+            return
+        error = answer.exception() if isinstance(answer, asyncio.Future) else None
         if error is None:
             log.info("board %s: pairing %s - %s applied", config.board, white, black)
         elif isinstance(error, ValueError):   # SessionError and ConfigError are ValueErrors
             log.warning("board %s: pairing %s - %s not applied: %s", config.board, white, black, error)
+        else:
+            log.error("board %s: pairing %s - %s failed", config.board, white, black, exc_info=error)
 
     def pairing(white: str, black: str, game: dict) -> None:   # (paho's thread)
         def send() -> None:   # (on the board's loop: through the session's door)

@@ -54,7 +54,13 @@ class _Listener(OpponentListener):
             handler(*args)
 
     def opponent_move(self, move: Move) -> None:
-        self._hear(self._seat.session.other_side.opponent_moved, move)
+        self._hear(self._move_heard, move, self._seat.resets)
+
+    def _move_heard(self, move: Move, resets: int) -> None:
+        if self._seat.resets == resets:   # (else found for the game before it was read again: stale)
+            self._seat.session.other_side.opponent_moved(move)
+        else:
+            log.info("opponent move %s set aside: the game changed since it was found", move.uci())
 
     def game_sync(self, sync: GameSync) -> None:
         self._hear(self._seat.session.other_side.sync_game, sync)
@@ -101,6 +107,7 @@ class OpponentSeat:
         self.server_clock: ServerClock | None = None       # the clocks of an online game
         self.takeback_offer: int | None = None             # the side whose takeback offer is pending
         self.away: OpponentGone | None = None              # the other player, while away
+        self.resets = 0                                    # how many times the opponent read the game again
         self._tasks: set[asyncio.Task] = set()
 
     # -- what the session asks -------------------------------------------------------------------
@@ -143,7 +150,9 @@ class OpponentSeat:
             self.opponent.on_move(move)
 
     def reset(self) -> None:
-        """The game changed otherwise than by a move: the opponent reads it again."""
+        """The game changed otherwise than by a move: the opponent reads it again (a move it
+        announced before, still on its way to the loop, is then left out)."""
+        self.resets += 1
         if self.opponent is not None:
             game = self.session.game
             self.opponent.on_reset(game.start_fen, list(game.moves))

@@ -148,6 +148,7 @@ class Session:
         self.referee.step(SetRules(touch_move=g.touch_move, takebacks=g.takebacks and self.seat.assisted), self.clock())
 
     def change_config(self, **sections: dict[str, Any]) -> None:
+        through_the_door(self.door)
         try:
             self.config = with_overrides(self.config, **sections)
         except ValueError as exc:   # (the configuration's English; other languages name the settings)
@@ -334,6 +335,7 @@ class Session:
     def apply(self, events: list[RefereeEvent] | list[MatchEvent] | list[Any], now: float) -> None:
         """Carry out the referee's events, in order (each by its handler); the referee has noted
         them already (its ``step``)."""
+        through_the_door(self.door)
         for event in events:
             self._changed = True
             self.carry_out(react(self, event, now), now)
@@ -341,6 +343,7 @@ class Session:
     def carry_out(self, effects: list[Effect], now: float) -> None:
         """Carry out what the parts decided, in order (firmware.session.effects): the state they
         keep is assigned here, and here only; the rest is done by its handler."""
+        through_the_door(self.door)
         for effect in effects:
             if isinstance(effect, Keep):
                 for name, value in effect.changes().items():

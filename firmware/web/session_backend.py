@@ -66,8 +66,8 @@ class SessionBackend(Backend):
     # -- commands ------------------------------------------------------------------------------------
     def _send(self, name: str, *args: Any, **kwargs: Any) -> Any:
         """The session command ``name`` through the session's door (firmware.session.door): carried
-        out on the board's loop; its SessionError becomes CommandRefused. An awaitable when the
-        loop carries it out later (the web server awaits it), else None."""
+        out on the board's loop; its SessionError becomes CommandRefused. An awaitable of its answer
+        when the loop carries it out later (the web server awaits it), else the answer."""
         try:
             answer = self.session.door.send(Command(name, args, kwargs))
         except SessionError as exc:
@@ -79,7 +79,7 @@ class SessionBackend(Backend):
                 except SessionError as exc:
                     raise CommandRefused(exc.key, **exc.values) from None
             return awaited()
-        return None
+        return answer
 
     def new_game(self, *, white: str, black: str, time_control: str, rules: str, colours: str, now: float,
                  fen: str | None = None, opponent: str | None = None, engine_side: str | None = None,

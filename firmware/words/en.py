@@ -303,6 +303,7 @@ CATALOGUE = Catalogue(
         "bad_button": "no button {name} (known: {known}, promote, return)",
         # the opponent's side
         "opponent_needs_service": "the opponent can only be changed while the service runs",
+        "board_stopping": "the board is stopping: ask again once it has started",
         "takeover_online": "the computer cannot play for you in an online game",
         "takeover_already": "the computer already plays {side}",
         "opponent_no_takeover": "{who} cannot take a side over",

@@ -309,6 +309,7 @@ CATALOGUE = Catalogue(
         "bad_button": "pas de bouton {name} (connus : {known}, promote, return)",
         # the opponent's side
         "opponent_needs_service": "l'adversaire ne peut changer que pendant que le service tourne",
+        "board_stopping": "l'échiquier s'arrête : redemandez une fois qu'il a redémarré",
         "takeover_online": "l'ordinateur ne peut pas jouer à votre place dans une partie en ligne",
         "takeover_already": "l'ordinateur joue déjà {side}",
         "opponent_no_takeover": "{who} ne peut pas prendre un camp en charge",
