@@ -16,7 +16,7 @@ from firmware.opponents.base import Action
 from firmware.referee.gestures import DrawGesture, GestureUndone, Resign, draw_decision
 from firmware.referee.inference import VerdictKind
 from firmware.referee.match import BoardChanged, GameOver, GameStarted, MoveMade, ProblemFound, Reopened, TakenBack
-from firmware.referee.orders import AgreeDraw, ClaimDraw, ClosePromotion, MakeFinal, Reopen, ResignGame
+from firmware.referee.orders import ClaimDraw, Order, ResignGame
 from firmware.referee.referee import NextGameSetUp, StartPosition
 from firmware.referee.sensor_watch import SensorFailed, SensorRecovered
 from firmware.words.texts import prompt
@@ -74,7 +74,7 @@ class Reactions:
             play.expected_move = None
             s.seat.takeovers.comment(mover)
             if event.move.promotion:
-                s.referee.step(ClosePromotion(), now)   # (the opponent's piece: no choice to offer)
+                s.referee.step(Order.CLOSE_PROMOTION, now)   # (the opponent's piece: no choice to offer)
         if event.amended:
             s.seat.reset()
         else:  # its own move too, once carried out: an engine playing both sides waits for it
@@ -139,7 +139,7 @@ class Reactions:
         s.file.set_outcome(event.outcome)
         s.file.note(s.referee, event.time)
         if s.seat.online:   # the server has the game's end: the board's last move is final
-            s.referee.step(MakeFinal(), now)
+            s.referee.step(Order.MAKE_FINAL, now)
         s.phase = Phase.OVER
         s.play.game_over()
         s.seat.end_game()
@@ -161,7 +161,7 @@ class Reactions:
         if isinstance(gesture, GestureUndone):
             if not s.seat.online and s.game.is_over:   # (a server's result is final)
                 with contextlib.suppress(ValueError):
-                    s.apply(referee.step(Reopen(), now), now)
+                    s.apply(referee.step(Order.REOPEN, now), now)
             return
         if not s.live:
             return
@@ -179,7 +179,7 @@ class Reactions:
             s.apply(referee.step(ClaimDraw(), now), now)
         elif decision == "accept":
             log.info("gesture: draw offer accepted")
-            s.apply(referee.step(AgreeDraw(), now), now)
+            s.apply(referee.step(Order.AGREE_DRAW, now), now)
             s.seat.tell(Action.ACCEPT_DRAW)
         elif refused:
             fr = draw_offer_refused(move_number, s.config.game.draw_offers_from_move, "fr")
@@ -187,7 +187,7 @@ class Reactions:
             play.tell(refused, fr or refused, len(s.game.moves))   # shown on the page until the next move
         elif decision == "agree":
             log.info("gesture: draw agreed over the board")
-            s.apply(referee.step(AgreeDraw(), now), now)
+            s.apply(referee.step(Order.AGREE_DRAW, now), now)
         else:
             log.info("gesture: %s offers a draw", SIDE_WORDS[turn])
             play.draw_offer = turn

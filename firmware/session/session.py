@@ -50,8 +50,7 @@ from firmware.opponents.base import Action, Opponent
 from firmware.referee.feedback import FeedbackState, LedStyle, frame, next_change
 from firmware.referee.gestures import BUTTONS, GestureTracker
 from firmware.referee.match import Match, MatchConfig, MatchEvent
-from firmware.referee.orders import (AgreeDraw, ClaimDraw, Finish, PauseClocks, ResignGame, ResumeClocks,
-                                     SetGestureTimes, SetRules, TakeBack)
+from firmware.referee.orders import ClaimDraw, Order, ResignGame, SetGestureTimes, SetRules
 from firmware.referee.referee import Referee, RefereeEvent, Tick
 from firmware.referee.round_rules import draw_offer_refused
 from firmware.session import amends
@@ -186,7 +185,7 @@ class Session:
 
     def finish(self, now: float) -> None:
         """The input has ended (end of a replay): commit what waits, then save."""
-        self.apply(self.referee.step(Finish(), now), now)
+        self.apply(self.referee.step(Order.FINISH, now), now)
         self.refresh(now)
 
     def restore(self, now: float) -> bool:
@@ -348,7 +347,7 @@ class Session:
         with self.command(now, live=True) as now:
             color = colour(color)
             if self.play.draw_offer == color ^ 1:
-                self.apply(self.referee.step(AgreeDraw(), now), now)
+                self.apply(self.referee.step(Order.AGREE_DRAW, now), now)
                 self.seat.tell(Action.ACCEPT_DRAW)
                 return
             number, first = self.game.position.fullmove_number, self.config.game.draw_offers_from_move
@@ -361,7 +360,7 @@ class Session:
         with self.command(now, live=True) as now:
             if self.play.draw_offer != colour(color) ^ 1:
                 raise SessionError("no_draw_offer")
-            self.apply(self.referee.step(AgreeDraw(), now), now)
+            self.apply(self.referee.step(Order.AGREE_DRAW, now), now)
             self.seat.tell(Action.ACCEPT_DRAW)
 
     def decline_draw(self, color: int, now: float | None = None) -> None:
@@ -401,7 +400,7 @@ class Session:
         with self.command(now, live=True) as now:
             if self.seat.server_clock is not None or self.seat.online:
                 raise SessionError("online_clock")
-            self.apply(self.referee.step(PauseClocks(), now), now)
+            self.apply(self.referee.step(Order.PAUSE_CLOCKS, now), now)
             if self.live:   # (the pause's poll may have ended the game: a flag that fell meanwhile)
                 self.phase = Phase.PAUSED
 
@@ -410,7 +409,7 @@ class Session:
         with self.command(now) as now:
             if self.phase is Phase.PAUSED:
                 self.phase = Phase.PLAYING
-                self.apply(self.referee.step(ResumeClocks(), now), now)
+                self.apply(self.referee.step(Order.RESUME_CLOCKS, now), now)
 
     def takeback(self, now: float | None = None) -> None:
         """Take back the last move (needs ``takebacks``): the game and the clock go back at once,
@@ -431,7 +430,7 @@ class Session:
                 raise SessionError("restored_final")
             move = self.game.moves[-1]
             try:
-                events = self.referee.step(TakeBack(), now)
+                events = self.referee.step(Order.TAKE_BACK, now)
             except (ValueError, ClockError) as exc:
                 raise takeback_refused(self.referee.takebacks, exc) from None
             self.apply(events, now)
