@@ -32,7 +32,7 @@ from firmware.commands.fen_check import read_fen
 from firmware.openings import classify
 from firmware.referee.gestures import DrawGesture, GestureUndone, Resign, draw_decision
 from firmware.referee.match import Match, MatchConfig, ProblemFound
-from firmware.referee.orders import AgreeDraw, ChoosePromotion, ClaimDraw, Finish, Reopen, ResignGame
+from firmware.referee.orders import ChoosePromotion, ClaimDraw, Order, ResignGame
 from firmware.referee.referee import NextGameSetUp, Referee, Stage, StartPosition, Tick
 
 
@@ -84,7 +84,7 @@ def replay_games(lines: Iterable[str], config: MatchConfig | None = None,
         player.watch(event.time)
     match = player.match
     _report(match, errors, reported, errors_to)
-    player.act(player.referee.step(Finish(), 0.0), None)
+    player.act(player.referee.step(Order.FINISH, 0.0), None)
     settled = player.referee.board
     player.watch(settled.time if settled is not None else 0.0)
     match.gestures = player.fired
@@ -162,7 +162,7 @@ class _Player:
             elif isinstance(event, GestureUndone) and now is not None:
                 if referee.game.is_over:
                     try:
-                        self.act(referee.step(Reopen(), now), now)
+                        self.act(referee.step(Order.REOPEN, now), now)
                         self.fired.append(f"{now:.3f} s: {event.result} taken back")
                     except ValueError:
                         pass
@@ -172,7 +172,7 @@ class _Player:
             elif isinstance(event, DrawGesture) and now is not None and self.stage().live:
                 decision = draw_decision(event, bool(referee.game.claimable_draws()), False, False)
                 self.fired.append(f"{now:.3f} s: 1/2-1/2 ({decision} by gesture)")
-                self.act(referee.step(ClaimDraw() if decision == "claim" else AgreeDraw(), now), now)
+                self.act(referee.step(ClaimDraw() if decision == "claim" else Order.AGREE_DRAW, now), now)
 
 
 def game_pgn(match: Match, headers: dict[str, str] | None = None) -> str:

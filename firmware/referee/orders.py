@@ -1,16 +1,19 @@
 """The conductor's orders to its referee, as frozen values: results, draws, takebacks, clocks, promotions, corrections, rules.
 
 Each goes in through :meth:`firmware.referee.referee.Referee.step` with the time, like a reading
-or a tick. ``carry_out(match, order, now)`` carries out the match's orders on the match and
-returns its events; the last three (``ClosePromotion``, ``MakeFinal``, ``SetGestureTimes``) are
-about the referee's own bookkeeping, which the referee keeps. An order the match refuses raises
-what the match raises (``ValueError``, ``DrawClaimError``, ``ClockError``).
+or a tick. The orders that carry nothing are the members of :class:`Order` (an enum: a class
+each would cost the board's memory ten times as much); those that carry something are frozen
+dataclasses. ``carry_out(match, order, now)`` carries out the match's orders on the match and
+returns its events; ``Order.CLOSE_PROMOTION``, ``Order.MAKE_FINAL`` and :class:`SetGestureTimes`
+are about the referee's own bookkeeping, which the referee keeps. An order the match refuses
+raises what the match raises (``ValueError``, ``DrawClaimError``, ``ClockError``).
 
 The names are the conductor's, never the gestures' (:class:`~firmware.referee.gestures.Resign` is
 a gesture read on the board; :class:`ResignGame` is the order the conductor gives for it).
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Union
 
@@ -18,9 +21,42 @@ from chess_core import Move, Outcome
 
 from firmware.referee.match import Match, MatchEvent
 
-__all__ = ["Order", "MatchOrder", "carry_out", "ResignGame", "AgreeDraw", "ClaimDraw", "EndAsDecided", "Reopen", "PauseClocks",
-           "ResumeClocks", "TakeBack", "UndoMove", "Expect", "ChoosePromotion", "ChangePromotion", "Correct",
-           "Reread", "SetRules", "Finish", "ClosePromotion", "MakeFinal", "SetGestureTimes"]
+__all__ = ["Order", "AnyOrder", "carry_out", "ResignGame", "ClaimDraw", "EndAsDecided", "Expect", "ChoosePromotion",
+           "ChangePromotion", "Correct", "SetRules", "SetGestureTimes"]
+
+
+class Order(enum.Enum):
+    """The orders that carry nothing but the step's time.
+
+    * ``AGREE_DRAW``: a draw agreed (an offer accepted, the kings set together, the other end's).
+    * ``REOPEN``: a result decided off the board taken back (a resignation or a draw set by a
+      gesture and undone in time); ``ValueError`` when the game is not over or ended on the board.
+    * ``PAUSE_CLOCKS``: both clocks stopped (a player's or an arbiter's stop): no move counts until
+      ``RESUME_CLOCKS``, which runs the clock of the side to move again.
+    * ``TAKE_BACK``: a player's takeback of the last move, as the rules allow (``ValueError`` unless
+      the match's takebacks are on, or with no move; ``ClockError`` when the clock cannot go back).
+    * ``UNDO_MOVE``: the last move taken back on a decision taken off the board (an online server
+      refused it), whatever the rules say about takebacks; the LEDs then guide the pieces back.
+    * ``REREAD``: the settled board read again against the expected position (after ``resume``):
+      the verdict says what to put right, if anything.
+    * ``FINISH``: the input has ended (a capture's end): what waits is settled and committed, and a
+      board left unresolved is recorded.
+    * ``CLOSE_PROMOTION`` (the referee's): the promotion just made was the opponent's, its piece
+      chosen over there: nobody changes it.
+    * ``MAKE_FINAL`` (the referee's): the last move is final (an online game's end: the server's
+      word): no promotion changed, no correction.
+    """
+
+    AGREE_DRAW = "agree_draw"
+    REOPEN = "reopen"
+    PAUSE_CLOCKS = "pause_clocks"
+    RESUME_CLOCKS = "resume_clocks"
+    TAKE_BACK = "take_back"
+    UNDO_MOVE = "undo_move"
+    REREAD = "reread"
+    FINISH = "finish"
+    CLOSE_PROMOTION = "close_promotion"
+    MAKE_FINAL = "make_final"
 
 
 @dataclass(frozen=True)
@@ -28,11 +64,6 @@ class ResignGame:
     """``color`` resigns (0 White, 1 Black)."""
 
     color: int
-
-
-@dataclass(frozen=True)
-class AgreeDraw:
-    """A draw agreed (an offer accepted, the kings set together, the other end's agreement)."""
 
 
 @dataclass(frozen=True)
@@ -49,34 +80,6 @@ class EndAsDecided:
     word is final; nothing when it is over."""
 
     outcome: Outcome
-
-
-@dataclass(frozen=True)
-class Reopen:
-    """A result decided off the board taken back (a resignation or a draw set by a gesture and
-    undone in time); ``ValueError`` when the game is not over or ended on the board."""
-
-
-@dataclass(frozen=True)
-class PauseClocks:
-    """Both clocks stopped (a player's or an arbiter's stop): no move counts until ``ResumeClocks``."""
-
-
-@dataclass(frozen=True)
-class ResumeClocks:
-    """The clock of the side to move runs again after ``PauseClocks``."""
-
-
-@dataclass(frozen=True)
-class TakeBack:
-    """A player's takeback of the last move, as the rules allow (``ValueError`` unless the match's
-    takebacks are on, or when there is no move; ``ClockError`` when the clock cannot go back)."""
-
-
-@dataclass(frozen=True)
-class UndoMove:
-    """The last move taken back on a decision taken off the board (an online server refused it),
-    whatever the rules say about takebacks; the LEDs then guide the pieces back."""
 
 
 @dataclass(frozen=True)
@@ -112,34 +115,11 @@ class Correct:
 
 
 @dataclass(frozen=True)
-class Reread:
-    """The settled board read again against the expected position (after ``resume``): the verdict
-    says what to put right, if anything."""
-
-
-@dataclass(frozen=True)
 class SetRules:
     """Touch-move or board takebacks changed during the game (None: unchanged)."""
 
     touch_move: bool | None = None
     takebacks: bool | None = None
-
-
-@dataclass(frozen=True)
-class Finish:
-    """The input has ended (the end of a capture): what waits is settled and committed, and a
-    board left unresolved is recorded."""
-
-
-@dataclass(frozen=True)
-class ClosePromotion:
-    """The promotion just made was the opponent's, its piece chosen over there: nobody changes it."""
-
-
-@dataclass(frozen=True)
-class MakeFinal:
-    """The last move is final (an online game's end: the server's word): no promotion changed,
-    no correction."""
 
 
 @dataclass(frozen=True)
@@ -150,31 +130,31 @@ class SetGestureTimes:
     draw_s: float
 
 
-MatchOrder = Union[ResignGame, AgreeDraw, ClaimDraw, EndAsDecided, Reopen, PauseClocks, ResumeClocks, TakeBack,
-                   UndoMove, Expect, ChoosePromotion, ChangePromotion, Correct, Reread, SetRules, Finish]
-Order = Union[MatchOrder, ClosePromotion, MakeFinal, SetGestureTimes]
+AnyOrder = Union[Order, ResignGame, ClaimDraw, EndAsDecided, Expect, ChoosePromotion, ChangePromotion, Correct,
+                 SetRules, SetGestureTimes]
 
 
-def carry_out(match: Match, order: MatchOrder, now: float) -> list[MatchEvent]:
-    """``order`` carried out on ``match`` at ``now``: its events (what the match raises, raised)."""
+def carry_out(match: Match, order: AnyOrder, now: float) -> list[MatchEvent]:
+    """``order`` carried out on ``match`` at ``now``: its events (what the match raises, raised);
+    nothing for the referee's own orders."""
     match order:
         case ResignGame(color=color):
             return match.resign(color, now)
-        case AgreeDraw():
+        case Order.AGREE_DRAW:
             return match.agree_draw(now)
         case ClaimDraw(move=move):
             return match.claim_draw(now, move)
         case EndAsDecided(outcome=outcome):
             return match.end(outcome, now)
-        case Reopen():
+        case Order.REOPEN:
             return match.reopen(now)
-        case PauseClocks():
+        case Order.PAUSE_CLOCKS:
             return match.pause(now)
-        case ResumeClocks():
+        case Order.RESUME_CLOCKS:
             return match.resume(now)
-        case TakeBack():
+        case Order.TAKE_BACK:
             return match.takeback(now)
-        case UndoMove():
+        case Order.UNDO_MOVE:
             return match.undo(now)
         case Expect(move=None):
             match.expect(None)   # (without the time: a clock stopped for the move withdrawn runs on from its latest time)
@@ -186,10 +166,10 @@ def carry_out(match: Match, order: MatchOrder, now: float) -> list[MatchEvent]:
             return match.change_promotion(piece, now)
         case Correct(move=move):
             return match.correct(move, now)
-        case Reread():
+        case Order.REREAD:
             return match.reread(now)
         case SetRules(touch_move=touch_move, takebacks=takebacks):
             match.set_rules(touch_move=touch_move, takebacks=takebacks)
-        case Finish():
+        case Order.FINISH:
             return match.finish()
     return []

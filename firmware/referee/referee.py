@@ -24,7 +24,8 @@ Input:
   - a :class:`Tick` (time has passed; the stage with it): the match's events, then the gestures
     whose hold time ran out, then :class:`NextGameSetUp` when the start position set up mid-game
     was held long enough (the conductor then ends the game unfinished and begins the next);
-  - an order (:mod:`firmware.referee.orders`: resign, draw, takeback, pause, the opponent's move
+  - an order (:mod:`firmware.referee.orders`: an :class:`~firmware.referee.orders.Order` or a
+    value such as ``ResignGame(color)``: resign, draw, takeback, pause, the opponent's move
     expected, a promotion's piece, a correction, the rules...): what the match does with it. An
     order the match refuses raises as the match does (``ValueError``, ``DrawClaimError``,
     ``ClockError``).
@@ -67,7 +68,7 @@ from chess_core.timecontrol import TimeControl
 from firmware.referee.gestures import DrawGesture, GestureProgress, GestureTracker, GestureUndone, Resign, forming
 from firmware.referee.inference import Verdict, VerdictKind
 from firmware.referee.match import BoardChanged, GameOver, GameStarted, Match, MatchEvent, MoveMade, TakenBack
-from firmware.referee.orders import ClosePromotion, MakeFinal, Order, SetGestureTimes, carry_out
+from firmware.referee.orders import AnyOrder, Order, SetGestureTimes, carry_out
 from firmware.referee.restart_watch import RestartWatch, at_start
 from firmware.referee.timing import to_ms
 
@@ -143,7 +144,7 @@ class Clocks:
 
 
 RefereeEvent = Union[MatchEvent, Resign, DrawGesture, GestureUndone, NextGameSetUp, StartPosition]
-RefereeInput = Union[Reading, Tick, Order]
+RefereeInput = Union[Reading, Tick, AnyOrder]
 
 
 class Referee:
@@ -168,8 +169,7 @@ class Referee:
             return self._note(self._match.feed(given), now)
         if isinstance(given, Tick):
             return self._tick(now, given.stage)
-        if isinstance(given, (ClosePromotion, MakeFinal, SetGestureTimes)):
-            self._keep(given)
+        if self._keep(given):
             return []
         return self._note(carry_out(self._match, given, now), now)
 
@@ -217,7 +217,7 @@ class Referee:
         """A match that continues a game (a restart, a server's sync): no promotion open, no
         gesture under way. The board's faulty sensors carry over to it, as to the next game's.
         ``reread``: it continues on the board as it stands (the board's debouncer, its settled
-        reading, carries over) and the verdict is read anew (:class:`~firmware.referee.orders.Reread`)."""
+        reading, carries over) and the verdict is read anew (``Order.REREAD``)."""
         match.sensors = self._match.sensors
         match.inference.set_blind(match.sensors.blind)
         if reread:
@@ -351,14 +351,17 @@ class Referee:
             events.append(NextGameSetUp(now))
         return events
 
-    def _keep(self, order: ClosePromotion | MakeFinal | SetGestureTimes) -> None:
-        """The orders about the referee's own bookkeeping."""
+    def _keep(self, order: AnyOrder) -> bool:
+        """The orders about the referee's own bookkeeping, carried out (True), or not its own (False)."""
         if isinstance(order, SetGestureTimes):
             self._gestures.resign_s, self._gestures.draw_s = order.resign_s, order.draw_s
-            return
-        self._promotion_square = None
-        if isinstance(order, MakeFinal):
-            self._match.inference.make_final()
+        elif order is Order.CLOSE_PROMOTION or order is Order.MAKE_FINAL:
+            self._promotion_square = None
+            if order is Order.MAKE_FINAL:
+                self._match.inference.make_final()
+        else:
+            return False
+        return True
 
     def _note(self, events: Sequence[MatchEvent], now: float) -> list[RefereeEvent]:
         """The referee's own bookkeeping of the match's events (the verdict shown, the promotion

@@ -19,7 +19,7 @@ from firmware.session.state import Phase
 
 __all__ = ["do", "Effect", "Keep", "SAME", "Note", "StartRecord", "SetOutcome", "Abandon", "Comment", "RecordFault",
            "ClearFault", "Tell", "SeatReset", "SeatMoved", "SeatEnded", "TakebackLapses", "TakeoverComment",
-           "NameEngineSides", "Order", "EndAsTold", "NextGame", "Publish"]
+           "NameEngineSides", "Step", "EndAsTold", "NextGame", "Publish"]
 
 
 SAME: Any = object()
@@ -138,7 +138,7 @@ class NameEngineSides:
 
 
 @dataclass(frozen=True)
-class Order:
+class Step:
     """An order for the referee (:mod:`firmware.referee.orders`), its events carried out in turn;
     ``refused_ok``: a refusal (the match's ValueError) changes nothing and is not an error."""
 
@@ -164,7 +164,7 @@ class Publish:
 
 
 Effect = Union[Keep, Note, StartRecord, SetOutcome, Abandon, Comment, RecordFault, ClearFault, Tell, SeatReset,
-               SeatMoved, SeatEnded, TakebackLapses, TakeoverComment, NameEngineSides, Order, EndAsTold, NextGame,
+               SeatMoved, SeatEnded, TakebackLapses, TakeoverComment, NameEngineSides, Step, EndAsTold, NextGame,
                Publish]
 
 
@@ -177,7 +177,7 @@ def _start_record(s: Any, e: StartRecord, now: float) -> None:
     s.file.note(s.referee, e.time)
 
 
-def _order(s: Any, e: Order, now: float) -> None:
+def _order(s: Any, e: Step, now: float) -> None:
     try:
         events = s.referee.step(e.order, now)
     except ValueError:
@@ -212,7 +212,7 @@ HANDLERS: dict[type, Callable[[Any, Any, float], None]] = {
     TakebackLapses: lambda s, e, now: s.seat.takeback_offered(None),
     TakeoverComment: lambda s, e, now: s.seat.takeovers.comment(e.mover),
     NameEngineSides: lambda s, e, now: s.seat.name_engine_sides(e.given),
-    Order: _order,
+    Step: _order,
     EndAsTold: lambda s, e, now: s.other_side.end(e.outcome, now),
     NextGame: lambda s, e, now: s.next_game(now, names=None),
     Publish: lambda s, e, now: s.publish(),

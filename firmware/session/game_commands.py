@@ -18,8 +18,7 @@ from chess_core.game import DrawClaimError
 from firmware.opponents.base import Action
 from firmware.referee.feedback import LedStyle
 from firmware.referee.gestures import BUTTONS
-from firmware.referee.orders import (AgreeDraw, ClaimDraw, PauseClocks, ResignGame, ResumeClocks, SetGestureTimes,
-                                     TakeBack)
+from firmware.referee.orders import ClaimDraw, Order, ResignGame, SetGestureTimes
 from firmware.referee.round_rules import draw_offer_refused
 from firmware.session import amends
 from firmware.session.amends import ended_by_last_move
@@ -67,7 +66,7 @@ def offer_draw(session: SessionView, color: int, now: float | None = None) -> No
     with session.command(now, live=True) as now:
         color = colour(color)
         if session.play.draw_offer == color ^ 1:
-            session.apply(session.referee.step(AgreeDraw(), now), now)
+            session.apply(session.referee.step(Order.AGREE_DRAW, now), now)
             session.seat.tell(Action.ACCEPT_DRAW)
             return
         number, first = session.game.position.fullmove_number, session.config.game.draw_offers_from_move
@@ -81,7 +80,7 @@ def accept_draw(session: SessionView, color: int, now: float | None = None) -> N
     with session.command(now, live=True) as now:
         if session.play.draw_offer != colour(color) ^ 1:
             raise SessionError("no_draw_offer")
-        session.apply(session.referee.step(AgreeDraw(), now), now)
+        session.apply(session.referee.step(Order.AGREE_DRAW, now), now)
         session.seat.tell(Action.ACCEPT_DRAW)
 
 
@@ -126,7 +125,7 @@ def pause(session: SessionView, now: float | None = None) -> None:
     with session.command(now, live=True) as now:
         if session.seat.server_clock is not None or session.seat.online:
             raise SessionError("online_clock")
-        session.apply(session.referee.step(PauseClocks(), now), now)
+        session.apply(session.referee.step(Order.PAUSE_CLOCKS, now), now)
         if session.live:   # (the pause's poll may have ended the game: a flag that fell meanwhile)
             session.carry_out([Keep(phase=Phase.PAUSED)], now)
 
@@ -136,7 +135,7 @@ def resume(session: SessionView, now: float | None = None) -> None:
     with session.command(now) as now:
         if session.phase is Phase.PAUSED:
             session.carry_out([Keep(phase=Phase.PLAYING)], now)
-            session.apply(session.referee.step(ResumeClocks(), now), now)
+            session.apply(session.referee.step(Order.RESUME_CLOCKS, now), now)
 
 
 def takeback(session: SessionView, now: float | None = None) -> None:
@@ -158,7 +157,7 @@ def takeback(session: SessionView, now: float | None = None) -> None:
             raise SessionError("restored_final")
         move = session.game.moves[-1]
         try:
-            events = session.referee.step(TakeBack(), now)
+            events = session.referee.step(Order.TAKE_BACK, now)
         except (ValueError, ClockError) as exc:
             raise takeback_refused(session.referee.takebacks, exc) from None
         session.apply(events, now)

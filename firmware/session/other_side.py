@@ -18,7 +18,7 @@ from chess_core import Move, Outcome, Termination
 from firmware.config import OpponentKind
 from firmware.opponents.base import ChatLine, GameEnd, GameSync, Offer, OfferKind
 from firmware.session.session_view import SessionView
-from firmware.referee.orders import AgreeDraw, EndAsDecided, Expect, Reread, ResignGame, UndoMove
+from firmware.referee.orders import EndAsDecided, Expect, Order, ResignGame
 from firmware.session.effects import Keep, Publish
 from firmware.session.online_tags import online_tags
 from firmware.session.play import Play
@@ -110,7 +110,7 @@ class OtherSide:
         if outcome.termination is Termination.RESIGNATION and outcome.winner is not None:
             session.apply(referee.step(ResignGame(outcome.winner ^ 1), now), now)
         elif outcome.termination is Termination.AGREEMENT:
-            session.apply(referee.step(AgreeDraw(), now), now)
+            session.apply(referee.step(Order.AGREE_DRAW, now), now)
         else:  # a flag, an abort, a claim over there: the other end's word is final
             session.apply(referee.step(EndAsDecided(outcome), now), now)
 
@@ -132,7 +132,7 @@ class OtherSide:
         if session.live and last == move and len(game.moves) > play.restored_plies:
             before = game.position.copy(stack=True)
             before.pop()
-            session.apply(session.referee.step(UndoMove(), now), now)
+            session.apply(session.referee.step(Order.UNDO_MOVE, now), now)
             play = replace(session.play, takeback_move=move)
         log.warning("%s refused %s: %s", who or "the other end", move.uci(), reason)
         play = play.with_problem(now, refused_text(who, move, reason, "en", before),
@@ -162,7 +162,7 @@ class OtherSide:
             if play.expected_move is not None:   # the opponent's move, not carried out yet, was taken back
                 session.referee.step(Expect(None), now)
                 session.carry_out([Keep(play=replace(play, expected_move=None, pending_end=None))], now)
-                session.apply(session.referee.step(Reread(), now), now)   # the board as it stands, without it
+                session.apply(session.referee.step(Order.REREAD, now), now)   # the board as it stands, without it
             session.publish()
             return
         continued = continues(record, sync, previous, same_start, current)
@@ -188,7 +188,7 @@ class OtherSide:
                                           problems=play.problems, chat_lines=play.chat_lines if continued else (),
                                           notice=play.notice if continued else None))], now)
         session.file.dirty = True
-        session.apply(session.referee.step(Reread(), now), now)   # the board as it stands, against the new position
+        session.apply(session.referee.step(Order.REREAD, now), now)   # the board as it stands, against the new position
         session.publish()
 
 

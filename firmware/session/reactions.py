@@ -23,9 +23,9 @@ from firmware.words.texts import prompt
 from chess_core.squares import square_name
 from firmware.referee.round_rules import draw_offer_refused
 from firmware.session.session_view import SessionView
-from firmware.referee.orders import AgreeDraw, ClaimDraw, ClosePromotion, MakeFinal, Reopen, ResignGame
+from firmware.referee.orders import ClaimDraw, Order, ResignGame
 from firmware.session.effects import (Abandon, ClearFault, Comment, Effect, EndAsTold, Keep, NameEngineSides,
-                                      NextGame, Note, Order, RecordFault, SeatEnded, SeatMoved, SeatReset, SetOutcome,
+                                      NextGame, Note, Step, RecordFault, SeatEnded, SeatMoved, SeatReset, SetOutcome,
                                       StartRecord, TakebackLapses, TakeoverComment, Tell)
 from firmware.session.state import SIDE_WORDS, Phase
 
@@ -53,7 +53,7 @@ def on_move(s: SessionView, event: MoveMade, now: float) -> list[Effect]:
         changes["expected_move"] = None
         effects.append(TakeoverComment(mover))
         if event.move.promotion:
-            effects.append(Order(ClosePromotion()))   # (the opponent's piece: no choice to offer)
+            effects.append(Step(Order.CLOSE_PROMOTION))   # (the opponent's piece: no choice to offer)
     effects.insert(0, Keep(play=dataclasses.replace(play, **changes)))
     # its own move too, once carried out: an engine playing both sides waits for it
     effects.append(SeatReset() if event.amended else SeatMoved(event.move))
@@ -118,7 +118,7 @@ def on_sensor_recovered(s: SessionView, event: SensorRecovered, now: float) -> l
 
 def on_game_over(s: SessionView, event: GameOver, now: float) -> list[Effect]:
     log.info("game over: %s", event.outcome.describe())
-    final: list[Effect] = [Order(MakeFinal())] if s.seat.online else []   # the server has the game's end
+    final: list[Effect] = [Step(Order.MAKE_FINAL)] if s.seat.online else []   # the server has the game's end
     return [SetOutcome(event.outcome), Note(event.time), *final, Keep(phase=Phase.OVER, play=s.play.ended()),
             SeatEnded()]
 
@@ -134,30 +134,30 @@ def on_gesture(s: SessionView, gesture: Resign | DrawGesture | GestureUndone, no
     play = s.play
     if isinstance(gesture, GestureUndone):
         if not s.seat.online and s.game.is_over:   # (a server's result is final)
-            return [Order(Reopen(), refused_ok=True)]
+            return [Step(Order.REOPEN, refused_ok=True)]
         return []
     if not s.live:
         return []
     if isinstance(gesture, Resign):
         log.info("gesture: %s resigns", SIDE_WORDS[gesture.color])
-        return [Order(ResignGame(gesture.color)), Tell(Action.RESIGN)]
+        return [Step(ResignGame(gesture.color)), Tell(Action.RESIGN)]
     turn, move_number = s.game.turn, s.game.position.fullmove_number
     decision = draw_decision(gesture, bool(s.game.claimable_draws()), play.draw_offer == turn ^ 1,
                              s.opponent is not None)
     refused = draw_offer_refused(move_number, s.config.game.draw_offers_from_move)
     if decision == "claim":
         log.info("gesture: draw claimed")
-        return [Order(ClaimDraw())]
+        return [Step(ClaimDraw())]
     if decision == "accept":
         log.info("gesture: draw offer accepted")
-        return [Order(AgreeDraw()), Tell(Action.ACCEPT_DRAW)]
+        return [Step(Order.AGREE_DRAW), Tell(Action.ACCEPT_DRAW)]
     if refused:
         fr = draw_offer_refused(move_number, s.config.game.draw_offers_from_move, "fr")
         # shown on the page until the next move
         return [Keep(play=play.with_problem(now, refused, fr).told(refused, fr or refused, len(s.game.moves)))]
     if decision == "agree":
         log.info("gesture: draw agreed over the board")
-        return [Order(AgreeDraw())]
+        return [Step(Order.AGREE_DRAW)]
     log.info("gesture: %s offers a draw", SIDE_WORDS[turn])
     return [Keep(play=dataclasses.replace(play, draw_offer=turn)), Tell(Action.OFFER_DRAW)]
 

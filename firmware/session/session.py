@@ -53,7 +53,7 @@ from firmware.opponents.base import Opponent
 from firmware.referee.feedback import LedStyle, frame, next_change
 from firmware.referee.gestures import GestureTracker
 from firmware.referee.match import Match, MatchConfig, MatchEvent
-from firmware.referee.orders import Finish, SetRules
+from firmware.referee.orders import Order, SetRules
 from firmware.referee.referee import Referee, RefereeEvent, Tick
 from firmware.session.amends import ended_by_last_move
 from firmware.session.app_link import AppLink
@@ -186,7 +186,7 @@ class Session:
 
     def finish(self, now: float) -> None:
         """The input has ended (end of a replay): commit what waits, then save."""
-        self.apply(self.referee.step(Finish(), now), now)
+        self.apply(self.referee.step(Order.FINISH, now), now)
         self.refresh(now)
 
     def restore(self, now: float) -> bool:
