@@ -7,6 +7,8 @@ started, or the game ended otherwise (a resignation, a flag, a draw agreed), the
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import contextlib
 
 from chess_core import Game, Move, Termination, san
@@ -14,8 +16,10 @@ from firmware.referee.gestures import next_promotion
 from firmware.referee.match import promotion_piece
 from firmware.referee.orders import ChangePromotion, ChoosePromotion, Correct
 from firmware.session.commands import SessionError, game_over
-from firmware.session.session_view import SessionView
 from firmware.session.state import Phase
+
+if TYPE_CHECKING:
+    from firmware.session.session_view import SessionView
 
 __all__ = ["BOARD_ENDINGS", "CASUAL_ENDINGS", "ended_by_last_move", "choose_promotion", "correct", "cycle_promotion"]
 

@@ -9,7 +9,7 @@ cannot be carried out. They reach the session through its door (firmware.session
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chess_core import Move, parse_move
 from chess_core.clock import ClockError
@@ -25,8 +25,10 @@ from firmware.session.amends import ended_by_last_move
 from firmware.session.commands import (SessionError, claim_refused, colour, require_live, settings_sections,
                                        takeback_refused)
 from firmware.session.effects import Keep
-from firmware.session.session_view import SessionView
 from firmware.session.state import Phase
+
+if TYPE_CHECKING:
+    from firmware.session.session_view import SessionView
 
 __all__ = ["set_round", "resign", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "choose_promotion",
            "correct", "pause", "resume", "takeback", "update_settings", "button"]

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chess_core import Move, Outcome, Termination
 
 from firmware.config import OpponentKind
 from firmware.opponents.base import ChatLine, GameEnd, GameSync, Offer, OfferKind
-from firmware.session.session_view import SessionView
 from firmware.referee.orders import EndAsDecided, Expect, Order, ResignGame
 from firmware.session.effects import Keep, Publish
 from firmware.session.online_tags import online_tags
@@ -25,6 +24,9 @@ from firmware.session.play import Play
 from firmware.session.restore import continues, follow_sync, synced_match
 from firmware.session.state import Phase
 from firmware.words import prompt, refused_text, void_text
+
+if TYPE_CHECKING:
+    from firmware.session.session_view import SessionView
 
 __all__ = ["OtherSide"]
 

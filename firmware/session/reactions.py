@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from firmware.opponents.base import Action
 from firmware.referee.gestures import DrawGesture, GestureUndone, Resign, draw_decision
@@ -22,12 +22,14 @@ from firmware.referee.sensor_watch import SensorFailed, SensorRecovered
 from firmware.words.texts import prompt
 from chess_core.squares import square_name
 from firmware.referee.round_rules import draw_offer_refused
-from firmware.session.session_view import SessionView
 from firmware.referee.orders import ClaimDraw, Order, ResignGame
 from firmware.session.effects import (Abandon, ClearFault, Comment, Effect, EndAsTold, Keep, NameEngineSides,
                                       NextGame, Note, Step, RecordFault, SeatEnded, SeatMoved, SeatReset, SetOutcome,
                                       StartRecord, TakebackLapses, TakeoverComment, Tell)
 from firmware.session.state import SIDE_WORDS, Phase
+
+if TYPE_CHECKING:
+    from firmware.session.session_view import SessionView
 
 __all__ = ["react", "HANDLERS"]
 

@@ -12,7 +12,7 @@ done (``wait_idle``).
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 import contextlib
 import dataclasses
 import logging
@@ -24,13 +24,15 @@ from firmware.opponents.base import (Action, ActionNotSupported, ChallengeEvent,
                                      Opponent, OpponentGone, OpponentListener, ServerClock)
 from firmware.opponents.factory import build_engine, build_lichess, engine_side, kind_of
 from firmware.session.commands import SessionError, rename
-from firmware.session.session_view import SessionView
 from firmware.session.door import News
 from firmware.session.effects import Keep, Publish
 from firmware.session.lichess_account import LichessAccount
 from firmware.session.state import OpponentState, Takeover
 from firmware.session.takeovers import Takeovers
 from firmware.words import prompt
+
+if TYPE_CHECKING:
+    from firmware.session.session_view import SessionView
 
 
 

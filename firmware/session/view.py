@@ -4,13 +4,17 @@ Functions of the session's parts at a time ``now``; nothing here changes the ses
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from chess_core import PAWN, STARTING_FEN, Move, san
 
 from firmware.config import OpponentKind
 from firmware.referee.feedback import FeedbackState, frame
 from firmware.referee.referee import Stage
-from firmware.session.session_view import SessionView
 from firmware.session.state import Phase, Promotion, SessionState
+
+if TYPE_CHECKING:
+    from firmware.session.session_view import SessionView
 
 __all__ = ["session_state", "stage", "feedback_state", "clocks", "low_time_deadline"]
 
