@@ -22,9 +22,9 @@ __all__ = ["session_state", "stage", "feedback_state", "clocks", "low_time_deadl
 def session_state(session: SessionView, now: float, feedback: FeedbackState | None = None) -> SessionState:
     """The session at ``now``, typed and frozen (see firmware.session.state); ``feedback``: the
     LEDs' state at ``now`` when the caller has it already."""
-    game, referee, seat, play, record = session.game, session.referee, session.seat, session.play, session.file.record
+    game, referee, seat, play, record = session.game, session.referee, session.seat, session.board_state.play, session.file.record
     feedback = feedback if feedback is not None else feedback_state(session, now)
-    app = session.app   # an app attached holds the LEDs: the page shows its lights
+    app = session.board_state.app   # an app attached holds the LEDs: the page shows its lights
     leds = app.leds if app is not None and app.leds is not None else (
         session.leds_frame or frame(feedback, now, session.style))
     remaining, running = clocks(session, now)
@@ -33,14 +33,14 @@ def session_state(session: SessionView, now: float, feedback: FeedbackState | No
     g = session.config.game
     over = game.outcome is not None
     opponent = seat.state()
-    started = session.phase is not Phase.SETTING_UP
+    started = session.board_state.phase is not Phase.SETTING_UP
     engine_sides = opponent.sides if opponent.kind is OpponentKind.ENGINE else frozenset()
     notice = play.current_notice(len(game.moves), over)
     return SessionState(
-        time=now, phase=session.phase, fen=game.fen(), start_fen=game.start_fen, turn=game.turn,
+        time=now, phase=session.board_state.phase, fen=game.fen(), start_fen=game.start_fen, turn=game.turn,
         check=game.position.is_check(), rules=game.rules, moves=tuple(game.moves),
         san_en=tuple(sans.en), san_fr=tuple(sans.fr), outcome=game.outcome,
-        claims=tuple(game.claimable_draws()) if started else (), names=session.names,
+        claims=tuple(game.claimable_draws()) if started else (), names=session.board_state.names,
         occupied=session.occupied or 0, lifted=feedback.lifted, wrong=feedback.wrong, touched=feedback.touched,
         leds=tuple(leds), expected_move=play.expected_move, takeback_move=play.takeback_move,
         promotion_square=feedback.promotion_square, promotion=_promotion(session, feedback),
@@ -66,29 +66,29 @@ def session_state(session: SessionView, now: float, feedback: FeedbackState | No
         chess960=game.chess960, new_online_game=play.new_online_game, chat=tuple(play.chat_lines),
         notice=notice[0] if notice else None, notice_fr=notice[1] if notice else None,
         first_move_ms=_first_move_ms(session, now), problems_fr=play.problems.in_french(),
-        opening=session.file.opening.update(game), app=session.app,
+        opening=session.file.opening.update(game), app=session.board_state.app,
         hint_available=started and not over and session.coach.coached(game.turn),
-        failed_helpers=tuple(session.failed_helpers))
+        failed_helpers=tuple(session.board_state.failed_helpers))
 
 
 def stage(session: SessionView) -> Stage:
     """Where the session stands, as its referee needs to know it."""
     g = session.config.game
-    return Stage(live=session.live, over=session.phase.over,
+    return Stage(live=session.live, over=session.board_state.phase.over,
                  gestures=session.config.gestures.enabled, restart=not session.seat.online,
                  start_fen=g.fen or STARTING_FEN, chess960=g.chess960)
 
 
 def feedback_state(session: SessionView, now: float) -> FeedbackState:
     """What the LEDs show at ``now`` (firmware.referee.feedback)."""
-    game, play, live = session.game, session.play, session.live
-    view = session.referee.view(now, live, session.phase is Phase.SETTING_UP)
+    game, play, live = session.game, session.board_state.play, session.live
+    view = session.referee.view(now, live, session.board_state.phase is Phase.SETTING_UP)
     alarm = 1 << play.alarm[0] if play.alarm is not None and now < play.alarm[1] else 0
     return FeedbackState(
         position=game.position, lifted=view.lifted, wrong=view.wrong | alarm,
         last_move=game.moves[-1] if game.moves else None, opponent_move=play.expected_move,
         promotion_square=view.promotion_square if play.expected_move is None else None,
-        outcome=game.outcome if session.phase is not Phase.SETTING_UP or game.is_over else None,
+        outcome=game.outcome if session.board_state.phase is not Phase.SETTING_UP or game.is_over else None,
         low_time=_low_time(session, now), touched=view.touched,
         show_legal=session.config.game.show_legal_squares and session.seat.assisted,
         held=view.held, held_kind=view.held_kind, held_progress=view.held_progress,
@@ -100,10 +100,10 @@ def clocks(session: SessionView, now: float) -> tuple[tuple[int, int] | None, in
     server = session.seat.clocks(now)
     if server is not None:
         return server
-    if session.phase is Phase.SETTING_UP:
+    if session.board_state.phase is Phase.SETTING_UP:
         return None, None
     board = session.referee.clocks(now)
-    return board.remaining, (board.running if session.phase is not Phase.PAUSED else None)
+    return board.remaining, (board.running if session.board_state.phase is not Phase.PAUSED else None)
 
 
 def low_time_deadline(session: SessionView, now: float) -> float | None:
@@ -153,7 +153,7 @@ def _promotion(session: SessionView, feedback: FeedbackState) -> Promotion | Non
     side to move lifted from the rank before the last: the piece chosen now is its move's)."""
     game = session.game
     pos = game.position
-    if session.play.expected_move is not None:
+    if session.board_state.play.expected_move is not None:
         return None   # the opponent's move to carry out (its piece chosen over there), or its reply
     if feedback.promotion_square is not None:
         piece = pos.piece_at(feedback.promotion_square)
