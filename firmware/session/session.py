@@ -76,7 +76,7 @@ from firmware.session.restore import chosen_game, restore_match, set_up_chosen
 from firmware.session.saving import mark_leds
 from firmware.session.sensor_faults import known_faults
 from firmware.session.state import Phase, SessionState, to_json
-from firmware.session.view import feedback_state, low_time_deadline, session_state, stage
+from firmware.session.view import seen, session_state, stage
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +128,7 @@ class Session:
 
     @property
     def live(self) -> bool:
-        return self.board_state.live
+        return self.board_state.phase.live
 
     @property
     def opponent(self) -> Opponent | None:
@@ -174,13 +174,14 @@ class Session:
         found = [self.referee.next_deadline(self.live)]
         if self.file.dirty:
             found.append(self.file.saving.deadline())   # a failed save is tried again
-        if self.live:
-            found.append(low_time_deadline(self, now))
+        at = seen(self, now) if self.live or blink else None   # (what the board shows, built once)
+        if at is not None:
+            found.append(at.low_time_at)
         found.append(self.coach.deadline())
         if self.board_state.play.alarm is not None and now < self.board_state.play.alarm[1]:
             found.append(self.board_state.play.alarm[1])   # a faulty sensor's square lit until then
-        if blink:
-            found.append(next_change(feedback_state(self, now), now, self.style.blink_period))
+        if blink and at is not None:
+            found.append(next_change(at.feedback, now, self.style.blink_period))
         deadlines = [d for d in found if d is not None]
         return min(deadlines) if deadlines else None
 
@@ -367,7 +368,8 @@ class Session:
         if self.referee.board is not self._board_shown:   # a new settled board: the page shows it
             self._board_shown = self.referee.board
             self._changed = True
-        feedback = feedback_state(self, now)
+        at = seen(self, now)   # what the board shows: the LEDs' state and the page's, from one pass
+        feedback = at.feedback
         self._keep(play=self.board_state.play.leds_shown(self._board_shown, self.live and bool(self.game.moves)))
         leds = (self.board_state.play.shown
                 or self.coach.leds(self._board_shown, now) or frame(feedback, now, self.style))
@@ -389,7 +391,7 @@ class Session:
                 self.leds.show(marked)
         if self._changed and self._subscribers:
             self._changed = False
-            state = session_state(self, now, feedback)   # (the LEDs' state of this very moment)
+            state = session_state(self, now, at)   # (the LEDs' state of this very moment)
             for callback in list(self._subscribers):
                 try:
                     callback(state)
