@@ -30,9 +30,18 @@ def game_message(board: str, snap: dict[str, Any], sent: float) -> bytes:
         "remaining": {"white": clocks.get("white"), "black": clocks.get("black")},
         "running": clocks.get("running"),
         "fen": snap.get("fen"), "result": snap.get("result"), "termination": snap.get("termination"),
-        "status": snap.get("status"),
+        "status": _text(snap.get("status")),
     }
     return json.dumps(body, separators=(",", ":")).encode()
+
+
+def _text(said: Any) -> str | None:
+    """The status line's words: the state's message carries them in ``text`` when asked for (the
+    board's publisher asks for English); a plain string stands as it is."""
+    if isinstance(said, dict):
+        text = said.get("text")
+        return text if isinstance(text, str) else None
+    return said if isinstance(said, str) else None
 
 
 def pairing_message(white: str, black: str, **game: Any) -> bytes:

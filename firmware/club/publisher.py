@@ -126,7 +126,7 @@ class BoardPublisher:
         if latest is None:
             return
         state, sent = latest
-        payload = game_message(self.board, to_json(state), sent)
+        payload = game_message(self.board, to_json(state, lang="en"), sent)   # (the hall's status line in English)
         body = json.loads(payload)
         key = json.dumps({k: v for k, v in body.items() if k not in _VOLATILE}, sort_keys=True)
         if key == self._last_key:

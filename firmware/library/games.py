@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 from chess_core import Game, PgnError, PgnGame, read_games, san, square_name
 
-from firmware.words import outcome_text, player_name, prompt
+from firmware.words import Message, message_json, outcome_text, prompt
 
 MAX_PGN_BYTES = 4 * 1024 * 1024   # what is read of one file; the board's own games are a few kB
 MAX_ALL_BYTES = 32 * 1024 * 1024  # /games.pgn: the newest files that fit
@@ -73,18 +73,17 @@ class _Read:
 
 
 def _replay(game: Game) -> dict[str, Any]:
-    """Every position of ``game`` (FEN before the first move and after each), with SAN en/fr."""
+    """Every position of ``game`` (FEN before the first move and after each), with their SAN (English letters)."""
     pos = game.start_position()
     fens = [pos.fen()]
-    en, fr, uci, last = [], [], [], []
+    sans, uci, last = [], [], []
     for move in game.moves:
-        en.append(san(pos, move, "en"))
-        fr.append(san(pos, move, "fr"))
+        sans.append(san(pos, move))
         uci.append(move.uci())
         last.append([square_name(move.from_square), square_name(move.to_square)])
         pos.push(move)
         fens.append(pos.fen())
-    return {"fens": fens, "san": {"en": en, "fr": fr}, "uci": uci, "last_moves": last}
+    return {"fens": fens, "san": sans, "uci": uci, "last_moves": last}
 
 
 def _binary(data: bytes) -> bool:
@@ -254,21 +253,17 @@ class GameLibrary:
             "id": game_id,
             "white": white,
             "black": black,
-            "white_fr": player_name(white, 0, "fr"),   # a side's default name in French
-            "black_fr": player_name(black, 1, "fr"),
             "date": headers.get("Date", "????.??.??"),
             "time": headers.get("Time", ""),
             "event": headers.get("Event", ""),
             "result": result,
-            "ending": outcome.describe() if outcome else None,
-            "ending_fr": outcome_text(outcome, "fr") if outcome else None,
+            "ending": message_json(outcome_text(outcome)) if outcome else None,
             "unfinished": result == "*" and not abandoned and first is not None,
             "abandoned": abandoned,
             "plies": len(first.moves) if first is not None else 0,
             "problem": found.problem or (prompt(found.damaged, "en", **found.values)
                                          if found.damaged else None),
-            "damaged": prompt(found.damaged, "en", **found.values) if found.damaged else None,
-            "damaged_fr": prompt(found.damaged, "fr", **found.values) if found.damaged else None,
+            "damaged": message_json(Message.of(found.damaged, **found.values)) if found.damaged else None,
             "cut": found.cut or too_long,
             "too_long": too_long,                      # (more than MAX_PLIES plies: not analysed)
             "more_games": found.more_games,
@@ -340,7 +335,7 @@ class GameLibrary:
         summary = self._summarise(game_id, found)
         first = found.game
         if first is None:
-            detail: dict[str, Any] = {"headers": {}, "fens": [], "san": {"en": [], "fr": []}, "uci": [],
+            detail: dict[str, Any] = {"headers": {}, "fens": [], "san": [], "uci": [],
                                       "last_moves": [], "start_fen": None}
         else:
             detail = {"headers": dict(first.headers), "start_fen": first.game.start_fen, **_replay(first.game)}

@@ -16,6 +16,7 @@ from firmware.referee.gestures import next_promotion
 from firmware.referee.match import promotion_piece
 from firmware.referee.orders import ChangePromotion, ChoosePromotion, Correct
 from firmware.session.commands import SessionError, game_over
+from firmware.words.message import San
 from firmware.session.state import Phase
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ def choose_promotion(session: SessionView, piece: str | int, now: float) -> None
             raise game_over(game.outcome) from None
         before = game.position.copy(stack=True)
         before.pop()
-        raise SessionError("promotion_too_late", san=lambda lang: san(before, last, lang)) from None
+        raise SessionError("promotion_too_late", san=San(san(before, last))) from None
 
 
 def cycle_promotion(session: SessionView, now: float) -> None:

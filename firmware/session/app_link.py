@@ -21,11 +21,11 @@ class AppLink:
     leds: tuple[int, ...] | None = None
     blink: tuple[float, tuple[int, ...]] | None = None
 
-    def text(self, lang: str = "en") -> str:
-        """"Playing in PicoChess over DGT", in ``lang``."""
+    def message(self) -> words.Message:
+        """"Playing in PicoChess over DGT", said in any language."""
         if self.app:
-            return words.prompt("playing_in_app", lang, app=self.app, protocol=self.protocol)
-        return words.prompt("playing_in_an_app", lang, protocol=self.protocol)
+            return words.Message.of("playing_in_app", app=self.app, protocol=self.protocol)
+        return words.Message.of("playing_in_an_app", protocol=self.protocol)
 
     def tags(self) -> dict[str, str]:
         """The PGN tags of a game played while the app is attached."""

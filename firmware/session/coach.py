@@ -44,7 +44,8 @@ from firmware.session.commands import SessionError
 from firmware.session.door import Command, News
 from firmware.session.effects import Keep, Publish
 from firmware.tasks import cancel_and_wait
-from firmware.words import prompt
+from firmware.words import Message
+from firmware.words.message import San
 
 if TYPE_CHECKING:
     from firmware.session.session_view import SessionView
@@ -148,10 +149,10 @@ class Coach:
             return      # (the game went on meanwhile: the hint is of another position)
         best = found[0].best
         pos = session.game.position
-        en, fr = san(pos, best, "en"), san(pos, best, "fr")
+        said = Message.of("coach_hint", san=San(san(pos, best)))
         self._show({best.from_square: session.style.hint, best.to_square: session.style.hint}, None)
-        told = session.board_state.play.told(prompt("coach_hint", "en", san=en), prompt("coach_hint", "fr", san=fr), len(moves))
-        self._mark(len(moves), prompt("coach_hint", "en", san=en))
+        told = session.board_state.play.told(said, len(moves))
+        self._mark(len(moves), said.text("en"))   # (the PGN's comments are in English)
         session.carry_out([Keep(play=told), Publish()], session.clock())
 
     # -- following the game ------------------------------------------------------------------------
@@ -173,7 +174,7 @@ class Coach:
                 self._start(self._judge(new))
         elif same_game and record is not None and len(new) < len(old) and old[:len(new)] == new:
             pos = session.game.position
-            self._mark(len(new), f"Taken back: {san(pos, old[len(new)], 'en')}")
+            self._mark(len(new), Message.of("taken_back", san=San(san(pos, old[len(new)]))).text("en"))
 
     async def _judge(self, moves: tuple[Move, ...]) -> None:
         found = await self._evaluate(moves, [len(moves) - 1, len(moves)])
@@ -197,22 +198,21 @@ class Coach:
         prev = Score(cp=INITIAL_CP) if usual_start else before.score
         squares = {move.from_square: style.good_move, move.to_square: style.good_move}
         if before.best == move:
-            en, fr = prompt("coach_best", "en"), prompt("coach_best", "fr")
+            said = Message.of("coach_best")
         elif (advice := advise(prev, after.score, mover)) is None or before.best is None:
-            en, fr = prompt("coach_good", "en"), prompt("coach_good", "fr")
+            said = Message.of("coach_good")
         else:
             best, colour = before.best, getattr(style, advice.judgement.name.lower())
             key = _WORDS[advice.judgement]
-            en = prompt("coach_judged", "en", judgement=prompt(key, "en"), best=san(start, best, "en"))
-            fr = prompt("coach_judged", "fr", judgement=prompt(key, "fr"), best=san(start, best, "fr"))
+            said = Message.of("coach_judged", judgement=Message.of(key), best=San(san(start, best)))
             squares = {move.from_square: colour, move.to_square: colour,
                        best.from_square: style.hint, best.to_square: style.hint}
             if advice.judgement is Judgement.BLUNDER and session.referee.takebacks \
                     and len(game.moves) == ply:
-                en, fr = prompt("coach_take_back", "en", judged=en), prompt("coach_take_back", "fr", judged=fr)
+                said = Message.of("coach_take_back", judged=said)
         if self.frame is None or self.until is not None:     # (a hint asked since stays lit)
             self._show(squares, session.clock() + session.config.coach.moment_s)
-            session.carry_out([Keep(play=session.board_state.play.told(en, fr, len(game.moves)))], session.clock())
+            session.carry_out([Keep(play=session.board_state.play.told(said, len(game.moves)))], session.clock())
         session.publish()
 
     # -- the engine, the marks -------------------------------------------------------------------

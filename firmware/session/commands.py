@@ -10,6 +10,7 @@ from firmware.config import ENGINE_SIDES
 from firmware.session.effects import Keep
 from firmware.session.state import Phase
 from firmware.words import Refusal, catalogue_of, in_english, outcome_text
+from firmware.words.message import SidePlayed
 
 if TYPE_CHECKING:
     from firmware.session.app_link import AppLink
@@ -35,9 +36,9 @@ def colours_changed(names: tuple[str, str]) -> tuple[str, str]:
     return (default[0] if white in default else white, default[1] if black in default else black)
 
 
-def side_played(side: int) -> Callable[[str], str]:
-    """A side as someone plays it, in the language asked: "White" / "les Blancs"."""
-    return lambda lang: catalogue_of(lang).sides_played[side]
+def side_played(side: int) -> SidePlayed:
+    """A side as someone plays it, said in any language: "White" / "les Blancs"."""
+    return SidePlayed(side)
 
 
 def claim_refused(game: Game, move: Move | None) -> SessionError:
@@ -48,7 +49,7 @@ def claim_refused(game: Game, move: Move | None) -> SessionError:
 
 def game_over(outcome: Outcome) -> SessionError:
     """A command that needs a game in progress, after ``outcome``."""
-    return SessionError("game_over", outcome=lambda lang: outcome_text(outcome, lang))
+    return SessionError("game_over", outcome=outcome_text(outcome))
 
 
 def takeback_refused(allowed: bool, exc: Exception) -> SessionError:

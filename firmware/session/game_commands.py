@@ -73,7 +73,7 @@ def offer_draw(session: SessionView, color: int, now: float | None = None) -> No
             return
         number, first = session.game.position.fullmove_number, session.config.game.draw_offers_from_move
         if draw_offer_refused(number, first):
-            raise SessionError("draw_offer_refused", why=lambda lang: draw_offer_refused(number, first, lang) or "")
+            raise SessionError("draw_offer_refused", why=draw_offer_refused(number, first) or "")
         session.carry_out([Keep(play=replace(session.board_state.play, draw_offer=color))], now)
         session.seat.tell(Action.OFFER_DRAW)
 

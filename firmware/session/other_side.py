@@ -23,7 +23,7 @@ from firmware.session.online_tags import online_tags
 from firmware.session.play import Play
 from firmware.session.restore import continues, follow_sync, synced_match
 from firmware.session.state import Phase
-from firmware.words import prompt, refused_text, void_text
+from firmware.words import Message, player, refused_text, void_text
 
 if TYPE_CHECKING:
     from firmware.session.session_view import SessionView
@@ -73,9 +73,8 @@ class OtherSide:
             sync = session.seat.online_sync
             local = sync.local_colors if sync is not None else ()
             if not offer.active and offer.by in local and play.draw_offer == offer.by:
-                who = session.board_state.names[offer.by ^ 1]
-                play = play.told(prompt("offer_declined", "en", who=who), prompt("offer_declined", "fr", who=who),
-                                 len(session.game.moves))
+                who = player(session.board_state.names[offer.by ^ 1], offer.by ^ 1)
+                play = play.told(Message.of("offer_declined", who=who), len(session.game.moves))
             session.carry_out([Keep(play=replace(play, draw_offer=by))], session.clock())
         else:
             session.seat.takeback_offered(by)
@@ -91,9 +90,9 @@ class OtherSide:
         now = session.clock()
         if end.outcome is None:   # aborted over there: void; the board's game is no longer an online one
             session.seat.follow(None)
-            en, fr = void_text(end.status, "en"), void_text(end.status, "fr")
+            said = void_text(end.status)
             # (on the page until the next move)
-            session.carry_out([Keep(play=play.with_problem(now, en, fr).told(en, fr, len(session.game.moves))),
+            session.carry_out([Keep(play=play.with_problem(now, said).told(said, len(session.game.moves))),
                                Publish()], now)
             return
         if play.expected_move is not None:
@@ -137,8 +136,7 @@ class OtherSide:
             session.apply(session.referee.step(Order.UNDO_MOVE, now), now)
             play = replace(session.board_state.play, takeback_move=move)
         log.warning("%s refused %s: %s", who or "the other end", move.uci(), reason)
-        play = play.with_problem(now, refused_text(who, move, reason, "en", before),
-                                 refused_text(who, move, reason, "fr", before))
+        play = play.with_problem(now, refused_text(who, move, reason, before))
         session.carry_out([Keep(play=play), Publish()], now)
 
     def sync_game(self, sync: GameSync) -> None:

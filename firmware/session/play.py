@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from chess_core import Move, Outcome, Position
 
-from firmware.words import illegal_text
+from firmware.words import Message, illegal_text
 
 __all__ = ["Play", "ProblemLog", "CHAT_KEPT"]
 
@@ -19,43 +19,33 @@ CHAT_KEPT = 30   # chat lines kept for the page
 
 @dataclass(frozen=True)
 class ProblemLog:
-    """The problems of one game, in English with their French words, and the one that says what
-    to do with the wrong board (reworded while the board changes, gone once it is right). A
-    value: each change is a new log."""
+    """The problems of one game, as messages (firmware.words: said in any language), and the one
+    that says what to do with the wrong board (reworded while the board changes, gone once it is
+    right). A value: each change is a new log."""
 
-    entries: tuple[tuple[float, str], ...] = ()   # (time, English words)
-    french: tuple[tuple[tuple[float, str], str], ...] = ()
-    board: tuple[float, str] | None = None     # the wrong board's problem, while it lasts
+    entries: tuple[tuple[float, Message], ...] = ()   # (time, what to say)
+    board: tuple[float, Message] | None = None     # the wrong board's problem, while it lasts
 
-    def add(self, time: float, text: str, fr: str | None = None) -> ProblemLog:
-        return replace(self, entries=self.entries + ((time, text),),
-                       french=self.french + ((((time, text), fr),) if fr is not None else ()))
+    def add(self, time: float, message: Message) -> ProblemLog:
+        return replace(self, entries=self.entries + ((time, message),))
 
     def wrong_board(self, time: float, pos: Position, occupied: int) -> ProblemLog:
         """The board explains no move: say what to do, in the players' words (SAN, pieces by name)."""
-        text = illegal_text(pos, occupied, "en")
-        french = tuple((p, t) for p, t in self.french if p in self.entries and p != (time, text))
-        return ProblemLog(self.entries + ((time, text),), french + (((time, text), illegal_text(pos, occupied, "fr")),),
-                          (time, text))
+        problem = (time, illegal_text(pos, occupied))
+        return ProblemLog(self.entries + (problem,), problem)
 
     def reword(self, pos: Position, occupied: int) -> ProblemLog:
         """The board changed while wrong (a piece added, say): its problem, the same one, says what
-        to do with the board as it is now, in both languages."""
+        to do with the board as it is now."""
         key = self.board
         if key is None or key not in self.entries:
             return self
-        new = (key[0], illegal_text(pos, occupied, "en"))
-        entries = tuple(new if entry == key else entry for entry in self.entries)
-        french = tuple((p, t) for p, t in self.french if p != new) + ((new, illegal_text(pos, occupied, "fr")),)
-        return ProblemLog(entries, french, new)
+        new = (key[0], illegal_text(pos, occupied))
+        return ProblemLog(tuple(new if entry == key else entry for entry in self.entries), new)
 
     def board_right(self) -> ProblemLog:
         """The board is right again: no problem says what to do with it."""
         return self if self.board is None else replace(self, board=None)
-
-    def in_french(self) -> tuple[str, ...]:
-        french = dict(self.french)
-        return tuple(french.get(p, p[1]) for p in self.entries)
 
 
 @dataclass(frozen=True)
@@ -69,7 +59,7 @@ class Play:
     restored_plies: int = 0              # moves made before a restart, or online: final
     new_online_game: bool = False        # what is being set up is a game new to the board, from the other end
     chat_lines: tuple[tuple[str, str], ...] = ()   # the online game's chat: (username, text)
-    notice: tuple[str, str, int] | None = None   # (English, French, the ply it stands for) until a move
+    notice: tuple[Message, int] | None = None   # (what to say, the ply it stands for) until a move
     problems: ProblemLog = field(default_factory=ProblemLog)
     # A frame the page asked the LEDs to show while no game is live (the library's moves of a game
     # reviewed), and the settled board it stands on: gone once the board changes or a game begins.
@@ -85,12 +75,12 @@ class Play:
     def chatted(self, username: str, text: str) -> Play:
         return replace(self, chat_lines=(self.chat_lines + ((username, text),))[-CHAT_KEPT:])
 
-    def told(self, en: str, fr: str, ply: int) -> Play:
+    def told(self, message: Message, ply: int) -> Play:
         """A notice shown on the page until the next move (``ply``: the moves made when it came)."""
-        return replace(self, notice=(en, fr, ply))
+        return replace(self, notice=(message, ply))
 
-    def with_problem(self, time: float, text: str, fr: str | None = None) -> Play:
-        return replace(self, problems=self.problems.add(time, text, fr))
+    def with_problem(self, time: float, message: Message) -> Play:
+        return replace(self, problems=self.problems.add(time, message))
 
     def showing(self, frame: tuple[int, ...] | None) -> Play:
         """Show ``frame`` on the LEDs instead of the game's while no game is live (None: stop)."""
@@ -106,6 +96,6 @@ class Play:
             play = replace(play, shown=None, shown_on=None)
         return play
 
-    def current_notice(self, ply: int, over: bool) -> tuple[str, str] | None:
+    def current_notice(self, ply: int, over: bool) -> Message | None:
         notice = self.notice
-        return (notice[0], notice[1]) if notice is not None and notice[2] == ply and not over else None
+        return notice[0] if notice is not None and notice[1] == ply and not over else None

@@ -19,7 +19,7 @@ from firmware.referee.inference import VerdictKind
 from firmware.referee.match import BoardChanged, GameOver, GameStarted, MoveMade, ProblemFound, Reopened, TakenBack
 from firmware.referee.referee import NextGameSetUp, StartPosition
 from firmware.referee.sensor_watch import SensorFailed, SensorRecovered
-from firmware.words.texts import prompt
+from firmware.words.message import English, Message
 from chess_core.squares import square_name
 from firmware.referee.round_rules import draw_offer_refused
 from firmware.referee.orders import ClaimDraw, Order, ResignGame
@@ -96,7 +96,8 @@ def on_problem(s: SessionView, event: ProblemFound, now: float) -> list[Effect]:
     if board is not None and verdict is not None and verdict.kind is VerdictKind.ILLEGAL:
         return [Keep(play=dataclasses.replace(play, problems=play.problems.wrong_board(
             event.time, s.game.position, board.occupied)))]
-    return [Keep(play=play.with_problem(event.time, event.text or event.message))]
+    said = Message.of("board_unresolved", detail=English(event.text or event.message))
+    return [Keep(play=play.with_problem(event.time, said))]
 
 
 def on_sensor_failed(s: SessionView, event: SensorFailed, now: float) -> list[Effect]:
@@ -104,18 +105,17 @@ def on_sensor_failed(s: SessionView, event: SensorFailed, now: float) -> list[Ef
     noted in the game's PGN and kept for the doctor; the referee reads on around it."""
     key = "sensor_stuck" if event.reads_piece else "sensor_dead"
     name = square_name(event.square)
-    text = prompt(key, "en", square=name)
+    said = Message.of(key, square=name)
+    text = said.text("en")
     log.warning("%s", text)
-    play = dataclasses.replace(s.board_state.play.with_problem(event.time, text, prompt(key, "fr", square=name)),
-                               alarm=(event.square, now + ALARM_S))
+    play = dataclasses.replace(s.board_state.play.with_problem(event.time, said), alarm=(event.square, now + ALARM_S))
     return [Keep(play=play), Comment(len(s.game.moves), text), RecordFault(event.square, event.reads_piece)]
 
 
 def on_sensor_recovered(s: SessionView, event: SensorRecovered, now: float) -> list[Effect]:
-    text = prompt("sensor_back", "en", square=square_name(event.square))
-    log.info("%s", text)
-    fr = prompt("sensor_back", "fr", square=square_name(event.square))
-    return [Keep(play=s.board_state.play.with_problem(event.time, text, fr)), ClearFault(event.square)]
+    said = Message.of("sensor_back", square=square_name(event.square))
+    log.info("%s", said.text("en"))
+    return [Keep(play=s.board_state.play.with_problem(event.time, said)), ClearFault(event.square)]
 
 
 def on_game_over(s: SessionView, event: GameOver, now: float) -> list[Effect]:
@@ -154,9 +154,8 @@ def on_gesture(s: SessionView, gesture: Resign | DrawGesture | GestureUndone, no
         log.info("gesture: draw offer accepted")
         return [Step(Order.AGREE_DRAW), Tell(Action.ACCEPT_DRAW)]
     if refused:
-        fr = draw_offer_refused(move_number, s.config.game.draw_offers_from_move, "fr")
         # shown on the page until the next move
-        return [Keep(play=play.with_problem(now, refused, fr).told(refused, fr or refused, len(s.game.moves)))]
+        return [Keep(play=play.with_problem(now, refused).told(refused, len(s.game.moves)))]
     if decision == "agree":
         log.info("gesture: draw agreed over the board")
         return [Step(Order.AGREE_DRAW)]

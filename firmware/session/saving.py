@@ -10,6 +10,8 @@ from __future__ import annotations
 import errno
 import logging
 
+from firmware.words.message import English, Message
+
 log = logging.getLogger(__name__)
 
 CORNERS = (0, 7, 56, 63)   # a1, h1, a8, h8
@@ -69,12 +71,11 @@ class SaveState:
         self.failures = 0
         self._next = None
 
-    def message(self) -> str | None:
+    def message(self) -> Message | None:
         """What the page says while the game is not safely saved."""
         if self.error is None:
             return None
-        return (f"The game cannot be saved: {self.error}. Play on: the moves are kept and saving is "
-                f"tried again; free some space or call for help.")
+        return Message.of("cannot_save", error=English(self.error))
 
 
 def mark_leds(leds: tuple[int, ...], colour: int) -> tuple[int, ...]:

@@ -29,7 +29,8 @@ from firmware.session.effects import Keep, Publish
 from firmware.session.lichess_account import LichessAccount
 from firmware.session.state import OpponentState, Takeover
 from firmware.session.takeovers import Takeovers
-from firmware.words import prompt
+from firmware.words import Message
+from firmware.words.message import English
 
 if TYPE_CHECKING:
     from firmware.session.session_view import SessionView
@@ -342,8 +343,7 @@ class OpponentSeat:
             self._engine_named()
         if self.link_state is LinkState.RECONNECTING and self.kind is OpponentKind.ENGINE:
             # (its process ended: killed for memory, a crash, a hang; it is being started again)
-            told = self.session.board_state.play.told(prompt("engine_restarted", "en"), prompt("engine_restarted", "fr"),
-                                          len(self.session.game.moves))
+            told = self.session.board_state.play.told(Message.of("engine_restarted"), len(self.session.game.moves))
             self.session.carry_out([Keep(play=told)], self.session.clock())
         self.session.publish()
 
@@ -375,7 +375,8 @@ class OpponentSeat:
             self.session.door.post(News(self._not_taken, (action, str(exc))))
 
     def _not_taken(self, action: Action, detail: str) -> None:
-        play = self.session.board_state.play.with_problem(self.session.clock(), f"{action.value} did not go through: {detail}")
+        said = Message.of("not_taken", action=Message.of(f"action_{action.name.lower()}"), detail=English(detail))
+        play = self.session.board_state.play.with_problem(self.session.clock(), said)
         self.session.carry_out([Keep(play=play), Publish()], self.session.clock())
 
     def adopt(self, kind: OpponentKind, sides: frozenset[int]) -> None:

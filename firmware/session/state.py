@@ -101,8 +101,7 @@ class SessionState:
     check: bool
     rules: str
     moves: tuple[Move, ...]
-    san_en: tuple[str, ...]
-    san_fr: tuple[str, ...]
+    san: tuple[str, ...]                 # the moves in SAN (English letters: the page and the voice say them in theirs)
     outcome: Outcome | None
     claims: tuple[Termination, ...]
     names: tuple[str, str]
@@ -122,7 +121,7 @@ class SessionState:
     running: int | None
     delay_left: int
     time_control: str
-    problems: tuple[tuple[float, str], ...]
+    problems: tuple[tuple[float, words.Message], ...]   # (time, what to say)
     game_file: str | None
     link_text: str | None
     restored_moves: int
@@ -134,17 +133,15 @@ class SessionState:
     move_clocks: tuple[int | None, ...] = ()   # ms on the mover's clock after each move
     round: str = "-"
     event: str = ""
-    save_problem: str | None = None      # the game cannot be saved, in words for the players
+    save_problem: words.Message | None = None   # the game cannot be saved: what to say to the players
     gesture: GestureProgress | None = None   # a gesture being held, and how far
-    corrections: tuple[tuple[Move, str, str], ...] = ()   # other moves that explain the board as well as the
-    #                                                       last one: (move, SAN in English, SAN in French)
+    corrections: tuple[tuple[Move, str], ...] = ()   # other moves that explain the board as well as the
+    #                                                  last one: (move, its SAN)
     chess960: bool = False
     new_online_game: bool = False           # the game being set up came from the other end: new to the board
     chat: tuple[tuple[str, str], ...] = ()  # the online game's chat: (username, text)
-    notice: str | None = None            # about the other side (its answer...), until the next move
+    notice: words.Message | None = None  # about the other side (its answer...), until the next move
     first_move_ms: int | None = None     # online, before both first moves: ms before the server aborts
-    problems_fr: tuple[str, ...] = ()       # the problems in French (firmware.words), as ``problems``
-    notice_fr: str | None = None         # ``notice`` in French
     opening: Opening | None = None       # the opening (ECO, name) of the latest named position (firmware.openings)
     app: AppLink | None = None           # an app playing on the board through an emulated board (firmware.emulation)
     hint_available: bool = False         # the coach helps the side to move: a hint may be asked
@@ -164,49 +161,49 @@ class SessionState:
 
     @property
     def status(self) -> str:
-        return status_text(self)
+        """The status line in English (the journal, the tests): ``status_text`` says it in any language."""
+        return status_text(self).text("en")
 
 
-def status_text(state: SessionState, lang: str = "en") -> str:
-    """One line for people, saying what to do, in ``lang`` ("en" or "fr"; firmware.words):
-    "White to move", "Black to move: Stockfish plays Nf6, make it on the board", "Put the knight
-    back on b8", "Black wins by checkmate"."""
+def status_text(state: SessionState) -> words.Message:
+    """One line for people, saying what to do (firmware.words: said in any language): "White to
+    move", "Black to move: Stockfish plays Nf6, make it on the board", "Put the knight back on b8",
+    "Black wins by checkmate"."""
     if state.outcome is not None:
-        return words.outcome_text(state.outcome, lang)
+        return words.outcome_text(state.outcome)
     if state.phase is Phase.SETTING_UP:
         start = Position(state.start_fen, chess960=state.chess960)
         number = chess960_number(start) if state.chess960 else None
-        return words.setup_text(start, state.occupied, state.wrong, lang, number=number)
+        return words.setup_text(start, state.occupied, state.wrong, number=number)
     def position() -> Position:   # (read from the FEN only where a text needs it)
         return Position(state.fen, chess960=state.chess960)
 
     if state.phase is Phase.RESUMING and state.wrong:
         if state.new_online_game:
             if state.moves:
-                return words.prompt("resume_online_game", lang, n=len(state.moves))
-            return words.prompt("resume_new_online_game", lang)
-        return words.prompt("resume_game", lang)
+                return words.Message.of("resume_online_game", n=len(state.moves))
+            return words.Message.of("resume_new_online_game")
+        return words.Message.of("resume_game")
     if state.takeback_move is not None:
-        return words.takeback_text(position(), state.takeback_move, lang)
+        return words.takeback_text(position(), state.takeback_move)
     if state.wrong:
-        hint = words.board_hint(position(), state.occupied, lang) or words.prompt("put_right", lang)
+        hint = words.board_hint(position(), state.occupied) or words.Message.of("put_right")
         if state.phase is Phase.PAUSED:   # a move made while the clock is stopped does not count
-            return words.paused_text(hint, lang)
+            return words.paused_text(hint)
         return hint
     if state.phase is Phase.PAUSED:
-        return words.prompt("clock_paused", lang)
+        return words.Message.of("clock_paused")
     if state.expected_move is not None:
-        return words.opponent_plays(position(), state.expected_move, state.names[state.turn], lang)
-    return words.side_to_move(state.turn, lang, state.check)
+        return words.opponent_plays(position(), state.expected_move, state.names[state.turn])
+    return words.side_to_move(state.turn, state.check)
 
 
 class SanCache:
-    """SAN of a game's moves in English and French, extended move by move instead of recomputed:
+    """SAN of a game's moves (English letters), extended move by move instead of recomputed:
     an update costs the moves played (or taken back) since the last one, not the game's length."""
 
     def __init__(self) -> None:
         self.en: list[str] = []
-        self.fr: list[str] = []
         self._marks: list[object] = []     # game.ply_mark(i) for i in 0..len(en)
         self._pos = Position()             # the position after the known moves
 
@@ -214,25 +211,23 @@ class SanCache:
         moves = game.moves
         marks = self._marks
         if not marks or game.ply_mark(0) is not marks[0]:
-            self.en, self.fr, marks[:] = [], [], [game.ply_mark(0)]
+            self.en, marks[:] = [], [game.ply_mark(0)]
             self._pos = game.start_position()
         pos = self._pos
         known = len(self.en)
         while known and (known > len(moves) or game.ply_mark(known) is not marks[known]):
             known -= 1  # taken back or replaced since the last update
             self.en.pop()
-            self.fr.pop()
             marks.pop()
             pos.pop()
         for ply in range(known, len(moves)):
             move = moves[ply]
             self.en.append(san(pos, move, "en"))
-            self.fr.append(san(pos, move, "fr"))
             pos.push(move)
             marks.append(game.ply_mark(ply + 1))
 
 
-SCHEMA_VERSION = 1   # the "schema" of to_json's object: docs/state.schema.json describes it
+SCHEMA_VERSION = 2   # the "schema" of to_json's object: docs/state.schema.json describes it
 
 
 def squares(bb: int) -> list[str]:
@@ -258,15 +253,20 @@ def _link(state: str | None, detail: str | None = "") -> dict[str, Any] | None:
     return {"state": state, "detail": detail or ""}
 
 
-def opponent_json(opponent: OpponentState) -> dict[str, Any]:
+def said(message: words.Message | None, lang: str | None) -> Any:
+    """A message as the state carries it: its key and values (``{"key", "values"}``, firmware.words),
+    with its ``text`` in ``lang`` when a client asked for one; None stays None."""
+    return None if message is None else words.message_json(message, lang)
+
+
+def opponent_json(opponent: OpponentState, lang: str | None = None) -> dict[str, Any]:
     """The state's ``opponent``: who plays the sides not played over the board, and the link to it."""
     none = opponent.kind is OpponentKind.NONE
     sides = sorted(opponent.sides)
     takeover = {COLOR_NAMES[t.side]: {"player": t.player, "engine": t.engine, "from_move": t.from_move,
                                       "tag": t.tag} for t in opponent.takeovers}
     return {"kind": opponent.kind.value, "name": opponent.name, "sides": [COLOR_NAMES[side] for side in sides],
-            "text": None if none else words.opponent_line(opponent.kind.value, opponent.name, sides, "en"),
-            "text_fr": None if none else words.opponent_line(opponent.kind.value, opponent.name, sides, "fr"),
+            "text": None if none else said(words.opponent_line(opponent.kind.value, opponent.name, sides), lang),
             "link": None if none else _link(opponent.link, opponent.link_detail),
             "assistance_allowed": opponent.assistance_allowed,
             "takeover": takeover or None,
@@ -274,23 +274,23 @@ def opponent_json(opponent: OpponentState) -> dict[str, Any]:
             if opponent.away and opponent.kind is OpponentKind.LICHESS else None}
 
 
-def lichess_json(opponent: OpponentState) -> dict[str, Any]:
+def lichess_json(opponent: OpponentState, lang: str | None = None) -> dict[str, Any]:
     """The state's ``lichess``: whether a token is kept (never the token), the account once connected."""
     online = opponent.kind is OpponentKind.LICHESS
     link = _link(opponent.link) if online else None
     game = opponent.online_game
     return {"logged_in": opponent.lichess_token, "account": opponent.account if online else None,
             "connected": link is not None and link["state"] == "connected", "link": link,
-            "game": game, "status": f"Playing game {game}." if game else None}
+            "game": game, "status": said(words.Message.of("playing_game", game=game), lang) if game else None}
 
 
-def online_json(state: SessionState) -> dict[str, Any]:
+def online_json(state: SessionState, lang: str | None = None) -> dict[str, Any]:
     """The state's ``online``: the game's chat, the other side's answer, the first-move countdown,
     and the side the board plays (the page turns the board round for Black)."""
     opponent = state.opponent
     theirs = set(opponent.sides) if opponent.kind is OpponentKind.LICHESS else set()
-    return {"chat": [{"user": user, "text": text} for user, text in state.chat], "notice": state.notice,
-            "notice_fr": state.notice_fr, "first_move_ms": state.first_move_ms,
+    return {"chat": [{"user": user, "text": text} for user, text in state.chat], "notice": said(state.notice, lang),
+            "first_move_ms": state.first_move_ms,
             "orientation": "black" if theirs == {0} else "white"}
 
 
@@ -337,41 +337,41 @@ def once(headline: str, notes: list[str]) -> tuple[str, list[str]]:
     return headline, kept
 
 
-def headline_and_notes(state: SessionState, lang: str) -> tuple[str, list[str]]:
-    """What is said above the board in ``lang``: the status, and the latest problem while the
-    board is wrong (the session keeps every problem met), each text once."""
-    problems = [text for _, text in state.problems]
-    if lang == "fr" and len(state.problems_fr) == len(problems):
-        problems = list(state.problems_fr)
-    return once(status_text(state, lang), problems[-1:] if state.wrong else [])
+def headline_and_notes(state: SessionState) -> tuple[words.Message, list[words.Message]]:
+    """What is said above the board: the status, and the latest problem while the board is wrong
+    (the session keeps every problem met), each said once (compared in English: every language
+    says the same things)."""
+    status = status_text(state)
+    problems = [message for _, message in state.problems][-1:] if state.wrong else []
+    english = {message.text("en"): message for message in [status, *problems]}
+    headline, notes = once(status.text("en"), [message.text("en") for message in problems])
+    return english[headline], [english[note] for note in notes]
 
 
-def to_json(state: SessionState) -> dict[str, Any]:
+def to_json(state: SessionState, lang: str | None = None) -> dict[str, Any]:
     """The state as plain JSON values: the object ``GET /api/state`` and the websocket send (the
     page's server adds ``seq`` and ``sim``), described by docs/state.schema.json. Squares by name,
     colours "white"/"black", moves in UCI, LED colours "#rrggbb" ("" when dark), times in ms
-    except ``time`` and ``problem_times`` (the session's clock, s); a text in words is in English
-    under its key and in French under the key with ``_fr``."""
+    except ``time`` and ``problem_times`` (the session's clock, s). Words are messages, a key and
+    its values (``{"key", "values"}``, firmware.words), which the page fills in from the
+    catalogues (``GET /api/words``) in its reader's language; ``lang``: each message also carries
+    its ``text`` in that language, for a client that asks (``GET /api/state?lang=en``)."""
     outcome = state.outcome
     last = state.moves[-1] if state.moves else None
-    status, notes = headline_and_notes(state, "en")
-    status_fr, notes_fr = headline_and_notes(state, "fr")
+    status, notes = headline_and_notes(state)
     promotion = state.promotion
     clocks = state.clocks
     return {
         "schema": SCHEMA_VERSION,
         "time": state.time,
-        "status": status,
-        "status_fr": status_fr,
-        "notes": notes,
-        "notes_fr": notes_fr,
+        "status": said(status, lang),
+        "notes": [said(note, lang) for note in notes],
         "started": state.started,
         "over": outcome is not None,
         "result": outcome.result() if outcome else "*",
         "termination": outcome.termination.value if outcome else None,
         "winner": _colour(outcome.winner) if outcome else None,
-        "ending": status if outcome else None,
-        "ending_fr": status_fr if outcome else None,
+        "ending": said(status, lang) if outcome else None,
         "turn": COLOR_NAMES[state.turn],
         "check": state.check,
         "fen": state.fen,
@@ -382,9 +382,7 @@ def to_json(state: SessionState) -> dict[str, Any]:
         "round": state.round,
         "event": state.event,
         "players": {"white": state.names[0], "black": state.names[1]},
-        "players_fr": {"white": words.player_name(state.names[0], 0, "fr"),
-                       "black": words.player_name(state.names[1], 1, "fr")},
-        "moves": {"uci": [m.uci() for m in state.moves], "san": list(state.san_en), "san_fr": list(state.san_fr)},
+        "moves": {"uci": [m.uci() for m in state.moves], "san": list(state.san)},
         "last_move": _uci(last),
         "move_clocks": list(state.move_clocks),
         "restored_moves": state.restored_moves,
@@ -413,27 +411,25 @@ def to_json(state: SessionState) -> dict[str, Any]:
             "delay_left": state.delay_left,
             "sandclock": state.time_control.startswith("*"),
         },
-        "problems": [text for _, text in state.problems],
-        "problems_fr": list(state.problems_fr),
+        "problems": [said(message, lang) for _, message in state.problems],
         "problem_times": [t for t, _ in state.problems],
-        "corrections": [{"uci": m.uci(), "san": en, "san_fr": fr} for m, en, fr in state.corrections],
+        "corrections": [{"uci": m.uci(), "san": text} for m, text in state.corrections],
         "gesture": state.gesture.to_json() if state.gesture is not None else None,
         "leds_problem": state.leds_problem,
-        "save_problem": state.save_problem,
-        "failed_helpers": [{"helper": helper, "text": words.prompt(HELPER_FAILED[helper], "en"),
-                            "text_fr": words.prompt(HELPER_FAILED[helper], "fr")} for helper in state.failed_helpers],
+        "save_problem": said(state.save_problem, lang),
+        "failed_helpers": [{"helper": helper, "text": said(words.Message.of(HELPER_FAILED[helper]), lang)}
+                           for helper in state.failed_helpers],
         "game_file": state.game_file,
         "app": None if state.app is None else {
-            "name": state.app.app, "protocol": state.app.protocol, "text": state.app.text("en"),
-            "text_fr": state.app.text("fr"),
+            "name": state.app.app, "protocol": state.app.protocol, "text": said(state.app.message(), lang),
             "blink": None if state.app.blink is None else {
                 "slot_ms": round(state.app.blink[0] * 1000, 3), "patterns": list(state.app.blink[1])}},
         "opening": None if state.opening is None else {
             "eco": state.opening.eco, "name": state.opening.name, "ply": state.opening.ply},
         "settings": settings_json(state.settings),
-        "opponent": opponent_json(state.opponent),
-        "lichess": lichess_json(state.opponent),
-        "online": online_json(state),
+        "opponent": opponent_json(state.opponent, lang),
+        "lichess": lichess_json(state.opponent, lang),
+        "online": online_json(state, lang),
     }
 
 

@@ -68,7 +68,7 @@ def session_state(session: SessionView, now: float, at: Seen | None = None) -> S
     return SessionState(
         time=now, phase=session.board_state.phase, fen=game.fen(), start_fen=game.start_fen, turn=game.turn,
         check=game.position.is_check(), rules=game.rules, moves=tuple(game.moves),
-        san_en=tuple(sans.en), san_fr=tuple(sans.fr), outcome=game.outcome,
+        san=tuple(sans.en), outcome=game.outcome,
         claims=tuple(game.claimable_draws()) if started else (), names=session.board_state.names,
         occupied=session.occupied or 0, lifted=feedback.lifted, wrong=feedback.wrong, touched=feedback.touched,
         leds=tuple(leds), expected_move=play.expected_move, takeback_move=play.takeback_move,
@@ -93,8 +93,8 @@ def session_state(session: SessionView, now: float, at: Seen | None = None) -> S
         event=record.event if record else g.event, save_problem=session.file.saving.message(),
         gesture=shown.gesture, corrections=_corrections(session, shown),
         chess960=game.chess960, new_online_game=play.new_online_game, chat=tuple(play.chat_lines),
-        notice=notice[0] if notice else None, notice_fr=notice[1] if notice else None,
-        first_move_ms=_first_move_ms(session, now), problems_fr=play.problems.in_french(),
+        notice=notice,
+        first_move_ms=_first_move_ms(session, now),
         opening=session.file.opening.update(game), app=session.board_state.app,
         hint_available=started and not over and session.coach.coached(game.turn),
         failed_helpers=tuple(session.board_state.failed_helpers))
@@ -146,14 +146,14 @@ def _delay_left(session: SessionView, shown: Showing) -> int:
     return shown.clocks.delay_left
 
 
-def _corrections(session: SessionView, shown: Showing) -> tuple[tuple[Move, str, str], ...]:
-    """The moves that explain the board as well as the last one, with their SAN (en, fr)."""
+def _corrections(session: SessionView, shown: Showing) -> tuple[tuple[Move, str], ...]:
+    """The moves that explain the board as well as the last one, with their SAN."""
     found = shown.corrections
     if not found:
         return ()
     before = session.game.position.copy(stack=True)
     before.pop()
-    return tuple((m, san(before, m, "en"), san(before, m, "fr")) for m in found)
+    return tuple((m, san(before, m)) for m in found)
 
 
 def _first_move_ms(session: SessionView, now: float) -> int | None:

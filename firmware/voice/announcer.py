@@ -153,10 +153,8 @@ class Announcer:
                 parts.append(("clock", words.prompt("clock_paused", lang)))
             elif prev.phase is Phase.PAUSED and state.phase is Phase.PLAYING:
                 parts.append(("clock", say("clock_resumed", lang)))
-        notice = state.notice_fr if lang == "fr" and state.notice_fr else state.notice
-        old = None if prev is None else prev.notice_fr if lang == "fr" and prev.notice_fr else prev.notice
-        if notice and notice != old:
-            parts.append(("notice", notice.rstrip(".")))
+        if state.notice is not None and state.notice != (None if prev is None else prev.notice):
+            parts.append(("notice", state.notice.text(lang).rstrip(".")))
         return parts
 
     def _prompt(self, state: SessionState, news: bool) -> list[tuple[str, str]]:
@@ -182,7 +180,7 @@ class Announcer:
             return []   # (the news says what comes next)
         if state.expected_move is not None:
             return [("opponent", self._opponent_plays(state))]
-        return [("prompt", words.side_to_move(state.turn, self.lang, state.check))]
+        return [("prompt", words.side_to_move(state.turn, state.check).text(self.lang))]
 
     def _prompt_text(self, state: SessionState) -> str:
         lang = self.lang
@@ -190,10 +188,10 @@ class Announcer:
             before = self._after(state)
             move = state.takeback_move
             piece = before.piece_at(move.from_square)
-            back = words.put_back(piece.piece_type if piece else 1, move.from_square, lang)
+            back = words.put_back(piece.piece_type if piece else 1, move.from_square).text(lang)
             return words.prompt("takeback", lang, san=phrases.move_words(before, move, lang),
                                 put_back=back[0].lower() + back[1:])
-        return headline_and_notes(state, lang)[0]
+        return headline_and_notes(state)[0].text(lang)
 
     def _before_last(self, state: SessionState) -> Position:
         position = Position(state.start_fen, chess960=state.chess960)

@@ -164,7 +164,7 @@ def describe(position: Position, lang: str = "en") -> str:
                 name = _piece(piece_type, lang) if len(squares) == 1 else spoken(lang).plurals[piece_type]
                 pieces.append(say("piece_on", lang, piece=name, squares=_and(squares, lang)))
         said.append(say("side_pieces", lang, side=words.catalogue_of(lang).sides[side], pieces=", ".join(pieces)))
-    said.append(words.side_to_move(position.turn, lang, position.is_check()))
+    said.append(words.side_to_move(position.turn, position.is_check()).text(lang))
     return ". ".join(said)
 
 

@@ -45,6 +45,7 @@ from chess_core.chess960 import VARIANTS
 
 import firmware.words as words
 from firmware.words import in_english
+from firmware.words.message import catalogue_json, with_texts
 from firmware.words.spoken import square_words
 from firmware.web.answers import NO_STORE, ServerRefusal, http_error_answer, refusal_answer
 from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
@@ -105,6 +106,7 @@ SETTINGS: Spec = {
     "engine_move_time": Number(low=0.05, high=60, optional=True),          # seconds per move, no clock
 }
 SQUARE_WORDS = {lang: square_words(lang) for lang in words.LANGS}   # the board's squares named for a screen reader
+MESSAGE_WORDS = {lang: catalogue_json(lang) for lang in words.LANGS}   # how the page says the state's messages
 PAIR: Spec = {"code": Text(max_length=32, min_length=1)}
 VOICE: Spec = {"say": Choice("repeat", "describe", "clocks", optional=True), "lang": Choice(*words.LANGS),
                "mute": Boolean(optional=True)}
@@ -327,12 +329,19 @@ class WebCompanion:
         return self.guard.forget_cookie(request, response) if not hello["paired"] else response
 
     async def _words(self, request: Request) -> Response:
-        """The page's words in English and French, and the LED legend (firmware.words)."""
+        """The page's words in every language, the LED legend, and what the page needs to say the
+        state's messages (firmware.words): each language's templates, names and SAN letters."""
         return json_response({"page": words.PAGE, "leds": words.LED_ROLES, "colours": self.backend.led_colours(),
-                              "squares": SQUARE_WORDS})
+                              "squares": SQUARE_WORDS, "messages": MESSAGE_WORDS})
 
     async def _state(self, request: Request) -> Response:
-        return json_response(self.page_state(), headers=dict(NO_STORE))
+        """The state; ``?lang=xx``: each message in it also carries its text in that language."""
+        lang = request.query.get("lang")
+        if lang is not None and lang not in words.LANGS:
+            return refusal_answer(ServerRefusal("bad_field", field="lang", problem=in_english(
+                f"one of {', '.join(words.LANGS)}")), 400)
+        state = self.page_state()
+        return json_response(state if lang is None else with_texts(state, lang), headers=dict(NO_STORE))
 
     async def _websocket(self, request: Request) -> Response:
         if self.guard.other_site(request):

@@ -1,13 +1,13 @@
-"""What the page says for a screen reader and the phone's own voice: the board's announcements in both languages, and the voice's requests.
+"""What the page says for a screen reader and the phone's own voice: the board's announcements in every language, and the voice's requests.
 
 A :class:`PageVoice` hears every session state (before the page state is built from it) with an
 announcer per language (firmware.voice.announcer), and keeps the latest announcement: the page
-state's ``said`` (``{"n", "text", "text_fr", "kinds"}``, ``n`` counting them), which the page puts
+state's ``said`` (``{"n", "text": {language: text}, "kinds"}``, ``n`` counting them), which the page puts
 in its aria-live region and, if asked, says with the Web Speech API. ``request`` answers the
 page's "repeat", "describe" and "clocks" in its language, and hands them to the board's own
 voice too when it has one (``[voice]``; which then speaks the page's language if its ``language``
 is "page"). ``announce`` answers the same requests made at the board (its ``speak`` and
-``describe`` buttons): a new announcement in both languages, for every page open.
+``describe`` buttons): a new announcement in every language, for every page open.
 """
 from __future__ import annotations
 
@@ -39,8 +39,8 @@ class PageVoice:
         if said:
             self.count += 1
             first = next(iter(said.values()))
-            self.latest = {"n": self.count, "text": said["en"].text if "en" in said else "",
-                           "text_fr": said["fr"].text if "fr" in said else "", "kinds": list(first.kinds)}
+            self.latest = {"n": self.count, "text": {lang: said[lang].text if lang in said else "" for lang in LANGS},
+                           "kinds": list(first.kinds)}
 
     def said(self) -> dict[str, Any] | None:
         """The page state's ``said``: the latest announcement (None before the first)."""
@@ -65,12 +65,12 @@ class PageVoice:
 
     def announce(self, what: str, now: float) -> None:
         """A request made at the board (a button: "repeat" or "describe"): the page state's next
-        ``said``, in both languages, which every page open puts in its live region (and says
+        ``said``, in every language, which every page open puts in its live region (and says
         with the phone's voice if asked); the board's voice says it too when it has one."""
         said = {lang: self._answer(announcer, what, now) for lang, announcer in self.announcers.items()}
         self.count += 1
-        self.latest = {"n": self.count, "text": said["en"].text, "text_fr": said["fr"].text,
-                       "kinds": list(said["en"].kinds)}
+        self.latest = {"n": self.count, "text": {lang: utterance.text for lang, utterance in said.items()},
+                       "kinds": list(next(iter(said.values())).kinds)}
         voice = self.board_voice() if self.board_voice is not None else None
         if voice is not None:
             voice.request(what)

@@ -227,7 +227,7 @@ def check_body(body: Any, spec: Spec) -> dict[str, Any]:
         try:
             values[name] = field.check(body[name])
         except BadRequest as exc:
-            raise BadRequest("bad_field", field=name, problem=exc.text) from None
+            raise BadRequest("bad_field", field=name, problem=exc.message) from None
         except ValueError as exc:   # (a field without words: its English only)
             raise BadRequest("bad_field", field=name, problem=in_english(str(exc))) from None
     return values

@@ -238,6 +238,23 @@ CATALOGUE = Catalogue(
         "put_many": "put the pieces on {where}{how}",
         "setup_steps": "{head}; {steps}",
         "then": "{first}, then {next}",
+        "space_before": " {text}",   # (a part that follows the word before it)
+        "steps": "{steps}",   # (the steps to put the board right, said as a line of their own)
+        "taken_back": "Taken back: {san}",
+        "not_taken": "{action} did not go through: {detail}",
+        "action_resign": "The resignation",
+        "action_abort": "Aborting the game",
+        "action_offer_draw": "The draw offer",
+        "action_accept_draw": "Accepting the draw",
+        "action_decline_draw": "Declining the draw",
+        "action_propose_takeback": "The takeback proposal",
+        "action_accept_takeback": "Accepting the takeback",
+        "action_decline_takeback": "Declining the takeback",
+        "action_claim_victory": "Claiming the win",
+        "action_claim_draw": "Claiming the draw",
+        "cannot_save": "The game cannot be saved: {error}. Play on: the moves are kept and saving is tried again; free some space or call for help.",
+        "board_unresolved": "{detail}",
+        "playing_game": "Playing game {game}.",
         # the other end
         "refused": "{who} refused {move} ({reason}): put the pieces back as shown",
         "other_end": "The other end",

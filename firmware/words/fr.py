@@ -243,6 +243,23 @@ CATALOGUE = Catalogue(
         "put_many": "posez les pièces sur {where}{how}",
         "setup_steps": "{head} ; {steps}",
         "then": "{first}, puis {next}",
+        "space_before": " {text}",   # (a part that follows the word before it)
+        "steps": "{steps}",   # (the steps to put the board right, said as a line of their own)
+        "taken_back": "Coup repris : {san}",
+        "not_taken": "{action} n'a pas abouti{detail}",
+        "action_resign": "L'abandon",
+        "action_abort": "L'annulation de la partie",
+        "action_offer_draw": "La proposition de nulle",
+        "action_accept_draw": "L'acceptation de la nulle",
+        "action_decline_draw": "Le refus de la nulle",
+        "action_propose_takeback": "La demande de reprise",
+        "action_accept_takeback": "L'acceptation de la reprise",
+        "action_decline_takeback": "Le refus de la reprise",
+        "action_claim_victory": "La réclamation de la victoire",
+        "action_claim_draw": "La réclamation de la nulle",
+        "cannot_save": "La partie ne peut pas être enregistrée{error}. Jouez : les coups sont gardés et l'enregistrement est retenté ; libérez de la place ou appelez à l'aide.",
+        "board_unresolved": "Le plateau est resté indéterminé{detail} : remettez les pièces comme indiqué",
+        "playing_game": "Partie {game} en cours.",
         # the other end
         "refused": "{who} a refusé {move} ({reason}) : remettez les pièces comme indiqué",
         "other_end": "L'adversaire en ligne",

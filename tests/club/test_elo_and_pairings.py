@@ -13,6 +13,7 @@ from club_hub.pairings import PairingError, parse_pairings
 from tests.firmware.session_support import Table
 
 from .support import SCHOLAR, read_games, uci_moves
+from tests.said import english
 
 
 def test_the_expected_score_follows_fide_and_counts_at_most_400_points():
@@ -74,7 +75,7 @@ def test_the_game_message_of_a_session_is_what_the_hub_reads(tmp_path):
     table = Table(tmp_path, time_control="180+2", white="Ada", black="Bo")
     table.setup()
     table.play_all(" ".join(SCHOLAR))
-    payload = game_message("5", table.session.snapshot(), 1_764_000_000.25)
+    payload = game_message("5", english(table.session.snapshot()), 1_764_000_000.25)
     game = check_message(payload, "5")
     assert game.moves == tuple(SCHOLAR) and game.result == "1-0" and game.termination == "checkmate"
     assert game.san[-1] == "Qxf7#" and len(game.clocks) == len(SCHOLAR) and game.clocks[0] > 170_000

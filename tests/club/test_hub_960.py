@@ -13,6 +13,7 @@ from tests.firmware.session_support import Table
 
 from .support import read_games, uci_moves
 from firmware.session.game_commands import set_round
+from tests.said import english
 
 MOVES = "g2g3 g7g6 g1f3 d7d6 e1f1 d8d7 d2d3 e8c8".split()   # O-O with the rook staying; O-O-O onto the rook's square
 NUMBER = 323
@@ -28,7 +29,7 @@ def played_960(tmp_path) -> Table:
 def test_a_960_game_from_a_board_is_kept_shown_and_written_with_its_variant_and_start(tmp_path):
     table = played_960(tmp_path)
     hub = Hub(tmp_path / "hub", site="Club")
-    payload = game_message("3", table.session.snapshot(), 1_764_000_000.0)
+    payload = game_message("3", english(table.session.snapshot()), 1_764_000_000.0)
     assert json.loads(payload)["variant"] == "chess960"
     assert hub.receive("3", "game", payload), hub.dropped
     game = hub.boards["3"]
@@ -67,7 +68,7 @@ def test_a_pairing_on_a_960_board_names_the_players_and_the_game_stays_960(tmp_p
     table.setup(start_fen(NUMBER))
     table.play_all(" ".join(MOVES[:4]))
     set_round(table.session, "Cy", "Di", time_control="600+5", round="2")
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["players"] == {"white": "Cy", "black": "Di"} and snap["chess960"]
     assert snap["moves"]["uci"] == MOVES[:4] and table.session.config.game.chess960   # the next game too
     table.play_all(" ".join(MOVES[4:]))

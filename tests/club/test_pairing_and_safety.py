@@ -15,6 +15,7 @@ from tests.firmware.session_support import Table
 
 from .mosquitto import CLUB
 from .support import SCHOLAR, get_text, publisher_for, read_games, start_hub, stop_hub, uci_moves, until
+from tests.said import english
 
 
 async def test_the_hub_names_the_players_and_sets_the_round_on_the_board(broker, tmp_path):
@@ -89,7 +90,7 @@ def test_a_pairing_mid_game_renames_the_players_and_keeps_the_moves(tmp_path):
     table.setup()
     table.play_all("e2e4 e7e5")
     set_round(table.session, "Ada", "Bo", time_control="600+5", round="2")
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["players"] == {"white": "Ada", "black": "Bo"} and snap["moves"]["uci"] == ["e2e4", "e7e5"]
     assert snap["time_control"] == "300"        # the game in progress keeps its clock
     assert table.session.config.game.time_control == "600+5"   # the next game has the round's

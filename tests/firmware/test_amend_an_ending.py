@@ -10,6 +10,7 @@ from firmware.session.game_commands import choose_promotion, correct, resign
 
 from .session_support import Table
 from .test_match import Table as Hands
+from tests.said import english
 
 # g7-g8=Q stalemates the king on a1; after g8=R it has a2: the game goes on; g8=N is a dead position.
 STALEMATE_FEN = "8/6P1/8/8/8/8/8/k1K5 w - - 0 1"
@@ -54,7 +55,7 @@ def test_a_rook_chosen_just_after_the_queen_stalemated_plays_on(tmp_path):
     session.subscribe(seen.append)
     assert session.state().promotion is not None   # the page still offers the choice
     choose_promotion(session, "r", table.t)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["moves"]["uci"] == ["g7g8r"] and snap["moves"]["san"] == ["g8=R"]
     assert not snap["over"] and snap["result"] == "*" and snap["status"] == "Black to move"
     assert seen[-1].outcome is None   # the page hears of it
@@ -84,13 +85,13 @@ def test_the_misread_mating_capture_is_corrected_and_the_game_goes_on(tmp_path):
     session = table.session
     assert [(m.uci(), en) for m, en, _ in session.state().corrections] == [("b7a8q", "bxa8=Q")]
     correct(session, "b7a8q", table.t)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["moves"]["san"] == ["bxa8=Q"] and not snap["over"] and snap["status"] == "Black to move"
     record = session.file.recorder.load()
     assert record.moves == ["b7a8q"] and record.get_outcome() is None and '[Result "*"]' in _pgn(table)
     assert [(m.uci(), en) for m, en, _ in session.state().corrections] == [("b7c8q", "bxc8=Q#")]
     correct(session, "b7c8q", table.t)   # and back: mate again
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["over"] and snap["result"] == "1-0" and snap["status"] == "White wins by checkmate"
     assert session.file.recorder.load().get_outcome().termination is Termination.CHECKMATE
 

@@ -23,6 +23,7 @@ from firmware.session.saving import CORNERS
 from firmware.session.game_commands import resign
 
 from .session_support import Table
+from tests.said import english
 
 ECHIQUIER = Path(sys.executable).with_name("echiquier")
 
@@ -111,7 +112,7 @@ def test_a_failed_save_is_shown_retried_and_the_moves_are_kept(tmp_path, monkeyp
         real_save(record, game, sans)
     monkeypatch.setattr(recorder, "save", save)
     table.play_all("g1f3 b8c6")
-    snap = table.session.snapshot(table.t)
+    snap = english(table.session.snapshot(table.t))
     assert "storage is full" in snap["save_problem"] and "moves are kept" in snap["save_problem"]
     assert all(table.leds.last[s] for s in CORNERS)              # the LEDs say it too
     assert [m.uci() for m in table.session.game.moves] == "e2e4 e7e5 g1f3 b8c6".split()
@@ -121,7 +122,7 @@ def test_a_failed_save_is_shown_retried_and_the_moves_are_kept(tmp_path, monkeyp
     full["on"] = False
     table.wait(31)
     assert json.loads(recorder.current_path.read_text())["moves"] == "e2e4 e7e5 g1f3 b8c6".split()
-    assert table.session.snapshot(table.t)["save_problem"] is None
+    assert english(table.session.snapshot(table.t))["save_problem"] is None
     assert not any(table.leds.last[s] for s in CORNERS)
 
 
@@ -142,15 +143,15 @@ def test_a_new_game_chosen_while_the_disk_is_full_is_saved_once_it_is_not(tmp_pa
         real_save(chosen)
     monkeypatch.setattr(recorder, "save_next", save_next)
     table.session.new_game(white="Carla", black="Dan", time_control="600+10")   # does not raise
-    snap = table.session.snapshot(table.t)
+    snap = english(table.session.snapshot(table.t))
     assert "storage is full" in snap["save_problem"] and snap["players"] == {"white": "Carla", "black": "Dan"}
     assert recorder.current_path.read_text() == finished          # the old file, whole
     full["on"] = False
     table.wait(2)
-    assert table.session.snapshot(table.t)["save_problem"] is None
+    assert english(table.session.snapshot(table.t))["save_problem"] is None
     session = table.new_session()                                  # the power cut
     assert session.restore(table.t)
-    snap = session.snapshot(table.t)
+    snap = english(session.snapshot(table.t))
     assert snap["players"] == {"white": "Carla", "black": "Dan"} and snap["time_control"] == "600+10"
     assert not snap["over"] and not snap["started"]
 
@@ -178,25 +179,25 @@ def test_a_finished_game_not_saved_on_a_full_disk_is_written_before_the_next_gam
     table.play("g1f3")
     if how != "abandoned":
         resign(table.session, BLACK)                     # over, and not saved
-    assert "storage is full" in table.session.snapshot(table.t)["save_problem"]
+    assert "storage is full" in english(table.session.snapshot(table.t))["save_problem"]
     if how in ("page", "abandoned"):
         table.session.new_game(white="Carla", black="Dan", time_control="600+10")
     else:
         table.board.set_occupied(0)                     # the pieces cleared, then set up: the next game
         table.wait(1)
         table.setup()
-    assert "storage is full" in table.session.snapshot(table.t)["save_problem"]
+    assert "storage is full" in english(table.session.snapshot(table.t))["save_problem"]
     assert json.loads(recorder.current_path.read_text())["moves"] == ["e2e4", "e7e5"]   # the old file, whole
     full["on"] = False
     table.wait(31)                                      # tried again, with no input
-    assert table.session.snapshot(table.t)["save_problem"] is None
+    assert english(table.session.snapshot(table.t))["save_problem"] is None
     text = pgn.read_text()
     result = "*" if how == "abandoned" else "1-0"
     assert "2. Nf3" in text and f'[Result "{result}"]' in text and text.rstrip().endswith(result)
     assert ('[Termination "abandoned"]' in text) == (how == "abandoned")
     session = table.new_session()                       # then a power cut: the latest state comes back
     assert session.restore(table.t)
-    snap = session.snapshot(table.t)
+    snap = english(session.snapshot(table.t))
     assert snap["moves"]["uci"] == [] and not snap["over"]
     if how != "board":
         assert snap["players"] == {"white": "Carla", "black": "Dan"} and snap["time_control"] == "600+10"
@@ -209,7 +210,7 @@ def test_a_record_that_cannot_be_written_does_not_crash_the_session(tmp_path):
     table.session.set_names(("\ud83d", "Black"))
     table.setup()
     table.play_all("e2e4 e7e5")   # does not raise
-    assert "UnicodeEncodeError" in table.session.snapshot(table.t)["save_problem"]
+    assert "UnicodeEncodeError" in english(table.session.snapshot(table.t))["save_problem"]
 
 
 # -- no saved state stops the service from starting -------------------------------------------------------
@@ -321,7 +322,7 @@ def test_after_a_cut_the_last_move_can_still_be_corrected(tmp_path, correction, 
     table.lift("e4")
     table.place(correction)
     table.wait(1.0)
-    snap = table.session.snapshot(table.t)
+    snap = english(table.session.snapshot(table.t))
     assert [m.uci() for m in table.session.game.moves] == expected, snap["problems"]
     assert not snap["wrong"] and not snap["problems"]
     assert json.loads(table.session.file.recorder.current_path.read_text())["moves"] == expected

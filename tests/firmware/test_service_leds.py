@@ -14,6 +14,7 @@ from firmware.service import Service
 from firmware.session.state import to_json
 from tests.fakes.fake_neopixel import make_board_module, make_neopixel_module
 from tests.fakes.hands import capture_game
+from tests.said import english
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVES = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6".split()
@@ -52,7 +53,7 @@ async def test_a_failing_show_turns_the_leds_off_and_the_game_goes_on(tmp_path, 
     assert await service.run() == 0
     assert saved_moves(tmp_path / "state") == MOVES  # every move made and saved
     assert isinstance(service.leds, GuardedLedSink) and len(neopixel.instances[0].shown) == 2
-    snap = service.session.snapshot(service.now)
+    snap = english(service.session.snapshot(service.now))
     assert snap["leds_problem"].startswith("LEDs off: showing a frame failed (RuntimeError: NeoPixel support requires")
     assert "hwtest --doctor" in to_json(service.session.state(service.now))["leds_problem"]
 
@@ -62,7 +63,7 @@ async def test_a_missing_led_library_leaves_a_board_that_plays(tmp_path, monkeyp
     service = Service(load_config(neopixel_replay(tmp_path)), notifier=QuietNotifier())
     assert await service.run() == 0
     assert saved_moves(tmp_path / "state") == MOVES
-    problem = service.session.snapshot(service.now)["leds_problem"]
+    problem = english(service.session.snapshot(service.now))["leds_problem"]
     assert problem.startswith("LEDs off: opening the LED chain failed (BackendUnavailableError: cannot import 'neopixel'")
 
 

@@ -11,6 +11,7 @@ from firmware.session.view import feedback_state
 from firmware.referee.feedback import LedStyle
 
 from .session_support import START_OCCUPIED, Table
+from tests.said import english
 
 STYLE = LedStyle()
 SCHOLAR = "e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7"
@@ -23,14 +24,14 @@ def read_pgn(table: Table):
 
 def test_the_game_starts_when_the_pieces_stand_ready(tmp_path):
     table = Table(tmp_path)
-    assert table.session.snapshot()["status"] == "Set up the pieces to start"
+    assert english(table.session.snapshot())["status"] == "Set up the pieces to start"
     table.board.set_occupied(START_OCCUPIED & ~(1 << parse_square("e2")))
     table.wait(0.5)
     assert not table.session.referee.started
     assert table.lit_names(STYLE.fix, blink_on=True) == {"e2"}  # the LEDs show what is missing
     table.place("e2")
     assert table.session.referee.started
-    assert table.session.snapshot()["status"] == "White to move"
+    assert english(table.session.snapshot())["status"] == "White to move"
     assert table.lit == {}
 
 
@@ -38,7 +39,7 @@ def test_a_whole_game_is_recorded_to_pgn_with_its_result(tmp_path):
     table = Table(tmp_path, white="Ada", black="Bob", time_control="300+2")
     table.setup()
     table.play_all(SCHOLAR)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["status"] == "White wins by checkmate" and snap["result"] == "1-0"
     game = read_pgn(table)
     assert [m.uci() for m in game.mainline_moves()] == SCHOLAR.split()
@@ -57,11 +58,11 @@ def test_the_clock_switches_with_each_committed_move(tmp_path):
     white, black = table.session.referee.clocks(table.t).remaining
     assert white == pytest.approx(55_000, abs=600) and black == 60_000
     table.play("e2e4", think=0)
-    clocks = table.session.snapshot()["clocks"]
+    clocks = english(table.session.snapshot())["clocks"]
     assert clocks["running"] == "black"
     used_by_white = 60_000 - clocks["white"]
     table.wait(10)
-    clocks = table.session.snapshot()["clocks"]
+    clocks = english(table.session.snapshot())["clocks"]
     assert 60_000 - clocks["white"] == used_by_white
     assert 49_000 <= clocks["black"] <= 50_000
     assert clocks["black_text"].startswith("0:00:4")
@@ -72,7 +73,7 @@ def test_a_flag_fall_ends_the_game(tmp_path):
     table.setup()
     table.play("e2e4", think=0)
     table.wait(30)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["status"] == "White wins on time"
     assert snap["clocks"]["black"] == 0
     assert read_pgn(table).headers["Termination"] == "time forfeit"
@@ -89,7 +90,7 @@ def test_a_flag_against_a_lone_king_is_a_draw(tmp_path):
     table2 = Table(tmp_path / "2", time_control="5", fen=fen, clock_start="at_once")
     table2.setup(fen)
     table2.wait(10)  # White's flag falls; Black has a bare king: a draw (FIDE 6.9)
-    assert table2.session.snapshot()["status"] == "Draw by timeout vs insufficient material"
+    assert english(table2.session.snapshot())["status"] == "Draw by timeout vs insufficient material"
 
 
 def test_a_per_move_limit_ends_the_game(tmp_path):
@@ -129,7 +130,7 @@ def test_setting_up_after_a_game_starts_the_next_with_colours_swapped(tmp_path):
     assert table.session.game.is_over  # ...the result stays until the next game
     table.wall = table.wall.replace(minute=45)
     table.setup()  # ...and set up again
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["started"] and not snap["over"] and snap["moves"]["uci"] == []
     assert snap["players"] == {"white": "Bob", "black": "Ada"}
     assert table.session.file.record.pgn_name == "2026-11-29_1945_Bob-vs-Ada.pgn" != first
@@ -153,7 +154,7 @@ def test_an_illegal_move_is_shown_on_the_leds_and_not_recorded(tmp_path):
     table.setup()
     table.lift("e2")
     table.place("e5")  # e2-e5 is not a move
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["status"] == "Not a legal move (White to move): put the pawn on e5 back on e2"
     assert set(snap["wrong"]) == {"e2", "e5"}
     assert table.lit_names(STYLE.fix, blink_on=True) == {"e2", "e5"}
@@ -184,14 +185,14 @@ def test_the_last_move_and_check_are_shown(tmp_path):
     table.play_all("e2e4 d7d6 f1b5")
     assert table.lit_names(STYLE.last_move) == {"f1", "b5"}
     assert table.lit_names(STYLE.check) == {"e8"}
-    assert table.session.snapshot()["status"] == "Black to move (check)"
+    assert english(table.session.snapshot())["status"] == "Black to move (check)"
 
 
 def test_the_snapshot_is_plain_json_with_moves_in_both_languages(tmp_path):
     table = Table(tmp_path, time_control="180+2")
     table.setup()
     table.play_all("g1f3 d7d5")
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert json.loads(json.dumps(snap)) == snap
     assert snap["moves"]["san"] == ["Nf3", "d5"] and snap["moves"]["san_fr"] == ["Cf3", "d5"]
     assert snap["fen"].startswith("rnbqkbnr/ppp1pppp/8/3p4/8/5N2/PPPPPPPP/RNBQKB1R w")

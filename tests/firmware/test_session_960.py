@@ -6,6 +6,7 @@ from chess_core import read_game
 from chess_core.chess960 import start_fen
 
 from .session_support import Table
+from tests.said import english
 
 MOVES = "g2g3 g7g6 g1f3 d7d6 e1f1 d8d7 d2d3 e8c8"   # O-O with the rook staying; O-O-O onto the rook's square
 
@@ -14,7 +15,7 @@ def test_a_960_game_is_played_recorded_and_continued_after_a_restart(tmp_path):
     table = Table(tmp_path, variant="chess960", start_position=323)
     table.setup(start_fen(323))
     table.play_all(MOVES)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["moves"]["uci"] == MOVES.split()
     assert snap["moves"]["san"][4] == "O-O" and snap["moves"]["san"][7] == "O-O-O"
     record = table.session.file.recorder.load()
@@ -44,7 +45,7 @@ def test_at_power_on_a_real_board_is_told_to_lift_the_pieces_a_960_start_rearran
     table.config = loads_config(text.replace('sensors = "sim"', 'sensors = "gpio"') + "[leds]\nbrightness = 1.0\n")
     table.session = table.new_session()
     table.setup()                                   # the usual arrangement: the same squares filled
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert not table.session.referee.started
     assert snap["status"] == ("Set up Chess960 position 323 to start: first rank BNRQKRNB, Black's mirrors it; "
                               "lift the lit pieces (a1, c1, f1, h1, a8, c8, f8 and h8) and set each down as the "
@@ -56,10 +57,10 @@ def test_at_power_on_a_real_board_is_told_to_lift_the_pieces_a_960_start_rearran
     for name in ("a1", "c1", "f1", "h1", "a8", "c8", "f8"):
         table.lift(name)
         table.place(name)
-    assert table.session.snapshot()["status"].endswith("lift the lit pieces (h8) and set each down as the first rank says")
+    assert english(table.session.snapshot())["status"].endswith("lift the lit pieces (h8) and set each down as the first rank says")
     table.lift("h8")
     table.place("h8")
-    assert table.session.snapshot()["status"] == "White to move" and table.session.referee.started
+    assert english(table.session.snapshot())["status"] == "White to move" and table.session.referee.started
 
 
 def test_a_960_set_up_from_a_played_board_says_each_next_step(tmp_path):
@@ -68,7 +69,7 @@ def test_a_960_set_up_from_a_played_board_says_each_next_step(tmp_path):
     table.play_all("g2g3 g7g6")
     table.session.new_game(table.t, variant="chess960", start_position=100)
     table.wait(0.5)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["status"] == ("Set up Chess960 position 100 to start: first rank QBBNRNKR, Black's mirrors it; "
                               "take the pieces off g3 and g6, then lift the lit pieces (ranks 1 and 8) and set each "
                               "down as the first rank says, then put the pieces on g2 and g7")
@@ -78,4 +79,4 @@ def test_a_960_set_up_from_a_played_board_says_each_next_step(tmp_path):
                                  "puis posez les pièces sur g2 et g7")
     table.board.set_occupied(0)                     # everything off: where the pieces go
     table.wait(0.5)
-    assert table.session.snapshot()["status"].endswith("; put the pieces on ranks 1, 2, 7 and 8 as the first rank says")
+    assert english(table.session.snapshot())["status"].endswith("; put the pieces on ranks 1, 2, 7 and 8 as the first rank says")

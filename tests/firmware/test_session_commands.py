@@ -10,6 +10,7 @@ from firmware.session.session import SessionError
 from firmware.session.game_commands import accept_draw, claim_draw, correct, decline_draw, offer_draw, pause, resign, resume, takeback, update_settings
 
 from .session_support import Table
+from tests.said import english
 
 STYLE = LedStyle()
 
@@ -19,7 +20,7 @@ def test_resign_from_the_companion(tmp_path):
     table.setup()
     table.play("e2e4")
     resign(table.session, "black")
-    assert table.session.snapshot()["status"] == "White wins by resignation"
+    assert english(table.session.snapshot())["status"] == "White wins by resignation"
     with pytest.raises(SessionError, match="over"):
         resign(table.session, WHITE)
 
@@ -42,7 +43,7 @@ def test_a_draw_offered_and_accepted(tmp_path):
     with pytest.raises(SessionError, match="no draw offer"):
         accept_draw(table.session, "white")
     accept_draw(table.session, "black")
-    assert table.session.snapshot()["status"] == "Draw by agreement"
+    assert english(table.session.snapshot())["status"] == "Draw by agreement"
 
 
 def test_a_draw_offered_and_declined(tmp_path):
@@ -68,7 +69,7 @@ def test_a_draw_claim_must_be_valid(tmp_path):
         claim_draw(table.session)
     table.play_all("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1", think=0.2)
     claim_draw(table.session, move="Ng8")  # the move that repeats the position a third time
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["status"] == "Draw by threefold repetition" and snap["moves"]["san"][-1] == "Ng8"
 
 
@@ -77,7 +78,7 @@ def test_pausing_stops_both_clocks(tmp_path):
     table.setup()
     table.play("e2e4", think=0)
     pause(table.session)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["clocks"]["paused"] and snap["clocks"]["running"] is None
     assert snap["status"] == "Clock paused"
     paused_black = snap["clocks"]["black"]
@@ -85,7 +86,7 @@ def test_pausing_stops_both_clocks(tmp_path):
     assert table.session.snapshot()["clocks"]["black"] == paused_black
     resume(table.session)
     table.wait(2)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["clocks"]["running"] == "black" and not snap["clocks"]["paused"]
     assert snap["clocks"]["black"] == paused_black - 2000
 
@@ -97,10 +98,10 @@ def test_a_move_made_while_the_clock_is_paused_is_held_and_earns_no_increment(tm
     table.setup()
     table.play("e2e4", think=0)
     pause(table.session)
-    paused = table.session.snapshot()["clocks"]
+    paused = english(table.session.snapshot())["clocks"]
     table.play("e7e5", think=0)
     table.wait(10)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert [m.uci() for m in table.session.game.moves] == ["e2e4"]
     assert snap["clocks"]["black"] == paused["black"] and snap["clocks"]["white"] == paused["white"]
     assert snap["move_clocks"] == [65_000]   # the increment of e4 only
@@ -111,14 +112,14 @@ def test_a_move_made_while_the_clock_is_paused_is_held_and_earns_no_increment(tm
     assert snap["problems"] == []   # a held move is no misread
     resume(table.session)
     table.wait(1)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert [m.uci() for m in table.session.game.moves] == ["e2e4"]   # still to be put back first
     assert set(snap["wrong"]) == {"e5", "e7"} and snap["status"] == "Put the pawn on e5 back on e7"
     table.lift("e5")
     table.place("e7")
-    assert table.session.snapshot()["status"] == "Black to move"
+    assert english(table.session.snapshot())["status"] == "Black to move"
     table.play("e7e5", think=2)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert [m.uci() for m in table.session.game.moves] == ["e2e4", "e7e5"]
     assert snap["move_clocks"][-1] < paused["black"] + 5000 and snap["clocks"]["running"] == "white"
 
@@ -131,7 +132,7 @@ def test_a_piece_lifted_while_the_clock_is_paused_and_put_back_is_no_touch_move(
     assert set(table.session.snapshot()["wrong"]) == {"g1"}
     table.place("g1")
     resume(table.session)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["wrong"] == [] and snap["touched"] is None and snap["status"] == "White to move"
     table.play("e2e4")
     assert [m.uci() for m in table.session.game.moves] == ["e2e4"]
@@ -142,13 +143,13 @@ def test_a_takeback_from_the_companion_shows_the_pieces_to_put_back(tmp_path):
     table.setup()
     table.play_all("e2e4 e7e5")
     takeback(table.session)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["status"] == "Take back e5: put the pawn back on e7"
     assert snap["status_fr"] == "Reprenez e5 : remettez le pion en e7"
     assert set(snap["wrong"]) == {"e5", "e7"} and snap["takeback_move"] == "e7e5"
     table.lift("e5")
     table.place("e7")
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["wrong"] == [] and snap["status"] == "Black to move"
     assert table.session.file.recorder.load().moves == ["e2e4"]
 
@@ -177,7 +178,7 @@ def test_touch_move_holds_the_player_to_the_touched_piece(tmp_path):
     table.setup()
     table.lift("g1")
     table.place("g1")
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["touched"] == "g1"
     assert table.lit_names(STYLE.legal) == {"f3", "h3"}
     table.lift("e2")
@@ -195,7 +196,7 @@ def test_a_new_game_from_the_companion_with_its_own_settings(tmp_path):
     table.play_all("e2e4 e7e5")
     first = table.session.file.record
     table.session.new_game(time_control="180+2", white="Cleo", black="Dan")
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["players"] == {"white": "Cleo", "black": "Dan"}
     assert snap["moves"]["uci"] == [] and snap["time_control"] == "180+2"
     assert snap["status"] == "Set up the pieces to start; take the pieces off e4 and e5, then put the pieces on e2 and e7"
@@ -237,10 +238,10 @@ def test_a_takeback_never_undoes_a_flag_a_resignation_or_a_draw(tmp_path):
     table.setup()
     table.play_all("e2e4 e7e5")
     table.wait(10)                                    # White's flag falls
-    assert table.session.snapshot()["status"] == "Black wins on time"
+    assert english(table.session.snapshot())["status"] == "Black wins on time"
     with pytest.raises(SessionError, match="over"):
         takeback(table.session)
-    assert table.session.snapshot()["status"] == "Black wins on time"
+    assert english(table.session.snapshot())["status"] == "Black wins on time"
     assert [m.uci() for m in table.session.game.moves] == ["e2e4", "e7e5"]
 
 
@@ -308,7 +309,7 @@ def test_a_move_recorded_wrong_is_put_right_from_the_page(tmp_path):
 def test_the_state_carries_the_led_and_engine_settings_as_configured(tmp_path):
     table = Table(tmp_path)
     update_settings(table.session, leds={"brightness": 0.25}, engine={"level": 3, "elo": 1500, "move_time": 2.5})
-    settings = table.session.snapshot()["settings"]
+    settings = english(table.session.snapshot())["settings"]
     assert (settings["brightness"], settings["engine_level"], settings["engine_elo"], settings["engine_move_time"]) \
         == (0.25, 3, 1500, 2.5)
 

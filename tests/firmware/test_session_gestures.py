@@ -10,6 +10,7 @@ from firmware.session.state import Phase
 from firmware.session.game_commands import button, choose_promotion
 
 from .session_support import Table
+from tests.said import english
 
 STYLE = LedStyle()
 PROMOTION_FEN = "8/1P5k/8/8/8/8/6p1/K7 w - - 0 1"
@@ -38,7 +39,7 @@ def test_kings_on_the_light_centre_squares_count_down_then_white_wins(tmp_path):
     table.setup()
     table.play_all("g1f3 g8f6")
     _kings_to_centre(table, "d5", "e4", wait=1.0)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert not snap["over"]
     assert snap["gesture"]["result"] == "1-0" and not snap["gesture"]["fired"]
     assert snap["problems"] == []   # a gesture on its way, not a wrong board
@@ -46,7 +47,7 @@ def test_kings_on_the_light_centre_squares_count_down_then_white_wins(tmp_path):
     assert {"d5", "e4"} <= table.lit_names(STYLE.loss, blink_on=True)   # the kings, and the ring filling
     assert "c3" in table.lit_names(STYLE.loss, blink_on=True)
     table.wait(2.2)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["status"] == "White wins by resignation"
     pgn = chess.pgn.read_game(open(table.session.file.recorder.pgn_path(table.session.file.record)))
     assert pgn.headers["Result"] == "1-0"
@@ -65,13 +66,13 @@ def test_a_result_by_gesture_is_taken_back_with_the_kings_home_in_time(tmp_path)
     table.setup()
     table.play_all("g1f3 g8f6")
     _kings_to_centre(table, "d4", "e5", wait=3.5)      # dark squares: 0-1
-    assert table.session.snapshot()["status"] == "Black wins by resignation"
+    assert english(table.session.snapshot())["status"] == "Black wins by resignation"
     assert table.session.snapshot()["gesture"]["fired"]
     table.lift("d4", wait=0.2)
     table.lift("e5", wait=0.2)
     table.place("e1", wait=0.2)
     table.place("e8", wait=0.5)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert not snap["over"] and snap["gesture"] is None
     assert table.session.live and table.session.board_state.phase is Phase.PLAYING   # the game goes on (not left cleared)
     table.play("b1c3")
@@ -91,7 +92,7 @@ def test_a_result_by_gesture_is_final_after_a_few_seconds(tmp_path):
     table.lift("e5", wait=0.2)
     table.place("e1", wait=0.2)
     table.place("e8", wait=0.5)
-    assert table.session.snapshot()["status"] == "Black wins by resignation"
+    assert english(table.session.snapshot())["status"] == "Black wins by resignation"
 
 
 def test_gestures_can_be_switched_off(tmp_path):
@@ -106,7 +107,7 @@ def test_kings_on_a_light_and_a_dark_square_agree_a_draw_over_the_board(tmp_path
     table.setup()
     table.play_all("e2e4 e7e5")
     _kings_to_centre(table, "d4", "d5", wait=2.5)
-    assert table.session.snapshot()["status"] == "Draw by agreement"
+    assert english(table.session.snapshot())["status"] == "Draw by agreement"
 
 
 def test_the_draw_gesture_claims_a_threefold_repetition(tmp_path):
@@ -115,7 +116,7 @@ def test_the_draw_gesture_claims_a_threefold_repetition(tmp_path):
     table.play_all("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8", think=0.2)
     assert table.session.snapshot()["claimable_draws"] == ["threefold repetition"]
     _kings_to_centre(table, "e4", "e5", wait=2.5)
-    assert table.session.snapshot()["status"] == "Draw by threefold repetition"
+    assert english(table.session.snapshot())["status"] == "Draw by threefold repetition"
 
 
 def _promote(tmp_path):
@@ -164,7 +165,7 @@ def test_buttons_do_what_the_gestures_do(tmp_path):
     button(table.session, "draw")
     assert table.session.snapshot()["draw_offer"] == "black"
     button(table.session, "resign_black")
-    assert table.session.snapshot()["status"] == "White wins by resignation"
+    assert english(table.session.snapshot())["status"] == "White wins by resignation"
     with pytest.raises(SessionError, match="no button"):
         button(table.session, "eject")
 

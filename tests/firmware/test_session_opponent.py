@@ -11,6 +11,7 @@ from firmware.referee.feedback import LedStyle
 from firmware.session.game_commands import accept_draw, resign
 
 from .session_support import Table
+from tests.said import english
 
 
 @pytest.fixture(autouse=True)
@@ -75,7 +76,7 @@ async def test_the_opponents_move_is_shown_and_waited_for(tmp_path):
     table.play("e2e4")
     assert opponent.received == ["e2e4"]
     opponent.reply()
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["expected_move"] == "e7e5"
     assert snap["status"] == "Black to move: Black plays e5, make it on the board"
     assert snap["status_fr"] == "Trait aux Noirs : Black joue e5, jouez-le sur l'échiquier"
@@ -98,7 +99,7 @@ async def test_a_wrong_execution_of_the_opponents_move_is_pointed_out(tmp_path):
     opponent.reply()
     table.lift("e7")
     table.place("f6")
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["wrong"] and snap["moves"]["uci"] == ["e2e4"]
     table.lift("f6")
     table.place("e5")
@@ -122,7 +123,7 @@ async def test_a_draw_offered_by_the_opponent_is_accepted_on_the_companion(tmp_p
     assert table.lit_names(STYLE.draw) == {"e1", "e8"}
     accept_draw(table.session, WHITE)
     await table.session.aclose()
-    assert table.session.snapshot()["status"] == "Draw by agreement"
+    assert english(table.session.snapshot())["status"] == "Draw by agreement"
     assert opponent.actions == ["ACCEPT_DRAW"]
 
 
@@ -130,7 +131,7 @@ async def test_the_game_ended_at_the_other_end(tmp_path):
     table, opponent = await _table(tmp_path, {})
     table.play("e2e4")
     opponent.listener.game_over(GameEnd("resign", Outcome(Termination.RESIGNATION, WHITE)))
-    assert table.session.snapshot()["status"] == "White wins by resignation"
+    assert english(table.session.snapshot())["status"] == "White wins by resignation"
     assert table.session.file.recorder.load().is_over
     await table.session.aclose()
 
@@ -153,7 +154,7 @@ async def test_the_other_ends_game_replaces_the_boards_and_the_leds_guide_the_pi
     sync = GameSync(STARTING_FEN, tuple(Move.from_uci(u) for u in ("e2e4", "c7c5")), white=Player("me"), black=Player("them"))
     opponent.listener.game_sync(sync)
     table.wait(0.1)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["moves"]["uci"] == ["e2e4", "c7c5"] and snap["players"] == {"white": "me", "black": "them"}
     assert set(snap["wrong"]) == {"e2", "e4", "c7", "c5"}
     assert snap["status"] == "Set up the game in progress as shown (2 moves played)"   # new to the board
@@ -161,13 +162,13 @@ async def test_the_other_ends_game_replaces_the_boards_and_the_leds_guide_the_pi
     table.place("e4")
     table.lift("c7")
     table.place("c5")
-    assert table.session.snapshot()["status"] == "White to move"
+    assert english(table.session.snapshot())["status"] == "White to move"
     first = table.session.file.record.pgn_name
     opponent.listener.game_sync(GameSync(STARTING_FEN, sync.moves + (Move.from_uci("g1f3"),), white=Player("me"), black=Player("them")))
     assert table.session.file.record.pgn_name == first  # the same game, continued
     opponent.listener.clock_sync(ServerClock(60_000, 55_000, BLACK, table.t))
     table.wait(2)
-    clocks = table.session.snapshot()["clocks"]
+    clocks = english(table.session.snapshot())["clocks"]
     assert clocks["white"] == 60_000 and clocks["black"] == 53_000 and clocks["running"] == "black"
     await table.session.aclose()
 
@@ -182,7 +183,7 @@ async def test_the_opponents_mating_move_is_carried_out_before_the_game_ends(tmp
     opponent.listener.game_over(GameEnd("mate", Outcome(Termination.CHECKMATE, BLACK)))
     assert not table.session.game.is_over  # the mate is not on the board yet
     table.play("d8h4")
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["status"] == "Black wins by checkmate" and snap["moves"]["uci"][-1] == "d8h4"
     assert table.session.file.recorder.load().moves[-1] == "d8h4"
     await table.session.aclose()

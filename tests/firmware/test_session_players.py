@@ -20,6 +20,7 @@ from firmware.session.session import SessionError
 from firmware.session.game_commands import choose_promotion, pause, update_settings
 
 from .session_support import Table
+from tests.said import english
 
 PROMOTING = "k7/4P3/8/8/8/8/8/4K3 w - - 0 1"
 
@@ -65,7 +66,7 @@ class Quiet(Opponent):
 def test_the_snapshot_says_who_plays_the_other_side_and_what_comes_next(tmp_path):
     table = Table(tmp_path, fen=PROMOTING)
     table.setup(PROMOTING)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert json.loads(json.dumps(snap)) == snap
     assert snap["opponent"] == {"kind": "none", "name": None, "sides": [], "text": None, "text_fr": None,
                                 "link": None, "assistance_allowed": True, "takeover": None, "away": None}
@@ -83,12 +84,12 @@ def test_problems_are_words_and_their_times_are_beside_them(tmp_path):
     table.setup()
     table.lift("f1")
     table.place("c4")
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["problems"] == ["Not a legal move (White to move): put the bishop on c4 back on f1"]
     assert snap["problems_fr"] == ["Coup illégal (trait aux Blancs) : remettez le fou de c4 en f1"]
     assert len(snap["problem_times"]) == 1 and snap["problem_times"][0] < table.t
     table.session.new_game()
-    assert table.session.snapshot()["problems"] == []
+    assert english(table.session.snapshot())["problems"] == []
 
 
 def test_the_simple_delay_left_is_in_the_clocks(tmp_path):
@@ -96,7 +97,7 @@ def test_the_simple_delay_left_is_in_the_clocks(tmp_path):
     table.setup()
     started = table.t - 0.5   # the start reading (its clock starts at the reading, not when it settled)
     table.wait(2)
-    clocks = table.session.snapshot()["clocks"]
+    clocks = english(table.session.snapshot())["clocks"]
     assert clocks["white"] == 60_000 and clocks["delay_left"] == 5_000 - round((table.t - started) * 1000)
     table.wait(10)
     assert table.session.snapshot()["clocks"]["delay_left"] == 0
@@ -114,13 +115,13 @@ async def test_a_replaced_opponent_is_no_longer_heard(tmp_path):
     session.new_game(opponent="lichess")   # no token: a stand-in that says so
     await session.wait_idle()
     assert first.stopped and isinstance(session.opponent, NotLoggedIn)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["opponent"]["kind"] == "lichess" and snap["opponent"]["link"]["state"] == "failed"
     assert "lichess login" in snap["opponent"]["link"]["detail"]
     assert snap["opponent"]["assistance_allowed"]   # no online game: the board's game is a local one
     first.listener.link(LinkState.CONNECTED, "too late")
     first.listener.opponent_move(Move.from_uci("e7e5"))
-    assert session.snapshot()["opponent"]["link"]["state"] == "failed" and session.board_state.play.expected_move is None
+    assert english(session.snapshot())["opponent"]["link"]["state"] == "failed" and session.board_state.play.expected_move is None
     await session.aclose()
 
 
@@ -190,7 +191,7 @@ async def test_the_service_starts_with_the_configured_opponent_and_a_replay_too(
                           '[game]\nopponent = "engine"\n[engine]\nside = "white"\n')
     service = Service(config)
     assert isinstance(service.session.opponent, EngineOpponent) and service.session.opponent.sides == {WHITE}
-    assert service.session.snapshot()["opponent"]["kind"] == "engine"
+    assert english(service.session.snapshot())["opponent"]["kind"] == "engine"
     assert Service(config, opponent=None).session.opponent is None
     capture = tmp_path / "game.cap"
     capture.write_text("0 000000000000ffff\n")
@@ -205,7 +206,7 @@ async def test_an_online_clock_is_the_servers_and_pausing_is_refused(tmp_path):
     table.setup()
     session.seat.clock_synced(ServerClock(60_000, 50_000, running=BLACK, at=-1e9))   # stamped on arrival here
     table.wait(2)
-    clocks = session.snapshot()["clocks"]
+    clocks = english(session.snapshot())["clocks"]
     assert (clocks["white"], clocks["black"], clocks["running"]) == (60_000, 48_000, "black")
     with pytest.raises(SessionError, match="server's"):
         pause(session)
@@ -225,7 +226,7 @@ def test_an_engine_on_alternate_sides_changes_colour_with_each_game_and_its_name
     table.setup()
     assert session.referee.started and not session.game.moves
     assert engine.sides == {WHITE} and session.snapshot()["players"] == {"white": "Stockfish", "black": "Ann"}
-    assert session.snapshot()["opponent"]["sides"] == ["white"]
+    assert english(session.snapshot())["opponent"]["sides"] == ["white"]
 
 
 def test_the_default_names_read_in_french_and_a_given_name_as_given(tmp_path):
@@ -233,11 +234,11 @@ def test_the_default_names_read_in_french_and_a_given_name_as_given(tmp_path):
     "Blancs" and "Noirs" in French; the record keeps the sides' English names (the PGN's)."""
     table = Table(tmp_path)
     table.setup()
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["players"] == {"white": "White", "black": "Black"}
     assert snap["players_fr"] == {"white": "Blancs", "black": "Noirs"}
     update_settings(table.session, white="Anna")
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["players_fr"] == {"white": "Anna", "black": "Noirs"}
     assert table.session.file.recorder.load().white == "Anna"
 

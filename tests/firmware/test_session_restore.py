@@ -12,6 +12,7 @@ from firmware.session.session import SessionError
 from firmware.session.game_commands import resign, set_round, takeback
 
 from .session_support import START_OCCUPIED, Table
+from tests.said import english
 
 STYLE = LedStyle()
 
@@ -35,7 +36,7 @@ def test_the_game_continues_after_a_restart_when_the_board_matches(tmp_path):
     pgn_name = table.session.file.record.pgn_name
     table.wait(7)  # Black thinks, then the power goes
     session = restart(table)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["status"] == "Black to move" and snap["moves"]["uci"] == ["e2e4", "e7e5", "g1f3"]
     assert snap["players"] == {"white": "Ada", "black": "Bob"}
     white, black = session.referee.clocks(table.t).remaining
@@ -59,14 +60,14 @@ def test_the_leds_guide_the_pieces_back_when_the_board_differs(tmp_path):
     table.board.lift(parse_square("e4"))
     table.board.place(parse_square("e2"))
     session = restart(table)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert set(snap["wrong"]) == {"g1", "e4", "e2"}
     assert snap["status"] == "Put the pieces back as shown to continue the game"
     assert table.lit_names(STYLE.fix, blink_on=True) == {"g1", "e4", "e2"}
     table.lift("e2")
     table.place("e4")
     table.place("g1")
-    assert session.snapshot()["status"] == "White to move"
+    assert english(session.snapshot())["status"] == "White to move"
     table.play("g1f3")
     assert session.file.recorder.load().moves == ["e2e4", "e7e5", "g1f3"]
 
@@ -91,12 +92,12 @@ def test_a_finished_game_shows_its_result_until_the_next_one(tmp_path):
     table.play_all("e2e4 e7e5")
     resign(table.session, BLACK)
     session = restart(table)
-    assert session.snapshot()["status"] == "White wins by resignation"
+    assert english(session.snapshot())["status"] == "White wins by resignation"
     assert feedback_state(session, table.t).outcome is not None
     table.board.set_occupied(0)
     table.wait(1)
     table.setup()
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["started"] and not snap["over"]
     assert snap["players"] == {"white": "Bob", "black": "Ada"}
 
@@ -145,14 +146,14 @@ def test_a_new_game_chosen_but_not_set_up_waits_for_its_pieces_after_a_restart(t
         resign(table.session, BLACK)
     table.session.new_game(white="Carla", black="Dan", time_control="600+10", rules="casual")
     session = reboot(table)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert not snap["started"] and not snap["over"] and snap["moves"]["uci"] == []
     assert snap["players"] == {"white": "Carla", "black": "Dan"}
     assert (snap["time_control"], snap["rules"]) == ("600+10", "casual")
     table.board.set_occupied(0)          # the pieces of the old game cleared, then set up
     table.wait(1)
     table.setup()
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["started"] and snap["players"] == {"white": "Carla", "black": "Dan"}
     assert session.referee.clocks(table.t).remaining == (600_000, 600_000)
     table.play("d2d4")
@@ -168,7 +169,7 @@ def test_the_latest_choice_of_a_new_game_is_the_one_kept(tmp_path):
     table.session.new_game(white="Carla", black="Dan", time_control="600+10")
     table.session.new_game(white="Eve", black="Finn", time_control="900")
     session = reboot(table)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["players"] == {"white": "Eve", "black": "Finn"} and snap["time_control"] == "900"
     assert not snap["started"] and not snap["over"]
     session.new_game(white="Gus", black="Hal", time_control="60+1")   # chosen again after the restart
@@ -184,7 +185,7 @@ def test_a_club_pairing_waiting_for_its_pieces_survives_a_restart(tmp_path):
     resign(table.session, BLACK)
     set_round(table.session, "Ivy", "Jon", round="3", event="Club night", time_control="900+5")
     session = reboot(table)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["players"] == {"white": "Ivy", "black": "Jon"} and not snap["over"]
     assert (snap["round"], snap["event"], snap["time_control"]) == ("3", "Club night", "900+5")
 
@@ -215,11 +216,11 @@ def test_once_the_chosen_game_begins_nothing_of_the_old_game_or_the_choice_comes
     assert "next_game" not in saved and saved["white"] == "Carla" and saved["pgn_name"] != old_pgn
     assert saved["moves"] == [] and saved["outcome"] is None
     session = reboot(table)              # a cut before its first move: that game, not the old one
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["players"] == {"white": "Carla", "black": "Dan"} and not snap["over"]
     table.play("c2c4")
     session = reboot(table)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["moves"]["uci"] == ["c2c4"] and snap["players"] == {"white": "Carla", "black": "Dan"}
     games = sorted(p.name for p in session.file.recorder.games_dir.iterdir())
     assert len(games) == 2 and old_pgn in games
@@ -233,14 +234,14 @@ async def test_the_opponent_chosen_for_a_new_game_plays_it_after_a_restart(tmp_p
     table.session.new_game(opponent="engine", engine_side="white", engine_level=3, black="Carla")
     try:
         await table.session.wait_idle()
-        assert table.session.snapshot()["opponent"]["sides"] == ["white"]
+        assert english(table.session.snapshot())["opponent"]["sides"] == ["white"]
     finally:
         await table.session.aclose()
     session = reboot(table)
     try:
         await session.start_opponent()
         await session.wait_idle()
-        snap = session.snapshot()
+        snap = english(session.snapshot())
         assert snap["opponent"]["kind"] == "engine" and snap["opponent"]["sides"] == ["white"]
         assert snap["players"]["black"] == "Carla" and snap["players"]["white"].startswith("Stockfish")
         assert session.config.engine.level == 3 and session.config.game.opponent == "engine"
@@ -261,7 +262,7 @@ async def test_two_players_chosen_after_a_game_against_the_engine_play_without_i
         assert session.restore(table.t) and session.opponent is None   # the engine built for [game] is dropped
         await session.start_opponent()
         await session.wait_idle()
-        snap = session.snapshot()
+        snap = english(session.snapshot())
         assert snap["opponent"]["kind"] == "none" and snap["players"] == {"white": "Carla", "black": "Dan"}
     finally:
         await session.aclose()

@@ -20,6 +20,7 @@ from firmware.web.session_backend import SessionBackend
 from firmware.sim.hand import SimHand
 
 from .conftest import ManualClock
+from tests.said import english
 
 
 STOCKFISH = "/usr/games/stockfish"
@@ -308,7 +309,7 @@ def test_page_state_of_a_session_before_any_reading(tmp_path):
 
 def test_problems_come_without_the_journals_time_stamp(table):
     table.move("e2", "e5")
-    assert table.session.snapshot(table.clock.now)["problems"] == table.state()["problems"]
+    assert english(table.session.snapshot(table.clock.now))["problems"] == table.state()["problems"]
     assert not table.state()["problems"][-1][0].isdigit()
 
 

@@ -25,6 +25,7 @@ from tests.firmware.opponents.conftest import client, fake  # noqa: F401 - fixtu
 from tests.firmware.opponents.test_session_lichess import until
 from tests.firmware.session_support import Table
 from tests.firmware.test_session_opponent import ScriptedOpponent
+from tests.said import english
 
 jsonschema = pytest.importorskip("jsonschema")
 Draft202012Validator = jsonschema.Draft202012Validator
@@ -63,7 +64,7 @@ def test_the_schema_is_a_valid_2020_12_schema_of_version_1():
 def test_the_schema_requires_every_key_it_names_and_refuses_others(tmp_path):
     table = Table(tmp_path)
     table.setup()
-    state = served(table.session.snapshot())
+    state = served(english(table.session.snapshot()))
     assert not problems(state)
     assert set(SCHEMA["required"]) == set(SCHEMA["properties"]) == set(state)
     renamed = {("claims" if k == "claimable_draws" else k): v for k, v in state.items()}
@@ -81,7 +82,7 @@ def test_the_schema_requires_every_key_it_names_and_refuses_others(tmp_path):
 def test_a_board_being_set_up_conforms(tmp_path):
     table = Table(tmp_path)
     table.wait(0.5)                     # an empty board: waiting for the pieces
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert not snap["started"] and snap["schema"] == SCHEMA_VERSION
     assert_conforms(snap)
 
@@ -90,15 +91,15 @@ def test_a_game_being_played_with_a_clock_a_lifted_piece_and_an_illegal_board_co
     table = Table(tmp_path, time_control="300+3")
     table.setup()
     table.play_all("e2e4 e7e5 g1f3")
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["clocks"]["running"] == "black" and snap["last_move"] == "g1f3"
     assert_conforms(snap)
     table.lift("b8")
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["lifted"] == ["b8"]
     assert_conforms(snap)
     table.place("b5")                   # not a knight's move
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["wrong"] and snap["problems"] and snap["status"].startswith("Not a legal move")
     assert_conforms(snap)
 
@@ -111,11 +112,11 @@ def test_a_promotion_open_to_a_choice_and_a_game_over_conform(tmp_path):
     assert_conforms(table.session.snapshot())
     table.place("e8")
     table.wait(0.5)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["promotion"] == {"square": "e8", "piece": "q", "color": "white"}
     assert_conforms(snap)
     resign(table.session, "black", table.t)
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["over"] and snap["result"] == "1-0" and snap["termination"] == "resignation"
     assert snap["ending"] == "White wins by resignation" and snap["winner"] == "white"
     assert_conforms(snap)
@@ -129,7 +130,7 @@ async def test_a_game_against_an_opponent_off_the_board_conforms(tmp_path):
     try:
         table.play("e2e4")
         opponent.reply()
-        snap = table.session.snapshot()
+        snap = english(table.session.snapshot())
         assert snap["expected_move"] == "e7e5" and snap["opponent"]["kind"] == "engine"
         assert snap["opponent"]["name"] == "Script" and snap["opponent"]["text"].startswith("Script")
         assert_conforms(snap)
@@ -147,8 +148,8 @@ async def test_an_online_game_conforms(tmp_path, fake, client):  # noqa: F811 - 
         game_id = fake.start_game("Bobby", color=BLACK).id
         await until(lambda: table.session.seat.online_sync is not None and len(table.session.game.moves) == 1)
         fake.chat(game_id, "good luck!")
-        await until(lambda: table.session.snapshot()["online"]["chat"] != [])
-        snap = table.session.snapshot()
+        await until(lambda: english(table.session.snapshot())["online"]["chat"] != [])
+        snap = english(table.session.snapshot())
         assert snap["opponent"]["kind"] == "lichess" and snap["opponent"]["link"]["state"] == "connected"
         assert snap["online"]["orientation"] == "black" and snap["lichess"]["game"] == game_id
         assert snap["online"]["chat"] == [{"user": "Mary", "text": "good luck!"}]

@@ -9,6 +9,7 @@ from chess_core.chess960 import start_fen
 from firmware.opponents.lichess.models import parse_moves, variant_of
 
 from .test_session_lichess import carry_out, online, tables, until  # noqa: F401 (tables: a fixture)
+from tests.said import english
 
 START = start_fen(323)   # bnrqkrnb: the king on e1 between rooks on c1 and f1
 OPENING = ("g2g3", "g7g6", "g1f3", "d7d6")
@@ -32,7 +33,7 @@ async def test_a_lichess_960_game_is_played_on_the_board(tables, tmp_path, fake,
     for uci in OPENING:
         after.push(Move.from_uci(uci))
     table.setup(after.fen())
-    assert session.snapshot()["status"] == "White to move"
+    assert english(session.snapshot())["status"] == "White to move"
     table.lift("e1")          # O-O: the king over its rook, which stays on f1
     table.place("g1")
     await until(lambda: session.board_state.play.expected_move is not None)
@@ -64,7 +65,7 @@ async def test_a_variant_the_board_cannot_play_is_not_joined_and_says_so(tables,
     await table.session.start_opponent(opponent)
     table.setup()
     game = fake.start_game("Bobby", color=WHITE, variant="crazyhouse")
-    await until(lambda: "not playable" in ((table.session.snapshot()["opponent"]["link"] or {}).get("detail") or ""))
-    detail = table.session.snapshot()["opponent"]["link"]["detail"]
+    await until(lambda: "not playable" in ((english(table.session.snapshot())["opponent"]["link"] or {}).get("detail") or ""))
+    detail = english(table.session.snapshot())["opponent"]["link"]["detail"]
     assert detail == f"the Crazyhouse game {game.id} is not playable on this board: play it on lichess.org"
     assert opponent.game is None and table.session.seat.online_sync is None

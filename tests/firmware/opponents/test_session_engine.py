@@ -18,6 +18,7 @@ from firmware.session.game_commands import update_settings
 from tests.firmware.session_support import Table
 
 from .helpers import STOCKFISH
+from tests.said import english
 
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs /usr/games/stockfish")
 
@@ -96,7 +97,7 @@ async def test_the_engine_playing_white_moves_first_on_the_board(tmp_path):
     table.setup()
     try:
         first = await engine_reply(table)
-        snap = table.session.snapshot()
+        snap = english(table.session.snapshot())
         assert snap["expected_move"] == first.uci()
         table.play(first.uci())
         assert table.session.game.moves == [first]
@@ -116,7 +117,7 @@ async def test_a_wrongly_executed_engine_move_is_pointed_out_like_an_illegal_mov
         wrong = next(sq for sq in range(40, 48) if position.piece_at(sq) is None and sq != move.to_square)
         table.lift(square_name(move.from_square))
         table.place(square_name(wrong))
-        snap = table.session.snapshot()
+        snap = english(table.session.snapshot())
         pointed = {square_name(move.from_square), square_name(wrong)}
         assert set(snap["wrong"]) == pointed and snap["status"].startswith("Not a legal move (Black to move): put the ")
         assert snap["status"] == snap["problems"][-1] and snap["notes"] == []   # said once, in the headline
@@ -216,11 +217,11 @@ async def test_a_full_game_against_the_configured_engine_on_the_simulated_board(
     closing.append(table.session)
     await table.session.start_opponent(opponent)
     table.setup()
-    assert table.session.snapshot()["opponent"]["sides"] == ["white"]
+    assert english(table.session.snapshot())["opponent"]["sides"] == ["white"]
     await play_out(table, {WHITE}, random.Random(11))
     game = table.session.game
     assert game.outcome is not None and game.outcome.termination is not None
-    snap = table.session.snapshot()
+    snap = english(table.session.snapshot())
     assert snap["players"]["white"].startswith("Stockfish") and snap["players"]["black"] == "Bob"
     saved = table.session.file.recorder.load()
     assert saved.is_over and saved.moves == [m.uci() for m in game.moves] and saved.white.startswith("Stockfish")
@@ -237,7 +238,7 @@ async def test_the_computer_takes_over_mid_game_and_the_pgn_says_so(tmp_path, cl
         table.play(random_move(table, rng).uci())
     session.seat.takeovers.take_over("black")
     session.opponent.set_level(LEVEL)   # the same game every time
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["players"]["black"] == "Bob (Stockfish from move 4)"   # its executable's name, until it speaks
     assert snap["opponent"]["kind"] == "engine" and snap["opponent"]["sides"] == ["black"]
     assert snap["opponent"]["takeover"] == {"black": {"player": "Bob", "engine": "Stockfish", "from_move": 4,
@@ -246,12 +247,12 @@ async def test_the_computer_takes_over_mid_game_and_the_pgn_says_so(tmp_path, cl
         session.seat.takeovers.take_over("black")
     await play_out(table, {BLACK}, rng, max_plies=12)
     name = said_name()            # connected: its own name everywhere
-    assert session.snapshot()["opponent"]["takeover"]["black"]["tag"] == f"Bob ({name} from move 4)"
+    assert english(session.snapshot())["opponent"]["takeover"]["black"]["tag"] == f"Bob ({name} from move 4)"
     sans = session.game.san_moves()   # Black's 4th move is the engine's first
     assert f'[Black "Bob ({name} from move 4)"]' in pgn_of(table)
     assert f"4. {sans[6]} {sans[7]} {{ {name} plays Black from here }}" in pgn_of(table).replace("\n", " ")
     session.seat.takeovers.take_over("white")   # both players left: the engine plays on alone
-    assert session.snapshot()["opponent"]["sides"] == ["white", "black"]
+    assert english(session.snapshot())["opponent"]["sides"] == ["white", "black"]
     await play_out(table, {WHITE, BLACK}, rng, max_plies=30)
     text = pgn_of(table).replace("\n", " ")   # (a comment may wrap)
     assert f'[White "Alice ({name} from move 7)"]' in text and f"{{ {name} plays White from here }}" in text
@@ -259,7 +260,7 @@ async def test_the_computer_takes_over_mid_game_and_the_pgn_says_so(tmp_path, cl
     assert len(session.game.moves) == 30
     session.new_game()
     await session.wait_idle()
-    assert session.opponent is None and session.snapshot()["opponent"]["takeover"] is None
+    assert session.opponent is None and english(session.snapshot())["opponent"]["takeover"] is None
     assert set(session.board_state.names) == {"Alice", "Bob"}
 
 
@@ -277,13 +278,13 @@ async def test_a_new_game_chooses_the_engine_its_side_and_level_and_back_to_none
     assert session.opponent.sides == {WHITE} and session.opponent.level.skill == 2
     table.setup()
     first = await engine_reply(table)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["expected_move"] == first.uci() and snap["settings"]["opponent"] == "engine"
     assert snap["players"]["black"] == "Bob" and snap["players"]["white"].startswith("Stockfish")
     table.play(first.uci())
     session.new_game(opponent="none", white="Ann", black="Bob")
     await session.wait_idle()
-    assert session.opponent is None and session.snapshot()["opponent"]["kind"] == "none"
+    assert session.opponent is None and english(session.snapshot())["opponent"]["kind"] == "none"
     assert session.config.game.opponent == "none"
 
 
@@ -310,7 +311,7 @@ async def test_the_engine_is_told_the_clock(tmp_path, closing):
     assert opponent.times() is None   # no game yet
     table.setup()
     times = opponent.times()
-    clocks = table.session.snapshot()["clocks"]
+    clocks = english(table.session.snapshot())["clocks"]
     assert (times.wtime, times.btime) == (clocks["white"], clocks["black"]) == (5_400_000 - 500, 5_400_000)
     assert (times.winc, times.binc, times.movestogo) == (30_000, 30_000, 40)
 

@@ -11,6 +11,7 @@ from firmware.session.game_commands import button
 
 from .helpers import STOCKFISH
 from .test_session_engine import FAST, closing, configured_table, engine_reply, pgn_of, said_name  # noqa: F401
+from tests.said import english
 
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs /usr/games/stockfish")
 
@@ -25,7 +26,7 @@ async def test_the_player_takes_their_side_back_and_plays_on(tmp_path, closing):
     reply = await engine_reply(table)       # the computer's move for Bob, shown on the LEDs...
     assert session.snapshot()["players"]["black"] == f"Bob ({said_name()} from move 1)"   # the engine's own name
     session.seat.takeovers.give_back("black")              # ...but Bob is back before it is carried out
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["players"]["black"] == "Bob" and snap["opponent"]["takeover"] is None
     assert snap["expected_move"] is None and snap["opponent"]["sides"] == []
     own = "c7c5" if reply.uci() != "c7c5" else "e7e5"
@@ -58,7 +59,7 @@ async def test_a_take_over_survives_a_restart(tmp_path, closing):  # noqa: F811
     assert restarted.restore(table.t)
     table.session = restarted
     await restarted.start_opponent()
-    snap = restarted.snapshot()
+    snap = english(restarted.snapshot())
     assert snap["players"]["black"] == f"Bob ({said_name()} from move 1)"
     assert snap["opponent"]["takeover"]["black"]["player"] == "Bob" and snap["opponent"]["sides"] == ["black"]
     table.play("c2c4")

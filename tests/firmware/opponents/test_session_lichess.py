@@ -21,6 +21,7 @@ from tests.firmware.session_support import Table
 from .conftest import BOARD_TOKEN
 
 from .test_session_engine import random_move
+from tests.said import english
 
 
 async def until(condition, timeout: float = 10.0) -> None:
@@ -112,7 +113,7 @@ def carry_out(table: Table, *moves: str) -> None:
 async def test_a_game_joined_in_progress_is_set_up_on_the_board_first(tables, tmp_path, fake, client):
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE, moves=CASTLED)
     session = table.session
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["moves"]["uci"] == list(CASTLED) and snap["players"] == {"white": "Bobby", "black": "Mary"}
     assert snap["status"] == "Set up the game in progress as shown (4 moves played)"
     guided = {"e2", "e4", "c7", "c5", "g1", "f3", "d7", "d6"}
@@ -126,7 +127,7 @@ async def test_a_game_joined_in_progress_is_set_up_on_the_board_first(tables, tm
     games = list((tmp_path / "state" / "games").iterdir())
     assert games == [session.file.recorder.pgn_path(session.file.record)]   # not the empty local game it replaced
     carry_out(table, *CASTLED)
-    assert session.snapshot()["status"] == "White to move" and not session.snapshot()["wrong"]
+    assert english(session.snapshot())["status"] == "White to move" and not english(session.snapshot())["wrong"]
     table.play("b1c3")
     await until(lambda: len(fake.games[game_id].moves) >= 5)
     assert fake.games[game_id].moves[4] == "b1c3"
@@ -138,7 +139,7 @@ async def test_the_clocks_shown_are_the_servers_counted_down_here_and_no_flag_fa
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE, limit_ms=300_000,
                                             increment_ms=3_000)
     session = table.session
-    clocks = session.snapshot()["clocks"]
+    clocks = english(session.snapshot())["clocks"]
     assert (clocks["white"], clocks["black"], clocks["running"]) == (300_000, 300_000, None)
     assert session.snapshot()["time_control"] == "300+3" and not session.referee.time_control.timed
     table.play("e2e4")
@@ -146,7 +147,7 @@ async def test_the_clocks_shown_are_the_servers_counted_down_here_and_no_flag_fa
     table.play(session.board_state.play.expected_move.uci())
     await until(lambda: session.seat.server_clock.running == WHITE)
     server, heard = opponent.game.state, session.seat.server_clock.at   # when the session heard it
-    clocks = session.snapshot()["clocks"]
+    clocks = english(session.snapshot())["clocks"]
     assert (clocks["black"], clocks["running"]) == (server.btime, "white")
     assert clocks["white"] == server.wtime - round((table.t - heard) * 1000)
     table.wait(3)
@@ -154,7 +155,7 @@ async def test_the_clocks_shown_are_the_servers_counted_down_here_and_no_flag_fa
     assert session.snapshot()["clocks"]["black"] == server.btime
     session.seat.clock_synced(ServerClock(800, 200_000, running=WHITE, at=0.0))   # nearly out of time
     table.wait(5)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["clocks"]["white"] == 0 and not session.game.is_over   # the server decides the flag
     assert table.lit_names(STYLE.low_time) == {"e1"}
     with pytest.raises(SessionError, match="server's"):
@@ -177,12 +178,12 @@ async def test_a_takeback_offered_by_the_opponent_is_accepted_and_the_board_guid
     accept_takeback(session)
     await until(lambda: len(session.game.moves) == 1)
     assert fake.games[game_id].moves == ["e2e4"]
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["moves"]["uci"] == ["e2e4"] and snap["takeback_offer"] is None
     assert set(snap["wrong"]) == {reply[:2], reply[2:4]}
     table.lift(reply[2:4])
     table.place(reply[:2])
-    assert session.snapshot()["status"] == "Black to move" and not session.snapshot()["wrong"]
+    assert english(session.snapshot())["status"] == "Black to move" and not english(session.snapshot())["wrong"]
     fake.opponent_move(game_id, "g8f6")
     await until(lambda: session.board_state.play.expected_move is not None)
     table.play("g8f6")
@@ -195,7 +196,7 @@ async def test_a_move_refused_by_the_server_is_undone_like_an_illegal_move(table
     fake.add_fault("POST", r"/move/", status=400, body={"error": "Piece on e2 cannot move to e4"})
     table.play("e2e4")
     await until(lambda: not session.game.moves)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert set(snap["wrong"]) == {"e2", "e4"} and table.lit_names(STYLE.fix, blink_on=True) == {"e2", "e4"}
     assert snap["status"] == "Take back e4: put the pawn back on e2"   # (in the player's words, issue 11.4)
     assert snap["problems"][-1] == "Lichess refused e4 (Piece on e2 cannot move to e4): put the pieces back as shown"
@@ -205,7 +206,7 @@ async def test_a_move_refused_by_the_server_is_undone_like_an_illegal_move(table
     assert len(snap["problem_times"]) == len(snap["problems"])
     table.lift("e4")
     table.place("e2")
-    assert session.snapshot()["status"] == "White to move"
+    assert english(session.snapshot())["status"] == "White to move"
     table.play("d2d4")
     await until(lambda: fake.games[game_id].moves[:1] == ["d2d4"])
 
@@ -237,10 +238,10 @@ async def test_no_assistance_in_an_online_game(tables, tmp_path, fake, client):
     with pytest.raises(SessionError, match="Lichess game is in progress"):
         session.seat.lichess.logout()
     fake.opponent_gone(game_id, claim_in=20)
-    await until(lambda: session.snapshot()["opponent"]["away"] is not None)
-    assert session.snapshot()["opponent"]["away"] == {"claim_win_in_seconds": 20}
+    await until(lambda: english(session.snapshot())["opponent"]["away"] is not None)
+    assert english(session.snapshot())["opponent"]["away"] == {"claim_win_in_seconds": 20}
     fake.opponent_gone(game_id, gone=False)
-    await until(lambda: session.snapshot()["opponent"]["away"] is None)
+    await until(lambda: english(session.snapshot())["opponent"]["away"] is None)
 
 
 async def test_logging_in_keeps_the_token_privately_and_plays_on_lichess(tables, tmp_path, fake, caplog):
@@ -256,8 +257,8 @@ async def test_logging_in_keeps_the_token_privately_and_plays_on_lichess(tables,
     assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_text().strip() == BOARD_TOKEN
     await session.wait_idle()
     table.setup()
-    await until(lambda: session.snapshot()["lichess"]["account"] == "bobby" and session.snapshot()["opponent"]["link"]["state"] == "connected")
-    snap = session.snapshot()
+    await until(lambda: english(session.snapshot())["lichess"]["account"] == "bobby" and english(session.snapshot())["opponent"]["link"]["state"] == "connected")
+    snap = english(session.snapshot())
     assert snap["opponent"]["kind"] == "lichess" and snap["settings"]["opponent"] == "lichess"
     assert snap["lichess"]["logged_in"] and snap["opponent"]["link"]["state"] == "connected"
     fake.start_game("Bobby", color=BLACK, script=("f2f3",))   # Mary opens at once; the board plays Black
@@ -269,7 +270,7 @@ async def test_logging_in_keeps_the_token_privately_and_plays_on_lichess(tables,
     await until(lambda: session.seat.online_sync is not None and all(g.status != "started" for g in fake.games.values()))
     session.seat.lichess.logout()
     await session.wait_idle()
-    assert not path.exists() and session.opponent is None and not session.snapshot()["lichess"]["logged_in"]
+    assert not path.exists() and session.opponent is None and not english(session.snapshot())["lichess"]["logged_in"]
     assert BOARD_TOKEN not in caplog.text
 
 
@@ -311,7 +312,7 @@ async def test_a_revoked_token_ends_the_link_instead_of_rebuilding_the_board(tab
     session = table.session
     fake.add_fault("POST", r"/move/", status=status, body={"error": "No such token"}, count=10)
     table.play("e2e4")
-    await until(lambda: (session.snapshot()["opponent"]["link"] or {}).get("state") == "failed")
+    await until(lambda: (english(session.snapshot())["opponent"]["link"] or {}).get("state") == "failed")
     assert session.seat.link_detail == "Lichess refused the token: log in again"
     assert "Lichess refused the token: log in again" in caplog.text
     assert [m.uci() for m in session.game.moves] == ["e2e4"]       # not taken back as a refused move
@@ -325,4 +326,4 @@ async def test_a_revoked_token_on_an_action_says_so(tables, tmp_path, fake, clie
     fake.add_fault("POST", r"/resign", status=401, body={"error": "No such token"})
     with pytest.raises(Exception, match="Lichess refused the token: log in again"):
         await opponent.game.act(__import__("firmware.opponents.base", fromlist=["Action"]).Action.RESIGN)
-    assert table.session.snapshot()["opponent"]["link"]["state"] == "failed"
+    assert english(table.session.snapshot())["opponent"]["link"]["state"] == "failed"

@@ -9,6 +9,7 @@ from firmware.opponents.lichess.opponent import LichessOpponent
 from firmware.session.game_commands import offer_draw, takeback
 
 from .test_session_lichess import carry_out, online, tables, until  # noqa: F401 - tables is a fixture
+from tests.said import english
 
 
 async def test_an_online_game_cut_by_a_restart_takes_the_end_it_had_meanwhile(tables, tmp_path, fake, client):
@@ -58,11 +59,11 @@ async def test_a_takeback_before_the_remote_move_is_carried_out_clears_it(tables
     takeback(session)                        # proposed to Lichess, which the fake accepts
     await until(lambda: fake.games[game_id].moves == [])
     await until(lambda: session.board_state.play.expected_move is None and not session.game.moves)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["expected_move"] is None
     assert set(snap["wrong"]) == {"e2", "e4"}   # only the board's own move to put back
     carry_out(table, "e4e2")
-    assert session.snapshot()["status"] == "White to move" and not session.snapshot()["wrong"]
+    assert english(session.snapshot())["status"] == "White to move" and not english(session.snapshot())["wrong"]
     table.play("d2d4")
     await until(lambda: fake.games[game_id].moves == ["d2d4"])
     fake.opponent_move(game_id, "d7d5")
@@ -87,7 +88,7 @@ async def test_the_opponents_takeback_of_a_move_not_yet_carried_out_clears_it(ta
     accept_takeback(session)
     await until(lambda: fake.games[game_id].moves == ["e2e4"])
     await until(lambda: session.board_state.play.expected_move is None)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["expected_move"] is None and snap["wrong"] == [] and snap["status"] == "Black to move"
     fake.opponent_move(game_id, "c7c5")
     await until(lambda: session.board_state.play.expected_move is not None)
@@ -107,7 +108,7 @@ async def test_a_new_online_game_asks_to_set_up_the_new_game(tables, tmp_path, f
     await until(lambda: session.game.is_over)
     fake.start_game("Bobby", color=WHITE)
     await until(lambda: session.seat.online_sync is not None and session.seat.online_sync.game_id != game_id)
-    assert session.snapshot()["status"] == "Set up the new game as shown"
+    assert english(session.snapshot())["status"] == "Set up the new game as shown"
 
 
 async def test_the_clocks_wait_until_both_sides_have_moved_as_on_lichess(tables, tmp_path, fake, client):
@@ -120,7 +121,7 @@ async def test_the_clocks_wait_until_both_sides_have_moved_as_on_lichess(tables,
     await until(lambda: fake.games[game_id].moves == ["e2e4"] and session.seat.server_clock is not None
                 and opponent.game.state is not None and opponent.game.state.plies() == 1)
     table.wait(5)
-    clocks = session.snapshot()["clocks"]
+    clocks = english(session.snapshot())["clocks"]
     assert (clocks["white"], clocks["black"], clocks["running"]) == (300_000, 300_000, None)
     fake.opponent_move(game_id, "e7e5")
     await until(lambda: session.board_state.play.expected_move is not None)
@@ -164,7 +165,7 @@ async def test_a_correspondence_game_shows_no_clock(tables, tmp_path, fake, clie
     await until(lambda: session.board_state.play.expected_move is not None)
     table.play(session.board_state.play.expected_move.uci())
     await until(lambda: opponent.game.state is not None and opponent.game.state.plies() == 2)
-    snap = session.snapshot()
+    snap = english(session.snapshot())
     assert snap["time_control"] == "1/259200"
     assert (snap["clocks"]["white"], snap["clocks"]["black"]) == (None, None)   # no clock, as the page shows it
 
@@ -177,7 +178,7 @@ async def test_a_flag_over_there_ends_the_game_on_the_board(tables, tmp_path, fa
     table.play(session.board_state.play.expected_move.uci())
     fake.end_game(game_id, "outoftime", WHITE)
     await until(lambda: session.game.is_over)
-    assert session.snapshot()["status"] == "White wins on time"
+    assert english(session.snapshot())["status"] == "White wins on time"
 
 
 async def test_a_game_aborted_at_the_other_end_is_told_on_the_page(tables, tmp_path, fake, client):
