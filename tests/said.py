@@ -20,3 +20,8 @@ def said(data: Any, lang: str = "en") -> Any:
 def english(data: Any) -> Any:
     """``data`` with each message in English (the assertions' language)."""
     return said(data, "en")
+
+
+def french(data: Any) -> Any:
+    """``data`` with each message in French (the rule texts' language)."""
+    return said(data, "fr")

@@ -1,7 +1,7 @@
 """The words and checks of the session's commands: their error, the settings that may change, colours and sides."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from chess_core import Game, Move, Outcome
 from chess_core.clock import ClockError

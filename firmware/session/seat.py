@@ -40,6 +40,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+# A decision the opponent could not carry to the other end, as the page says it (firmware.words).
+ACTION_WORDS = {Action.RESIGN: "action_resign", Action.ABORT: "action_abort", Action.OFFER_DRAW: "action_offer_draw",
+                Action.ACCEPT_DRAW: "action_accept_draw", Action.DECLINE_DRAW: "action_decline_draw",
+                Action.PROPOSE_TAKEBACK: "action_propose_takeback", Action.ACCEPT_TAKEBACK: "action_accept_takeback",
+                Action.DECLINE_TAKEBACK: "action_decline_takeback", Action.CLAIM_VICTORY: "action_claim_victory",
+                Action.CLAIM_DRAW: "action_claim_draw"}
+
+
 class _Listener(OpponentListener):
     """What one opponent tells the seat, heard only while that opponent is the seat's."""
 
@@ -375,7 +383,7 @@ class OpponentSeat:
             self.session.door.post(News(self._not_taken, (action, str(exc))))
 
     def _not_taken(self, action: Action, detail: str) -> None:
-        said = Message.of("not_taken", action=Message.of(f"action_{action.name.lower()}"), detail=English(detail))
+        said = Message.of("not_taken", action=Message.of(ACTION_WORDS[action]), detail=English(detail))
         play = self.session.board_state.play.with_problem(self.session.clock(), said)
         self.session.carry_out([Keep(play=play), Publish()], self.session.clock())
 

@@ -58,7 +58,6 @@ from firmware.referee.match import Match, MatchConfig, MatchEvent
 from firmware.referee.orders import Order, SetRules
 from firmware.referee.referee import Referee, RefereeEvent, Tick
 from firmware.session.amends import ended_by_last_move
-from firmware.session.app_link import AppLink
 from firmware.session.board_state import BoardState
 from firmware.session.coach import Coach
 from firmware.session.door import AtOnce, Door, through_the_door

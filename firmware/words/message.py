@@ -17,6 +17,7 @@ from typing import Any, Callable, Union
 from chess_core.notation import LETTERS
 
 from .catalogue import Catalogue
+from .catalogues import CATALOGUES
 
 __all__ = ["Message", "Side", "SidePlayed", "Piece", "San", "Ended", "VoidStatus", "And", "Lower", "Then",
            "Steps", "English", "Value", "render", "to_json", "message_json", "from_json", "with_texts", "catalogue_json", "catalogue_for", "san_in"]
@@ -125,7 +126,6 @@ Value = Union[str, int, Message, Side, SidePlayed, Piece, San, Ended, VoidStatus
 
 def catalogue_for(lang: str) -> tuple[str, Catalogue]:
     """The language a text is said in (English for one without a catalogue) and its catalogue."""
-    from .texts import CATALOGUES   # (texts.py chooses what to say with this module's values)
     lang = lang if lang in CATALOGUES else "en"
     return lang, CATALOGUES[lang]
 

@@ -10,13 +10,9 @@ from __future__ import annotations
 from chess_core import PAWN, Move, Outcome, Position, Termination, san
 from chess_core.squares import SQUARE_NAMES
 
-from .catalogue import Catalogue
 from .message import And, Ended, English, Lower, Message, Piece, San, Side, SidePlayed, Steps, Then, Value, VoidStatus, render
-from .en import CATALOGUE as ENGLISH
-from .fr import CATALOGUE as FRENCH
+from .catalogues import CATALOGUES, ENGLISH, LANGS, catalogue_of
 
-CATALOGUES: dict[str, Catalogue] = {"en": ENGLISH, "fr": FRENCH}
-LANGS = tuple(CATALOGUES)
 
 # The catalogues' sections by language, as the page (GET /api/words) and the session read them.
 PAGE = {lang: c.page for lang, c in CATALOGUES.items()}
@@ -25,15 +21,6 @@ PIECES = {lang: c.pieces for lang, c in CATALOGUES.items()}
 SIDES = {lang: c.sides for lang, c in CATALOGUES.items()}
 
 _FIRST_RANKS = 0xFF000000000000FF
-
-
-def _lang(lang: str) -> str:
-    return lang if lang in CATALOGUES else "en"
-
-
-def catalogue_of(lang: str) -> Catalogue:
-    """The catalogue of ``lang`` (English for a language it does not know)."""
-    return CATALOGUES[_lang(lang)]
 
 
 def prompt(key: str, lang: str = "en", **values: object) -> str:

@@ -83,13 +83,13 @@ def test_a_knight_chosen_just_after_the_stalemate_draws_by_the_dead_position(tmp
 def test_the_misread_mating_capture_is_corrected_and_the_game_goes_on(tmp_path):
     table = _mated_by_the_wrong_capture(tmp_path)
     session = table.session
-    assert [(m.uci(), en) for m, en, _ in session.state().corrections] == [("b7a8q", "bxa8=Q")]
+    assert [(m.uci(), en) for m, en in session.state().corrections] == [("b7a8q", "bxa8=Q")]
     correct(session, "b7a8q", table.t)
     snap = english(session.snapshot())
     assert snap["moves"]["san"] == ["bxa8=Q"] and not snap["over"] and snap["status"] == "Black to move"
     record = session.file.recorder.load()
     assert record.moves == ["b7a8q"] and record.get_outcome() is None and '[Result "*"]' in _pgn(table)
-    assert [(m.uci(), en) for m, en, _ in session.state().corrections] == [("b7c8q", "bxc8=Q#")]
+    assert [(m.uci(), en) for m, en in session.state().corrections] == [("b7c8q", "bxc8=Q#")]
     correct(session, "b7c8q", table.t)   # and back: mate again
     snap = english(session.snapshot())
     assert snap["over"] and snap["result"] == "1-0" and snap["status"] == "White wins by checkmate"

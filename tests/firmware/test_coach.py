@@ -13,6 +13,7 @@ from chess_core import parse_square
 from firmware.config import with_overrides
 from firmware.referee.feedback import LedStyle
 from firmware.session.commands import SessionError
+from firmware.words import Message
 from firmware.session.game_commands import button, takeback
 from tests.firmware.opponents.helpers import fill_the_queue
 from tests.firmware.session_support import Table
@@ -82,8 +83,8 @@ async def test_a_hint_lights_python_chess_best_move_says_it_and_marks_the_pgn(tm
     assert lit(table) == {chess.square_name(expected.from_square): STYLE.hint,
                           chess.square_name(expected.to_square): STYLE.hint}
     state = table.session.state()
-    assert state.notice == f"Hint: {san_en}"
-    assert state.notice_fr is not None and state.notice_fr.startswith("Conseil : ")
+    assert state.notice is not None and state.notice.text("en") == f"Hint: {san_en}"
+    assert state.notice.text("fr").startswith("Conseil : ")
     table.play(expected.uci())                          # the move made: the game's LEDs again
     assert STYLE.hint not in lit(table).values() or table.session.coach.frame is None
     game = await pgn_game(table)
@@ -114,8 +115,8 @@ async def test_a_blunder_shows_for_a_moment_says_the_better_move_and_invites_a_t
     assert shown[chess.square_name(best.from_square)] == STYLE.hint
     assert shown[chess.square_name(best.to_square)] == STYLE.hint
     state = table.session.state()
-    assert state.notice == f"Blunder: {best_san} was best. Take it back?"
-    assert state.notice_fr is not None and state.notice_fr.startswith("Gaffe : ")
+    assert state.notice is not None and state.notice.text("en") == f"Blunder: {best_san} was best. Take it back?"
+    assert state.notice.text("fr").startswith("Gaffe : ")
     table.wait(1.0)
     assert STYLE.blunder in lit(table).values()          # still within the moment
     table.wait(1.5)
@@ -133,7 +134,7 @@ async def test_the_engines_own_move_is_called_best(tmp_path):
     best = oracle_best(["e2e4"])
     table.play(best.uci())
     await table.session.coach.settled()
-    assert table.session.state().notice == "Best move"
+    assert table.session.state().notice == Message.of("coach_best")
     assert lit(table) == {chess.square_name(best.from_square): STYLE.good_move,
                           chess.square_name(best.to_square): STYLE.good_move}
     await table.session.coach.settled()
@@ -176,7 +177,7 @@ async def test_a_judgement_that_comes_after_the_movers_next_move_is_not_shown(tm
     while len(table.session.coach._tasks) > 1:
         await asyncio.sleep(0.01)
     news = table.session.state().notice
-    assert news is not None and news.startswith("Blunder")
+    assert news is not None and news.text("en").startswith("Blunder")
     release.setdefault(1, asyncio.Event()).set()      # 1. f3's judgement, late
     await table.session.coach.settled()
     assert table.session.state().notice == news

@@ -13,7 +13,7 @@ from firmware.commands.replay import game_json, replay
 from firmware.referee.match import Match, MatchConfig
 from firmware.referee.sensor_watch import DEAD_AFTER, SensorFailed, SensorRecovered
 from tests.fakes.hands import capture_game, random_game
-from tests.said import english
+from tests.said import english, french
 
 CONFIG = MatchConfig(exact_dead_positions=False)
 
@@ -161,7 +161,7 @@ def test_the_session_says_it_lights_it_records_it_and_the_doctor_shows_it(tmp_pa
     state = english(table.session.snapshot(table.t))
     assert [m.uci() for m in table.session.game.moves] == ["g1f3", "a7a6", "e2e4"], state["problems"]
     assert any("The sensor under f3 no longer sees its piece" in p for p in state["problems"]), state["problems"]
-    assert any("Le capteur de f3 ne voit plus sa pièce" in p for p in state["problems_fr"]), state["problems_fr"]
+    assert any("Le capteur de f3 ne voit plus sa pièce" in p for p in french(table.session.snapshot(table.t))["problems"]), french(table.session.snapshot(table.t))["problems"]
     assert "f3" in table.lit_names(LedStyle().fix)
     table.wait(5.0)
     assert "f3" not in table.lit_names(LedStyle().fix)   # a moment, not for good

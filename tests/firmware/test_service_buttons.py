@@ -243,7 +243,7 @@ async def test_speak_with_the_page_served_goes_to_its_live_region_and_the_boards
             await b.press("speak")
             said = companion.backend.said()
             assert said["n"] == n + 1 and said["kinds"] == ["repeat"]
-            assert said["text"].startswith("Last move: knight f3") and said["text_fr"].startswith("Dernier coup : cavalier f3")
+            assert said["text"]["en"].startswith("Last move: knight f3") and said["text"]["fr"].startswith("Dernier coup : cavalier f3")
             assert pushed[-1] == said      # the page is sent it (a new state)
             assert heard == []             # no board voice
             b.service.voice = BoardVoice()

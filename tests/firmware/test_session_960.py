@@ -6,7 +6,7 @@ from chess_core import read_game
 from chess_core.chess960 import start_fen
 
 from .session_support import Table
-from tests.said import english
+from tests.said import english, french
 
 MOVES = "g2g3 g7g6 g1f3 d7d6 e1f1 d8d7 d2d3 e8c8"   # O-O with the rook staying; O-O-O onto the rook's square
 
@@ -50,7 +50,7 @@ def test_at_power_on_a_real_board_is_told_to_lift_the_pieces_a_960_start_rearran
     assert snap["status"] == ("Set up Chess960 position 323 to start: first rank BNRQKRNB, Black's mirrors it; "
                               "lift the lit pieces (a1, c1, f1, h1, a8, c8, f8 and h8) and set each down as the "
                               "first rank says")
-    assert snap["status_fr"] == ("Placez la position Chess960 n° 323 pour commencer : première rangée FCTDRTCF, "
+    assert french(table.session.snapshot())["status"] == ("Placez la position Chess960 n° 323 pour commencer : première rangée FCTDRTCF, "
                                  "celle des Noirs en miroir ; soulevez les pièces éclairées (a1, c1, f1, h1, a8, c8, "
                                  "f8 et h8) et reposez chacune comme le dit la première rangée")
     assert table.lit_names() == {"a1", "c1", "f1", "h1", "a8", "c8", "f8", "h8"}
@@ -73,7 +73,7 @@ def test_a_960_set_up_from_a_played_board_says_each_next_step(tmp_path):
     assert snap["status"] == ("Set up Chess960 position 100 to start: first rank QBBNRNKR, Black's mirrors it; "
                               "take the pieces off g3 and g6, then lift the lit pieces (ranks 1 and 8) and set each "
                               "down as the first rank says, then put the pieces on g2 and g7")
-    assert snap["status_fr"] == ("Placez la position Chess960 n° 100 pour commencer : première rangée DFFCTCRT, "
+    assert french(table.session.snapshot())["status"] == ("Placez la position Chess960 n° 100 pour commencer : première rangée DFFCTCRT, "
                                  "celle des Noirs en miroir ; retirez les pièces de g3 et g6, puis soulevez les pièces "
                                  "éclairées (les rangées 1 et 8) et reposez chacune comme le dit la première rangée, "
                                  "puis posez les pièces sur g2 et g7")

@@ -10,7 +10,7 @@ from firmware.session.session import SessionError
 from firmware.session.game_commands import accept_draw, claim_draw, correct, decline_draw, offer_draw, pause, resign, resume, takeback, update_settings
 
 from .session_support import Table
-from tests.said import english
+from tests.said import english, french
 
 STYLE = LedStyle()
 
@@ -107,7 +107,7 @@ def test_a_move_made_while_the_clock_is_paused_is_held_and_earns_no_increment(tm
     assert snap["move_clocks"] == [65_000]   # the increment of e4 only
     assert set(snap["wrong"]) == {"e5", "e7"} and table.lit_names(STYLE.fix) == {"e5", "e7"}
     assert snap["status"] == "Clock paused: put the pawn on e5 back on e7, then resume the clock to play on"
-    assert snap["status_fr"] == ("Pendule arrêtée : remettez le pion de e5 en e7, puis relancez la pendule "
+    assert french(table.session.snapshot())["status"] == ("Pendule arrêtée : remettez le pion de e5 en e7, puis relancez la pendule "
                                  "pour continuer")
     assert snap["problems"] == []   # a held move is no misread
     resume(table.session)
@@ -145,7 +145,7 @@ def test_a_takeback_from_the_companion_shows_the_pieces_to_put_back(tmp_path):
     takeback(table.session)
     snap = english(table.session.snapshot())
     assert snap["status"] == "Take back e5: put the pawn back on e7"
-    assert snap["status_fr"] == "Reprenez e5 : remettez le pion en e7"
+    assert french(table.session.snapshot())["status"] == "Reprenez e5 : remettez le pion en e7"
     assert set(snap["wrong"]) == {"e5", "e7"} and snap["takeback_move"] == "e7e5"
     table.lift("e5")
     table.place("e7")
@@ -200,7 +200,7 @@ def test_a_new_game_from_the_companion_with_its_own_settings(tmp_path):
     assert snap["players"] == {"white": "Cleo", "black": "Dan"}
     assert snap["moves"]["uci"] == [] and snap["time_control"] == "180+2"
     assert snap["status"] == "Set up the pieces to start; take the pieces off e4 and e5, then put the pieces on e2 and e7"
-    assert snap["status_fr"] == ("Placez les pièces pour commencer ; retirez les pièces de e4 et e5, "
+    assert french(table.session.snapshot())["status"] == ("Placez les pièces pour commencer ; retirez les pièces de e4 et e5, "
                                  "puis posez les pièces sur e2 et e7")
     old = (tmp_path / "state" / "games" / first.pgn_name).read_text()
     assert '[Result "*"]' in old and "1. e4 e5 *" in old  # the unfinished game stays as it was
@@ -297,12 +297,12 @@ def test_a_move_recorded_wrong_is_put_right_from_the_page(tmp_path):
     session = table.session
     assert [m.uci() for m in session.game.moves] == ["c2g6"]
     state = session.state()
-    assert [(m.uci(), en, fr) for m, en, fr in state.corrections] == [("c2c8", "Qxc8+", "Dxc8+")]
+    assert [(m.uci(), text) for m, text in state.corrections] == [("c2c8", "Qxc8+")]
     with pytest.raises(SessionError, match="c2c8"):
         correct(session, "c2h7")
     correct(session, "c2c8")
     assert [m.uci() for m in session.game.moves] == ["c2c8"]
-    assert [m.uci() for m, _, _ in session.state().corrections] == ["c2g6"]   # (and back, if that was wrong)
+    assert [m.uci() for m, _ in session.state().corrections] == ["c2g6"]   # (and back, if that was wrong)
     assert session.file.recorder.load().moves == ["c2c8"]
 
 

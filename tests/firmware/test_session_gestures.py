@@ -10,7 +10,7 @@ from firmware.session.state import Phase
 from firmware.session.game_commands import button, choose_promotion
 
 from .session_support import Table
-from tests.said import english
+from tests.said import english, french
 
 STYLE = LedStyle()
 PROMOTION_FEN = "8/1P5k/8/8/8/8/6p1/K7 w - - 0 1"
@@ -187,10 +187,11 @@ def test_a_draw_offered_too_early_by_gesture_is_told_on_the_page_until_the_next_
     table.setup()
     table.play_all("e2e4 e7e5")
     button(table.session, "draw")                  # as the kings' draw gesture does
-    online = to_json(table.session.state(table.t))["online"]
+    online = english(to_json(table.session.state(table.t)))["online"]
     assert online["notice"] == "Draw offers are allowed from move 3 on (this is move 2): play on."
-    assert online["notice_fr"] == "La nulle se propose à partir du coup 3 (c’est le coup 2) : jouez."
+    assert french(to_json(table.session.state(table.t)))["online"]["notice"] == \
+        "La nulle se propose à partir du coup 3 (c’est le coup 2) : jouez."
     assert table.session.snapshot()["draw_offer"] is None
     table.play("g1f3")
-    online = to_json(table.session.state(table.t))["online"]
-    assert online["notice"] is None and online["notice_fr"] is None
+    online = english(to_json(table.session.state(table.t)))["online"]
+    assert online["notice"] is None

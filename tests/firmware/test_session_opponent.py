@@ -11,7 +11,7 @@ from firmware.referee.feedback import LedStyle
 from firmware.session.game_commands import accept_draw, resign
 
 from .session_support import Table
-from tests.said import english
+from tests.said import english, french
 
 
 @pytest.fixture(autouse=True)
@@ -79,7 +79,7 @@ async def test_the_opponents_move_is_shown_and_waited_for(tmp_path):
     snap = english(table.session.snapshot())
     assert snap["expected_move"] == "e7e5"
     assert snap["status"] == "Black to move: Black plays e5, make it on the board"
-    assert snap["status_fr"] == "Trait aux Noirs : Black joue e5, jouez-le sur l'échiquier"
+    assert french(table.session.snapshot())["status"] == "Trait aux Noirs : Black joue e5, jouez-le sur l'échiquier"
     assert table.lit_names(STYLE.opponent, blink_on=True) == {"e7", "e5"}
     table.play("e7e5")
     assert [m.uci() for m in table.session.game.moves] == ["e2e4", "e7e5"]

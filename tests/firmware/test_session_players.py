@@ -20,7 +20,8 @@ from firmware.session.session import SessionError
 from firmware.session.game_commands import choose_promotion, pause, update_settings
 
 from .session_support import Table
-from tests.said import english
+from tests.said import english, french
+from firmware.words import player_name
 
 PROMOTING = "k7/4P3/8/8/8/8/8/4K3 w - - 0 1"
 
@@ -68,7 +69,7 @@ def test_the_snapshot_says_who_plays_the_other_side_and_what_comes_next(tmp_path
     table.setup(PROMOTING)
     snap = english(table.session.snapshot())
     assert json.loads(json.dumps(snap)) == snap
-    assert snap["opponent"] == {"kind": "none", "name": None, "sides": [], "text": None, "text_fr": None,
+    assert snap["opponent"] == {"kind": "none", "name": None, "sides": [], "text": None,
                                 "link": None, "assistance_allowed": True, "takeover": None, "away": None}
     assert snap["next_promotion"] == "q" and snap["takeback_offer"] is None
     assert snap["lichess"] == {"logged_in": False, "account": None, "connected": False, "link": None, "game": None,
@@ -86,7 +87,7 @@ def test_problems_are_words_and_their_times_are_beside_them(tmp_path):
     table.place("c4")
     snap = english(table.session.snapshot())
     assert snap["problems"] == ["Not a legal move (White to move): put the bishop on c4 back on f1"]
-    assert snap["problems_fr"] == ["Coup illégal (trait aux Blancs) : remettez le fou de c4 en f1"]
+    assert french(table.session.snapshot())["problems"] == ["Coup illégal (trait aux Blancs) : remettez le fou de c4 en f1"]
     assert len(snap["problem_times"]) == 1 and snap["problem_times"][0] < table.t
     table.session.new_game()
     assert english(table.session.snapshot())["problems"] == []
@@ -236,11 +237,16 @@ def test_the_default_names_read_in_french_and_a_given_name_as_given(tmp_path):
     table.setup()
     snap = english(table.session.snapshot())
     assert snap["players"] == {"white": "White", "black": "Black"}
-    assert snap["players_fr"] == {"white": "Blancs", "black": "Noirs"}
+    assert players_in(table.session.snapshot(), "fr") == {"white": "Blancs", "black": "Noirs"}
     update_settings(table.session, white="Anna")
     snap = english(table.session.snapshot())
-    assert snap["players_fr"] == {"white": "Anna", "black": "Noirs"}
+    assert players_in(table.session.snapshot(), "fr") == {"white": "Anna", "black": "Noirs"}
     assert table.session.file.recorder.load().white == "Anna"
+
+
+def players_in(snap: dict, lang: str) -> dict:
+    """The players' names as a page in ``lang`` shows them (a side's default name is the side)."""
+    return {side: player_name(snap["players"][side], number, lang) for number, side in enumerate(("white", "black"))}
 
 
 def _second_game(table: Table) -> dict:
@@ -265,20 +271,22 @@ def test_the_sides_nobody_named_keep_their_names_when_colours_alternate(tmp_path
     table = Table(tmp_path)
     snap = _second_game(table)
     assert snap["players"] == {"white": "White", "black": "Black"}
-    assert snap["players_fr"] == {"white": "Blancs", "black": "Noirs"}
+    assert [player_name(snap["players"][side], number, "fr") for number, side in enumerate(("white", "black"))] \
+        == ["Blancs", "Noirs"]
     table.play("e2e4")
     record = table.session.file.recorder.load()
     assert (record.white, record.black) == ("White", "Black")
     listed = GameLibrary(table.session.file.recorder.games_dir).games()
-    assert [(g["white"], g["black"], g["white_fr"], g["black_fr"]) for g in listed] == \
-        [("White", "Black", "Blancs", "Noirs")] * 2
+    assert [(g["white"], g["black"], player_name(g["white"], 0, "fr"), player_name(g["black"], 1, "fr"))
+            for g in listed] == [("White", "Black", "Blancs", "Noirs")] * 2
 
 
 def test_a_named_player_changes_colour_and_the_side_nobody_named_stays_its_colour(tmp_path):
     table = Table(tmp_path, white="Anna")
     snap = _second_game(table)
     assert snap["players"] == {"white": "White", "black": "Anna"}
-    assert snap["players_fr"] == {"white": "Blancs", "black": "Anna"}
+    assert [player_name(snap["players"][side], number, "fr") for number, side in enumerate(("white", "black"))] \
+        == ["Blancs", "Anna"]
 
 
 def test_the_details_of_refusals_read_in_french_too(tmp_path):

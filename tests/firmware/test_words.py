@@ -15,7 +15,7 @@ from firmware import words
 from firmware.referee.feedback import LedStyle
 from firmware.referee.round_rules import draw_offer_refused
 from firmware.words import catalogue as catalogue_module
-from firmware.words import en, fr, texts
+from firmware.words import en, fr, message, texts
 
 CASTLE_READY = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
 EN_PASSANT = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
@@ -37,20 +37,20 @@ def moved(position: Position, *changes: str) -> int:
                                         ("fr", "Déplacez maintenant la tour de h1 en f1 (roque)")])
 def test_castling_half_done_says_to_move_the_rook(lang, text):
     pos = Position(CASTLE_READY)
-    assert words.board_hint(pos, moved(pos, "-e1", "+g1"), lang) == text
+    assert words.board_hint(pos, moved(pos, "-e1", "+g1")).text(lang) == text
 
 
 @pytest.mark.parametrize("lang, text", [("en", "Remove the pawn on f5 (en passant)"),
                                         ("fr", "Retirez le pion de f5 (prise en passant)")])
 def test_en_passant_half_done_says_to_remove_the_victim(lang, text):
     pos = Position(EN_PASSANT)
-    assert words.board_hint(pos, moved(pos, "-e5", "+f6"), lang) == text
+    assert words.board_hint(pos, moved(pos, "-e5", "+f6")).text(lang) == text
 
 
 @pytest.mark.parametrize("lang, text", [("en", "Put the knight back on b8"), ("fr", "Remettez le cavalier en b8")])
 def test_a_piece_missing_is_named_with_its_square(lang, text):
     pos = Position("rnbqkbnr/pppppppp/8/8/8/1P6/P1PPPPPP/RNBQKBNR b KQkq - 0 1")
-    assert words.board_hint(pos, moved(pos, "-b8"), lang) == text
+    assert words.board_hint(pos, moved(pos, "-b8")).text(lang) == text
 
 
 @pytest.mark.parametrize("lang, text", [
@@ -58,17 +58,17 @@ def test_a_piece_missing_is_named_with_its_square(lang, text):
     ("fr", "Trait aux Noirs : Stockfish joue Cf6, jouez-le sur l'échiquier")])
 def test_the_opponents_move_in_san_in_the_chosen_letters(lang, text):
     pos = Position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
-    assert words.opponent_plays(pos, Move.from_uci("g8f6"), "Stockfish", lang) == text
+    assert words.opponent_plays(pos, Move.from_uci("g8f6"), "Stockfish").text(lang) == text
 
 
 def test_the_rule_texts_terms_in_french():
-    assert words.side_to_move(WHITE, "fr", check=True) == "Trait aux Blancs (échec)"
-    assert words.outcome_text(Outcome(Termination.CHECKMATE, BLACK), "fr") == "Les Noirs gagnent par mat"
-    assert words.outcome_text(Outcome(Termination.STALEMATE), "fr") == "Nulle par pat"
-    assert words.outcome_text(Outcome(Termination.RESIGNATION, WHITE), "fr") == "Les Blancs gagnent par abandon"
-    assert words.outcome_text(Outcome(Termination.TIME_FORFEIT, WHITE), "fr") == "Les Blancs gagnent au temps"
-    assert words.takeback_text(Position(), Move.from_uci("g1f3"), "fr") == "Reprenez Cf3 : remettez le cavalier en g1"
-    assert words.takeback_text(Position(), Move.from_uci("g1f3"), "en") == "Take back Nf3: put the knight back on g1"
+    assert words.side_to_move(WHITE, check=True).text("fr") == "Trait aux Blancs (échec)"
+    assert words.outcome_text(Outcome(Termination.CHECKMATE, BLACK)).text("fr") == "Les Noirs gagnent par mat"
+    assert words.outcome_text(Outcome(Termination.STALEMATE)).text("fr") == "Nulle par pat"
+    assert words.outcome_text(Outcome(Termination.RESIGNATION, WHITE)).text("fr") == "Les Blancs gagnent par abandon"
+    assert words.outcome_text(Outcome(Termination.TIME_FORFEIT, WHITE)).text("fr") == "Les Blancs gagnent au temps"
+    assert words.takeback_text(Position(), Move.from_uci("g1f3")).text("fr") == "Reprenez Cf3 : remettez le cavalier en g1"
+    assert words.takeback_text(Position(), Move.from_uci("g1f3")).text("en") == "Take back Nf3: put the knight back on g1"
 
 
 def test_every_page_word_and_led_role_exists_in_both_languages():
@@ -109,7 +109,7 @@ def test_every_prompt_is_filled_in_somewhere():
     """A template no function names is a text no player reads (a key named but missing fails the tests above)."""
     package = Path(texts.__file__).resolve().parents[1]   # firmware/: the words' functions and their callers
     source = "".join(path.read_text(encoding="utf-8") for path in package.rglob("*.py") if path.parent.name != "words"
-                     ) + inspect.getsource(texts)
+                     ) + inspect.getsource(texts) + inspect.getsource(message)
     assert [key for key in en.CATALOGUE.prompts if f'"{key}"' not in source and f"'{key}'" not in source] == []
 
 
@@ -158,7 +158,7 @@ def test_every_refusal_of_the_server_has_its_words_in_english_and_french():
 
 def test_a_refusal_reads_in_each_language():
     from firmware.session import SessionError
-    refused = SessionError("takeover_already", side=lambda lang: words.catalogue_of(lang).sides_played[BLACK])
+    refused = SessionError("takeover_already", side=message.SidePlayed(BLACK))
     assert str(refused) == "the computer already plays Black"
     assert refused.text("fr") == "l'ordinateur joue déjà les Noirs"
     assert words.Refusal("token_not_kept", path="t", reason="abc def").without("abc").text("en") == \
@@ -172,12 +172,12 @@ def test_english_outcomes_read_as_chess_cores():
     for termination in Termination:
         for winner in (None, WHITE, BLACK):
             outcome = Outcome(termination, winner)
-            assert words.outcome_text(outcome, "en") == outcome.describe()
+            assert words.outcome_text(outcome).text("en") == outcome.describe()
 
 
 def test_a_language_it_does_not_know_reads_as_english():
-    assert words.side_to_move(BLACK, "de") == "Black to move"
-    assert words.void_text("aborted", "") == "The game was aborted at the other end: it does not count"
+    assert words.side_to_move(BLACK).text("de") == "Black to move"
+    assert words.void_text("aborted").text("") == "The game was aborted at the other end: it does not count"
     assert words.LANGS == ("en", "fr")
 
 
@@ -185,8 +185,8 @@ def test_a_language_it_does_not_know_reads_as_english():
     ("en", "Draw offers are allowed from move 20 on (this is move 12): play on."),
     ("fr", "La nulle se propose à partir du coup 20 (c’est le coup 12) : jouez.")])
 def test_a_draw_offer_before_the_rounds_move_says_why_in_each_language(lang, text):
-    assert draw_offer_refused(12, 20, lang) == text
-    assert draw_offer_refused(20, 20, lang) is None and draw_offer_refused(3, 1, lang) is None
+    assert draw_offer_refused(12, 20).text(lang) == text
+    assert draw_offer_refused(20, 20) is None and draw_offer_refused(3, 1) is None
 
 
 @pytest.mark.parametrize("status, en_text, fr_text", [
@@ -195,24 +195,24 @@ def test_a_draw_offer_before_the_rounds_move_says_why_in_each_language(lang, tex
     ("noStart", "The game was noStart at the other end: it does not count",
      "La partie a été noStart à l'autre bout : elle ne compte pas")])
 def test_a_game_voided_at_the_other_end(status, en_text, fr_text):
-    assert words.void_text(status, "en") == en_text and words.void_text(status, "fr") == fr_text
+    assert words.void_text(status).text("en") == en_text and words.void_text(status).text("fr") == fr_text
 
 
 def test_an_illegal_board_says_whose_turn_and_what_to_do():
     start = Position()
     knight_gone = start.occupied & ~(1 << sq("g1"))
-    assert words.illegal_text(start, knight_gone, "en") == "Not a legal move (White to move): put the knight back on g1"
-    assert words.illegal_text(start, knight_gone, "fr") == "Coup illégal (trait aux Blancs) : remettez le cavalier en g1"
-    assert words.illegal_text(start, start.occupied, "fr") == "Coup illégal (trait aux Blancs) : remettez les pièces comme indiqué"
+    assert words.illegal_text(start, knight_gone).text("en") == "Not a legal move (White to move): put the knight back on g1"
+    assert words.illegal_text(start, knight_gone).text("fr") == "Coup illégal (trait aux Blancs) : remettez le cavalier en g1"
+    assert words.illegal_text(start, start.occupied).text("fr") == "Coup illégal (trait aux Blancs) : remettez les pièces comme indiqué"
 
 
 def test_a_chess960_set_up_gives_the_first_rank_in_the_chosen_letters():
     position = start_position(0)   # BBQNNRKR
-    assert words.setup_text(position, position.occupied, 0, "en", number=0) == \
+    assert words.setup_text(position, position.occupied, 0, number=0).text("en") == \
         "Set up Chess960 position 0 to start: first rank BBQNNRKR, Black's mirrors it"
-    assert words.setup_text(position, position.occupied, 0, "fr", number=0) == \
+    assert words.setup_text(position, position.occupied, 0, number=0).text("fr") == \
         "Placez la position Chess960 n° 0 pour commencer : première rangée FFDCCTRT, celle des Noirs en miroir"
-    lit = words.setup_text(position, 0, position.occupied & 0xFF, "fr", number=0)
+    lit = words.setup_text(position, 0, position.occupied & 0xFF, number=0).text("fr")
     assert lit.endswith(" ; posez les pièces sur la rangée 1 comme le dit la première rangée")
 
 
@@ -250,24 +250,24 @@ def test_no_two_roles_shown_together_share_a_colour():
      "a1, c1, e1, g1, a2, c2, e2, g2 et 4 autres"),
 ])
 def test_squares_in_a_players_words(squares, en, fr):
-    assert words.squares_text(squares, "en") == en and words.squares_text(squares, "fr") == fr
+    assert words.render(words.squares_text(squares), "en") == en and words.render(words.squares_text(squares), "fr") == fr
 
 
 def test_a_set_up_says_nothing_more_when_nothing_is_lit():
     start = Position()
-    assert words.setup_text(start, 0, 0, "en") == "Set up the pieces to start"
-    assert words.setup_text(start, 0, 0, "fr") == "Placez les pièces pour commencer"
-    assert words.setup_text(start, 0, start.occupied, "en") == \
+    assert words.setup_text(start, 0, 0).text("en") == "Set up the pieces to start"
+    assert words.setup_text(start, 0, 0).text("fr") == "Placez les pièces pour commencer"
+    assert words.setup_text(start, 0, start.occupied).text("en") == \
         "Set up the pieces to start; put the pieces on ranks 1, 2, 7 and 8"
 
 
 def test_a_refused_move_in_san_of_the_chosen_letters():
     knight = Move.from_uci("g1f3")
-    assert words.refused_text("Lichess", knight, "no", "en", Position()) == \
+    assert words.refused_text("Lichess", knight, "no", Position()).text("en") == \
         "Lichess refused Nf3 (no): put the pieces back as shown"
-    assert words.refused_text("Lichess", knight, "no", "fr", Position()) == \
+    assert words.refused_text("Lichess", knight, "no", Position()).text("fr") == \
         "Lichess a refusé Cf3 (no) : remettez les pièces comme indiqué"
-    assert words.refused_text("", knight, "no", "fr") == \
+    assert words.refused_text("", knight, "no").text("fr") == \
         "L'adversaire en ligne a refusé g1f3 (no) : remettez les pièces comme indiqué"
 
 
@@ -280,7 +280,7 @@ def test_a_refused_move_in_san_of_the_chosen_letters():
     ("lichess", None, [], "Online on Lichess.", "En ligne sur Lichess."),
 ])
 def test_who_plays_off_the_board_in_both_languages(kind, name, sides, en, fr):
-    assert words.opponent_line(kind, name, sides, "en") == en and words.opponent_line(kind, name, sides, "fr") == fr
+    assert words.opponent_line(kind, name, sides).text("en") == en and words.opponent_line(kind, name, sides).text("fr") == fr
 
 
 @pytest.mark.parametrize("module", [en, fr, catalogue_module])

@@ -303,7 +303,7 @@ def test_resigning_after_the_end_is_refused(table):
 def test_page_state_of_a_session_before_any_reading(tmp_path):
     from firmware.session.session import Session
     config = parse_config({"board": {"sensors": "sim"}, "storage": {"dir": str(tmp_path)}})
-    state = to_json(Session(config, clock=lambda: 0.0).state())
+    state = english(to_json(Session(config, clock=lambda: 0.0).state()))
     assert state["leds"] == [""] * 64 and state["clocks"]["running"] is None and state["ending"] is None
 
 

@@ -25,6 +25,7 @@ from tests.firmware.opponents.conftest import client, fake  # noqa: F401 - fixtu
 from tests.firmware.opponents.test_session_lichess import until
 from tests.firmware.session_support import Table
 from tests.firmware.test_session_opponent import ScriptedOpponent
+from firmware.words.message import English, Message
 from tests.said import english
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -55,7 +56,7 @@ def assert_conforms(snapshot: dict[str, Any]) -> None:
 
 # -- the schema ------------------------------------------------------------------------------------
 
-def test_the_schema_is_a_valid_2020_12_schema_of_version_1():
+def test_the_schema_is_a_valid_2020_12_schema_of_version_2():
     Draft202012Validator.check_schema(SCHEMA)
     assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert SCHEMA["properties"]["schema"] == {**SCHEMA["properties"]["schema"], "const": SCHEMA_VERSION}
@@ -64,7 +65,7 @@ def test_the_schema_is_a_valid_2020_12_schema_of_version_1():
 def test_the_schema_requires_every_key_it_names_and_refuses_others(tmp_path):
     table = Table(tmp_path)
     table.setup()
-    state = served(english(table.session.snapshot()))
+    state = served(table.session.snapshot())
     assert not problems(state)
     assert set(SCHEMA["required"]) == set(SCHEMA["properties"]) == set(state)
     renamed = {("claims" if k == "claimable_draws" else k): v for k, v in state.items()}
@@ -72,7 +73,7 @@ def test_the_schema_requires_every_key_it_names_and_refuses_others(tmp_path):
     assert any("'claims' was unexpected" in p for p in problems(renamed))
     clocks = {**state, "clocks": {k: v for k, v in state["clocks"].items() if k != "running"}}
     assert any(p.startswith("clocks:") and "'running'" in p for p in problems(clocks))
-    assert problems({**state, "turn": "White"}) and problems({**state, "schema": 2})
+    assert problems({**state, "turn": "White"}) and problems({**state, "schema": 1})
     assert problems({**state, "opponent": {**state["opponent"], "link_detail": None}})
     assert problems({**state, "leds": state["leds"][:63]}) and problems({**state, "last_move": ["e2", "e4"]})
 
@@ -82,7 +83,7 @@ def test_the_schema_requires_every_key_it_names_and_refuses_others(tmp_path):
 def test_a_board_being_set_up_conforms(tmp_path):
     table = Table(tmp_path)
     table.wait(0.5)                     # an empty board: waiting for the pieces
-    snap = english(table.session.snapshot())
+    snap = table.session.snapshot()
     assert not snap["started"] and snap["schema"] == SCHEMA_VERSION
     assert_conforms(snap)
 
@@ -91,16 +92,16 @@ def test_a_game_being_played_with_a_clock_a_lifted_piece_and_an_illegal_board_co
     table = Table(tmp_path, time_control="300+3")
     table.setup()
     table.play_all("e2e4 e7e5 g1f3")
-    snap = english(table.session.snapshot())
+    snap = table.session.snapshot()
     assert snap["clocks"]["running"] == "black" and snap["last_move"] == "g1f3"
     assert_conforms(snap)
     table.lift("b8")
-    snap = english(table.session.snapshot())
+    snap = table.session.snapshot()
     assert snap["lifted"] == ["b8"]
     assert_conforms(snap)
     table.place("b5")                   # not a knight's move
-    snap = english(table.session.snapshot())
-    assert snap["wrong"] and snap["problems"] and snap["status"].startswith("Not a legal move")
+    snap = table.session.snapshot()
+    assert snap["wrong"] and snap["problems"] and english(snap)["status"].startswith("Not a legal move")
     assert_conforms(snap)
 
 
@@ -112,13 +113,13 @@ def test_a_promotion_open_to_a_choice_and_a_game_over_conform(tmp_path):
     assert_conforms(table.session.snapshot())
     table.place("e8")
     table.wait(0.5)
-    snap = english(table.session.snapshot())
+    snap = table.session.snapshot()
     assert snap["promotion"] == {"square": "e8", "piece": "q", "color": "white"}
     assert_conforms(snap)
     resign(table.session, "black", table.t)
-    snap = english(table.session.snapshot())
+    snap = table.session.snapshot()
     assert snap["over"] and snap["result"] == "1-0" and snap["termination"] == "resignation"
-    assert snap["ending"] == "White wins by resignation" and snap["winner"] == "white"
+    assert english(snap)["ending"] == "White wins by resignation" and snap["winner"] == "white"
     assert_conforms(snap)
 
 
@@ -130,9 +131,9 @@ async def test_a_game_against_an_opponent_off_the_board_conforms(tmp_path):
     try:
         table.play("e2e4")
         opponent.reply()
-        snap = english(table.session.snapshot())
+        snap = table.session.snapshot()
         assert snap["expected_move"] == "e7e5" and snap["opponent"]["kind"] == "engine"
-        assert snap["opponent"]["name"] == "Script" and snap["opponent"]["text"].startswith("Script")
+        assert snap["opponent"]["name"] == "Script" and english(snap)["opponent"]["text"].startswith("Script")
         assert_conforms(snap)
     finally:
         await table.session.aclose()
@@ -148,8 +149,8 @@ async def test_an_online_game_conforms(tmp_path, fake, client):  # noqa: F811 - 
         game_id = fake.start_game("Bobby", color=BLACK).id
         await until(lambda: table.session.seat.online_sync is not None and len(table.session.game.moves) == 1)
         fake.chat(game_id, "good luck!")
-        await until(lambda: english(table.session.snapshot())["online"]["chat"] != [])
-        snap = english(table.session.snapshot())
+        await until(lambda: table.session.snapshot()["online"]["chat"] != [])
+        snap = table.session.snapshot()
         assert snap["opponent"]["kind"] == "lichess" and snap["opponent"]["link"]["state"] == "connected"
         assert snap["online"]["orientation"] == "black" and snap["lichess"]["game"] == game_id
         assert snap["online"]["chat"] == [{"user": "Mary", "text": "good luck!"}]
@@ -172,9 +173,9 @@ def test_the_rarer_parts_conform_a_take_over_a_player_gone_a_gesture(tmp_path):
                              online_game="abcd1234")
     rare = dataclasses.replace(state, opponent=opponent, gesture=GestureProgress("draw", "1/2-1/2", 0, False, 1.5, 3.0),
                                draw_offer=WHITE, takeback_offer=BLACK, touched=12,
-                               chat=(("Mary", "hi"),), notice="Mary declined your draw offer",
-                               notice_fr="Mary a refusé votre proposition de nulle", first_move_ms=25_000,
-                               leds_problem="no LED library", save_problem="the disk is full")
+                               chat=(("Mary", "hi"),), notice=Message.of("offer_declined", who="Mary"), first_move_ms=25_000,
+                               leds_problem="no LED library",
+                               save_problem=Message.of("cannot_save", error=English("the disk is full")))
     snap = to_json(rare)
     assert snap["opponent"]["takeover"]["black"]["tag"] == "Bob (Stockfish 16 from move 4)"
     assert snap["opponent"]["away"] == {"claim_win_in_seconds": 12} and snap["opponent"]["link"]["state"] == "reconnecting"
@@ -292,3 +293,16 @@ def test_the_live_state_of_echiquier_sim_conforms_before_and_after_a_move(sim):
     got = get_state(url)
     assert not problems(got), "\n".join(problems(got))
     assert got["moves"]["uci"] == ["e2e4"] and got["seq"] >= after["seq"]
+
+
+def test_no_key_of_the_state_is_a_language_of_its_own():
+    """Issue 34: the state carries messages, not sentences by language: no key ends in _fr (or
+    names another language), and a third language changes no key."""
+    def keys(node: Any) -> set[str]:
+        if isinstance(node, dict):
+            return set(node.get("properties", {})) | {k for value in node.values() for k in keys(value)}
+        if isinstance(node, list):
+            return {k for value in node for k in keys(value)}
+        return set()
+    from firmware.words import LANGS
+    assert not [key for key in keys(SCHEMA) if any(key.endswith(f"_{lang}") for lang in LANGS)]

@@ -11,6 +11,7 @@ from firmware.session.state import to_json
 
 from ..session_support import Table
 from .clients import led_frame, odd, status_placement, with_check
+from tests.said import english, french
 
 CYAN = 0x00FFFF
 START_PLACEMENT = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -123,13 +124,14 @@ async def test_the_page_says_which_app_plays_and_shows_its_lights(table, linked)
     table.setup()
     linked.port.app_sends(led_frame([parse_square("e2"), parse_square("e4")]))
     state = table.session.state()
-    page = to_json(state)
+    page = english(to_json(state))
     assert page["app"] == {"name": "Tester", "protocol": "ChessLink", "text": "Playing in Tester over ChessLink",
-                           "text_fr": "Partie jouée dans Tester via ChessLink", "blink": None}
+                           "blink": None}
+    assert french(to_json(state))["app"]["text"] == "Partie jouée dans Tester via ChessLink"
     assert [name for name, colour in zip(
         [f + r for r in "12345678" for f in "abcdefgh"], page["leds"]) if colour] == ["e2", "e4"]
     linked.port.on_hangup()
-    assert to_json(table.session.state())["app"] is None
+    assert english(to_json(table.session.state()))["app"] is None
 
 
 async def test_the_games_played_while_an_app_is_attached_name_it(table, linked):
@@ -218,12 +220,12 @@ async def test_a_fast_blink_is_given_to_the_page_once_and_the_leds_change_at_a_b
     assert phases == {frozenset({e2, e4}), frozenset()}            # it does blink on the board
     assert table.leds.show_count - shown_before <= 1.0 / MIN_SLOT_S + 1
     assert len(pushed) == 2                                        # attached, then its lights: once
-    page = to_json(table.session.state())
+    page = english(to_json(table.session.state()))
     assert page["app"]["blink"] == {"slot_ms": MIN_SLOT_S * 1000,
                                     "patterns": [0xAA if s in (e2, e4) else 0 for s in range(64)]}
     assert [s for s, colour in enumerate(page["leds"]) if colour] == [e2, e4]   # lit at some slot
     linked.port.app_sends(led_frame([e2, e4]))                     # steady now: no pattern to play
-    assert to_json(table.session.state())["app"]["blink"] is None
+    assert english(to_json(table.session.state()))["app"]["blink"] is None
 
 
 class PausablePort(FakePort):

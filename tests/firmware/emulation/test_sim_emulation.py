@@ -22,6 +22,7 @@ import chess.pgn
 import pytest
 
 from .clients import ChessLinkClient, DgtClient, Port, dgt_field, led_frame, status_placement
+from tests.said import said
 
 ROOT = Path(__file__).resolve().parents[3]
 pytestmark = pytest.mark.slow   # two simulators in subprocesses, whole games on real time (about 20 s)
@@ -152,8 +153,8 @@ async def test_an_app_speaking_chesslink_plays_a_whole_game_on_the_simulator(sim
         board = chess.Board()
         assert client.statuses[-1] == board.board_fen()     # read from h1: the start position, White below
         state = await sim.until(lambda s: s["app"] is not None, "the page to name the app")
-        assert state["app"]["text"] == f"Playing in {APP} over ChessLink"
-        assert state["app"]["text_fr"] == f"Partie jouée dans {APP} via ChessLink"
+        assert said(state["app"]["text"], "en") == f"Playing in {APP} over ChessLink"
+        assert said(state["app"]["text"], "fr") == f"Partie jouée dans {APP} via ChessLink"
 
         for san in GAME_CASTLING.split():
             before = board.copy()
@@ -204,7 +205,7 @@ async def test_an_app_speaking_dgt_plays_a_whole_game_on_the_simulator(sims):
         assert client.placement == board.board_fen()
         client.send(0x44)                                    # field updates from now on
         state = await sim.until(lambda s: s["app"] is not None, "the page to name the app")
-        assert state["app"]["text"] == f"Playing in {APP} over DGT"
+        assert said(state["app"]["text"], "en") == f"Playing in {APP} over DGT"
 
         for number, san in enumerate(GAME_PROMOTION.split()):
             before = board.copy()

@@ -46,7 +46,7 @@ class Told:
             if notice != told[-1]:
                 told.append(notice)
                 if notice is not None:
-                    self.notices.append((notice[0], notice[1]))
+                    self.notices.append((notice[0].text("en"), notice[0].text("fr")))
         table.session.subscribe(heard)
         asyncio.get_running_loop().set_exception_handler(lambda _loop, context: self.errors.append(context))
 
@@ -65,7 +65,7 @@ async def engine_table(tmp_path, level: Level) -> tuple[Table, EngineOpponent, T
 
 def assert_told_once(table: Table, told: Told) -> None:
     state = table.session.state()
-    assert (state.notice, state.notice_fr) == (RESTARTED_EN, RESTARTED_FR)
+    assert (state.notice.text("en"), state.notice.text("fr")) == (RESTARTED_EN, RESTARTED_FR)
     assert told.restarts() == 1, told.notices
 
 

@@ -18,7 +18,7 @@ from firmware.session.game_commands import update_settings
 from tests.firmware.session_support import Table
 
 from .helpers import STOCKFISH
-from tests.said import english
+from tests.said import english, french
 
 pytestmark = pytest.mark.skipif(not os.access(STOCKFISH, os.X_OK), reason="needs /usr/games/stockfish")
 
@@ -181,11 +181,12 @@ async def test_the_engine_bears_its_own_name_on_the_page_in_the_pgn_and_in_the_l
         table.setup()
         table.play("e2e4")
         move = await engine_reply(table)
-    page = to_json(session.state(table.t))
+    page = english(to_json(session.state(table.t)))
     assert page["opponent"]["name"] == name and page["players"] == {"white": "Ann", "black": name}
     assert page["status"].startswith(f"Black to move: {name} plays ")
     assert page["opponent"]["link"]["detail"] == name
-    assert (page["opponent"]["text"], page["opponent"]["text_fr"]) == (f"{name} plays Black.", f"{name} joue les Noirs.")
+    assert (page["opponent"]["text"], french(to_json(session.state(table.t)))["opponent"]["text"]) == \
+        (f"{name} plays Black.", f"{name} joue les Noirs.")
     table.play(move.uci())
     assert f'[Black "{name}"]' in pgn_of(table)
     logged = [r.getMessage() for r in caplog.records if "engine" in r.getMessage() and "ready" in r.getMessage()]

@@ -21,7 +21,7 @@ from tests.firmware.session_support import Table
 from .conftest import BOARD_TOKEN
 
 from .test_session_engine import random_move
-from tests.said import english
+from tests.said import english, french
 
 
 async def until(condition, timeout: float = 10.0) -> None:
@@ -120,7 +120,6 @@ async def test_a_game_joined_in_progress_is_set_up_on_the_board_first(tables, tm
     assert set(snap["wrong"]) == guided and table.lit_names(STYLE.fix, blink_on=True) == guided
     assert snap["opponent"] == {"kind": "lichess", "name": "Mary", "sides": ["black"],
                                 "text": "Online on Lichess: Mary plays Black.",
-                                "text_fr": "En ligne sur Lichess : Mary joue les Noirs.",
                                 "link": {"state": "connected", "detail": snap["opponent"]["link"]["detail"]},
                                 "assistance_allowed": False, "takeover": None, "away": None}
     assert snap["time_control"] == "600+5" and snap["lichess"]["game"] == game_id
@@ -200,9 +199,9 @@ async def test_a_move_refused_by_the_server_is_undone_like_an_illegal_move(table
     assert set(snap["wrong"]) == {"e2", "e4"} and table.lit_names(STYLE.fix, blink_on=True) == {"e2", "e4"}
     assert snap["status"] == "Take back e4: put the pawn back on e2"   # (in the player's words, issue 11.4)
     assert snap["problems"][-1] == "Lichess refused e4 (Piece on e2 cannot move to e4): put the pieces back as shown"
-    assert snap["problems_fr"][-1] == ("Lichess a refusé e4 (Piece on e2 cannot move to e4) : "
+    assert french(session.snapshot())["problems"][-1] == ("Lichess a refusé e4 (Piece on e2 cannot move to e4) : "
                                        "remettez les pièces comme indiqué")
-    assert snap["status_fr"] == "Reprenez e4 : remettez le pion en e2"
+    assert french(session.snapshot())["status"] == "Reprenez e4 : remettez le pion en e2"
     assert len(snap["problem_times"]) == len(snap["problems"])
     table.lift("e4")
     table.place("e2")

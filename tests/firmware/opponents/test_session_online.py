@@ -9,7 +9,7 @@ from firmware.opponents.lichess.opponent import LichessOpponent
 from firmware.session.game_commands import offer_draw, takeback
 
 from .test_session_lichess import carry_out, online, tables, until  # noqa: F401 - tables is a fixture
-from tests.said import english
+from tests.said import english, french
 
 
 async def test_an_online_game_cut_by_a_restart_takes_the_end_it_had_meanwhile(tables, tmp_path, fake, client):
@@ -133,7 +133,7 @@ async def test_chat_the_answer_to_a_draw_offer_and_leaving_reach_the_page(tables
     from firmware.session.state import to_json
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=BLACK)
     session = table.session
-    page = lambda: to_json(session.state())   # noqa: E731
+    page = lambda: english(to_json(session.state()))   # noqa: E731
     assert page()["online"]["orientation"] == "black"          # the page turns the board round
     assert page()["online"]["first_move_ms"] is not None       # Lichess aborts a game nobody starts
     await until(lambda: len(session.game.moves) == 1)
@@ -142,7 +142,7 @@ async def test_chat_the_answer_to_a_draw_offer_and_leaving_reach_the_page(tables
     await until(lambda: page()["online"]["chat"] == [{"user": "Mary", "text": "good luck!"}])
     offer_draw(session, "black")
     await until(lambda: page()["online"]["notice"] == "Mary declined your draw offer")
-    assert page()["online"]["notice_fr"] == "Mary a refusé votre proposition de nulle"
+    assert french(to_json(session.state()))["online"]["notice"] == "Mary a refusé votre proposition de nulle"
     fake.opponent_gone(game_id, gone=True, claim_in=0)
     await until(lambda: page()["opponent"]["away"] == {"claim_win_in_seconds": 0})
     claim_when_gone(session, "draw")
@@ -187,6 +187,7 @@ async def test_a_game_aborted_at_the_other_end_is_told_on_the_page(tables, tmp_p
     session = table.session
     fake.end_game(game_id, "aborted")
     await until(lambda: session.seat.online_sync is None)
-    said = to_json(session.state())["online"]
+    said = english(to_json(session.state()))["online"]
     assert said["notice"] == "The game was aborted at the other end: it does not count"
-    assert said["notice_fr"] == "La partie a été annulée à l'autre bout : elle ne compte pas"
+    assert french(to_json(session.state()))["online"]["notice"] == \
+        "La partie a été annulée à l'autre bout : elle ne compte pas"

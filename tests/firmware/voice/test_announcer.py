@@ -11,6 +11,7 @@ from firmware.voice.announcer import Announcer, Utterance
 from firmware.session.game_commands import decline_draw, offer_draw, pause, resign, resume, takeback
 
 from ..session_support import Table
+from tests.said import french
 
 
 class Ears:
@@ -111,7 +112,7 @@ def test_a_wrong_move_is_put_right_in_the_words_of_the_page_and_the_leds(tmp_pat
     assert ears.since(mark) == []   # (not yet: it may be a hand on its way)
     ears.wait(0.5)
     said = ears.since(mark)
-    assert said == [to_json(table.session.state())["status_fr"]]
+    assert said == [french(to_json(table.session.state()))["status"]]
     assert said[0] == "Coup illégal (trait aux Noirs) : remettez le cavalier de g5 en g8"
     assert ears.heard[-1].kind == "prompt"
     table.lift("g5")   # in hand: nothing wrong, and nothing to say yet

@@ -14,6 +14,7 @@ from firmware.voice.speaker import Speaker, SpeechSettings
 
 from ..session_support import Table
 from .test_speaker import FakeProcess
+from tests.said import said
 
 
 class Events:
@@ -269,5 +270,5 @@ async def test_the_services_voice_that_fails_is_said_once_in_the_page_state(tmp_
     finally:
         await cancel_and_wait(task)
     assert [h["helper"] for h in heard[-1]] == ["voice"]
-    assert heard[-1][0]["text_fr"].startswith("La voix de l'échiquier est en panne")
+    assert said(heard[-1][0]["text"], "fr").startswith("La voix de l'échiquier est en panne")
     assert table.session.board_state.failed_helpers == ("voice",)
