@@ -116,7 +116,7 @@ def test_the_correction_offer_keeps_the_players_square_and_piece(setup, target, 
                     else:   # (another piece than the move's: choosing the piece it has is no change)
                         choose_promotion(session, value if value != PIECES[piece - 2] else PIECES[(piece - 1) % 4], table.t)
             elif action == "correct":
-                offered = [m for m, _, _ in session.state().corrections]
+                offered = [m for m, _ in session.state().corrections]
                 assert offered, "a capture on the other square explains the board as well"
                 chosen = offered[value % len(offered)]
                 correct(session, chosen.uci(), table.t)
