@@ -25,3 +25,14 @@ def english(data: Any) -> Any:
 def french(data: Any) -> Any:
     """``data`` with each message in French (the rule texts' language)."""
     return said(data, "fr")
+
+
+def error_in(answer: dict[str, Any], lang: str) -> str:
+    """A refused request's words (its "message") in ``lang``."""
+    text: str = said(answer["message"], lang)
+    return text
+
+
+def both(answer: dict[str, Any]) -> tuple[str, str]:
+    """A refused request's English ("error", as API clients read it) and its message said in French."""
+    return answer["error"], error_in(answer, "fr")

@@ -5,6 +5,7 @@ from typing import Any
 
 from chess_core import SQUARE_NAMES, Game, Move, Position, format_clock
 from firmware.web.backend import CommandRefused, Backend
+from firmware.words import message_json, outcome_text, side_to_move
 
 
 LOGGED_OUT = {"logged_in": False, "account": None, "connected": False, "link": None, "game": None, "status": None}
@@ -20,7 +21,7 @@ class FakeBackend(Backend):
                                 "brightness": 0.5, "engine_level": 8, "engine_elo": 0, "engine_move_time": 1.0,
                                 "takebacks": False,
                                 "lichess": LOGGED_OUT}
-        self.opponent = {"kind": "none", "name": None, "sides": [], "text": None, "text_fr": None, "link": None,
+        self.opponent = {"kind": "none", "name": None, "sides": [], "text": None, "link": None,
                          "assistance_allowed": True, "takeover": None, "away": None}
         self.takeback_offer: str | None = None
         self.login_error: str | None = None
@@ -47,22 +48,19 @@ class FakeBackend(Backend):
         occupied = self.board.occupied if self.board is not None else pos.occupied
         outcome = self.game.outcome
         turn = "white" if pos.turn == 0 else "black"
-        status = outcome.describe() if outcome else f"{turn.title()} to move"
+        status = message_json(outcome_text(outcome) if outcome else side_to_move(pos.turn))
         settings = {k: v for k, v in self.settings_values.items() if k != "lichess"}
         return {
-            "schema": 1,
+            "schema": 2,
             "time": now,
             "status": status,
-            "status_fr": status,
             "notes": [],
-            "notes_fr": [],
             "started": True,
             "over": outcome is not None,
             "result": outcome.result() if outcome else "*",
             "termination": outcome.termination.value if outcome else None,
             "winner": (None if outcome.winner is None else ("white", "black")[outcome.winner]) if outcome else None,
             "ending": status if outcome else None,
-            "ending_fr": status if outcome else None,
             "turn": turn,
             "check": pos.is_check(),
             "fen": pos.fen(),
@@ -73,8 +71,7 @@ class FakeBackend(Backend):
             "round": "-",
             "event": "",
             "players": {"white": "White", "black": "Black"},
-            "moves": {"uci": [m.uci() for m in self.game.moves], "san": self.game.san_moves("en"),
-                      "san_fr": self.game.san_moves("fr")},
+            "moves": {"uci": [m.uci() for m in self.game.moves], "san": self.game.san_moves("en")},
             "last_move": self.game.moves[-1].uci() if self.game.moves else None,
             "move_clocks": [],
             "restored_moves": 0,
@@ -96,7 +93,6 @@ class FakeBackend(Backend):
                        "white_text": format_clock(self.white_ms), "black_text": format_clock(self.black_ms),
                        "running": None if outcome else turn, "paused": False, "delay_left": 0, "sandclock": False},
             "problems": [],
-            "problems_fr": [],
             "problem_times": [],
             "corrections": [],
             "gesture": None,
@@ -106,7 +102,7 @@ class FakeBackend(Backend):
             "settings": {**settings, "time_control": "300", "rules": "fide", "opponent": "none"},
             "opponent": dict(self.opponent),
             "lichess": dict(self.settings_values["lichess"]),
-            "online": {"chat": [], "notice": None, "notice_fr": None, "first_move_ms": None,
+            "online": {"chat": [], "notice": None, "first_move_ms": None,
                        "orientation": "white"},
         }
 

@@ -14,6 +14,7 @@ from firmware.library.analyses import Analyses, AnalysisRefused
 from firmware.library.games import GameLibrary, UnknownGame
 
 from .test_library import SHEPHERD, record
+from tests.said import both, error_in
 
 pytestmark = pytest.mark.skipif(not shutil.which("/usr/games/stockfish"), reason="Stockfish is not installed")
 QUICK = AnalysisLimit(depth=4)
@@ -181,7 +182,7 @@ async def test_a_link_in_the_analyses_is_not_followed(serve, games, tmp_path_fac
         answer = await client.get(f"/games/{game_id}.pgn")
         body = await answer.json()
         assert answer.status == 403 and "secret" not in json.dumps(body)
-        assert "link" in body["error"] and "lien" in body["error_fr"]
+        assert "link" in body["error"] and "lien" in error_in(body, "fr")
     assert (await (await client.get(f"/api/games/{OLDER}")).json())["analysis"] is None
     assert (await client.get(f"/games/{PLAYING}.pgn")).status == 200    # (no analysis: the game as recorded)
 
@@ -219,7 +220,7 @@ async def test_a_game_too_long_to_analyse_is_refused_in_words_and_never_taken_wh
     client, _, _ = await serve(games_dir=games)
     answer = await client.post(f"/api/games/{LONG}/analysis", json={})
     body = await answer.json()
-    assert answer.status == 422 and "1000 moves" in body["error"] and "1000 premiers coups" in body["error_fr"]
+    assert answer.status == 422 and "1000 moves" in body["error"] and "1000 premiers coups" in error_in(body, "fr")
 
 
 async def test_an_analysis_reads_its_game_once(games, monkeypatch):

@@ -6,10 +6,11 @@ import json
 from firmware.config import with_overrides
 
 from .test_session_backend import Table, needs_stockfish
+from tests.said import both
 
 JSON = {"Content-Type": "application/json"}
-NOT_COACHED = {"error": "the coach does not help the side to move (the coach settings name the sides it helps)",
-               "error_fr": "le conseil n'aide pas le camp au trait (ses réglages nomment les camps qu'il aide)"}
+NOT_COACHED = ("the coach does not help the side to move (the coach settings name the sides it helps)",
+               "le conseil n'aide pas le camp au trait (ses réglages nomment les camps qu'il aide)")
 
 
 def coached(tmp_path, **coach: object) -> Table:
@@ -24,6 +25,12 @@ async def post(client, path: str) -> tuple[int, dict]:
     return answer.status, await answer.json()
 
 
+async def refused(client, path: str) -> tuple[int, tuple[str, str]]:
+    """A refused request's status and its words in English and French."""
+    status, body = await post(client, path)
+    return status, both(body)
+
+
 @needs_stockfish
 async def test_a_hint_asked_from_the_page_lights_the_best_move_and_says_it(serve, tmp_path):
     table = coached(tmp_path, white=True)
@@ -36,7 +43,7 @@ async def test_a_hint_asked_from_the_page_lights_the_best_move_and_says_it(serve
         table.settle(0.1)
         state = table.state()
         assert state["online"]["notice"].startswith("Hint: ")
-        assert state["online"]["notice_fr"].startswith("Conseil : ")
+        assert table.state("fr")["online"]["notice"].startswith("Conseil : ")
         style = table.session.style
         hint = f"#{style.dim(style.hint):06x}"
         assert sum(colour == hint for colour in state["leds"]) == 2
@@ -51,7 +58,7 @@ async def test_a_side_not_coached_is_refused_a_hint_in_both_languages(serve, tmp
     try:
         table.move("e2", "e4")
         assert table.state()["hint_available"] is False
-        assert await post(client, "/api/coach/hint") == (409, NOT_COACHED)
+        assert await refused(client, "/api/coach/hint") == (409, NOT_COACHED)
     finally:
         await table.session.aclose()
 
@@ -68,7 +75,7 @@ async def test_the_engines_side_is_never_coached(serve, tmp_path):
         assert table.session.game.turn == 0 and table.state()["opponent"]["sides"] == ["white"]
         assert table.session.coach.coached(0) is False and table.session.coach.coached(1) is True
         assert table.state()["hint_available"] is False
-        assert await post(client, "/api/coach/hint") == (409, NOT_COACHED)
+        assert await refused(client, "/api/coach/hint") == (409, NOT_COACHED)
     finally:
         await table.session.aclose()
 
@@ -86,8 +93,8 @@ async def test_a_coach_whose_engine_fails_is_said_once_on_the_page(serve, tmp_pa
         table.settle(0.1)
         assert table.state()["failed_helpers"] == [{
             "helper": "coach",
-            "text": "The coach's engine failed: no hint nor judgement for now (the service's journal says why)",
-            "text_fr": "Le moteur du conseil est en panne : ni conseil ni jugement pour l'instant "
-                       "(le journal du service dit pourquoi)"}]
+            "text": "The coach's engine failed: no hint nor judgement for now (the service's journal says why)"}]
+        assert table.state("fr")["failed_helpers"][0]["text"] == (
+            "Le moteur du conseil est en panne : ni conseil ni jugement pour l'instant (le journal du service dit pourquoi)")
     finally:
         await table.session.aclose()

@@ -12,6 +12,9 @@ import pytest
 from chess_core import Game
 from chess_core.pgn import write_pgn
 from firmware.library.games import MAX_PGN_BYTES, GameLibrary, UnknownGame
+from firmware.words import player_name
+from firmware.words.message import san_in
+from tests.said import english, french
 
 SHEPHERD = ("e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#")
 
@@ -35,22 +38,22 @@ def games(tmp_path):
 
 
 def test_every_recorded_game_is_listed_newest_first(games):
-    listed = GameLibrary(games).games()
+    listed = english(GameLibrary(games).games())
     assert [g["id"] for g in listed] == ["2025-03-02_0900_Ben-vs-Anna", "2025-03-01_1000_Anna-vs-Ben"]
     mate = listed[1]
     assert (mate["white"], mate["black"], mate["result"], mate["plies"]) == ("Anna", "Ben", "1-0", 7)
     assert mate["ending"] == "White wins by checkmate" and not mate["in_progress"]
-    assert mate["ending_fr"] == "Les Blancs gagnent par mat"
-    assert GameLibrary(games).game("2025-03-01_1000_Anna-vs-Ben")["ending_fr"] == "Les Blancs gagnent par mat"
+    assert french(GameLibrary(games).games())[1]["ending"] == "Les Blancs gagnent par mat"
+    assert french(GameLibrary(games).game("2025-03-01_1000_Anna-vs-Ben"))["ending"] == "Les Blancs gagnent par mat"
     assert listed[0]["in_progress"] and listed[0]["result"] == "*"
 
 
-def test_a_game_replays_move_by_move_in_both_notations(games):
+def test_a_game_replays_move_by_move_in_the_pages_letters(games):
     game = GameLibrary(games).game("2025-03-01_1000_Anna-vs-Ben")
     assert len(game["fens"]) == 8
     assert game["fens"][0].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
-    assert game["san"]["en"][-1] == "Qxf7#" and game["san"]["fr"][-1] == "Dxf7#"
-    assert game["san"]["fr"][2] == "Fc4" and game["san"]["fr"][3] == "Cc6"
+    assert game["san"][-1] == "Qxf7#" and san_in(game["san"][-1], "fr") == "Dxf7#"
+    assert [san_in(text, "fr") for text in game["san"][2:4]] == ["Fc4", "Cc6"]
     assert game["last_moves"][-1] == ["h5", "f7"]
 
 
@@ -79,7 +82,8 @@ def test_a_game_being_written_is_read_again_when_it_changes(games):
 
 def test_an_unreadable_file_is_listed_with_its_problem(games):
     (games / "broken.pgn").write_text('[White "X"]\n\n1. e4 Ke7 2. Qxf7 *\n')
-    listed = {g["id"]: g for g in GameLibrary(games).games()}
+    listed = {g["id"]: g for g in english(GameLibrary(games).games())}
+    listed_fr = {g["id"]: g for g in french(GameLibrary(games).games())}
     assert listed["broken"]["problem"] and listed["broken"]["plies"] == 0
 
 
@@ -93,7 +97,7 @@ async def test_the_library_over_http(serve, games):
     listed = (await (await client.get("/api/games")).json())["games"]
     assert len(listed) == 2
     detail = await (await client.get("/api/games/2025-03-01_1000_Anna-vs-Ben")).json()
-    assert detail["san"]["en"][-1] == "Qxf7#"
+    assert detail["san"][-1] == "Qxf7#"
     one = await client.get("/games/2025-03-01_1000_Anna-vs-Ben.pgn")
     assert one.status == 200 and "Qxf7#" in await one.text()
     assert 'attachment; filename="2025-03-01_1000_Anna-vs-Ben.pgn"' == one.headers["Content-Disposition"]
@@ -126,10 +130,10 @@ def test_the_default_names_read_in_the_pages_language(tmp_path):
     record(d, "2025-03-03_1000_White-vs-Black", ("e4",), White="White", Black="Black")
     record(d, "2025-03-03_1100_Black-vs-Anna", ("e4",), White="Black", Black="Anna")
     named, default = GameLibrary(d).games()
-    assert (default["white"], default["black"], default["white_fr"], default["black_fr"]) == \
-        ("White", "Black", "Blancs", "Noirs")
-    assert (named["white_fr"], named["black_fr"]) == ("Black", "Anna")   # "Black" as White's name is a name
-    assert GameLibrary(d).game(default["id"])["white_fr"] == "Blancs"
+    assert (default["white"], default["black"], player_name(default["white"], 0, "fr"),
+            player_name(default["black"], 1, "fr")) == ("White", "Black", "Blancs", "Noirs")
+    # ("Black" as White's name is a name)
+    assert (player_name(named["white"], 0, "fr"), player_name(named["black"], 1, "fr")) == ("Black", "Anna")
     assert '[White "White"]' in GameLibrary(d).pgn(default["id"])
 
 
@@ -148,7 +152,8 @@ def big_import(n: int = 5000) -> str:
 def test_a_big_import_is_listed_with_its_first_game_and_said_to_be_cut(games):
     (games / "2020-01-01_import.pgn").write_text(big_import())
     assert (games / "2020-01-01_import.pgn").stat().st_size > MAX_PGN_BYTES
-    listed = {g["id"]: g for g in GameLibrary(games).games()}
+    listed = {g["id"]: g for g in english(GameLibrary(games).games())}
+    listed_fr = {g["id"]: g for g in french(GameLibrary(games).games())}
     big = listed["2020-01-01_import"]
     assert (big["white"], big["black"], big["result"]) == ("cancer0707", "Rico7", "1-0")
     assert big["cut"] and big["more_games"] and not big["damaged"] and not big["in_progress"]
@@ -178,12 +183,13 @@ def test_empty_binary_and_illegal_files_are_listed_as_damaged_in_the_players_wor
     (games / "picture.pgn").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4)
     (games / "illegal.pgn").write_text('[White "X"]\n\n1. e4 e5 2. Ke3 *\n')
     (games / "tags.pgn").write_text('[White "X"\n[Black "Y"]\n\n1. e4 *\n')
-    listed = {g["id"]: g for g in GameLibrary(games).games()}
+    listed = {g["id"]: g for g in english(GameLibrary(games).games())}
+    listed_fr = {g["id"]: g for g in french(GameLibrary(games).games())}
     assert listed["empty"]["damaged"] == listed["blank"]["damaged"] == "This file holds no game: it is empty."
-    assert listed["empty"]["damaged_fr"] == "Ce fichier ne contient aucune partie : il est vide."
-    assert "not text" in listed["picture"]["damaged"] and "pas du texte" in listed["picture"]["damaged_fr"]
+    assert listed_fr["empty"]["damaged"] == "Ce fichier ne contient aucune partie : il est vide."
+    assert "not text" in listed["picture"]["damaged"] and "pas du texte" in listed_fr["picture"]["damaged"]
     assert listed["illegal"]["damaged"] == "This file is damaged: the move 2. Ke3 cannot be played there."
-    assert listed["illegal"]["damaged_fr"] == "Ce fichier est abîmé : le coup 2. Ke3 ne peut pas y être joué."
+    assert listed_fr["illegal"]["damaged"] == "Ce fichier est abîmé : le coup 2. Ke3 ne peut pas y être joué."
     assert listed["tags"]["damaged"] == "This file is damaged: its game cannot be read (line 1)."
     for name in ("empty", "blank", "picture", "illegal", "tags"):
         assert listed[name]["problem"] and listed[name]["plies"] == 0 and not listed[name]["in_progress"]
@@ -202,7 +208,7 @@ def test_a_game_ended_by_its_moves_without_a_result_is_not_in_progress(tmp_path)
     (d / "stalemate.pgn").write_text('[FEN "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1"]\n\n1. Qf7\n')
     (d / "unfinished.pgn").write_text('[White "Cleo"]\n[Result "*"]\n\n1. d4 d5 *\n')
     (d / "playing.pgn").write_text('[White "Dan"]\n[Result "*"]\n\n1. c4 *\n')
-    listed = {g["id"]: g for g in GameLibrary(d).games()}
+    listed = {g["id"]: g for g in english(GameLibrary(d).games())}
     assert (listed["mate"]["result"], listed["mate"]["in_progress"]) == ("1-0", False)
     assert listed["mate"]["ending"] == "White wins by checkmate"
     assert (listed["stalemate"]["result"], listed["stalemate"]["in_progress"]) == ("1/2-1/2", False)
@@ -292,7 +298,7 @@ def test_a_4_mb_game_is_read_up_to_the_ply_cap_within_a_memory_budget(tmp_path):
         tracemalloc.stop()
     assert (listed["plies"], listed["cut"], listed["too_long"], listed["result"]) == (MAX_PLIES, True, True, "1/2-1/2")
     assert not listed["damaged"] and listed["ending"] is None and not listed["in_progress"]
-    assert len(game["fens"]) == MAX_PLIES + 1 and game["san"]["fr"][:2] == ["Cf3", "Cf6"] and game["too_long"]
+    assert len(game["fens"]) == MAX_PLIES + 1 and [san_in(text, "fr") for text in game["san"][:2]] == ["Cf3", "Cf6"] and game["too_long"]
     assert peak < 32 * 1024 * 1024, f"{peak / 1e6:.0f} MB"
     (d / "short.pgn").write_text(shuffle(MAX_PLIES))          # (as long as the cap: whole)
     short = {g["id"]: g for g in GameLibrary(d).games()}["short"]

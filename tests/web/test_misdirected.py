@@ -12,6 +12,7 @@ from firmware.config import ConfigError, loads_config
 from firmware.web.companion import names_for
 from netserver.host_names import HostNames, host_name, is_ip_literal
 from tests.netserver.oracles import http_responses
+from tests.said import both, error_in
 
 CODE = "35162478"
 
@@ -27,7 +28,7 @@ async def test_a_board_on_the_lan_serves_no_read_nor_live_board_to_another_name(
     backend.play("e2e4")
     for path in ("/api/state", "/api/games", "/games.pgn", "/api/session"):
         response = await client.get(path, headers=_rebound(client))
-        assert response.status == 421 and set(await response.json()) == {"error", "error_fr"}, path
+        assert response.status == 421 and set(await response.json()) == {"error", "message"}, path
     with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
         await client.ws_connect("/ws", headers=_rebound(client))
     assert refused.value.status == 421

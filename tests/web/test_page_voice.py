@@ -34,10 +34,10 @@ class BoardVoice:
 def test_each_move_is_announced_in_both_languages_with_a_new_number(table):
     table.move("g1", "f3")
     first = table.backend.said()
-    assert (first["text"], first["text_fr"], first["kinds"]) == ("Knight f3", "Cavalier f3", ["move"])
+    assert (first["text"]["en"], first["text"]["fr"], first["kinds"]) == ("Knight f3", "Cavalier f3", ["move"])
     table.move("e7", "e5")
     second = table.backend.said()
-    assert (second["text"], second["text_fr"]) == ("e5", "e5") and second["n"] > first["n"]
+    assert (second["text"]["en"], second["text"]["fr"]) == ("e5", "e5") and second["n"] > first["n"]
     assert table.state()["status"] == "White to move"   # (the state itself as before)
 
 
@@ -45,8 +45,8 @@ def test_a_wrong_board_is_announced_at_once_in_the_status_words(table):
     table.move("g1", "f3")
     table.move("b8", "b5")   # no knight's move
     said, state = table.backend.said(), table.state()
-    assert said["kinds"] == ["prompt"] and said["text_fr"] == state["status_fr"] and said["text"] == state["status"]
-    assert said["text"].startswith("Not a legal move (Black to move)")
+    assert said["kinds"] == ["prompt"] and said["text"]["fr"] == table.state("fr")["status"]
+    assert said["text"]["en"] == state["status"] and said["text"]["en"].startswith("Not a legal move (Black to move)")
 
 
 def test_the_page_asks_for_the_position_the_clocks_and_the_last_move_in_its_language(table):
@@ -87,7 +87,7 @@ async def test_the_page_state_carries_the_latest_announcement(table, serve):
     table.move("g1", "f3")
     async with client.get("/api/state") as answer:
         said = (await answer.json())["said"]
-    assert said["text_fr"] == "Cavalier f3" and said["kinds"] == ["move"]
+    assert said["text"]["fr"] == "Cavalier f3" and said["kinds"] == ["move"]
 
 
 def test_the_pages_switch_mutes_the_boards_voice_and_says_so(table):

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from .test_session_backend import Table
+from tests.said import both, error_in
 
 JSON = {"Content-Type": "application/json"}
 
@@ -20,13 +21,10 @@ async def test_the_sessions_refusals_come_in_both_languages(serve, tmp_path):
     table.move("e2", "e4")
     refused = await post(client, "/api/game/takeback", {})
     assert refused.status == 409
-    assert await refused.json() == {
-        "error": "takebacks are not allowed in this game: switch them on in the settings first",
-        "error_fr": "les reprises ne sont pas permises dans cette partie : activez-les d'abord dans les réglages"}
+    assert both(await refused.json()) == ("takebacks are not allowed in this game: switch them on in the settings first", "les reprises ne sont pas permises dans cette partie : activez-les d'abord dans les réglages")
     assert (await post(client, "/api/game/resign", {"color": "black"})).status == 200
     again = await (await post(client, "/api/game/resign", {"color": "white"})).json()
-    assert again == {"error": "the game is over (White wins by resignation)",
-                     "error_fr": "la partie est terminée (Les Blancs gagnent par abandon)"}
+    assert both(again) == ("the game is over (White wins by resignation)", "la partie est terminée (Les Blancs gagnent par abandon)")
 
 
 async def test_a_click_on_a_square_that_holds_a_piece_says_what_to_do(serve):
@@ -35,20 +33,18 @@ async def test_a_click_on_a_square_that_holds_a_piece_says_what_to_do(serve):
     assert (await post(client, "/api/sim/lift", {"square": "b8"})).status == 200
     refused = await post(client, "/api/sim/place", {"square": "a8"})
     assert refused.status == 409
-    assert await refused.json() == {
-        "error": "a8 already holds a piece: click it again to lift it, or put the piece in the hand down on an "
-                 "empty square",
-        "error_fr": "a8 porte déjà une pièce : cliquez de nouveau dessus pour la soulever, ou posez la pièce en "
-                    "main sur une case vide"}
+    assert both(await refused.json()) == ("a8 already holds a piece: click it again to lift it, or put the piece in the hand down on an "
+                 "empty square", "a8 porte déjà une pièce : cliquez de nouveau dessus pour la soulever, ou posez la pièce en "
+                    "main sur une case vide")
     empty = await (await post(client, "/api/sim/lift", {"square": "e4"})).json()
-    assert empty["error_fr"] == "il n'y a pas de pièce en e4 : cliquez sur une pièce pour la soulever"
+    assert error_in(empty, "fr") == "il n'y a pas de pièce en e4 : cliquez sur une pièce pour la soulever"
 
 
 async def test_what_a_board_cannot_do_is_refused_in_both_languages(serve):
     client, _, _ = await serve()
     refused = await post(client, "/api/game/correct", {"move": "c2c8"})
     assert refused.status == 409
-    assert await refused.json() == {"error": "no move to correct", "error_fr": "aucun coup à corriger"}
+    assert both(await refused.json()) == ("no move to correct", "aucun coup à corriger")
 
 
 # -- issue 26.10's gaps: the pairing answers, the misdirected and the bad-input ones (400) ----------
@@ -59,7 +55,7 @@ ENGLISH_WORDS = ("the ", " is ", "expected", " got ", "required", "must ", "not 
 
 def _french_only(answer: dict) -> str:
     """The answer's French, checked to hold no English sentence (names, keys and values excepted)."""
-    french = answer["error_fr"]
+    french = error_in(answer, "fr")
     assert french and french != answer["error"]
     assert not [w for w in ENGLISH_WORDS if w in french], french
     return french
@@ -95,11 +91,11 @@ async def test_another_sites_request_and_a_misdirected_one_are_refused_in_both_l
     misdirected = await client.get("/api/state", headers={"Host": host})
     assert misdirected.status == 421
     said = await misdirected.json()
-    assert "[web] hosts" in said["error"] and "evil.example" in said["error_fr"]
+    assert "[web] hosts" in said["error"] and "evil.example" in error_in(said, "fr")
     assert _french_only(said).startswith("cet échiquier ne répond pas au nom 'evil.example'")
     form = await client.post("/api/game/resign", data="color=white",
                              headers={"Content-Type": "application/x-www-form-urlencoded"})
-    assert form.status == 415 and (await form.json())["error_fr"].startswith("le corps doit être du JSON")
+    assert form.status == 415 and error_in(await form.json(), "fr").startswith("le corps doit être du JSON")
 
 
 @pytest.mark.parametrize("path, body, english, french", [
@@ -139,4 +135,4 @@ async def test_a_body_that_is_not_json_is_a_400_in_both_languages(serve):
     assert answer.status == 400 and said["error"].startswith("the body is not valid JSON")
     assert _french_only(said) == "le corps n'est pas du JSON utilisable"
     answer = await client.post("/api/game/resign", data=b"\xff\xfe", headers=JSON)
-    assert (await answer.json())["error_fr"] == "le corps n'est pas du texte UTF-8"
+    assert error_in(await answer.json(), "fr") == "le corps n'est pas du texte UTF-8"

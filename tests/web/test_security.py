@@ -19,6 +19,7 @@ import aiohttp
 import pytest
 
 from firmware.web.pairing import COOKIE
+from tests.said import both, error_in
 
 CODE = "35162478"
 ECHIQUIER = Path(sys.executable).with_name("echiquier")
@@ -225,7 +226,7 @@ async def test_a_page_that_points_its_own_name_at_the_board_reads_nothing(board)
         for path in ("/api/state", "/api/games", "/games.pgn"):
             async with http.get(board.url + path, headers=rebound) as response:
                 assert response.status == 421, path
-                assert set(await response.json()) == {"error", "error_fr"}
+                assert set(await response.json()) == {"error", "message"}
             async with http.get(board.url + path) as response:
                 assert response.status == 200, path           # by the board's address
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:

@@ -8,6 +8,7 @@ import pytest
 
 from firmware.web.backend import CommandRefused
 from firmware.web.pairing import COOKIE
+from tests.said import both, error_in
 
 JSON = {"Content-Type": "application/json"}
 
@@ -51,7 +52,7 @@ async def test_the_state_lists_occupancy_leds_clocks_and_moves(serve):
     backend.play("e2e4")
     backend.leds[12] = 0x00C000
     state = await (await client.get("/api/state")).json()
-    assert state["turn"] == "black" and state["moves"] == {"uci": ["e2e4"], "san": ["e4"], "san_fr": ["e4"]}
+    assert state["turn"] == "black" and state["moves"] == {"uci": ["e2e4"], "san": ["e4"]}
     assert state["leds"][12] == "#00c000" and state["leds"][0] == ""
     assert "e4" in state["occupied"] and "e2" not in state["occupied"]
     assert state["sim"] is None and state["seq"] >= 1
@@ -215,7 +216,7 @@ async def test_a_command_impossible_now_is_a_409_with_the_reason(serve):
     response = await post(client, "/api/game/draw", {"action": "claim", "color": "white"})
     assert response.status == 409
     said = await response.json()
-    assert said["error"].startswith("no draw can be claimed now") and said["error_fr"].startswith("aucune nulle")
+    assert said["error"].startswith("no draw can be claimed now") and error_in(said, "fr").startswith("aucune nulle")
 
 
 @pytest.mark.parametrize("path, body, words", [

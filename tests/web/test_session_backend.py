@@ -21,6 +21,7 @@ from firmware.sim.hand import SimHand
 
 from .conftest import ManualClock
 from tests.said import english
+from tests.said import said
 
 
 STOCKFISH = "/usr/games/stockfish"
@@ -65,8 +66,9 @@ class Table:
             self.hand.click(parse_square(name), turn)
         self.settle()
 
-    def state(self) -> dict:
-        return self.backend.state(self.clock.now)
+    def state(self, lang: str = "en") -> dict:
+        """The page's state now, its messages said in ``lang``."""
+        return said(self.backend.state(self.clock.now), lang)
 
     def setup(self) -> None:
         """Put every piece where the game expects it (a new game), and let it start."""
@@ -93,7 +95,7 @@ def test_a_fresh_game_as_the_page_sees_it(table):
     assert len(state["occupied"]) == 32 and len(state["leds"]) == 64 and state["leds"][0] == ""
     assert state["clocks"] == {"white": None, "black": None, "white_text": "-:--:--", "black_text": "-:--:--", "running": None,
                                "paused": False, "delay_left": 0, "sandclock": False}
-    assert state["time_control"] == "-" and state["schema"] == 1
+    assert state["time_control"] == "-" and state["schema"] == 2
     assert state["settings"]["show_legal"] is True and state["settings"]["engine_level"] == 8
     assert state["promotion"] is None and state["claimable_draws"] == [] and state["can_takeback"] is False
 
@@ -101,7 +103,7 @@ def test_a_fresh_game_as_the_page_sees_it(table):
 def test_moves_on_the_board_reach_the_page_in_both_notations(table):
     table.move("e2", "e4", "e7", "e5", "g1", "f3")
     state = table.state()
-    assert state["moves"] == {"uci": ["e2e4", "e7e5", "g1f3"], "san": ["e4", "e5", "Nf3"], "san_fr": ["e4", "e5", "Cf3"]}
+    assert state["moves"] == {"uci": ["e2e4", "e7e5", "g1f3"], "san": ["e4", "e5", "Nf3"]}
     assert state["last_move"] == "g1f3" and state["status"] == "Black to move"
 
 
@@ -118,14 +120,14 @@ def test_an_illegal_board_is_reported_without_the_journals_timestamp(table):
     state = table.state()
     assert state["status"] == "Not a legal move (White to move): put the pawn on e5 back on e2"
     assert set(state["wrong"]) == {"e2", "e5"}
-    assert state["status_fr"] == "Coup illégal (trait aux Blancs) : remettez le pion de e5 en e2"
+    assert table.state("fr")["status"] == "Coup illégal (trait aux Blancs) : remettez le pion de e5 en e2"
     assert state["problems"][-1].startswith("Not a legal move (White to move): put the pawn on e5 back on e2")
 
 
-def shown(state: dict, lang: str) -> list[str]:
+def shown(table: Table, lang: str) -> list[str]:
     """Every text the page shows above the board in ``lang``: the status, the notes under it, the result."""
-    status = state["status_fr"] if lang == "fr" else state["status"]
-    texts = [status, *state["notes_fr" if lang == "fr" else "notes"]]
+    state = table.state(lang)
+    texts = [state["status"], *state["notes"]]
     return texts + ([state["result"]] if state["result"] != "*" else [])
 
 
@@ -138,16 +140,16 @@ def test_the_page_says_each_text_once_a_wrong_move_in_the_headline_alone(table):
     table.move("e2", "e5")                       # not a legal move: the status and the problem agree
     state = table.state()
     for lang in ("en", "fr"):
-        assert said_once(shown(state, lang)), shown(state, lang)
-        assert state["notes_fr" if lang == "fr" else "notes"] == []
+        assert said_once(shown(table, lang)), shown(table, lang)
+        assert table.state(lang)["notes"] == []
     table.move("e5", "e2", "e2", "e4", "g8", "g5")   # back, then a knight where no knight goes
     state = table.state()
     assert state["status"] == "Not a legal move (Black to move): put the knight on g5 back on g8"
-    assert state["status_fr"] == "Coup illégal (trait aux Noirs) : remettez le cavalier de g5 en g8"
-    assert all(said_once(shown(state, lang)) for lang in ("en", "fr"))
+    assert table.state("fr")["status"] == "Coup illégal (trait aux Noirs) : remettez le cavalier de g5 en g8"
+    assert all(said_once(shown(table, lang)) for lang in ("en", "fr"))
     table.move("g5", "g8")
     state = table.state()
-    assert state["status"] == "Black to move" and state["notes"] == state["notes_fr"] == []
+    assert state["status"] == "Black to move" and state["notes"] == table.state("fr")["notes"] == []
 
 
 def test_a_board_still_wrong_otherwise_says_what_to_do_now_and_nothing_stale(table):
@@ -157,17 +159,17 @@ def test_a_board_still_wrong_otherwise_says_what_to_do_now_and_nothing_stale(tab
     state = table.state()
     assert state["status"] == ("Not a legal move (White to move): put the pawn back on e2, "
                                "remove the pieces from d4 and e5")
-    assert state["status_fr"] == ("Coup illégal (trait aux Blancs) : remettez le pion en e2, "
+    assert table.state("fr")["status"] == ("Coup illégal (trait aux Blancs) : remettez le pion en e2, "
                                   "retirez les pièces de d4 et e5")
-    assert state["notes"] == state["notes_fr"] == []
-    assert all(said_once(shown(state, lang)) for lang in ("en", "fr"))
+    assert state["notes"] == table.state("fr")["notes"] == []
+    assert all(said_once(shown(table, lang)) for lang in ("en", "fr"))
 
 
 def test_a_finished_game_says_how_it_ended_once(table):
     table.move("f2", "f3", "e7", "e5", "g2", "g4", "d8", "h4")   # fool's mate
     state = table.state()
     assert state["status"] == "Black wins by checkmate" and state["result"] == "0-1"
-    assert all(said_once(shown(state, lang)) for lang in ("en", "fr"))
+    assert all(said_once(shown(table, lang)) for lang in ("en", "fr"))
 
 
 @pytest.mark.parametrize("headline, notes, expected", [
@@ -195,7 +197,7 @@ def test_the_promotion_piece_is_chosen_from_the_page_while_the_pawn_is_in_hand(t
     assert table.state()["promotion"]["piece"] == "n"
     table.move("e8")
     state = table.state()
-    assert state["moves"]["san"] == ["e8=N"] and state["moves"]["san_fr"] == ["e8=C"]
+    assert state["moves"]["san"] == ["e8=N"]
     assert state["promotion"] == {"square": "e8", "piece": "n", "color": "white"}
 
 
@@ -457,7 +459,7 @@ def test_a_new_chess960_game_from_the_page_waits_for_the_rearranged_first_ranks(
     assert state["status"] == ("Set up Chess960 position 323 to start: first rank BNRQKRNB, Black's mirrors it; "
                                "lift the lit pieces (a1, c1, f1, h1, a8, c8, f8 and h8) and set each down as the "
                                "first rank says")
-    assert state["status_fr"] == ("Placez la position Chess960 n° 323 pour commencer : première rangée FCTDRTCF, "
+    assert table.state("fr")["status"] == ("Placez la position Chess960 n° 323 pour commencer : première rangée FCTDRTCF, "
                                   "celle des Noirs en miroir ; soulevez les pièces éclairées (a1, c1, f1, h1, a8, c8, "
                                   "f8 et h8) et reposez chacune comme le dit la première rangée")
     assert state["fen"] == start_fen(323)
@@ -515,7 +517,7 @@ def test_a_correction_is_offered_and_made_through_the_page(tmp_path):
     table.settle(3)
     state = table.state()
     assert state["moves"]["san"] == ["Qxg6"]
-    assert state["corrections"] == [{"uci": "c2c8", "san": "Qxc8+", "san_fr": "Dxc8+"}]
+    assert state["corrections"] == [{"uci": "c2c8", "san": "Qxc8+"}]
     with pytest.raises(CommandRefused, match="explain"):
         table.backend.correct("a1a2", table.clock.now)
     table.backend.correct("c2c8", table.clock.now)

@@ -19,6 +19,7 @@ from firmware.web.companion import build_companion, page_address, pairing_for, s
 from firmware.sim.simulator import Simulator, saved_position, simulator_config
 
 from .conftest import ManualClock
+from tests.said import english
 
 
 async def advance(sim: Simulator, clock: ManualClock, seconds: float = 1.0) -> None:
@@ -68,12 +69,12 @@ async def test_the_simulator_serves_the_page_and_plays_through_the_service(runni
     assert sim.url.startswith("http://127.0.0.1:")
     await hand(sim, clock, "e2", "e4")
     async with aiohttp.ClientSession() as http:
-        async with http.get(sim.url + "api/state") as response:
+        async with http.get(sim.url + "api/state?lang=en") as response:   # (each message with its English)
             state = await response.json()
         async with http.post(sim.url + "api/sim/click", data=json.dumps({"square": "e7"}),
                              headers={"Content-Type": "application/json"}) as response:
             assert response.status == 200
-    assert state["moves"]["san"] == ["e4"] and state["status"] == "Black to move"
+    assert state["moves"]["san"] == ["e4"] and state["status"]["text"] == "Black to move"
     assert state["clocks"]["running"] == "black" and state["sim"]["pieces"]["e4"] == "P"
     assert sim.leds.last is not None  # the LEDs went to the recording sink
 
@@ -86,7 +87,7 @@ async def test_a_game_in_progress_is_there_again_after_a_restart(running):
     assert saved_position(sim.config).fen().startswith("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w")
     again = await running(ManualClock(5000.0))
     assert again.hand.state()["pieces"]["e5"] == "p" and again.board.occupied == again.session.game.position.occupied
-    state = again.backend.state(again.clock())
+    state = english(again.backend.state(again.clock()))
     assert state["moves"]["san"] == ["e4", "e5"] and state["status"] == "White to move"
 
 
@@ -121,8 +122,11 @@ async def test_the_service_companion_serves_the_session(tmp_path):
     port = await companion.start("127.0.0.1", 0)
     try:
         async with aiohttp.ClientSession() as http:
-            async with http.get(f"http://127.0.0.1:{port}/api/state") as response:
-                assert (await response.json())["status"] == "Set up the pieces to start"
+            async with http.get(f"http://127.0.0.1:{port}/api/state?lang=fr") as response:
+                assert (await response.json())["status"] == {"key": "setup", "values": {},
+                                                             "text": "Placez les pièces pour commencer"}
+            async with http.get(f"http://127.0.0.1:{port}/api/state?lang=xx") as response:
+                assert response.status == 400 and (await response.json())["error"].startswith("lang: one of en")
             async with http.post(f"http://127.0.0.1:{port}/api/sim/click", data="{}",
                                  headers={"Content-Type": "application/json"}) as response:
                 assert response.status == 404  # no simulated hand on a real board

@@ -6,6 +6,7 @@ import { $, ui } from "./ui.js";
 import { onWords, w, wf } from "./words.js";
 import { post } from "./requests.js";
 import { onViewer } from "./library.js";
+import { playerName, sanIn } from "./said.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -202,8 +203,7 @@ function drawAccuracy(review) {
   table.hidden = !review || !review.accuracy;
   if (table.hidden) return;
   const game = view.game;
-  const fr = ui.lang === "fr" && game.white_fr;
-  const names = fr ? [game.white_fr, game.black_fr] : [game.white, game.black];
+  const names = [playerName(game.white, 0), playerName(game.black, 1)];
   const head = table.insertRow();
   const plurals = { inaccuracy: w("inaccuracies"), mistake: w("mistakes"), blunder: w("blunders") };
   for (const text of ["", w("accuracy"), ...JUDGEMENTS.map((j) => plurals[j])]) {
@@ -238,7 +238,7 @@ function noteMove(review) {
   note.hidden = !m;
   note.dataset.judgement = m && m.judgement ? m.judgement : "";
   if (!m) { note.textContent = ""; return; }
-  note.textContent = `${m.san}${m.judgement ? MARKS[m.judgement] : ""} (${scoreText(m)})${m.judgement ? " — " + judged(m) : ""}`;
+  note.textContent = `${sanIn(m.san)}${m.judgement ? MARKS[m.judgement] : ""} (${scoreText(m)})${m.judgement ? " — " + judged(m) : ""}`;
 }
 
 function markMoves(review) {

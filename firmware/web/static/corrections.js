@@ -1,6 +1,7 @@
 // A move recorded wrong: the other moves that explain the board, one click puts it right (issue 11.6).
 import { $, ui, onRender } from "./ui.js";
 import { act } from "./requests.js";
+import { sanIn } from "./said.js";
 
 function renderCorrections(s) {
   const box = $("#corrections");
@@ -10,7 +11,7 @@ function renderCorrections(s) {
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.correct = c.uci;
-    b.textContent = ui.lang === "fr" ? c.san_fr : c.san;
+    b.textContent = sanIn(c.san);
     b.addEventListener("click", () => act("/api/game/correct", { move: c.uci }));
     box.appendChild(b);
   }

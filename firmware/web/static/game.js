@@ -7,22 +7,21 @@ import { act } from "./requests.js";
 import { pieceSvg } from "./pieces.js";
 import { renderMoves, startOf } from "./moves.js";
 import { armed, disarm } from "./confirm.js";
+import { said, sanIn, playerName } from "./said.js";
 
 const SIDES = ["white", "black"];
 
 function renderGame(s) {
-  const fr = ui.lang === "fr";
-  $("#status").textContent = fr && s.status_fr ? s.status_fr : s.status;
+  $("#status").textContent = said(s.status);
   const appLink = $("#app-link");   // an app plays on the board through an emulated board's protocol
   appLink.hidden = !s.app;
-  appLink.textContent = s.app ? (fr ? s.app.text_fr : s.app.text) : "";
+  appLink.textContent = s.app ? said(s.app.text) : "";
   const over = s.result && s.result !== "*";
   const result = $("#result");
   result.hidden = !over;
   result.textContent = over ? s.result : "";   // (the status says how it ended: said once)
-  const players = (fr && s.players_fr) || s.players;   // a side's default name in French
-  $("#name-white").textContent = players.white;
-  $("#name-black").textContent = players.black;
+  $("#name-white").textContent = playerName(s.players.white, 0);   // (a side's default name: the side)
+  $("#name-black").textContent = playerName(s.players.black, 1);
   $("#player-white").classList.toggle("to-move", !over && s.turn === "white");
   $("#player-black").classList.toggle("to-move", !over && s.turn === "black");
 
@@ -30,22 +29,22 @@ function renderGame(s) {
   problems.textContent = "";
   // The server picks what goes under the status (the board's latest problem while it is
   // wrong), no text said twice.
-  const current = (fr && s.notes_fr) || s.notes || [];
+  const current = s.notes || [];
   for (const p of current) {
-    const li = document.createElement("li"); li.textContent = p; problems.appendChild(li);
+    const li = document.createElement("li"); li.textContent = said(p); problems.appendChild(li);
   }
   problems.hidden = !current.length;
   const ledsProblem = $("#leds-problem");  // the board plays on without LEDs, and says why
   ledsProblem.textContent = s.leds_problem || "";
   ledsProblem.hidden = !s.leds_problem;
   const saveProblem = $("#save-problem");  // the game is not on disk: the players must know
-  saveProblem.textContent = s.save_problem || "";
+  saveProblem.textContent = said(s.save_problem);
   saveProblem.hidden = !s.save_problem;
 
   const opening = $("#opening");   // the latest named position's ECO code and name (the data set's English)
   opening.hidden = !s.opening;
   opening.textContent = s.opening ? `${s.opening.eco} ${s.opening.name}` : "";
-  renderMoves($("#moves"), (fr && s.moves.san_fr) || s.moves.san, startOf(s.start_fen), null, null);
+  renderMoves($("#moves"), s.moves.san.map(sanIn), startOf(s.start_fen), null, null);
   renderPromotion(s);
   renderOffers(s, over);
   renderActions(s, over);

@@ -6,6 +6,7 @@ import { onLanguage, w, wf } from "./words.js";
 import { NAMES, buildBoard, placement, setPiece } from "./board.js";
 import { renderMoves, startOf } from "./moves.js";
 import { onSelect, shown } from "./tabs.js";
+import { said, sanIn, playerName } from "./said.js";
 
 let viewer = null;         // the opened game: { id, game, ply }
 let viewerSquares = null;  // the viewer's board, built when a game is first opened
@@ -37,10 +38,10 @@ function gameLine(g) {
   const moves = Math.ceil(g.plies / 2);
   const when = `${g.date.replace(/\./g, "-")}${g.time ? " " + g.time.slice(0, 5) : ""}`;
   const count = moves === 1 ? wf("one_move", { n: moves }) : wf("n_moves", { n: moves });
-  const [white, black] = ui.lang === "fr" && g.white_fr ? [g.white_fr, g.black_fr] : [g.white, g.black];
+  const [white, black] = [playerName(g.white, 0), playerName(g.black, 1)];
   const state = g.damaged ? w("library_damaged") : g.abandoned ? w("abandoned") : g.in_progress ? w("in_progress") : g.result;
   const notes = [g.more_games && w("library_more_games"), g.cut && w("library_cut")].filter(Boolean);
-  const damaged = (ui.lang === "fr" && g.damaged_fr) || g.damaged;   // why, in the chosen language
+  const damaged = said(g.damaged);   // why, in the chosen language
   // A damaged file has no players nor date to show: its name and why, in plain sight (a phone shows no tooltip).
   b.textContent = damaged ? `${g.id}.pgn · ${state}: ${damaged}`
     : `${white} – ${black} · ${state} · ${count} · ${when}${notes.length ? " · " + notes.join(" · ") : ""}`;
@@ -65,7 +66,7 @@ async function openGame(id, keepPly) {
   const previous = viewer && viewer.id === id ? viewer.ply : null;
   viewer = { id, game, ply: keepPly && previous !== null ? Math.min(previous, game.fens.length - 1) : game.fens.length - 1 };
   $("#viewer").hidden = false;
-  const [white, black] = ui.lang === "fr" && game.white_fr ? [game.white_fr, game.black_fr] : [game.white, game.black];
+  const [white, black] = [playerName(game.white, 0), playerName(game.black, 1)];
   $("#viewer-title").textContent = `${white} – ${black}, ${game.date}`;
   $("#viewer-download").href = `/games/${encodeURIComponent(id)}.pgn`;
   $("#viewer-download").download = `${id}.pgn`;
@@ -89,10 +90,10 @@ function showPly() {
     el.classList.toggle("last", last.has(NAMES[i]));
   }
   $("#v-ply").textContent = `${v.ply} / ${g.fens.length - 1}`;
-  const ending = (ui.lang === "fr" && g.ending_fr) || g.ending;   // the ending in the chosen language
+  const ending = said(g.ending);   // the ending in the chosen language
   $("#viewer-ending").textContent = g.abandoned ? w("viewer_abandoned")
     : g.in_progress ? w("viewer_in_progress") : `${g.result}${ending ? " — " + ending : ""}`;
-  renderMoves($("#viewer-moves"), g.san[ui.lang] || g.san.en, startOf(g.start_fen), v.ply, (ply) => { v.ply = ply; showPly(); });
+  renderMoves($("#viewer-moves"), g.san.map(sanIn), startOf(g.start_fen), v.ply, (ply) => { v.ply = ply; showPly(); });
   for (const fn of viewing) fn({ id: v.id, game: g, ply: v.ply });
 }
 

@@ -5,6 +5,7 @@ import { $, ui, onRender } from "./ui.js";
 import { w, wf } from "./words.js";
 import { act, post, showMessage } from "./requests.js";
 import { seeFromBlack } from "./board.js";
+import { said } from "./said.js";
 
 function linkWord(state) { return w(`link_${state}`, state); }
 
@@ -13,7 +14,7 @@ function renderOpponent(s, opp) {
   line.hidden = opp.kind === "none";
   if (line.hidden) return;
   // the server's words (firmware.words.opponent_line), in the page's language
-  $("#opponent-text").textContent = (ui.lang === "fr" && opp.text_fr) || opp.text || "";
+  $("#opponent-text").textContent = said(opp.text);
   const link = $("#opponent-link");
   const state = opp.link ? opp.link.state : "";
   link.dataset.state = state;
@@ -26,8 +27,8 @@ function renderOnline(s, opp, over) {
   seeFromBlack(online.orientation === "black");
   const notice = $("#online-notice");
   notice.hidden = !online.notice;
-  const said = (ui.lang === "fr" && online.notice_fr) || online.notice || "";
-  notice.textContent = said && !/[.!?]$/.test(said) ? said + "." : said;
+  const told = said(online.notice);
+  notice.textContent = told && !/[.!?]$/.test(told) ? told + "." : told;
   const first = $("#first-move");
   first.hidden = online.first_move_ms === null || online.first_move_ms === undefined || over;
   if (!first.hidden) first.textContent = wf(`first_move_${s.turn}`, { s: Math.ceil(online.first_move_ms / 1000) });

@@ -2,6 +2,7 @@
 // message box that says how they went.
 import { $, ui } from "./ui.js";
 import { w, wf } from "./words.js";
+import { said } from "./said.js";
 
 let messageTimer = null;
 export function showMessage(text, kind = "info") {
@@ -33,8 +34,9 @@ export async function post(path, body) {
   let data = null;
   try { data = await response.json(); } catch (_) { data = null; }
   if (!response.ok) {
-    const said = data && ((ui.lang === "fr" && data.error_fr) || data.error);   // a refusal comes in both languages
-    const text = said || wf("msg_refused", { status: response.status });
+    // a refusal's message in the page's language, else the HTTP layer's English
+    const told = data && ((data.message && said(data.message)) || data.error);
+    const text = told || wf("msg_refused", { status: response.status });
     showMessage(text, "error");
     if (data && data.pairing) askPairing();
     const err = new Error(text);

@@ -5,6 +5,7 @@ import { $, ui, onRender } from "./ui.js";
 import { onLanguage } from "./words.js";
 import { post, showMessage } from "./requests.js";
 import { onHello } from "./feed.js";
+import { said as sayMessage } from "./said.js";
 
 const PROMPT_HOLD_MS = 500;   // a prompt is said once it has stood this long (a hand on its way shows passing ones)
 const heard = { said: null, timer: null, failed: new Set() };   // the latest announcement's n; the helpers said
@@ -18,7 +19,7 @@ function renderSaid(s) {
   const first = heard.said === null;
   heard.said = said.n;
   if (first) return;
-  const text = ui.lang === "fr" ? said.text_fr : said.text;
+  const text = (said.text && (said.text[ui.lang] || said.text.en)) || "";
   clearTimeout(heard.timer);
   const prompt = said.kinds.every((k) => k === "prompt" || k === "setup");
   if (prompt) heard.timer = setTimeout(() => say(text), PROMPT_HOLD_MS);
@@ -31,7 +32,7 @@ function renderFailedHelpers(s) {
   for (const failed of s.failed_helpers || []) {
     if (heard.failed.has(failed.helper)) continue;
     heard.failed.add(failed.helper);
-    showMessage((ui.lang === "fr" && failed.text_fr) || failed.text, "error");
+    showMessage(sayMessage(failed.text), "error");
   }
 }
 
