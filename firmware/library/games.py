@@ -17,7 +17,7 @@ is (its id and stamp) waits for the first's reading and shares it. The downloads
 these methods in a worker thread, never on the loop (the methods are thread-safe).
 
 A file that is empty, binary or whose first game cannot be played is listed as ``damaged`` with
-why in the player's words (``damaged``, ``damaged_fr``). A game is ``in_progress`` only while
+why in the player's words (``damaged``: a message, said in the page's language). A game is ``in_progress`` only while
 its result is ``*``, its moves have not ended it (mate, stalemate) and, when the library knows
 which file the board is recording (``playing``), it is that file.
 """

@@ -129,7 +129,7 @@ class SessionState:
     take_over: tuple[int, ...]              # the sides the computer may take over now
     settings: dict[str, Any] = field(default_factory=dict)
     opponent: OpponentState = OpponentState()
-    leds_problem: str | None = None      # the LEDs are off, and why
+    leds_problem: words.Message | None = None   # the LEDs are off, and why
     move_clocks: tuple[int | None, ...] = ()   # ms on the mover's clock after each move
     round: str = "-"
     event: str = ""
@@ -415,7 +415,7 @@ def to_json(state: SessionState, lang: str | None = None) -> dict[str, Any]:
         "problem_times": [t for t, _ in state.problems],
         "corrections": [{"uci": m.uci(), "san": text} for m, text in state.corrections],
         "gesture": state.gesture.to_json() if state.gesture is not None else None,
-        "leds_problem": state.leds_problem,
+        "leds_problem": said(state.leds_problem, lang),
         "save_problem": said(state.save_problem, lang),
         "failed_helpers": [{"helper": helper, "text": said(words.Message.of(HELPER_FAILED[helper]), lang)}
                            for helper in state.failed_helpers],

@@ -13,6 +13,7 @@ from firmware.config import OpponentKind
 from firmware.referee.feedback import FeedbackState, frame
 from firmware.referee.referee import Showing, Stage
 from firmware.session.state import Phase, Promotion, SessionState
+from firmware.words.message import English, Message
 
 if TYPE_CHECKING:
     from firmware.session.session_view import SessionView
@@ -87,7 +88,7 @@ def session_state(session: SessionView, now: float, at: Seen | None = None) -> S
                   "time_control": g.time_control, "rules": g.rules, "opponent": seat.choice.value,
                   "brightness": session.config.leds.brightness, "engine_level": session.config.engine.level,
                   "engine_elo": session.config.engine.elo, "engine_move_time": session.config.engine.move_time},
-        opponent=opponent, leds_problem=session.leds.problem if session.leds is not None else None,
+        opponent=opponent, leds_problem=_leds_off(session),
         move_clocks=tuple(record.clocks) if record else (),
         round=record.round if record else g.round,
         event=record.event if record else g.event, save_problem=session.file.saving.message(),
@@ -185,3 +186,9 @@ def _promotion(session: SessionView, feedback: FeedbackState) -> Promotion | Non
         if piece is not None and piece.piece_type == PAWN and piece.color == pos.turn and sq // 8 == seventh:
             return Promotion(None, session.referee.next_promotion, pos.turn)
     return None
+
+
+def _leds_off(session: SessionView) -> Message | None:
+    """The LEDs are off: the driver's English (why, and what to run), said in any language."""
+    problem = session.leds.problem if session.leds is not None else None
+    return Message.of("leds_off", detail=English(problem)) if problem else None

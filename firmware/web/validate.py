@@ -2,7 +2,7 @@
 
 A handler describes its body as a dict of :class:`Field` and gets back a dict of checked values,
 or a :class:`BadRequest` that the server answers with a 400 (never a stack trace): a refusal of
-firmware/words, so in English ("error") and French ("error_fr"); a field's check raises one too,
+firmware/words, so in English ("error") and as a message for any language ("message"); a field's check raises one too,
 which ``check_body`` puts after the field's name.
 
 >>> spec = {"square": Square(), "piece": Choice("q", "r", "b", "n", default="q")}

@@ -264,6 +264,7 @@ CATALOGUE = Catalogue(
         "action_claim_victory": "Claiming the win",
         "action_claim_draw": "Claiming the draw",
         "cannot_save": "The game cannot be saved: {error}. Play on: the moves are kept and saving is tried again; free some space or call for help.",
+        "leds_off": "{detail}",
         "board_unresolved": "{detail}",
         "playing_game": "Playing game {game}.",
         # the other end

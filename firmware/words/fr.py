@@ -269,6 +269,7 @@ CATALOGUE = Catalogue(
         "action_claim_victory": "La réclamation de la victoire",
         "action_claim_draw": "La réclamation de la nulle",
         "cannot_save": "La partie ne peut pas être enregistrée{error}. Jouez : les coups sont gardés et l'enregistrement est retenté ; libérez de la place ou appelez à l'aide.",
+        "leds_off": "Les LED sont éteintes : la partie continue sans elles ; lancez echiquier hwtest --doctor sur le Pi{detail}",
         "board_unresolved": "Le plateau est resté indéterminé{detail} : remettez les pièces comme indiqué",
         "playing_game": "Partie {game} en cours.",
         # the other end

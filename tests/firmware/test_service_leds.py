@@ -55,7 +55,7 @@ async def test_a_failing_show_turns_the_leds_off_and_the_game_goes_on(tmp_path, 
     assert isinstance(service.leds, GuardedLedSink) and len(neopixel.instances[0].shown) == 2
     snap = english(service.session.snapshot(service.now))
     assert snap["leds_problem"].startswith("LEDs off: showing a frame failed (RuntimeError: NeoPixel support requires")
-    assert "hwtest --doctor" in to_json(service.session.state(service.now))["leds_problem"]
+    assert "hwtest --doctor" in english(to_json(service.session.state(service.now)))["leds_problem"]
 
 
 async def test_a_missing_led_library_leaves_a_board_that_plays(tmp_path, monkeypatch):

@@ -174,7 +174,7 @@ def test_the_rarer_parts_conform_a_take_over_a_player_gone_a_gesture(tmp_path):
     rare = dataclasses.replace(state, opponent=opponent, gesture=GestureProgress("draw", "1/2-1/2", 0, False, 1.5, 3.0),
                                draw_offer=WHITE, takeback_offer=BLACK, touched=12,
                                chat=(("Mary", "hi"),), notice=Message.of("offer_declined", who="Mary"), first_move_ms=25_000,
-                               leds_problem="no LED library",
+                               leds_problem=Message.of("leds_off", detail=English("no LED library")),
                                save_problem=Message.of("cannot_save", error=English("the disk is full")))
     snap = to_json(rare)
     assert snap["opponent"]["takeover"]["black"]["tag"] == "Bob (Stockfish 16 from move 4)"

@@ -35,7 +35,7 @@ function renderGame(s) {
   }
   problems.hidden = !current.length;
   const ledsProblem = $("#leds-problem");  // the board plays on without LEDs, and says why
-  ledsProblem.textContent = s.leds_problem || "";
+  ledsProblem.textContent = said(s.leds_problem);
   ledsProblem.hidden = !s.leds_problem;
   const saveProblem = $("#save-problem");  // the game is not on disk: the players must know
   saveProblem.textContent = said(s.save_problem);
