@@ -179,11 +179,12 @@ def square_label(position: Position, square: int, lang: str = "en") -> str:
 
 
 def speakable(text: str, lang: str) -> str:
-    """``text`` as the speech synthesizer should read it: in English a file "a" alone is the
-    letter, not the article ("rook A d1", "pawn A takes b6")."""
-    if lang == "fr":
-        return text
-    return re.sub(r"\ba(?= (?:takes |[a-h][1-8]\b))", "A", text)
+    """``text`` as the speech synthesizer should read it, by its language's ``respell`` (the
+    spoken catalogue's): in English a file "a" alone is the letter, not the article ("rook A d1",
+    "pawn A takes b6")."""
+    for pattern, replacement in spoken(lang).respell:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 __all__ = ["say", "sentence", "move_words", "move_said", "ending_words", "opponent_plays", "duration_words",

@@ -1,7 +1,8 @@
 """The players' texts filled in from their language's catalogue: SAN in its letters, pieces and squares by name.
 
-``lang`` is "en" or "fr"; anything else reads as English. The words are in the catalogues
-(``en.py``, ``fr.py``); here is only how they are put together: which template, with what in it.
+``lang`` is a language of ``LANGS`` (firmware.words.languages: one catalogue each, ``en.py``,
+``fr.py``, ``de.py``...); anything else reads as English. The words are in the catalogues; here
+is only how they are put together: which template, with what in it.
 """
 from __future__ import annotations
 
@@ -13,11 +14,22 @@ from chess_core.notation import LETTERS
 from chess_core.squares import SQUARE_NAMES
 
 from .catalogue import Catalogue
-from .en import CATALOGUE as ENGLISH
-from .fr import CATALOGUE as FRENCH
+from .languages import FALLBACK, LANGS, module_of
 
-CATALOGUES: dict[str, Catalogue] = {"en": ENGLISH, "fr": FRENCH}
-LANGS = tuple(CATALOGUES)
+
+def _catalogue(lang: str) -> Catalogue:
+    found = getattr(module_of(lang), "CATALOGUE", None)
+    if not isinstance(found, Catalogue):
+        raise TypeError(f"firmware/words/{lang}.py: its CATALOGUE is not a Catalogue")
+    if lang not in LETTERS:
+        raise ImportError(f"firmware/words/{lang}.py: no SAN letters for {lang!r} in chess_core.notation.LETTERS")
+    return found
+
+
+CATALOGUES: dict[str, Catalogue] = {lang: _catalogue(lang) for lang in LANGS}
+ENGLISH = CATALOGUES[FALLBACK]
+# A side's default name as the record keeps it (the PGN's): "White", "Black"; shown in each language.
+DEFAULT_NAMES = ENGLISH.sides
 
 # The catalogues' sections by language, as the page (GET /api/words) and the session read them.
 PAGE = {lang: c.page for lang, c in CATALOGUES.items()}
@@ -29,7 +41,7 @@ _FIRST_RANKS = 0xFF000000000000FF
 
 
 def _lang(lang: str) -> str:
-    return lang if lang in CATALOGUES else "en"
+    return lang if lang in CATALOGUES else FALLBACK
 
 
 def catalogue_of(lang: str) -> Catalogue:
@@ -37,7 +49,7 @@ def catalogue_of(lang: str) -> Catalogue:
     return CATALOGUES[_lang(lang)]
 
 
-def prompt(key: str, lang: str = "en", **values: object) -> str:
+def prompt(key: str, lang: str = FALLBACK, **values: object) -> str:
     """The template ``key`` of ``lang``'s prompts with ``values`` filled in."""
     return catalogue_of(lang).prompts[key].format(**values)
 
@@ -46,32 +58,32 @@ def _lower_first(text: str) -> str:
     return f"{text[0].lower()}{text[1:]}"
 
 
-def piece_name(piece_type: int, lang: str = "en", *, article: bool = True) -> str:
+def piece_name(piece_type: int, lang: str = FALLBACK, *, article: bool = True) -> str:
     """"the knight" / "le cavalier" ("la tour")."""
     words = catalogue_of(lang)
     return words.the_pieces[piece_type] if article else words.pieces[piece_type]
 
 
-def side_to_move(side: int, lang: str = "en", check: bool = False) -> str:
+def side_to_move(side: int, lang: str = FALLBACK, check: bool = False) -> str:
     """"White to move (check)" / "Trait aux Blancs (échec)"."""
     return prompt("to_move_check" if check else "to_move", lang, side=catalogue_of(lang).sides[side])
 
 
-def player_name(name: str, side: int, lang: str = "en") -> str:
+def player_name(name: str, side: int, lang: str = FALLBACK) -> str:
     """A player's name as ``lang`` shows it: a side's default name, the side itself in English
     ("White" playing White, as the PGN keeps it), reads as that side in ``lang`` ("Blancs");
     any other name stays as the players gave it."""
-    return catalogue_of(lang).sides[side] if name == ENGLISH.sides[side] else name
+    return catalogue_of(lang).sides[side] if name == DEFAULT_NAMES[side] else name
 
 
-def opponent_plays(position: Position, move: Move, who: str, lang: str = "en") -> str:
+def opponent_plays(position: Position, move: Move, who: str, lang: str = FALLBACK) -> str:
     """"Black to move: Stockfish plays Nf6" / "Trait aux Noirs : Stockfish joue Cf6"."""
     lang = _lang(lang)
     return prompt("opponent_plays", lang, to_move=side_to_move(position.turn, lang), who=who,
                   san=san(position, move, lang))
 
 
-def outcome_text(outcome: Outcome, lang: str = "en") -> str:
+def outcome_text(outcome: Outcome, lang: str = FALLBACK) -> str:
     """"Black wins by checkmate" / "Les Noirs gagnent par mat"; "Draw by stalemate" / "Nulle par pat"."""
     words = catalogue_of(lang)
     reason = words.terminations[outcome.termination]
@@ -83,7 +95,7 @@ def outcome_text(outcome: Outcome, lang: str = "en") -> str:
     return prompt("wins_by", lang, side=side, reason=reason)
 
 
-def takeback_text(before: Position, move: Move, lang: str = "en") -> str:
+def takeback_text(before: Position, move: Move, lang: str = FALLBACK) -> str:
     """"Take back Nf3: put the knight back on g1" / "Reprenez Cf3 : remettez le cavalier en g1"."""
     lang = _lang(lang)
     piece = before.piece_at(move.from_square)
@@ -91,12 +103,12 @@ def takeback_text(before: Position, move: Move, lang: str = "en") -> str:
     return prompt("takeback", lang, san=san(before, move, lang), put_back=_lower_first(back))
 
 
-def put_back(piece_type: int, square: int, lang: str = "en") -> str:
+def put_back(piece_type: int, square: int, lang: str = FALLBACK) -> str:
     """"Put the knight back on g1" / "Remettez le cavalier en g1"."""
     return prompt("put_back", lang, piece=piece_name(piece_type, lang), square=SQUARE_NAMES[square])
 
 
-def remove(piece_type: int | None, square: int, lang: str = "en") -> str:
+def remove(piece_type: int | None, square: int, lang: str = FALLBACK) -> str:
     """"Remove the knight on g1" / "Retirez le cavalier de g1"; with no type, "the piece"."""
     if piece_type is None:
         return prompt("remove_any", lang, square=SQUARE_NAMES[square])
@@ -107,7 +119,7 @@ def _bb(square: int) -> int:
     return 1 << square
 
 
-def board_hint(position: Position, occupied: int, lang: str = "en") -> str | None:
+def board_hint(position: Position, occupied: int, lang: str = FALLBACK) -> str | None:
     """What to do when the board (``occupied``) does not show ``position``: a castling or an en
     passant capture half done, else the first pieces to put back or remove. None: it shows it."""
     lang = _lang(lang)
@@ -157,7 +169,7 @@ def _and(items: list[str], lang: str) -> str:
     return items[0] if len(items) == 1 else prompt("and", lang, items=", ".join(items[:-1]), last=items[-1])
 
 
-def squares_text(bb: int, lang: str = "en") -> str:
+def squares_text(bb: int, lang: str = FALLBACK) -> str:
     """Squares as a player says them: "every square", "ranks 1, 2, 7 and 8", "the a-file",
     "a1, c1 and f1" (French: "toutes les cases", "les rangées 1, 2, 7 et 8", "la colonne a")."""
     lang = _lang(lang)
@@ -188,11 +200,11 @@ def squares_text(bb: int, lang: str = "en") -> str:
 def _first_rank(position: Position, lang: str) -> str:
     """White's first rank as FEN writes it, in the piece letters of ``lang`` (R N B Q K are T C F D R in French)."""
     rank = position.fen().split("/")[7].split()[0]
-    english, chosen = LETTERS["en"], LETTERS[lang]
+    english, chosen = LETTERS[FALLBACK], LETTERS[lang]
     return rank.translate(str.maketrans("".join(english.values()), "".join(chosen[p] for p in english)))
 
 
-def setup_text(position: Position, occupied: int, wrong: int, lang: str = "en", *,
+def setup_text(position: Position, occupied: int, wrong: int, lang: str = FALLBACK, *,
                number: int | None = None) -> str:
     """What to do before a game starts from ``position`` with the board showing ``occupied`` and the
     squares ``wrong`` lit to put right: the position (a Chess960 one by ``number`` and its first rank in the chosen
@@ -228,7 +240,7 @@ def setup_text(position: Position, occupied: int, wrong: int, lang: str = "en", 
                   steps=reduce(lambda first, next_: prompt("then", lang, first=first, next=next_), steps))
 
 
-def refused_text(who: str, move: Move, reason: str, lang: str = "en", before: Position | None = None) -> str:
+def refused_text(who: str, move: Move, reason: str, lang: str = FALLBACK, before: Position | None = None) -> str:
     """The other end refused a move of the board: "Lichess refused Nf3 (reason): put the pieces
     back as shown" / "Lichess a refusé Cf3 (reason) : remettez les pièces comme indiqué" (SAN
     when the position ``before`` it is known, else UCI; ``who`` "Lichess" or "" for another end)."""
@@ -237,7 +249,7 @@ def refused_text(who: str, move: Move, reason: str, lang: str = "en", before: Po
     return prompt("refused", lang, who=who or prompt("other_end", lang), move=text, reason=reason)
 
 
-def opponent_line(kind: str, name: str | None, sides: list[int], lang: str = "en") -> str:
+def opponent_line(kind: str, name: str | None, sides: list[int], lang: str = FALLBACK) -> str:
     """Who plays off the board, for the page: "Stockfish 15.1 plays Black." / "Stockfish 15.1
     joue les Noirs."; online: "Online on Lichess: Mary plays White." / "En ligne sur Lichess :
     Mary joue les Blancs." (``kind``: "engine" or "lichess")."""
@@ -249,20 +261,20 @@ def opponent_line(kind: str, name: str | None, sides: list[int], lang: str = "en
     return prompt("engine_plays", lang, who=who, sides=played) if sides else prompt("plays_no_side", lang, who=who)
 
 
-def void_text(status: str, lang: str = "en") -> str:
+def void_text(status: str, lang: str = FALLBACK) -> str:
     """The other end voided the game ("aborted" on Lichess): "The game was aborted at the other
     end: it does not count" / "La partie a été annulée à l'autre bout : elle ne compte pas"."""
     return prompt("void", lang, status=catalogue_of(lang).void_statuses.get(status, status))
 
 
-def illegal_text(position: Position, occupied: int, lang: str = "en") -> str:
+def illegal_text(position: Position, occupied: int, lang: str = FALLBACK) -> str:
     """A problem: the board shows no legal move of the side to move; what to do about it."""
     lang = _lang(lang)
     hint = board_hint(position, occupied, lang) or prompt("as_shown", lang)
     return prompt("illegal", lang, side=catalogue_of(lang).sides[position.turn], hint=_lower_first(hint))
 
 
-def paused_text(hint: str, lang: str = "en") -> str:
+def paused_text(hint: str, lang: str = FALLBACK) -> str:
     """The board changed while the clock is paused: "Clock paused: put the pawn on e5 back on e7,
     then resume the clock to play on" / "Pendule arrêtée : remettez le pion de e5 en e7, puis..."."""
     return prompt("clock_paused_put_back", lang, hint=_lower_first(hint))
@@ -277,10 +289,10 @@ def in_english(detail: str, otherwise: str = "") -> Callable[[str], str]:
     """A refusal's value that is a machine's English (an exception's message from a part without
     words: the rules' parsers, the configuration): the English quotes it; another language shows
     ``otherwise`` (what it names, or nothing), its template saying in its own words what is wrong."""
-    return lambda lang: detail if _lang(lang) == "en" else otherwise
+    return lambda lang: detail if _lang(lang) == FALLBACK else otherwise
 
 
-def refusal(key: str, lang: str = "en", /, **values: Value) -> str:
+def refusal(key: str, lang: str = FALLBACK, /, **values: Value) -> str:
     """The refusal ``key`` of ``lang`` with ``values`` filled in (a callable value called with the language)."""
     lang = _lang(lang)
     filled = {name: value(lang) if callable(value) else value for name, value in values.items()}
@@ -295,7 +307,7 @@ class Refusal(Exception):
     def __init__(self, key: str, /, **values: Value) -> None:
         self.key = key
         self.values = values
-        super().__init__(refusal(key, "en", **values))   # (an unknown key fails here, at once)
+        super().__init__(refusal(key, FALLBACK, **values))   # (an unknown key fails here, at once)
 
     def text(self, lang: str) -> str:
         return refusal(self.key, lang, **self.values)
@@ -306,13 +318,13 @@ class Refusal(Exception):
                                        for name, value in self.values.items()})
 
 
-def draw_offers_from(from_move: int, move: int, lang: str = "en") -> str:
+def draw_offers_from(from_move: int, move: int, lang: str = FALLBACK) -> str:
     """Why a draw may not be offered yet: "Draw offers are allowed from move 20 on (this is move
     12): play on." / "La nulle se propose à partir du coup 20 (c’est le coup 12) : jouez."."""
     return prompt("draw_offers_from", lang, from_move=from_move, move=move)
 
 
-__all__ = ["CATALOGUES", "LANGS", "PAGE", "LED_ROLES", "PIECES", "SIDES", "catalogue_of", "prompt", "piece_name",
+__all__ = ["CATALOGUES", "LANGS", "FALLBACK", "DEFAULT_NAMES", "PAGE", "LED_ROLES", "PIECES", "SIDES", "catalogue_of", "prompt", "piece_name",
            "side_to_move", "opponent_plays", "outcome_text", "takeback_text", "put_back", "remove", "board_hint",
            "squares_text", "setup_text", "refused_text", "opponent_line", "void_text", "illegal_text",
            "draw_offers_from", "paused_text", "refusal", "Refusal", "Value", "player_name", "in_english"]

@@ -1,0 +1,40 @@
+"""The languages the board speaks, found in this package: each is a catalogue (``xx.py``) and a voice (``spoken_xx.py``).
+
+A language is added by adding its two files, named by its ISO 639 code: ``de.py`` holds
+``CATALOGUE`` (a ``Catalogue``: what players read), ``spoken_de.py`` holds ``SPOKEN`` (what the
+voice says, and espeak-ng's voice for it). Nothing else names a language: the page's menu, the
+configuration's ``[voice] language``, the voice, the simulator's ``--voice`` read ``LANGS``. Its
+SAN letters are chess_core's (``chess_core.notation.LETTERS``, below this layer).
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from pathlib import Path
+from types import ModuleType
+
+# English: the words of a language the board does not know, and the language of what is kept
+# for machines and other programs (the journal, a side's default name in the PGN).
+FALLBACK = "en"
+_CODE = re.compile(r"[a-z]{2,3}")   # an ISO 639 code: a catalogue's module name
+_HERE = Path(__file__).resolve().parent
+
+
+def _found() -> tuple[str, ...]:
+    """The codes of the catalogues in this package, English first, then in the codes' order."""
+    codes = sorted(module.name for module in pkgutil.iter_modules([str(_HERE)]) if _CODE.fullmatch(module.name))
+    if FALLBACK not in codes:
+        raise ImportError(f"firmware/words has no {FALLBACK}.py: the catalogue every other language falls back to")
+    return (FALLBACK, *(code for code in codes if code != FALLBACK))
+
+
+LANGS: tuple[str, ...] = _found()
+
+
+def module_of(lang: str, prefix: str = "") -> ModuleType:
+    """The module ``prefix + lang`` of this package ("de": the catalogue, "spoken_de": its voice)."""
+    return importlib.import_module(f"{__package__}.{prefix}{lang}")
+
+
+__all__ = ["FALLBACK", "LANGS", "module_of"]
