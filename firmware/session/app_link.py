@@ -21,7 +21,7 @@ class AppLink:
     leds: tuple[int, ...] | None = None
     blink: tuple[float, tuple[int, ...]] | None = None
 
-    def text(self, lang: str = "en") -> str:
+    def text(self, lang: str = words.FALLBACK) -> str:
         """"Playing in PicoChess over DGT", in ``lang``."""
         if self.app:
             return words.prompt("playing_in_app", lang, app=self.app, protocol=self.protocol)

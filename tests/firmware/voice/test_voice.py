@@ -122,7 +122,7 @@ def test_build_voice_reads_the_voice_section(tmp_path):
 
 
 @pytest.mark.parametrize("text, problem", [
-    ('[voice]\nlanguage = "de"', "voice.language: expected one of 'fr', 'en', 'page', got 'de'"),
+    ('[voice]\nlanguage = "xx"', "voice.language: expected one of 'en', 'de', 'fr', 'page', got 'xx'"),
     ('[voice]\nmoves = "mine"', "voice.moves: expected one of 'all', 'opponent', 'none', got 'mine'"),
     ('[voice]\nrate = 1000', "voice.rate: expected a number from 80 to 450, got 1000"),
     ('[voice]\nvolume = -1', "voice.volume: expected a number from 0 to 200, got -1")])
@@ -146,8 +146,18 @@ def test_a_voice_set_to_the_pages_language_speaks_the_language_the_page_says():
     fixed = build_voice(loads_config('[voice]\nenabled = true\nlanguage = "en"\n'))
     for voice in (follows, fixed):
         voice.use_language("fr")
-        voice.use_language("de")   # (no such voice: kept)
+        voice.use_language("xx")   # (no such language: kept)
     assert (follows.announcer.lang, fixed.announcer.lang) == ("fr", "en")
+    follows.use_language("de")
+    assert follows.announcer.lang == "de"
+
+
+def test_the_voice_speaks_each_language_of_the_words():
+    """[voice] language and the simulator's --voice take any language firmware.words has (German too)."""
+    from firmware.cli import build_parser
+    german = build_voice(loads_config('[voice]\nenabled = true\nlanguage = "de"\n'))
+    assert german.announcer.lang == "de" and not german.follows_page
+    assert build_parser("sim").parse_args(["sim", "--voice", "de"]).voice == "de"
 
 
 def test_the_pages_switch_silences_the_board_at_once_and_it_speaks_of_news_only_after(tmp_path):
