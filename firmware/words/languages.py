@@ -21,15 +21,15 @@ _CODE = re.compile(r"[a-z]{2,3}")   # an ISO 639 code: a catalogue's module name
 _HERE = Path(__file__).resolve().parent
 
 
-def _found() -> tuple[str, ...]:
-    """The codes of the catalogues in this package, English first, then in the codes' order."""
-    codes = sorted(module.name for module in pkgutil.iter_modules([str(_HERE)]) if _CODE.fullmatch(module.name))
+def found(here: Path = _HERE) -> tuple[str, ...]:
+    """The codes of the catalogues in ``here`` (this package), English first, then in the codes' order."""
+    codes = sorted(module.name for module in pkgutil.iter_modules([str(here)]) if _CODE.fullmatch(module.name))
     if FALLBACK not in codes:
         raise ImportError(f"firmware/words has no {FALLBACK}.py: the catalogue every other language falls back to")
     return (FALLBACK, *(code for code in codes if code != FALLBACK))
 
 
-LANGS: tuple[str, ...] = _found()
+LANGS: tuple[str, ...] = found()
 
 
 def module_of(lang: str, prefix: str = "") -> ModuleType:
@@ -37,4 +37,4 @@ def module_of(lang: str, prefix: str = "") -> ModuleType:
     return importlib.import_module(f"{__package__}.{prefix}{lang}")
 
 
-__all__ = ["FALLBACK", "LANGS", "module_of"]
+__all__ = ["FALLBACK", "LANGS", "found", "module_of"]
