@@ -10,7 +10,7 @@ from chess_core import parse_square
 from firmware.config import loads_config
 from firmware.voice.announcer import Announcer
 from firmware.voice.companion import Voice, build_voice
-from firmware.voice.speaker import Speaker, SpeechSettings
+from firmware.voice.speaker import Speaker, SpeechSettings, read_index
 
 from ..session_support import Table
 from .test_speaker import FakeProcess
@@ -158,6 +158,39 @@ def test_the_voice_speaks_each_language_of_the_words():
     german = build_voice(loads_config('[voice]\nenabled = true\nlanguage = "de"\n'))
     assert german.announcer.lang == "de" and not german.follows_page
     assert build_parser("sim").parse_args(["sim", "--voice", "de"]).voice == "de"
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng")
+def test_a_board_set_to_german_says_its_game_in_german_to_wav_files(tmp_path):
+    """[voice] language = "de" beside a real session, through the real espeak-ng: each announcement
+    in German, a WAV file of it written with the German voice."""
+    from .test_speaker import wav_seconds_and_peak
+
+    table = Table(tmp_path)
+    config = loads_config(f'[voice]\nenabled = true\nlanguage = "de"\nwav_dir = "{tmp_path / "wav"}"\n')
+    argvs: list[list[str]] = []
+
+    def spawn(argv: list[str]):
+        import subprocess
+        argvs.append(argv)
+        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    voice = build_voice(config, clock=lambda: table.t, spawn=spawn)
+    table.session.subscribe(voice.on_state)
+    voice.on_state(table.session.state())
+    voice.start()
+    try:
+        table.setup()
+        for uci in ("e2e4", "e7e5", "g1f3"):
+            table.play(uci)
+            assert voice.wait_idle(10)
+    finally:
+        voice.stop(finish=True)
+    index = read_index(tmp_path / "wav")
+    assert [(e["text"], e["lang"]) for e in index] == [("Die Partie beginnt", "de"), ("e4", "de"), ("e5", "de"),
+                                                       ("Springer f3", "de")]
+    assert all(argv[1:3] == ["-v", "de"] for argv in argvs) and len(argvs) == 4
+    assert all(wav_seconds_and_peak(tmp_path / "wav" / e["file"])[1] > 3000 for e in index)
 
 
 def test_the_pages_switch_silences_the_board_at_once_and_it_speaks_of_news_only_after(tmp_path):
