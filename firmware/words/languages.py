@@ -9,21 +9,20 @@ SAN letters are chess_core's (``chess_core.notation.LETTERS``, below this layer)
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import os
 import re
-from pathlib import Path
 from types import ModuleType
 
 # English: the words of a language the board does not know, and the language of what is kept
 # for machines and other programs (the journal, a side's default name in the PGN).
 FALLBACK = "en"
-_CODE = re.compile(r"[a-z]{2,3}")   # an ISO 639 code: a catalogue's module name
-_HERE = Path(__file__).resolve().parent
+_CODE = re.compile(r"([a-z]{2,3})\.py")   # an ISO 639 code: a catalogue's module
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def found(here: Path = _HERE) -> tuple[str, ...]:
+def found(here: str | os.PathLike[str] = _HERE) -> tuple[str, ...]:
     """The codes of the catalogues in ``here`` (this package), English first, then in the codes' order."""
-    codes = sorted(module.name for module in pkgutil.iter_modules([str(here)]) if _CODE.fullmatch(module.name))
+    codes = sorted(m.group(1) for name in os.listdir(here) if (m := _CODE.fullmatch(name)))
     if FALLBACK not in codes:
         raise ImportError(f"firmware/words has no {FALLBACK}.py: the catalogue every other language falls back to")
     return (FALLBACK, *(code for code in codes if code != FALLBACK))
