@@ -150,7 +150,7 @@ class Coach:
         pos = session.game.position
         en, fr = san(pos, best, "en"), san(pos, best, "fr")
         self._show({best.from_square: session.style.hint, best.to_square: session.style.hint}, None)
-        told = session.play.told(prompt("coach_hint", "en", san=en), prompt("coach_hint", "fr", san=fr), len(moves))
+        told = session.board_state.play.told(prompt("coach_hint", "en", san=en), prompt("coach_hint", "fr", san=fr), len(moves))
         self._mark(len(moves), prompt("coach_hint", "en", san=en))
         session.carry_out([Keep(play=told), Publish()], session.clock())
 
@@ -212,7 +212,7 @@ class Coach:
                 en, fr = prompt("coach_take_back", "en", judged=en), prompt("coach_take_back", "fr", judged=fr)
         if self.frame is None or self.until is not None:     # (a hint asked since stays lit)
             self._show(squares, session.clock() + session.config.coach.moment_s)
-            session.carry_out([Keep(play=session.play.told(en, fr, len(game.moves)))], session.clock())
+            session.carry_out([Keep(play=session.board_state.play.told(en, fr, len(game.moves)))], session.clock())
         session.publish()
 
     # -- the engine, the marks -------------------------------------------------------------------

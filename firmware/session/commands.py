@@ -100,21 +100,21 @@ def settings_sections(changes: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def rename(session: Any, side: int, name: str) -> None:
     """The player of ``side`` bears ``name`` (the engine's, a take-over's tag, the player's again)."""
-    names = session.names
+    names = session.board_state.names
     session.set_names((name, names[1]) if side == 0 else (names[0], name))
 
 
 def show_on_board(session: Any, frame: tuple[int, ...] | None, now: float) -> None:
     """The page's frame on the LEDs while no game is played (the library's moves of a game
     reviewed; None: the game's frame again)."""
-    session.carry_out([Keep(play=session.play.showing(frame))], now)
+    session.carry_out([Keep(play=session.board_state.play.showing(frame))], now)
     session.refresh(now)
 
 
 def helper_failed(session: Any, name: str) -> None:
     """A helper beside the game failed (``name``: "voice", "coach"): the page says it, once."""
-    if name not in session.failed_helpers:
-        session.carry_out([Keep(failed_helpers=(*session.failed_helpers, name))], session.clock())
+    if name not in session.board_state.failed_helpers:
+        session.carry_out([Keep(failed_helpers=(*session.board_state.failed_helpers, name))], session.clock())
         session.publish()
 
 
@@ -132,7 +132,7 @@ def attach_app(session: Any, link: AppLink | None) -> None:
 
 def require_live(session: Any, over_ok: bool = False) -> None:
     """Refuse a command that needs a game in progress (``over_ok``: or one just ended on the board)."""
-    if session.phase is Phase.SETTING_UP:
+    if session.board_state.phase is Phase.SETTING_UP:
         raise SessionError("no_game")
     outcome = session.game.outcome
     if outcome is not None and not over_ok:

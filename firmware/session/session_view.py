@@ -11,13 +11,11 @@ from firmware.referee.feedback import LedStyle
 from firmware.referee.match import MatchConfig
 from firmware.referee.referee import Referee
 from firmware.session.game_file import GameFile
-from firmware.session.play import Play
-from firmware.session.state import Phase
+from firmware.session.board_state import BoardState
 
 if TYPE_CHECKING:
     from firmware.session.effects import Effect
     from firmware.session.door import Door
-    from firmware.session.app_link import AppLink
     from firmware.session.coach import Coach
     from firmware.opponents.base import Opponent
     from firmware.session.seat import OpponentSeat
@@ -31,13 +29,14 @@ class SessionView(Protocol):
     (mypy refuses an assignment through it); what they decide goes to ``carry_out`` as effects."""
 
     @property
+    def board_state(self) -> BoardState:
+        """The board's state: the phase, the game's Play, the names, the app (one frozen value)."""
+
+    @property
     def config(self) -> Config: ...
 
     @property
     def referee(self) -> Referee: ...
-
-    @property
-    def play(self) -> Play: ...
 
     @property
     def file(self) -> GameFile: ...
@@ -50,15 +49,6 @@ class SessionView(Protocol):
 
     @property
     def coach(self) -> Coach: ...
-
-    @property
-    def names(self) -> tuple[str, str]: ...
-
-    @property
-    def given_names(self) -> tuple[str | None, str | None] | None: ...
-
-    @property
-    def phase(self) -> Phase: ...
 
     @property
     def clock(self) -> Callable[[], float]: ...
@@ -83,14 +73,6 @@ class SessionView(Protocol):
 
     @property
     def style(self) -> LedStyle: ...
-
-    @property
-    def app(self) -> AppLink | None:
-        """An app attached through an emulated board."""
-
-    @property
-    def failed_helpers(self) -> tuple[str, ...]:
-        """The helpers that failed ("voice", "coach"): the page says it."""
 
     @property
     def door(self) -> Door:

@@ -198,7 +198,7 @@ async def test_a_judged_move_refused_by_a_full_queue_is_left_out_not_called_a_fa
             table.play("e2e4")                              # a coached move, judged while the queue is full
             await table.session.coach.settled()
         state = table.session.state()
-        assert state.failed_helpers == () and table.session.failed_helpers == ()
+        assert state.failed_helpers == () and table.session.board_state.failed_helpers == ()
         assert state.notice is None                          # nothing said of that move: left out
         assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
         assert any("busy" in r.getMessage() for r in caplog.records)    # the journal says why, quietly
@@ -209,4 +209,4 @@ async def test_a_judged_move_refused_by_a_full_queue_is_left_out_not_called_a_fa
     table.play("e7e5")
     table.play("g1f3")                                       # the queue has room again: judged as before
     await table.session.coach.settled()
-    assert table.session.state().notice is not None and table.session.failed_helpers == ()
+    assert table.session.state().notice is not None and table.session.board_state.failed_helpers == ()
