@@ -167,6 +167,18 @@ CATALOGUE = Catalogue(
         "library_cut": "eine große Datei: nur ihr Anfang wird gelesen",
         "library_more_games": "nur ihre erste Partie",
         "library_damaged": "beschädigt",
+        # die Knöpfe der Umwandlung: der Buchstabe jeder Figur in den Zügen, und ihr Name
+        "letter_q": "D",
+        "letter_r": "T",
+        "letter_b": "L",
+        "letter_n": "S",
+        "piece_q": "Dame",
+        "piece_r": "Turm",
+        "piece_b": "Läufer",
+        "piece_n": "Springer",
+        "sim_held": "von {square} (anklicken, um diese als Nächste abzusetzen)",
+        "not_valid": "kein gültiger Wert",
+        "lang_letters": "Deutsche Buchstaben: K D T L S",   # der Titel des Sprachknopfs, in seiner Sprache
     },
     leds={
         "legal": "ein Feld, auf das die angehobene Figur ziehen darf",

@@ -174,6 +174,7 @@ CATALOGUE = Catalogue(
         "piece_n": "cavalier",
         "sim_held": "venue de {square} (un clic : c'est elle qui sera posée ensuite)",
         "not_valid": "valeur non valide",
+        "lang_letters": "Lettres françaises : R D T F C",   # le titre du bouton de la langue, dans cette langue
     },
     leds={
         "legal": "une case où la pièce levée peut aller",

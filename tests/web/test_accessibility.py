@@ -1,4 +1,4 @@
-"""The page for a screen reader and a keyboard, in headless Chromium: axe-core finds no violation on any view in either language, every square is a named control, a game is played with the keyboard alone, and what the board announces reaches an aria-live region (and the phone's own voice, if asked).
+"""The page for a screen reader and a keyboard, in headless Chromium: axe-core finds no violation on any view in every language, every square is a named control, a game is played with the keyboard alone, and what the board announces reaches an aria-live region (and the phone's own voice, if asked).
 
 axe-core is axe-playwright-python's copy (a pinned test dependency): its axe.min.js is added to the
 page with Playwright's add_script_tag, in a browser context that lets a test script in (the page's
@@ -80,7 +80,7 @@ def press(page, *keys: str) -> None:
         page.keyboard.press(key)
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
 def test_axe_finds_no_violation_on_any_view(sim, open_page, lang):
     server = sim()
     page = open_page(server, lang=lang)
