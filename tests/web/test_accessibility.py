@@ -222,6 +222,26 @@ def test_the_board_announces_moves_and_prompts_in_a_live_region_and_on_the_phone
     assert page.errors == []
 
 
+def test_a_german_page_asks_the_board_for_german_words_and_says_them_in_a_german_voice(sim, open_page):
+    """The page's language is any of the board's: what it asks for comes in German, said by the
+    phone's German voice (the words' speech_lang). (The state's announcements are English and
+    French only until the page takes message keys: a German page hears them in English.)"""
+    server = sim()
+    page = open_page(server, lang="de")
+    live = page.locator("#said")
+    tab(page, "settings")
+    page.check("#speak-here")
+    tab(page, "game")
+    page.click("#voice-describe")
+    expect(live).to_have_text(re.compile(r"^Weiß: König e1, Dame d1, Türme a1 und h1"))
+    assert page.evaluate("window.__spoken")[-1][1] == "de-DE"
+    page.locator('#board [data-square="g1"]').click()
+    page.locator('#board [data-square="f3"]').click()
+    expect(live).to_have_text("Knight f3")
+    assert page.evaluate("window.__spoken")[-1] == ["Knight f3", "en-GB"]
+    assert page.errors == []
+
+
 def test_the_boards_voice_is_switched_off_and_on_from_the_page(sim, open_page, tmp_path):
     from firmware.voice.speaker import read_index
 
