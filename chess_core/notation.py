@@ -1,4 +1,4 @@
-"""SAN in English (K Q R B N) and French (R D T F C) letters, out and in, and UCI parsing."""
+"""SAN in English (K Q R B N), French (R D T F C) and German (K D T L S) letters, out and in, and UCI parsing."""
 from __future__ import annotations
 
 import re
@@ -9,23 +9,26 @@ from .squares import (ANTI_ATTACKS, ANTI_MASKS, BISHOP, DIAG_ATTACKS, DIAG_MASKS
                       FILE_NAMES, KING, KNIGHT, KNIGHT_ATTACKS, PAWN, QUEEN, RANK_ATTACKS, RANK_MASKS, RANK_NAMES,
                       ROOK, SQUARE_NAMES, parse_square, scan_squares)
 
+# The piece letters of each notation language (König, Dame, Turm, Läufer, Springer in German);
+# firmware.words' languages take their SAN from here.
 LETTERS = {
     "en": {KING: "K", QUEEN: "Q", ROOK: "R", BISHOP: "B", KNIGHT: "N"},
     "fr": {KING: "R", QUEEN: "D", ROOK: "T", BISHOP: "F", KNIGHT: "C"},
+    "de": {KING: "K", QUEEN: "D", ROOK: "T", BISHOP: "L", KNIGHT: "S"},
 }
 _READ = {lang: {letter: piece for piece, letter in table.items()} for lang, table in LETTERS.items()}
 LANGUAGES = tuple(LETTERS)
 
 _SAN_RE = re.compile(
-    r"^(?P<piece>[KQRBNDTFC])?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<capture>[x:])?[-]?"
-    r"(?P<to>[a-h][1-8])(?:=?\(?(?P<promo>[QRBNDTFCqrbndtfc])\)?)?$")
+    r"^(?P<piece>[KQRBNDTFCLS])?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<capture>[x:])?[-]?"
+    r"(?P<to>[a-h][1-8])(?:=?\(?(?P<promo>[QRBNDTFCLSqrbndtfcls])\)?)?$")
 _CASTLE_RE = re.compile(r"^([O0o])-?([O0o])(-?([O0o]))?$")
 _CASTLE_CODE = FLAG_CASTLE << 15  # move codes at or above this castle
 _SUFFIX_RE = re.compile(r"(?:e\.?p\.?|[+#‡†!?]|\s)+$")
 
 
 def san(pos: Position, move: Move, lang: str = "en") -> str:
-    """The SAN of a legal ``move`` with check/mate marks, in English or French letters.
+    """The SAN of a legal ``move`` with check/mate marks, in the letters of ``lang`` (a language of ``LETTERS``).
 
     >>> san(Position(), Move.from_uci("g1f3"), "fr")
     'Cf3'
@@ -86,12 +89,13 @@ def _san_body(pos: Position, move: Move, lang: str) -> str:
 def parse_san(pos: Position, text: str, lang: str = "auto") -> Move:
     """The legal move that ``text`` names; accepts what players write (``e8Q``, ``0-0``, ``Ng1f3``).
 
-    ``lang`` is "en", "fr" or "auto" (letters decide; ``R`` reads as an English rook when a rook
-    move fits, else as a French king). Raises InvalidMoveError, IllegalMoveError or AmbiguousMoveError.
+    ``lang`` is a language of ``LETTERS`` ("en", "fr", "de") or "auto" (letters decide, tried in
+    that order; ``R`` reads as an English rook when a rook move fits, else as a French king).
+    Raises InvalidMoveError, IllegalMoveError or AmbiguousMoveError.
     """
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move must be a string, not {type(text).__name__}")
-    if lang not in ("en", "fr", "auto"):
+    if lang != "auto" and lang not in LETTERS:
         raise ValueError(f"unknown notation language {lang!r}")
     clean = _SUFFIX_RE.sub("", text.strip())
     if not clean:
@@ -188,7 +192,7 @@ def parse_uci(pos: Position, text: str) -> Move:
 
 
 def parse_move(pos: Position, text: str, lang: str = "auto") -> Move:
-    """A move in SAN (either language) or UCI."""
+    """A move in SAN (any language of ``LETTERS``) or UCI."""
     stripped = text.strip() if isinstance(text, str) else text
     if isinstance(stripped, str) and re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", stripped):
         return parse_uci(pos, stripped)

@@ -16,6 +16,7 @@ from chess_core import RULE_PROFILES, FenError, Position
 from chess_core.chess960 import COUNT as CHESS960_COUNT
 from chess_core.chess960 import VARIANTS, start_fen
 from chess_core.timecontrol import TimeControl, TimeControlError
+from firmware.words import LANGS
 
 DEFAULT_PATH = Path("/etc/echiquier/config.toml")
 SENSORS = SOURCES
@@ -347,7 +348,7 @@ class EmulationConfig:
     colour: str = _check(_colour, "#00ffff")   # the colour of the squares the app lights
 
 
-VOICE_LANGUAGES = ("fr", "en", "page")
+VOICE_LANGUAGES = (*LANGS, "page")   # a language of firmware.words, or the page's
 VOICE_MOVES = ("all", "opponent", "none")
 
 

@@ -511,3 +511,27 @@ def test_the_game_state_a_part_decides_is_a_value():
     for cls in (Play, ProblemLog, *(getattr(effects, name) for name in effects.__all__ if name[0].isupper()
                                     and dataclasses.is_dataclass(getattr(effects, name)))):
         assert cls.__dataclass_params__.frozen, cls
+
+
+# The languages are firmware.words' (firmware/words/languages.py finds its catalogues): outside
+# firmware/words/ no module of the board names one, so that a language is added by its catalogue
+# and its voice alone (the state and the answers carry messages, said in any language). One
+# exception: the opening book, whose SAN is written in English letters (a file format, not a
+# player's language).
+NAMES_A_LANGUAGE = {"firmware.openings.book": 1}
+
+
+def test_no_part_of_the_board_names_a_language_but_the_words():
+    from firmware.words import LANGS
+
+    found = {}
+    for name, path in MODULES.items():
+        if not name.startswith("firmware.") or name.startswith("firmware.words"):
+            continue
+        lines = [node.lineno for node in ast.walk(ast.parse(path.read_text()))
+                 if isinstance(node, ast.Constant) and node.value in LANGS]
+        if len(lines) > NAMES_A_LANGUAGE.get(name, 0):
+            found[name] = sorted(lines)
+    assert not found, "languages named outside firmware/words (read firmware.words.LANGS, FALLBACK): " + ", ".join(
+        f"{name} lines {lines}" for name, lines in sorted(found.items()))
+    assert {"en", "fr", "de"} <= set(LANGS)   # (the check sees the codes it must)

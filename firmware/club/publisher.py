@@ -26,6 +26,7 @@ from firmware.companion import ServiceContext
 from firmware.session.door import Command
 from firmware.session.state import SessionState, to_json
 from club_wire.topics import QOS, Broker, game_topic, pairing_topic, read_credentials, status_topic
+from firmware.words import FALLBACK
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +127,7 @@ class BoardPublisher:
         if latest is None:
             return
         state, sent = latest
-        payload = game_message(self.board, to_json(state, lang="en"), sent)   # (the hall's status line in English)
+        payload = game_message(self.board, to_json(state, lang=FALLBACK), sent)   # (the hall's status line in English)
         body = json.loads(payload)
         key = json.dumps({k: v for k, v in body.items() if k not in _VOLATILE}, sort_keys=True)
         if key == self._last_key:

@@ -19,6 +19,7 @@ from chess_core.timecontrol import TimeControl, TimeControlError
 from firmware.companion import ServiceContext
 from firmware.commands.fen_check import read_fen
 from firmware.config import SERIAL_PROTOCOLS, ConfigError, check_storage, load_config, with_overrides
+from firmware.words import LANGS
 
 
 def default_state_dir() -> Path:
@@ -62,9 +63,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="with --emulate: a symlink made at PATH to the port, to give the app as its board's port")
     p.add_argument("--app", default=None, metavar="NAME",
                    help="with --emulate: the app's name, as the page and the PGN say it")
-    p.add_argument("--voice", choices=("fr", "en"), default=None,
-                   help="the board speaks, in French or English, through this machine's sound card (espeak-ng): "
-                        "the moves, the opponent's move to carry out, what to put right, the result")
+    p.add_argument("--voice", choices=LANGS, default=None,
+                   help=f"the board speaks, in one of its languages ({', '.join(LANGS)}), through this machine's "
+                        "sound card (espeak-ng): the moves, the opponent's move to carry out, what to put right, "
+                        "the result")
     p.add_argument("--voice-out", default=None, metavar="DIR",
                    help="the voice writes one WAV file per utterance to DIR and their texts to DIR/index.jsonl, "
                         "instead of the sound card (language: --voice, else [voice] language)")

@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 from chess_core import Game, PgnError, PgnGame, read_games, san, square_name
 
-from firmware.words import Message, message_json, outcome_text, prompt
+from firmware.words import FALLBACK, Message, message_json, outcome_text, prompt
 
 MAX_PGN_BYTES = 4 * 1024 * 1024   # what is read of one file; the board's own games are a few kB
 MAX_ALL_BYTES = 32 * 1024 * 1024  # /games.pgn: the newest files that fit
@@ -261,7 +261,7 @@ class GameLibrary:
             "unfinished": result == "*" and not abandoned and first is not None,
             "abandoned": abandoned,
             "plies": len(first.moves) if first is not None else 0,
-            "problem": found.problem or (prompt(found.damaged, "en", **found.values)
+            "problem": found.problem or (prompt(found.damaged, FALLBACK, **found.values)
                                          if found.damaged else None),
             "damaged": message_json(Message.of(found.damaged, **found.values)) if found.damaged else None,
             "cut": found.cut or too_long,

@@ -152,7 +152,7 @@ class Coach:
         said = Message.of("coach_hint", san=San(san(pos, best)))
         self._show({best.from_square: session.style.hint, best.to_square: session.style.hint}, None)
         told = session.board_state.play.told(said, len(moves))
-        self._mark(len(moves), said.text("en"))   # (the PGN's comments are in English)
+        self._mark(len(moves), said.text())   # (the PGN's comments are in English)
         session.carry_out([Keep(play=told), Publish()], session.clock())
 
     # -- following the game ------------------------------------------------------------------------
@@ -174,7 +174,7 @@ class Coach:
                 self._start(self._judge(new))
         elif same_game and record is not None and len(new) < len(old) and old[:len(new)] == new:
             pos = session.game.position
-            self._mark(len(new), Message.of("taken_back", san=San(san(pos, old[len(new)]))).text("en"))
+            self._mark(len(new), Message.of("taken_back", san=San(san(pos, old[len(new)]))).text())
 
     async def _judge(self, moves: tuple[Move, ...]) -> None:
         found = await self._evaluate(moves, [len(moves) - 1, len(moves)])

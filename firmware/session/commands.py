@@ -9,7 +9,7 @@ from chess_core.clock import ClockError
 from firmware.config import ENGINE_SIDES
 from firmware.session.effects import Keep
 from firmware.session.state import Phase
-from firmware.words import Refusal, catalogue_of, in_english, outcome_text
+from firmware.words import DEFAULT_NAMES, Refusal, catalogue_of, in_english, outcome_text
 from firmware.words.message import SidePlayed
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ class SessionError(Refusal, ValueError):
 def colours_changed(names: tuple[str, str]) -> tuple[str, str]:
     """The players change colours: each name goes to the other side, except a side's default name
     ("White", "Black": nobody named that player), which stays with its side, whatever the colours."""
-    default = catalogue_of("en").sides
+    default = DEFAULT_NAMES
     white, black = names[1], names[0]
     return (default[0] if white in default else white, default[1] if black in default else black)
 

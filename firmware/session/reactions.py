@@ -106,7 +106,7 @@ def on_sensor_failed(s: SessionView, event: SensorFailed, now: float) -> list[Ef
     key = "sensor_stuck" if event.reads_piece else "sensor_dead"
     name = square_name(event.square)
     said = Message.of(key, square=name)
-    text = said.text("en")
+    text = said.text()
     log.warning("%s", text)
     play = dataclasses.replace(s.board_state.play.with_problem(event.time, said), alarm=(event.square, now + ALARM_S))
     return [Keep(play=play), Comment(len(s.game.moves), text), RecordFault(event.square, event.reads_piece)]
@@ -114,7 +114,7 @@ def on_sensor_failed(s: SessionView, event: SensorFailed, now: float) -> list[Ef
 
 def on_sensor_recovered(s: SessionView, event: SensorRecovered, now: float) -> list[Effect]:
     said = Message.of("sensor_back", square=square_name(event.square))
-    log.info("%s", said.text("en"))
+    log.info("%s", said.text())
     return [Keep(play=s.board_state.play.with_problem(event.time, said)), ClearFault(event.square)]
 
 

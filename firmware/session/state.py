@@ -162,7 +162,7 @@ class SessionState:
     @property
     def status(self) -> str:
         """The status line in English (the journal, the tests): ``status_text`` says it in any language."""
-        return status_text(self).text("en")
+        return status_text(self).text()
 
 
 def status_text(state: SessionState) -> words.Message:
@@ -222,7 +222,7 @@ class SanCache:
             pos.pop()
         for ply in range(known, len(moves)):
             move = moves[ply]
-            self.en.append(san(pos, move, "en"))
+            self.en.append(san(pos, move))
             pos.push(move)
             marks.append(game.ply_mark(ply + 1))
 
@@ -343,8 +343,8 @@ def headline_and_notes(state: SessionState) -> tuple[words.Message, list[words.M
     says the same things)."""
     status = status_text(state)
     problems = [message for _, message in state.problems][-1:] if state.wrong else []
-    english = {message.text("en"): message for message in [status, *problems]}
-    headline, notes = once(status.text("en"), [message.text("en") for message in problems])
+    english = {message.text(): message for message in [status, *problems]}
+    headline, notes = once(status.text(), [message.text() for message in problems])
     return english[headline], [english[note] for note in notes]
 
 

@@ -49,7 +49,7 @@ class Announcer:
     players at the board did not make themselves: the engine's or the online opponent's, or with
     two players over the board every move) or "none" (no move; prompts, results and requests only)."""
 
-    def __init__(self, lang: str = "en", moves: str = "all", *, hold: float = PROMPT_HOLD_S) -> None:
+    def __init__(self, lang: str = words.FALLBACK, moves: str = "all", *, hold: float = PROMPT_HOLD_S) -> None:
         if moves not in MOVE_POLICIES:
             raise ValueError(f"moves is one of {', '.join(MOVE_POLICIES)}, not {moves!r}")
         self.lang = lang
@@ -141,7 +141,7 @@ class Announcer:
 
     def _other_side(self, prev: SessionState | None, state: SessionState) -> list[tuple[str, str]]:
         """Offers, a paused clock, the other side's notices."""
-        lang, page = self.lang, words.PAGE.get(self.lang, words.PAGE["en"])
+        lang, page = self.lang, words.catalogue_of(self.lang).page
         parts: list[tuple[str, str]] = []
         if state.outcome is None:
             if state.draw_offer is not None and (prev is None or prev.draw_offer != state.draw_offer):

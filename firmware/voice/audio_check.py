@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from board_driver.doctor import FAIL, OK, SKIP, WARN, Check, groups_of, installed_unit, unit_blocks
+import firmware.words as words
 from firmware.config import VoiceConfig
 from firmware.voice import phrases
 from firmware.voice.announcer import Utterance
@@ -136,7 +137,7 @@ def _seconds_of_sound(wav: Path) -> float:
 def check_test_phrase(voice: VoiceConfig, program: str, run: Callable[..., Any] = subprocess.run) -> Check:
     """A short phrase in each language the voice may speak, written by espeak-ng to a WAV file
     with the voice's own settings: each file holds sound."""
-    langs = ("fr", "en") if voice.language == "page" else (voice.language,)
+    langs = words.LANGS if voice.language == "page" else (voice.language,)
     settings = SpeechSettings(voice=voice.voice, rate=voice.rate, volume=voice.volume, program=program)
     lengths = []
     with tempfile.TemporaryDirectory(prefix="echiquier-voice-") as directory:

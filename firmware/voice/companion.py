@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+import firmware.words as words
 from firmware.companion import ServiceContext
 from firmware.session.door import Command
 from firmware.session.state import SessionState
@@ -95,7 +96,7 @@ class Voice:
 
     def use_language(self, lang: str) -> None:
         """The page's language, which the voice speaks if ``[voice] language`` is "page"."""
-        if self.follows_page and lang in ("en", "fr"):
+        if self.follows_page and lang in words.LANGS:
             self.announcer.lang = lang
 
     # -- lifecycle ------------------------------------------------------------------------------
@@ -200,13 +201,13 @@ class Voice:
 
 def build_voice(config: Any, *, clock: Callable[[], float] = time.monotonic, lang: str | None = None,
                 spawn: Any = None) -> Voice:
-    """The voice ``[voice]`` describes: its language ("page": English until the page says
-    otherwise), its espeak-ng settings, WAV files in ``wav_dir`` if set."""
+    """The voice ``[voice]`` describes: its language (one of firmware.words' ``LANGS``; "page":
+    English until the page says otherwise), its espeak-ng settings, WAV files in ``wav_dir`` if set."""
     voice = config.voice
     settings = SpeechSettings(voice=voice.voice, rate=voice.rate, volume=voice.volume, device=voice.device)
     out_dir = Path(voice.wav_dir) if voice.wav_dir else None
     speaker = Speaker(settings, out_dir=out_dir, **({"spawn": spawn} if spawn is not None else {}))
-    chosen = lang or (voice.language if voice.language in ("fr", "en") else "en")
+    chosen = lang or (voice.language if voice.language in words.LANGS else words.FALLBACK)
     built = Voice(Announcer(chosen, voice.moves), speaker, clock=clock)
     built.follows_page = voice.language == "page" and lang is None
     return built

@@ -1,7 +1,7 @@
-"""What the board says, in words (pure): a move, an ending, the clocks, the position, in French or English.
+"""What the board says, in words (pure): a move, an ending, the clocks, the position, in each language of firmware.words.
 
 The words are firmware.words' (the piece names, the sides, the prompts the LEDs and the page
-show) and its spoken catalogues (``firmware/words/spoken_en.py``, ``spoken_fr.py``); here is
+show) and its spoken catalogues (``firmware/words/spoken_en.py``, ``spoken_fr.py``...); here is
 only how they are put together. Letters are said as words: "Cavalier f3", never "Cf3"; a pawn's
 move is its square ("e4"), a pawn's capture names the pawn ("pion prend d6"), with its file only
 when another pawn could take there too. Nothing here speaks: ``firmware.voice.speaker`` does.
@@ -43,11 +43,11 @@ def _piece(piece_type: int, lang: str) -> str:
     return words.catalogue_of(lang).pieces[piece_type]
 
 
-def move_words(position: Position, move: Move, lang: str = "en") -> str:
+def move_words(position: Position, move: Move, lang: str = words.FALLBACK) -> str:
     """A legal ``move`` of ``position`` as a player says it, with check or mate but no result:
     "cavalier f3", "dame prend e5, échec", "petit roque", "pion prend d6 en passant",
     "e8, promotion en dame" (lower case: :func:`sentence` begins a sentence with it)."""
-    text = san(position, move, "en")
+    text = san(position, move)   # (in English letters, which _SAN reads)
     mark = text[-1] if text[-1] in "+#" else ""
     body = text.rstrip("+#")
     if body in ("O-O", "O-O-O"):
@@ -90,7 +90,7 @@ _ENDINGS = {Termination.STALEMATE: "stalemate", Termination.THREEFOLD_REPETITION
             Termination.ABANDONED: "abandoned"}
 
 
-def ending_words(outcome: Outcome, lang: str = "en", *, after_mate: bool = False) -> str:
+def ending_words(outcome: Outcome, lang: str = words.FALLBACK, *, after_mate: bool = False) -> str:
     """How the game ended: "échec et mat, les Blancs gagnent", "pat", "nulle par répétition",
     "les Noirs abandonnent, les Blancs gagnent", "les Blancs gagnent au temps"; ``after_mate``:
     the mating move has just said "échec et mat", so only "les Blancs gagnent"."""
@@ -108,7 +108,7 @@ def ending_words(outcome: Outcome, lang: str = "en", *, after_mate: bool = False
     return say(_ENDINGS.get(termination, "agreement"), lang)
 
 
-def move_said(position: Position, move: Move, lang: str = "en", outcome: Outcome | None = None) -> str:
+def move_said(position: Position, move: Move, lang: str = words.FALLBACK, outcome: Outcome | None = None) -> str:
     """A move as the board announces it, and the end it brought if any: "Dame prend f7, échec et
     mat, les Blancs gagnent"; "Dame g6, pat"; "Cavalier g1, nulle par répétition"."""
     text = move_words(position, move, lang)
@@ -118,13 +118,13 @@ def move_said(position: Position, move: Move, lang: str = "en", outcome: Outcome
     return sentence(text)
 
 
-def opponent_plays(position: Position, move: Move, who: str, lang: str = "en") -> str:
+def opponent_plays(position: Position, move: Move, who: str, lang: str = words.FALLBACK) -> str:
     """The opponent's move for the player to carry out: "Stockfish joue fou c4, à vous de le jouer
     sur l'échiquier" / "Stockfish plays bishop c4, make it on the board"."""
     return sentence(say("opponent_plays", lang, who=who, move=move_words(position, move, lang)))
 
 
-def duration_words(ms: int, lang: str = "en") -> str:
+def duration_words(ms: int, lang: str = words.FALLBACK) -> str:
     """A clock as said: "4 minutes 12", "1 minute", "30 secondes", "1 heure 5 minutes"."""
     seconds = max(0, ms) // 1000
     hours, rest = divmod(seconds, 3600)
@@ -140,7 +140,7 @@ def duration_words(ms: int, lang: str = "en") -> str:
     return unit(secs, "second", "seconds")
 
 
-def clocks_words(clocks: tuple[int | None, int | None], lang: str = "en") -> str:
+def clocks_words(clocks: tuple[int | None, int | None], lang: str = words.FALLBACK) -> str:
     """Both clocks: "Blancs : 4 minutes 12, Noirs : 3 minutes 58"; "Pas de pendule" without one."""
     sides = words.catalogue_of(lang).sides
     said = [say("clock", lang, side=sides[side], time=duration_words(ms, lang))
@@ -152,7 +152,7 @@ def _and(items: list[str], lang: str) -> str:
     return items[0] if len(items) == 1 else words.prompt("and", lang, items=", ".join(items[:-1]), last=items[-1])
 
 
-def describe(position: Position, lang: str = "en") -> str:
+def describe(position: Position, lang: str = words.FALLBACK) -> str:
     """The position side by side, piece by piece, as a blind player asks for it at the board:
     "Blancs : roi g1, dame d1, tours a1 et f1, ... Noirs : ... Trait aux Blancs"."""
     said = []
@@ -168,7 +168,7 @@ def describe(position: Position, lang: str = "en") -> str:
     return ". ".join(said)
 
 
-def square_label(position: Position, square: int, lang: str = "en") -> str:
+def square_label(position: Position, square: int, lang: str = words.FALLBACK) -> str:
     """A square as the page names it for a screen reader: "e4, white pawn" / "e4, pion blanc";
     "e5, empty" / "e5, vide"."""
     piece = position.piece_at(square)
@@ -179,11 +179,12 @@ def square_label(position: Position, square: int, lang: str = "en") -> str:
 
 
 def speakable(text: str, lang: str) -> str:
-    """``text`` as the speech synthesizer should read it: in English a file "a" alone is the
-    letter, not the article ("rook A d1", "pawn A takes b6")."""
-    if lang == "fr":
-        return text
-    return re.sub(r"\ba(?= (?:takes |[a-h][1-8]\b))", "A", text)
+    """``text`` as the speech synthesizer should read it, by its language's ``respell`` (the
+    spoken catalogue's): in English a file "a" alone is the letter, not the article ("rook A d1",
+    "pawn A takes b6")."""
+    for pattern, replacement in spoken(lang).respell:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 __all__ = ["say", "sentence", "move_words", "move_said", "ending_words", "opponent_plays", "duration_words",

@@ -29,6 +29,7 @@ from typing import IO, Any, Callable, Protocol
 
 from firmware.voice.announcer import Utterance
 from firmware.voice.phrases import speakable
+from firmware.words.spoken import spoken
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ _ALSA = re.compile(r"^ALSA lib .*?\)\s*(.*?)\s*$", re.MULTILINE)
 class SpeechSettings:
     """How espeak-ng speaks (``[voice]`` of the configuration)."""
 
-    voice: str = ""          # espeak-ng's voice ("mb-fr1", "en-gb"...); "": the utterance's language
+    voice: str = ""          # espeak-ng's voice ("mb-fr1", "en-gb"...); "": the utterance's language's own
     rate: int = RATE         # words a minute
     volume: int = 100        # espeak-ng's amplitude, 0 to 200
     device: str = ""         # the audio device; "": the system's default
@@ -55,8 +56,9 @@ class SpeechSettings:
 
 
 def command(settings: SpeechSettings, utterance: Utterance, wav: Path | None = None) -> list[str]:
-    """espeak-ng's command line for ``utterance``: through the device, or into ``wav``."""
-    argv = [settings.program, "-v", settings.voice or utterance.lang, "-s", str(settings.rate),
+    """espeak-ng's command line for ``utterance``: through the device, or into ``wav``; in the
+    voice the settings name, else the one of the utterance's language (its spoken catalogue's)."""
+    argv = [settings.program, "-v", settings.voice or spoken(utterance.lang).espeak, "-s", str(settings.rate),
             "-a", str(settings.volume)]
     if wav is not None:
         argv += ["-w", str(wav)]

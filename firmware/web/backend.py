@@ -21,7 +21,7 @@ from firmware.config import OpponentKind
 from uci.helper import HelperEngine
 from firmware.referee.feedback import LedStyle
 from firmware.referee.match import PROMOTION_LETTERS
-from firmware.words import LED_ROLES, Refusal
+from firmware.words import FALLBACK, LED_ROLES, Refusal
 
 Listener = Callable[[], None]
 
@@ -109,7 +109,7 @@ class Backend:
     def led_colours(self) -> dict[str, str]:
         """Each LED role's colour ("#rrggbb"), for the page's legend."""
         style = LedStyle()
-        return {role: f"#{getattr(style, role):06x}" for role in LED_ROLES["en"]}
+        return {role: f"#{getattr(style, role):06x}" for role in LED_ROLES[FALLBACK]}
 
     def correct(self, move: str, now: float) -> Any:
         """The last move was recorded wrong: ``move`` (UCI), one of the page state's ``corrections``."""

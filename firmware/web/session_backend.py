@@ -15,7 +15,7 @@ from chess_core import Move, Position
 
 from firmware.analysis.leds import review_frame
 from uci.helper import HelperEngine
-from firmware.words import LED_ROLES
+from firmware.words import FALLBACK, LED_ROLES
 from firmware.session import SessionError
 from firmware.session.door import Command
 from firmware.session.state import SessionState, once, to_json
@@ -135,7 +135,7 @@ class SessionBackend(Backend):
 
     def led_colours(self) -> dict[str, str]:
         style = self.session.style
-        return {role: f"#{getattr(style, role):06x}" for role in LED_ROLES["en"]}
+        return {role: f"#{getattr(style, role):06x}" for role in LED_ROLES[FALLBACK]}
 
     def give_back(self, color: str, now: float) -> Any:
         return self._send("give_back", color, now)

@@ -8,7 +8,7 @@ from chess_core import Termination
 
 @dataclass(frozen=True)
 class Catalogue:
-    """Every text a player reads, in one language (``firmware/words/en.py``, ``fr.py``).
+    """Every text a player reads, in one language (``firmware/words/en.py``, ``fr.py``, ``de.py``...).
 
     Every catalogue has the same keys in each dict, and a template's ``{placeholders}`` are the
     same in every language (tests/firmware/test_words.py checks both); ``firmware/words/texts.py``

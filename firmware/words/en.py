@@ -170,6 +170,8 @@ CATALOGUE = Catalogue(
         "piece_n": "knight",
         "sim_held": "from {square} (click to put this one down next)",
         "not_valid": "not a valid value",
+        "lang_letters": "English letters: K Q R B N",   # the language button's title, in its own language
+        "speech_lang": "en-GB",   # the phone's voice for this language (the Web Speech API's tag), not shown
     },
     leds={
         "legal": "a square the lifted piece may go to",

@@ -17,7 +17,7 @@ from typing import Any, Callable, Union
 from chess_core.notation import LETTERS
 
 from .catalogue import Catalogue
-from .catalogues import CATALOGUES
+from .catalogues import CATALOGUES, FALLBACK
 
 __all__ = ["Message", "Side", "SidePlayed", "Piece", "San", "Ended", "VoidStatus", "And", "Lower", "Then",
            "Steps", "English", "Value", "render", "to_json", "message_json", "from_json", "with_texts", "catalogue_json", "catalogue_for", "san_in"]
@@ -117,7 +117,7 @@ class Message:
     def of(cls, key: str, /, **values: Value) -> Message:
         return cls(key, tuple(values.items()))
 
-    def text(self, lang: str = "en") -> str:
+    def text(self, lang: str = FALLBACK) -> str:
         return render(self, lang)
 
 
@@ -126,16 +126,16 @@ Value = Union[str, int, Message, Side, SidePlayed, Piece, San, Ended, VoidStatus
 
 def catalogue_for(lang: str) -> tuple[str, Catalogue]:
     """The language a text is said in (English for one without a catalogue) and its catalogue."""
-    lang = lang if lang in CATALOGUES else "en"
+    lang = lang if lang in CATALOGUES else FALLBACK
     return lang, CATALOGUES[lang]
 
 
 def san_in(text: str, lang: str) -> str:
     """A SAN in English letters said in ``lang``'s (castling and squares are the same everywhere)."""
     theirs = LETTERS.get(lang)
-    if theirs is None or lang == "en":
+    if theirs is None or lang == FALLBACK:
         return text
-    english = LETTERS["en"]
+    english = LETTERS[FALLBACK]
     table: dict[str, str | int | None] = {english[piece]: letter for piece, letter in theirs.items()}
     return text.translate(str.maketrans(table))
 
@@ -144,7 +144,7 @@ def _lower_first(text: str) -> str:
     return f"{text[0].lower()}{text[1:]}" if text else text
 
 
-def render(value: Value, lang: str = "en") -> str:
+def render(value: Value, lang: str = FALLBACK) -> str:
     """``value`` said in ``lang`` (English for a language without a catalogue)."""
     lang, words = catalogue_for(lang)
     return _render(value, lang, words)
@@ -183,7 +183,7 @@ def _render(value: Value, lang: str, words: Catalogue) -> str:
         text = ", ".join(items[:1] + [_lower_first(item) for item in items[1:]])
         return text + (f" (+{words.prompts['n_more'].format(n=value.more)})" if value.more else "")
     if isinstance(value, English):
-        return value.detail if lang == "en" else value.otherwise
+        return value.detail if lang == FALLBACK else value.otherwise
     raise TypeError(f"not a message's value: {value!r}")
 
 
@@ -277,8 +277,8 @@ def catalogue_json(lang: str) -> dict[str, Any]:
     """What the page needs to say a message in ``lang`` (``GET /api/words``): the templates, the
     sides, the pieces, the endings, the other ends' words, and the SAN letters (K Q R B N in order)."""
     lang, words = catalogue_for(lang)
-    letters = LETTERS.get(lang, LETTERS["en"])
-    english = LETTERS["en"]
+    letters = LETTERS.get(lang, LETTERS[FALLBACK])
+    english = LETTERS[FALLBACK]
     return {"prompts": words.prompts, "refusals": words.refusals, "sides": list(words.sides),
             "sides_played": list(words.sides_played), "pieces": {str(k): v for k, v in words.pieces.items()},
             "the_pieces": {str(k): v for k, v in words.the_pieces.items()},

@@ -1,10 +1,10 @@
-"""What the board says aloud, one spoken catalogue per language (spoken_en.py, spoken_fr.py): moves, endings, clocks, the position."""
+"""What the board says aloud, one spoken catalogue per language (spoken_en.py, spoken_fr.py, spoken_de.py): moves, endings, clocks, the position."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from .spoken_en import SPOKEN as ENGLISH
-from .spoken_fr import SPOKEN as FRENCH
+from .languages import FALLBACK, LANGS, module_of
 
 
 @dataclass(frozen=True)
@@ -18,14 +18,17 @@ class Spoken:
     says: dict[str, str]                 # str.format templates: "{piece} prend {to}"
     plurals: dict[int, str]              # "cavaliers", to describe the position
     coloured: dict[tuple[int, int], str]  # (colour, type): "pion blanc", "tour noire" (French agrees the colour)
+    espeak: str                          # espeak-ng's voice for the language ("fr"), unless [voice] voice names one
+    # what the synthesizer should read otherwise than written: (pattern, replacement), in order
+    respell: tuple[tuple[re.Pattern[str], str], ...] = ()
 
 
-SPOKEN: dict[str, Spoken] = {"en": Spoken(**ENGLISH), "fr": Spoken(**FRENCH)}
+SPOKEN: dict[str, Spoken] = {lang: Spoken(**module_of(lang, "spoken_").SPOKEN) for lang in LANGS}
 
 
 def spoken(lang: str) -> Spoken:
     """The spoken words of ``lang`` (English for a language the board does not speak)."""
-    return SPOKEN.get(lang, SPOKEN["en"])
+    return SPOKEN.get(lang, SPOKEN[FALLBACK])
 
 
 _SYMBOLS = "PNBRQK"

@@ -1,9 +1,13 @@
 """The board's spoken words in English: moves as players say them, endings, clocks, the position described."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 SPOKEN: dict[str, Any] = {
+    "espeak": "en",
+    # a file "a" alone is the letter, not the article ("rook A d1", "pawn A takes b6")
+    "respell": ((re.compile(r"\ba(?= (?:takes |[a-h][1-8]\b))"), "A"),),
     "says": {
         # a move: pieces and squares as words ("Knight f3"), a pawn's move by its square alone ("e4")
         "move": "{piece} {to}",

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 SPOKEN: dict[str, Any] = {
+    "espeak": "fr",
     "says": {
         # un coup : pièces et cases en mots (« Cavalier f3 »), un coup de pion par sa case seule (« e4 »)
         "move": "{piece} {to}",

@@ -11,7 +11,7 @@ from chess_core import PAWN, Move, Outcome, Position, Termination, san
 from chess_core.squares import SQUARE_NAMES
 
 from .message import And, Ended, English, Lower, Message, Piece, San, Side, SidePlayed, Steps, Then, Value, VoidStatus, render
-from .catalogues import CATALOGUES, ENGLISH, LANGS, catalogue_of
+from .catalogues import CATALOGUES, DEFAULT_NAMES, ENGLISH, FALLBACK, LANGS, catalogue_of
 
 
 # The catalogues' sections by language, as the page (GET /api/words) and the session read them.
@@ -23,12 +23,12 @@ SIDES = {lang: c.sides for lang, c in CATALOGUES.items()}
 _FIRST_RANKS = 0xFF000000000000FF
 
 
-def prompt(key: str, lang: str = "en", **values: object) -> str:
+def prompt(key: str, lang: str = FALLBACK, **values: object) -> str:
     """The template ``key`` of ``lang``'s prompts with ``values`` filled in (as they are)."""
     return catalogue_of(lang).prompts[key].format(**values)
 
 
-def piece_name(piece_type: int, lang: str = "en", *, article: bool = True) -> str:
+def piece_name(piece_type: int, lang: str = FALLBACK, *, article: bool = True) -> str:
     """"the knight" / "le cavalier" ("la tour")."""
     words = catalogue_of(lang)
     return words.the_pieces[piece_type] if article else words.pieces[piece_type]
@@ -39,16 +39,16 @@ def side_to_move(side: int, check: bool = False) -> Message:
     return Message.of("to_move_check" if check else "to_move", side=Side(side))
 
 
-def player_name(name: str, side: int, lang: str = "en") -> str:
+def player_name(name: str, side: int, lang: str = FALLBACK) -> str:
     """A player's name as ``lang`` shows it: a side's default name, the side itself in English
     ("White" playing White, as the PGN keeps it), reads as that side in ``lang`` ("Blancs");
     any other name stays as the players gave it."""
-    return catalogue_of(lang).sides[side] if name == ENGLISH.sides[side] else name
+    return catalogue_of(lang).sides[side] if name == DEFAULT_NAMES[side] else name
 
 
 def player(name: str, side: int) -> Value:
     """A player's name as a message's value: a side's default name says the side in each language."""
-    return Side(side) if name == ENGLISH.sides[side] else name
+    return Side(side) if name == DEFAULT_NAMES[side] else name
 
 
 def opponent_plays(position: Position, move: Move, who: str) -> Message:
@@ -239,7 +239,7 @@ def in_english(detail: str, otherwise: str = "") -> English:
     return English(detail, otherwise)
 
 
-def refusal(key: str, lang: str = "en", /, **values: Value) -> str:
+def refusal(key: str, lang: str = FALLBACK, /, **values: Value) -> str:
     """The refusal ``key`` of ``lang`` with ``values`` filled in."""
     return render(Message(key, tuple(values.items()), "refusals"), lang)
 
@@ -253,7 +253,7 @@ class Refusal(Exception):
     def __init__(self, key: str, /, **values: Value) -> None:
         self.key = key
         self.values = values
-        super().__init__(refusal(key, "en", **values))   # (an unknown key fails here, at once)
+        super().__init__(refusal(key, FALLBACK, **values))   # (an unknown key fails here, at once)
 
     @property
     def message(self) -> Message:
@@ -279,7 +279,7 @@ def draw_offers_from(from_move: int, move: int) -> Message:
     return Message.of("draw_offers_from", from_move=from_move, move=move)
 
 
-__all__ = ["CATALOGUES", "LANGS", "PAGE", "LED_ROLES", "PIECES", "SIDES", "catalogue_of", "prompt", "piece_name",
+__all__ = ["CATALOGUES", "LANGS", "FALLBACK", "DEFAULT_NAMES", "PAGE", "LED_ROLES", "PIECES", "SIDES", "catalogue_of", "prompt", "piece_name",
            "side_to_move", "opponent_plays", "outcome_text", "takeback_text", "put_back", "remove", "board_hint",
            "squares_text", "setup_text", "refused_text", "opponent_line", "void_text", "illegal_text",
            "draw_offers_from", "paused_text", "refusal", "Refusal", "Value", "player_name", "player", "in_english", "Message", "render"]

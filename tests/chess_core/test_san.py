@@ -1,4 +1,4 @@
-"""SAN out and in, in English (K Q R B N) and French (R D T F C) letters, and UCI move strings."""
+"""SAN out and in, in English (K Q R B N), French (R D T F C) and German (K D T L S) letters, and UCI move strings."""
 from __future__ import annotations
 
 import pytest
@@ -20,35 +20,50 @@ def uci(text: str) -> Move:
 
 # -- SAN out ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("fen, move, english, french", [
-    (Position().fen(), "g1f3", "Nf3", "Cf3"),
-    (Position().fen(), "e2e4", "e4", "e4"),
-    ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1d2", "Kd2", "Rd2"),
-    (KNIGHTS_TO_D2, "b1d2", "Nbd2", "Cbd2"),
-    (KNIGHTS_TO_D2, "f3d2", "Nfd2", "Cfd2"),
-    ("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", "a1a3", "R1a3", "T1a3"),
-    ("8/8/1k6/8/4Q2Q/8/8/K6Q w - - 0 1", "h4e1", "Qh4e1", "Dh4e1"),
-    ("8/8/1k6/8/4Q2Q/8/8/K6Q w - - 0 1", "e4e1", "Qee1", "Dee1"),
+@pytest.mark.parametrize("fen, move, english, french, german", [
+    (Position().fen(), "g1f3", "Nf3", "Cf3", "Sf3"),
+    (Position().fen(), "e2e4", "e4", "e4", "e4"),
+    ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1d2", "Kd2", "Rd2", "Kd2"),
+    (KNIGHTS_TO_D2, "b1d2", "Nbd2", "Cbd2", "Sbd2"),
+    (KNIGHTS_TO_D2, "f3d2", "Nfd2", "Cfd2", "Sfd2"),
+    ("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", "a1a3", "R1a3", "T1a3", "T1a3"),
+    ("8/8/1k6/8/4Q2Q/8/8/K6Q w - - 0 1", "h4e1", "Qh4e1", "Dh4e1", "Dh4e1"),
+    ("8/8/1k6/8/4Q2Q/8/8/K6Q w - - 0 1", "e4e1", "Qee1", "Dee1", "Dee1"),
     # A pinned knight is no rival: no disambiguation.
-    ("4r1k1/8/8/1N6/8/8/4N3/4K3 w - - 0 1", "b5d4", "Nd4", "Cd4"),
-    (EP_READY, "e5d6", "exd6", "exd6"),
-    (PROMOTION, "e7d8q", "exd8=Q+", "exd8=D+"),
-    (PROMOTION, "e7d8n", "exd8=N", "exd8=C"),
-    (PROMOTION, "e7e8r", "e8=R", "e8=T"),
-    (PROMOTION, "e7e8b", "e8=B", "e8=F"),
-    (CASTLING, "e1g1", "O-O", "O-O"),
-    (CASTLING, "e1c1", "O-O-O", "O-O-O"),
-    (CASTLING, "a1a8", "Rxa8+", "Txa8+"),
-    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", "Ra8#", "Ta8#"),
-    ("6k1/8/8/8/8/8/5B2/4K3 w - - 0 1", "f2c5", "Bc5", "Fc5"),
+    ("4r1k1/8/8/1N6/8/8/4N3/4K3 w - - 0 1", "b5d4", "Nd4", "Cd4", "Sd4"),
+    (EP_READY, "e5d6", "exd6", "exd6", "exd6"),
+    (PROMOTION, "e7d8q", "exd8=Q+", "exd8=D+", "exd8=D+"),
+    (PROMOTION, "e7d8n", "exd8=N", "exd8=C", "exd8=S"),
+    (PROMOTION, "e7e8r", "e8=R", "e8=T", "e8=T"),
+    (PROMOTION, "e7e8b", "e8=B", "e8=F", "e8=L"),
+    (CASTLING, "e1g1", "O-O", "O-O", "O-O"),
+    (CASTLING, "e1c1", "O-O-O", "O-O-O", "O-O-O"),
+    (CASTLING, "a1a8", "Rxa8+", "Txa8+", "Txa8+"),
+    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", "Ra8#", "Ta8#", "Ta8#"),
+    ("6k1/8/8/8/8/8/5B2/4K3 w - - 0 1", "f2c5", "Bc5", "Fc5", "Lc5"),
 ])
-def test_san_in_english_and_french(fen, move, english, french):
+def test_san_in_english_french_and_german(fen, move, english, french, german):
     pos = Position(fen)
     assert san(pos, uci(move)) == english
     assert san(pos, uci(move), "fr") == french
+    assert san(pos, uci(move), "de") == german
     assert parse_san(pos, english, "en") == uci(move)
     assert parse_san(pos, french, "fr") == uci(move)
+    assert parse_san(pos, german, "de") == uci(move)
+    assert parse_san(pos, german) == uci(move)   # auto: the letters decide
     assert pos.fen() == fen, "san and parse_san leave the position as it was"
+
+
+def test_german_letters_are_read_only_as_german():
+    """L and S are German only; K is the king and D, T the queen and rook in German as in French."""
+    pos = Position("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1")
+    assert parse_san(pos, "Kd2", "de") == uci("e1d2")
+    with pytest.raises(InvalidMoveError):
+        parse_san(Position(), "Sf3", "en")
+    with pytest.raises(InvalidMoveError):
+        parse_san(Position(), "Nf3", "de")
+    with pytest.raises(InvalidMoveError):
+        parse_san(Position(PROMOTION), "e8=K", "de")   # (nor in any language)
 
 
 def test_san_of_an_illegal_move_raises():
@@ -150,7 +165,7 @@ def test_language_choice():
         parse_san(Position(PROMOTION), "e8=R", "fr")  # in French letters R is the king
     assert parse_san(Position(PROMOTION), "e8=R") == uci("e7e8r")
     with pytest.raises(ValueError, match="unknown notation language"):
-        parse_san(pos, "Rd1", "de")
+        parse_san(pos, "Rd1", "xx")
 
 
 def test_detect_language():

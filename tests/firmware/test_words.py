@@ -1,4 +1,4 @@
-"""The players' words in English and French: the catalogues alike, SAN in the chosen letters, what to do next, LED colours told apart."""
+"""The players' words in every language (English, French, German): the catalogues alike, SAN in the chosen letters, what to do next, LED colours told apart."""
 from __future__ import annotations
 
 import ast
@@ -14,8 +14,13 @@ from chess_core.chess960 import start_position
 from firmware import words
 from firmware.referee.feedback import LedStyle
 from firmware.referee.round_rules import draw_offer_refused
+from chess_core.notation import LETTERS
 from firmware.words import catalogue as catalogue_module
-from firmware.words import en, fr, message, texts
+from firmware.words import en, languages, message, texts
+from firmware.words.languages import module_of
+from firmware.words.spoken import SPOKEN
+
+OTHERS = [lang for lang in words.LANGS if lang != "en"]   # each compared with the English
 
 CASTLE_READY = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
 EN_PASSANT = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
@@ -71,20 +76,22 @@ def test_the_rule_texts_terms_in_french():
     assert words.takeback_text(Position(), Move.from_uci("g1f3")).text("en") == "Take back Nf3: put the knight back on g1"
 
 
-def test_every_page_word_and_led_role_exists_in_both_languages():
-    assert set(words.PAGE["en"]) == set(words.PAGE["fr"])
-    assert set(words.LED_ROLES["en"]) == set(words.LED_ROLES["fr"])
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_page_word_and_led_role_exists_in_every_language(lang):
+    assert set(words.PAGE["en"]) == set(words.PAGE[lang])
+    assert set(words.LED_ROLES["en"]) == set(words.LED_ROLES[lang])
     assert {role for group in words.LED_GROUPS for role in group} == set(words.LED_ROLES["en"])
 
 
 SECTIONS = ("page", "leds", "prompts", "refusals", "pieces", "the_pieces", "terminations", "void_statuses")
 
 
+@pytest.mark.parametrize("lang", OTHERS)
 @pytest.mark.parametrize("section", SECTIONS)
-def test_every_key_of_the_catalogues_exists_in_both_languages(section):
-    english, french = getattr(en.CATALOGUE, section), getattr(fr.CATALOGUE, section)
-    assert list(english) == list(french)   # the same keys, in the same order (the legend's, the page's)
-    assert all(isinstance(text, str) and text for text in (*english.values(), *french.values()))
+def test_every_key_of_the_catalogues_exists_in_every_language(section, lang):
+    english, other = getattr(en.CATALOGUE, section), getattr(words.CATALOGUES[lang], section)
+    assert list(english) == list(other)   # the same keys, in the same order (the legend's, the page's)
+    assert all(isinstance(text, str) and text for text in (*english.values(), *other.values()))
 
 
 def test_the_catalogues_name_every_piece_side_and_ending():
@@ -98,11 +105,12 @@ def _placeholders(text: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
 
 
+@pytest.mark.parametrize("lang", OTHERS)
 @pytest.mark.parametrize("section", ["page", "prompts", "refusals", "leds"])
-def test_the_texts_have_the_same_placeholders_in_both_languages(section):
-    english, french = getattr(en.CATALOGUE, section), getattr(fr.CATALOGUE, section)
+def test_the_texts_have_the_same_placeholders_in_every_language(section, lang):
+    english, other = getattr(en.CATALOGUE, section), getattr(words.CATALOGUES[lang], section)
     for key, text in english.items():
-        assert _placeholders(text) == _placeholders(french[key]), (section, key)
+        assert _placeholders(text) == _placeholders(other[key]), (section, key)
 
 
 def test_every_prompt_is_filled_in_somewhere():
@@ -130,7 +138,7 @@ def _refusals_raised() -> list[tuple[str, int, ast.expr]]:
     return found
 
 
-def test_every_refusal_of_the_server_has_its_words_in_english_and_french():
+def test_every_refusal_of_the_server_has_its_words_in_every_language():
     """Issue 26.10: the session's and the page server's errors (a 409's, a 400's, the pairing's 403
     and 429, a misdirected request's 421: "error" and "error_fr") are catalogue keys, never a text of
     their own, so that each one has its French; a key passed on (``exc.key``, a parameter) is a key
@@ -142,7 +150,7 @@ def test_every_refusal_of_the_server_has_its_words_in_english_and_french():
     for name, line, first in refusals:
         assert not isinstance(first, (ast.JoinedStr, ast.BinOp)), f"{name}:{line}: a text, not a key"
         if isinstance(first, ast.Constant):
-            assert first.value in en.CATALOGUE.refusals and first.value in fr.CATALOGUE.refusals, \
+            assert all(first.value in c.refusals for c in words.CATALOGUES.values()), \
                 f"{name}:{line}: {first.value!r} is no refusal of the catalogues"
     package = Path(texts.__file__).resolve().parents[1]
     source = "".join(path.read_text(encoding="utf-8") for path in package.rglob("*.py") if path.parent.name != "words")
@@ -176,9 +184,9 @@ def test_english_outcomes_read_as_chess_cores():
 
 
 def test_a_language_it_does_not_know_reads_as_english():
-    assert words.side_to_move(BLACK).text("de") == "Black to move"
+    assert words.side_to_move(BLACK).text("xx") == "Black to move"
     assert words.void_text("aborted").text("") == "The game was aborted at the other end: it does not count"
-    assert words.LANGS == ("en", "fr")
+    assert words.LANGS == ("en", "de", "fr")   # the catalogues found: English first (the fallback), then by code
 
 
 @pytest.mark.parametrize("lang, text", [
@@ -283,7 +291,8 @@ def test_who_plays_off_the_board_in_both_languages(kind, name, sides, en, fr):
     assert words.opponent_line(kind, name, sides).text("en") == en and words.opponent_line(kind, name, sides).text("fr") == fr
 
 
-@pytest.mark.parametrize("module", [en, fr, catalogue_module])
+@pytest.mark.parametrize("module", [module_of(lang, prefix) for prefix in ("", "spoken_") for lang in words.LANGS]
+                         + [catalogue_module], ids=lambda module: module.__name__.rpartition(".")[2])
 def test_no_key_is_written_twice(module):
     """A key given twice in a dict literal silently keeps the last one: the Lichess fieldset's
     legend read "Account {account}" / "Compte {account}", the words of the signed-in line."""
@@ -301,8 +310,120 @@ def test_the_words_of_the_pages_fixed_texts_have_no_placeholder():
     html = (Path(words.__file__).parents[1] / "web" / "static" / "index.html").read_text(encoding="utf-8")
     keys = set(re.findall(r'data-words="(\w+)"', html))
     assert "lichess_account" in keys
-    for lang in ("en", "fr"):
+    for lang in words.LANGS:
         for key in keys:
             assert "{" not in words.PAGE[lang][key], (lang, key, words.PAGE[lang][key])
     assert words.PAGE["en"]["lichess_account"] == "Lichess account"
     assert words.PAGE["fr"]["lichess_account"] == "Compte Lichess"
+
+
+# -- German: the FIDE Laws' German terms, SAN in K D T L S, the pieces as the templates use them ---
+
+GERMAN_OUTCOMES = [
+    (Termination.CHECKMATE, BLACK, "Schwarz gewinnt durch Schachmatt"),
+    (Termination.STALEMATE, None, "Remis durch Patt"),
+    (Termination.THREEFOLD_REPETITION, None, "Remis durch dreifache Stellungswiederholung"),
+    (Termination.FIFTY_MOVES, None, "Remis durch die 50-Züge-Regel"),
+    (Termination.INSUFFICIENT_MATERIAL, None, "Remis durch ungenügendes Material"),
+    (Termination.TIME_FORFEIT, WHITE, "Weiß gewinnt durch Zeitüberschreitung"),
+    (Termination.RESIGNATION, WHITE, "Weiß gewinnt durch Aufgabe"),
+    (Termination.AGREEMENT, None, "Remis durch Vereinbarung"),
+]
+
+
+@pytest.mark.parametrize("termination, winner, text", GERMAN_OUTCOMES)
+def test_how_a_game_ended_in_german(termination, winner, text):
+    assert words.outcome_text(Outcome(termination, winner)).text("de") == text
+
+
+def test_the_side_to_move_in_german():
+    assert words.side_to_move(WHITE).text("de") == "Weiß am Zug"
+    assert words.side_to_move(BLACK, check=True).text("de") == "Schwarz am Zug (Schach)"
+    assert words.player_name("White", WHITE, "de") == "Weiß" and words.player_name("Mary", BLACK, "de") == "Mary"
+
+
+def test_put_a_piece_back_or_take_it_off_in_german():
+    """The pieces with their article in the accusative (den Springer, den Bauern, die Dame): every
+    template that names one makes it the object; a step after a colon begins with its verb."""
+    start = Position()
+    assert words.put_back(2, sq("g1")).text("de") == "Stellen Sie den Springer auf g1 zurück"
+    assert words.put_back(5, sq("d1")).text("de") == "Stellen Sie die Dame auf d1 zurück"
+    assert words.remove(1, sq("f5")).text("de") == "Nehmen Sie den Bauern auf f5 vom Brett"
+    assert words.illegal_text(start, start.occupied & ~(1 << sq("g1"))).text("de") == \
+        "Regelwidriger Zug (Weiß am Zug): stellen Sie den Springer auf g1 zurück"
+    assert words.illegal_text(start, moved(start, "-g1", "+f3")).text("de") == \
+        "Regelwidriger Zug (Weiß am Zug): stellen Sie den Springer von f3 zurück auf g1"
+    assert words.takeback_text(start, Move.from_uci("g1f3")).text("de") == \
+        "Nehmen Sie Sf3 zurück: stellen Sie den Springer auf g1 zurück"
+    assert words.board_hint(Position(EN_PASSANT), moved(Position(EN_PASSANT), "-e5", "+f6")).text("de") == \
+        "Nehmen Sie den Bauern auf f5 vom Brett (en passant)"
+    pos = Position(CASTLE_READY)
+    assert words.board_hint(pos, moved(pos, "-e1", "+g1")).text("de") == \
+        "Ziehen Sie jetzt den Turm von h1 nach f1 (Rochade)"
+
+
+def test_san_in_german_letters_in_the_players_texts():
+    pos = Position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+    assert words.opponent_plays(pos, Move.from_uci("g8f6"), "Stockfish").text("de") == \
+        "Schwarz am Zug: Stockfish spielt Sf6, führen Sie den Zug auf dem Brett aus"
+    assert words.refused_text("Lichess", Move.from_uci("g1f3"), "no", Position()).text("de") == \
+        "Lichess hat Sf3 abgelehnt (no): stellen Sie die Figuren wie angezeigt zurück"
+    promotion = Position("3r4/4P3/8/8/7k/8/8/4K3 w - - 0 1")
+    assert words.takeback_text(promotion, Move.from_uci("e7e8q")).text("de").startswith("Nehmen Sie e8=D zurück: ")
+    castle = Position(CASTLE_READY)
+    assert words.takeback_text(castle, Move.from_uci("e1g1")).text("de").startswith("Nehmen Sie O-O zurück: ")
+    position = start_position(0)   # BBQNNRKR: Läufer Läufer Dame Springer Springer Turm König Turm
+    assert words.setup_text(position, position.occupied, 0, number=0).text("de") == \
+        "Stellen Sie die Chess960-Stellung Nr. 0 auf, um zu beginnen: erste Reihe LLDSSTKT, die von Schwarz " \
+        "spiegelbildlich"
+
+
+def test_setting_up_and_the_squares_in_german():
+    start = Position()
+    assert words.setup_text(start, 0, 0).text("de") == "Stellen Sie die Grundstellung auf, um zu beginnen"
+    assert words.setup_text(start, 0, start.occupied).text("de") == \
+        "Stellen Sie die Grundstellung auf, um zu beginnen; stellen Sie die Figuren auf die Reihen 1, 2, 7 und 8"
+    assert words.render(words.squares_text(0x8181818181818181), "de") == "die Linien a und h"
+    assert words.render(words.squares_text(sum(1 << s for s in range(0, 24, 2))), "de") == \
+        "a1, c1, e1, g1, a2, c2, e2, g2 und 4 weitere"
+
+
+@pytest.mark.parametrize("kind, name, sides, text", [
+    ("engine", "Stockfish 15.1", [BLACK], "Stockfish 15.1 spielt Schwarz."),
+    ("engine", "Stockfish 15.1", [WHITE, BLACK], "Stockfish 15.1 spielt Weiß und Schwarz."),
+    ("lichess", "Mary", [WHITE], "Online auf Lichess: Mary spielt Weiß."),
+])
+def test_who_plays_off_the_board_in_german(kind, name, sides, text):
+    assert words.opponent_line(kind, name, sides).text("de") == text
+
+
+def test_the_rules_words_in_german_as_the_fide_laws_say_them():
+    page = words.PAGE["de"]
+    assert page["touch_move"].startswith("Berührt – geführt")
+    assert page["claim_threefold_repetition"] == "dreifache Stellungswiederholung"
+    assert page["claim_fifty_move_rule"] == "50-Züge-Regel"
+    assert page["draw_offered_white"] == "Weiß bietet Remis an."
+    assert words.Refusal("takeover_already", side=message.SidePlayed(BLACK)
+                         ).text("de") == "der Computer spielt bereits Schwarz"
+    assert words.draw_offers_from(20, 12).text("de") == \
+        "Remisangebote sind ab Zug 20 erlaubt (dies ist Zug 12): spielen Sie weiter."
+
+
+# -- the languages: found in firmware/words, each a catalogue and a voice ---------------------------
+
+def test_each_language_is_a_catalogue_a_voice_and_its_san_letters():
+    assert words.LANGS[0] == words.FALLBACK == "en" and set(words.LANGS) == set(words.CATALOGUES) == set(SPOKEN)
+    for lang in words.LANGS:
+        assert module_of(lang).CATALOGUE is words.CATALOGUES[lang]
+        assert SPOKEN[lang].espeak   # the voice names its espeak-ng voice
+        assert set(LETTERS[lang]) == set(range(2, 7))   # chess_core's letters for its SAN
+
+
+def test_a_fourth_language_is_found_by_its_files(tmp_path):
+    """A catalogue named by its code is a language: nothing else names it."""
+    for name in ("__init__", "catalogue", "texts", "spoken", "spoken_en", "spoken_it", "en", "fr", "it"):
+        (tmp_path / f"{name}.py").write_text('"""A module."""\n')
+    assert languages.found(tmp_path) == ("en", "fr", "it")
+    (tmp_path / "en.py").unlink()
+    with pytest.raises(ImportError, match="no en.py"):
+        languages.found(tmp_path)

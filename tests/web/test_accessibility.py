@@ -1,4 +1,4 @@
-"""The page for a screen reader and a keyboard, in headless Chromium: axe-core finds no violation on any view in either language, every square is a named control, a game is played with the keyboard alone, and what the board announces reaches an aria-live region (and the phone's own voice, if asked).
+"""The page for a screen reader and a keyboard, in headless Chromium: axe-core finds no violation on any view in every language, every square is a named control, a game is played with the keyboard alone, and what the board announces reaches an aria-live region (and the phone's own voice, if asked).
 
 axe-core is axe-playwright-python's copy (a pinned test dependency): its axe.min.js is added to the
 page with Playwright's add_script_tag, in a browser context that lets a test script in (the page's
@@ -80,7 +80,7 @@ def press(page, *keys: str) -> None:
         page.keyboard.press(key)
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
 def test_axe_finds_no_violation_on_any_view(sim, open_page, lang):
     server = sim()
     page = open_page(server, lang=lang)
@@ -219,6 +219,26 @@ def test_the_board_announces_moves_and_prompts_in_a_live_region_and_on_the_phone
     assert page.evaluate("window.__cancelled") >= 2          # each newer announcement cuts the one before
     page.click("#voice-repeat")
     expect(live).to_have_text("Dernier coup : cavalier f3")
+    assert page.errors == []
+
+
+def test_a_german_page_asks_the_board_for_german_words_and_says_them_in_a_german_voice(sim, open_page):
+    """The page's language is any of the board's: what it asks for comes in German, said by the
+    phone's German voice (the words' speech_lang). (The state's announcements are English and
+    French only until the page takes message keys: a German page hears them in English.)"""
+    server = sim()
+    page = open_page(server, lang="de")
+    live = page.locator("#said")
+    tab(page, "settings")
+    page.check("#speak-here")
+    tab(page, "game")
+    page.click("#voice-describe")
+    expect(live).to_have_text(re.compile(r"^Weiß: König e1, Dame d1, Türme a1 und h1"))
+    assert page.evaluate("window.__spoken")[-1][1] == "de-DE"
+    page.locator('#board [data-square="g1"]').click()
+    page.locator('#board [data-square="f3"]').click()
+    expect(live).to_have_text("Knight f3")
+    assert page.evaluate("window.__spoken")[-1] == ["Knight f3", "en-GB"]
     assert page.errors == []
 
 

@@ -359,6 +359,30 @@ def test_a_simple_delay_runs_before_the_main_time(sim, open_page):
     expect(delay).to_be_hidden()
 
 
+def test_the_language_menu_offers_every_language_the_board_has(sim, open_page):
+    """GET /api/words' languages are the menu's: German comes with its words (its page's labels,
+    the LED legend, the title in its own language); the choice is remembered. (The state's texts,
+    "status" and "status_fr", are English and French only until the page takes message keys.)"""
+    server = sim()
+    page = open_page(server)
+    german = page.locator("#lang-de")
+    expect(german).to_have_text("DE")
+    expect(german).to_have_attribute("title", "Deutsche Buchstaben: K D T L S")
+    german.click()
+    expect(german).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#lang-en")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("[data-tab=new]")).to_have_text("Neue Partie")
+    expect(page.locator("#link")).to_have_text("live")
+    expect(page.locator("#setup")).to_have_text("Figuren aufstellen")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    page.reload()                                        # the choice is remembered
+    expect(page.locator("#lang-de")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#aside")).to_have_text("Beiseitelegen")
+    page.click("#lang-en")
+    expect(page.locator("#aside")).to_have_text("Put aside")
+    assert not page.errors
+
+
 def test_the_french_toggle_writes_the_moves_with_french_letters(sim, open_page):
     server = sim()
     page = open_page(server)

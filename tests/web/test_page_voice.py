@@ -105,3 +105,24 @@ async def test_post_api_voice_takes_the_switch_as_a_boolean(table, serve):
         assert answer.status == 400 and "mute" in (await answer.json())["error"]
     async with client.post("/api/voice", json={"lang": "fr", "mute": True}) as answer:
         assert answer.status == 200 and (await answer.json())["board"] is False   # (no voice on this board)
+
+
+def test_the_page_may_ask_in_any_language_of_the_words_german_too(table):
+    table.move("e2", "e4")
+    now = table.clock.now
+    assert table.backend.voice("describe", "de", now)["text"].startswith("Weiß: König e1, Dame d1")
+    assert table.backend.voice("repeat", "de", now)["text"] == "Letzter Zug: e4"
+    assert table.backend.voice("clocks", "de", now)["text"] == "Keine Uhr"
+
+
+async def test_get_api_words_serves_every_language_the_board_has(table, serve):
+    """The page's words, the LED legend and the squares for a screen reader, in each language of
+    firmware.words: the page's language menu may list them (Object.keys of "page")."""
+    from firmware.words import LANGS
+
+    client, companion, backend = await serve(backend=table.backend)
+    async with client.get("/api/words") as answer:
+        body = await answer.json()
+    assert tuple(body["page"]) == tuple(body["leds"]) == tuple(body["squares"]) == LANGS
+    assert body["page"]["de"]["touch_move"].startswith("Berührt – geführt")
+    assert body["squares"]["de"]["pieces"]["N"] == "weißer Springer"

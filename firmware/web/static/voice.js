@@ -19,11 +19,12 @@ function renderSaid(s) {
   const first = heard.said === null;
   heard.said = said.n;
   if (first) return;
-  const text = (said.text && (said.text[ui.lang] || said.text.en)) || "";
+  const lang = said.text && said.text[ui.lang] ? ui.lang : "en";   // (the text's own language, for the voice)
+  const text = (said.text && said.text[lang]) || "";
   clearTimeout(heard.timer);
   const prompt = said.kinds.every((k) => k === "prompt" || k === "setup");
-  if (prompt) heard.timer = setTimeout(() => say(text), PROMPT_HOLD_MS);
-  else say(text);
+  if (prompt) heard.timer = setTimeout(() => say(text, lang), PROMPT_HOLD_MS);
+  else say(text, lang);
 }
 
 // A helper that failed (the board's voice, the coach's engine): the message says it once a visit,
@@ -36,7 +37,8 @@ function renderFailedHelpers(s) {
   }
 }
 
-function say(text) {
+// ``text`` in the live region, and in the phone's voice of ``lang`` (its words' speech_lang: "de-DE").
+function say(text, lang) {
   if (!text) return;
   const region = $("#said");
   region.textContent = "";   // (the same words again are news again)
@@ -44,7 +46,7 @@ function say(text) {
   if (speakHere && "speechSynthesis" in window) {
     window.speechSynthesis.cancel();   // a newer announcement cuts a stale one
     const utterance = new SpeechSynthesisUtterance(text);
-    utterance.lang = ui.lang === "fr" ? "fr-FR" : "en-GB";
+    utterance.lang = (ui.words && ui.words.page[lang] && ui.words.page[lang].speech_lang) || lang;
     window.speechSynthesis.speak(utterance);
   }
 }
@@ -53,7 +55,7 @@ function say(text) {
 async function askVoice(what) {
   try {
     const answer = await post("/api/voice", { say: what, lang: ui.lang });
-    say(answer.text);
+    say(answer.text, ui.lang);
   } catch (_) { /* the message says why */ }
 }
 

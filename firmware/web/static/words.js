@@ -1,6 +1,7 @@
 // The page's words (GET /api/words, firmware/words/): a word in the chosen language, the elements
-// marked data-words relabelled, the LED legend, and the language buttons. The script writes no
-// word of its own: until the words come, the page shows the English of index.html.
+// marked data-words relabelled, the LED legend, and the language buttons, one for each language the
+// words come in. The script writes no word of its own: until the words come, the page shows the
+// English of index.html.
 import { $, $$, ui, render } from "./ui.js";
 
 const relabel = [];    // what else says its words again when they come or the language changes
@@ -51,23 +52,42 @@ function renderLegend() {
   }
 }
 
+// A button for each language of the words (index.html has EN and FR until they come), its title
+// in its own language ("Deutsche Buchstaben: K D T L S").
+function languageButtons() {
+  for (const lang of Object.keys(ui.words.page)) {
+    let b = $(`#langs [data-lang="${lang}"]`);
+    if (!b) {
+      b = document.createElement("button");
+      Object.assign(b, { id: `lang-${lang}`, className: "small", textContent: lang.toUpperCase() });
+      b.dataset.lang = lang;
+      b.addEventListener("click", () => setLang(lang));
+      $("#langs").appendChild(b);
+    }
+    b.title = ui.words.page[lang].lang_letters;
+    b.setAttribute("aria-pressed", lang === ui.lang ? "true" : "false");
+  }
+}
+
 export async function loadWords() {
   try {
     const r = await fetch("/api/words", { cache: "no-store" });
-    if (r.ok) { ui.words = await r.json(); applyWords(); render(); }
+    if (r.ok) {
+      ui.words = await r.json();
+      languageButtons();
+      if (ui.lang in ui.words.page) { applyWords(); render(); } else setLang("en");
+    }
   } catch (_) { /* the English of the HTML stays */ }
 }
 
 export function setLang(lang) {
   ui.lang = lang;
   localStorage.setItem("echiquier.lang", lang);
-  $("#lang-en").setAttribute("aria-pressed", lang === "en" ? "true" : "false");
-  $("#lang-fr").setAttribute("aria-pressed", lang === "fr" ? "true" : "false");
+  for (const b of $$("#langs [data-lang]")) b.setAttribute("aria-pressed", b.dataset.lang === lang ? "true" : "false");
   document.body.dataset.lang = lang;
   applyWords();
   render();
   for (const fn of switched) fn();
 }
 
-$("#lang-en").addEventListener("click", () => setLang("en"));
-$("#lang-fr").addEventListener("click", () => setLang("fr"));
+for (const b of $$("#langs [data-lang]")) b.addEventListener("click", () => setLang(b.dataset.lang));

@@ -6,14 +6,18 @@ import re
 from chess_core import Move, Position
 from chess_core.squares import SQUARE_NAMES
 
+# (German is heard in lower case: it writes its nouns with a capital, "Springer f3")
 PIECES = {"fr": {"pion": 1, "cavalier": 2, "fou": 3, "tour": 4, "dame": 5, "roi": 6},
-          "en": {"pawn": 1, "knight": 2, "bishop": 3, "rook": 4, "queen": 5, "king": 6}}
-TAKES = {"fr": "prend", "en": "takes"}
-CASTLES = {"fr": ("petit roque", "grand roque"), "en": ("short castle", "long castle")}
-PROMOTION = {"fr": ", promotion en ", "en": ", promotion to "}
-CHECK = {"fr": (", échec et mat", ", échec"), "en": (", checkmate", ", check")}
+          "en": {"pawn": 1, "knight": 2, "bishop": 3, "rook": 4, "queen": 5, "king": 6},
+          "de": {"bauer": 1, "springer": 2, "läufer": 3, "turm": 4, "dame": 5, "könig": 6}}
+TAKES = {"fr": "prend", "en": "takes", "de": "schlägt"}
+CASTLES = {"fr": ("petit roque", "grand roque"), "en": ("short castle", "long castle"),
+           "de": ("kurze rochade", "lange rochade")}
+PROMOTION = {"fr": ", promotion en ", "en": ", promotion to ", "de": ", umwandlung in "}
+CHECK = {"fr": (", échec et mat", ", échec"), "en": (", checkmate", ", check"), "de": (", schachmatt", ", schach")}
 OPPONENT = {"fr": re.compile(r"^(?P<who>.+?) joue (?P<move>.+), à vous de le jouer sur l'échiquier$"),
-            "en": re.compile(r"^(?P<who>.+?) plays (?P<move>.+), make it on the board$")}
+            "en": re.compile(r"^(?P<who>.+?) plays (?P<move>.+), make it on the board$"),
+            "de": re.compile(r"^(?P<who>.+?) spielt (?P<move>.+), führen Sie den Zug auf dem Brett aus$")}
 
 
 def heard_opponent(text: str, lang: str) -> tuple[str, str] | None:
@@ -29,7 +33,7 @@ def heard_move(position: Position, text: str, lang: str) -> tuple[Move, str]:
     """The one legal move of ``position`` that ``text`` names, and the mark said ("", "check", "mate").
     AssertionError if the words name no legal move or several."""
     said = text.strip()
-    said = said[0].lower() + said[1:]
+    said = said.lower() if lang == "de" else said[0].lower() + said[1:]
     mark = ""
     for word, name in zip(CHECK[lang], ("mate", "check")):
         if said.endswith(word):

@@ -1,4 +1,4 @@
-"""What the board says, word for word: every kind of move, every ending, the clocks and the position, in French and English."""
+"""What the board says, word for word: every kind of move, every ending, the clocks and the position, in French, English and German."""
 from __future__ import annotations
 
 import random
@@ -25,13 +25,14 @@ def _fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-def test_the_spoken_catalogues_have_the_same_keys_and_placeholders():
-    en, fr = SPOKEN["en"], SPOKEN["fr"]
-    assert en.says.keys() == fr.says.keys()
+@pytest.mark.parametrize("lang", sorted(SPOKEN))
+def test_the_spoken_catalogues_have_the_same_keys_and_placeholders(lang):
+    en, other = SPOKEN["en"], SPOKEN[lang]
+    assert en.says.keys() == other.says.keys()
     for key in en.says:
-        assert _fields(en.says[key]) == _fields(fr.says[key]), key
-    assert en.plurals.keys() == fr.plurals.keys() == set(range(1, 7))
-    assert en.coloured.keys() == fr.coloured.keys() == {(c, t) for c in (0, 1) for t in range(1, 7)}
+        assert _fields(en.says[key]) == _fields(other.says[key]), key
+    assert en.plurals.keys() == other.plurals.keys() == set(range(1, 7))
+    assert en.coloured.keys() == other.coloured.keys() == {(c, t) for c in (0, 1) for t in range(1, 7)}
 
 
 @pytest.mark.parametrize("fen, uci, fr, en", [
@@ -88,12 +89,12 @@ def _random_positions(seed: int, games: int, chess960: bool = False):
 
 
 @pytest.mark.parametrize("chess960", [False, True])
-@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("lang", ["fr", "en", "de"])
 def test_every_legal_move_said_names_that_move_and_no_other(lang, chess960):
     """The spoken words of each legal move of thousands of positions read back (by an ear that
     knows only the words) into that move, with the check or mate it gives; no SAN letter is said."""
     kinds = set()
-    letters = re.compile(r"\b[KQRBNDTFC][a-h]?[1-8]?x?[a-h][1-8]\b")
+    letters = re.compile(r"\b[KQRBNDTFCLS][a-h]?[1-8]?x?[a-h][1-8]\b")
     for position in _random_positions(7 if chess960 else 3, 8, chess960):
         for move in position.legal_moves():
             text = move_words(position, move, lang)
@@ -214,3 +215,70 @@ def test_a_sentence_begins_with_a_capital_unless_with_a_square():
     assert phrases.sentence("petit roque") == "Petit roque"
     assert phrases.sentence("e8, promotion en dame") == "e8, promotion en dame"
     assert phrases.sentence("") == ""
+
+
+# -- German: the FIDE Laws' German terms, pieces and squares as words --------------------------------
+
+@pytest.mark.parametrize("fen, uci, de", [
+    (None, "g1f3", "Springer f3"),
+    (None, "e2e4", "e4"),
+    ("rnbqkbnr/pppp1ppp/8/4p3/8/5Q2/PPPPPPPP/RNB1KBNR w KQkq - 0 1", "f3f7", "Dame schlägt f7, Schach"),
+    ("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2", "d8h4", "Dame h4, Schachmatt"),
+    (CASTLE_READY, "e1g1", "Kurze Rochade"),
+    (CASTLE_READY, "e1c1", "Lange Rochade"),
+    (EN_PASSANT, "e5d6", "Bauer e schlägt d6 en passant"),
+    (PROMOTE, "a7a8q", "a8, Umwandlung in Dame"),
+    (PROMOTE, "a7b8r", "Bauer a schlägt b8, Umwandlung in Turm, Schach"),
+    ("4k3/8/8/8/8/8/8/R4RK1 w - - 0 1", "a1d1", "Turm a d1"),
+    ("4k3/8/2n1n3/8/3P4/8/8/4K3 b - - 0 1", "c6d4", "Springer c schlägt d4"),
+    ("6k1/8/8/8/8/8/5B2/4K3 w - - 0 1", "f2c5", "Läufer c5"),
+])
+def test_every_kind_of_move_in_german_words(fen, uci, de):
+    position = Position(fen) if fen else Position()
+    assert move_said(position, Move.from_uci(uci), "de") == de
+
+
+@pytest.mark.parametrize("termination, winner, de", [
+    (Termination.CHECKMATE, WHITE, "Schachmatt, Weiß gewinnt"),
+    (Termination.STALEMATE, None, "Patt, Remis"),
+    (Termination.THREEFOLD_REPETITION, None, "Remis durch Stellungswiederholung"),
+    (Termination.FIFTY_MOVES, None, "Remis nach der 50-Züge-Regel"),
+    (Termination.INSUFFICIENT_MATERIAL, None, "Remis, ungenügendes Material"),
+    (Termination.RESIGNATION, WHITE, "Schwarz gibt auf, Weiß gewinnt"),
+    (Termination.TIME_FORFEIT, BLACK, "Schwarz gewinnt durch Zeitüberschreitung"),
+    (Termination.AGREEMENT, None, "Remis vereinbart"),
+])
+def test_every_ending_in_german_words(termination, winner, de):
+    assert ending_words(Outcome(termination, winner), "de") == de
+
+
+def test_a_game_an_opponent_and_the_clocks_in_german():
+    mate = Position("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+    assert move_said(mate, Move.from_uci("f3f7"), "de", Outcome(Termination.CHECKMATE, WHITE)) == \
+        "Dame schlägt f7, Schachmatt, Weiß gewinnt"
+    position = Position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+    said = opponent_plays(position, Move.from_uci("f1c4"), "Stockfish", "de")
+    assert said == "Stockfish spielt Läufer c4, führen Sie den Zug auf dem Brett aus"
+    who, move = heard_opponent(said, "de")
+    assert who == "Stockfish" and heard_move(position, move, "de")[0] == Move.from_uci("f1c4")
+    assert clocks_words((252_000, 30_000), "de") == "Weiß: 4 Minuten 12, Schwarz: 30 Sekunden"
+    assert duration_words(3_723_000, "de") == "1 Stunde 2 Minuten" and duration_words(1_000, "de") == "1 Sekunde"
+    assert clocks_words((None, None), "de") == "Keine Uhr"
+
+
+def test_the_position_and_its_squares_in_german():
+    position = Position("6k1/5ppp/8/8/8/8/1q6/R5K1 b - - 0 1")
+    assert describe(position, "de") == ("Weiß: König g1, Turm a1. Schwarz: König g8, Dame b2, Bauern f7, g7 und h7. "
+                                        "Schwarz am Zug")
+    assert square_label(Position(), 3, "de") == "d1, weiße Dame"
+    assert square_label(Position(), 56, "de") == "a8, schwarzer Turm"
+    assert square_label(Position(), 28, "de") == "e4, leer"
+
+
+def test_the_synthesizer_is_given_remis_and_en_passant_as_a_german_says_them():
+    """espeak-ng's German reads "Remis" as spelt ("Reemiss") and "en passant" as German: they are
+    given as its phonemes ([rəˈmiː], the French [ɑ̃ paˈsɑ̃]); nothing else changes."""
+    assert speakable("Remis durch Patt", "de") == "[[r@m'i:]] durch Patt"
+    assert speakable("Schwarz hat Ihr Remisangebot abgelehnt", "de") == "Schwarz hat Ihr [[r@m'i:]]angebot abgelehnt"
+    assert speakable("Bauer e schlägt d6 en passant", "de") == "Bauer e schlägt d6 [[A~ pas'A~]]"
+    assert speakable("Turm a d1", "de") == "Turm a d1"

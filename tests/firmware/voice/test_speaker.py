@@ -16,6 +16,7 @@ import pytest
 
 from firmware.voice.announcer import Utterance
 from firmware.voice.speaker import Speaker, SpeechSettings, alsa_error, command, read_index, time_limit
+from firmware.words.spoken import SPOKEN
 
 ESPEAK = shutil.which("espeak-ng")
 needs_espeak = pytest.mark.skipif(ESPEAK is None, reason="needs espeak-ng (scripts/install-system-deps.sh)")
@@ -72,6 +73,13 @@ def test_the_command_line_says_the_voice_rate_volume_and_device():
     assert command(SpeechSettings(voice="mb-fr1"), utterance("Tour a d1"), Path("/tmp/x/0001.wav")) == [
         "espeak-ng", "-v", "mb-fr1", "-s", "160", "-a", "100", "-w", "/tmp/x/0001.wav", "--", "Tour a d1"]
     assert command(SpeechSettings(), utterance("Rook a d1", lang="en"))[-1] == "Rook A d1"   # the letter A
+
+
+def test_each_language_is_said_in_the_espeak_ng_voice_its_spoken_catalogue_names():
+    assert command(SpeechSettings(), utterance("Springer f3", lang="de"))[:3] == ["espeak-ng", "-v", "de"]
+    assert command(SpeechSettings(), utterance("Remis durch Patt", lang="de"))[-1] == "[[r@m'i:]] durch Patt"
+    assert command(SpeechSettings(voice="mb-de1"), utterance("Springer f3", lang="de"))[2] == "mb-de1"
+    assert command(SpeechSettings(), utterance("Knight f3", lang="xx"))[2] == "en"   # (a language it does not know)
 
 
 def test_a_newer_announcement_cuts_a_stale_one():
@@ -150,6 +158,53 @@ def test_a_second_run_writing_to_the_same_directory_goes_on_after_the_first(tmp_
     second.close()
     assert [(e["n"], e["file"], e["text"]) for e in read_index(tmp_path)] == [(1, "0001.wav", "e4"),
                                                                            (2, "0002.wav", "e5")]
+
+
+@needs_espeak
+@pytest.mark.parametrize("lang", sorted(SPOKEN))
+def test_espeak_ng_has_the_voice_of_every_language(lang):
+    listed = subprocess.run([ESPEAK, f"--voices={SPOKEN[lang].espeak}"], capture_output=True, text=True, check=True)
+    assert len(listed.stdout.splitlines()) > 1, listed.stdout   # (a header, then the voices of that language)
+
+
+def _ipa(voice: str, text: str) -> str:
+    """The phonemes espeak-ng makes of ``text`` in ``voice`` (what a WAV of it says)."""
+    return subprocess.run([ESPEAK, "-v", voice, "-q", "--ipa", "--", text], capture_output=True, text=True,
+                          check=True, env={**os.environ, "LC_ALL": "C.UTF-8"}).stdout
+
+
+@needs_espeak
+def test_german_is_written_to_wav_files_by_espeak_ngs_german_voice(tmp_path):
+    """The real espeak-ng, through the speaker: each German utterance is a WAV file of speech made
+    with the German voice (its command line's), whose phonemes are German ("Springer" with the
+    German [ʃp], "Remis" as [rəˈmiː]); the same text in the English voice is another sound."""
+    argvs: list[list[str]] = []
+
+    def spawn(argv: list[str]) -> subprocess.Popen:
+        argvs.append(argv)
+        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    speaker = Speaker(SpeechSettings(), out_dir=tmp_path, spawn=spawn)
+    said = [utterance("Springer f3", lang="de"), utterance("Dame h4, Schachmatt, Schwarz gewinnt", "ending", lang="de"),
+            utterance("Remis durch Patt", "ending", lang="de")]
+    for u in said:
+        speaker.say(u)
+    speaker.close()
+    index = read_index(tmp_path)
+    assert [(e["text"], e["lang"]) for e in index] == [(u.text, "de") for u in said]
+    for entry in index:
+        seconds, peak = wav_seconds_and_peak(tmp_path / entry["file"])
+        assert peak > 3000 and seconds > 0.4, entry   # speech, not silence
+    assert [argv[1:3] for argv in argvs] == [["-v", "de"]] * 3
+    assert "ʃp" in _ipa("de", argvs[0][-1]) and "ʃp" not in _ipa("en", argvs[0][-1])   # Springer, the German way
+    assert "ʃˈax" in _ipa("de", argvs[1][-1])                                         # Schach(matt)
+    assert "rəmˈiː" in _ipa("de", argvs[2][-1])                                        # Remis: [rəˈmiː]
+    english = tmp_path / "english"
+    english.mkdir()
+    other = Speaker(SpeechSettings(voice="en"), out_dir=english)
+    other.say(utterance("Springer f3", lang="de"))
+    other.close()
+    assert (english / "0001.wav").read_bytes() != (tmp_path / "0001.wav").read_bytes()
 
 
 def test_hush_stops_what_is_said_and_what_waits():

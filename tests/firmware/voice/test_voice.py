@@ -10,7 +10,7 @@ from chess_core import parse_square
 from firmware.config import loads_config
 from firmware.voice.announcer import Announcer
 from firmware.voice.companion import Voice, build_voice
-from firmware.voice.speaker import Speaker, SpeechSettings
+from firmware.voice.speaker import Speaker, SpeechSettings, read_index
 
 from ..session_support import Table
 from .test_speaker import FakeProcess
@@ -123,7 +123,7 @@ def test_build_voice_reads_the_voice_section(tmp_path):
 
 
 @pytest.mark.parametrize("text, problem", [
-    ('[voice]\nlanguage = "de"', "voice.language: expected one of 'fr', 'en', 'page', got 'de'"),
+    ('[voice]\nlanguage = "xx"', "voice.language: expected one of 'en', 'de', 'fr', 'page', got 'xx'"),
     ('[voice]\nmoves = "mine"', "voice.moves: expected one of 'all', 'opponent', 'none', got 'mine'"),
     ('[voice]\nrate = 1000', "voice.rate: expected a number from 80 to 450, got 1000"),
     ('[voice]\nvolume = -1', "voice.volume: expected a number from 0 to 200, got -1")])
@@ -147,8 +147,51 @@ def test_a_voice_set_to_the_pages_language_speaks_the_language_the_page_says():
     fixed = build_voice(loads_config('[voice]\nenabled = true\nlanguage = "en"\n'))
     for voice in (follows, fixed):
         voice.use_language("fr")
-        voice.use_language("de")   # (no such voice: kept)
+        voice.use_language("xx")   # (no such language: kept)
     assert (follows.announcer.lang, fixed.announcer.lang) == ("fr", "en")
+    follows.use_language("de")
+    assert follows.announcer.lang == "de"
+
+
+def test_the_voice_speaks_each_language_of_the_words():
+    """[voice] language and the simulator's --voice take any language firmware.words has (German too)."""
+    from firmware.cli import build_parser
+    german = build_voice(loads_config('[voice]\nenabled = true\nlanguage = "de"\n'))
+    assert german.announcer.lang == "de" and not german.follows_page
+    assert build_parser("sim").parse_args(["sim", "--voice", "de"]).voice == "de"
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng")
+def test_a_board_set_to_german_says_its_game_in_german_to_wav_files(tmp_path):
+    """[voice] language = "de" beside a real session, through the real espeak-ng: each announcement
+    in German, a WAV file of it written with the German voice."""
+    from .test_speaker import wav_seconds_and_peak
+
+    table = Table(tmp_path)
+    config = loads_config(f'[voice]\nenabled = true\nlanguage = "de"\nwav_dir = "{tmp_path / "wav"}"\n')
+    argvs: list[list[str]] = []
+
+    def spawn(argv: list[str]):
+        import subprocess
+        argvs.append(argv)
+        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    voice = build_voice(config, clock=lambda: table.t, spawn=spawn)
+    table.session.subscribe(voice.on_state)
+    voice.on_state(table.session.state())
+    voice.start()
+    try:
+        table.setup()
+        for uci in ("e2e4", "e7e5", "g1f3"):
+            table.play(uci)
+            assert voice.wait_idle(10)
+    finally:
+        voice.stop(finish=True)
+    index = read_index(tmp_path / "wav")
+    assert [(e["text"], e["lang"]) for e in index] == [("Die Partie beginnt", "de"), ("e4", "de"), ("e5", "de"),
+                                                       ("Springer f3", "de")]
+    assert all(argv[1:3] == ["-v", "de"] for argv in argvs) and len(argvs) == 4
+    assert all(wav_seconds_and_peak(tmp_path / "wav" / e["file"])[1] > 3000 for e in index)
 
 
 def test_the_pages_switch_silences_the_board_at_once_and_it_speaks_of_news_only_after(tmp_path):
