@@ -224,8 +224,8 @@ def test_the_board_announces_moves_and_prompts_in_a_live_region_and_on_the_phone
 
 def test_a_german_page_asks_the_board_for_german_words_and_says_them_in_a_german_voice(sim, open_page):
     """The page's language is any of the board's: what it asks for comes in German, said by the
-    phone's German voice (the words' speech_lang). (The state's announcements are English and
-    French only until the page takes message keys: a German page hears them in English.)"""
+    phone's German voice (the words' speech_lang), and so do the board's announcements (the page
+    state's ``said`` in every language)."""
     server = sim()
     page = open_page(server, lang="de")
     live = page.locator("#said")
@@ -237,8 +237,8 @@ def test_a_german_page_asks_the_board_for_german_words_and_says_them_in_a_german
     assert page.evaluate("window.__spoken")[-1][1] == "de-DE"
     page.locator('#board [data-square="g1"]').click()
     page.locator('#board [data-square="f3"]').click()
-    expect(live).to_have_text("Knight f3")
-    assert page.evaluate("window.__spoken")[-1] == ["Knight f3", "en-GB"]
+    expect(live).to_have_text("Springer f3")
+    assert page.evaluate("window.__spoken")[-1] == ["Springer f3", "de-DE"]
     assert page.errors == []
 
 
