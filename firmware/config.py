@@ -16,6 +16,7 @@ from chess_core import RULE_PROFILES, FenError, Position
 from chess_core.chess960 import COUNT as CHESS960_COUNT
 from chess_core.chess960 import VARIANTS, start_fen
 from chess_core.timecontrol import TimeControl, TimeControlError
+from firmware.words import LANGS
 
 DEFAULT_PATH = Path("/etc/echiquier/config.toml")
 SENSORS = SOURCES
@@ -274,6 +275,12 @@ def _host_names(value: tuple[str, ...]) -> None:
                              f"got {name!r}")
 
 
+def _page_language(value: str) -> None:
+    if value and value not in LANGS:
+        raise ValueError(f"expected one of the page's languages ({', '.join(map(repr, LANGS))}) or \"\" "
+                         f"(the browser's), got {value!r}")
+
+
 @dataclass(frozen=True)
 class WebConfig:
     enabled: bool = True
@@ -283,6 +290,9 @@ class WebConfig:
     # More names the page answers to (a name in the LAN's DNS, a reverse proxy's): a request
     # addressed to a name the board does not know is a 421 (DNS rebinding).
     hosts: tuple[str, ...] = _check(_host_names, ())
+    # The page's language on a device where nobody chose one yet (GET /api/words says it): one of
+    # firmware.words.LANGS, or "": the browser's (its first language the board has, else English).
+    language: str = _check(_page_language, "")
 
 
 @dataclass(frozen=True)
