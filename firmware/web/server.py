@@ -118,8 +118,9 @@ class WebCompanion:
 
     def __init__(self, backend: Backend, *, pairing: Pairing, library: GameLibrary | None = None,
                  room: RoomFactory | None = None, clock: Callable[[], float] = time.monotonic,
-                 static_dir: Path = STATIC_DIR, names: HostNames | None = None) -> None:
+                 static_dir: Path = STATIC_DIR, names: HostNames | None = None, language: str = "") -> None:
         self.backend = backend
+        self.language = language   # [web] language: the page's where nobody chose one ("": the browser's)
         self.pairing = pairing
         self.library = library
         self.clock = clock
@@ -327,9 +328,10 @@ class WebCompanion:
         return self.guard.forget_cookie(request, response) if not hello["paired"] else response
 
     async def _words(self, request: Request) -> Response:
-        """The page's words in English and French, and the LED legend (firmware.words)."""
+        """The page's words in every language, the LED legend (firmware.words), and the language
+        the board's configuration gives a device where nobody chose one ("": the browser's)."""
         return json_response({"page": words.PAGE, "leds": words.LED_ROLES, "colours": self.backend.led_colours(),
-                              "squares": SQUARE_WORDS})
+                              "squares": SQUARE_WORDS, "language": self.language})
 
     async def _state(self, request: Request) -> Response:
         return json_response(self.page_state(), headers=dict(NO_STORE))

@@ -170,6 +170,8 @@ CATALOGUE = Catalogue(
         "piece_n": "knight",
         "sim_held": "from {square} (click to put this one down next)",
         "not_valid": "not a valid value",
+        # the language buttons in the page's header (words.js)
+        "language": "Language",
     },
     leds={
         "legal": "a square the lifted piece may go to",

@@ -174,6 +174,8 @@ CATALOGUE = Catalogue(
         "piece_n": "cavalier",
         "sim_held": "venue de {square} (un clic : c'est elle qui sera posée ensuite)",
         "not_valid": "valeur non valide",
+        # the language buttons in the page's header (words.js)
+        "language": "Langue",
     },
     leds={
         "legal": "une case où la pièce levée peut aller",

@@ -43,7 +43,7 @@ function say(text) {
   if (speakHere && "speechSynthesis" in window) {
     window.speechSynthesis.cancel();   // a newer announcement cuts a stale one
     const utterance = new SpeechSynthesisUtterance(text);
-    utterance.lang = ui.lang === "fr" ? "fr-FR" : "en-GB";
+    utterance.lang = { en: "en-GB", fr: "fr-FR" }[ui.lang] || ui.lang;   // (another language: its own tag)
     window.speechSynthesis.speak(utterance);
   }
 }

@@ -1,6 +1,7 @@
 // The page's words (GET /api/words, firmware/words/): a word in the chosen language, the elements
-// marked data-words relabelled, the LED legend, and the language buttons. The script writes no
-// word of its own: until the words come, the page shows the English of index.html.
+// marked data-words relabelled, the LED legend, and the language: chosen (chooseLang), and its
+// buttons, one per language the board offers. The script writes no word of its own: until the
+// words come, the page shows the English of index.html.
 import { $, $$, ui, render } from "./ui.js";
 
 const relabel = [];    // what else says its words again when they come or the language changes
@@ -51,23 +52,55 @@ function renderLegend() {
   }
 }
 
+// The language shown: the one chosen on this device (its buttons, remembered), else the board's
+// ("[web] language"), else the browser's first language whose primary subtag ("fr" of "fr-CA")
+// the board offers, else English.
+const REMEMBERED = "echiquier.lang";
+function chooseLang(offered, configured) {
+  const browser = (navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language])
+    .map((tag) => String(tag || "").toLowerCase().split("-")[0]);
+  const wanted = [localStorage.getItem(REMEMBERED), configured, ...browser];
+  return wanted.find((lang) => lang && offered.includes(lang)) || "en";
+}
+
+// A button per language the words offer ("EN", "FR"...), named in its own language in its title.
+function renderLangButtons() {
+  const group = $("#langs");
+  for (const lang of Object.keys(ui.words.page)) {
+    const b = document.createElement("button");
+    b.id = `lang-${lang}`;
+    b.className = "small";
+    b.lang = lang;
+    b.textContent = lang.toUpperCase();
+    try { b.title = new Intl.DisplayNames([lang], { type: "language" }).of(lang); } catch (_) { /* no title */ }
+    b.addEventListener("click", () => setLang(lang));
+    group.appendChild(b);
+  }
+}
+
+function showLang(lang) {
+  ui.lang = lang;
+  for (const b of $$("#langs button")) b.setAttribute("aria-pressed", b.lang === lang ? "true" : "false");
+  document.body.dataset.lang = lang;
+  applyWords();   // (<html lang> too)
+  render();
+}
+
 export async function loadWords() {
   try {
     const r = await fetch("/api/words", { cache: "no-store" });
-    if (r.ok) { ui.words = await r.json(); applyWords(); render(); }
-  } catch (_) { /* the English of the HTML stays */ }
+    if (!r.ok) return;
+    ui.words = await r.json();
+  } catch (_) { return; /* the English of the HTML stays */ }
+  renderLangButtons();
+  showLang(chooseLang(Object.keys(ui.words.page), ui.words.language));
 }
 
+// A language chosen on the page: remembered on this device, over the board's and the browser's.
 export function setLang(lang) {
-  ui.lang = lang;
-  localStorage.setItem("echiquier.lang", lang);
-  $("#lang-en").setAttribute("aria-pressed", lang === "en" ? "true" : "false");
-  $("#lang-fr").setAttribute("aria-pressed", lang === "fr" ? "true" : "false");
-  document.body.dataset.lang = lang;
-  applyWords();
-  render();
+  localStorage.setItem(REMEMBERED, lang);
+  showLang(lang);
   for (const fn of switched) fn();
 }
 
-$("#lang-en").addEventListener("click", () => setLang("en"));
-$("#lang-fr").addEventListener("click", () => setLang("fr"));
+onWords(() => $("#langs").setAttribute("aria-label", w("language")));
