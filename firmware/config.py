@@ -381,6 +381,7 @@ class CoachConfig:
 
     white: bool = False            # White is coached
     black: bool = False            # Black is coached
+    hints: bool = True             # a coached side may ask for a hint (false: its moves are judged only)
     movetime_ms: int = _check(_between(10, 60_000), 500)   # the engine's time per position
     depth: int = _check(_between(0, 60), 0)                # a fixed depth instead (0: the time above)
     moment_s: float = _check(_between(0.1, 60), 2.0)       # how long a move's quality stays on the LEDs

@@ -57,7 +57,9 @@ def session_state(session: SessionView, now: float, feedback: FeedbackState | No
                   "takebacks": g.takebacks, "alternate_colours": g.alternate_colours,
                   "time_control": g.time_control, "rules": g.rules, "opponent": seat.choice.value,
                   "brightness": session.config.leds.brightness, "engine_level": session.config.engine.level,
-                  "engine_elo": session.config.engine.elo, "engine_move_time": session.config.engine.move_time},
+                  "engine_elo": session.config.engine.elo, "engine_move_time": session.config.engine.move_time,
+                  "coach_white": session.config.coach.white, "coach_black": session.config.coach.black,
+                  "coach_hints": session.config.coach.hints},
         opponent=opponent, leds_problem=session.leds.problem if session.leds is not None else None,
         move_clocks=tuple(record.clocks) if record else (),
         round=record.round if record else g.round,
@@ -67,7 +69,7 @@ def session_state(session: SessionView, now: float, feedback: FeedbackState | No
         notice=notice[0] if notice else None, notice_fr=notice[1] if notice else None,
         first_move_ms=_first_move_ms(session, now), problems_fr=play.problems.in_french(),
         opening=session.file.opening.update(game), app=session.app,
-        hint_available=started and not over and session.coach.coached(game.turn),
+        hint_available=started and not over and session.coach.hint_offered(game.turn),
         failed_helpers=tuple(session.failed_helpers))
 
 

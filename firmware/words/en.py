@@ -291,6 +291,7 @@ CATALOGUE = Catalogue(
         "lichess_game_logout": "a Lichess game is in progress: finish it (or resign) first",
         "no_game": "no game in progress: set up the pieces first",
         "not_coached": "the coach does not help the side to move (the coach settings name the sides it helps)",
+        "hints_off": "hints are off (the coach settings say whether it gives them): the coach only judges the moves",
         "engine_busy": "the engine is busy with other searches: ask again in a moment",
         "game_over": "the game is over ({outcome})",
         "draw_offer_refused": "{why}",

@@ -296,6 +296,7 @@ CATALOGUE = Catalogue(
         "lichess_game_logout": "une partie Lichess est en cours : terminez-la (ou abandonnez) d'abord",
         "no_game": "aucune partie en cours : placez d'abord les pièces",
         "not_coached": "le conseil n'aide pas le camp au trait (ses réglages nomment les camps qu'il aide)",
+        "hints_off": "les conseils sur demande sont coupés (les réglages du conseil le disent) : le conseil juge seulement les coups",
         "engine_busy": "le moteur est occupé par d'autres recherches : redemandez dans un instant",
         "game_over": "la partie est terminée ({outcome})",
         "draw_offer_refused": "{why}",
