@@ -47,7 +47,7 @@ import firmware.words as words
 from firmware.words import in_english
 from firmware.words.spoken import square_words
 from firmware.web.answers import NO_STORE, ServerRefusal, http_error_answer, refusal_answer
-from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
+from firmware.web.backend import (CLOCK_ACTIONS, COACHED, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, CommandRefused, Backend)
 from firmware.web.page_push import Broadcaster
 from firmware.web.guard import ChangeGuard
@@ -84,8 +84,11 @@ NEW_GAME: Spec = {
     "engine_level": Number(low=0, high=20, integer=True, optional=True),
     "variant": Choice(*VARIANTS, optional=True),                               # absent: as configured
     "start_position": Number(low=-1, high=959, integer=True, optional=True),  # Chess960; -1: random
+    "coach": Choice(*COACHED, optional=True),   # the sides the coach helps (absent: as configured)
+    "hints": Boolean(optional=True),            # whether they may ask for hints (absent: as configured)
 }
 ENGINE_FIELDS = ("engine_side", "engine_level", "player")
+COACH_FIELDS = ("coach", "hints")   # not online: no assistance there
 SIDE: Spec = {"color": Choice(*COLOURS)}
 CORRECT: Spec = {"move": Text(max_length=5, min_length=4)}   # UCI; the session checks it explains the board
 TAKEBACK_ANSWER: Spec = {"action": Choice(*TAKEBACK_ANSWERS)}
@@ -103,6 +106,9 @@ SETTINGS: Spec = {
     "engine_level": Number(low=0, high=20, integer=True, optional=True),
     "engine_elo": Number(low=0, high=4000, integer=True, optional=True),   # 0: not limited by Elo
     "engine_move_time": Number(low=0.05, high=60, optional=True),          # seconds per move, no clock
+    "coach_white": Boolean(optional=True),                                 # [coach] white, black, hints
+    "coach_black": Boolean(optional=True),
+    "coach_hints": Boolean(optional=True),
 }
 SQUARE_WORDS = {lang: square_words(lang) for lang in words.LANGS}   # the board's squares named for a screen reader
 PAIR: Spec = {"code": Text(max_length=32, min_length=1)}
@@ -362,6 +368,10 @@ class WebCompanion:
             given = [name for name in ENGINE_FIELDS if values[name] is not None]
             if given:
                 raise BadRequest("engine_only", field=given[0])
+        if opponent == "lichess":
+            given = [name for name in COACH_FIELDS if values[name] is not None]
+            if given:
+                raise BadRequest("coach_not_online", field=given[0])
         await _answer(self.backend.new_game(now=now, **values))
         if self.sim is not None:
             self.sim.set_up()

@@ -397,6 +397,7 @@ CATALOGUE = Catalogue(
         "too_many_squares": "expected at most {most} squares, got {count}",
         "expected_uci": 'expected a move such as "e2e4", got {got}',
         "engine_only": '{field}: only for a game against the engine (opponent "engine")',
+        "coach_not_online": "{field}: not for an online game (no assistance there)",
         "draw_colour_needed": "color: required to offer, accept or decline a draw",
         "no_setting_given": "no setting given",
         "analysis_link": "the analysis of this game is a link to another file: the board does not follow links",

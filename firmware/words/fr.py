@@ -404,6 +404,7 @@ CATALOGUE = Catalogue(
         "too_many_squares": "au plus {most} cases sont attendues, pas {count}",
         "expected_uci": "un coup comme « e2e4 » est attendu, pas {got}",
         "engine_only": "{field} : seulement pour une partie contre l'ordinateur (opponent « engine »)",
+        "coach_not_online": "{field} : pas pour une partie en ligne (aucune aide n'y est permise)",
         "draw_colour_needed": "color : obligatoire pour proposer, accepter ou refuser une nulle",
         "no_setting_given": "aucun réglage donné",
         "analysis_link": "l'analyse de cette partie est un lien vers un autre fichier : l'échiquier ne suit pas les liens",

@@ -101,7 +101,8 @@ async def test_commands_reach_the_backend(serve):
     assert backend.calls[-1] == ("new_game", {"now": 1000.0, "white": "Anna", "black": "Ben", "time_control": "300+3",
                                               "rules": "casual", "colours": "as-entered", "fen": None,
                                               "opponent": None, "player": None, "engine_side": None,
-                                              "engine_level": None, "variant": None, "start_position": None})
+                                              "engine_level": None, "variant": None, "start_position": None,
+                                              "coach": None, "hints": None})
     assert (await post(client, "/api/game/new", {"variant": "chess960", "start_position": 323})).status == 200
     assert backend.calls[-1][1]["variant"] == "chess960" and backend.calls[-1][1]["start_position"] == 323
     for bad in ({"variant": "atomic"}, {"start_position": 960}, {"start_position": 1.5}):
