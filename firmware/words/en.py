@@ -172,6 +172,20 @@ CATALOGUE = Catalogue(
         "not_valid": "not a valid value",
         # the language buttons in the page's header (words.js)
         "language": "Language",
+        # the coach in the new game and the settings, the voice's settings (issue 34)
+        "coach": "Coach",
+        "coach_about": "For beginners: the lights judge each move of a side the coach helps, and the Hint button "
+                       "shows the computer's move.",
+        "coach_helps": "The coach helps",
+        "coach_nobody": "nobody",
+        "coach_for_white": "White",
+        "coach_for_black": "Black",
+        "coach_for_both": "both players",
+        "coach_me": "The coach helps me",
+        "coach_hints": "Hints on request",
+        "coach_helps_white": "The coach helps White",
+        "coach_helps_black": "The coach helps Black",
+        "voice": "Voice",
     },
     leds={
         "legal": "a square the lifted piece may go to",

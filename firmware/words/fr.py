@@ -176,6 +176,20 @@ CATALOGUE = Catalogue(
         "not_valid": "valeur non valide",
         # the language buttons in the page's header (words.js)
         "language": "Langue",
+        # the coach in the new game and the settings, the voice's settings (issue 34)
+        "coach": "Conseil",
+        "coach_about": "Pour débuter : les lumières jugent chaque coup d'un camp que le conseil aide, et le bouton "
+                       "Conseil montre le coup de l'ordinateur.",
+        "coach_helps": "Le conseil aide",
+        "coach_nobody": "personne",
+        "coach_for_white": "les Blancs",
+        "coach_for_black": "les Noirs",
+        "coach_for_both": "les deux joueurs",
+        "coach_me": "Le conseil m'aide",
+        "coach_hints": "Conseils sur demande",
+        "coach_helps_white": "Le conseil aide les Blancs",
+        "coach_helps_black": "Le conseil aide les Noirs",
+        "voice": "Voix",
     },
     leds={
         "legal": "une case où la pièce levée peut aller",
