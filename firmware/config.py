@@ -275,6 +275,12 @@ def _host_names(value: tuple[str, ...]) -> None:
                              f"got {name!r}")
 
 
+def _page_language(value: str) -> None:
+    if value and value not in LANGS:
+        raise ValueError(f"expected one of the page's languages ({', '.join(map(repr, LANGS))}) or \"\" "
+                         f"(the browser's), got {value!r}")
+
+
 @dataclass(frozen=True)
 class WebConfig:
     enabled: bool = True
@@ -284,6 +290,9 @@ class WebConfig:
     # More names the page answers to (a name in the LAN's DNS, a reverse proxy's): a request
     # addressed to a name the board does not know is a 421 (DNS rebinding).
     hosts: tuple[str, ...] = _check(_host_names, ())
+    # The page's language on a device where nobody chose one yet (GET /api/words says it): one of
+    # firmware.words.LANGS, or "": the browser's (its first language the board has, else English).
+    language: str = _check(_page_language, "")
 
 
 @dataclass(frozen=True)
@@ -372,6 +381,7 @@ class CoachConfig:
 
     white: bool = False            # White is coached
     black: bool = False            # Black is coached
+    hints: bool = True             # a coached side may ask for a hint (false: its moves are judged only)
     movetime_ms: int = _check(_between(10, 60_000), 500)   # the engine's time per position
     depth: int = _check(_between(0, 60), 0)                # a fixed depth instead (0: the time above)
     moment_s: float = _check(_between(0.1, 60), 2.0)       # how long a move's quality stays on the LEDs

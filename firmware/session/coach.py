@@ -3,11 +3,13 @@
 Contract
 ========
 
-* ``[coach]`` names the sides coached (``white``, ``black``) and the engine's time or depth per
-  position. Only a game the board referees coaches (no online game: no assistance there), and
-  never a side the engine plays.
-* :meth:`Coach.hint` (the page, the GPIO ``hint`` button, through ``Session.button("hint")``): the engine's
-  best move in the position now; once found it lights its from and to squares in the ``hint``
+* ``[coach]`` names the sides coached (``white``, ``black``), whether they may ask for hints
+  (``hints``), and the engine's time or depth per position; the page's new-game dialog and
+  settings change them (``Session.new_game(coach=...)``, ``update_settings(coach=...)``). Only a
+  game the board referees coaches (no online game: no assistance there), and never a side the
+  engine plays.
+* :meth:`Coach.hint` (the page, the GPIO ``hint`` button, through ``Session.button("hint")``), for a
+  coached side while hints are offered (:meth:`Coach.hint_offered`): the engine's best move in the position now; once found it lights its from and to squares in the ``hint``
   colour until the settled board changes or a move is made, the page's notice says it ("Hint:
   Nf3" / "Conseil : Cf3") and the PGN gets ``{Hint: Nf3}`` after the move before it.
 * After each coached move (``follow``, called after every change): the positions before and after
@@ -86,6 +88,10 @@ class Coach:
         seat = self.session.seat      # (never the engine's side nor the online opponent's: no one to help there)
         return (coach.white if side == 0 else coach.black) and seat.assisted and side not in seat.state().sides
 
+    def hint_offered(self, side: int) -> bool:
+        """Whether ``side`` may ask for a hint: it is coached and ``[coach] hints`` is on."""
+        return self.coached(side) and self.session.config.coach.hints
+
     def _limit(self) -> AnalysisLimit:
         coach = self.session.config.coach
         return AnalysisLimit(depth=coach.depth) if coach.depth else AnalysisLimit(movetime_ms=coach.movetime_ms)
@@ -119,10 +125,12 @@ class Coach:
     # -- a hint ----------------------------------------------------------------------------------
 
     def hint(self, now: float) -> None:
-        """Look for the best move for the side to move (SessionError if it is not coached)."""
+        """Look for the best move for the side to move (SessionError if it is not coached, or hints are off)."""
         game = self.session.game
         if not self.coached(game.turn):
             raise SessionError("not_coached")
+        if not self.session.config.coach.hints:
+            raise SessionError("hints_off")
         moves = tuple(game.moves)
         if self._hinting == moves:
             return          # (asked again while it is looked for: the same answer, once)

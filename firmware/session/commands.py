@@ -20,7 +20,8 @@ SETTINGS = {"game": ("white", "black", "time_control", "rules", "alternate_colou
                      "touch_move", "takebacks", "event", "site"),
             "leds": ("brightness", "low_time_s"),
             "gestures": ("enabled", "resign_s", "draw_s"),
-            "engine": ("level", "elo", "move_time", "side")}
+            "engine": ("level", "elo", "move_time", "side"),
+            "coach": ("white", "black", "hints")}
 
 
 class SessionError(Refusal, ValueError):

@@ -168,12 +168,13 @@ def takeback(session: SessionView, now: float | None = None) -> None:
 
 def update_settings(session: SessionView, now: float | None = None, **changes: Any) -> None:
     """Change settings: ``game`` keys (names, time control...), ``leds`` and ``gestures`` keys,
-    one by one or as a section (``leds={...}``), and ``engine={"level": 0..20, "elo": 0 or
-    500..4000, "move_time": s, "side": "white"|"black"|"alternate"}``.
+    one by one or as a section (``leds={...}``), ``engine={"level": 0..20, "elo": 0 or
+    500..4000, "move_time": s, "side": "white"|"black"|"alternate"}`` and ``coach={"white": bool,
+    "black": bool, "hints": bool}``.
 
     Names apply to the current game; time control, rules, the start position and the engine's
-    side to the next; touch-move, takebacks, the LED settings at once, and the engine's
-    strength from its next move.
+    side to the next; touch-move, takebacks, the LED settings and the coach at once, and the
+    engine's strength from its next move.
     """
     with session.command(now) as now:
         sections = settings_sections(changes)

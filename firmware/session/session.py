@@ -274,13 +274,14 @@ class Session:
                  white: str | None = None, black: str | None = None, rules: str | None = None,
                  fen: str | None = None, opponent: str | None = None, engine_side: str | None = None,
                  engine_level: int | None = None, variant: str | None = None,
-                 start_position: int | None = None) -> None:
+                 start_position: int | None = None, coach: dict[str, bool] | None = None) -> None:
         """Start a new game (abandoning one in progress); it begins when the pieces stand ready.
 
         ``opponent``: "none" (two players over the board), "engine" or "lichess"; None keeps the
         session's. Against the engine, ``engine_side`` ("white", "black", "alternate") and
         ``engine_level`` (Skill Level 0..20) change ``[engine] side`` and ``level``; a name left
-        None for the engine's side is the engine's. The opponent is stopped and started on the
+        None for the engine's side is the engine's. ``coach`` changes ``[coach]`` (``white``,
+        ``black``, ``hints``: the sides it helps, whether they may ask for hints). The opponent is stopped and started on the
         loop (``await wait_idle()`` waits for it).
         """
         with self.command(now) as now:
@@ -300,7 +301,8 @@ class Session:
             if variant is not None and variant != self.config.game.variant and fen is None:
                 changes["fen"] = ""   # a start position of the other variant does not carry over
             engine = {k: v for k, v in (("side", engine_side), ("level", engine_level)) if v is not None}
-            sections = {name: values for name, values in (("game", changes), ("engine", engine)) if values}
+            sections = {name: values for name, values in (("game", changes), ("engine", engine), ("coach", coach or {}))
+                        if values}
             if sections:
                 self.change_config(**sections)
             if self.live:

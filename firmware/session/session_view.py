@@ -111,7 +111,7 @@ class SessionView(Protocol):
                  white: str | None = None, black: str | None = None, rules: str | None = None,
                  fen: str | None = None, opponent: str | None = None, engine_side: str | None = None,
                  engine_level: int | None = None, variant: str | None = None,
-                 start_position: int | None = None) -> None:
+                 start_position: int | None = None, coach: dict[str, bool] | None = None) -> None:
         """Begin a new game (the page's form: names, time control, rules, opponent...)."""
 
     def next_game(self, now: float, names: tuple[str | None, str | None] | None, *,

@@ -298,7 +298,8 @@ def online_json(state: SessionState, lang: str | None = None) -> dict[str, Any]:
 SETTING_DEFAULTS: dict[str, Any] = {"show_legal_squares": True, "touch_move": False, "alternate_colours": True,
                                     "takebacks": False, "brightness": 0.5, "engine_level": 8, "engine_elo": 0,
                                     "engine_move_time": 1.0, "time_control": "-", "rules": "fide",
-                                    "opponent": "none"}
+                                    "opponent": "none", "coach_white": False, "coach_black": False,
+                                    "coach_hints": True}
 
 
 def settings_json(settings: dict[str, Any]) -> dict[str, Any]:
@@ -309,7 +310,8 @@ def settings_json(settings: dict[str, Any]) -> dict[str, Any]:
             "alternate_colours": bool(s["alternate_colours"]), "takebacks": bool(s["takebacks"]),
             "brightness": s["brightness"], "engine_level": s["engine_level"], "engine_elo": s["engine_elo"] or 0,
             "engine_move_time": s["engine_move_time"], "time_control": str(s["time_control"]),
-            "rules": str(s["rules"]), "opponent": str(s["opponent"])}
+            "rules": str(s["rules"]), "opponent": str(s["opponent"]), "coach_white": bool(s["coach_white"]),
+            "coach_black": bool(s["coach_black"]), "coach_hints": bool(s["coach_hints"])}
 
 
 def _words(text: str) -> tuple[str, ...]:

@@ -87,7 +87,9 @@ def session_state(session: SessionView, now: float, at: Seen | None = None) -> S
                   "takebacks": g.takebacks, "alternate_colours": g.alternate_colours,
                   "time_control": g.time_control, "rules": g.rules, "opponent": seat.choice.value,
                   "brightness": session.config.leds.brightness, "engine_level": session.config.engine.level,
-                  "engine_elo": session.config.engine.elo, "engine_move_time": session.config.engine.move_time},
+                  "engine_elo": session.config.engine.elo, "engine_move_time": session.config.engine.move_time,
+                  "coach_white": session.config.coach.white, "coach_black": session.config.coach.black,
+                  "coach_hints": session.config.coach.hints},
         opponent=opponent, leds_problem=_leds_off(session),
         move_clocks=tuple(record.clocks) if record else (),
         round=record.round if record else g.round,
@@ -97,7 +99,7 @@ def session_state(session: SessionView, now: float, at: Seen | None = None) -> S
         notice=notice,
         first_move_ms=_first_move_ms(session, now),
         opening=session.file.opening.update(game), app=session.board_state.app,
-        hint_available=started and not over and session.coach.coached(game.turn),
+        hint_available=started and not over and session.coach.hint_offered(game.turn),
         failed_helpers=tuple(session.board_state.failed_helpers))
 
 

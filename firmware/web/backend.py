@@ -32,10 +32,11 @@ COLOURS = COLOR_NAMES
 COLOUR_CHOICES = ("as-entered", "swap", "random")
 OPPONENTS = tuple(kind.value for kind in OpponentKind)
 ENGINE_SIDES = ("white", "black", "random")   # the page draws a random side; the session alternates
+COACHED = {"none": (False, False), "white": (True, False), "black": (False, True), "both": (True, True)}   # sides helped
 TAKEBACK_ANSWERS = ("accept", "decline")
 CLAIMS_WHEN_GONE = ("victory", "draw")
 SETTINGS = ("show_legal", "touch_move", "alternate_colours", "brightness", "engine_level", "engine_elo",
-            "engine_move_time", "takebacks")
+            "engine_move_time", "takebacks", "coach_white", "coach_black", "coach_hints")
 
 
 class CommandRefused(Refusal):
@@ -71,12 +72,13 @@ class Backend:
     def new_game(self, *, white: str, black: str, time_control: str, rules: str, colours: str, now: float,
                  fen: str | None = None, opponent: str | None = None, engine_side: str | None = None,
                  engine_level: int | None = None, player: str | None = None, variant: str | None = None,
-                 start_position: int | None = None) -> Any:
+                 start_position: int | None = None, coach: str | None = None, hints: bool | None = None) -> Any:
         """``opponent``: "none" (two players over the board), "engine", "lichess"; None keeps the
         configured one. ``variant`` "standard" or "chess960" (None: as configured), and for
         Chess960 ``start_position`` (0-959, -1: drawn for each game). Against the engine, ``engine_side`` is the side it plays ("random": drawn)
         and ``player`` the name of the side played on the board; online, the names are the
-        server's."""
+        server's. ``coach``: the sides the coach helps (one of ``COACHED``; the engine's side never
+        is), ``hints``: whether they may ask for hints; None keeps the configured ones."""
         raise CommandRefused("no_new_game_here")
 
     def resign(self, color: str, now: float) -> Any:
@@ -168,5 +170,5 @@ class Backend:
 
 
 __all__ = ["Backend", "CommandRefused", "Listener", "PROMOTION_PIECES", "DRAW_ACTIONS", "CLOCK_ACTIONS",
-           "COLOURS", "COLOUR_CHOICES", "OPPONENTS", "ENGINE_SIDES", "TAKEBACK_ANSWERS", "SETTINGS",
+           "COLOURS", "COLOUR_CHOICES", "OPPONENTS", "ENGINE_SIDES", "COACHED", "TAKEBACK_ANSWERS", "SETTINGS",
            "CLAIMS_WHEN_GONE"]

@@ -57,7 +57,7 @@ def build_companion(session: Any, config: Config, *, pairing: Pairing | None = N
     return WebCompanion(SessionBackend(session), pairing=pairing or pairing_for(config),
                         library=GameLibrary(session.file.recorder.games_dir, playing=lambda: recording(session)),
                         room=room, clock=clock,
-                        names=names_for(config))
+                        names=names_for(config), language=config.web.language)
 
 
 def speak_with(companion: WebCompanion, service: ServiceContext) -> None:

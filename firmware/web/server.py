@@ -48,7 +48,7 @@ from firmware.words import in_english
 from firmware.words.message import catalogue_json, with_texts
 from firmware.words.spoken import square_words
 from firmware.web.answers import NO_STORE, ServerRefusal, http_error_answer, refusal_answer
-from firmware.web.backend import (CLOCK_ACTIONS, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
+from firmware.web.backend import (CLOCK_ACTIONS, COACHED, COLOUR_CHOICES, COLOURS, DRAW_ACTIONS, ENGINE_SIDES, OPPONENTS,
                       PROMOTION_PIECES, TAKEBACK_ANSWERS, CLAIMS_WHEN_GONE, CommandRefused, Backend)
 from firmware.web.page_push import Broadcaster
 from firmware.web.guard import ChangeGuard
@@ -85,8 +85,11 @@ NEW_GAME: Spec = {
     "engine_level": Number(low=0, high=20, integer=True, optional=True),
     "variant": Choice(*VARIANTS, optional=True),                               # absent: as configured
     "start_position": Number(low=-1, high=959, integer=True, optional=True),  # Chess960; -1: random
+    "coach": Choice(*COACHED, optional=True),   # the sides the coach helps (absent: as configured)
+    "hints": Boolean(optional=True),            # whether they may ask for hints (absent: as configured)
 }
 ENGINE_FIELDS = ("engine_side", "engine_level", "player")
+COACH_FIELDS = ("coach", "hints")   # not online: no assistance there
 SIDE: Spec = {"color": Choice(*COLOURS)}
 CORRECT: Spec = {"move": Text(max_length=5, min_length=4)}   # UCI; the session checks it explains the board
 TAKEBACK_ANSWER: Spec = {"action": Choice(*TAKEBACK_ANSWERS)}
@@ -104,6 +107,9 @@ SETTINGS: Spec = {
     "engine_level": Number(low=0, high=20, integer=True, optional=True),
     "engine_elo": Number(low=0, high=4000, integer=True, optional=True),   # 0: not limited by Elo
     "engine_move_time": Number(low=0.05, high=60, optional=True),          # seconds per move, no clock
+    "coach_white": Boolean(optional=True),                                 # [coach] white, black, hints
+    "coach_black": Boolean(optional=True),
+    "coach_hints": Boolean(optional=True),
 }
 SQUARE_WORDS = {lang: square_words(lang) for lang in words.LANGS}   # the board's squares named for a screen reader
 MESSAGE_WORDS = {lang: catalogue_json(lang) for lang in words.LANGS}   # how the page says the state's messages
@@ -120,8 +126,9 @@ class WebCompanion:
 
     def __init__(self, backend: Backend, *, pairing: Pairing, library: GameLibrary | None = None,
                  room: RoomFactory | None = None, clock: Callable[[], float] = time.monotonic,
-                 static_dir: Path = STATIC_DIR, names: HostNames | None = None) -> None:
+                 static_dir: Path = STATIC_DIR, names: HostNames | None = None, language: str = "") -> None:
         self.backend = backend
+        self.language = language   # [web] language: the page's where nobody chose one ("": the browser's)
         self.pairing = pairing
         self.library = library
         self.clock = clock
@@ -329,10 +336,11 @@ class WebCompanion:
         return self.guard.forget_cookie(request, response) if not hello["paired"] else response
 
     async def _words(self, request: Request) -> Response:
-        """The page's words in every language, the LED legend, and what the page needs to say the
-        state's messages (firmware.words): each language's templates, names and SAN letters."""
+        """The page's words in every language, the LED legend, what the page needs to say the state's
+        messages (firmware.words: each language's templates, names and SAN letters), and the language
+        the board's configuration gives a device where nobody chose one ("": the browser's)."""
         return json_response({"page": words.PAGE, "leds": words.LED_ROLES, "colours": self.backend.led_colours(),
-                              "squares": SQUARE_WORDS, "messages": MESSAGE_WORDS})
+                              "squares": SQUARE_WORDS, "messages": MESSAGE_WORDS, "language": self.language})
 
     async def _state(self, request: Request) -> Response:
         """The state; ``?lang=xx``: each message in it also carries its text in that language."""
@@ -369,6 +377,10 @@ class WebCompanion:
             given = [name for name in ENGINE_FIELDS if values[name] is not None]
             if given:
                 raise BadRequest("engine_only", field=given[0])
+        if opponent == "lichess":
+            given = [name for name in COACH_FIELDS if values[name] is not None]
+            if given:
+                raise BadRequest("coach_not_online", field=given[0])
         await _answer(self.backend.new_game(now=now, **values))
         if self.sim is not None:
             self.sim.set_up()

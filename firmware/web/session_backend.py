@@ -19,7 +19,7 @@ from firmware.words import FALLBACK, LED_ROLES
 from firmware.session import SessionError
 from firmware.session.door import Command
 from firmware.session.state import SessionState, once, to_json
-from firmware.web.backend import CommandRefused, Backend, Listener
+from firmware.web.backend import COACHED, CommandRefused, Backend, Listener
 from firmware.web.spoken import PageVoice
 
 # Page setting -> the session's setting, for Session.update_settings.
@@ -27,6 +27,8 @@ SESSION_SETTINGS = {"show_legal": "show_legal_squares", "touch_move": "touch_mov
                     "alternate_colours": "alternate_colours", "takebacks": "takebacks", "brightness": "brightness"}
 # Page setting engine_<key> -> Session.update_settings(engine={<key>: ...}).
 ENGINE_SETTINGS = ("level", "elo", "move_time")
+# Page setting coach_<key> -> Session.update_settings(coach={<key>: ...}).
+COACH_SETTINGS = ("white", "black", "hints")
 
 
 class SessionBackend(Backend):
@@ -84,7 +86,7 @@ class SessionBackend(Backend):
     def new_game(self, *, white: str, black: str, time_control: str, rules: str, colours: str, now: float,
                  fen: str | None = None, opponent: str | None = None, engine_side: str | None = None,
                  engine_level: int | None = None, player: str | None = None, variant: str | None = None,
-                 start_position: int | None = None) -> Any:
+                 start_position: int | None = None, coach: str | None = None, hints: bool | None = None) -> Any:
         names: tuple[str | None, str | None]
         if opponent == "lichess":
             names = (None, None)           # the server's names, with the game
@@ -97,9 +99,13 @@ class SessionBackend(Backend):
             if colours == "swap" or (colours == "random" and self.rng.random() < 0.5):
                 white, black = black, white
             names = (white or "White", black or "Black")
+        coached = dict(zip(("white", "black"), COACHED[coach])) if coach is not None else {}
+        if hints is not None:
+            coached["hints"] = hints
         return self._send("new_game", now, time_control=time_control, white=names[0], black=names[1],
                           rules=rules, fen=fen, opponent=opponent, engine_side=engine_side,
-                          engine_level=engine_level, variant=variant, start_position=start_position)
+                          engine_level=engine_level, variant=variant, start_position=start_position,
+                          coach=coached or None)
 
     def resign(self, color: str, now: float) -> Any:
         return self._send("resign", color, now)
@@ -142,9 +148,10 @@ class SessionBackend(Backend):
 
     def settings(self, changes: dict[str, Any], now: float) -> Any:
         sections: dict[str, Any] = {SESSION_SETTINGS[k]: v for k, v in changes.items() if k in SESSION_SETTINGS}
-        engine = {key: changes[f"engine_{key}"] for key in ENGINE_SETTINGS if f"engine_{key}" in changes}
-        if engine:
-            sections["engine"] = engine
+        for section, keys in (("engine", ENGINE_SETTINGS), ("coach", COACH_SETTINGS)):
+            values = {key: changes[f"{section}_{key}"] for key in keys if f"{section}_{key}" in changes}
+            if values:
+                sections[section] = values
         return self._send("update_settings", now, **sections)
 
     def lichess_login(self, token: str, now: float) -> Any:

@@ -180,6 +180,22 @@ CATALOGUE = Catalogue(
         "not_valid": "kein gültiger Wert",
         "lang_letters": "Deutsche Buchstaben: K D T L S",   # der Titel des Sprachknopfs, in seiner Sprache
         "speech_lang": "de-DE",   # die Stimme des Telefons für diese Sprache (das Kennzeichen der Web Speech API)
+        # the language buttons in the page's header (words.js)
+        "language": "Sprache",
+        # the coach in the new game and the settings, the voice's settings (issue 34)
+        "coach": "Trainer",
+        "coach_about": "Für Anfänger: die Lichter bewerten jeden Zug einer Seite, der der Trainer hilft, und der "
+                       "Tipp-Knopf zeigt den Zug des Computers.",
+        "coach_helps": "Der Trainer hilft",
+        "coach_nobody": "niemandem",
+        "coach_for_white": "Weiß",
+        "coach_for_black": "Schwarz",
+        "coach_for_both": "beiden Spielern",
+        "coach_me": "Der Trainer hilft mir",
+        "coach_hints": "Tipps auf Wunsch",
+        "coach_helps_white": "Der Trainer hilft Weiß",
+        "coach_helps_black": "Der Trainer hilft Schwarz",
+        "voice": "Stimme",
     },
     leds={
         "legal": "ein Feld, auf das die angehobene Figur ziehen darf",
@@ -326,6 +342,8 @@ CATALOGUE = Catalogue(
         "no_game": "keine Partie läuft: stellen Sie zuerst die Figuren auf",
         "not_coached": "der Trainer hilft der Seite am Zug nicht (seine Einstellungen nennen die Seiten, denen er "
                        "hilft)",
+        "hints_off": "Tipps sind ausgeschaltet (die Einstellungen des Trainers sagen es): der Trainer bewertet nur die "
+                     "Züge",
         "engine_busy": "die Engine ist mit anderen Berechnungen beschäftigt: fragen Sie gleich noch einmal",
         "game_over": "die Partie ist beendet ({outcome})",
         "draw_offer_refused": "{why}",
@@ -434,6 +452,7 @@ CATALOGUE = Catalogue(
         "too_many_squares": "höchstens {most} Felder werden erwartet, nicht {count}",
         "expected_uci": "ein Zug wie „e2e4“ wird erwartet, nicht {got}",
         "engine_only": "{field}: nur für eine Partie gegen die Engine (opponent „engine“)",
+        "coach_not_online": "{field}: nicht für eine Online-Partie (dort ist keine Hilfe erlaubt)",
         "draw_colour_needed": "color: erforderlich, um Remis anzubieten, anzunehmen oder abzulehnen",
         "no_setting_given": "keine Einstellung angegeben",
         "analysis_link": "die Analyse dieser Partie ist ein Verweis auf eine andere Datei: das Brett folgt keinen "

@@ -172,6 +172,22 @@ CATALOGUE = Catalogue(
         "not_valid": "not a valid value",
         "lang_letters": "English letters: K Q R B N",   # the language button's title, in its own language
         "speech_lang": "en-GB",   # the phone's voice for this language (the Web Speech API's tag), not shown
+        # the language buttons in the page's header (words.js)
+        "language": "Language",
+        # the coach in the new game and the settings, the voice's settings (issue 34)
+        "coach": "Coach",
+        "coach_about": "For beginners: the lights judge each move of a side the coach helps, and the Hint button "
+                       "shows the computer's move.",
+        "coach_helps": "The coach helps",
+        "coach_nobody": "nobody",
+        "coach_for_white": "White",
+        "coach_for_black": "Black",
+        "coach_for_both": "both players",
+        "coach_me": "The coach helps me",
+        "coach_hints": "Hints on request",
+        "coach_helps_white": "The coach helps White",
+        "coach_helps_black": "The coach helps Black",
+        "voice": "Voice",
     },
     leds={
         "legal": "a square the lifted piece may go to",
@@ -309,6 +325,7 @@ CATALOGUE = Catalogue(
         "lichess_game_logout": "a Lichess game is in progress: finish it (or resign) first",
         "no_game": "no game in progress: set up the pieces first",
         "not_coached": "the coach does not help the side to move (the coach settings name the sides it helps)",
+        "hints_off": "hints are off (the coach settings say whether it gives them): the coach only judges the moves",
         "engine_busy": "the engine is busy with other searches: ask again in a moment",
         "game_over": "the game is over ({outcome})",
         "draw_offer_refused": "{why}",
@@ -414,6 +431,7 @@ CATALOGUE = Catalogue(
         "too_many_squares": "expected at most {most} squares, got {count}",
         "expected_uci": 'expected a move such as "e2e4", got {got}',
         "engine_only": '{field}: only for a game against the engine (opponent "engine")',
+        "coach_not_online": "{field}: not for an online game (no assistance there)",
         "draw_colour_needed": "color: required to offer, accept or decline a draw",
         "no_setting_given": "no setting given",
         "analysis_link": "the analysis of this game is a link to another file: the board does not follow links",

@@ -176,6 +176,22 @@ CATALOGUE = Catalogue(
         "not_valid": "valeur non valide",
         "lang_letters": "Lettres françaises : R D T F C",   # le titre du bouton de la langue, dans cette langue
         "speech_lang": "fr-FR",   # la voix du téléphone pour cette langue (l'étiquette de la Web Speech API)
+        # the language buttons in the page's header (words.js)
+        "language": "Langue",
+        # the coach in the new game and the settings, the voice's settings (issue 34)
+        "coach": "Conseil",
+        "coach_about": "Pour débuter : les lumières jugent chaque coup d'un camp que le conseil aide, et le bouton "
+                       "Conseil montre le coup de l'ordinateur.",
+        "coach_helps": "Le conseil aide",
+        "coach_nobody": "personne",
+        "coach_for_white": "les Blancs",
+        "coach_for_black": "les Noirs",
+        "coach_for_both": "les deux joueurs",
+        "coach_me": "Le conseil m'aide",
+        "coach_hints": "Conseils sur demande",
+        "coach_helps_white": "Le conseil aide les Blancs",
+        "coach_helps_black": "Le conseil aide les Noirs",
+        "voice": "Voix",
     },
     leds={
         "legal": "une case où la pièce levée peut aller",
@@ -314,6 +330,7 @@ CATALOGUE = Catalogue(
         "lichess_game_logout": "une partie Lichess est en cours : terminez-la (ou abandonnez) d'abord",
         "no_game": "aucune partie en cours : placez d'abord les pièces",
         "not_coached": "le conseil n'aide pas le camp au trait (ses réglages nomment les camps qu'il aide)",
+        "hints_off": "les conseils sur demande sont coupés (les réglages du conseil le disent) : le conseil juge seulement les coups",
         "engine_busy": "le moteur est occupé par d'autres recherches : redemandez dans un instant",
         "game_over": "la partie est terminée ({outcome})",
         "draw_offer_refused": "{why}",
@@ -421,6 +438,7 @@ CATALOGUE = Catalogue(
         "too_many_squares": "au plus {most} cases sont attendues, pas {count}",
         "expected_uci": "un coup comme « e2e4 » est attendu, pas {got}",
         "engine_only": "{field} : seulement pour une partie contre l'ordinateur (opponent « engine »)",
+        "coach_not_online": "{field} : pas pour une partie en ligne (aucune aide n'y est permise)",
         "draw_colour_needed": "color : obligatoire pour proposer, accepter ou refuser une nulle",
         "no_setting_given": "aucun réglage donné",
         "analysis_link": "l'analyse de cette partie est un lien vers un autre fichier : l'échiquier ne suit pas les liens",

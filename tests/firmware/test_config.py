@@ -183,6 +183,21 @@ def test_the_lichess_token_is_kept_in_the_storage_dir_unless_a_file_is_named(tmp
     assert load_config(path).lichess_token_path == tmp_path / "secret" / "token"
 
 
+def test_the_pages_language_is_the_browsers_unless_one_the_board_has_is_named():
+    """Issue 34: ``[web] language`` is a language of firmware.words (the page's) or "", the browser's."""
+    from firmware.words import LANGS
+    assert loads_config("").web.language == ""
+    for lang in LANGS:
+        assert loads_config(f'[web]\nlanguage = "{lang}"').web.language == lang
+    for wrong in ("es", "FR", "fr-FR", "french"):
+        with pytest.raises(ConfigError) as info:
+            loads_config(f'[web]\nlanguage = "{wrong}"', "my.toml")
+        assert str(info.value) == (f"my.toml: web.language: expected one of the page's languages "
+                                   f"({', '.join(map(repr, LANGS))}) or \"\" (the browser's), got {wrong!r}")
+    with pytest.raises(ConfigError, match="web.language: expected a string"):
+        loads_config("[web]\nlanguage = 1")
+
+
 # -- Chess960 (issue 15) ------------------------------------------------------------------------
 
 def test_the_variant_and_the_960_start_position():

@@ -19,7 +19,7 @@ class FakeBackend(Backend):
         self.listeners: list = []
         self.settings_values = {"show_legal": True, "touch_move": False, "alternate_colours": True,
                                 "brightness": 0.5, "engine_level": 8, "engine_elo": 0, "engine_move_time": 1.0,
-                                "takebacks": False,
+                                "takebacks": False, "coach_white": False, "coach_black": False, "coach_hints": True,
                                 "lichess": LOGGED_OUT}
         self.opponent = {"kind": "none", "name": None, "sides": [], "text": None, "link": None,
                          "assistance_allowed": True, "takeover": None, "away": None}

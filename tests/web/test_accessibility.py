@@ -110,6 +110,10 @@ def test_axe_finds_no_violation_on_any_view(sim, open_page, lang):
     page.locator("#library button.game").first.click()
     expect(page.locator("#viewer")).to_be_visible()
     found["library, a game open"] = violations(page)
+    tab(page, "new")
+    page.check("#new-game [name=opponent][value=engine]")
+    page.check("#new-game [name=coach_me]")                  # the coach and its hints against Stockfish
+    found["new, against Stockfish, coached"] = violations(page)
     assert page.errors == []
     assert {view: v for view, v in found.items() if v} == {}
 
@@ -252,6 +256,9 @@ def test_the_boards_voice_is_switched_off_and_on_from_the_page(sim, open_page, t
     switch = page.locator("#board-voice")
     expect(switch).to_be_visible()                           # this board has a voice: the switch is shown
     expect(switch).to_be_checked()
+    voices = page.get_by_role("group", name="Voix").get_by_role("checkbox")
+    expect(voices).to_have_count(2)                          # beside the phone's own voice, in the settings
+    expect(voices.nth(1)).to_have_accessible_name(re.compile(r"^L'échiquier parle"))
     tab(page, "game")
     for frm, to in (("e2", "e4"),):
         page.locator(f'#board [data-square="{frm}"]').click()
@@ -291,3 +298,4 @@ def test_a_board_without_a_voice_shows_no_switch(sim, open_page):
     tab(page, "settings")
     expect(page.locator("#speak-here")).to_be_visible()
     expect(page.locator("#board-voice-label")).to_be_hidden()
+    expect(page.get_by_role("group", name="Voice").get_by_role("checkbox")).to_have_count(1)   # the phone's

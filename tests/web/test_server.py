@@ -47,6 +47,26 @@ async def test_the_page_fetches_nothing_from_elsewhere(serve):
         assert "//cdn" not in text
 
 
+async def test_the_words_offer_every_language_and_say_the_boards_own(serve, tmp_path):
+    """GET /api/words: the page's words by language (its language buttons) and ``[web] language``,
+    the page's language on a device where nobody chose one ("": the browser's)."""
+    import firmware.words as words
+    from firmware.config import loads_config
+    from firmware.web.companion import build_companion
+    from .test_session_backend import Table
+    client, companion, _ = await serve()
+    said = await (await client.get("/api/words")).json()
+    assert list(said["page"]) == list(words.LANGS) and said["language"] == ""
+    companion.language = "fr"
+    assert (await (await client.get("/api/words")).json())["language"] == "fr"
+    table = Table(tmp_path)
+    try:
+        config = loads_config('[board]\nsensors = "sim"\n[web]\nlanguage = "fr"')
+        assert build_companion(table.session, config).language == "fr"     # the service's companion
+    finally:
+        await table.session.aclose()
+
+
 async def test_the_state_lists_occupancy_leds_clocks_and_moves(serve):
     client, _, backend = await serve()
     backend.play("e2e4")
@@ -102,7 +122,8 @@ async def test_commands_reach_the_backend(serve):
     assert backend.calls[-1] == ("new_game", {"now": 1000.0, "white": "Anna", "black": "Ben", "time_control": "300+3",
                                               "rules": "casual", "colours": "as-entered", "fen": None,
                                               "opponent": None, "player": None, "engine_side": None,
-                                              "engine_level": None, "variant": None, "start_position": None})
+                                              "engine_level": None, "variant": None, "start_position": None,
+                                              "coach": None, "hints": None})
     assert (await post(client, "/api/game/new", {"variant": "chess960", "start_position": 323})).status == 200
     assert backend.calls[-1][1]["variant"] == "chess960" and backend.calls[-1][1]["start_position"] == 323
     for bad in ({"variant": "atomic"}, {"start_position": 960}, {"start_position": 1.5}):

@@ -3,9 +3,9 @@
 //
 // The page's entry: each module imported here is one job of the page, which wires its own controls
 // and draws its part of each state (ui.js's onRender) in the order imported here. Then the page
-// takes its language, its words (GET /api/words), and connects to the board.
-import { ui, onRender } from "./ui.js";
-import { loadWords, setLang } from "./words.js";
+// takes its words and its language (GET /api/words, words.js), and connects to the board.
+import { onRender } from "./ui.js";
+import { loadWords } from "./words.js";
 import "./board.js";
 import "./game.js";
 import "./online.js";
@@ -27,5 +27,4 @@ onRender((s) => {
   document.body.dataset.ready = "1";
 });
 
-setLang(ui.lang);
-loadWords().then(connect);   // the words first: a state is never drawn without them
+loadWords().then(connect);   // the words and the language first: a state is never drawn without them

@@ -1,6 +1,8 @@
 // The new game's form: two players over the board, Stockfish or Lichess; the names (a side's
 // default name in the page's language on the page, the record's in the PGN), the colours, the
-// time control, the variant and the rules; a game in progress is abandoned only once confirmed.
+// time control, the variant and the rules, the coach (which sides it helps: over the board,
+// nobody, White, Black or both; against Stockfish, the player or nobody) and its hints; a game in
+// progress is abandoned only once confirmed.
 import { $, ui } from "./ui.js";
 import { onWords, w } from "./words.js";
 import { post, showMessage } from "./requests.js";
@@ -38,6 +40,23 @@ function showOpponent() {
   $("#ng-engine").hidden = kind !== "engine";
   $("#ng-lichess").hidden = kind !== "lichess";
   $("#ng-clock").hidden = kind === "lichess";
+  $("#ng-coach").hidden = kind === "lichess";   // online: no assistance
+  $("#ng-coach-sides").hidden = kind !== "none";
+  $("#ng-coach-me").hidden = kind !== "engine";
+  showHints();
+}
+
+// The hints are a choice once the coach helps someone.
+function showHints() {
+  $("#ng-hints").hidden = coachChoice() === "none";
+}
+
+// The sides the coach helps (POST /api/game/new's coach): against Stockfish, the player's side
+// ("both" when drawn at random: the engine's side is never coached).
+function coachChoice() {
+  if (form.elements.opponent.value !== "engine") return form.elements.coach.value;
+  if (!form.elements.coach_me.checked) return "none";
+  return { black: "white", white: "black" }[form.elements.engine_side.value] || "both";
 }
 
 // The form opens on the opponent of the game in progress (the next game likely has the same).
@@ -49,6 +68,10 @@ function prefill() {
   if (opp.kind === "engine" && opp.sides && opp.sides.length === 1) form.elements.engine_side.value = opp.sides[0];
   form.elements.engine_level.value = s.settings.engine_level;
   $("#ng-level-out").textContent = form.elements.engine_level.value;
+  const st = s.settings;
+  form.elements.coach.value = st.coach_white ? (st.coach_black ? "both" : "white") : (st.coach_black ? "black" : "none");
+  form.elements.coach_me.checked = st.coach_white || st.coach_black;
+  form.elements.hints.checked = st.coach_hints;
   showOpponent();
 }
 
@@ -66,6 +89,8 @@ function request() {
   body.variant = variant === "standard" ? "standard" : "chess960";
   if (variant === "chess960-random") body.start_position = -1;
   if (variant === "chess960-number") body.start_position = Number(form.elements.start_position.value);
+  body.coach = coachChoice();
+  body.hints = form.elements.hints.checked;
   if (opponent === "engine") {
     body.engine_side = form.elements.engine_side.value;
     body.engine_level = Number(form.elements.engine_level.value);
@@ -101,6 +126,7 @@ form.elements["tc-preset"].addEventListener("change", () => {
   $("#tc-custom-label").hidden = form.elements["tc-preset"].value !== "custom";
 });
 for (const radio of form.querySelectorAll("[name=opponent]")) radio.addEventListener("change", showOpponent);
+for (const name of ["coach", "coach_me", "engine_side"]) form.elements[name].addEventListener("change", showHints);
 form.elements.variant.addEventListener("change", () => {
   $("#ng-number-label").hidden = form.elements.variant.value !== "chess960-number";
 });

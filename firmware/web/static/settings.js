@@ -1,5 +1,6 @@
-// The settings: the board's (legal squares, touch-move, colours, takebacks, brightness) and the
-// engine's, each sent as it changes; online, the assistance the session switches off.
+// The settings: the board's (legal squares, touch-move, colours, takebacks, brightness), the
+// coach's and the engine's, each sent as it changes; online, the assistance the session switches
+// off. (The voice's switches, in the same panel, are voice.js's.)
 import { $, onRender } from "./ui.js";
 import { w } from "./words.js";
 import { act, showMessage } from "./requests.js";
@@ -10,7 +11,8 @@ function renderSettings(s) {
   // (not while a field is being written in: the state would overwrite it)
   if (form.contains(document.activeElement) && document.activeElement.type !== "checkbox") return;
   const st = s.settings;
-  for (const name of ["show_legal", "touch_move", "alternate_colours", "takebacks"]) {
+  for (const name of ["show_legal", "touch_move", "alternate_colours", "takebacks", "coach_white", "coach_black",
+                      "coach_hints"]) {
     form.elements[name].checked = !!st[name];
   }
   form.elements.brightness.value = st.brightness;
@@ -22,6 +24,7 @@ function renderSettings(s) {
   const assisted = !s.opponent || s.opponent.assistance_allowed !== false;
   form.elements.show_legal.disabled = !assisted;
   form.elements.takebacks.disabled = !assisted;
+  for (const name of ["coach_white", "coach_black", "coach_hints"]) form.elements[name].disabled = !assisted;
   $("#assist-note").hidden = assisted;
 }
 

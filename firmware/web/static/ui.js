@@ -8,7 +8,7 @@ export const ui = {
   state: null,       // the latest page state (docs/state.schema.json), pushed over the websocket
   receivedAt: 0,     // when it came (performance.now()): the clocks run on from there
   hello: { pairing_required: false, paired: true, sim: false },   // the websocket's first message
-  lang: localStorage.getItem("echiquier.lang") || "en",   // (English once the words come, if the board lacks it)
+  lang: "en",        // the language shown: index.html's English until the words come (words.js chooses)
   words: null,       // GET /api/words: the page's words in every language (firmware/words/)
 };
 

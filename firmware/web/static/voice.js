@@ -72,6 +72,7 @@ async function tellLanguage(mute) {
     const answer = await r.json();
     $("#board-voice-label").hidden = !answer.board;
     $("#board-voice").checked = !answer.muted;
+    showVoiceSettings();
   } catch (_) { /* the board hears it next time */ }
 }
 
@@ -82,8 +83,14 @@ onLanguage(() => tellLanguage());
 $("#voice-repeat").addEventListener("click", () => askVoice("repeat"));
 $("#voice-describe").addEventListener("click", () => askVoice("describe"));
 $("#board-voice").addEventListener("change", () => tellLanguage(!$("#board-voice").checked));
+// The settings' voice switches: the phone's own voice where the browser has one, the board's where it has one.
+function showVoiceSettings() {
+  $("#voice-settings").hidden = $("#speak-here-label").hidden && $("#board-voice-label").hidden;
+}
+
 const speakBox = $("#speak-here");
 $("#speak-here-label").hidden = !("speechSynthesis" in window);
+showVoiceSettings();
 speakBox.checked = speakHere;
 speakBox.addEventListener("change", () => {
   speakHere = speakBox.checked;

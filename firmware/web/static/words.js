@@ -1,7 +1,7 @@
 // The page's words (GET /api/words, firmware/words/): a word in the chosen language, the elements
-// marked data-words relabelled, the LED legend, and the language buttons, one for each language the
-// words come in. The script writes no word of its own: until the words come, the page shows the
-// English of index.html.
+// marked data-words relabelled, the LED legend, and the language: chosen (chooseLang), and its
+// buttons, one per language the board offers. The script writes no word of its own: until the
+// words come, the page shows the English of index.html.
 import { $, $$, ui, render } from "./ui.js";
 
 const relabel = [];    // what else says its words again when they come or the language changes
@@ -52,42 +52,55 @@ function renderLegend() {
   }
 }
 
-// A button for each language of the words (index.html has EN and FR until they come), its title
-// in its own language ("Deutsche Buchstaben: K D T L S").
-function languageButtons() {
+// The language shown: the one chosen on this device (its buttons, remembered), else the board's
+// ("[web] language"), else the browser's first language whose primary subtag ("fr" of "fr-CA")
+// the board offers, else English.
+const REMEMBERED = "echiquier.lang";
+function chooseLang(offered, configured) {
+  const browser = (navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language])
+    .map((tag) => String(tag || "").toLowerCase().split("-")[0]);
+  const wanted = [localStorage.getItem(REMEMBERED), configured, ...browser];
+  return wanted.find((lang) => lang && offered.includes(lang)) || "en";
+}
+
+// A button per language the words offer ("EN", "FR"...), named in its own language in its title.
+function renderLangButtons() {
+  const group = $("#langs");
   for (const lang of Object.keys(ui.words.page)) {
-    let b = $(`#langs [data-lang="${lang}"]`);
-    if (!b) {
-      b = document.createElement("button");
-      Object.assign(b, { id: `lang-${lang}`, className: "small", textContent: lang.toUpperCase() });
-      b.dataset.lang = lang;
-      b.addEventListener("click", () => setLang(lang));
-      $("#langs").appendChild(b);
-    }
-    b.title = ui.words.page[lang].lang_letters;
-    b.setAttribute("aria-pressed", lang === ui.lang ? "true" : "false");
+    const b = document.createElement("button");
+    b.id = `lang-${lang}`;
+    b.className = "small";
+    b.lang = lang;
+    b.textContent = lang.toUpperCase();
+    b.title = ui.words.page[lang].lang_letters;   // in its own language: "Deutsche Buchstaben: K D T L S"
+    b.addEventListener("click", () => setLang(lang));
+    group.appendChild(b);
   }
+}
+
+function showLang(lang) {
+  ui.lang = lang;
+  for (const b of $$("#langs button")) b.setAttribute("aria-pressed", b.lang === lang ? "true" : "false");
+  document.body.dataset.lang = lang;
+  applyWords();   // (<html lang> too)
+  render();
 }
 
 export async function loadWords() {
   try {
     const r = await fetch("/api/words", { cache: "no-store" });
-    if (r.ok) {
-      ui.words = await r.json();
-      languageButtons();
-      if (ui.lang in ui.words.page) { applyWords(); render(); } else setLang("en");
-    }
-  } catch (_) { /* the English of the HTML stays */ }
+    if (!r.ok) return;
+    ui.words = await r.json();
+  } catch (_) { return; /* the English of the HTML stays */ }
+  renderLangButtons();
+  showLang(chooseLang(Object.keys(ui.words.page), ui.words.language));
 }
 
+// A language chosen on the page: remembered on this device, over the board's and the browser's.
 export function setLang(lang) {
-  ui.lang = lang;
-  localStorage.setItem("echiquier.lang", lang);
-  for (const b of $$("#langs [data-lang]")) b.setAttribute("aria-pressed", b.dataset.lang === lang ? "true" : "false");
-  document.body.dataset.lang = lang;
-  applyWords();
-  render();
+  localStorage.setItem(REMEMBERED, lang);
+  showLang(lang);
   for (const fn of switched) fn();
 }
 
-for (const b of $$("#langs [data-lang]")) b.addEventListener("click", () => setLang(b.dataset.lang));
+onWords(() => $("#langs").setAttribute("aria-label", w("language")));
