@@ -178,7 +178,6 @@ CATALOGUE = Catalogue(
         "piece_n": "Springer",
         "sim_held": "von {square} (anklicken, um diese als Nächste abzusetzen)",
         "not_valid": "kein gültiger Wert",
-        "lang_letters": "Deutsche Buchstaben: K D T L S",   # der Titel des Sprachknopfs, in seiner Sprache
         "speech_lang": "de-DE",   # die Stimme des Telefons für diese Sprache (das Kennzeichen der Web Speech API)
         # the language buttons in the page's header (words.js)
         "language": "Sprache",

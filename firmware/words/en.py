@@ -170,7 +170,6 @@ CATALOGUE = Catalogue(
         "piece_n": "knight",
         "sim_held": "from {square} (click to put this one down next)",
         "not_valid": "not a valid value",
-        "lang_letters": "English letters: K Q R B N",   # the language button's title, in its own language
         "speech_lang": "en-GB",   # the phone's voice for this language (the Web Speech API's tag), not shown
         # the language buttons in the page's header (words.js)
         "language": "Language",

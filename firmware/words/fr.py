@@ -174,7 +174,6 @@ CATALOGUE = Catalogue(
         "piece_n": "cavalier",
         "sim_held": "venue de {square} (un clic : c'est elle qui sera posée ensuite)",
         "not_valid": "valeur non valide",
-        "lang_letters": "Lettres françaises : R D T F C",   # le titre du bouton de la langue, dans cette langue
         "speech_lang": "fr-FR",   # la voix du téléphone pour cette langue (l'étiquette de la Web Speech API)
         # the language buttons in the page's header (words.js)
         "language": "Langue",

@@ -72,7 +72,7 @@ function renderLangButtons() {
     b.className = "small";
     b.lang = lang;
     b.textContent = lang.toUpperCase();
-    b.title = ui.words.page[lang].lang_letters;   // in its own language: "Deutsche Buchstaben: K D T L S"
+    try { b.title = new Intl.DisplayNames([lang], { type: "language" }).of(lang); } catch (_) { /* no title */ }
     b.addEventListener("click", () => setLang(lang));
     group.appendChild(b);
   }
