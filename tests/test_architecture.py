@@ -2,7 +2,7 @@
 
 The layers, lowest first (docs/architecture.md): chess_core, board_driver and netserver (none
 imports another nor anything of ours; durable, the one atomic write), firmware's configuration and words, the
-referee (pure: no asyncio, no I/O), the opponents, the session, the service and the web
+referee and the LEDs' compositor (pure: no asyncio, no I/O), the opponents, the session, the service and the web
 companion, the commands. Imports inside functions count: a cycle hidden in a function is a
 cycle. The sizes the house keeps (the session a conductor, the match and the page's server
 focused) and the session's distance from its referee's parts are rules too.
@@ -35,6 +35,7 @@ LAYERS = {
     "firmware.tasks": 1,
     "firmware.openings": 1,
     "firmware.referee": 2,
+    "firmware.leds": 2,
     "firmware.opponents": 3,
     "firmware.analysis": 3,
     "firmware.session": 4,
@@ -149,7 +150,7 @@ def test_board_driver_never_imports_chess_or_the_service():
 
 
 def test_the_referee_is_pure():
-    for name in (n for n in MODULES if n.startswith("firmware.referee")):
+    for name in (n for n in MODULES if n.startswith(("firmware.referee", "firmware.leds"))):
         for imported in imports_of(name):
             top = imported.split(".")[0]
             assert top not in NOT_IN_PURE, f"{name} imports {imported}"

@@ -1,0 +1,96 @@
+"""One owner of the LEDs: the layers composed per square (some alone), their ends and blinking on a time given by hand, the legend."""
+from __future__ import annotations
+
+import pytest
+
+from chess_core import parse_square
+from firmware.leds.compose import ALARM_FLASH, ALONE, Layer, Light, Priority, compose, flashing, lit_roles, next_change
+
+RED, GREEN, BLUE, WHITE_LIGHT = 0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF
+
+
+def sq(*names: str) -> int:
+    return sum(1 << parse_square(name) for name in names)
+
+
+def lit(frame_: tuple[int, ...]) -> dict[str, int]:
+    from chess_core import square_name
+    return {square_name(s): c for s, c in enumerate(frame_) if c}
+
+
+def steady(name: str, priority: int, *lights: Light, until: float | None = None) -> Layer:
+    return Layer(name, priority, (lights,), until=until)
+
+
+GAME = steady("game", Priority.GAME, Light("last_move", BLUE, sq("e2", "e4")), Light("check", RED, sq("e8")))
+
+
+# -- per square, some alone ------------------------------------------------------------------------
+
+def test_a_layer_paints_only_the_squares_it_lights_over_those_below():
+    mark = steady("save_failed", Priority.ALARM, Light("save_failed", GREEN, sq("a1", "e2")))
+    assert lit(compose([GAME, mark], 0.0)) == {"a1": GREEN, "e2": GREEN, "e4": BLUE, "e8": RED}
+    assert compose([mark, GAME], 0.0) == compose([GAME, mark], 0.0)        # by priority, not by order given
+
+
+def test_a_layer_alone_hides_every_layer_below_and_its_dark_squares_stay_dark():
+    coach = steady("coach", Priority.COACH, Light("hint", GREEN, sq("g1", "f3")))
+    assert lit(compose([GAME, coach], 0.0)) == {"g1": GREEN, "f3": GREEN}
+    pairing = steady("pairing", Priority.PAIRING, Light("pairing", RED, sq("a1")))
+    app = steady("app", Priority.APP, Light("app", BLUE, sq("d4")))
+    assert lit(compose([GAME, coach, app, pairing], 0.0)) == {"a1": RED}  # the highest alone wins
+    mark = steady("save_failed", Priority.ALARM, Light("save_failed", GREEN, sq("h1")))
+    assert lit(compose([GAME, app, mark], 0.0)) == {"d4": BLUE, "h1": GREEN}  # an alarm paints above an app
+    assert lit(compose([GAME, mark, pairing], 0.0)) == {"a1": RED}         # never over the pairing code
+    assert {Priority(p).name for p in ALONE} == {"COACH", "REVIEW", "APP", "PAIRING"}
+
+
+def test_a_later_light_of_a_layer_paints_over_an_earlier_one_and_dark_lights_nothing():
+    layer = steady("game", Priority.GAME, Light("legal", GREEN, sq("e3", "e4")), Light("capture", RED, sq("e4")),
+                   Light("lifted", 0, sq("e3")))
+    assert lit(compose([layer], 0.0)) == {"e3": GREEN, "e4": RED}
+
+
+# -- time: ends and phases, given by hand -------------------------------------------------------------
+
+def test_a_layer_shows_until_its_end_which_wakes_the_loop():
+    code = steady("pairing", Priority.PAIRING, Light("pairing", RED, sq("a1")), until=15.0)
+    assert lit(compose([GAME, code], 14.999)) == {"a1": RED}
+    assert compose([GAME, code], 15.0) == compose([GAME], 15.0)            # gone at its end
+    assert next_change([GAME, code], 3.0) == 15.0
+    assert next_change([GAME, code], 3.0, phases=False) == 15.0           # an end is no blinking
+    assert next_change([GAME, code], 15.0) is None
+
+
+def test_phases_show_in_turn_and_name_their_next_change():
+    blink = Layer("game", Priority.GAME, ((Light("opponent", BLUE, sq("e7", "e5")),), (Light("opponent", BLUE, sq("e5")),)),
+                  slot_s=0.25)
+    assert set(lit(compose([blink], 0.1))) == {"e7", "e5"}
+    assert set(lit(compose([blink], 0.3))) == {"e5"}
+    assert set(lit(compose([blink], 0.5))) == {"e7", "e5"}
+    assert next_change([blink], 0.1) == pytest.approx(0.25)
+    assert next_change([blink], 0.1, phases=False) is None
+    hidden = steady("review", Priority.REVIEW, Light("review_move", GREEN, sq("d2")))
+    assert next_change([blink, hidden], 0.1) is None                     # a hidden layer's blinking wakes nothing
+    with pytest.raises(ValueError):
+        Layer("x", 0, ((), ()))                                            # several phases need a slot time
+
+
+def test_an_alarm_flashes_its_colour_and_white_from_its_start():
+    mark = flashing("no_page", "no_page", sq("d4"), RED, 0.5, since=10.1, until=15.1)
+    assert lit(compose([mark], 10.1)) == {"d4": RED}                       # its own colour first
+    assert lit(compose([mark], 10.4)) == {"d4": ALARM_FLASH}
+    assert next_change([mark], 10.1) == pytest.approx(10.35)
+
+
+# -- the legend -------------------------------------------------------------------------------------------
+
+def test_the_legend_names_the_roles_lit_in_any_phase_and_not_those_covered():
+    blink = Layer("game", Priority.GAME, ((Light("last_move", BLUE, sq("e2")), Light("low_time", GREEN, sq("e1"))),
+                                          (Light("last_move", BLUE, sq("e2")), Light("check", RED, sq("e1")))), slot_s=0.25)
+    assert lit_roles([blink], 0.0) == (("last_move", BLUE), ("low_time", GREEN), ("check", RED))
+    mark = steady("save_failed", Priority.ALARM, Light("save_failed", WHITE_LIGHT, sq("e2")))
+    assert lit_roles([blink, mark], 0.0) == (("low_time", GREEN), ("check", RED), ("save_failed", WHITE_LIGHT))
+    coach = steady("coach", Priority.COACH, Light("hint", GREEN, sq("g1")))
+    assert lit_roles([blink, coach, mark], 0.0) == (("hint", GREEN), ("save_failed", WHITE_LIGHT))
+    assert lit_roles([steady("game", Priority.GAME)], 0.0) == ()
