@@ -1,10 +1,13 @@
 """One owner of the LEDs: the layers composed per square (some alone), their ends and blinking on a time given by hand, the legend."""
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
-from chess_core import parse_square
+from chess_core import WHITE, Move, Outcome, Position, Termination, parse_square
 from firmware.leds.compose import ALARM_FLASH, ALONE, Layer, Light, Priority, compose, flashing, lit_roles, next_change
+from firmware.referee.feedback import FeedbackState, LedStyle, frame, game_layer
 
 RED, GREEN, BLUE, WHITE_LIGHT = 0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF
 
@@ -94,3 +97,23 @@ def test_the_legend_names_the_roles_lit_in_any_phase_and_not_those_covered():
     coach = steady("coach", Priority.COACH, Light("hint", GREEN, sq("g1")))
     assert lit_roles([blink, coach, mark], 0.0) == (("hint", GREEN), ("save_failed", WHITE_LIGHT))
     assert lit_roles([steady("game", Priority.GAME)], 0.0) == ()
+
+
+# -- the game's layer is the game's frame ----------------------------------------------------------------
+
+STATES = [
+    FeedbackState(Position(), lifted=sq("g1"), last_move=Move.from_uci("e2e4")),
+    FeedbackState(Position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+                  opponent_move=Move.from_uci("e7e5"), low_time=WHITE, last_move=Move.from_uci("e2e4")),
+    FeedbackState(Position("1Q6/7k/8/8/8/8/8/K7 b - - 0 1"), promotion_square=parse_square("b8")),
+    FeedbackState(Position(), wrong=sq("e2", "e4"), lifted=sq("g1")),
+    FeedbackState(Position(), held=sq("e1", "e8"), held_kind="resign", held_progress=0.5),
+    FeedbackState(Position(), outcome=Outcome(Termination.RESIGNATION, WHITE)),
+]
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_the_games_layer_shows_what_the_feedback_frame_shows_at_every_moment(state):
+    dim = LedStyle(brightness=0.5)
+    for style, now in itertools.product((LedStyle(), dim), (0.0, 0.1, 0.25, 0.3, 100.75, 1234.5)):
+        assert compose([game_layer(state, style)], now) == frame(state, now, style), (style.brightness, now)
