@@ -403,7 +403,8 @@ def test_only_the_seat_writes_its_fields():
 SESSION_ENTRIES = {"feed", "poll", "finish", "restore", "refresh", "apply", "publish", "next_game", "set_names",
                    "change_config", "new_game", "set_round", "resign", "offer_draw", "accept_draw", "decline_draw",
                    "claim_draw", "choose_promotion", "correct", "pause", "resume", "takeback", "update_settings",
-                   "button", "take_over", "give_back", "login", "logout", "attach_app", "show_on_board"}
+                   "button", "take_over", "give_back", "login", "logout", "attach_app", "show_on_board",
+                   "push_layer", "remove_layer"}
 # The loops that own a session: the service's, and ``echiquier replay``'s (a session of its own, no service).
 SESSION_OWNERS = ("firmware.service", "firmware.commands.replay")
 

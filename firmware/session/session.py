@@ -22,10 +22,12 @@ Contract
   the pure reactions (:func:`firmware.session.reactions.react`), whose effects (values,
   :mod:`firmware.session.effects`) ``carry_out`` does in order; the parts hand their decisions
   over the same way. They see the session read-only (:class:`~firmware.session.session_view.SessionView`).
-* Output, after each input, in this order (``refresh``): the LED frame (pure,
-  :mod:`firmware.referee.feedback`) is shown; the game is saved if a move or a result was
-  committed; then subscribers get the new :class:`~firmware.session.state.SessionState` (built
-  once per change by :mod:`firmware.session.view`; ``snapshot()`` is its JSON form).
+* Output, after each input, in this order (``refresh``): the LED frame is shown, composed
+  (:mod:`firmware.leds.compose`) from the game's layer (:mod:`firmware.referee.feedback`), the
+  alarm of a game not saved and the layers held (``lights``, :mod:`firmware.session.lights`: the
+  coach's, a review's, an app's, the pairing code...), here and nowhere else; the game is saved if a move or a result was committed; then subscribers get the new
+  :class:`~firmware.session.state.SessionState` (built once per change by
+  :mod:`firmware.session.view`; ``snapshot()`` is its JSON form).
 * Parts: ``referee`` (:class:`~firmware.referee.referee.Referee`: the match, the gestures, the
   restart watch), ``file`` (:class:`~firmware.session.game_file.GameFile`: the record and its
   saving), ``seat`` (:mod:`firmware.session.seat`: the opponent's side), ``other_side``
@@ -50,7 +52,8 @@ from chess_core.chess960 import rearranged
 
 from firmware.config import SIMULATED, Config, OpponentKind, with_overrides
 from firmware.opponents.base import Opponent
-from firmware.referee.feedback import LedStyle, frame, next_change
+from firmware.leds.compose import Layer, compose, next_change, steady
+from firmware.referee.feedback import LedStyle, game_layer
 from firmware.referee.gestures import GestureTracker
 from firmware.referee.match import Match, MatchConfig, MatchEvent
 from firmware.referee.orders import Order, SetRules
@@ -70,7 +73,8 @@ from firmware.session.effects import Effect, Keep, do
 from firmware.session.recorder import Recorder
 from firmware.session.recorder import NextGame
 from firmware.session.restore import chosen_game, restore_match, set_up_chosen
-from firmware.session.saving import mark_leds
+from firmware.session.lights import Lights
+from firmware.session.saving import alarm
 from firmware.session.sensor_faults import known_faults
 from firmware.session.state import Phase, SessionState, to_json
 from firmware.session.view import feedback_state, low_time_deadline, session_state, stage
@@ -111,6 +115,8 @@ class Session:
         self.names = (config.game.white, config.game.black)
         self.occupied: int | None = None     # the latest raw reading
         self.leds_frame: tuple[int, ...] | None = None
+        self.leds_layers: tuple[Layer, ...] = ()   # the layers of that frame
+        self.lights = Lights()               # the layers held (firmware.session.lights)
         self.frames_shown = 0
         self.given_names: tuple[str | None, str | None] | None = None   # the names given to the next game
         self.app: AppLink | None = None      # an app playing on the board (firmware.emulation)
@@ -176,11 +182,9 @@ class Session:
             found.append(self.file.saving.deadline())   # a failed save is tried again
         if self.live:
             found.append(low_time_deadline(self, now))
-        found.append(self.coach.deadline())
         if self.play.alarm is not None and now < self.play.alarm[1]:
             found.append(self.play.alarm[1])   # a faulty sensor's square lit until then
-        if blink:
-            found.append(next_change(feedback_state(self, now), now, self.style.blink_period))
+        found.append(next_change(self.leds_layers, now, phases=blink))   # a layer's end, its blinking
         deadlines = [d for d in found if d is not None]
         return min(deadlines) if deadlines else None
 
@@ -363,25 +367,14 @@ class Session:
             self._board_shown = self.referee.board
             self._changed = True
         feedback = feedback_state(self, now)
-        self.play = self.play.leds_shown(self._board_shown, self.live and bool(self.game.moves))
-        leds = (self.play.shown
-                or self.coach.leds(self._board_shown, now) or frame(feedback, now, self.style))
-        saving = self.file.saving
-        if saving.error is not None:
-            leds = mark_leds(leds, self.style.check)
-        if leds != self.leds_frame:
-            self.leds_frame = leds
-            self._changed = True
-            if self.leds is not None:
-                self.leds.show(leds)
-                self.frames_shown += 1
+        self.lights = self.lights.kept(now, self._board_shown, len(self.game.moves), self.live and bool(self.game.moves))
+        game = game_layer(feedback, self.style)
+        self._show_leds(game, now)
         self.coach.follow()   # (a move just made judged, one taken back marked: before the save)
+        saving = self.file.saving
         if self.file.dirty and saving.due(now):
             self._changed |= self.file.save(self.game, now)
-            if saving.error is not None and self.leds is not None and self.leds_frame != (
-                    marked := mark_leds(self.leds_frame or leds, self.style.check)):
-                self.leds_frame = marked
-                self.leds.show(marked)
+            self._show_leds(game, now)   # (a save that failed: its mark at once)
         if self._changed and self._subscribers:
             self._changed = False
             state = session_state(self, now, feedback)   # (the LEDs' state of this very moment)
@@ -390,6 +383,20 @@ class Session:
                     callback(state)
                 except Exception:  # a page that fails must not stop the board
                     log.exception("state subscriber failed")
+
+    def _show_leds(self, game: Layer, now: float) -> None:
+        """The one place the LEDs are shown: the frame composed from the layers, when it changed."""
+        layers = self.lights.layers(game, alarm(self.file.saving.error, self.style))
+        if layers == self.leds_layers and steady(layers):
+            return   # (the same steady layers: the same frame, most refreshes)
+        self.leds_layers = layers
+        leds = compose(layers, now)
+        if leds != self.leds_frame:
+            self.leds_frame = leds
+            self._changed |= self.app is None   # (an app's lights: the page plays their blinking itself)
+            if self.leds is not None:
+                self.leds.show(leds)
+                self.frames_shown += 1
 
     def next_game(self, now: float, names: tuple[str | None, str | None] | None, *,
                   engine_side: str | None = None, fen: str | None = None) -> None:

@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING, Any, Callable, ContextManager, Protocol
 from chess_core import Game
 
 from firmware.config import Config
+from firmware.leds.compose import Layer
 from firmware.referee.feedback import LedStyle
 from firmware.referee.match import MatchConfig
 from firmware.referee.referee import Referee
 from firmware.session.game_file import GameFile
+from firmware.session.lights import Lights
 from firmware.session.play import Play
 from firmware.session.state import Phase
 
@@ -83,6 +85,14 @@ class SessionView(Protocol):
 
     @property
     def style(self) -> LedStyle: ...
+
+    @property
+    def lights(self) -> Lights:
+        """The layers of LEDs held (the coach's, a review's, an app's...)."""
+
+    @property
+    def leds_layers(self) -> tuple[Layer, ...]:
+        """The layers of the frame shown last."""
 
     @property
     def app(self) -> AppLink | None:

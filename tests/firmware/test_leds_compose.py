@@ -6,8 +6,13 @@ import itertools
 import pytest
 
 from chess_core import WHITE, Move, Outcome, Position, Termination, parse_square
-from firmware.leds.compose import ALARM_FLASH, ALONE, Layer, Light, Priority, compose, flashing, lit_roles, next_change
+from firmware.leds.compose import (ALARM_FLASH, ALONE, Layer, Light, Priority, compose, flashing, lit_roles,
+                                   next_change, of_frame)
 from firmware.referee.feedback import FeedbackState, LedStyle, frame, game_layer
+from firmware.session.door import Command
+from firmware.session.saving import alarm
+
+from .session_support import Table
 
 RED, GREEN, BLUE, WHITE_LIGHT = 0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF
 
@@ -117,3 +122,29 @@ def test_the_games_layer_shows_what_the_feedback_frame_shows_at_every_moment(sta
     dim = LedStyle(brightness=0.5)
     for style, now in itertools.product((LedStyle(), dim), (0.0, 0.1, 0.25, 0.3, 100.75, 1234.5)):
         assert compose([game_layer(state, style)], now) == frame(state, now, style), (style.brightness, now)
+
+
+# -- the session holds the layers, shows them, wakes for their ends ------------------------------------
+
+def test_a_layer_pushed_through_the_door_shows_until_its_end_and_wakes_the_loop(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.play("e2e4")
+    game = table.session.leds_frame
+    code = of_frame("pairing", Priority.PAIRING, "pairing", (0x00A0FF,) * 8 + (0,) * 56, until=table.t + 15)
+    table.session.door.send(Command("push_layer", (code,)))
+    assert table.session.leds_frame == compose([code], table.t)            # alone on the board
+    assert table.session.next_deadline(table.t, blink=False) == table.t + 15
+    table.wait(15)
+    assert table.session.leds_frame == game and table.session.lights.get("pairing") is None
+    table.session.door.send(Command("push_layer", (code,)))                 # ended already: nothing shown
+    assert table.session.leds_frame == game
+
+
+def test_the_save_alarm_marks_the_corners_and_leaves_the_games_lights_elsewhere(tmp_path):
+    table = Table(tmp_path)
+    mark = alarm("the storage is full", table.session.style)
+    game = steady("game", Priority.GAME, Light("last_move", BLUE, sq("a1", "e4")))
+    shown = lit(compose([game, mark], 0.0))
+    assert set(shown) == {"a1", "h1", "a8", "h8", "e4"} and shown["e4"] == BLUE and shown["a1"] != BLUE
+    assert alarm(None, table.session.style) is None
