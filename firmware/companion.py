@@ -36,7 +36,7 @@ class ServiceContext(Protocol):
 
     @property
     def leds(self) -> Any:
-        """The board's LED sink (shown directly only for a moment: the pairing code, a page that cannot listen)."""
+        """The board's LED sink (None: no LEDs); what a companion lights is a layer handed to the session."""
 
     def offer(self, *, voice: Any = KEEP, page_voice: Any = KEEP, leds: Any = KEEP) -> None:
         """What the companion lends the board, None when it takes it back: the board's voice (the
