@@ -49,7 +49,7 @@ def _commands() -> dict[str, Callable[["Session"], Callable[..., Any]]]:
         "lichess_login": lambda s: s.seat.lichess.login, "lichess_logout": lambda s: s.seat.lichess.logout,
         "show_on_board": on(show_on_board), "attach_app": on(attach_app),
         "publish": lambda s: s.publish, "helper_failed": on(helper_failed),
-        "use_leds": lambda s: s.use_leds, "push_layer": on(push_layer), "remove_layer": on(remove_layer),
+        "push_layer": on(push_layer), "remove_layer": on(remove_layer),
     }
 
 

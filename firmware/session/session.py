@@ -25,7 +25,9 @@ Contract
 * Output, after each input, in this order (``refresh``): the LED frame is shown, composed
   (:mod:`firmware.leds.compose`) from the game's layer (:mod:`firmware.referee.feedback`), the
   alarm of a game not saved and the layers held (``lights``, :mod:`firmware.session.lights`: the
-  coach's, a review's, an app's, the pairing code...), here and nowhere else; the game is saved if a move or a result was committed; then subscribers get the new
+  coach's, a review's, an app's, the pairing code...), here and nowhere else; those who watch
+  the board (``watch_board``: an emulated board's app) hear of the settled board and the game;
+  the game is saved if a move or a result was committed; then subscribers get the new
   :class:`~firmware.session.state.SessionState` (built once per change by
   :mod:`firmware.session.view`; ``snapshot()`` is its JSON form).
 * Parts: ``referee`` (:class:`~firmware.referee.referee.Referee`: the match, the gestures, the
@@ -121,6 +123,7 @@ class Session:
         self.given_names: tuple[str | None, str | None] | None = None   # the names given to the next game
         self.app: AppLink | None = None      # an app playing on the board (firmware.emulation)
         self._subscribers: list[Callable[[SessionState], None]] = []
+        self._watchers: list[Callable[[Reading | None, str], None]] = []
         self._changed = True     # subscribers must hear of it
         self._board_shown: Reading | None = None   # the settled board the subscribers last heard of
         self.coach = Coach(self)             # hints and each coached move judged ([coach])
@@ -235,6 +238,13 @@ class Session:
                 self._subscribers.remove(callback)
         return unsubscribe
 
+    def watch_board(self, callback: Callable[[Reading | None, str], None]) -> Callable[[], None]:
+        """Call ``callback(settled board, FEN)`` after a change, as soon as the LEDs show it and
+        before the game is saved (an emulated board's app hears of a move at once); returns the
+        function that stops it."""
+        self._watchers.append(callback)
+        return lambda: self._watchers.remove(callback) if callback in self._watchers else None
+
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
         """The whole state as JSON values (firmware.session.state.to_json)."""
         return to_json(self.state(now))
@@ -325,10 +335,6 @@ class Session:
         self._changed = True
         self.refresh(self.clock())
 
-    def use_leds(self, sink: Any) -> None:
-        """Show the frames on ``sink`` from now on (the LEDs lent to an app, firmware.emulation)."""
-        self.leds = sink
-
     def set_names(self, names: tuple[str, str]) -> None:
         """The players' names, on the board's game and in its file."""
         self.names = names
@@ -370,6 +376,10 @@ class Session:
         self.lights = self.lights.kept(now, self._board_shown, len(self.game.moves), self.live and bool(self.game.moves))
         game = game_layer(feedback, self.style)
         self._show_leds(game, now)
+        if self._changed and self._watchers:
+            fen = self.game.fen()
+            for watcher in list(self._watchers):
+                watcher(self._board_shown, fen)
         self.coach.follow()   # (a move just made judged, one taken back marked: before the save)
         saving = self.file.saving
         if self.file.dirty and saving.due(now):

@@ -6,6 +6,8 @@ import itertools
 import pytest
 
 from chess_core import WHITE, Move, Outcome, Position, Termination, parse_square
+from firmware.emulation.board import Lights
+from firmware.emulation.leds import app_layer, frame_of
 from firmware.leds.compose import (ALARM_FLASH, ALONE, Layer, Light, Priority, compose, flashing, lit_roles,
                                    next_change, of_frame)
 from firmware.referee.feedback import FeedbackState, LedStyle, frame, game_layer
@@ -122,6 +124,16 @@ def test_the_games_layer_shows_what_the_feedback_frame_shows_at_every_moment(sta
     dim = LedStyle(brightness=0.5)
     for style, now in itertools.product((LedStyle(), dim), (0.0, 0.1, 0.25, 0.3, 100.75, 1234.5)):
         assert compose([game_layer(state, style)], now) == frame(state, now, style), (style.brightness, now)
+
+
+def test_an_apps_layer_plays_its_patterns_as_its_lights_do():
+    lights = Lights(tuple(0xAA if s in (12, 28) else 0xF0 if s == 0 else 0 for s in range(64)), slot_s=0.025,
+                    since=100.1, brightness=0.5)
+    layer = app_layer(lights, 0x00FFFF)
+    for k in range(20):
+        now = 100.1 + k * 0.0125
+        assert compose([layer], now) == frame_of(lights, now, 0x00FFFF), now
+    assert len(app_layer(Lights.steady(sq("e2")), 0x00FFFF).phases) == 1
 
 
 # -- the session holds the layers, shows them, wakes for their ends ------------------------------------
