@@ -491,3 +491,49 @@ def test_the_game_state_a_part_decides_is_a_value():
     for cls in (Play, ProblemLog, *(getattr(effects, name) for name in effects.__all__ if name[0].isupper()
                                     and dataclasses.is_dataclass(getattr(effects, name)))):
         assert cls.__dataclass_params__.frozen, cls
+
+
+# The LEDs have one owner: the session shows the frame it composes from the layers (the game's, the
+# coach's, a review's, an app's, the alarms, the pairing code: firmware.leds.compose), in one place.
+LEDS_SHOWN_BY = "firmware.session.session"
+# Not owners: the hardware tools that drive the LEDs with no session at all (echiquier hwtest,
+# echiquier calibrate); and Pairing.show(until), the limiter's window, no LED sink.
+LEDS_WITHOUT_SESSION = ("firmware.commands.hwtest", "firmware.commands.calibrate")
+NOT_A_SINK = ("pairing",)
+
+
+def _show_calls(name: str) -> list[tuple[int, str, list[str]]]:
+    """Each ``x.show(...)`` call of ``name``: its line, its receiver, the functions it is in (innermost first)."""
+    tree = ast.parse(MODULES[name].read_text())
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "show":
+            within, up = [], node
+            while up in parents:
+                up = parents[up]
+                if isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    within.append(up.name)
+            found.append((node.lineno, ast.unparse(node.func.value), within))
+    return found
+
+
+def test_one_place_shows_frames_on_the_leds():
+    """Outside the LED sinks themselves (board_driver) and the hardware tools, one call shows a
+    frame: the session's, in its one method for it. The page, the emulated board's apps and the
+    coach hand it layers (through the session's door), never a frame to a sink."""
+    found = [f"{name}:{line} {receiver}.show in {'.'.join(reversed(within))}"
+             for name in MODULES if name.startswith("firmware") and name not in LEDS_WITHOUT_SESSION
+             for line, receiver, within in _show_calls(name) if receiver.split(".")[-1] not in NOT_A_SINK]
+    assert len(found) == 1 and found[0].startswith(f"{LEDS_SHOWN_BY}:") and found[0].endswith("_show_leds"), found
+
+
+def test_the_led_sinks_show_only_inside_their_own_show():
+    """In board_driver a frame goes to a sink only from inside a sink's own methods (a guarded
+    sink passing its frame on, ``clear()``, ``close()`` turning them off, the NeoPixel library's
+    ``show()``): nothing there decides what the LEDs show."""
+    found = [f"{name}:{line} {receiver}.show in {within}"
+             for name in MODULES if name.startswith("board_driver")
+             for line, receiver, within in _show_calls(name)
+             if not within or within[0] not in ("show", "clear", "close")]
+    assert not found, found
