@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from chess_core import PAWN, STARTING_FEN, Move, san
 
 from firmware.config import OpponentKind
-from firmware.referee.feedback import FeedbackState, frame
+from firmware.leds.compose import lit_roles
+from firmware.referee.feedback import FeedbackState, frame, game_layer
 from firmware.referee.referee import Stage
 from firmware.session.state import Phase, Promotion, SessionState
 
@@ -68,7 +69,8 @@ def session_state(session: SessionView, now: float, feedback: FeedbackState | No
         first_move_ms=_first_move_ms(session, now), problems_fr=play.problems.in_french(),
         opening=session.file.opening.update(game), app=session.app,
         hint_available=started and not over and session.coach.coached(game.turn),
-        failed_helpers=tuple(session.failed_helpers))
+        failed_helpers=tuple(session.failed_helpers),
+        lit_roles=lit_roles(session.leds_layers or (game_layer(feedback, session.style),), now))
 
 
 def stage(session: SessionView) -> Stage:

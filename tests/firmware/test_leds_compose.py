@@ -106,6 +106,18 @@ def test_the_legend_names_the_roles_lit_in_any_phase_and_not_those_covered():
     assert lit_roles([steady("game", Priority.GAME)], 0.0) == ()
 
 
+def test_the_state_gives_the_legend_of_the_roles_lit(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.play("e2e4")
+    table.board.lift(parse_square("g8"))
+    table.wait(0.2)
+    page = table.session.snapshot(table.t)
+    style = LedStyle()
+    assert page["lit_roles"] == [{"role": role, "colour": f"#{getattr(style, role):06x}"}
+                                 for role in ("legal", "lifted", "last_move")]
+
+
 # -- the game's layer is the game's frame ----------------------------------------------------------------
 
 STATES = [

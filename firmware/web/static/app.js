@@ -104,19 +104,19 @@
     renderLegend();
   }
 
-  // The LED legend: each role in its configured colour, in the chosen language.
+  // The LED legend: the roles lit now (state.lit_roles), each in its colour, in the chosen language.
   function renderLegend() {
     const list = $("#led-legend-list");
     if (!ui.words || !list) return;
     const roles = ui.words.leds[ui.lang];
     list.textContent = "";
-    for (const role of Object.keys(roles)) {
+    for (const { role, colour } of (ui.state && ui.state.lit_roles) || []) {
       const li = document.createElement("li");
       li.dataset.role = role;
       const dot = document.createElement("span");
       dot.className = "led-dot";
-      dot.style.background = ui.words.colours[role];
-      li.append(dot, " " + roles[role]);
+      dot.style.background = colour;
+      li.append(dot, " " + (roles[role] || role));
       list.appendChild(li);
     }
   }
@@ -699,6 +699,7 @@
     renderSim(s);
     renderSaid(s);
     renderFailedHelpers(s);
+    renderLegend();
     tickClocks();
     document.body.dataset.seq = s.seq;
     document.body.dataset.ready = "1";
