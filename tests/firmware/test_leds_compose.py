@@ -1,11 +1,16 @@
-"""One owner of the LEDs: the layers composed per square (some alone), their ends and blinking on a time given by hand, the legend."""
+"""One owner of the LEDs: the layers composed per square (some alone), their ends and blinking on a time given by hand, the legend, the colours of roles shown together."""
 from __future__ import annotations
 
 import itertools
+import json
+from pathlib import Path
 
 import pytest
 
 from chess_core import WHITE, Move, Outcome, Position, Termination, parse_square
+from firmware import words
+from firmware.analysis.leds import review_layer
+from firmware.config import EmulationConfig, parse_colour
 from firmware.emulation.board import Lights
 from firmware.emulation.leds import app_layer, frame_of
 from firmware.leds.compose import (ALARM_FLASH, ALONE, Layer, Light, Priority, compose, flashing, lit_roles,
@@ -13,10 +18,13 @@ from firmware.leds.compose import (ALARM_FLASH, ALONE, Layer, Light, Priority, c
 from firmware.referee.feedback import FeedbackState, LedStyle, frame, game_layer
 from firmware.session.door import Command
 from firmware.session.saving import alarm
+from firmware.web.companion import NO_PAGE_COLOUR
+from firmware.web.pairing import PATTERN_COLOUR
 
 from .session_support import Table
 
 RED, GREEN, BLUE, WHITE_LIGHT = 0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def sq(*names: str) -> int:
@@ -172,3 +180,77 @@ def test_the_save_alarm_marks_the_corners_and_leaves_the_games_lights_elsewhere(
     shown = lit(compose([game, mark], 0.0))
     assert set(shown) == {"a1", "h1", "a8", "h8", "e4"} and shown["e4"] == BLUE and shown["a1"] != BLUE
     assert alarm(None, table.session.style) is None
+
+
+# -- roles shown together stay apart -------------------------------------------------------------------------
+
+def _distance(a: int, b: int) -> int:
+    """The largest difference of one channel (0..255): the house's measure (tests/firmware/test_words.py)."""
+    return max(abs((a >> s & 0xFF) - (b >> s & 0xFF)) for s in (16, 8, 0))
+
+
+# Two colours shown side by side are told apart on a NeoPixel when one channel differs by 0x60 (96
+# of 255) at least: the pairs that look alike on the board are nearer (legal 00c000 and win 00ff00,
+# 0x3f apart; hint 00c0ff and opponent 00ffff, 0x3f), the nearest pair of the game's roles that
+# players tell apart is 0x60 (check ff0000 and capture ff6000). Dimmed to the default brightness
+# (0.5) they keep half of it, as every colour of the frame does.
+APART = 0x60
+
+
+def default_colours() -> dict[str, tuple[int, ...]]:
+    """Each role's colours as the layers light them by default (two for an alarm, which flashes)."""
+    style = LedStyle()
+    colours: dict[str, tuple[int, ...]] = {role: (getattr(style, role),) for role in
+                                           words.LED_LAYERS["game"] + words.LED_LAYERS["coach"]}
+    review = review_layer(Move.from_uci("e2e4"), Move.from_uci("d2d4"), style)
+    colours.update({light.role: (light.colour,) for light in review.phases[0]})
+    colours["app"] = (parse_colour(EmulationConfig().colour),)
+    colours["pairing"] = (PATTERN_COLOUR,)
+    save = alarm("full", style)
+    colours["save_failed"] = tuple(phase[0].colour for phase in save.phases)
+    colours["no_page"] = (NO_PAGE_COLOUR, ALARM_FLASH)
+    return colours
+
+
+def shown_together() -> list[tuple[str, ...]]:
+    """The roles of the layers that may show at once: a layer alone (or the game's, at the
+    bottom) with every layer above it that is not alone (nothing below a layer alone shows)."""
+    kinds = sorted(Priority, key=int)
+    return [tuple(role for k in (kind, *(k for k in kinds[i + 1:] if k not in ALONE))
+                  for role in words.LED_LAYERS[k.name.lower()])
+            for i, kind in enumerate(kinds) if kind is Priority.GAME or kind in ALONE]
+
+
+def test_every_layer_names_its_roles_and_the_legend_and_the_schema_name_them_all():
+    assert list(words.LED_LAYERS) == [p.name.lower() for p in sorted(Priority, key=int)]
+    roles = [role for layer in words.LED_LAYERS.values() for role in layer]
+    assert sorted(roles) == sorted(words.LED_ROLES["en"]) and len(set(roles)) == len(roles)
+    schema = json.loads((ROOT / "docs" / "state.schema.json").read_text(encoding="utf-8"))
+    assert set(schema["properties"]["lit_roles"]["items"]["properties"]["role"]["enum"]) == set(roles)
+    assert set(default_colours()) == set(roles)
+
+
+def test_the_roles_shown_together_are_far_apart_or_flash():
+    """Steady or blinking roles shown at once differ by APART; an alarm flashes its colour and
+    white in turn, which no other role does (a blinking one goes dark, or shows what is under it),
+    so it is told by its flashing on the board whatever the colours around."""
+    colours = default_colours()
+    flashing_roles = {role for role, pair in colours.items() if len(pair) == 2}
+    assert flashing_roles == set(words.LED_LAYERS["alarm"])
+    for role in flashing_roles:
+        assert _distance(*colours[role]) >= APART, role                   # its two colours apart too
+    groups = shown_together()
+    assert ("legal", "capture", "lifted", "last_move", "check", "opponent", "promotion", "low_time", "draw", "fix",
+            "win", "loss", "save_failed", "no_page") in groups
+    assert ("pairing",) in groups                                            # alone, above the alarms
+    layer_of = {role: layer for layer, roles in words.LED_LAYERS.items() for role in roles}
+    checked = 0
+    for group in groups:
+        steady_roles = [role for role in group if role not in flashing_roles]
+        for first, second in itertools.combinations(steady_roles, 2):
+            if layer_of[first] == layer_of[second] and not any(
+                    first in one and second in one for one in words.LED_GROUPS):
+                continue      # (one layer's pictures that never show at once: the end of a game, the squares to put right)
+            assert _distance(colours[first][0], colours[second][0]) >= APART, (first, second)
+            checked += 1
+    assert checked > 40
