@@ -190,11 +190,19 @@ def run(protocol: str, flood: bool) -> dict:
             original(self, now, fen, board)
         finally:
             port.write = write
-        shown_at = sink.shown[-1] if sink.shown else None   # the session's frame (an app's layer above it or not)
+        shown_at = getattr(self.session, "own_at", None)   # the session's frame composed (an app's layer above it or not)
         if fresh and shown_at is not None and shown_at >= settled.time + settle:
             frames.append((shown_at - (settled.time + settle)) * 1000)
 
     bridge.Emulation._show_board = timed_show_board
+    from firmware.session.session import Session
+    show_leds = Session._show_leds
+
+    def stamped_show_leds(self, game, now) -> None:
+        self.own_at = time.monotonic()   # (an app's layer alone above the game's: the sink may show nothing new)
+        show_leds(self, game, now)
+
+    Session._show_leds = stamped_show_leds
     service = Service(config, source=source, leds=sink, companions=(serve_emulation,))
     result: dict = {}
 
