@@ -103,7 +103,7 @@ async def main(state: Path) -> None:
     assert [m.uci() for m in session.game.moves] == ["e2e4"], session.game.moves
     reading.report("a reading that lands e2-e4, and its poll")
     answer = traced(lambda: opponent.listener.opponent_move(Move.from_uci("e7e5")))
-    assert session.play.expected_move == Move.from_uci("e7e5")
+    assert session.board_state.play.expected_move == Move.from_uci("e7e5")
     answer.report("the opponent's move e7e5, told by its listener")
     await session.aclose()
 

@@ -458,7 +458,7 @@ def test_only_session_py_assigns_the_sessions_fields():
     session.py assigns them: its parts hand their decisions over as effects (Session.carry_out).
     Tuples, attribute chains and setattr on a session count."""
     fields = _session_fields()
-    assert {"phase", "play", "names", "app", "config", "leds"} <= fields
+    assert {"board_state", "config", "leds"} <= fields
     found = []
     for name, path in MODULES.items():
         if name == "firmware.session.session":
@@ -479,6 +479,28 @@ def test_only_session_py_assigns_the_sessions_fields():
                     and isinstance(node.func.value, ast.Attribute) and _a_session(node.func.value.value):
                 found.append(f"{name}:{node.lineno} {ast.unparse(node.func)}")
     assert not found, "the session's fields written outside session.py: " + ", ".join(found)
+
+
+def test_the_boards_state_is_one_value_replaced_in_one_place():
+    """Issue 33: the phase, the game's Play, the names, the app... are one frozen BoardState, not
+    fields of the session; in session.py one method replaces it (``_keep``), the constructor sets it."""
+    import dataclasses
+
+    from firmware.session.board_state import BoardState
+
+    assert BoardState.__dataclass_params__.frozen
+    held = {f.name for f in dataclasses.fields(BoardState)}
+    assert {"phase", "play", "names", "given_names", "app", "failed_helpers", "lights"} <= held
+    assert not held & _session_fields(), "fields of the board's state kept beside it on the session"
+    assigning = set()
+    for node in ast.walk(ast.parse(MODULES["firmware.session.session"].read_text())):
+        if isinstance(node, ast.FunctionDef):
+            for n in ast.walk(node):
+                if isinstance(n, (ast.Assign, ast.AnnAssign)) and any(
+                        ast.unparse(t) == "self.board_state" for t in (n.targets if isinstance(n, ast.Assign)
+                                                                        else [n.target])):
+                    assigning.add(node.name)
+    assert assigning == {"__init__", "_keep"}, assigning
 
 
 def test_the_game_state_a_part_decides_is_a_value():

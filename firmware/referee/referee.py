@@ -143,6 +143,18 @@ class Clocks:
     after_move: tuple[int | None, ...]
 
 
+@dataclass(frozen=True)
+class Showing:
+    """What the board shows at a time, in one value: the :class:`BoardView` beside the game, the
+    :class:`Clocks`, the countdown of a gesture (held, or its time left to undo), and the other
+    moves that explain the board as well as the last one (while it may be corrected)."""
+
+    view: BoardView
+    clocks: Clocks
+    gesture: GestureProgress | None
+    corrections: tuple[Move, ...]
+
+
 RefereeEvent = Union[MatchEvent, Resign, DrawGesture, GestureUndone, NextGameSetUp, StartPosition]
 RefereeInput = Union[Reading, Tick, AnyOrder]
 
@@ -241,6 +253,12 @@ class Referee:
             found += [self._gestures.next_deadline(), self._restart.deadline()]
         deadlines = [d for d in found if d is not None]
         return min(deadlines) if deadlines else None
+
+    def shows(self, now: float, live: bool, setting_up: bool = False) -> Showing:
+        """Everything the board shows at ``now`` beside the game (see :class:`Showing`), in one pass:
+        ``live``, a game in progress; ``setting_up``, none yet."""
+        return Showing(self.view(now, live, setting_up), self.clocks(now), self._gestures.progress(now),
+                       tuple(self._match.corrections()))
 
     def view(self, now: float, live: bool, setting_up: bool = False) -> BoardView:
         """What the board shows beside the game: ``live``, a game in progress; ``setting_up``, none yet."""

@@ -78,7 +78,7 @@ def cycle_promotion(session: SessionView, now: float) -> None:
 def correct(session: SessionView, move: str | Move, now: float) -> None:
     """The last move was recorded wrong: it becomes ``move``, one of the other moves that explain
     the board as well (``SessionState.corrections``), while the opponent has not started."""
-    if session.phase is Phase.SETTING_UP:
+    if session.board_state.phase is Phase.SETTING_UP:
         raise SessionError("no_game")
     referee = session.referee
     outcome = session.game.outcome

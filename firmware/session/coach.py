@@ -17,8 +17,9 @@ Contract
   better move in the ``hint`` colour, and the notice says it ("Blunder: Nf3 was best"), which the
   board's voice says too. With takebacks allowed, a blunder's notice invites taking it back.
 * A move taken back while a side is coached is marked ``{Taken back: Nf3}`` after the move before it.
-* The coach lights nothing itself: its squares are the session's layer "coach" (held by
-  :mod:`firmware.session.lights`, alone on the board above the game's), handed over as an effect.
+* The coach lights nothing itself: its squares are the layer "coach" of the board's state
+  (``board_state.lights``, :mod:`firmware.session.lights`, alone on the board above the game's),
+  handed over as an effect.
 * The engine is the service's one helper engine (``engine``, a
   ``uci.helper.HelperEngine``: Stockfish in its own process at nice 19, one
   thread, a 16 MB hash), which the library's analyses share: every judged move and every hint
@@ -100,7 +101,7 @@ class Coach:
         layer = Layer("coach", Priority.COACH, (tuple(Light(role, style.dim(getattr(style, role)), bb)
                                                       for role, bb in lights.items()),), until=until)
         held = Held(layer, on_board=True, ply=len(self.session.game.moves))
-        return Keep(lights=self.session.lights.pushed(held))
+        return Keep(lights=self.session.board_state.lights.pushed(held))
 
     # -- a hint ----------------------------------------------------------------------------------
 
@@ -137,7 +138,7 @@ class Coach:
         pos = session.game.position
         en, fr = san(pos, best, "en"), san(pos, best, "fr")
         lit = self._show({best.from_square: "hint", best.to_square: "hint"}, None)
-        told = session.play.told(prompt("coach_hint", "en", san=en), prompt("coach_hint", "fr", san=fr), len(moves))
+        told = session.board_state.play.told(prompt("coach_hint", "en", san=en), prompt("coach_hint", "fr", san=fr), len(moves))
         self._mark(len(moves), prompt("coach_hint", "en", san=en))
         session.carry_out([lit, Keep(play=told), Publish()], session.clock())
 
@@ -197,10 +198,10 @@ class Coach:
             if advice.judgement is Judgement.BLUNDER and session.referee.takebacks \
                     and len(game.moves) == ply:
                 en, fr = prompt("coach_take_back", "en", judged=en), prompt("coach_take_back", "fr", judged=fr)
-        lit = session.lights.get("coach")
+        lit = session.board_state.lights.get("coach")
         if lit is None or lit.until is not None:     # (a hint asked since stays lit)
             session.carry_out([self._show(squares, session.clock() + session.config.coach.moment_s),
-                               Keep(play=session.play.told(en, fr, len(game.moves)))], session.clock())
+                               Keep(play=session.board_state.play.told(en, fr, len(game.moves)))], session.clock())
         session.publish()
 
     # -- the engine, the marks -------------------------------------------------------------------

@@ -102,14 +102,15 @@ def settings_sections(changes: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def rename(session: Any, side: int, name: str) -> None:
     """The player of ``side`` bears ``name`` (the engine's, a take-over's tag, the player's again)."""
-    names = session.names
+    names = session.board_state.names
     session.set_names((name, names[1]) if side == 0 else (names[0], name))
 
 
 def show_on_board(session: Any, layer: Layer | None, now: float) -> None:
     """The page's layer on the LEDs while no game is played and the board stays as it is (the
     library's moves of a game reviewed; None: the game's LEDs again)."""
-    lights = session.lights.removed("review") if layer is None else session.lights.pushed(
+    held = session.board_state.lights
+    lights = held.removed("review") if layer is None else held.pushed(
         Held(layer, on_board=True, ply=len(session.game.moves), idle=True))
     session.carry_out([Keep(lights=lights)], now)
     session.refresh(now)
@@ -119,21 +120,21 @@ def push_layer(session: Any, layer: Layer, now: float | None = None) -> None:
     """``layer`` on the LEDs, in the place of the one of its name, until its ``until`` or
     ``remove_layer`` (the pairing code, an app's lights, the page that cannot listen)."""
     now = session.clock() if now is None else now
-    session.carry_out([Keep(lights=session.lights.pushed(Held(layer)))], now)
+    session.carry_out([Keep(lights=session.board_state.lights.pushed(Held(layer)))], now)
     session.refresh(now)
 
 
 def remove_layer(session: Any, name: str, now: float | None = None) -> None:
     """The layer ``name`` off the LEDs (none: nothing changes)."""
     now = session.clock() if now is None else now
-    session.carry_out([Keep(lights=session.lights.removed(name))], now)
+    session.carry_out([Keep(lights=session.board_state.lights.removed(name))], now)
     session.refresh(now)
 
 
 def helper_failed(session: Any, name: str) -> None:
     """A helper beside the game failed (``name``: "voice", "coach"): the page says it, once."""
-    if name not in session.failed_helpers:
-        session.carry_out([Keep(failed_helpers=(*session.failed_helpers, name))], session.clock())
+    if name not in session.board_state.failed_helpers:
+        session.carry_out([Keep(failed_helpers=(*session.board_state.failed_helpers, name))], session.clock())
         session.publish()
 
 
@@ -151,7 +152,7 @@ def attach_app(session: Any, link: AppLink | None) -> None:
 
 def require_live(session: Any, over_ok: bool = False) -> None:
     """Refuse a command that needs a game in progress (``over_ok``: or one just ended on the board)."""
-    if session.phase is Phase.SETTING_UP:
+    if session.board_state.phase is Phase.SETTING_UP:
         raise SessionError("no_game")
     outcome = session.game.outcome
     if outcome is not None and not over_ok:

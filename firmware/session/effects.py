@@ -172,9 +172,9 @@ Effect = Union[Keep, Note, StartRecord, SetOutcome, Abandon, Comment, RecordFaul
 def _start_record(s: Any, e: StartRecord, now: float) -> None:
     game, g = s.game, s.config.game
     s.file.record = s.file.recorder.new_record(
-        s.wall(), s.names[0], s.names[1], start_fen=game.start_fen, rules=game.rules,
+        s.wall(), s.board_state.names[0], s.board_state.names[1], start_fen=game.start_fen, rules=game.rules,
         variant="chess960" if game.chess960 else "standard", time_control=str(s.referee.time_control),
-        event=g.event, site=g.site, round=g.round, replay=s.replay, tags=s.app.tags() if s.app else {})
+        event=g.event, site=g.site, round=g.round, replay=s.replay, tags=s.board_state.app.tags() if s.board_state.app else {})
     s.file.note(s.referee, e.time)
 
 

@@ -49,7 +49,7 @@ def set_round(session: SessionView, white: str, black: str, now: float | None = 
             session.set_names((white, black))
             if record is not None:
                 record.round = session.config.game.round
-    elif session.phase is not Phase.SETTING_UP and not session.game.is_over and record is not None:
+    elif session.board_state.phase is not Phase.SETTING_UP and not session.game.is_over and record is not None:
         session.file.recorder.discard(record)   # no move yet: begin again with the round's clock and rules
         session.new_game(now, white=white, black=black)
     else:
@@ -67,20 +67,20 @@ def offer_draw(session: SessionView, color: int, now: float | None = None) -> No
     """``color`` offers a draw; an offer already made by the other side is accepted."""
     with session.command(now, live=True) as now:
         color = colour(color)
-        if session.play.draw_offer == color ^ 1:
+        if session.board_state.play.draw_offer == color ^ 1:
             session.apply(session.referee.step(Order.AGREE_DRAW, now), now)
             session.seat.tell(Action.ACCEPT_DRAW)
             return
         number, first = session.game.position.fullmove_number, session.config.game.draw_offers_from_move
         if draw_offer_refused(number, first):
             raise SessionError("draw_offer_refused", why=lambda lang: draw_offer_refused(number, first, lang) or "")
-        session.carry_out([Keep(play=replace(session.play, draw_offer=color))], now)
+        session.carry_out([Keep(play=replace(session.board_state.play, draw_offer=color))], now)
         session.seat.tell(Action.OFFER_DRAW)
 
 
 def accept_draw(session: SessionView, color: int, now: float | None = None) -> None:
     with session.command(now, live=True) as now:
-        if session.play.draw_offer != colour(color) ^ 1:
+        if session.board_state.play.draw_offer != colour(color) ^ 1:
             raise SessionError("no_draw_offer")
         session.apply(session.referee.step(Order.AGREE_DRAW, now), now)
         session.seat.tell(Action.ACCEPT_DRAW)
@@ -88,8 +88,8 @@ def accept_draw(session: SessionView, color: int, now: float | None = None) -> N
 
 def decline_draw(session: SessionView, color: int, now: float | None = None) -> None:
     with session.command(now) as now:
-        if session.play.draw_offer == colour(color) ^ 1:
-            session.carry_out([Keep(play=replace(session.play, draw_offer=None))], now)
+        if session.board_state.play.draw_offer == colour(color) ^ 1:
+            session.carry_out([Keep(play=replace(session.board_state.play, draw_offer=None))], now)
             session.seat.tell(Action.DECLINE_DRAW)
 
 
@@ -135,7 +135,7 @@ def pause(session: SessionView, now: float | None = None) -> None:
 def resume(session: SessionView, now: float | None = None) -> None:
     """Restart the clock of the side to move."""
     with session.command(now) as now:
-        if session.phase is Phase.PAUSED:
+        if session.board_state.phase is Phase.PAUSED:
             session.carry_out([Keep(phase=Phase.PLAYING)], now)
             session.apply(session.referee.step(Order.RESUME_CLOCKS, now), now)
 
@@ -155,7 +155,7 @@ def takeback(session: SessionView, now: float | None = None) -> None:
             session.seat.tell(Action.PROPOSE_TAKEBACK)
             return
         require_live(session, over_ok=ended_by_last_move(session.game))
-        if len(session.game.moves) <= session.play.restored_plies:
+        if len(session.game.moves) <= session.board_state.play.restored_plies:
             raise SessionError("restored_final")
         move = session.game.moves[-1]
         try:
@@ -163,7 +163,7 @@ def takeback(session: SessionView, now: float | None = None) -> None:
         except (ValueError, ClockError) as exc:
             raise takeback_refused(session.referee.takebacks, exc) from None
         session.apply(events, now)
-        session.carry_out([Keep(play=replace(session.play, takeback_move=move))], now)
+        session.carry_out([Keep(play=replace(session.board_state.play, takeback_move=move))], now)
 
 
 def update_settings(session: SessionView, now: float | None = None, **changes: Any) -> None:
@@ -185,7 +185,7 @@ def update_settings(session: SessionView, now: float | None = None, **changes: A
         session.referee.step(SetGestureTimes(session.config.gestures.resign_s, session.config.gestures.draw_s), now)
         game = sections.get("game", {})
         if "white" in game or "black" in game:
-            session.set_names((game.get("white", session.names[0]), game.get("black", session.names[1])))
+            session.set_names((game.get("white", session.board_state.names[0]), game.get("black", session.board_state.names[1])))
 
 
 def button(session: SessionView, name: str, now: float | None = None) -> None:

@@ -8,7 +8,8 @@ alarm of a game that cannot be saved, and those held here. A part or a companion
 never shows a frame itself. A layer held stands until its ``until``, and, as it asks, until the
 settled board changes (``on_board``), a move is made or taken back (``ply``) or a game is
 played (``idle``): :meth:`Lights.kept` at every refresh leaves out those that no longer stand.
-A value: each change is a new :class:`Lights`.
+A value, part of the board's state (``BoardState.lights``, firmware.session.board_state): each
+change is a new :class:`Lights`, which the session keeps (``Session._keep``).
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 The opponent (an engine, a server) talks to the seat (:mod:`firmware.session.seat`); what
 changes the board's game comes here, one method per kind of news, and goes to the referee's
-match and the game's :class:`~firmware.session.play.Play` through the session's public face
+match and the game's :class:`~firmware.session.board_state.play.Play` through the session's public face
 (:class:`~firmware.session.session_view.SessionView`). A move to carry out waits in
 ``play.expected_move``; the other end's result waits in ``play.pending_end`` until its last
 move stands on the board.
@@ -52,11 +52,11 @@ class OtherSide:
             log.error("opponent move refused (%s): the opponent reads the game again", exc)
             session.seat.reset()
             return
-        session.carry_out([Keep(play=replace(session.play, expected_move=move)), Publish()], session.clock())
+        session.carry_out([Keep(play=replace(session.board_state.play, expected_move=move)), Publish()], session.clock())
 
     def forget_expected_move(self) -> None:
         """The move awaited is not coming to the board any more (another opponent, a player back)."""
-        session, play = self.session, self.session.play
+        session, play = self.session, self.session.board_state.play
         if play.expected_move is not None:
             session.carry_out([Keep(play=replace(play, expected_move=None, pending_end=None))], session.clock())
             if self.session.live:
@@ -65,7 +65,7 @@ class OtherSide:
     def offered(self, offer: Offer) -> None:
         """The other side offers (or withdraws) a draw or a takeback (heard during a game only: an
         offer made while the pieces are set up would outlive the game it was made in)."""
-        session, play = self.session, self.session.play
+        session, play = self.session, self.session.board_state.play
         if not session.live:
             return
         by = offer.by if offer.active else None
@@ -73,7 +73,7 @@ class OtherSide:
             sync = session.seat.online_sync
             local = sync.local_colors if sync is not None else ()
             if not offer.active and offer.by in local and play.draw_offer == offer.by:
-                who = session.names[offer.by ^ 1]
+                who = session.board_state.names[offer.by ^ 1]
                 play = play.told(prompt("offer_declined", "en", who=who), prompt("offer_declined", "fr", who=who),
                                  len(session.game.moves))
             session.carry_out([Keep(play=replace(play, draw_offer=by))], session.clock())
@@ -85,7 +85,7 @@ class OtherSide:
         """The game ended at the other end (mate, resignation, flag, abort...). When the
         opponent's last move is still to be carried out on the board, the end waits for it, so
         that the move is in the game (a mate then ends it on the board by itself)."""
-        session, play = self.session, self.session.play
+        session, play = self.session, self.session.board_state.play
         if not session.live:
             return
         now = session.clock()
@@ -105,7 +105,7 @@ class OtherSide:
     def end(self, outcome: Outcome, now: float) -> None:
         """The other end's result, now that its last move (if any) stands on the board."""
         session = self.session
-        session.carry_out([Keep(play=replace(session.play, pending_end=None))], now)
+        session.carry_out([Keep(play=replace(session.board_state.play, pending_end=None))], now)
         if not session.live:
             return
         referee = session.referee
@@ -119,13 +119,13 @@ class OtherSide:
     def chat_line(self, line: ChatLine) -> None:
         """A chat line of the game (the other player's, or the board's own as the server echoes it)."""
         session = self.session
-        session.carry_out([Keep(play=session.play.chatted(str(line.username), str(line.text))), Publish()],
+        session.carry_out([Keep(play=session.board_state.play.chatted(str(line.username), str(line.text))), Publish()],
                           session.clock())
 
     def move_refused(self, move: Move, reason: str) -> None:
         """The other end refused a move of the board: it is taken back like an illegal move, the
         LEDs showing the squares to put right (the other end's game follows with ``sync_game``)."""
-        session, play = self.session, self.session.play
+        session, play = self.session, self.session.board_state.play
         now = session.clock()
         game = session.game
         last = game.moves[-1] if game.moves else None
@@ -135,7 +135,7 @@ class OtherSide:
             before = game.position.copy(stack=True)
             before.pop()
             session.apply(session.referee.step(Order.UNDO_MOVE, now), now)
-            play = replace(session.play, takeback_move=move)
+            play = replace(session.board_state.play, takeback_move=move)
         log.warning("%s refused %s: %s", who or "the other end", move.uci(), reason)
         play = play.with_problem(now, refused_text(who, move, reason, "en", before),
                                  refused_text(who, move, reason, "fr", before))
@@ -151,13 +151,13 @@ class OtherSide:
         """
         session = self.session
         now = session.clock()
-        seat, play, game = session.seat, session.play, session.game
+        seat, play, game = session.seat, session.board_state.play, session.game
         moves, current = list(sync.moves), list(game.moves)
         previous = seat.online_sync
-        same_start = (session.phase is not Phase.SETTING_UP and game.start_fen == sync.start_fen
+        same_start = (session.board_state.phase is not Phase.SETTING_UP and game.start_fen == sync.start_fen
                       and game.chess960 == sync.chess960)
         seat.follow(sync)
-        names = (_name(sync.white, session.names[0]), _name(sync.black, session.names[1]))
+        names = (_name(sync.white, session.board_state.names[0]), _name(sync.black, session.board_state.names[1]))
         record = session.file.record
         if previous is not None and same_start and current == moves and not game.is_over and record:
             session.set_names(names)   # (the board's game is the server's)

@@ -39,11 +39,11 @@ ALARM_S = 3.0   # s a sensor found faulty stays lit in the problem colour
 
 
 def on_started(s: SessionView, event: GameStarted, now: float) -> list[Effect]:
-    return [NameEngineSides(s.given_names), StartRecord(event.time), Keep(phase=Phase.PLAYING), SeatReset()]
+    return [NameEngineSides(s.board_state.given_names), StartRecord(event.time), Keep(phase=Phase.PLAYING), SeatReset()]
 
 
 def on_move(s: SessionView, event: MoveMade, now: float) -> list[Effect]:
-    mover, play = s.game.turn ^ 1, s.play
+    mover, play = s.game.turn ^ 1, s.board_state.play
     effects: list[Effect] = [Note(event.time)]
     changes: dict[str, Any] = {"takeback_move": None}
     if not event.amended:
@@ -66,13 +66,13 @@ def on_move(s: SessionView, event: MoveMade, now: float) -> list[Effect]:
 
 def on_taken_back(s: SessionView, event: TakenBack, now: float) -> list[Effect]:
     effects: list[Effect] = []
-    if s.phase.over and not s.game.is_over:
+    if s.board_state.phase.over and not s.game.is_over:
         effects += [Keep(phase=Phase.PLAYING), SetOutcome(None)]   # a takeback reopened the game
     return effects + [Note(event.time), SeatReset()]
 
 
 def on_board(s: SessionView, event: BoardChanged, now: float) -> list[Effect]:
-    settled, play = s.referee.board, s.play
+    settled, play = s.referee.board, s.board_state.play
     if event.verdict.kind is VerdictKind.ILLEGAL:
         if settled is not None:   # still wrong, maybe otherwise: say what to do now
             play = dataclasses.replace(play, problems=play.problems.reword(s.game.position, settled.occupied))
@@ -80,19 +80,19 @@ def on_board(s: SessionView, event: BoardChanged, now: float) -> list[Effect]:
         play = dataclasses.replace(play, problems=play.problems.board_right())
     phase = None
     if event.verdict.kind is VerdictKind.STABLE:
-        if s.phase is Phase.RESUMING:
+        if s.board_state.phase is Phase.RESUMING:
             phase = Phase.PLAYING
         play = dataclasses.replace(play, takeback_move=None)
     if phase is not None:
         return [Keep(phase=phase, play=play)]
-    return [Keep(play=play)] if play != s.play else []
+    return [Keep(play=play)] if play != s.board_state.play else []
 
 
 def on_problem(s: SessionView, event: ProblemFound, now: float) -> list[Effect]:
     if s.config.gestures.enabled and s.referee.forming():
         return []   # the kings on their way to the centre: a gesture, not a wrong board
     log.warning("%s", event.message)
-    board, verdict, play = s.referee.board, s.referee.last_verdict, s.play
+    board, verdict, play = s.referee.board, s.referee.last_verdict, s.board_state.play
     if board is not None and verdict is not None and verdict.kind is VerdictKind.ILLEGAL:
         return [Keep(play=dataclasses.replace(play, problems=play.problems.wrong_board(
             event.time, s.game.position, board.occupied)))]
@@ -106,7 +106,7 @@ def on_sensor_failed(s: SessionView, event: SensorFailed, now: float) -> list[Ef
     name = square_name(event.square)
     text = prompt(key, "en", square=name)
     log.warning("%s", text)
-    play = dataclasses.replace(s.play.with_problem(event.time, text, prompt(key, "fr", square=name)),
+    play = dataclasses.replace(s.board_state.play.with_problem(event.time, text, prompt(key, "fr", square=name)),
                                alarm=(event.square, now + ALARM_S))
     return [Keep(play=play), Comment(len(s.game.moves), text), RecordFault(event.square, event.reads_piece)]
 
@@ -115,13 +115,13 @@ def on_sensor_recovered(s: SessionView, event: SensorRecovered, now: float) -> l
     text = prompt("sensor_back", "en", square=square_name(event.square))
     log.info("%s", text)
     fr = prompt("sensor_back", "fr", square=square_name(event.square))
-    return [Keep(play=s.play.with_problem(event.time, text, fr)), ClearFault(event.square)]
+    return [Keep(play=s.board_state.play.with_problem(event.time, text, fr)), ClearFault(event.square)]
 
 
 def on_game_over(s: SessionView, event: GameOver, now: float) -> list[Effect]:
     log.info("game over: %s", event.outcome.describe())
     final: list[Effect] = [Step(Order.MAKE_FINAL)] if s.seat.online else []   # the server has the game's end
-    return [SetOutcome(event.outcome), Note(event.time), *final, Keep(phase=Phase.OVER, play=s.play.ended()),
+    return [SetOutcome(event.outcome), Note(event.time), *final, Keep(phase=Phase.OVER, play=s.board_state.play.ended()),
             SeatEnded()]
 
 
@@ -133,7 +133,7 @@ def on_reopened(s: SessionView, event: Reopened, now: float) -> list[Effect]:
 def on_gesture(s: SessionView, gesture: Resign | DrawGesture | GestureUndone, now: float) -> list[Effect]:
     """A result set with the kings (or a button): resigned, a draw claimed, accepted, agreed
     or offered (or refused before the move it may be offered from), or taken back."""
-    play = s.play
+    play = s.board_state.play
     if isinstance(gesture, GestureUndone):
         if not s.seat.online and s.game.is_over:   # (a server's result is final)
             return [Step(Order.REOPEN, refused_ok=True)]
@@ -172,11 +172,11 @@ def on_setup(s: SessionView, event: NextGameSetUp | StartPosition, now: float) -
             log.info("the start position set up mid-game: the game is left unfinished, the next one begins")
             return [Abandon(), NextGame()]
         return []
-    if not s.phase.over:
+    if not s.board_state.phase.over:
         return []   # (the game was reopened by the reading's own gesture: a result taken back)
     if not event.shown:
         return [Keep(phase=Phase.CLEARED)]
-    return [NextGame()] if s.phase is Phase.CLEARED else []
+    return [NextGame()] if s.board_state.phase is Phase.CLEARED else []
 
 
 HANDLERS: dict[type, Callable[[Any, Any, float], list[Effect]]] = {

@@ -71,8 +71,8 @@ def follow_sync(record: GameRecord, sync: GameSync, names: tuple[str, str], rule
 def chosen_game(session: SessionView) -> NextGame:
     """The new game the session waits for, as saved until it begins (see :class:`NextGame`)."""
     g, e = session.config.game, session.config.engine
-    given = session.given_names
-    return NextGame(white=session.names[0], black=session.names[1], start_fen=session.game.start_fen,
+    given = session.board_state.given_names
+    return NextGame(white=session.board_state.names[0], black=session.board_state.names[1], start_fen=session.game.start_fen,
                     given=list(given) if given is not None else None,
                     game={key: getattr(g, key) for key in CHOSEN_GAME},
                     engine={key: getattr(e, key) for key in CHOSEN_ENGINE},

@@ -342,7 +342,7 @@ class OpponentSeat:
             self._engine_named()
         if self.link_state is LinkState.RECONNECTING and self.kind is OpponentKind.ENGINE:
             # (its process ended: killed for memory, a crash, a hang; it is being started again)
-            told = self.session.play.told(prompt("engine_restarted", "en"), prompt("engine_restarted", "fr"),
+            told = self.session.board_state.play.told(prompt("engine_restarted", "en"), prompt("engine_restarted", "fr"),
                                           len(self.session.game.moves))
             self.session.carry_out([Keep(play=told)], self.session.clock())
         self.session.publish()
@@ -353,7 +353,7 @@ class OpponentSeat:
         name = self.name_of_engine()
         old, self.engine_label = self.engine_label, name
         for side in sorted(self.engine_sides - set(self.takeovers)):
-            if old is not None and old != name and self.session.names[side] == old:
+            if old is not None and old != name and self.session.board_state.names[side] == old:
                 rename(self.session, side, name)
         for side, takeover in sorted(self.takeovers.items()):
             if takeover.engine != name:
@@ -375,7 +375,7 @@ class OpponentSeat:
             self.session.door.post(News(self._not_taken, (action, str(exc))))
 
     def _not_taken(self, action: Action, detail: str) -> None:
-        play = self.session.play.with_problem(self.session.clock(), f"{action.value} did not go through: {detail}")
+        play = self.session.board_state.play.with_problem(self.session.clock(), f"{action.value} did not go through: {detail}")
         self.session.carry_out([Keep(play=play), Publish()], self.session.clock())
 
     def adopt(self, kind: OpponentKind, sides: frozenset[int]) -> None:

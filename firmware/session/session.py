@@ -17,19 +17,20 @@ Contract
   the opponent's side's in the seat (``seat.takeovers``, ``seat.lichess``) and
   :mod:`firmware.session.online_answers`. ``command(now, live=)`` is their common frame: the
   time, the check that a game is in progress, the update after success.
-* State: the session's values (``phase``, ``play`` — the game's :class:`~firmware.session.play.Play`,
-  frozen —, ``names``, ``app``, ``config``...) are assigned here only. The referee's events go to
+* State: the board's state is one frozen value, ``board_state``
+  (:class:`~firmware.session.board_state.BoardState`: the phase, the game's
+  :class:`~firmware.session.play.Play`, the names, the app, the LEDs' layers held...), replaced
+  here only (``_keep``), as are the settings (``config``, ``style``). The referee's events go to
   the pure reactions (:func:`firmware.session.reactions.react`), whose effects (values,
   :mod:`firmware.session.effects`) ``carry_out`` does in order; the parts hand their decisions
   over the same way. They see the session read-only (:class:`~firmware.session.session_view.SessionView`).
-* Output, after each input, in this order (``refresh``): the LED frame is shown, composed
-  (:mod:`firmware.leds.compose`) from the game's layer (:mod:`firmware.referee.feedback`), the
-  alarm of a game not saved and the layers held (``lights``, :mod:`firmware.session.lights`: the
-  coach's, a review's, an app's, the pairing code...), here and nowhere else; those who watch
-  the board (``watch_board``: an emulated board's app) hear of the settled board and the game;
-  the game is saved if a move or a result was committed; then subscribers get the new
-  :class:`~firmware.session.state.SessionState` (built once per change by
-  :mod:`firmware.session.view`; ``snapshot()`` is its JSON form).
+* Output, after each input, in this order (``refresh``), from what the board shows asked once
+  (:func:`firmware.session.view.seen`): the LED frame is shown, composed (:mod:`firmware.leds.compose`)
+  from the game's layer (:mod:`firmware.referee.feedback`), the alarm of a game not saved and the
+  layers held (``board_state.lights``, :mod:`firmware.session.lights`: the coach's, a review's,
+  an app's, the pairing code...), here and nowhere else; those who watch the board (``watch_board``:
+  an emulated board's app) hear of it; the game is saved if a move or a result was committed;
+  then subscribers get the new :class:`~firmware.session.state.SessionState` (``snapshot()``: JSON).
 * Parts: ``referee`` (:class:`~firmware.referee.referee.Referee`: the match, the gestures, the
   restart watch), ``file`` (:class:`~firmware.session.game_file.GameFile`: the record and its
   saving), ``seat`` (:mod:`firmware.session.seat`: the opponent's side), ``other_side``
@@ -61,7 +62,7 @@ from firmware.referee.match import Match, MatchConfig, MatchEvent
 from firmware.referee.orders import Order, SetRules
 from firmware.referee.referee import Referee, RefereeEvent, Tick
 from firmware.session.amends import ended_by_last_move
-from firmware.session.app_link import AppLink
+from firmware.session.board_state import BoardState
 from firmware.session.coach import Coach
 from firmware.session.door import AtOnce, Door, through_the_door
 from firmware.session.commands import SessionError, colours_changed, engine_side_choice, require_live
@@ -75,13 +76,14 @@ from firmware.session.effects import Effect, Keep, do
 from firmware.session.recorder import Recorder
 from firmware.session.recorder import NextGame
 from firmware.session.restore import chosen_game, restore_match, set_up_chosen
-from firmware.session.lights import Lights
 from firmware.session.saving import alarm
 from firmware.session.sensor_faults import known_faults
 from firmware.session.state import Phase, SessionState, to_json
-from firmware.session.view import feedback_state, low_time_deadline, session_state, stage
+from firmware.session.view import seen, session_state, stage
 
 log = logging.getLogger(__name__)
+
+SETTINGS = frozenset({"config", "style"})   # what a Keep changes beside the board's state
 
 class Session:
     """One board's game session; see the module docstring.
@@ -102,7 +104,6 @@ class Session:
         self.wall = wall
         self.replay = replay
         self.style = LedStyle.from_config(config.leds)
-        self.play = Play()
         self.seat = OpponentSeat(self, opponent)
         self.other_side = OtherSide(self)
         self.referee = Referee(Match(self.match_config()),
@@ -113,21 +114,16 @@ class Session:
             # Sensors that see no piece types cannot tell which first ranks stand on the board at
             # power-on: the usual ones are assumed, and the pieces that differ are lifted and set anew.
             self.referee.arrange(rearranged(Position(), self.game.start_position()))
-        self.phase = Phase.SETTING_UP
-        self.names = (config.game.white, config.game.black)
+        self.board_state = BoardState((config.game.white, config.game.black))   # one value, replaced here only
         self.occupied: int | None = None     # the latest raw reading
         self.leds_frame: tuple[int, ...] | None = None
         self.leds_layers: tuple[Layer, ...] = ()   # the layers of that frame
-        self.lights = Lights()               # the layers held (firmware.session.lights)
         self.frames_shown = 0
-        self.given_names: tuple[str | None, str | None] | None = None   # the names given to the next game
-        self.app: AppLink | None = None      # an app playing on the board (firmware.emulation)
         self._subscribers: list[Callable[[SessionState], None]] = []
         self._watchers: list[Callable[[Reading | None, str], None]] = []
         self._changed = True     # subscribers must hear of it
         self._board_shown: Reading | None = None   # the settled board the subscribers last heard of
         self.coach = Coach(self)             # hints and each coached move judged ([coach])
-        self.failed_helpers: tuple[str, ...] = ()  # "voice", "coach" once each failed: the page says it once
 
     # -- state -----------------------------------------------------------------------------
 
@@ -137,7 +133,7 @@ class Session:
 
     @property
     def live(self) -> bool:
-        return self.phase.live
+        return self.board_state.phase.live
 
     @property
     def opponent(self) -> Opponent | None:
@@ -184,9 +180,9 @@ class Session:
         if self.file.dirty:
             found.append(self.file.saving.deadline())   # a failed save is tried again
         if self.live:
-            found.append(low_time_deadline(self, now))
-        if self.play.alarm is not None and now < self.play.alarm[1]:
-            found.append(self.play.alarm[1])   # a faulty sensor's square lit until then
+            found.append(seen(self, now).low_time_at)   # the side to move's time runs low then
+        if self.board_state.play.alarm is not None and now < self.board_state.play.alarm[1]:
+            found.append(self.board_state.play.alarm[1])   # a faulty sensor's square lit until then
         found.append(next_change(self.leds_layers, now, phases=blink))   # a layer's end, its blinking
         deadlines = [d for d in found if d is not None]
         return min(deadlines) if deadlines else None
@@ -205,7 +201,7 @@ class Session:
         try:
             if isinstance(record, NextGame):
                 set_up_chosen(self, record, now)
-                log.info("restored the new game chosen: %s - %s", *self.names)
+                log.info("restored the new game chosen: %s - %s", *self.board_state.names)
                 self.refresh(now)
                 return True
             match = restore_match(self.match_config(), record, now)
@@ -214,10 +210,9 @@ class Session:
             return False
         self.referee.resume(match)
         self.file.record = record
-        self.names = (record.white, record.black)
-        self.play = Play(restored_plies=len(record.moves))
         # A finished game: setting up the start position begins the next one.
-        self.phase = Phase.CLEARED if self.game.is_over else Phase.RESUMING
+        self._keep(names=(record.white, record.black), play=Play(restored_plies=len(record.moves)),
+                   phase=Phase.CLEARED if self.game.is_over else Phase.RESUMING)
         if not self.game.is_over:
             self.seat.takeovers.restore(record.takeovers)   # the computer plays on for who left
         self.seat.reset()  # it plays on from the restored game
@@ -337,7 +332,7 @@ class Session:
 
     def set_names(self, names: tuple[str, str]) -> None:
         """The players' names, on the board's game and in its file."""
-        self.names = names
+        self._keep(names=names)
         self.file.set_names(names)
 
     # -- the referee's events --------------------------------------------------------------------
@@ -356,11 +351,17 @@ class Session:
         through_the_door(self.door)
         for effect in effects:
             if isinstance(effect, Keep):
-                for name, value in effect.changes().items():
-                    setattr(self, name, value)
+                changes = effect.changes()
+                for name in SETTINGS & changes.keys():
+                    setattr(self, name, changes.pop(name))
+                self._keep(**changes)
                 self._changed = True
             else:
                 do(self, effect, now)
+
+    def _keep(self, **changes: Any) -> None:
+        """The board's state from now on: this one value is replaced here, and here only."""
+        self.board_state = dataclasses.replace(self.board_state, **changes)
 
     # -- after every input: new games, LEDs, saving, subscribers ------------------------------
 
@@ -372,22 +373,23 @@ class Session:
         if self.referee.board is not self._board_shown:   # a new settled board: the page shows it
             self._board_shown = self.referee.board
             self._changed = True
-        feedback = feedback_state(self, now)
-        self.lights = self.lights.kept(now, self._board_shown, len(self.game.moves), self.live and bool(self.game.moves))
-        game = game_layer(feedback, self.style)
+        at = seen(self, now)   # what the board shows: the LEDs' state and the page's, from one pass
+        held, playing = self.board_state.lights, self.live and bool(self.game.moves)
+        if (lights := held.kept(now, self._board_shown, len(self.game.moves), playing)) is not held:
+            self._keep(lights=lights)   # (the layers that no longer stand: gone)
+        game = game_layer(at.feedback, self.style)
         self._show_leds(game, now)
         if self._changed and self._watchers:
             fen = self.game.fen()
             for watcher in list(self._watchers):
                 watcher(self._board_shown, fen)
         self.coach.follow()   # (a move just made judged, one taken back marked: before the save)
-        saving = self.file.saving
-        if self.file.dirty and saving.due(now):
+        if self.file.dirty and self.file.saving.due(now):
             self._changed |= self.file.save(self.game, now)
             self._show_leds(game, now)   # (a save that failed: its mark at once)
         if self._changed and self._subscribers:
             self._changed = False
-            state = session_state(self, now, feedback)   # (the LEDs' state of this very moment)
+            state = session_state(self, now, at)   # (the LEDs' state of this very moment)
             for callback in list(self._subscribers):
                 try:
                     callback(state)
@@ -396,14 +398,14 @@ class Session:
 
     def _show_leds(self, game: Layer, now: float) -> None:
         """The one place the LEDs are shown: the frame composed from the layers, when it changed."""
-        layers = self.lights.layers(game, alarm(self.file.saving.error, self.style))
+        layers = self.board_state.lights.layers(game, alarm(self.file.saving.error, self.style))
         if layers == self.leds_layers and steady(layers):
             return   # (the same steady layers: the same frame, most refreshes)
         self.leds_layers = layers
         leds = compose(layers, now)
         if leds != self.leds_frame:
             self.leds_frame = leds
-            self._changed |= self.app is None   # (an app's lights: the page plays their blinking itself)
+            self._changed |= self.board_state.app is None   # (an app's lights: the page plays their blinking itself)
             if self.leds is not None:
                 self.leds.show(leds)
                 self.frames_shown += 1
@@ -421,24 +423,24 @@ class Session:
         was_engine = seat.kind is OpponentKind.ENGINE
         before = (seat.engine_sides if was_engine else frozenset(), seat.name_of_engine() if was_engine else None)
         for side, takeover in seat.takeovers.items():
-            self.names = (takeover.player if side == 0 else self.names[0], takeover.player if side == 1 else self.names[1])
+            names_now = self.board_state.names
+            self._keep(names=(takeover.player if side == 0 else names_now[0], takeover.player if side == 1 else names_now[1]))
         seat.new_game()
         seat.prepare(seat.choice, engine_side, before[0] if started else None)
-        self.given_names = names
+        self._keep(given_names=names)
         g = self.config.game
         if names is not None:
-            self.names = (names[0] or g.white, names[1] or g.black)
+            self._keep(names=(names[0] or g.white, names[1] or g.black))
         elif started:
             engine_now = seat.kind is OpponentKind.ENGINE
             if (was_engine and engine_now and seat.engine_sides != before[0]) or (
                     not (was_engine and engine_now) and g.alternate_colours):
-                self.names = colours_changed(self.names)
+                self._keep(names=colours_changed(self.board_state.names))
         for side in before[0] - seat.engine_sides:   # the engine's name off a side it left
-            if self.names[side] == before[1]:
-                self.set_names((g.white, self.names[1]) if side == 0 else (self.names[0], g.black))
+            if self.board_state.names[side] == before[1]:
+                self.set_names((g.white, self.board_state.names[1]) if side == 0 else (self.board_state.names[0], g.black))
         seat.name_engine_sides(names)
-        self.phase = Phase.SETTING_UP
-        self.play = Play()
+        self._keep(phase=Phase.SETTING_UP, play=Play())
         self._changed = True
         self.apply(self.referee.begin(Match(self.match_config(**({} if fen is None else {"fen": fen}))), now), now)
         if self.file.record is None:   # (not begun at once, on a board already set up)

@@ -12,14 +12,11 @@ from firmware.referee.feedback import LedStyle
 from firmware.referee.match import MatchConfig
 from firmware.referee.referee import Referee
 from firmware.session.game_file import GameFile
-from firmware.session.lights import Lights
-from firmware.session.play import Play
-from firmware.session.state import Phase
+from firmware.session.board_state import BoardState
 
 if TYPE_CHECKING:
     from firmware.session.effects import Effect
     from firmware.session.door import Door
-    from firmware.session.app_link import AppLink
     from firmware.session.coach import Coach
     from firmware.opponents.base import Opponent
     from firmware.session.seat import OpponentSeat
@@ -33,13 +30,14 @@ class SessionView(Protocol):
     (mypy refuses an assignment through it); what they decide goes to ``carry_out`` as effects."""
 
     @property
+    def board_state(self) -> BoardState:
+        """The board's state: the phase, the game's Play, the names, the app, the LEDs' layers held (one frozen value)."""
+
+    @property
     def config(self) -> Config: ...
 
     @property
     def referee(self) -> Referee: ...
-
-    @property
-    def play(self) -> Play: ...
 
     @property
     def file(self) -> GameFile: ...
@@ -52,15 +50,6 @@ class SessionView(Protocol):
 
     @property
     def coach(self) -> Coach: ...
-
-    @property
-    def names(self) -> tuple[str, str]: ...
-
-    @property
-    def given_names(self) -> tuple[str | None, str | None] | None: ...
-
-    @property
-    def phase(self) -> Phase: ...
 
     @property
     def clock(self) -> Callable[[], float]: ...
@@ -87,20 +76,8 @@ class SessionView(Protocol):
     def style(self) -> LedStyle: ...
 
     @property
-    def lights(self) -> Lights:
-        """The layers of LEDs held (the coach's, a review's, an app's...)."""
-
-    @property
     def leds_layers(self) -> tuple[Layer, ...]:
         """The layers of the frame shown last."""
-
-    @property
-    def app(self) -> AppLink | None:
-        """An app attached through an emulated board."""
-
-    @property
-    def failed_helpers(self) -> tuple[str, ...]:
-        """The helpers that failed ("voice", "coach"): the page says it."""
 
     @property
     def door(self) -> Door:

@@ -48,7 +48,7 @@ class Takeovers(dict[int, Any]):
             opponent = self.seat.opponent
             if self.seat.kind is OpponentKind.ENGINE and opponent is not None and side in opponent.sides:
                 raise SessionError("takeover_already", side=side_played(side))
-            player = session.names[side]
+            player = session.board_state.names[side]
             if opponent is None:
                 game = session.game
                 engine = build_engine(session.config, side, start_fen=game.start_fen, moves=game.moves)
@@ -83,7 +83,7 @@ class Takeovers(dict[int, Any]):
             rename(self.session, side, takeover.player or SIDE_WORDS[side])
             session.file.comment_once(len(session.game.moves),
                                       f"{takeover.player or SIDE_WORDS[side]} plays {SIDE_WORDS[side]} again from here")
-            if session.play.expected_move is not None and session.game.turn == side:
+            if session.board_state.play.expected_move is not None and session.game.turn == side:
                 session.other_side.forget_expected_move()   # the computer's move not carried out: the player chooses
             session.file.keep_takeovers(self.saved())
             log.info("%s plays %s again", takeover.player, SIDE_WORDS[side])

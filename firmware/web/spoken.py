@@ -24,7 +24,7 @@ class PageVoice:
 
     def __init__(self, board_voice: Callable[[], Any] | None = None) -> None:
         self.board_voice = board_voice
-        # prompts at once: the page holds a prompt back itself (app.js), it hears no deadlines
+        # prompts at once: the page holds a prompt back itself (static/voice.js), it hears no deadlines
         self.announcers = {lang: Announcer(lang, "all", hold=0.0) for lang in LANGS}
         self.count = 0
         self.latest: dict[str, Any] | None = None

@@ -159,6 +159,17 @@ CATALOGUE = Catalogue(
         "library_cut": "a big file: only its beginning is read",
         "library_more_games": "its first game only",
         "library_damaged": "damaged",
+        # the promotion's buttons: each piece's letter in the moves, and its name
+        "letter_q": "Q",
+        "letter_r": "R",
+        "letter_b": "B",
+        "letter_n": "N",
+        "piece_q": "queen",
+        "piece_r": "rook",
+        "piece_b": "bishop",
+        "piece_n": "knight",
+        "sim_held": "from {square} (click to put this one down next)",
+        "not_valid": "not a valid value",
     },
     leds={
         "legal": "a square the lifted piece may go to",

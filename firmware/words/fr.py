@@ -163,6 +163,17 @@ CATALOGUE = Catalogue(
         "library_cut": "un gros fichier : seul son début est lu",
         "library_more_games": "sa première partie seulement",
         "library_damaged": "abîmé",
+        # les boutons de la promotion : la lettre de chaque pièce dans les coups, et son nom
+        "letter_q": "D",
+        "letter_r": "T",
+        "letter_b": "F",
+        "letter_n": "C",
+        "piece_q": "dame",
+        "piece_r": "tour",
+        "piece_b": "fou",
+        "piece_n": "cavalier",
+        "sim_held": "venue de {square} (un clic : c'est elle qui sera posée ensuite)",
+        "not_valid": "valeur non valide",
     },
     leds={
         "legal": "une case où la pièce levée peut aller",

@@ -85,7 +85,7 @@ async def test_a_hint_lights_python_chess_best_move_says_it_and_marks_the_pgn(tm
     assert state.notice == f"Hint: {san_en}"
     assert state.notice_fr is not None and state.notice_fr.startswith("Conseil : ")
     table.play(expected.uci())                          # the move made: the game's LEDs again
-    assert STYLE.hint not in lit(table).values() or table.session.lights.get("coach") is None
+    assert STYLE.hint not in lit(table).values() or table.session.board_state.lights.get("coach") is None
     game = await pgn_game(table)
     assert list(game.mainline())[1].comment == f"Hint: {san_en}"     # after 1... e5: the hinted move follows
 
@@ -198,7 +198,7 @@ async def test_a_judged_move_refused_by_a_full_queue_is_left_out_not_called_a_fa
             table.play("e2e4")                              # a coached move, judged while the queue is full
             await table.session.coach.settled()
         state = table.session.state()
-        assert state.failed_helpers == () and table.session.failed_helpers == ()
+        assert state.failed_helpers == () and table.session.board_state.failed_helpers == ()
         assert state.notice is None                          # nothing said of that move: left out
         assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
         assert any("busy" in r.getMessage() for r in caplog.records)    # the journal says why, quietly
@@ -209,4 +209,4 @@ async def test_a_judged_move_refused_by_a_full_queue_is_left_out_not_called_a_fa
     table.play("e7e5")
     table.play("g1f3")                                       # the queue has room again: judged as before
     await table.session.coach.settled()
-    assert table.session.state().notice is not None and table.session.failed_helpers == ()
+    assert table.session.state().notice is not None and table.session.board_state.failed_helpers == ()

@@ -206,7 +206,7 @@ def test_a_finished_game_not_saved_on_a_full_disk_is_written_before_the_next_gam
 def test_a_record_that_cannot_be_written_does_not_crash_the_session(tmp_path):
     """Issue 12: a name with a lone surrogate raised UnicodeEncodeError (only OSError was caught)."""
     table = Table(tmp_path)
-    table.session.names = ("\ud83d", "Black")
+    table.session.set_names(("\ud83d", "Black"))
     table.setup()
     table.play_all("e2e4 e7e5")   # does not raise
     assert "UnicodeEncodeError" in table.session.snapshot(table.t)["save_problem"]

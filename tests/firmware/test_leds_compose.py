@@ -168,7 +168,7 @@ def test_a_layer_pushed_through_the_door_shows_until_its_end_and_wakes_the_loop(
     assert table.session.leds_frame == compose([code], table.t)            # alone on the board
     assert table.session.next_deadline(table.t, blink=False) == table.t + 15
     table.wait(15)
-    assert table.session.leds_frame == game and table.session.lights.get("pairing") is None
+    assert table.session.leds_frame == game and table.session.board_state.lights.get("pairing") is None
     table.session.door.send(Command("push_layer", (code,)))                 # ended already: nothing shown
     assert table.session.leds_frame == game
 

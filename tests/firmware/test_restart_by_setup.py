@@ -42,8 +42,8 @@ def test_setting_up_the_start_position_ends_the_game_unfinished_and_starts_the_n
     back_to_start(table, moves)
     assert session.game.moves and session.file.record.pgn_name == first   # not yet: a position on its way
     table.wait(2.0)
-    assert session.phase is Phase.PLAYING and session.game.moves == []
-    assert session.names == ("Ben", "Anna")                            # colours alternate
+    assert session.board_state.phase is Phase.PLAYING and session.game.moves == []
+    assert session.board_state.names == ("Ben", "Anna")                            # colours alternate
     assert session.file.record is not None and session.file.record.pgn_name != first
     pgn = (tmp_path / "state" / "games" / first).read_text()
     assert '[Result "*"]' in pgn and '[Termination "abandoned"]' in pgn and "1. e4 e5 2. Nf3 *" in pgn

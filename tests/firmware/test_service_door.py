@@ -116,10 +116,10 @@ async def test_a_change_from_another_task_is_refused_before_it_is_made(tmp_path)
         changed = [session.config.game.white == "Ada"]
         with pytest.raises(RuntimeError, match="door"):
             show_on_board(session, of_frame("review", Priority.REVIEW, "review_move", (1,) * 64), 0.0)
-        changed.append(session.lights.get("review") is not None)
+        changed.append(session.board_state.lights.get("review") is not None)
         with pytest.raises(RuntimeError, match="door"):
             session.carry_out([Keep(phase=Phase.OVER)], 0.0)
-        changed.append(session.phase is Phase.OVER)
+        changed.append(session.board_state.phase is Phase.OVER)
     finally:
         service.stop()
         await asyncio.wait_for(task, 5)
@@ -155,7 +155,7 @@ async def test_an_engine_move_posted_before_a_reset_is_not_carried_into_the_game
         await answer
         await service.processed()
         told_of_reset = opponent.resets > reset_before
-        expected = session.play.expected_move
+        expected = session.board_state.play.expected_move
     finally:
         service.stop()
         await asyncio.wait_for(task, 5)

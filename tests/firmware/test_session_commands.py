@@ -262,7 +262,7 @@ def test_pausing_as_a_flag_falls_leaves_the_game_over_not_paused(tmp_path):
     table.setup(fen)
     table.t += 10                                      # White's flag fell while nobody polled
     pause(table.session, table.t)
-    assert table.session.game.is_over and table.session.phase.over
+    assert table.session.game.is_over and table.session.board_state.phase.over
 
 
 def test_an_online_game_restored_after_a_restart_stays_online_before_the_server_speaks(tmp_path):

@@ -73,7 +73,7 @@ def test_a_result_by_gesture_is_taken_back_with_the_kings_home_in_time(tmp_path)
     table.place("e8", wait=0.5)
     snap = table.session.snapshot()
     assert not snap["over"] and snap["gesture"] is None
-    assert table.session.live and table.session.phase is Phase.PLAYING   # the game goes on (not left cleared)
+    assert table.session.live and table.session.board_state.phase is Phase.PLAYING   # the game goes on (not left cleared)
     table.play("b1c3")
     assert table.session.game.moves[-1].uci() == "b1c3" and not table.session.game.is_over
     assert table.session.live

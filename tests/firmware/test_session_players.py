@@ -120,7 +120,7 @@ async def test_a_replaced_opponent_is_no_longer_heard(tmp_path):
     assert snap["opponent"]["assistance_allowed"]   # no online game: the board's game is a local one
     first.listener.link(LinkState.CONNECTED, "too late")
     first.listener.opponent_move(Move.from_uci("e7e5"))
-    assert session.snapshot()["opponent"]["link"]["state"] == "failed" and session.play.expected_move is None
+    assert session.snapshot()["opponent"]["link"]["state"] == "failed" and session.board_state.play.expected_move is None
     await session.aclose()
 
 

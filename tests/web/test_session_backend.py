@@ -75,9 +75,9 @@ class Table:
     async def engine_move(self, timeout: float = 20.0) -> str:
         """Let the loop run until the session shows the engine's move (no fixed sleep: a deadline)."""
         async def wait() -> str:
-            while self.session.play.expected_move is None:
+            while self.session.board_state.play.expected_move is None:
                 await asyncio.sleep(0.01)
-            return self.session.play.expected_move.uci()
+            return self.session.board_state.play.expected_move.uci()
         return await asyncio.wait_for(wait(), timeout)
 
 

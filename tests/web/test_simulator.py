@@ -196,8 +196,8 @@ async def test_the_engines_move_blinks_on_the_simulated_board_until_it_is_carrie
         await until(lambda: sim.session.referee.started, what="the game to start")
         for name in ("e2", "e4"):
             sim.hand.click(parse_square(name), "white")
-        await until(lambda: sim.session.play.expected_move is not None, what="the engine's move")
-        move = sim.session.play.expected_move
+        await until(lambda: sim.session.board_state.play.expected_move is not None, what="the engine's move")
+        move = sim.session.board_state.play.expected_move
         seen = set()
 
         def blinked() -> bool:
@@ -210,7 +210,7 @@ async def test_the_engines_move_blinks_on_the_simulated_board_until_it_is_carrie
         sim.hand.click(move.from_square, "black")
         sim.hand.click(move.to_square, "black")
         await until(lambda: len(sim.session.game.moves) == 2, what="the engine's move carried out")
-        assert sim.session.game.moves[-1] == move and sim.session.play.expected_move is None
+        assert sim.session.game.moves[-1] == move and sim.session.board_state.play.expected_move is None
     finally:
         sim.stop()
         await task

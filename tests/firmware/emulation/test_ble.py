@@ -199,7 +199,7 @@ async def test_an_app_finds_the_board_over_ble_reads_its_service_and_plays_a_gam
             await send("W0203")
             await notes.until(lambda: notes.statuses(), "the status that answers the report mode")
             assert notes.statuses()[-1] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
-            assert table.session.app is not None and table.session.app.protocol == "ChessLink"
+            assert table.session.board_state.app is not None and table.session.board_state.app.protocol == "ChessLink"
 
             for uci, placement in FOOLS_MATE:
                 table.play(uci)
@@ -214,7 +214,7 @@ async def test_an_app_finds_the_board_over_ble_reads_its_service_and_plays_a_gam
 
             await client.stop_notify(CHESSLINK_BLE.notify)   # the app leaves
             async with asyncio.timeout(WAIT_S):
-                while table.session.app is not None:
+                while table.session.board_state.app is not None:
                     await asyncio.sleep(0.01)
             assert table.leds.last == table.session.leds_frame   # the board's own LEDs again
 
@@ -280,10 +280,10 @@ async def test_an_app_plays_on_the_board_as_a_chessnut_air_over_ble(bluez, tmp_p
             async with asyncio.timeout(WAIT_S):
                 while set(table.leds.lit()) != {parse_square("d8"), parse_square("h4")}:
                     await asyncio.sleep(0.01)
-            assert table.session.app is not None and table.session.app.protocol == "Chessnut"
+            assert table.session.board_state.app is not None and table.session.board_state.app.protocol == "Chessnut"
             await client.stop_notify("1b7e8262-2877-41c3-b46e-cf057c562023")
             async with asyncio.timeout(WAIT_S):
-                while table.session.app is not None:
+                while table.session.board_state.app is not None:
                     await asyncio.sleep(0.01)
 
 
@@ -327,7 +327,7 @@ async def test_an_app_plays_on_the_board_as_a_dgt_pegasus_over_ble(bluez, tmp_pa
             await client.write_gatt_char(nus_write, bytes.fromhex("42 44"), response=False)
             await until(changed, lambda: dumps, "the first dump")
             assert dumps[-1] == chess.Board().occupied
-            assert table.session.app is not None and table.session.app.protocol == "DGT Pegasus"
+            assert table.session.board_state.app is not None and table.session.board_state.app.protocol == "DGT Pegasus"
             game = chess.Board()
             for uci, _placement in FOOLS_MATE:
                 table.play(uci)
@@ -343,7 +343,7 @@ async def test_an_app_plays_on_the_board_as_a_dgt_pegasus_over_ble(bluez, tmp_pa
                     await asyncio.sleep(0.01)
             await client.stop_notify(nus_notify)
             async with asyncio.timeout(WAIT_S):
-                while table.session.app is not None:
+                while table.session.board_state.app is not None:
                     await asyncio.sleep(0.01)
 
 
@@ -373,7 +373,7 @@ async def test_an_app_whose_link_is_lost_gives_the_leds_and_the_page_back(bluez,
                 await client.write_gatt_char(CHESSLINK_BLE.write, data[i:i + 20], response=True)
             await notes.until(lambda: with_check("l") in notes.frames, "the LEDs' answer")
             assert set(table.leds.lit()) == {parse_square("e2"), parse_square("e4")}
-            assert table.session.app is not None
+            assert table.session.board_state.app is not None
 
             bus = await MessageBus(bus_type=BusType.SYSTEM).connect()
             try:
@@ -382,7 +382,7 @@ async def test_an_app_whose_link_is_lost_gives_the_leds_and_the_page_back(bluez,
             finally:
                 bus.disconnect()
             async with asyncio.timeout(LINK_LOST_S):
-                while table.session.app is not None:
+                while table.session.board_state.app is not None:
                     await asyncio.sleep(0.01)
             assert table.leds.last == table.session.leds_frame          # the board's own LEDs again
         finally:

@@ -39,10 +39,10 @@ class Told:
     def __init__(self, table: Table) -> None:
         self.notices: list[tuple[str, str]] = []
         self.errors: list[dict] = []
-        told: list[object] = [table.session.play.notice]
+        told: list[object] = [table.session.board_state.play.notice]
 
         def heard(state) -> None:   # (each notice as the session keeps it: a new one is told)
-            notice = table.session.play.notice
+            notice = table.session.board_state.play.notice
             if notice != told[-1]:
                 told.append(notice)
                 if notice is not None:
@@ -80,8 +80,8 @@ async def test_stockfish_killed_while_the_player_thinks_is_restarted_and_answers
                     and table.session.seat.link_state is LinkState.CONNECTED, "the engine started again")
         assert_told_once(table, told)
         table.play("e2e4")
-        await until(lambda: table.session.play.expected_move is not None, "the engine's answer to 1. e4")
-        reply = table.session.play.expected_move
+        await until(lambda: table.session.board_state.play.expected_move is not None, "the engine's answer to 1. e4")
+        reply = table.session.board_state.play.expected_move
         assert reply is not None and table.session.game.position.is_legal(reply)
         table.play(reply.uci())
         assert table.session.game.moves[-1] == reply
@@ -100,9 +100,9 @@ async def test_stockfish_killed_while_it_thinks_is_restarted_and_answers_and_the
         old_pid = opponent._engine.pid
         opponent.set_level(Level(depth=3))           # (the search after the restart: short)
         os.kill(old_pid, signal.SIGKILL)
-        await until(lambda: table.session.play.expected_move is not None, "the engine's answer after its restart")
+        await until(lambda: table.session.board_state.play.expected_move is not None, "the engine's answer after its restart")
         assert opponent._engine is not None and opponent._engine.pid != old_pid
-        reply = table.session.play.expected_move
+        reply = table.session.board_state.play.expected_move
         assert reply is not None and table.session.game.position.is_legal(reply)
         assert_told_once(table, told)
         table.play(reply.uci())

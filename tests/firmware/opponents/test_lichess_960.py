@@ -35,13 +35,13 @@ async def test_a_lichess_960_game_is_played_on_the_board(tables, tmp_path, fake,
     assert session.snapshot()["status"] == "White to move"
     table.lift("e1")          # O-O: the king over its rook, which stays on f1
     table.place("g1")
-    await until(lambda: session.play.expected_move is not None)
+    await until(lambda: session.board_state.play.expected_move is not None)
     carry_out(table, "d8d7")
     table.play("d2d3")
     await until(lambda: len(fake.games[game_id].moves) >= 8)
     assert fake.games[game_id].moves[4:] == ["e1f1", "d8d7", "d2d3", "e8c8"]   # sent and answered king-takes-rook
-    await until(lambda: session.play.expected_move is not None)
-    assert session.play.expected_move == Move.from_uci("e8c8")
+    await until(lambda: session.board_state.play.expected_move is not None)
+    assert session.board_state.play.expected_move == Move.from_uci("e8c8")
     table.lift("e8")          # O-O-O: the king onto the rook's square, the rook to d8
     table.lift("c8")
     table.place("c8")

@@ -28,9 +28,9 @@ LEVEL = Level(depth=3)
 async def engine_reply(table: Table, timeout: float = 10.0) -> Move:
     """Let the engine think (the loop runs) until the session shows its move."""
     async def wait() -> Move:
-        while table.session.play.expected_move is None:
+        while table.session.board_state.play.expected_move is None:
             await asyncio.sleep(0.005)
-        return table.session.play.expected_move
+        return table.session.board_state.play.expected_move
     return await asyncio.wait_for(wait(), timeout)
 
 
@@ -260,7 +260,7 @@ async def test_the_computer_takes_over_mid_game_and_the_pgn_says_so(tmp_path, cl
     session.new_game()
     await session.wait_idle()
     assert session.opponent is None and session.snapshot()["opponent"]["takeover"] is None
-    assert set(session.names) == {"Alice", "Bob"}
+    assert set(session.board_state.names) == {"Alice", "Bob"}
 
 
 async def test_a_new_game_chooses_the_engine_its_side_and_level_and_back_to_none(tmp_path, closing):

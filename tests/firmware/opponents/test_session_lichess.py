@@ -45,10 +45,10 @@ async def play_on_the_board(tmp_path, fake, client, seed: int, greedy: bool = Tr
             if game.turn == WHITE:
                 move = random_move(table, rng, greedy=greedy)
             else:
-                await until(lambda: table.session.play.expected_move is not None or table.session.game.is_over)
+                await until(lambda: table.session.board_state.play.expected_move is not None or table.session.game.is_over)
                 if table.session.game.is_over:
                     break
-                move = table.session.play.expected_move
+                move = table.session.board_state.play.expected_move
             table.play(move.uci())
             game = table.session.game
             assert game.moves[-1] == move
@@ -142,8 +142,8 @@ async def test_the_clocks_shown_are_the_servers_counted_down_here_and_no_flag_fa
     assert (clocks["white"], clocks["black"], clocks["running"]) == (300_000, 300_000, None)
     assert session.snapshot()["time_control"] == "300+3" and not session.referee.time_control.timed
     table.play("e2e4")
-    await until(lambda: session.play.expected_move is not None)
-    table.play(session.play.expected_move.uci())
+    await until(lambda: session.board_state.play.expected_move is not None)
+    table.play(session.board_state.play.expected_move.uci())
     await until(lambda: session.seat.server_clock.running == WHITE)
     server, heard = opponent.game.state, session.seat.server_clock.at   # when the session heard it
     clocks = session.snapshot()["clocks"]
@@ -165,8 +165,8 @@ async def test_a_takeback_offered_by_the_opponent_is_accepted_and_the_board_guid
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
     session = table.session
     table.play("e2e4")
-    await until(lambda: session.play.expected_move is not None)
-    reply = session.play.expected_move.uci()
+    await until(lambda: session.board_state.play.expected_move is not None)
+    reply = session.board_state.play.expected_move.uci()
     table.play(reply)
     with pytest.raises(SessionError, match="no takeback offer"):
         accept_takeback(session)
@@ -184,7 +184,7 @@ async def test_a_takeback_offered_by_the_opponent_is_accepted_and_the_board_guid
     table.place(reply[:2])
     assert session.snapshot()["status"] == "Black to move" and not session.snapshot()["wrong"]
     fake.opponent_move(game_id, "g8f6")
-    await until(lambda: session.play.expected_move is not None)
+    await until(lambda: session.board_state.play.expected_move is not None)
     table.play("g8f6")
     assert [m.uci() for m in session.game.moves] == ["e2e4", "g8f6"]
 
@@ -215,8 +215,8 @@ async def test_a_takeback_asked_on_the_board_is_proposed_to_the_other_side(table
     session = table.session
     assert not session.referee.takebacks   # no takeback on the board alone, online
     table.play("e2e4")
-    await until(lambda: session.play.expected_move is not None)
-    table.play(session.play.expected_move.uci())
+    await until(lambda: session.board_state.play.expected_move is not None)
+    table.play(session.board_state.play.expected_move.uci())
     fake.reply_delay = 3600
     takeback(session)
     await until(lambda: not session.game.moves)     # the fake agrees: both moves go back
@@ -288,7 +288,7 @@ async def test_each_online_game_has_its_own_pgn_and_a_restart_continues_it(table
     assert "e2e4 e7e5" not in " ".join(session.file.record.moves)
     carry_out(table, "e4e2", "e5e7")   # the board back to the online game's start
     table.play("d2d4")
-    await until(lambda: session.play.expected_move is not None)
+    await until(lambda: session.board_state.play.expected_move is not None)
     table.play("c7c5")
     text = session.file.recorder.pgn_path(session.file.record).read_text()
     assert f'[Site "{fake.base_url}/{game_id}"]' in text and "1. d4 c5" in text

@@ -15,8 +15,8 @@ async def test_an_online_game_cut_by_a_restart_takes_the_end_it_had_meanwhile(ta
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
     session = table.session
     table.play("e2e4")
-    await until(lambda: session.play.expected_move is not None)
-    table.play(session.play.expected_move.uci())
+    await until(lambda: session.board_state.play.expected_move is not None)
+    table.play(session.board_state.play.expected_move.uci())
     await session.aclose()            # the power goes
     fake.opponent_resigns(game_id)    # ... and the game ends over there meanwhile
     restarted = table.new_session()
@@ -53,11 +53,11 @@ async def test_a_takeback_before_the_remote_move_is_carried_out_clears_it(tables
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
     session = table.session
     table.play("e2e4")
-    await until(lambda: session.play.expected_move is not None)
+    await until(lambda: session.board_state.play.expected_move is not None)
     fake.reply_delay = 3600                   # the opponent waits once its move is taken back
     takeback(session)                        # proposed to Lichess, which the fake accepts
     await until(lambda: fake.games[game_id].moves == [])
-    await until(lambda: session.play.expected_move is None and not session.game.moves)
+    await until(lambda: session.board_state.play.expected_move is None and not session.game.moves)
     snap = session.snapshot()
     assert snap["expected_move"] is None
     assert set(snap["wrong"]) == {"e2", "e4"}   # only the board's own move to put back
@@ -66,8 +66,8 @@ async def test_a_takeback_before_the_remote_move_is_carried_out_clears_it(tables
     table.play("d2d4")
     await until(lambda: fake.games[game_id].moves == ["d2d4"])
     fake.opponent_move(game_id, "d7d5")
-    await until(lambda: session.play.expected_move is not None)
-    assert session.play.expected_move.uci() == "d7d5"
+    await until(lambda: session.board_state.play.expected_move is not None)
+    assert session.board_state.play.expected_move.uci() == "d7d5"
     table.play("d7d5")
     assert [m.uci() for m in session.game.moves] == ["d2d4", "d7d5"]
 
@@ -81,17 +81,17 @@ async def test_the_opponents_takeback_of_a_move_not_yet_carried_out_clears_it(ta
     table.play("e2e4")
     await until(lambda: fake.games[game_id].moves == ["e2e4"])
     fake.opponent_move(game_id, "e7e5")
-    await until(lambda: session.play.expected_move is not None)
+    await until(lambda: session.board_state.play.expected_move is not None)
     fake.opponent_proposes_takeback(game_id)
     await until(lambda: session.seat.takeback_offer == BLACK)
     accept_takeback(session)
     await until(lambda: fake.games[game_id].moves == ["e2e4"])
-    await until(lambda: session.play.expected_move is None)
+    await until(lambda: session.board_state.play.expected_move is None)
     snap = session.snapshot()
     assert snap["expected_move"] is None and snap["wrong"] == [] and snap["status"] == "Black to move"
     fake.opponent_move(game_id, "c7c5")
-    await until(lambda: session.play.expected_move is not None)
-    assert session.play.expected_move.uci() == "c7c5"
+    await until(lambda: session.board_state.play.expected_move is not None)
+    assert session.board_state.play.expected_move.uci() == "c7c5"
     table.play("c7c5")
     assert [m.uci() for m in session.game.moves] == ["e2e4", "c7c5"]
 
@@ -101,8 +101,8 @@ async def test_a_new_online_game_asks_to_set_up_the_new_game(tables, tmp_path, f
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
     session = table.session
     table.play("e2e4")
-    await until(lambda: session.play.expected_move is not None)
-    table.play(session.play.expected_move.uci())
+    await until(lambda: session.board_state.play.expected_move is not None)
+    table.play(session.board_state.play.expected_move.uci())
     fake.opponent_resigns(game_id)
     await until(lambda: session.game.is_over)
     fake.start_game("Bobby", color=WHITE)
@@ -123,7 +123,7 @@ async def test_the_clocks_wait_until_both_sides_have_moved_as_on_lichess(tables,
     clocks = session.snapshot()["clocks"]
     assert (clocks["white"], clocks["black"], clocks["running"]) == (300_000, 300_000, None)
     fake.opponent_move(game_id, "e7e5")
-    await until(lambda: session.play.expected_move is not None)
+    await until(lambda: session.board_state.play.expected_move is not None)
     table.play("e7e5")
     await until(lambda: session.snapshot()["clocks"]["running"] == "white")
 
@@ -161,8 +161,8 @@ async def test_a_correspondence_game_shows_no_clock(tables, tmp_path, fake, clie
     game_id = fake.start_game("Bobby", color=WHITE, days=3).id
     await until(lambda: session.seat.online_sync is not None)
     table.play("e2e4")
-    await until(lambda: session.play.expected_move is not None)
-    table.play(session.play.expected_move.uci())
+    await until(lambda: session.board_state.play.expected_move is not None)
+    table.play(session.board_state.play.expected_move.uci())
     await until(lambda: opponent.game.state is not None and opponent.game.state.plies() == 2)
     snap = session.snapshot()
     assert snap["time_control"] == "1/259200"
@@ -173,8 +173,8 @@ async def test_a_flag_over_there_ends_the_game_on_the_board(tables, tmp_path, fa
     table, opponent, game_id = await online(tables, tmp_path, fake, client, color=WHITE)
     session = table.session
     table.play("e2e4")
-    await until(lambda: session.play.expected_move is not None)
-    table.play(session.play.expected_move.uci())
+    await until(lambda: session.board_state.play.expected_move is not None)
+    table.play(session.board_state.play.expected_move.uci())
     fake.end_game(game_id, "outoftime", WHITE)
     await until(lambda: session.game.is_over)
     assert session.snapshot()["status"] == "White wins on time"

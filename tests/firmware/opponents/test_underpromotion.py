@@ -47,16 +47,16 @@ async def test_stockfish_under_promotion_is_recorded_as_a_knight(tmp_path):
     await table.session.start_opponent(opponent)
     table.setup(FORK)
     try:
-        await until(lambda: table.session.play.expected_move is not None)
-        move = table.session.play.expected_move
+        await until(lambda: table.session.board_state.play.expected_move is not None)
+        move = table.session.board_state.play.expected_move
         assert move == Move.from_uci("f2f1n")
         carry_out(table, "f2f1n")
         assert table.session.game.moves == [Move.from_uci("f2f1n")]
         assert table.session.snapshot()["moves"]["san"] == ["f1=N+"]
         # the engine's copy of the game took it: it plays on from the knight (White answers, the engine replies)
         table.play("g3f3")
-        await until(lambda: table.session.play.expected_move is not None)
-        assert table.session.game.position.is_legal(table.session.play.expected_move)
+        await until(lambda: table.session.board_state.play.expected_move is not None)
+        assert table.session.game.position.is_legal(table.session.board_state.play.expected_move)
     finally:
         await table.session.aclose()
 
@@ -71,8 +71,8 @@ async def test_lichess_under_promotion_is_recorded_as_a_knight(tmp_path, fake, c
         await until(lambda: table.session.seat.online_sync is not None)
         table.setup(before)
         table.play("h4g3")
-        await until(lambda: table.session.play.expected_move is not None)
-        assert table.session.play.expected_move == Move.from_uci("f2f1n")
+        await until(lambda: table.session.board_state.play.expected_move is not None)
+        assert table.session.board_state.play.expected_move == Move.from_uci("f2f1n")
         carry_out(table, "f2f1n")
         assert [m.uci() for m in table.session.game.moves] == ["h4g3", "f2f1n"]
         assert table.session.snapshot()["moves"]["san"] == ["Kg3", "f1=N+"]

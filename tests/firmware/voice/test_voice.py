@@ -270,4 +270,4 @@ async def test_the_services_voice_that_fails_is_said_once_in_the_page_state(tmp_
         await cancel_and_wait(task)
     assert [h["helper"] for h in heard[-1]] == ["voice"]
     assert heard[-1][0]["text_fr"].startswith("La voix de l'échiquier est en panne")
-    assert table.session.failed_helpers == ("voice",)
+    assert table.session.board_state.failed_helpers == ("voice",)
