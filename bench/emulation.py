@@ -175,8 +175,8 @@ def run(protocol: str, flood: bool) -> dict:
 
     last: list = [None]
 
-    def timed_show_board(self, now, fen=None):
-        settled = self.session.referee.board
+    def timed_show_board(self, now, fen=None, board=None):
+        settled = board if board is not None else self.session.referee.board
         fresh = settled is not None and settled is not last[0]
         last[0] = settled
         # What the report answers: a reading that has just settled (its settle instant), or a
@@ -187,22 +187,22 @@ def run(protocol: str, flood: bool) -> dict:
         write = port.write
         port.write = lambda data: (reports.append(cause), written.append(time.monotonic()), write(data))
         try:
-            original(self, now, fen)
+            original(self, now, fen, board)
         finally:
             port.write = write
-        shown_at = getattr(self.session.leds, "own_at", None)   # the session's frame, lent or not
+        shown_at = getattr(self.session, "own_at", None)   # the session's frame composed (an app's layer above it or not)
         if fresh and shown_at is not None and shown_at >= settled.time + settle:
             frames.append((shown_at - (settled.time + settle)) * 1000)
 
     bridge.Emulation._show_board = timed_show_board
-    from firmware.emulation.leds import LentLeds
-    lent_show = LentLeds.show
+    from firmware.session.session import Session
+    show_leds = Session._show_leds
 
-    def stamped_show(self, colours) -> None:
-        self.own_at = time.monotonic()
-        lent_show(self, colours)
+    def stamped_show_leds(self, game, now) -> None:
+        self.own_at = time.monotonic()   # (an app's layer alone above the game's: the sink may show nothing new)
+        show_leds(self, game, now)
 
-    LentLeds.show = stamped_show
+    Session._show_leds = stamped_show_leds
     service = Service(config, source=source, leds=sink, companions=(serve_emulation,))
     result: dict = {}
 

@@ -2,8 +2,9 @@
 
 A companion is a coroutine function given the service's context once the service runs, and
 cancelled when it stops. It reads the context and never writes it: what it asks of the session
-goes through the session's door (:mod:`firmware.session.door`), what it lends the board (a voice,
-the LEDs lent to an app) through ``offer``.
+goes through the session's door (:mod:`firmware.session.door`), what it lends the board (a voice)
+through ``offer``. It never shows a frame on the LEDs: what it lights (the pairing code, an app's
+lights) is a layer handed to the session through the door, which the session composes and shows.
 """
 from __future__ import annotations
 
@@ -36,12 +37,11 @@ class ServiceContext(Protocol):
 
     @property
     def leds(self) -> Any:
-        """The board's LED sink (shown directly only for a moment: the pairing code, a page that cannot listen)."""
+        """The board's LED sink (None: no LEDs); the session alone shows frames on it."""
 
-    def offer(self, *, voice: Any = KEEP, page_voice: Any = KEEP, leds: Any = KEEP) -> None:
+    def offer(self, *, voice: Any = KEEP, page_voice: Any = KEEP) -> None:
         """What the companion lends the board, None when it takes it back: the board's voice (the
-        buttons ask it), the page's voice (the buttons ask it while the page is served), the LEDs
-        lent to an app (the session's frames go through them from now on)."""
+        buttons ask it), the page's voice (the buttons ask it while the page is served)."""
 
     def stop(self) -> None:
         """Stop the service (a companion the board cannot do without has failed)."""

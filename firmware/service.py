@@ -259,15 +259,12 @@ class Service:
 
     # -- what the companions lend (firmware.companion.ServiceContext) ------------------------------
 
-    def offer(self, *, voice: Any = KEEP, page_voice: Any = KEEP, leds: Any = KEEP) -> None:
+    def offer(self, *, voice: Any = KEEP, page_voice: Any = KEEP) -> None:
         """What a companion lends the board (None: taken back); see firmware.companion."""
         if voice is not KEEP:
             self.voice = voice
         if page_voice is not KEEP:
             self.page_voice = page_voice
-        if leds is not KEEP:
-            self.leds = leds
-            self.session.door.post(Command("use_leds", (leds,)))
 
     def poke(self) -> None:
         """Wake the loop to poll the session now (tests that move an injected clock); it comes

@@ -2,7 +2,7 @@
 
 The layers, lowest first (docs/architecture.md): chess_core, board_driver and netserver (none
 imports another nor anything of ours; durable, the one atomic write), firmware's configuration and words, the
-referee (pure: no asyncio, no I/O), the opponents, the session, the service and the web
+referee and the LEDs' compositor (pure: no asyncio, no I/O), the opponents, the session, the service and the web
 companion, the commands. Imports inside functions count: a cycle hidden in a function is a
 cycle. The sizes the house keeps (the session a conductor, the match and the page's server
 focused) and the session's distance from its referee's parts are rules too.
@@ -35,6 +35,7 @@ LAYERS = {
     "firmware.tasks": 1,
     "firmware.openings": 1,
     "firmware.referee": 2,
+    "firmware.leds": 2,
     "firmware.opponents": 3,
     "firmware.analysis": 3,
     "firmware.session": 4,
@@ -149,7 +150,7 @@ def test_board_driver_never_imports_chess_or_the_service():
 
 
 def test_the_referee_is_pure():
-    for name in (n for n in MODULES if n.startswith("firmware.referee")):
+    for name in (n for n in MODULES if n.startswith(("firmware.referee", "firmware.leds"))):
         for imported in imports_of(name):
             top = imported.split(".")[0]
             assert top not in NOT_IN_PURE, f"{name} imports {imported}"
@@ -402,7 +403,8 @@ def test_only_the_seat_writes_its_fields():
 SESSION_ENTRIES = {"feed", "poll", "finish", "restore", "refresh", "apply", "publish", "next_game", "set_names",
                    "change_config", "new_game", "set_round", "resign", "offer_draw", "accept_draw", "decline_draw",
                    "claim_draw", "choose_promotion", "correct", "pause", "resume", "takeback", "update_settings",
-                   "button", "take_over", "give_back", "login", "logout", "attach_app", "show_on_board"}
+                   "button", "take_over", "give_back", "login", "logout", "attach_app", "show_on_board",
+                   "push_layer", "remove_layer"}
 # The loops that own a session: the service's, and ``echiquier replay``'s (a session of its own, no service).
 SESSION_OWNERS = ("firmware.service", "firmware.commands.replay")
 
@@ -488,7 +490,7 @@ def test_the_boards_state_is_one_value_replaced_in_one_place():
 
     assert BoardState.__dataclass_params__.frozen
     held = {f.name for f in dataclasses.fields(BoardState)}
-    assert {"phase", "play", "names", "given_names", "app", "failed_helpers"} <= held
+    assert {"phase", "play", "names", "given_names", "app", "failed_helpers", "lights"} <= held
     assert not held & _session_fields(), "fields of the board's state kept beside it on the session"
     assigning = set()
     for node in ast.walk(ast.parse(MODULES["firmware.session.session"].read_text())):
@@ -535,3 +537,49 @@ def test_no_part_of_the_board_names_a_language_but_the_words():
     assert not found, "languages named outside firmware/words (read firmware.words.LANGS, FALLBACK): " + ", ".join(
         f"{name} lines {lines}" for name, lines in sorted(found.items()))
     assert {"en", "fr", "de"} <= set(LANGS)   # (the check sees the codes it must)
+
+
+# The LEDs have one owner: the session shows the frame it composes from the layers (the game's, the
+# coach's, a review's, an app's, the alarms, the pairing code: firmware.leds.compose), in one place.
+LEDS_SHOWN_BY = "firmware.session.session"
+# Not owners: the hardware tools that drive the LEDs with no session at all (echiquier hwtest,
+# echiquier calibrate); and Pairing.show(until), the limiter's window, no LED sink.
+LEDS_WITHOUT_SESSION = ("firmware.commands.hwtest", "firmware.commands.calibrate")
+NOT_A_SINK = ("pairing",)
+
+
+def _show_calls(name: str) -> list[tuple[int, str, list[str]]]:
+    """Each ``x.show(...)`` call of ``name``: its line, its receiver, the functions it is in (innermost first)."""
+    tree = ast.parse(MODULES[name].read_text())
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "show":
+            within, up = [], node
+            while up in parents:
+                up = parents[up]
+                if isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    within.append(up.name)
+            found.append((node.lineno, ast.unparse(node.func.value), within))
+    return found
+
+
+def test_one_place_shows_frames_on_the_leds():
+    """Outside the LED sinks themselves (board_driver) and the hardware tools, one call shows a
+    frame: the session's, in its one method for it. The page, the emulated board's apps and the
+    coach hand it layers (through the session's door), never a frame to a sink."""
+    found = [f"{name}:{line} {receiver}.show in {'.'.join(reversed(within))}"
+             for name in MODULES if name.startswith("firmware") and name not in LEDS_WITHOUT_SESSION
+             for line, receiver, within in _show_calls(name) if receiver.split(".")[-1] not in NOT_A_SINK]
+    assert len(found) == 1 and found[0].startswith(f"{LEDS_SHOWN_BY}:") and found[0].endswith("_show_leds"), found
+
+
+def test_the_led_sinks_show_only_inside_their_own_show():
+    """In board_driver a frame goes to a sink only from inside a sink's own methods (a guarded
+    sink passing its frame on, ``clear()``, ``close()`` turning them off, the NeoPixel library's
+    ``show()``): nothing there decides what the LEDs show."""
+    found = [f"{name}:{line} {receiver}.show in {within}"
+             for name in MODULES if name.startswith("board_driver")
+             for line, receiver, within in _show_calls(name)
+             if not within or within[0] not in ("show", "clear", "close")]
+    assert not found, found

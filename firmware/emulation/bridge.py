@@ -3,22 +3,24 @@
 Contract
 ========
 
-* ``Emulation(session, port, protocol, leds=, colour=, clock=, on_app=)``; ``start()`` on the
+* ``Emulation(session, port, protocol, colour=, clock=, on_app=)``; ``start()`` on the
   loop, ``stop()``. ``port`` is a transport (:class:`~firmware.emulation.pty.PtyPort`):
   ``start(on_data, on_hangup)``, ``write(data)``.
 * Every state the session publishes (after each settled reading, move or command), and before
-  that every LED frame it shows, give the codec the pieces shown
+  that every change it tells those who watch its board (``Session.watch_board``: right after it
+  has shown the LEDs, before it saves the game), give the codec the pieces shown
   (:func:`~firmware.emulation.board.pieces_shown`: the game's position where the settled
-  reading sees a piece); what the codec sends goes out at once, in that call. The frame comes
+  reading sees a piece); what the codec sends goes out at once, in that call. The board comes
   first in the session's step, before the game is saved (an fsync: 27 ms median here), the
   state after it: a move reaches the app as soon as the LEDs show it.
 * The app's first well-formed command attaches it: ``on_app(AppLink)`` (the page says so, the
-  game's PGN names it) and the LEDs are the app's (:class:`~firmware.emulation.leds.LentLeds`)
-  until the app leaves the port: then ``on_app(None)``, the LEDs go back to the session and the
-  codec starts afresh for the next app. Each change of the app's lights is one ``on_app`` with
-  their frame and, when some blink, their patterns (the page plays the blink itself: a blinking
-  frame is not pushed to the page at every phase). The board infers and records the moves all
-  along.
+  game's PGN names it) and the LEDs are the app's: its layer (:func:`~firmware.emulation.leds.app_layer`,
+  alone on the board) goes to the session through its door (``push_layer``), anew at each change
+  of its lights, until the app leaves the port: then ``on_app(None)``, the layer is removed (the
+  board's own lights again) and the codec starts afresh for the next app. Each change of the
+  app's lights is one ``on_app`` with their frame and, when some blink, their patterns (the page
+  plays the blink itself: a blinking frame is not pushed to the page at every phase). The board
+  infers and records the moves all along.
 * What an app's input may cost is bounded (:class:`InputBudget`): its bytes are carried out
   in slices of ``SLICE`` bytes, each timed; once the app has used its share of the loop's time
   (``RATE`` of it, ``BURST`` at once), the port stops reading (the app's writes wait, as on a
@@ -26,10 +28,10 @@ Contract
   ``MAX_HELD``, the rest dropped (a transport that cannot stop reading: Bluetooth). A local app
   flooding valid requests took the service's whole loop (moves reached it in 1.1-1.4 s instead
   of 50 ms).
-* The codec's timed reports and the app's blinking run on the loop's timers, at the deadlines
-  the codec and the lights name. The LEDs change at most every ``MIN_SLOT_S``: a faster
-  pattern (ChessLink's slot time is 4.096 ms at the least) plays at that pace, page and board
-  alike.
+* The codec's timed reports run on the loop's timers, at the deadlines the codec names; the
+  app's blinking is the session's to play (its layer's slots wake its loop). The LEDs change at
+  most every ``MIN_SLOT_S``: a faster pattern (ChessLink's slot time is 4.096 ms at the least)
+  plays at that pace, page and board alike.
 """
 from __future__ import annotations
 
@@ -45,8 +47,10 @@ from firmware.emulation.chesslink import ChessLink
 from firmware.emulation.chessnut import Chessnut
 from firmware.emulation.pegasus import Pegasus
 from firmware.emulation.dgt import Dgt
-from firmware.emulation.leds import LentLeds, frame_of
+from firmware.emulation.leds import APP_LAYER, app_layer, frame_of
+from firmware.leds.compose import Layer
 from firmware.session.app_link import AppLink
+from firmware.session.door import Command
 
 log = logging.getLogger(__name__)
 
@@ -140,9 +144,8 @@ PROTOCOLS: dict[str, tuple[str, Callable[[float], Codec]]] = {
 class Emulation:
     """One emulated board on one port; see the module docstring."""
 
-    def __init__(self, session: Any, port: Port, protocol: str, *, leds: LentLeds | None = None,
-                 colour: int = 0x00FFFF, app: str = "", clock: Callable[[], float] | None = None,
-                 on_app: Callable[[AppLink | None], None] | None = None,
+    def __init__(self, session: Any, port: Port, protocol: str, *, colour: int = 0x00FFFF, app: str = "",
+                 clock: Callable[[], float] | None = None, on_app: Callable[[AppLink | None], None] | None = None,
                  meter: Callable[[], float] = time.perf_counter, budget: InputBudget | None = None) -> None:
         if protocol not in PROTOCOLS:
             raise ValueError(f"no emulation of {protocol!r} (known: {', '.join(PROTOCOLS)})")
@@ -150,7 +153,6 @@ class Emulation:
         self.port = port
         self.protocol = protocol
         self.protocol_name, self._make_codec = PROTOCOLS[protocol]
-        self.leds = leds
         self.colour = colour
         self.app = app
         self.clock = clock or session.clock
@@ -160,6 +162,8 @@ class Emulation:
         self.lights = Lights()
         self.attached: AppLink | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._unwatch: Callable[[], None] | None = None
+        self._lit: Layer | None = None       # the app's layer handed to the session, while it is on the board
         self._timer: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.meter = meter                   # the loop's time an app's input takes, measured
@@ -174,20 +178,20 @@ class Emulation:
         self._loop = asyncio.get_running_loop()
         self.port.start(self._received, self._hangup)
         self._unsubscribe = self.session.subscribe(self._published)
-        if self.leds is not None:
-            self.leds.on_show = self._frame_shown
+        self._unwatch = self.session.watch_board(self._board_seen)
         self._show_board(self.clock())
 
     def stop(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._unwatch is not None:
+            self._unwatch()
+            self._unwatch = None
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         self._forget_held()
-        if self.leds is not None:
-            self.leds.on_show = None
         self._detach()
 
     # -- the board to the app ------------------------------------------------------------------
@@ -195,13 +199,13 @@ class Emulation:
     def _published(self, state: Any) -> None:
         self._show_board(state.time, state.fen)
 
-    def _frame_shown(self) -> None:
-        """The session has shown a frame, mid-step: the game and the settled board are read; only
+    def _board_seen(self, board: Any, fen: str) -> None:
+        """The session has shown the LEDs of a change, mid-step (before it saves the game): only
         bytes go out from here (the codecs' ``board`` sends, it never lights nor attaches)."""
-        self._show_board(self.clock())
+        self._show_board(self.clock(), fen, board)
 
-    def _show_board(self, now: float, fen: str | None = None) -> None:
-        settled = self.session.referee.board
+    def _show_board(self, now: float, fen: str | None = None, board: Any = None) -> None:
+        settled = board if board is not None else self.session.referee.board
         if settled is None:
             pieces = EMPTY_BOARD
         else:
@@ -280,8 +284,9 @@ class Emulation:
 
     def _detach(self) -> None:
         self.lights = Lights()
-        if self.leds is not None:
-            self.leds.give_back()
+        if self._lit is not None:
+            self._lit = None
+            self.session.door.post(Command("remove_layer", (APP_LAYER,)))
         if self.attached is not None:
             self.attached = None
             if self.on_app is not None:
@@ -293,7 +298,7 @@ class Emulation:
                 self.port.write(event.data)
             elif isinstance(event, Light):
                 self.lights = paced(event.lights)
-                self._show_lights(now)
+                self._show_lights()
                 self._tell_page()
             elif isinstance(event, AppSeen):
                 self._attach(now)
@@ -304,13 +309,15 @@ class Emulation:
             return
         self.attached = AppLink(self.app, self.protocol_name)
         log.info("an app speaks %s to the board: it holds the LEDs", self.protocol_name)
-        self._show_lights(now)
+        self._show_lights()
         self._tell_page()
 
-    def _show_lights(self, now: float) -> None:
-        """The LEDs as the app's lights are at ``now`` (a blink's phase)."""
-        if self.attached is not None and self.leds is not None:
-            self.leds.lend(frame_of(self.lights, now, self.colour))
+    def _show_lights(self) -> None:
+        """The app's lights to the session, as its layer (the session plays their slots)."""
+        layer = app_layer(self.lights, self.colour)
+        if self.attached is not None and layer != self._lit:
+            self._lit = layer
+            self.session.door.post(Command("push_layer", (layer,)))
 
     def _tell_page(self) -> None:
         """The page: the squares the app lights and, when some blink, their patterns (once)."""
@@ -330,17 +337,16 @@ class Emulation:
         if self._loop is None:
             return
         now = self.clock()
-        deadlines = [d for d in (self.codec.next_deadline(), self.lights.next_change(now)) if d is not None]
+        deadline = self.codec.next_deadline()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if deadlines:
-            self._timer = self._loop.call_later(max(0.0, min(deadlines) - now), self._tick)
+        if deadline is not None:
+            self._timer = self._loop.call_later(max(0.0, deadline - now), self._tick)
 
     def _tick(self) -> None:
         self._timer = None
         now = self.clock()
-        self._show_lights(now)
         self._carry(self.codec.poll(now), now)
 
 

@@ -1,4 +1,4 @@
-"""The emulated board as a companion of the board's service: ``[emulation]`` read, the port opened, the LEDs lent, the page told."""
+"""The emulated board as a companion of the board's service: ``[emulation]`` read, the port opened, the app's lights and the page told."""
 from __future__ import annotations
 
 import asyncio
@@ -8,7 +8,6 @@ from typing import Any
 
 from firmware.config import parse_colour
 from firmware.emulation.bridge import PROTOCOLS, Emulation
-from firmware.emulation.leds import LentLeds
 from firmware.emulation.pty import PtyPort, SerialDevicePort
 from firmware.session.app_link import AppLink
 from firmware.companion import ServiceContext
@@ -16,16 +15,7 @@ from firmware.session.door import Command
 
 log = logging.getLogger(__name__)
 
-__all__ = ["serve_emulation", "lend_leds"]
-
-
-def lend_leds(service: ServiceContext) -> LentLeds:
-    """The service's LEDs, from now on shared with the apps (the session's frames pass through
-    while no app holds them)."""
-    leds = LentLeds(service.leds)
-    leds.own = service.session.leds_frame
-    service.offer(leds=leds)
-    return leds
+__all__ = ["serve_emulation"]
 
 
 def open_port(config: Any) -> PtyPort:
@@ -64,12 +54,11 @@ async def serve_emulation(service: ServiceContext, announce: Callable[[str], Non
                   exc.strerror or exc)
         return
     session = service.session
-    leds = lend_leds(service)
 
     def on_app(link: AppLink | None) -> None:   # (on the board's loop, in the emulation's task)
         session.door.post(Command("attach_app", (link,)))
 
-    emulation = Emulation(session, port, config.protocol, leds=leds, colour=parse_colour(config.colour),
+    emulation = Emulation(session, port, config.protocol, colour=parse_colour(config.colour),
                           app=config.app, clock=session.clock, on_app=on_app)
     where = f"{port.device}" + (f", linked at {config.link}" if config.link else "")
     log.info("an app can play on this board as a %s board on %s", name, where)

@@ -1,25 +1,27 @@
-"""The board's LEDs lent to an app: while one is attached its lights are shown, the session's frames kept for after.
+"""An app's lights on the board's LEDs: the app's layer (alone on the board while it is attached), and its frame for the page.
 
-:class:`LentLeds` stands between the session and the board's LED sink. The session shows its
-frames as always; while an app holds the LEDs (``lend(frame)``) those frames are only kept, and
-the app's are shown; ``give_back()`` shows the session's latest frame again. ``on_show`` is
-called after each of the session's frames (the session shows its frame right after it has read
-an input, before it saves the game). ``frame_of`` turns
-an app's :class:`~firmware.emulation.board.Lights` into a frame at a moment, in the colour set
-for apps and at the app's brightness.
+The emulation never shows a frame: it hands the session the app's layer (:func:`app_layer`,
+firmware.leds.compose) through the session's door when the app's lights change, and removes it
+when the app leaves; the session composes and shows the LEDs, and plays a blinking pattern's
+slots on its own loop. ``frame_of`` turns an app's :class:`~firmware.emulation.board.Lights`
+into a frame at a moment (the page's: every square lit at some slot), in the colour set for
+apps and at the app's brightness.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
-
-from board_driver.layout import check_colours
-from board_driver.leds import DARK, LedSink
+from board_driver.leds import DARK
 from chess_core.squares import BB_SQUARES
 
 from firmware.emulation.board import Lights
+from firmware.leds.compose import Layer, Light, Priority
 
 Frame = tuple[int, ...]
+APP_LAYER = "app"
+
+
+def _dimmed(colour: int, brightness: float) -> int:
+    b = brightness
+    return (round((colour >> 16) * b) << 16) | (round(((colour >> 8) & 0xFF) * b) << 8) | round((colour & 0xFF) * b)
 
 
 def frame_of(lights: Lights, now: float, colour: int) -> Frame:
@@ -27,59 +29,19 @@ def frame_of(lights: Lights, now: float, colour: int) -> Frame:
     lit = lights.lit(now)
     if not lit:
         return DARK
-    b = lights.brightness
-    dimmed = (round((colour >> 16) * b) << 16) | (round(((colour >> 8) & 0xFF) * b) << 8) | round((colour & 0xFF) * b)
+    dimmed = _dimmed(colour, lights.brightness)
     return tuple(dimmed if lit & BB_SQUARES[s] else 0 for s in range(64))
 
 
-class LentLeds(LedSink):
-    """The board's LED sink, lent to an app while one holds it; see the module docstring."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.own: Frame | None = None      # the session's latest frame
-        self.app: Frame | None = None      # the app's, while it holds the LEDs
-        self.on_show: Callable[[], None] | None = None
-
-    @property
-    def problem(self) -> str | None:        # type: ignore[override]
-        return getattr(self.inner, "problem", None)
-
-    @property
-    def closed(self) -> bool:               # type: ignore[override]
-        return bool(getattr(self.inner, "closed", False))
-
-    @property
-    def lent(self) -> bool:
-        return self.app is not None
-
-    def show(self, colours: Sequence[int]) -> None:
-        """The session's frame: shown unless an app holds the LEDs."""
-        self.own = tuple(check_colours(colours))
-        if self.app is None and self.inner is not None:
-            self.inner.show(self.own)
-        if self.on_show is not None:
-            self.on_show()
-
-    def lend(self, frame: Frame) -> None:
-        """The app's frame, shown now and until the next or ``give_back()``."""
-        if frame == self.app:
-            return
-        self.app = tuple(check_colours(frame))
-        if self.inner is not None and not self.closed:
-            self.inner.show(self.app)
-
-    def give_back(self) -> None:
-        """The app is gone: the session's latest frame is shown again."""
-        if self.app is None:
-            return
-        self.app = None
-        if self.inner is not None and not self.closed:
-            self.inner.show(self.own or DARK)
-
-    def close(self) -> None:
-        if self.inner is not None:
-            self.inner.close()
+def app_layer(lights: Lights, colour: int) -> Layer:
+    """The app's layer: its squares in ``colour`` at their brightness, in the eight slots of
+    their patterns (one phase when none blinks), from the moment they were set."""
+    dimmed = _dimmed(colour, lights.brightness)
+    if lights.next_change(lights.since) is None:
+        return Layer(APP_LAYER, Priority.APP, ((Light("app", dimmed, lights.lit(lights.since)),),))
+    phases = tuple((Light("app", dimmed, sum(BB_SQUARES[s] for s, pattern in enumerate(lights.patterns)
+                                             if pattern & 0x80 >> slot)),) for slot in range(8))
+    return Layer(APP_LAYER, Priority.APP, phases, slot_s=lights.slot_s, since=lights.since)
 
 
-__all__ = ["LentLeds", "frame_of"]
+__all__ = ["frame_of", "app_layer", "APP_LAYER"]

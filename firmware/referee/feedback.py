@@ -23,6 +23,7 @@ instead of running a timer.
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, replace
 
@@ -30,6 +31,7 @@ from chess_core import Move, Outcome, Position
 from chess_core.squares import BB_SQUARES, scan_squares
 
 from firmware.config import LedConfig
+from firmware.leds.compose import Layer, Light, Priority
 
 DARK = 0
 BLINK_PERIOD_S = 0.5  # 2 Hz: quick enough to catch the eye, slow enough to read
@@ -147,93 +149,137 @@ def takers(position: Position, square: int) -> int:
 
 def frame(state: FeedbackState, now: float, style: LedStyle = LedStyle()) -> tuple[int, ...]:
     """The 64 colours (0xRRGGBB, a1 first) the board shows for ``state`` at ``now``."""
+    (lit,) = _phases(state, (blink_on(now, style.blink_period),))
+    colours = _colours(style)
     leds = [DARK] * 64
-    on = blink_on(now, style.blink_period)
+    for role, squares in lit.items():
+        for square in scan_squares(squares):
+            leds[square] = colours[role]
+    return tuple(leds)
+
+
+def game_layer(state: FeedbackState, style: LedStyle = LedStyle()) -> Layer:
+    """The game's layer of the LEDs (firmware.leds.compose): the frame of ``state``, in two
+    phases of half a blink period (on, then off) when some squares blink."""
+    phases = _phases(state, (True, False) if blinks(state) else (True,))
+    return _layer(tuple(tuple((role, lit[role]) for role in ROLES if lit.get(role)) for lit in phases), style)
+
+
+@functools.lru_cache(maxsize=32)
+def _layer(phases: tuple[tuple[tuple[str, int], ...], ...], style: LedStyle) -> Layer:
+    """The game's layer of ``phases`` (the squares of each role): the same value, made once, while
+    the board shows the same (most refreshes change nothing on the LEDs)."""
+    colours = _colours(style)
+    lights = tuple(tuple(Light(role, colours[role], squares) for role, squares in lit) for lit in phases)
+    return Layer("game", Priority.GAME, lights, slot_s=style.blink_period / 2 if len(lights) > 1 else 0.0)
+
+
+ROLES = ("legal", "capture", "lifted", "last_move", "check", "opponent", "promotion", "low_time", "draw", "fix", "win",
+         "loss")
+"""The game's roles, in the legend's order (firmware.words ``LED_ROLES``)."""
+
+Lit = dict[str, int]
+"""The squares (a bitboard) of each role; a square belongs to one role at most, the last painted."""
+
+
+@functools.lru_cache(maxsize=8)
+def _colours(style: LedStyle) -> dict[str, int]:
+    """Each role's colour, dimmed (a style is a value: computed once for each)."""
+    return {role: style.dim(getattr(style, role)) for role in ROLES}
+
+
+def _phases(state: FeedbackState, ons: tuple[bool, ...]) -> list[Lit]:
+    """The squares of each role at each blink phase of ``ons`` (on: the blinking squares lit);
+    what does not blink is worked out once."""
+    lit: Lit = {}
     pos = state.position
     if state.outcome is not None:
-        _paint_outcome(leds, pos, state.outcome, style)
-        return _dimmed(leds, style)
+        _paint_outcome(lit, pos, state.outcome)
+        return [lit for _ in ons]
     if state.held:
-        _paint_gesture(leds, state, style, on)
-        return _dimmed(leds, style)
+        return [_paint_gesture({}, state, on) for on in ons]
     if state.wrong:   # steady, not blinking: a player looking at the board must see them at once
-        _paint(leds, state.wrong, style.fix)
-        return _dimmed(leds, style)
+        _paint(lit, state.wrong, "fix")
+        return [lit for _ in ons]
     if state.last_move is not None:
-        _paint(leds, BB_SQUARES[state.last_move.from_square] | BB_SQUARES[state.last_move.to_square],
-               style.last_move)
+        _paint(lit, BB_SQUARES[state.last_move.from_square] | BB_SQUARES[state.last_move.to_square], "last_move")
     if state.draw_offer:
-        _paint(leds, _kings(pos), style.draw)
+        _paint(lit, _kings(pos), "draw")
     if pos.is_check():
-        leds[pos.king[pos.turn]] = style.check
+        _paint(lit, BB_SQUARES[pos.king[pos.turn]], "check")
     if state.lifted:
-        _paint_lifted(leds, state, style)
+        _paint_lifted(lit, state)
     elif state.touched is not None:
-        _paint_lifted(leds, replace(state, lifted=BB_SQUARES[state.touched]), style)
+        _paint_lifted(lit, replace(state, lifted=BB_SQUARES[state.touched]))
+    return [_paint_blinking(dict(lit), state, on) for on in ons]
+
+
+def _paint_blinking(lit: Lit, state: FeedbackState, on: bool) -> Lit:
+    """The opponent's move's from square, a promoted piece, a king short of time: lit when ``on``."""
+    pos = state.position
     if state.opponent_move is not None:
         move = state.opponent_move
-        leds[move.to_square] = style.opponent
-        leds[move.from_square] = style.opponent if on else DARK
+        _paint(lit, BB_SQUARES[move.to_square], "opponent")
+        _paint(lit, BB_SQUARES[move.from_square], "opponent" if on else "")
     if state.promotion_square is not None:
-        leds[state.promotion_square] = style.promotion if on else DARK
+        _paint(lit, BB_SQUARES[state.promotion_square], "promotion" if on else "")
     if state.low_time is not None and pos.king[state.low_time] >= 0 and on:
-        leds[pos.king[state.low_time]] = style.low_time
-    return _dimmed(leds, style)
+        _paint(lit, BB_SQUARES[pos.king[state.low_time]], "low_time")
+    return lit
 
 
 # The squares around the centre, clockwise from c3: a gesture's countdown fills them.
 _RING = (18, 19, 20, 21, 29, 37, 45, 44, 43, 42, 34, 26)
 
 
-def _paint_gesture(leds: list[int], state: FeedbackState, style: LedStyle, on: bool) -> None:
+def _paint_gesture(lit: Lit, state: FeedbackState, on: bool) -> Lit:
     """A result gesture being held: the kings' squares blink in its colour, the ring around the
     centre fills as the countdown runs (all lit: it fires)."""
-    colour = style.loss if state.held_kind == "resign" else style.draw
-    _paint(leds, state.held, colour if on else DARK)
-    lit = int(state.held_progress * len(_RING) + 1e-9)
-    for square in _RING[:lit]:
-        leds[square] = colour
+    role = "loss" if state.held_kind == "resign" else "draw"
+    _paint(lit, state.held, role if on else "")
+    _paint(lit, sum(BB_SQUARES[square] for square in _RING[:int(state.held_progress * len(_RING) + 1e-9)]), role)
+    return lit
 
 
 def _kings(pos: Position) -> int:
     return sum(BB_SQUARES[k] for k in pos.king if k >= 0)
 
 
-def _paint_lifted(leds: list[int], state: FeedbackState, style: LedStyle) -> None:
+def _paint_lifted(lit: Lit, state: FeedbackState) -> None:
     pos = state.position
     own = state.lifted & pos.occupied_by(pos.turn)
     theirs = state.lifted & pos.occupied_by(pos.turn ^ 1)
     if state.show_legal and state.opponent_move is None:
         if own and not own & (own - 1):
             quiet, captures = destinations(pos, own.bit_length() - 1)
-            _paint(leds, quiet, style.legal)
-            _paint(leds, captures, style.capture)
+            _paint(lit, quiet, "legal")
+            _paint(lit, captures, "capture")
         elif theirs and not own and not theirs & (theirs - 1):
-            _paint(leds, takers(pos, theirs.bit_length() - 1), style.capture)
-    _paint(leds, state.lifted, style.lifted)
+            _paint(lit, takers(pos, theirs.bit_length() - 1), "capture")
+    _paint(lit, state.lifted, "lifted")
 
 
-def _paint_outcome(leds: list[int], pos: Position, outcome: Outcome, style: LedStyle) -> None:
+def _paint_outcome(lit: Lit, pos: Position, outcome: Outcome) -> None:
     for color in (0, 1):
         square = pos.king[color]
         if square < 0:
             continue
         if outcome.winner is None:
-            leds[square] = style.draw
+            _paint(lit, BB_SQUARES[square], "draw")
         else:
-            leds[square] = style.win if outcome.winner == color else style.loss
+            _paint(lit, BB_SQUARES[square], "win" if outcome.winner == color else "loss")
 
 
-def _paint(leds: list[int], bb: int, colour: int) -> None:
-    for square in scan_squares(bb):
-        leds[square] = colour
+def _paint(lit: Lit, bb: int, role: str) -> None:
+    """``bb``'s squares in ``role`` ("": dark), over what they were."""
+    if not bb:
+        return
+    for other, squares in lit.items():
+        if squares & bb:
+            lit[other] = squares & ~bb
+    if role:
+        lit[role] = lit.get(role, 0) | bb
 
 
-def _dimmed(leds: list[int], style: LedStyle) -> tuple[int, ...]:
-    if style.brightness >= 1.0:
-        return tuple(leds)
-    return tuple(style.dim(c) if c else DARK for c in leds)
-
-
-__all__ = ["FeedbackState", "LedStyle", "frame", "next_change", "blink_on", "blinks", "destinations",
-           "takers"]
+__all__ = ["FeedbackState", "LedStyle", "frame", "game_layer", "next_change", "blink_on", "blinks", "destinations",
+           "takers", "ROLES"]

@@ -1,4 +1,4 @@
-"""The board's state between two inputs, one frozen value: the phase, the game's Play, the names, the app attached.
+"""The board's state between two inputs, one frozen value: the phase, the game's Play, the names, the app attached, the LEDs' layers held.
 
 The session holds one :class:`BoardState` and alone replaces it (``Session.carry_out`` with the
 :class:`~firmware.session.effects.Keep` its parts decide); everything else reads it. Its
@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from firmware.session.app_link import AppLink
+from firmware.session.lights import Lights
 from firmware.session.play import Play
 from firmware.session.state import Phase
 
@@ -21,8 +22,9 @@ class BoardState:
     """Where the board's game stands (``phase``), what the game adds to its match (``play``: the
     opponent's move awaited, offers, notices, problems), the players' ``names``, the names given
     to the next game (``given_names``, None: the configured ones), the ``app`` playing on the board
-    through an emulated one, and the helpers that failed (``failed_helpers``: "voice", "coach",
-    said once on the page)."""
+    through an emulated one, the helpers that failed (``failed_helpers``: "voice", "coach",
+    said once on the page), and the layers of LEDs held beside the game's (``lights``: the
+    coach's, a review's, an app's, the pairing code..., firmware.session.lights)."""
 
     names: tuple[str, str]
     phase: Phase = Phase.SETTING_UP
@@ -30,6 +32,7 @@ class BoardState:
     given_names: tuple[str | None, str | None] | None = None
     app: AppLink | None = None
     failed_helpers: tuple[str, ...] = ()
+    lights: Lights = field(default_factory=Lights)
 
     @property
     def live(self) -> bool:

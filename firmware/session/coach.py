@@ -19,6 +19,9 @@ Contract
   better move in the ``hint`` colour, and the notice says it ("Blunder: Nf3 was best"), which the
   board's voice says too. With takebacks allowed, a blunder's notice invites taking it back.
 * A move taken back while a side is coached is marked ``{Taken back: Nf3}`` after the move before it.
+* The coach lights nothing itself: its squares are the layer "coach" of the board's state
+  (``board_state.lights``, :mod:`firmware.session.lights`, alone on the board above the game's),
+  handed over as an effect.
 * The engine is the service's one helper engine (``engine``, a
   ``uci.helper.HelperEngine``: Stockfish in its own process at nice 19, one
   thread, a 16 MB hash), which the library's analyses share: every judged move and every hint
@@ -41,10 +44,11 @@ from firmware.analysis.engine import AnalysisLimit, PositionEval, evaluate_game
 from firmware.analysis.judgement import INITIAL_CP, Judgement, Score, advise
 from uci.helper import EngineBusy, HelperEngine
 from uci.engine import EngineError
-from firmware.referee.feedback import DARK
+from firmware.leds.compose import Layer, Light, Priority
 from firmware.session.commands import SessionError
 from firmware.session.door import Command, News
 from firmware.session.effects import Keep, Publish
+from firmware.session.lights import Held
 from firmware.tasks import cancel_and_wait
 from firmware.words import Message
 from firmware.words.message import San
@@ -65,10 +69,6 @@ class Coach:
 
     def __init__(self, session: SessionView) -> None:
         self.session = session
-        self.frame: tuple[int, ...] | None = None
-        self.until: float | None = None          # the moment's end (None: until the board changes)
-        self._shown_on: object = None            # the settled board the frame was first shown on
-        self._ply = -1                           # the moves made when the frame came
         self._seen: tuple[str | None, tuple[Move, ...]] = (None, ())   # (game file, moves) last followed
         self._tasks: set[asyncio.Task[None]] = set()
         self._hinting: tuple[Move, ...] | None = None   # the moves of the position a hint is looked for in
@@ -98,29 +98,17 @@ class Coach:
 
     # -- the LEDs --------------------------------------------------------------------------------
 
-    def leds(self, board: object, now: float) -> tuple[int, ...] | None:
-        """The coach's frame while it stands: the same moves made, the same settled ``board`` as
-        when it was first shown, its moment not over; None else (and it is forgotten)."""
-        if self.frame is None:
-            return None
-        if self._shown_on is None:
-            self._shown_on = board
-        if (board is not self._shown_on or len(self.session.game.moves) != self._ply
-                or (self.until is not None and now >= self.until)):
-            self.frame = self.until = self._shown_on = None
-            return None
-        return self.frame
-
-    def deadline(self) -> float | None:
-        """When the moment's frame ends (the LEDs then show the game again)."""
-        return self.until if self.frame is not None else None
-
-    def _show(self, squares: dict[int, int], until: float | None) -> None:
+    def _show(self, squares: dict[int, str], until: float | None) -> Keep:
+        """The coach's layer (firmware.leds.compose): ``squares`` in their roles, until ``until``
+        (None: until the board changes), the settled board and the moves made as they are now."""
         style = self.session.style
-        leds = [DARK] * 64
-        for square, colour in squares.items():
-            leds[square] = style.dim(colour)
-        self.frame, self.until, self._shown_on, self._ply = tuple(leds), until, None, len(self.session.game.moves)
+        lights: dict[str, int] = {}
+        for square, role in squares.items():
+            lights[role] = lights.get(role, 0) | 1 << square
+        layer = Layer("coach", Priority.COACH, (tuple(Light(role, style.dim(getattr(style, role)), bb)
+                                                      for role, bb in lights.items()),), until=until)
+        held = Held(layer, on_board=True, ply=len(self.session.game.moves))
+        return Keep(lights=self.session.board_state.lights.pushed(held))
 
     # -- a hint ----------------------------------------------------------------------------------
 
@@ -158,10 +146,10 @@ class Coach:
         best = found[0].best
         pos = session.game.position
         said = Message.of("coach_hint", san=San(san(pos, best)))
-        self._show({best.from_square: session.style.hint, best.to_square: session.style.hint}, None)
+        lit = self._show({best.from_square: "hint", best.to_square: "hint"}, None)
         told = session.board_state.play.told(said, len(moves))
         self._mark(len(moves), said.text())   # (the PGN's comments are in English)
-        session.carry_out([Keep(play=told), Publish()], session.clock())
+        session.carry_out([lit, Keep(play=told), Publish()], session.clock())
 
     # -- following the game ------------------------------------------------------------------------
 
@@ -201,26 +189,27 @@ class Coach:
         start = Position(game.start_fen, chess960=game.chess960)
         for move in moves[:-1]:
             start.push(move)
-        move, mover, style = moves[-1], start.turn, session.style
+        move, mover = moves[-1], start.turn
         usual_start = ply == 1 and game.start_fen == STARTING_FEN and not game.chess960
         prev = Score(cp=INITIAL_CP) if usual_start else before.score
-        squares = {move.from_square: style.good_move, move.to_square: style.good_move}
+        squares = {move.from_square: "good_move", move.to_square: "good_move"}
         if before.best == move:
             said = Message.of("coach_best")
         elif (advice := advise(prev, after.score, mover)) is None or before.best is None:
             said = Message.of("coach_good")
         else:
-            best, colour = before.best, getattr(style, advice.judgement.name.lower())
+            best, judged = before.best, advice.judgement.name.lower()
             key = _WORDS[advice.judgement]
             said = Message.of("coach_judged", judgement=Message.of(key), best=San(san(start, best)))
-            squares = {move.from_square: colour, move.to_square: colour,
-                       best.from_square: style.hint, best.to_square: style.hint}
+            squares = {move.from_square: judged, move.to_square: judged,
+                       best.from_square: "hint", best.to_square: "hint"}
             if advice.judgement is Judgement.BLUNDER and session.referee.takebacks \
                     and len(game.moves) == ply:
                 said = Message.of("coach_take_back", judged=said)
-        if self.frame is None or self.until is not None:     # (a hint asked since stays lit)
-            self._show(squares, session.clock() + session.config.coach.moment_s)
-            session.carry_out([Keep(play=session.board_state.play.told(said, len(game.moves)))], session.clock())
+        lit = session.board_state.lights.get("coach")
+        if lit is None or lit.until is not None:     # (a hint asked since stays lit)
+            session.carry_out([self._show(squares, session.clock() + session.config.coach.moment_s),
+                               Keep(play=session.board_state.play.told(said, len(game.moves)))], session.clock())
         session.publish()
 
     # -- the engine, the marks -------------------------------------------------------------------

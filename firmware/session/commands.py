@@ -7,7 +7,9 @@ from chess_core import Game, Move, Outcome
 from chess_core.clock import ClockError
 
 from firmware.config import ENGINE_SIDES
+from firmware.leds.compose import Layer
 from firmware.session.effects import Keep
+from firmware.session.lights import Held
 from firmware.session.state import Phase
 from firmware.words import DEFAULT_NAMES, Refusal, catalogue_of, in_english, outcome_text
 from firmware.words.message import SidePlayed
@@ -106,10 +108,28 @@ def rename(session: Any, side: int, name: str) -> None:
     session.set_names((name, names[1]) if side == 0 else (names[0], name))
 
 
-def show_on_board(session: Any, frame: tuple[int, ...] | None, now: float) -> None:
-    """The page's frame on the LEDs while no game is played (the library's moves of a game
-    reviewed; None: the game's frame again)."""
-    session.carry_out([Keep(play=session.board_state.play.showing(frame))], now)
+def show_on_board(session: Any, layer: Layer | None, now: float) -> None:
+    """The page's layer on the LEDs while no game is played and the board stays as it is (the
+    library's moves of a game reviewed; None: the game's LEDs again)."""
+    held = session.board_state.lights
+    lights = held.removed("review") if layer is None else held.pushed(
+        Held(layer, on_board=True, ply=len(session.game.moves), idle=True))
+    session.carry_out([Keep(lights=lights)], now)
+    session.refresh(now)
+
+
+def push_layer(session: Any, layer: Layer, now: float | None = None) -> None:
+    """``layer`` on the LEDs, in the place of the one of its name, until its ``until`` or
+    ``remove_layer`` (the pairing code, an app's lights, the page that cannot listen)."""
+    now = session.clock() if now is None else now
+    session.carry_out([Keep(lights=session.board_state.lights.pushed(Held(layer)))], now)
+    session.refresh(now)
+
+
+def remove_layer(session: Any, name: str, now: float | None = None) -> None:
+    """The layer ``name`` off the LEDs (none: nothing changes)."""
+    now = session.clock() if now is None else now
+    session.carry_out([Keep(lights=session.board_state.lights.removed(name))], now)
     session.refresh(now)
 
 
@@ -141,5 +161,5 @@ def require_live(session: Any, over_ok: bool = False) -> None:
         raise game_over(outcome)
 
 
-__all__ = ["require_live", "attach_app", "SETTINGS", "SessionError", "rename", "show_on_board", "helper_failed", "claim_refused", "colour", "colours_changed", "engine_side_choice", "game_over", "settings_sections",
+__all__ = ["require_live", "attach_app", "push_layer", "remove_layer", "SETTINGS", "SessionError", "rename", "show_on_board", "helper_failed", "claim_refused", "colour", "colours_changed", "engine_side_choice", "game_over", "settings_sections",
            "side_played", "takeback_refused"]

@@ -4,8 +4,9 @@ Contract
 ========
 
 * A :class:`Command` is a player's or a companion's command by name (one of :data:`COMMANDS`: the
-  page's, the club's pairing, the buttons', an app attached), with its arguments; its answer is
-  the command's (a :class:`~firmware.session.commands.SessionError` when it is refused).
+  page's, the club's pairing, the buttons', an app attached, a layer of LEDs pushed or removed),
+  with its arguments; its answer is the command's (a
+  :class:`~firmware.session.commands.SessionError` when it is refused).
 * :class:`News` is what a helper running beside the session brings back once its own waiting is
   done (the opponent's move or offer, an engine started or swapped, the coach's search found): the
   session part's handler and its arguments, carried out on the loop like any other input.
@@ -24,7 +25,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from firmware.session import game_commands as g
-from firmware.session.commands import attach_app, helper_failed, show_on_board
+from firmware.session.commands import attach_app, helper_failed, push_layer, remove_layer, show_on_board
 from firmware.session.online_answers import accept_takeback, claim_when_gone, decline_takeback
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def _commands() -> dict[str, Callable[["Session"], Callable[..., Any]]]:
         "lichess_login": lambda s: s.seat.lichess.login, "lichess_logout": lambda s: s.seat.lichess.logout,
         "show_on_board": on(show_on_board), "attach_app": on(attach_app),
         "publish": lambda s: s.publish, "helper_failed": on(helper_failed),
-        "use_leds": lambda s: s.use_leds,
+        "push_layer": on(push_layer), "remove_layer": on(remove_layer),
     }
 
 

@@ -30,7 +30,7 @@ SAME: Any = object()
 class Keep:
     """The values the session keeps from now on: its phase, its game's :class:`Play`, the app
     attached, the names given to the next game, its configuration, the helpers that failed, the
-    LEDs' style (``SAME``: unchanged)."""
+    LEDs' style, the layers of LEDs held (``SAME``: unchanged)."""
 
     phase: Phase = SAME
     play: Play = SAME
@@ -39,6 +39,7 @@ class Keep:
     config: Any = SAME               # firmware.config.Config
     failed_helpers: Any = SAME       # tuple[str, ...]: the helpers that failed, said once on the page
     style: Any = SAME                # firmware.referee.feedback.LedStyle: the LEDs' colours and blinking
+    lights: Any = SAME               # firmware.session.lights.Lights: the layers of LEDs held
 
     def changes(self) -> dict[str, Any]:
         """The session's fields this changes, by name."""

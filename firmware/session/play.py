@@ -61,10 +61,6 @@ class Play:
     chat_lines: tuple[tuple[str, str], ...] = ()   # the online game's chat: (username, text)
     notice: tuple[Message, int] | None = None   # (what to say, the ply it stands for) until a move
     problems: ProblemLog = field(default_factory=ProblemLog)
-    # A frame the page asked the LEDs to show while no game is live (the library's moves of a game
-    # reviewed), and the settled board it stands on: gone once the board changes or a game begins.
-    shown: tuple[int, ...] | None = None
-    shown_on: object = None
     # A sensor just found faulty: its square lit in the problem colour until the time given.
     alarm: tuple[int, float] | None = None
 
@@ -81,20 +77,6 @@ class Play:
 
     def with_problem(self, time: float, message: Message) -> Play:
         return replace(self, problems=self.problems.add(time, message))
-
-    def showing(self, frame: tuple[int, ...] | None) -> Play:
-        """Show ``frame`` on the LEDs instead of the game's while no game is live (None: stop)."""
-        return replace(self, shown=frame, shown_on=None)
-
-    def leds_shown(self, board: object, playing: bool) -> Play:
-        """The frame asked for stays while no game is being played (``playing``: live, a move made)
-        and the settled ``board`` is the one it was first shown on; else it is forgotten."""
-        play = self
-        if play.shown is not None and play.shown_on is None:
-            play = replace(play, shown_on=board)
-        if play.shown is not None and (playing or board is not play.shown_on):
-            play = replace(play, shown=None, shown_on=None)
-        return play
 
     def current_notice(self, ply: int, over: bool) -> Message | None:
         notice = self.notice

@@ -2,13 +2,20 @@
 
 The session keeps the moves in memory and its record dirty; :class:`SaveState` says when to try
 again (time passed in; the wait doubles from ``first_s`` to ``max_s``) and what to tell the
-players until a save succeeds. :func:`mark_leds` puts the mark on a frame: the four corner
-squares in the check colour, steady, for as long as the game is not safely on disk.
+players until a save succeeds. :func:`alarm` is the mark on the LEDs (a layer above the others,
+firmware.leds.compose): the four corner squares flashing, the check colour and white in turn, for
+as long as the game is not safely on disk.
 """
 from __future__ import annotations
 
 import errno
 import logging
+from typing import TYPE_CHECKING
+
+from firmware.leds.compose import Layer, flashing
+
+if TYPE_CHECKING:
+    from firmware.referee.feedback import LedStyle
 
 from firmware.words.message import English, Message
 
@@ -78,12 +85,12 @@ class SaveState:
         return Message.of("cannot_save", error=English(self.error))
 
 
-def mark_leds(leds: tuple[int, ...], colour: int) -> tuple[int, ...]:
-    """``leds`` with the four corner squares in ``colour`` (the save-failed mark)."""
-    out = list(leds)
-    for square in CORNERS:
-        out[square] = colour
-    return tuple(out)
+def alarm(error: str | None, style: LedStyle) -> Layer | None:
+    """The mark on the LEDs while the game cannot be saved (``error``: why; None: it is saved)."""
+    if error is None:
+        return None
+    return flashing("save_failed", "save_failed", sum(1 << s for s in CORNERS), style.dim(style.check),
+                    style.blink_period, flash=style.dim(0xFFFFFF))
 
 
-__all__ = ["SaveState", "describe", "mark_leds", "CORNERS"]
+__all__ = ["SaveState", "describe", "alarm", "CORNERS"]

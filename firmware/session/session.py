@@ -19,15 +19,18 @@ Contract
   time, the check that a game is in progress, the update after success.
 * State: the board's state is one frozen value, ``board_state``
   (:class:`~firmware.session.board_state.BoardState`: the phase, the game's
-  :class:`~firmware.session.play.Play`, the names, the app...), replaced here only, as are the
-  settings (``config``, ``style``). The referee's events go to
+  :class:`~firmware.session.play.Play`, the names, the app, the LEDs' layers held...), replaced
+  here only (``_keep``), as are the settings (``config``, ``style``). The referee's events go to
   the pure reactions (:func:`firmware.session.reactions.react`), whose effects (values,
   :mod:`firmware.session.effects`) ``carry_out`` does in order; the parts hand their decisions
   over the same way. They see the session read-only (:class:`~firmware.session.session_view.SessionView`).
-* Output, after each input, in this order (``refresh``): the LED frame (pure,
-  :mod:`firmware.referee.feedback`) is shown; the game is saved if a move or a result was
-  committed; then subscribers get the new :class:`~firmware.session.state.SessionState` (built
-  once per change by :mod:`firmware.session.view`; ``snapshot()`` is its JSON form).
+* Output, after each input, in this order (``refresh``), from what the board shows asked once
+  (:func:`firmware.session.view.seen`): the LED frame is shown, composed (:mod:`firmware.leds.compose`)
+  from the game's layer (:mod:`firmware.referee.feedback`), the alarm of a game not saved and the
+  layers held (``board_state.lights``, :mod:`firmware.session.lights`: the coach's, a review's,
+  an app's, the pairing code...), here and nowhere else; those who watch the board (``watch_board``:
+  an emulated board's app) hear of it; the game is saved if a move or a result was committed;
+  then subscribers get the new :class:`~firmware.session.state.SessionState` (``snapshot()``: JSON).
 * Parts: ``referee`` (:class:`~firmware.referee.referee.Referee`: the match, the gestures, the
   restart watch), ``file`` (:class:`~firmware.session.game_file.GameFile`: the record and its
   saving), ``seat`` (:mod:`firmware.session.seat`: the opponent's side), ``other_side``
@@ -52,7 +55,8 @@ from chess_core.chess960 import rearranged
 
 from firmware.config import SIMULATED, Config, OpponentKind, with_overrides
 from firmware.opponents.base import Opponent
-from firmware.referee.feedback import LedStyle, frame, next_change
+from firmware.leds.compose import Layer, compose, next_change, steady
+from firmware.referee.feedback import LedStyle, game_layer
 from firmware.referee.gestures import GestureTracker
 from firmware.referee.match import Match, MatchConfig, MatchEvent
 from firmware.referee.orders import Order, SetRules
@@ -72,7 +76,7 @@ from firmware.session.effects import Effect, Keep, do
 from firmware.session.recorder import Recorder
 from firmware.session.recorder import NextGame
 from firmware.session.restore import chosen_game, restore_match, set_up_chosen
-from firmware.session.saving import mark_leds
+from firmware.session.saving import alarm
 from firmware.session.sensor_faults import known_faults
 from firmware.session.state import Phase, SessionState, to_json
 from firmware.session.view import seen, session_state, stage
@@ -113,8 +117,10 @@ class Session:
         self.board_state = BoardState((config.game.white, config.game.black))   # one value, replaced here only
         self.occupied: int | None = None     # the latest raw reading
         self.leds_frame: tuple[int, ...] | None = None
+        self.leds_layers: tuple[Layer, ...] = ()   # the layers of that frame
         self.frames_shown = 0
         self._subscribers: list[Callable[[SessionState], None]] = []
+        self._watchers: list[Callable[[Reading | None, str], None]] = []
         self._changed = True     # subscribers must hear of it
         self._board_shown: Reading | None = None   # the settled board the subscribers last heard of
         self.coach = Coach(self)             # hints and each coached move judged ([coach])
@@ -173,14 +179,11 @@ class Session:
         found = [self.referee.next_deadline(self.live)]
         if self.file.dirty:
             found.append(self.file.saving.deadline())   # a failed save is tried again
-        at = seen(self, now) if self.live or blink else None   # (what the board shows, built once)
-        if at is not None:
-            found.append(at.low_time_at)
-        found.append(self.coach.deadline())
+        if self.live:
+            found.append(seen(self, now).low_time_at)   # the side to move's time runs low then
         if self.board_state.play.alarm is not None and now < self.board_state.play.alarm[1]:
             found.append(self.board_state.play.alarm[1])   # a faulty sensor's square lit until then
-        if blink and at is not None:
-            found.append(next_change(at.feedback, now, self.style.blink_period))
+        found.append(next_change(self.leds_layers, now, phases=blink))   # a layer's end, its blinking
         deadlines = [d for d in found if d is not None]
         return min(deadlines) if deadlines else None
 
@@ -229,6 +232,13 @@ class Session:
             if callback in self._subscribers:
                 self._subscribers.remove(callback)
         return unsubscribe
+
+    def watch_board(self, callback: Callable[[Reading | None, str], None]) -> Callable[[], None]:
+        """Call ``callback(settled board, FEN)`` after a change, as soon as the LEDs show it and
+        before the game is saved (an emulated board's app hears of a move at once); returns the
+        function that stops it."""
+        self._watchers.append(callback)
+        return lambda: self._watchers.remove(callback) if callback in self._watchers else None
 
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
         """The whole state as JSON values (firmware.session.state.to_json)."""
@@ -322,10 +332,6 @@ class Session:
         self._changed = True
         self.refresh(self.clock())
 
-    def use_leds(self, sink: Any) -> None:
-        """Show the frames on ``sink`` from now on (the LEDs lent to an app, firmware.emulation)."""
-        self.leds = sink
-
     def set_names(self, names: tuple[str, str]) -> None:
         """The players' names, on the board's game and in its file."""
         self._keep(names=names)
@@ -370,26 +376,19 @@ class Session:
             self._board_shown = self.referee.board
             self._changed = True
         at = seen(self, now)   # what the board shows: the LEDs' state and the page's, from one pass
-        feedback = at.feedback
-        self._keep(play=self.board_state.play.leds_shown(self._board_shown, self.live and bool(self.game.moves)))
-        leds = (self.board_state.play.shown
-                or self.coach.leds(self._board_shown, now) or frame(feedback, now, self.style))
-        saving = self.file.saving
-        if saving.error is not None:
-            leds = mark_leds(leds, self.style.check)
-        if leds != self.leds_frame:
-            self.leds_frame = leds
-            self._changed = True
-            if self.leds is not None:
-                self.leds.show(leds)
-                self.frames_shown += 1
+        held, playing = self.board_state.lights, self.live and bool(self.game.moves)
+        if (lights := held.kept(now, self._board_shown, len(self.game.moves), playing)) is not held:
+            self._keep(lights=lights)   # (the layers that no longer stand: gone)
+        game = game_layer(at.feedback, self.style)
+        self._show_leds(game, now)
+        if self._changed and self._watchers:
+            fen = self.game.fen()
+            for watcher in list(self._watchers):
+                watcher(self._board_shown, fen)
         self.coach.follow()   # (a move just made judged, one taken back marked: before the save)
-        if self.file.dirty and saving.due(now):
+        if self.file.dirty and self.file.saving.due(now):
             self._changed |= self.file.save(self.game, now)
-            if saving.error is not None and self.leds is not None and self.leds_frame != (
-                    marked := mark_leds(self.leds_frame or leds, self.style.check)):
-                self.leds_frame = marked
-                self.leds.show(marked)
+            self._show_leds(game, now)   # (a save that failed: its mark at once)
         if self._changed and self._subscribers:
             self._changed = False
             state = session_state(self, now, at)   # (the LEDs' state of this very moment)
@@ -398,6 +397,20 @@ class Session:
                     callback(state)
                 except Exception:  # a page that fails must not stop the board
                     log.exception("state subscriber failed")
+
+    def _show_leds(self, game: Layer, now: float) -> None:
+        """The one place the LEDs are shown: the frame composed from the layers, when it changed."""
+        layers = self.board_state.lights.layers(game, alarm(self.file.saving.error, self.style))
+        if layers == self.leds_layers and steady(layers):
+            return   # (the same steady layers: the same frame, most refreshes)
+        self.leds_layers = layers
+        leds = compose(layers, now)
+        if leds != self.leds_frame:
+            self.leds_frame = leds
+            self._changed |= self.board_state.app is None   # (an app's lights: the page plays their blinking itself)
+            if self.leds is not None:
+                self.leds.show(leds)
+                self.frames_shown += 1
 
     def next_game(self, now: float, names: tuple[str | None, str | None] | None, *,
                   engine_side: str | None = None, fen: str | None = None) -> None:

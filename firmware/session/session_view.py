@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, ContextManager, Protocol
 from chess_core import Game
 
 from firmware.config import Config
+from firmware.leds.compose import Layer
 from firmware.referee.feedback import LedStyle
 from firmware.referee.match import MatchConfig
 from firmware.referee.referee import Referee
@@ -30,7 +31,7 @@ class SessionView(Protocol):
 
     @property
     def board_state(self) -> BoardState:
-        """The board's state: the phase, the game's Play, the names, the app (one frozen value)."""
+        """The board's state: the phase, the game's Play, the names, the app, the LEDs' layers held (one frozen value)."""
 
     @property
     def config(self) -> Config: ...
@@ -73,6 +74,10 @@ class SessionView(Protocol):
 
     @property
     def style(self) -> LedStyle: ...
+
+    @property
+    def leds_layers(self) -> tuple[Layer, ...]:
+        """The layers of the frame shown last."""
 
     @property
     def door(self) -> Door:

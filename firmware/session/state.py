@@ -146,6 +146,7 @@ class SessionState:
     app: AppLink | None = None           # an app playing on the board through an emulated board (firmware.emulation)
     hint_available: bool = False         # the coach helps the side to move: a hint may be asked
     failed_helpers: tuple[str, ...] = ()   # "voice", "coach": the helpers that failed, the page says each once
+    lit_roles: tuple[tuple[str, int], ...] = ()   # the LEDs' roles lit now and their colours (the legend)
 
     @property
     def started(self) -> bool:
@@ -393,6 +394,7 @@ def to_json(state: SessionState, lang: str | None = None) -> dict[str, Any]:
         "wrong": squares(state.wrong),
         "touched": _square(state.touched),
         "leds": [f"#{c:06x}" if c else "" for c in state.leds],
+        "lit_roles": [{"role": role, "colour": f"#{colour:06x}"} for role, colour in state.lit_roles],
         "expected_move": _uci(state.expected_move),
         "takeback_move": _uci(state.takeback_move),
         "promotion": None if promotion is None else {

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from chess_core import PAWN, STARTING_FEN, Move, san
 
 from firmware.config import OpponentKind
-from firmware.referee.feedback import FeedbackState, frame
+from firmware.leds.compose import lit_roles
+from firmware.referee.feedback import FeedbackState, frame, game_layer
 from firmware.referee.referee import Showing, Stage
 from firmware.session.state import Phase, Promotion, SessionState
 from firmware.words.message import English, Message
@@ -100,7 +101,8 @@ def session_state(session: SessionView, now: float, at: Seen | None = None) -> S
         first_move_ms=_first_move_ms(session, now),
         opening=session.file.opening.update(game), app=session.board_state.app,
         hint_available=started and not over and session.coach.hint_offered(game.turn),
-        failed_helpers=tuple(session.board_state.failed_helpers))
+        failed_helpers=tuple(session.board_state.failed_helpers),
+        lit_roles=lit_roles(session.leds_layers or (game_layer(feedback, session.style),), now))
 
 
 def stage(session: SessionView) -> Stage:

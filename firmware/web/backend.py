@@ -109,9 +109,10 @@ class Backend:
         raise CommandRefused("no_takeover_here")
 
     def led_colours(self) -> dict[str, str]:
-        """Each LED role's colour ("#rrggbb"), for the page's legend."""
+        """The colour ("#rrggbb") of each LED role that has one set ([leds] colours); the legend
+        itself shows the roles lit now, in the state (``lit_roles``)."""
         style = LedStyle()
-        return {role: f"#{getattr(style, role):06x}" for role in LED_ROLES[FALLBACK]}
+        return {role: f"#{colour:06x}" for role in LED_ROLES[FALLBACK] if (colour := getattr(style, role, None)) is not None}
 
     def correct(self, move: str, now: float) -> Any:
         """The last move was recorded wrong: ``move`` (UCI), one of the page state's ``corrections``."""

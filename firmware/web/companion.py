@@ -9,6 +9,8 @@ addressed to the board's names (:func:`names_for`: ``[web] hosts`` adds more). B
 loopback interface (the default on a real board), every change needs the pairing code: the
 configured ``[web] pairing_code``, or one drawn once and kept in the state directory. The code
 is written to the journal at start and shown on the LEDs for a while (:func:`show_pairing_code`).
+What it shows on the LEDs is a layer (firmware.leds.compose) handed to the session through its
+door, with its end: the session shows it and the game's lights again after it, on its own loop.
 """
 from __future__ import annotations
 
@@ -23,7 +25,10 @@ from firmware.companion import ServiceContext
 from firmware.config import Config
 from netserver.host_names import HostNames, bind_names, is_loopback
 from firmware.library.games import GameLibrary
-from firmware.web.pairing import Pairing, led_pattern, load_or_create_code, load_or_create_secret
+from firmware.leds.compose import flashing
+from firmware.referee.feedback import BLINK_PERIOD_S
+from firmware.session.door import Command
+from firmware.web.pairing import Pairing, load_or_create_code, load_or_create_secret, pairing_layer
 from firmware.web.server import WebCompanion
 from firmware.web.session_backend import SessionBackend
 from firmware.web.rooms import RoomFactory
@@ -81,65 +86,48 @@ ASK_GAP_S = 300.0  # ... at most once in this time
 
 
 def show_pairing_code(service: ServiceContext, code: str, seconds: float = PATTERN_S) -> bool:
-    """Show ``code`` on the LEDs for ``seconds``, then give them back to the session.
-
-    The session shows a frame only when its frame changes, so the pattern stays until the
-    board changes or the time is up; then the session's own frame is shown again.
-    """
-    pattern = led_pattern(code)
-    leds = getattr(service, "leds", None)
-    if pattern is None or leds is None:
+    """Show ``code`` on the LEDs for ``seconds`` (the pairing layer, alone on the board above
+    the others), then the board's own lights again; False: the board has no LEDs or the code
+    cannot be shown."""
+    session = service.session
+    layer = pairing_layer(code, until=session.clock() + seconds)
+    if layer is None or getattr(service, "leds", None) is None:
         return False
-    leds.show(pattern)
-
-    def give_back() -> None:
-        frame = service.session.leds_frame
-        if frame is not None and not leds.closed:
-            leds.show(frame)
-
-    asyncio.get_running_loop().call_later(seconds, give_back)
+    session.door.post(Command("push_layer", (layer,)))
     return True
 
 
 NO_PAGE_SQUARES = (27, 28, 35, 36)   # d4 e4 d5 e5: the page is not served
 NO_PAGE_COLOUR = 0xFF0000
+NO_PAGE_S = 5.0    # how long they flash at each attempt that fails
 RETRY_S = 10.0
 
 
 async def listen(service: ServiceContext, companion: WebCompanion, host: str, port: int, *, retry_s: float = RETRY_S) -> int:
     """Serve ``companion`` on ``host:port``, trying again every ``retry_s`` while the port is
     taken (another program, an old instance): the board plays on meanwhile, the journal says
-    why at every attempt and the LEDs show the four centre squares in red for a moment."""
+    why at every attempt and the LEDs flash the four centre squares in red for a moment (the
+    alarm "no_page", above the board's other lights but the pairing code)."""
     attempts = 0
+    session = service.session
     while True:
         try:
-            return await companion.start(host, port)
+            bound = await companion.start(host, port)
         except OSError as exc:
             attempts += 1
             log.error("the web page cannot listen on %s: %s%s; the board plays on without its page, "
                       "trying again every %g s (attempt %d)", page_address(host, port), exc.strerror or exc,
                       " (another program holds the port?)" if exc.errno == errno.EADDRINUSE else "",
                       retry_s, attempts)
-            leds = getattr(service, "leds", None)
-            if leds is not None and not getattr(leds, "closed", False):
-                base = list(service.session.leds_frame or (0,) * 64)
-                for square in NO_PAGE_SQUARES:
-                    base[square] = NO_PAGE_COLOUR
-                show_frame(service, tuple(base), min(5.0, retry_s))
+            now = session.clock()
+            session.door.post(Command("push_layer", (flashing(
+                "no_page", "no_page", sum(1 << s for s in NO_PAGE_SQUARES), NO_PAGE_COLOUR, BLINK_PERIOD_S,
+                since=now, until=now + NO_PAGE_S),)))
             await asyncio.sleep(retry_s)
-
-
-def show_frame(service: ServiceContext, frame: tuple[int, ...], seconds: float) -> None:
-    """Show ``frame`` on the LEDs for ``seconds``, then the session's own frame again."""
-    leds = service.leds
-    leds.show(frame)
-
-    def give_back() -> None:
-        own = service.session.leds_frame
-        if own is not None and not leds.closed:
-            leds.show(own)
-
-    asyncio.get_running_loop().call_later(seconds, give_back)
+            continue
+        if attempts:
+            session.door.post(Command("remove_layer", ("no_page",)))
+        return bound
 
 
 async def start_web(service: ServiceContext, *, pattern_s: float = PATTERN_S) -> WebCompanion | None:

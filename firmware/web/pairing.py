@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from durable.atomic_file import PRIVATE_MODE, write_atomically
+from firmware.leds.compose import Layer, Priority, of_frame
 
 CODE_LENGTH = 8
 CODE_DIGITS = "12345678"
@@ -103,6 +104,13 @@ def load_or_create_secret(state_dir: str | Path) -> bytes:
     secret = secrets.token_bytes(SECRET_BYTES)
     _write_private(path, secret)
     return secret
+
+
+def pairing_layer(code: str, until: float | None = None) -> Layer | None:
+    """The layer of the LEDs that shows ``code`` (:func:`led_pattern`), alone on the board until
+    ``until`` (firmware.leds.compose); None if the code cannot be shown."""
+    pattern = led_pattern(code)
+    return None if pattern is None else of_frame("pairing", Priority.PAIRING, "pairing", pattern, until=until)
 
 
 def led_pattern(code: str, colour: int = PATTERN_COLOUR) -> tuple[int, ...] | None:
@@ -301,4 +309,4 @@ class Pairing:
 
 
 __all__ = ["Pairing", "FailureLimiter", "Throttled", "generate_code", "load_or_create_code", "load_or_create_secret",
-           "led_pattern", "normalise", "client_key", "COOKIE", "HEADER"]
+           "led_pattern", "pairing_layer", "normalise", "client_key", "COOKIE", "HEADER"]

@@ -13,7 +13,7 @@ from typing import Any
 
 from chess_core import Move, Position
 
-from firmware.analysis.leds import review_frame
+from firmware.analysis.leds import review_layer
 from uci.helper import HelperEngine
 from firmware.words import FALLBACK, LED_ROLES
 from firmware.session import SessionError
@@ -141,7 +141,7 @@ class SessionBackend(Backend):
 
     def led_colours(self) -> dict[str, str]:
         style = self.session.style
-        return {role: f"#{getattr(style, role):06x}" for role in LED_ROLES[FALLBACK]}
+        return {role: f"#{colour:06x}" for role in LED_ROLES[FALLBACK] if (colour := getattr(style, role, None)) is not None}
 
     def give_back(self, color: str, now: float) -> Any:
         return self._send("give_back", color, now)
@@ -170,7 +170,7 @@ class SessionBackend(Backend):
         session = self.session
         if session.live and session.game.moves:   # (a game set up, its first move not made: not yet played)
             return False
-        shown = None if played is None and best is None else review_frame(played, best, session.style)
+        shown = None if played is None and best is None else review_layer(played, best, session.style)
         session.door.post(Command("show_on_board", (shown, now)))
         return True
 

@@ -30,9 +30,23 @@ class Catalogue:
                                           # language; another word is shown as the other end gave it
 
 
-# The groups of LED roles that show together (no two of a group may look alike:
+# The groups of LED roles of one layer that show together (no two of a group may look alike:
 # tests/firmware/test_words.py checks the colours); every role of the legend is in one.
 LED_GROUPS = (("legal", "capture", "lifted", "last_move", "check", "opponent", "promotion", "low_time", "draw"),
-              ("win", "loss", "draw"), ("fix",), ("hint", "good_move", "inaccuracy", "mistake", "blunder"))
+              ("win", "loss", "draw"), ("fix",), ("hint", "good_move", "inaccuracy", "mistake", "blunder"),
+              ("review_move", "review_best"), ("app",), ("save_failed",), ("no_page",), ("pairing",))
 
-__all__ = ["Catalogue", "LED_GROUPS"]
+# The roles each layer of the LEDs may light, by layer (firmware.leds.compose.Priority, its name in
+# lower case), lowest first: the roles of layers shown together are checked apart too
+# (tests/firmware/test_leds_compose.py).
+LED_LAYERS = {
+    "game": ("legal", "capture", "lifted", "last_move", "check", "opponent", "promotion", "low_time", "draw", "fix",
+             "win", "loss"),
+    "coach": ("hint", "good_move", "inaccuracy", "mistake", "blunder"),
+    "review": ("review_move", "review_best"),
+    "app": ("app",),
+    "alarm": ("save_failed", "no_page"),
+    "pairing": ("pairing",),
+}
+
+__all__ = ["Catalogue", "LED_GROUPS", "LED_LAYERS"]

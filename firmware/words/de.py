@@ -214,6 +214,12 @@ CATALOGUE = Catalogue(
         "inaccuracy": "der Trainer: eine Ungenauigkeit (einen Moment lang)",
         "mistake": "der Trainer: ein Fehler (einen Moment lang)",
         "blunder": "der Trainer: ein Patzer (einen Moment lang)",
+        "review_move": "eine nachgespielte Partie: der gespielte Zug",
+        "review_best": "eine nachgespielte Partie: die Wahl des Computers",
+        "app": "die Lichter einer App (die App hält die LEDs)",
+        "save_failed": "die Ecken, blinkend: die Partie kann nicht gespeichert werden",
+        "no_page": "die Mitte, blinkend: die Seite kann nicht bereitgestellt werden",
+        "pairing": "der Kopplungscode: zählen Sie die beleuchteten Felder jeder Linie von a aus",
     },
     # The templates put a step that follows a colon or a comma in lower case (texts.py's
     # _lower_first): each step begins with its verb ("stellen Sie..."), never with a noun.

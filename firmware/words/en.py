@@ -206,6 +206,12 @@ CATALOGUE = Catalogue(
         "inaccuracy": "the coach: an inaccuracy (for a moment)",
         "mistake": "the coach: a mistake (for a moment)",
         "blunder": "the coach: a blunder (for a moment)",
+        "review_move": "a game reviewed: the move played",
+        "review_best": "a game reviewed: the computer's choice",
+        "app": "an app's lights (the app holds the LEDs)",
+        "save_failed": "the corners, flashing: the game cannot be saved",
+        "no_page": "the centre, flashing: the page cannot be served",
+        "pairing": "the pairing code: count the lit squares up each file from a",
     },
     prompts={
         # the status line

@@ -210,6 +210,12 @@ CATALOGUE = Catalogue(
         "inaccuracy": "le conseil : une imprécision (un instant)",
         "mistake": "le conseil : une erreur (un instant)",
         "blunder": "le conseil : une gaffe (un instant)",
+        "review_move": "une partie revue : le coup joué",
+        "review_best": "une partie revue : le choix de l'ordinateur",
+        "app": "les lumières d'une application (elle tient les LED)",
+        "save_failed": "les coins qui clignotent : la partie ne peut pas être enregistrée",
+        "no_page": "le centre qui clignote : la page ne peut pas être servie",
+        "pairing": "le code d'appairage : comptez les cases allumées sur chaque colonne depuis a",
     },
     prompts={
         # the status line

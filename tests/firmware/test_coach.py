@@ -86,7 +86,7 @@ async def test_a_hint_lights_python_chess_best_move_says_it_and_marks_the_pgn(tm
     assert state.notice is not None and state.notice.text("en") == f"Hint: {san_en}"
     assert state.notice.text("fr").startswith("Conseil : ")
     table.play(expected.uci())                          # the move made: the game's LEDs again
-    assert STYLE.hint not in lit(table).values() or table.session.coach.frame is None
+    assert STYLE.hint not in lit(table).values() or table.session.board_state.lights.get("coach") is None
     game = await pgn_game(table)
     assert list(game.mainline())[1].comment == f"Hint: {san_en}"     # after 1... e5: the hinted move follows
 

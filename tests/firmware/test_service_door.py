@@ -102,6 +102,7 @@ async def test_a_pairing_that_fails_otherwise_than_refused_is_said_in_the_journa
 async def test_a_change_from_another_task_is_refused_before_it_is_made(tmp_path):
     """Past the door, from another task: a pairing, a frame shown, a value kept are refused
     before they change the configuration, the game's Play or the phase."""
+    from firmware.leds.compose import Priority, of_frame
     from firmware.session.commands import show_on_board
     from firmware.session.effects import Keep
     from firmware.session.game_commands import set_round
@@ -114,8 +115,8 @@ async def test_a_change_from_another_task_is_refused_before_it_is_made(tmp_path)
             set_round(session, "Ada", "Bo")
         changed = [session.config.game.white == "Ada"]
         with pytest.raises(RuntimeError, match="door"):
-            show_on_board(session, (1,) * 64, 0.0)
-        changed.append(session.board_state.play.shown is not None)
+            show_on_board(session, of_frame("review", Priority.REVIEW, "review_move", (1,) * 64), 0.0)
+        changed.append(session.board_state.lights.get("review") is not None)
         with pytest.raises(RuntimeError, match="door"):
             session.carry_out([Keep(phase=Phase.OVER)], 0.0)
         changed.append(session.board_state.phase is Phase.OVER)

@@ -474,17 +474,16 @@ def test_the_pieces_are_drawn_as_svg_and_white_ones_are_light(sim, open_page):
 def test_french_turns_the_page_and_the_prompts_into_french_and_the_legend_shows(sim, open_page):
     server = sim()
     page = open_page(server)
-    expect(page.locator("#led-legend-list li")).to_have_count(17)   # 12 of the game, 5 of the coach
-    expect(page.locator('#led-legend-list li[data-role="check"]')).to_contain_text("a king in check")
-    expect(page.locator('#led-legend-list li[data-role="blunder"]')).to_contain_text("the coach: a blunder")
     move(page, "e2", "e5")                 # not a legal move
     expect(page.locator("#status")).to_have_text("Not a legal move (White to move): put the pawn on e5 back on e2")
+    expect(page.locator("#led-legend-list li")).to_have_count(1)    # the roles lit now: the squares to put right
+    expect(page.locator('#led-legend-list li[data-role="fix"]')).to_contain_text("a square to put right")
     page.click("#lang-fr")
     expect(page.locator("#status")).to_have_text("Coup illégal (trait aux Blancs) : remettez le pion de e5 en e2")
     expect(page.locator("#problems")).to_be_hidden()
     expect(page.locator('[data-tab="game"]')).to_have_text("Partie")
     expect(page.locator("#resign-white")).to_have_text("Les Blancs abandonnent")
-    expect(page.locator('#led-legend-list li[data-role="check"]')).to_contain_text("un roi en échec")
+    expect(page.locator('#led-legend-list li[data-role="fix"]')).to_contain_text("une case à corriger")
     page.click('[data-tab="new"]')
     expect(page.locator("#new-game")).to_contain_text("Deux joueurs à l'échiquier")
     expect(page.locator("#new-game")).to_contain_text("Cadence")

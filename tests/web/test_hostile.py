@@ -230,7 +230,7 @@ async def test_a_taken_port_is_said_loudly_on_the_leds_too_and_retried(tmp_path,
 
     class Service:
         leds = RecordingLedSink()
-        session = Session(config)
+        session = Session(config, leds=leds)   # (the session alone shows frames on the board's LEDs)
 
         def offer(self, **parts) -> None:   # (what a companion lends the board: not looked at here)
             pass
@@ -275,7 +275,7 @@ async def test_past_the_hard_limit_the_leds_show_the_code_and_the_owner_pairs(tm
 
     class Service:
         leds = RecordingLedSink()
-        session = Session(config, clock=lambda: now[0])
+        session = Session(config, leds=leds, clock=lambda: now[0])   # (the session alone shows frames on them)
 
         def offer(self, **parts) -> None:   # (what a companion lends the board: not looked at here)
             pass
@@ -288,6 +288,7 @@ async def test_past_the_hard_limit_the_leds_show_the_code_and_the_owner_pairs(tm
         limiter = companion.pairing.limiter
         assert limiter.open_until == 1015.0
         now[0] = 2000.0                                               # long after: the LEDs are back
+        service.session.poll(now[0])                                  # (the loop wakes at the code's end)
         for n in range(limiter.hard):
             limiter.failed(f"10.9.{n // 250}.{n % 250}", now[0])
         service.leds.frames.clear()

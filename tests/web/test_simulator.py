@@ -145,20 +145,22 @@ async def test_on_the_lan_the_code_is_journalled_and_shown_on_the_leds_then_the_
     class Service:
         def offer(self, **parts) -> None:   # (what a companion lends the board: not looked at here)
             pass
+    now = [1000.0]
     service = Service()
     service.config = config
     service.leds = RecordingLedSink()
-    service.session = Session(config, leds=service.leds)
-    service.session.poll(service.session.clock())     # the session shows its own frame first
+    service.session = Session(config, leds=service.leds, clock=lambda: now[0])
+    service.session.poll(now[0])                       # the session shows its own frame first
     before = service.session.leds_frame
     service.config = dataclasses.replace(config, web=dataclasses.replace(config.web, port=0))  # any free port
-    companion = await start_web(service, pattern_s=0)
+    companion = await start_web(service, pattern_s=15)
     try:
         assert companion.pairing.required and "pairing code of this board: 123456" in caplog.text
         assert service.leds.frames[-1] == led_pattern("123456")
-        for _ in range(3):
-            await asyncio.sleep(0)                     # the give-back timer (0 s) runs
-        assert service.leds.last == before
+        assert service.session.next_deadline(now[0]) == 1015.0   # the loop wakes at its end...
+        now[0] = 1015.0
+        service.session.poll(now[0])
+        assert service.leds.last == before                        # ... and the game's LEDs come back
     finally:
         await companion.stop()
 

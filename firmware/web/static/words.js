@@ -2,7 +2,7 @@
 // marked data-words relabelled, the LED legend, and the language: chosen (chooseLang), and its
 // buttons, one per language the board offers. The script writes no word of its own: until the
 // words come, the page shows the English of index.html.
-import { $, $$, ui, render } from "./ui.js";
+import { $, $$, ui, render, onRender } from "./ui.js";
 
 const relabel = [];    // what else says its words again when they come or the language changes
 const switched = [];   // what else follows a change of language (the board's voice, the library)
@@ -35,22 +35,23 @@ function applyWords() {
   for (const fn of relabel) fn();
 }
 
-// The LED legend: each role in its configured colour, in the chosen language.
+// The LED legend: the roles lit now (the state's lit_roles), each in its colour, in the chosen language.
 function renderLegend() {
   const list = $("#led-legend-list");
-  if (!list) return;
+  if (!ui.words || !list) return;
   const roles = ui.words.leds[ui.lang];
   list.textContent = "";
-  for (const role of Object.keys(roles)) {
+  for (const { role, colour } of (ui.state && ui.state.lit_roles) || []) {
     const li = document.createElement("li");
     li.dataset.role = role;
     const dot = document.createElement("span");
     dot.className = "led-dot";
-    dot.style.background = ui.words.colours[role];
-    li.append(dot, " " + roles[role]);
+    dot.style.background = colour;
+    li.append(dot, " " + (roles[role] || role));
     list.appendChild(li);
   }
 }
+onRender(renderLegend);   // drawn again at each state: the roles lit change with the board
 
 // The language shown: the one chosen on this device (its buttons, remembered), else the board's
 // ("[web] language"), else the browser's first language whose primary subtag ("fr" of "fr-CA")

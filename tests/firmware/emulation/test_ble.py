@@ -21,7 +21,6 @@ import pytest
 
 from chess_core import parse_square
 from firmware.emulation.bridge import Emulation
-from firmware.emulation.leds import LentLeds
 from firmware.session.commands import attach_app
 
 from ..session_support import Table
@@ -105,8 +104,6 @@ async def board_over_ble(tmp_path: Path, profile, adapter: str, protocol: str, a
     from firmware.emulation.ble import BlePort
 
     table = Table(tmp_path)
-    leds = LentLeds(table.leds)
-    table.session.leds = leds
     port = BlePort(profile, adapter=adapter)
     if mtu is not None:
         with_link_mtu(port, mtu)
@@ -119,7 +116,7 @@ async def board_over_ble(tmp_path: Path, profile, adapter: str, protocol: str, a
     scanner = BleakScanner(detected, bluez={"adapter": "hci0"})
     await scanner.start()
     await port.open()
-    emulation = Emulation(table.session, port, protocol, leds=leds, app=app, clock=lambda: table.t,
+    emulation = Emulation(table.session, port, protocol, app=app, clock=lambda: table.t,
                           on_app=lambda link: attach_app(table.session, link))
     emulation.start()
     table.setup()

@@ -5,7 +5,6 @@ import pytest
 
 from chess_core import Move, Position, parse_square
 from firmware.emulation.bridge import Emulation
-from firmware.emulation.leds import LentLeds
 from firmware.session.app_link import AppLink
 from firmware.session.state import to_json
 
@@ -53,14 +52,12 @@ def table(tmp_path):
 @pytest.fixture
 async def linked(table):
     port = FakePort()
-    leds = LentLeds(table.leds)
-    table.session.leds = leds
     apps: list[AppLink | None] = []
 
     def on_app(link):
         apps.append(link)
 
-    emulation = Emulation(table.session, port, "chesslink", leds=leds, colour=CYAN, app="Tester",
+    emulation = Emulation(table.session, port, "chesslink", colour=CYAN, app="Tester",
                           clock=lambda: table.t, on_app=on_app)
     emulation.start()
     emulation.apps = apps
@@ -194,7 +191,8 @@ async def test_a_move_reaches_the_app_before_the_game_is_saved(table, linked):
 async def test_a_fast_blink_is_given_to_the_page_once_and_the_leds_change_at_a_bounded_pace(table, linked):
     """ChessLink's fastest slot (L01: 4.096 ms) once pushed every phase to every page, 244 a
     second; the page now gets the pattern once and plays it, the LEDs change 40 times a second
-    at most. One second of the board's time, driven by hand at each deadline the bridge names."""
+    at most. One second of the board's time, driven by hand at each deadline the session names
+    (it plays the app's layer, firmware.leds.compose)."""
     from firmware.emulation.bridge import MIN_SLOT_S
     from firmware.session.commands import attach_app
     pushed: list[AppLink | None] = []
@@ -208,17 +206,20 @@ async def test_a_fast_blink_is_given_to_the_page_once_and_the_leds_change_at_a_b
     e2, e4 = parse_square("e2"), parse_square("e4")
     linked.port.app_sends(led_frame([e2, e4], pattern=0xAA, slot=0x01))
     shown_before, start = table.leds.show_count, table.t
+    states: list = []
+    table.session.subscribe(states.append)
     phases = set()
     while True:
-        deadline = linked.lights.next_change(table.t)
+        deadline = table.session.next_deadline(table.t)
         assert deadline is not None and deadline > table.t
         if deadline > start + 1.0:
             break
         table.t = deadline
-        linked._tick()
+        table.session.poll(table.t)
         phases.add(frozenset(table.leds.lit()))
     assert phases == {frozenset({e2, e4}), frozenset()}            # it does blink on the board
     assert table.leds.show_count - shown_before <= 1.0 / MIN_SLOT_S + 1
+    assert len(states) <= 1                                        # the page is not sent every phase
     assert len(pushed) == 2                                        # attached, then its lights: once
     page = english(to_json(table.session.state()))
     assert page["app"]["blink"] == {"slot_ms": MIN_SLOT_S * 1000,

@@ -1,0 +1,1 @@
+"""The board's LEDs as one picture composed from the layers their owners light (pure: no asyncio, no I/O)."""
