@@ -312,7 +312,7 @@ def child(capture_path: str, state_dir: str, mode: str) -> None:
             page.terminate()
             result["page_messages"] = int(page.communicate()[0].split()[-1])
         result["moves"] = len(service.session.game.moves)
-        result["problems"] = [f"{t:.3f} s: {text}" for t, text in service.session.state().problems[:3]]
+        result["problems"] = [f"{t:.3f} s: {text.text()}" for t, text in service.session.state().problems[:3]]
         outcome = service.session.game.outcome
         result["outcome"] = outcome.describe() if outcome else None
         service.stop()

@@ -1,10 +1,11 @@
 """Benchmark: the CPU a reading costs the session with a page subscribed (the state built and handed over), beside another checkout.
 
-A session alone (default configuration, no page server: the subscriber is a function keeping
-the state, as the page's push does before it serialises) replays bench/service.py's 200-ply game
+A session alone (default configuration, no page server: the subscriber is a function writing
+the state's JSON, as the page's push does) replays bench/service.py's 200-ply game
 reading by reading, polled at its deadlines as the service does. Each sample is the thread CPU of
 one reading's step and its poll at the settle time (the LEDs computed, the state built for the
-subscriber). A second figure is the CPU of one ``session.state()`` alone, at every ply. Each
+subscriber and written as JSON, as the page's push does). A second figure is the CPU of one
+``session.state()`` and its JSON alone, at every ply. Each
 checkout runs in a child process of its own (its code, this script's game), alternately, ``--runs``
 times; medians and p99 over all samples. ``--tree PATH`` adds a second checkout (main, to compare).
 
@@ -25,20 +26,22 @@ HERE = Path(__file__).resolve().parents[1]
 
 
 def child(tree: str, capture: str) -> None:
-    sys.path.insert(0, tree)
+    sys.path.insert(0, str(HERE / "bench"))
+    import service as bench_service   # the game's capture and the default configuration's text (first:
+    sys.path.insert(0, tree)          # it puts this checkout on the path, which the tree's must precede)
     from board_driver.capture import parse_capture
     from board_driver.reading import Reading
     from firmware.config import loads_config
     from firmware.session.session import Session
+    from firmware.session.state import to_json
 
-    sys.path.insert(0, str(HERE / "bench"))
-    import service as bench_service   # the game's capture and the default configuration's text
+    assert Session.__module__ == "firmware.session.session" and sys.modules["firmware"].__file__.startswith(tree)
 
     with tempfile.TemporaryDirectory() as state_dir:
         config = loads_config(bench_service.config_text(state_dir, 8080))   # (no server: the port is not opened)
         session = Session(config)
         states = []
-        session.subscribe(states.append)
+        session.subscribe(lambda state: states.append(to_json(state)))   # (as the page's push: its JSON)
         settle = config.board.settle_ms / 1000
         events = [e for e in parse_capture(Path(capture).read_text()) if isinstance(e, Reading)]
         steps, builds = [], []
@@ -53,7 +56,7 @@ def child(tree: str, capture: str) -> None:
             session.poll(reading.time + settle)
             steps.append((time.thread_time_ns() - start) / 1e6)
             start = time.thread_time_ns()
-            session.state(reading.time + settle)
+            to_json(session.state(reading.time + settle))
             builds.append((time.thread_time_ns() - start) / 1e6)
         print(json.dumps({"steps": steps, "builds": builds, "moves": len(session.game.moves),
                           "states": len(states)}))

@@ -290,9 +290,8 @@ class Session:
         ``opponent``: "none" (two players over the board), "engine" or "lichess"; None keeps the
         session's. Against the engine, ``engine_side`` ("white", "black", "alternate") and
         ``engine_level`` (Skill Level 0..20) change ``[engine] side`` and ``level``; a name left
-        None for the engine's side is the engine's. ``coach`` changes ``[coach]`` (``white``,
-        ``black``, ``hints``: the sides it helps, whether they may ask for hints). The opponent is stopped and started on the
-        loop (``await wait_idle()`` waits for it).
+        None for the engine's side is the engine's; ``coach`` changes ``[coach]`` (``white``, ``black``,
+        ``hints``). The opponent is stopped and started on the loop (``await wait_idle()`` waits for it).
         """
         with self.command(now) as now:
             try:
@@ -311,8 +310,7 @@ class Session:
             if variant is not None and variant != self.config.game.variant and fen is None:
                 changes["fen"] = ""   # a start position of the other variant does not carry over
             engine = {k: v for k, v in (("side", engine_side), ("level", engine_level)) if v is not None}
-            sections = {name: values for name, values in (("game", changes), ("engine", engine), ("coach", coach or {}))
-                        if values}
+            sections = {name: v for name, v in (("game", changes), ("engine", engine), ("coach", coach or {})) if v}
             if sections:
                 self.change_config(**sections)
             if self.live:

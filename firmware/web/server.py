@@ -346,8 +346,8 @@ class WebCompanion:
         """The state; ``?lang=xx``: each message in it also carries its text in that language."""
         lang = request.query.get("lang")
         if lang is not None and lang not in words.LANGS:
-            return refusal_answer(ServerRefusal("bad_field", field="lang", problem=in_english(
-                f"one of {', '.join(words.LANGS)}")), 400)
+            codes = ", ".join(words.LANGS)
+            return refusal_answer(ServerRefusal("bad_field", field="lang", problem=in_english(f"one of {codes}", codes)), 400)
         state = self.page_state()
         return json_response(state if lang is None else with_texts(state, lang), headers=dict(NO_STORE))
 

@@ -10,6 +10,7 @@ fills in the same way from ``GET /api/words`` (firmware/web/static's words modul
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import reduce
 from typing import Any, Callable, Union
@@ -20,7 +21,7 @@ from .catalogue import Catalogue
 from .catalogues import CATALOGUES, FALLBACK
 
 __all__ = ["Message", "Side", "SidePlayed", "Piece", "San", "Ended", "VoidStatus", "And", "Lower", "Then",
-           "Steps", "English", "Value", "render", "to_json", "message_json", "from_json", "with_texts", "catalogue_json", "catalogue_for", "san_in"]
+           "Steps", "English", "Value", "render", "to_json", "message_json", "from_json", "with_texts", "catalogue_json", "replaced", "catalogue_for", "san_in"]
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,18 @@ class Message:
 
 
 Value = Union[str, int, Message, Side, SidePlayed, Piece, San, Ended, VoidStatus, And, Lower, Then, Steps, English]
+
+
+def replaced(value: Any, old: str, new: str) -> Any:
+    """``value`` (a message's, at any depth) with ``old`` written ``new`` in every text it holds."""
+    if isinstance(value, str):
+        return value.replace(old, new)
+    if isinstance(value, tuple):
+        return tuple(replaced(item, old, new) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.replace(value, **{f.name: replaced(getattr(value, f.name), old, new)
+                                             for f in dataclasses.fields(value)})
+    return value
 
 
 def catalogue_for(lang: str) -> tuple[str, Catalogue]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from chess_core import PAWN, Move, Outcome, Position, Termination, san
 from chess_core.squares import SQUARE_NAMES
 
-from .message import And, Ended, English, Lower, Message, Piece, San, Side, SidePlayed, Steps, Then, Value, VoidStatus, render
+from .message import (And, Ended, English, Lower, Message, Piece, San, Side, SidePlayed, Steps, Then, Value, VoidStatus,
+                      render, replaced)
 from .catalogues import CATALOGUES, DEFAULT_NAMES, ENGLISH, FALLBACK, LANGS, catalogue_of
 
 
@@ -264,13 +265,7 @@ class Refusal(Exception):
 
     def without(self, secret: str) -> "Refusal":
         """The same refusal with ``secret`` (a token a value might quote) written ``<token>``."""
-        def hidden(value: Value) -> Value:
-            if isinstance(value, str):
-                return value.replace(secret, "<token>")
-            if isinstance(value, English):
-                return English(value.detail.replace(secret, "<token>"), value.otherwise.replace(secret, "<token>"))
-            return value
-        return type(self)(self.key, **{name: hidden(value) for name, value in self.values.items()})
+        return type(self)(self.key, **{name: replaced(value, secret, "<token>") for name, value in self.values.items()})
 
 
 def draw_offers_from(from_move: int, move: int) -> Message:

@@ -430,3 +430,13 @@ def test_a_fourth_language_is_found_by_its_files(tmp_path):
     (tmp_path / "en.py").unlink()
     with pytest.raises(ImportError, match="no en.py"):
         languages.found(tmp_path)
+
+
+def test_a_refusal_without_its_secret_hides_it_at_any_depth():
+    """A token quoted inside a nested message (a field's problem, an English detail) is hidden too."""
+    inner = message.Message("bad_field", (("field", "token"), ("problem", message.English("tok123 is not a token"))),
+                            "refusals")
+    refused = words.Refusal("bad_field", field="body", problem=inner).without("tok123")
+    for lang in words.LANGS:
+        assert "tok123" not in refused.text(lang) and "tok123" not in str(message.to_json(refused.message))
+    assert "<token> is not a token" in str(refused)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_browser import CHROMIUM, FLAGS, WAIT_MS, SimProcess, browser, page_state, sim  # noqa: F401 - fixtures
+from .test_browser import CHROMIUM, FLAGS, WAIT_MS, SimProcess, browser, page_state, pages as _pages, sim  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 
@@ -37,25 +37,15 @@ Object.defineProperty(window, "SpeechSynthesisUtterance", { configurable: true,
 
 @pytest.fixture
 def open_page(browser):
-    contexts = []
+    """A page in ``lang`` (as if chosen on the device) and ``scheme``, the phone's voice recorded, once live."""
+    with _pages(browser) as opened:
+        def open_(server: SimProcess, *, lang: str = "en", scheme: str = "light"):
+            page = opened(server, init_script=f'localStorage.setItem("echiquier.lang", "{lang}");' + SPEECH_RECORDER,
+                          bypass_csp=True, color_scheme=scheme)
+            expect(page.locator("#link")).to_have_attribute("data-state", "up")
+            return page
 
-    def open_(server: SimProcess, *, lang: str = "en", scheme: str = "light"):
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True, color_scheme=scheme)
-        contexts.append(context)
-        context.add_init_script(f'localStorage.setItem("echiquier.lang", "{lang}");' + SPEECH_RECORDER)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.errors = errors
-        page.set_default_timeout(WAIT_MS)
-        page.goto(server.url)
-        expect(page.locator("body")).to_have_attribute("data-ready", "1")
-        expect(page.locator("#link")).to_have_attribute("data-state", "up")
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
+        yield open_
 
 
 def violations(page) -> list[str]:

@@ -6,6 +6,9 @@ auto-waiting on DOM conditions), never for a fixed time.
 """
 from __future__ import annotations
 
+import contextlib
+import json
+
 import asyncio
 import os
 import re
@@ -92,13 +95,22 @@ def sim(tmp_path):
         assert "Traceback" not in err, err
 
 
-@pytest.fixture
-def open_page(browser):
+@contextlib.contextmanager
+def pages(browser):
+    """Opens pages, each in a new context of ``browser``; closes them all at the end."""
     contexts = []
 
-    def open_(server: SimProcess, width: int = 1280, height: int = 900):
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def open_(server: SimProcess, width: int = 1280, height: int = 900, *, init_script: str = "",
+              languages: list[str] | None = None, **options):
+        """A page of ``server`` in a new context (``options``: Playwright's, a locale say), once ready;
+        ``init_script`` runs before the page's own, ``languages`` is what navigator.languages says."""
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
         contexts.append(context)
+        if languages is not None:
+            init_script += ("Object.defineProperty(Navigator.prototype, 'languages', "
+                            f"{{ configurable: true, get: () => {json.dumps(languages)} }});")
+        if init_script:
+            context.add_init_script(init_script)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -108,9 +120,17 @@ def open_page(browser):
         expect(page.locator("body")).to_have_attribute("data-ready", "1")
         return page
 
-    yield open_
-    for context in contexts:
-        context.close()
+    try:
+        yield open_
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.fixture
+def open_page(browser):
+    with pages(browser) as open_:
+        yield open_
 
 
 # -- helpers ----------------------------------------------------------------------------------------
@@ -361,13 +381,12 @@ def test_a_simple_delay_runs_before_the_main_time(sim, open_page):
 
 def test_the_language_menu_offers_every_language_the_board_has(sim, open_page):
     """GET /api/words' languages are the menu's: German comes with its words (its page's labels,
-    the LED legend, the title in its own language); the choice is remembered. (The state's texts,
-    "status" and "status_fr", are English and French only until the page takes message keys.)"""
+    the LED legend, the state's messages, the title in its own language); the choice is remembered."""
     server = sim()
     page = open_page(server)
     german = page.locator("#lang-de")
     expect(german).to_have_text("DE")
-    expect(german).to_have_attribute("title", "Deutsche Buchstaben: K D T L S")
+    expect(german).to_have_attribute("title", "Deutsch")
     german.click()
     expect(german).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#lang-en")).to_have_attribute("aria-pressed", "false")
@@ -375,6 +394,7 @@ def test_the_language_menu_offers_every_language_the_board_has(sim, open_page):
     expect(page.locator("#link")).to_have_text("live")
     expect(page.locator("#setup")).to_have_text("Figuren aufstellen")
     expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.locator("#status")).to_have_text("Weiß am Zug")     # the state's message, in German
     page.reload()                                        # the choice is remembered
     expect(page.locator("#lang-de")).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#aside")).to_have_text("Beiseitelegen")

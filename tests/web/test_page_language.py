@@ -6,13 +6,12 @@ page's script runs.
 """
 from __future__ import annotations
 
-import json
-
 import pytest
 
+from chess_core import Position
 import firmware.words as words
 
-from .test_browser import WAIT_MS, SimProcess, browser, sim  # noqa: F401 - fixtures
+from .test_browser import SimProcess, browser, open_page, sim  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 
@@ -20,30 +19,6 @@ sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
 GAME_TAB = {lang: words.PAGE[lang]["tab_game"] for lang in words.LANGS}
-
-
-@pytest.fixture
-def open_page(browser):
-    contexts = []
-
-    def open_(server: SimProcess, *, locale: str = "en-US", languages: list[str] | None = None):
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
-        contexts.append(context)
-        if languages is not None:
-            context.add_init_script("Object.defineProperty(Navigator.prototype, 'languages', "
-                                    f"{{ configurable: true, get: () => {json.dumps(languages)} }});")
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.errors = errors
-        page.set_default_timeout(WAIT_MS)
-        page.goto(server.url)
-        expect(page.locator("body")).to_have_attribute("data-ready", "1")
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
 
 
 def board_language(sim, tmp_path, lang: str) -> SimProcess:
@@ -62,9 +37,14 @@ def shown_in(page, lang: str) -> None:
             expect(page.locator(f"#lang-{other}")).to_have_attribute("aria-pressed", "false")
 
 
-def test_a_french_browser_opens_the_page_in_french(sim, open_page):
-    page = open_page(sim(), locale="fr-FR")
-    shown_in(page, "fr")
+@pytest.mark.parametrize("locale, lang", [("fr-FR", "fr"), ("de-DE", "de"), ("de-AT", "de")])
+def test_a_french_or_german_browser_opens_the_page_in_its_language(sim, open_page, locale, lang):
+    page = open_page(sim(), locale=locale)
+    shown_in(page, lang)
+    # the state's words too: the status line is the board's message said in that language
+    said = page.request.get(page.url + f"api/state?lang={lang}").json()["status"]["text"]
+    expect(page.locator("#status")).to_have_text(said)
+    assert said == words.render(words.side_to_move(0), lang) or said == words.render(words.setup_text(Position(), 0, 0), lang)
     assert page.evaluate("localStorage.getItem('echiquier.lang')") is None   # shown, not chosen
     assert not page.errors
 

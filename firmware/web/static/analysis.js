@@ -58,7 +58,7 @@ function build() {
 function judged(m) {
   const judgement = w(m.judgement, m.judgement);
   if (!m.best_san) return judgement;
-  return wf("move_judged", { judgement, best: wf("best_was", { san: m.best_san }) });
+  return wf("move_judged", { judgement, best: wf("best_was", { san: sanIn(m.best_san) }) });
 }
 
 function words() {

@@ -11,8 +11,10 @@ function catalogue() {
 
 const lowerFirst = (text) => (text ? text[0].toLowerCase() + text.slice(1) : text);
 
+// A template filled in as Python's str.format does ({{ and }} are braces).
 function fill(template, values) {
-  return template.replace(/\{(\w+)\}/g, (all, name) => (name in values ? values[name] : all));
+  return template.replace(/\{\{|\}\}|\{(\w+)\}/g, (all, name) =>
+    (all === "{{" ? "{" : all === "}}" ? "}" : name in values ? values[name] : all));
 }
 
 // A SAN in English letters (K Q R B N) in the page's language's letters.
@@ -47,10 +49,14 @@ function value(v, c) {
   if ("void" in v) return c.void_statuses[v.void] || v.void;
   if ("and" in v) {
     const items = v.and.map((item) => value(item, c));
+    if (!items.length) return "";
     return items.length === 1 ? items[0] : fill(c.prompts.and, { items: items.slice(0, -1).join(", "), last: items[items.length - 1] });
   }
   if ("lower" in v) return lowerFirst(value(v.lower, c));
-  if ("then" in v) return v.then.map((item) => value(item, c)).reduce((first, next) => fill(c.prompts.then, { first, next }));
+  if ("then" in v) {
+    const items = v.then.map((item) => value(item, c));
+    return items.length ? items.reduce((first, next) => fill(c.prompts.then, { first, next })) : "";
+  }
   if ("steps" in v) {
     const items = v.steps.map((item) => value(item, c));
     const text = [items[0], ...items.slice(1).map(lowerFirst)].join(", ");
@@ -64,5 +70,5 @@ function value(v, c) {
 export function said(message) {
   const c = catalogue();
   if (message === null || message === undefined || !c) return "";
-  return value(message, c);
+  try { return value(message, c); } catch (_) { return ""; }   // (a message it cannot say never stops the page)
 }
