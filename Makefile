@@ -28,7 +28,7 @@ sim: install
 # The types: strict for the bottom layers (pure rules, hardware, network) and the pure referee, checked for the rest.
 typecheck: install-dev
 	$(BIN)/mypy --strict chess_core board_driver netserver club_wire uci durable
-	$(BIN)/mypy --strict firmware/referee firmware/leds
+	$(BIN)/mypy --strict firmware/referee firmware/leds firmware/training
 	$(BIN)/mypy --strict firmware/emulation
 	$(BIN)/mypy --strict firmware/voice
 	$(BIN)/mypy firmware club_hub
