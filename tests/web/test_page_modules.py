@@ -15,6 +15,7 @@ import pytest
 
 import firmware.words as words
 from firmware.web.server import STATIC_DIR
+from tests.cycles import cycles
 
 MOST_LINES = 300
 ENTRY = "app.js"
@@ -72,26 +73,8 @@ def test_every_module_is_reached_from_the_entry():
 
 
 def test_no_import_cycles():
-    edges = graph()
-    state: dict[str, int] = {}
-    stack: list[str] = []
-    cycles: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        state[node] = 1
-        stack.append(node)
-        for nxt in sorted(edges[node]):
-            if state.get(nxt) == 1:
-                cycles.append(stack[stack.index(nxt):] + [nxt])
-            elif nxt not in state:
-                visit(nxt)
-        stack.pop()
-        state[node] = 2
-
-    for node in sorted(edges):
-        if node not in state:
-            visit(node)
-    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+    found = cycles(graph())
+    assert not found, "import cycles:\n" + "\n".join(" -> ".join(c) for c in found)
 
 
 def test_the_shared_state_imports_nothing():
