@@ -245,6 +245,10 @@ class LedColours:
     inaccuracy: str = _check(_colour, "#ffff00")
     mistake: str = _check(_colour, "#ff6000")
     blunder: str = _check(_colour, "#ff0000")
+    setup_from: str = _check(_colour, "#ffffff")   # a position set up by hand: the piece to take,
+    setup_to: str = _check(_colour, "#00ff00")     # where it goes,
+    from_box: str = _check(_colour, "#0040ff")     # a piece from the box goes here,
+    to_box: str = _check(_colour, "#ff4000")       # this piece goes to the box
 
     def rgb(self, role: str) -> int:
         return parse_colour(getattr(self, role))

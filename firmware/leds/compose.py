@@ -13,7 +13,7 @@ Contract
 * Per square, with some layers alone: :func:`compose` paints the layers that have not ended from
   the lowest priority up, each on the squares it lights (a dark square of a layer shows what
   lies below it), except that nothing below the highest layer that is *alone* (:data:`ALONE`:
-  the coach, a review, an app, the pairing code) shows at all: each of those is a picture of
+  the coach, a setup's step, a review, an app, the pairing code) shows at all: each of those is a picture of
   its own that the game's lights would falsify (the pairing code is read by counting lit
   squares, an app drives every LED of its protocol). Above them only the alarms paint, on their
   own squares: the game cannot be saved (the corners), the page cannot be served (the centre).
@@ -47,13 +47,14 @@ class Priority(IntEnum):
 
     GAME = 0       # the game's feedback (firmware.referee.feedback), always there
     COACH = 10     # a hint, a coached move judged, for a moment (firmware.session.coach)
+    SETUP = 15     # the next step of a position set up by hand (firmware.session.setup_guidance)
     REVIEW = 20    # a reviewed game's move from the library, while no game is played (firmware.analysis.leds)
     APP = 30       # an app's lights through an emulated board, while it is attached (firmware.emulation)
     ALARM = 40     # the game cannot be saved, the page cannot be served
     PAIRING = 50   # the pairing code, for a moment (firmware.web.pairing)
 
 
-ALONE = frozenset({Priority.COACH, Priority.REVIEW, Priority.APP, Priority.PAIRING})
+ALONE = frozenset({Priority.COACH, Priority.SETUP, Priority.REVIEW, Priority.APP, Priority.PAIRING})
 """The layers that take the whole board: nothing below them shows."""
 
 

@@ -58,6 +58,10 @@ class LedStyle:
     inaccuracy: int = 0xFFFF00
     mistake: int = 0xFF6000
     blunder: int = 0xFF0000
+    setup_from: int = 0xFFFFFF    # a position set up by hand (firmware.session.setup_guidance): the piece to take
+    setup_to: int = 0x00FF00      # ...where it goes
+    from_box: int = 0x0040FF      # ...a piece from the box goes here
+    to_box: int = 0xFF4000        # ...this piece goes to the box
     brightness: float = 1.0
     blink_period: float = BLINK_PERIOD_S
 
@@ -65,7 +69,8 @@ class LedStyle:
     def from_config(cls, leds: LedConfig) -> "LedStyle":
         colours = {role: leds.colours.rgb(role) for role in (
             "legal", "capture", "lifted", "last_move", "check", "fix", "opponent", "promotion",
-            "win", "loss", "draw", "low_time", "hint", "good_move", "inaccuracy", "mistake", "blunder")}
+            "win", "loss", "draw", "low_time", "hint", "good_move", "inaccuracy", "mistake", "blunder",
+            "setup_from", "setup_to", "from_box", "to_box")}
         return cls(**colours, brightness=leds.brightness)
 
     def dim(self, colour: int) -> int:

@@ -119,6 +119,9 @@ class MatchConfig:
     # "at_once": the clock of the side to move starts with the game (an arbiter's start, FIDE 6.5);
     # "first_move": the clocks start when the side to move completes its first move (online servers).
     clock_start: str = "at_once"
+    # Squares whose piece must be lifted and set anew before the game begins (a position set up by
+    # hand, whose board believes another piece stands there), beside a Chess960 first rank's.
+    arrange: int = 0
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from chess_core import Move, Outcome
 from firmware.referee.match import Match, MatchEvent
 
 __all__ = ["Order", "AnyOrder", "carry_out", "ResignGame", "ClaimDraw", "EndAsDecided", "Expect", "ChoosePromotion",
-           "ChangePromotion", "Correct", "SetRules", "SetGestureTimes"]
+           "ChangePromotion", "Correct", "SetRules", "SetGestureTimes", "Arrange"]
 
 
 class Order(enum.Enum):
@@ -123,6 +123,14 @@ class SetRules:
 
 
 @dataclass(frozen=True)
+class Arrange:
+    """Before the start, the pieces on ``squares`` (a bitboard) must be lifted and set anew: the
+    board believes another piece stands there (a position set up by hand, firmware.training.setup_guide)."""
+
+    squares: int
+
+
+@dataclass(frozen=True)
 class SetGestureTimes:
     """How long the kings must be held for a resignation and for a draw (seconds)."""
 
@@ -131,7 +139,7 @@ class SetGestureTimes:
 
 
 AnyOrder = Union[Order, ResignGame, ClaimDraw, EndAsDecided, Expect, ChoosePromotion, ChangePromotion, Correct,
-                 SetRules, SetGestureTimes]
+                 SetRules, SetGestureTimes, Arrange]
 
 
 def carry_out(match: Match, order: AnyOrder, now: float) -> list[MatchEvent]:
@@ -172,4 +180,7 @@ def carry_out(match: Match, order: AnyOrder, now: float) -> list[MatchEvent]:
             match.set_rules(touch_move=touch_move, takebacks=takebacks)
         case Order.FINISH:
             return match.finish()
+        case Arrange(squares=squares):
+            if not match.started:
+                match.to_arrange = squares
     return []

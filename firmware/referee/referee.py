@@ -216,7 +216,7 @@ class Referee:
         previous = self._match
         match.debouncer, match.sensors = previous.debouncer, previous.sensors
         arrange = (rearranged(previous.game.start_position(), match.game.start_position())
-                   if match.config.chess960 else 0)
+                   if match.config.chess960 else 0) | match.config.arrange
         self._match = match
         self._settled = None
         self._verdict = None

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 from firmware.session import game_commands as g
 from firmware.session.commands import attach_app, helper_failed, push_layer, remove_layer, show_on_board
 from firmware.session.online_answers import accept_takeback, claim_when_gone, decline_takeback
+from firmware.session.setup_guidance import set_up_position
 
 if TYPE_CHECKING:
     from firmware.session.session import Session
@@ -50,6 +51,7 @@ def _commands() -> dict[str, Callable[["Session"], Callable[..., Any]]]:
         "show_on_board": on(show_on_board), "attach_app": on(attach_app),
         "publish": lambda s: s.publish, "helper_failed": on(helper_failed),
         "push_layer": on(push_layer), "remove_layer": on(remove_layer),
+        "set_up_position": on(set_up_position),
     }
 
 

@@ -35,11 +35,13 @@ class Keep:
     phase: Phase = SAME
     play: Play = SAME
     app: Any = SAME                  # an AppLink, or None
+    names: Any = SAME                # tuple[str, str]: the players' names (a game restored)
     given_names: Any = SAME          # tuple[str | None, str | None] | None
     config: Any = SAME               # firmware.config.Config
     failed_helpers: Any = SAME       # tuple[str, ...]: the helpers that failed, said once on the page
     style: Any = SAME                # firmware.referee.feedback.LedStyle: the LEDs' colours and blinking
     lights: Any = SAME               # firmware.session.lights.Lights: the layers of LEDs held
+    setup: Any = SAME                # firmware.training.setup_guide.SetupGuide, or None: a position set up by hand
 
     def changes(self) -> dict[str, Any]:
         """The session's fields this changes, by name."""

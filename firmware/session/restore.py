@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 
 from typing import TYPE_CHECKING
 
@@ -13,15 +14,49 @@ from firmware.config import SIMULATED, OpponentKind
 from firmware.opponents.base import GameSync
 from firmware.referee.match import Match, MatchConfig
 from firmware.session.effects import Keep
+from firmware.session.play import Play
 from firmware.session.recorder import GameRecord, NextGame
+from firmware.session.state import Phase
 
 if TYPE_CHECKING:
     from firmware.session.session_view import SessionView
+
+log = logging.getLogger(__name__)
 
 # The settings a new game is chosen with (the page's new game, a club hub's pairing), kept with it.
 CHOSEN_GAME = ("time_control", "rules", "variant", "fen", "start_position", "opponent", "event", "round",
                "alternate_colours", "draw_offers_from_move")
 CHOSEN_ENGINE = ("side", "level")
+
+
+def restore_saved(session: SessionView, now: float) -> bool:
+    """After a restart: the saved game continued (its pieces then led back, firmware.session.setup_guidance),
+    or the new game chosen before it waited for again (before the opponent starts). True if one
+    was; a saved state that cannot be used is set aside, and the board starts without it."""
+    record = session.file.recorder.load_saved()
+    if record is None:
+        return False
+    try:
+        if isinstance(record, NextGame):
+            set_up_chosen(session, record, now)
+            log.info("restored the new game chosen: %s - %s", *session.board_state.names)
+            return True
+        match = restore_match(session.match_config(), record, now)
+    except Exception as exc:  # noqa: BLE001 - no saved state may stop the board from starting
+        session.file.recorder.set_aside(f"{type(exc).__name__}: {exc}"[:300])
+        return False
+    session.referee.resume(match)
+    session.file.record = record
+    # A finished game: setting up the start position begins the next one.
+    session.carry_out([Keep(names=(record.white, record.black), play=Play(restored_plies=len(record.moves)),
+                            phase=Phase.CLEARED if session.game.is_over else Phase.RESUMING)], now)
+    if not session.game.is_over:
+        session.seat.takeovers.restore(record.takeovers)   # the computer plays on for who left
+    session.seat.reset()  # it plays on from the restored game
+    session.file.dirty = True  # the PGN is written again from the record: a cut may have left it behind
+    log.info("restored %s: %d moves%s", record.pgn_name, len(record.moves),
+             f", {outcome.describe()}" if (outcome := record.get_outcome()) is not None else "")
+    return True
 
 
 def restore_match(config: MatchConfig, record: GameRecord, now: float, *, guide_back: bool = False,
@@ -102,4 +137,4 @@ def set_up_chosen(session: SessionView, chosen: NextGame, now: float) -> None:
     session.file.choose(chosen_game(session))
 
 
-__all__ = ["restore_match", "synced_match", "continues", "follow_sync", "chosen_game", "set_up_chosen"]
+__all__ = ["restore_saved", "restore_match", "synced_match", "continues", "follow_sync", "chosen_game", "set_up_chosen"]

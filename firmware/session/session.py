@@ -74,9 +74,9 @@ from firmware.session.play import Play
 from firmware.session.reactions import react
 from firmware.session.effects import Effect, Keep, do
 from firmware.session.recorder import Recorder
-from firmware.session.recorder import NextGame
-from firmware.session.restore import chosen_game, restore_match, set_up_chosen
+from firmware.session.restore import chosen_game, restore_saved
 from firmware.session.saving import alarm
+from firmware.session.setup_guidance import followed
 from firmware.session.sensor_faults import known_faults
 from firmware.session.state import Phase, SessionState, to_json
 from firmware.session.view import seen, session_state, stage
@@ -194,33 +194,12 @@ class Session:
 
     def restore(self, now: float) -> bool:
         """Continue the saved game, if any; the LEDs then guide the pieces back. Or wait again for
-        the new game chosen before a restart (before ``start_opponent``). True if restored."""
-        record = self.file.recorder.load_saved()
-        if record is None:
-            return False
-        try:
-            if isinstance(record, NextGame):
-                set_up_chosen(self, record, now)
-                log.info("restored the new game chosen: %s - %s", *self.board_state.names)
-                self.refresh(now)
-                return True
-            match = restore_match(self.match_config(), record, now)
-        except Exception as exc:  # noqa: BLE001 - no saved state may stop the board from starting
-            self.file.recorder.set_aside(f"{type(exc).__name__}: {exc}"[:300])
-            return False
-        self.referee.resume(match)
-        self.file.record = record
-        # A finished game: setting up the start position begins the next one.
-        self._keep(names=(record.white, record.black), play=Play(restored_plies=len(record.moves)),
-                   phase=Phase.CLEARED if self.game.is_over else Phase.RESUMING)
-        if not self.game.is_over:
-            self.seat.takeovers.restore(record.takeovers)   # the computer plays on for who left
-        self.seat.reset()  # it plays on from the restored game
-        self.file.dirty = True  # the PGN is written again from the record: a cut may have left it behind
-        log.info("restored %s: %d moves%s", record.pgn_name, len(record.moves),
-                 f", {outcome.describe()}" if (outcome := record.get_outcome()) is not None else "")
-        self.refresh(now)
-        return True
+        the new game chosen before a restart (before ``start_opponent``). True if restored
+        (firmware.session.restore.restore_saved)."""
+        restored = restore_saved(self, now)
+        if restored:
+            self.refresh(now)
+        return restored
 
     # -- what goes out -----------------------------------------------------------------------
 
@@ -373,6 +352,7 @@ class Session:
         if self.referee.board is not self._board_shown:   # a new settled board: the page shows it
             self._board_shown = self.referee.board
             self._changed = True
+            self.carry_out(followed(self), now)   # (a position set up by hand: the board leads on)
         at = seen(self, now)   # what the board shows: the LEDs' state and the page's, from one pass
         held, playing = self.board_state.lights, self.live and bool(self.game.moves)
         if (lights := held.kept(now, self._board_shown, len(self.game.moves), playing)) is not held:
@@ -411,11 +391,12 @@ class Session:
                 self.frames_shown += 1
 
     def next_game(self, now: float, names: tuple[str | None, str | None] | None, *,
-                  engine_side: str | None = None, fen: str | None = None) -> None:
+                  engine_side: str | None = None, fen: str | None = None, arrange: int = 0) -> None:
         """Set up the next game; the match starts it once the board shows the start position.
 
         ``engine_side`` chooses the engine's side; take-overs end with the game that had them.
-        ``fen``: its start (default: the configured one). Until it begins, the choice is saved
+        ``fen``: its start (default: the configured one); ``arrange``: the squares whose piece must
+        be lifted before it begins (a position set up by hand). Until it begins, the choice is saved
         in the last game's place (a restart waits for it again).
         """
         started, seat = self.referee.started, self.seat
@@ -440,9 +421,9 @@ class Session:
             if self.board_state.names[side] == before[1]:
                 self.set_names((g.white, self.board_state.names[1]) if side == 0 else (self.board_state.names[0], g.black))
         seat.name_engine_sides(names)
-        self._keep(phase=Phase.SETTING_UP, play=Play())
+        self._keep(phase=Phase.SETTING_UP, play=Play(), setup=None)
         self._changed = True
-        self.apply(self.referee.begin(Match(self.match_config(**({} if fen is None else {"fen": fen}))), now), now)
+        self.apply(self.referee.begin(Match(self.match_config(arrange=arrange, **({} if fen is None else {"fen": fen}))), now), now)
         if self.file.record is None:   # (not begun at once, on a board already set up)
             self.file.choose(chosen_game(self))
 

@@ -120,5 +120,5 @@ class SessionView(Protocol):
         """Begin a new game (the page's form: names, time control, rules, opponent...)."""
 
     def next_game(self, now: float, names: tuple[str | None, str | None] | None, *,
-                  engine_side: str | None = None, fen: str | None = None) -> None:
+                  engine_side: str | None = None, fen: str | None = None, arrange: int = 0) -> None:
         """Set up the next game (the match starts it once the board shows the start position)."""

@@ -90,6 +90,18 @@ class Promotion:
 
 
 @dataclass(frozen=True)
+class Setup:
+    """A position being set up by hand, the board leading (firmware.session.setup_guidance): the
+    ``target`` FEN, the ``steps`` left (the piece's FEN letter, "?" for one the board never saw
+    placed; the square it comes from and the one it goes to, None: the box; what the step says),
+    ``done``."""
+
+    target: str
+    steps: tuple[tuple[str, int | None, int | None, words.Message], ...]
+    done: bool
+
+
+@dataclass(frozen=True)
 class SessionState:
     """The session at one moment; see the module docstring."""
 
@@ -147,6 +159,7 @@ class SessionState:
     hint_available: bool = False         # the coach helps the side to move: a hint may be asked
     failed_helpers: tuple[str, ...] = ()   # "voice", "coach": the helpers that failed, the page says each once
     lit_roles: tuple[tuple[str, int], ...] = ()   # the LEDs' roles lit now and their colours (the legend)
+    setup: Setup | None = None           # a position being set up by hand, the board leading
 
     @property
     def started(self) -> bool:
@@ -172,6 +185,8 @@ def status_text(state: SessionState) -> words.Message:
     "Black wins by checkmate"."""
     if state.outcome is not None:
         return words.outcome_text(state.outcome)
+    if state.setup is not None and state.setup.steps:   # the board leads the hand, one step at a time
+        return words.Message.of("setup_next", n=len(state.setup.steps), step=state.setup.steps[0][3])
     if state.phase is Phase.SETTING_UP:
         start = Position(state.start_fen, chess960=state.chess960)
         number = chess960_number(start) if state.chess960 else None
@@ -395,6 +410,10 @@ def to_json(state: SessionState, lang: str | None = None) -> dict[str, Any]:
         "touched": _square(state.touched),
         "leds": [f"#{c:06x}" if c else "" for c in state.leds],
         "lit_roles": [{"role": role, "colour": f"#{colour:06x}"} for role, colour in state.lit_roles],
+        "setup": None if state.setup is None else {
+            "target": state.setup.target, "done": state.setup.done,
+            "steps": [{"piece": piece, "from": _square(source), "to": _square(target), "said": said(text, lang)}
+                      for piece, source, target, text in state.setup.steps]},
         "expected_move": _uci(state.expected_move),
         "takeback_move": _uci(state.takeback_move),
         "promotion": None if promotion is None else {

@@ -13,6 +13,7 @@ from firmware.config import OpponentKind
 from firmware.leds.compose import lit_roles
 from firmware.referee.feedback import FeedbackState, frame, game_layer
 from firmware.referee.referee import Showing, Stage
+from firmware.session.setup_guidance import setup_state
 from firmware.session.state import Phase, Promotion, SessionState
 from firmware.words.message import English, Message
 
@@ -102,7 +103,8 @@ def session_state(session: SessionView, now: float, at: Seen | None = None) -> S
         opening=session.file.opening.update(game), app=session.board_state.app,
         hint_available=started and not over and session.coach.hint_offered(game.turn),
         failed_helpers=tuple(session.board_state.failed_helpers),
-        lit_roles=lit_roles(session.leds_layers or (game_layer(feedback, session.style),), now))
+        lit_roles=lit_roles(session.leds_layers or (game_layer(feedback, session.style),), now),
+        setup=setup_state(session))
 
 
 def stage(session: SessionView) -> Stage:

@@ -25,6 +25,7 @@ with the wrong pieces). Pure: occupancies in, values out.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -45,7 +46,8 @@ class SetupGuide:
     target: str
     board: tuple[tuple[int, str], ...]   # (square, FEN letter), by square
     occupied: int                        # the occupancy the belief is of
-    hand: tuple[str, ...] = ()           # the pieces lifted and not put down again, oldest first
+    hand: tuple[tuple[str, int | None], ...] = ()   # the pieces lifted and not put down again, oldest
+    #                                                   first, each with the square its step meant it for
 
     @classmethod
     def start(cls, target: str, known: dict[int, str], occupied: int) -> SetupGuide:
@@ -62,8 +64,22 @@ class SetupGuide:
 
     @cached_property
     def steps(self) -> tuple[Step, ...]:
-        """The fewest steps from the belief to the target, in an order the hand can follow."""
-        return plan(dict(self.board), self.wanted)
+        """The fewest steps from the belief to the target, in an order the hand can follow: first
+        those that put a piece the hand holds where it was lifted for (if that square is empty)."""
+        steps, board = list(plan(dict(self.board), self.wanted)), dict(self.board)
+        first: list[Step] = []
+        for piece, meant in reversed(self.hand):
+            placed = next((s for s in steps if s.source is None and s.piece == piece and s not in first), None)
+            if placed is None or meant is None or meant in board:
+                continue
+            if placed.target != meant:   # the plan serves that square otherwise: trade the two targets
+                other = next((s for s in steps if s.piece == piece and s.target == meant), None)
+                if other is None:
+                    continue
+                steps[steps.index(other)] = Step(piece, other.source, placed.target)
+                steps[steps.index(placed)] = placed = Step(piece, None, meant)
+            first.append(placed)
+        return tuple(first) + tuple(step for step in steps if step not in first)
 
     @property
     def done(self) -> bool:
@@ -76,24 +92,24 @@ class SetupGuide:
 
     def from_hand(self, step: Step) -> bool:
         """Whether ``step`` brings a piece from off the board that the hand holds (not from the box)."""
-        return step.source is None and step.piece in self.hand
+        return step.source is None and any(piece == step.piece for piece, _ in self.hand)
 
     def seen(self, occupied: int) -> SetupGuide:
         """The belief after the sensors settled on ``occupied``; see the module docstring."""
         if occupied == self.occupied:
             return self
         board, hand = dict(self.board), list(self.hand)
+        meant = {step.source: step.target for step in self.steps if step.source is not None}
         for sq in scan_squares(self.occupied & ~occupied):
-            hand.append(board.pop(sq))
+            hand.append((board.pop(sq), meant.get(sq)))
         steps = plan(board, self.wanted)
         needed = {step.piece for step in steps if step.source is None}
         boxed = {step.target for step in steps if step.source is None}
         for sq in scan_squares(occupied & ~self.occupied):
-            board[sq] = piece = self._placed(sq, hand, needed, sq in boxed)
-            if piece in hand:
-                hand.reverse()
-                hand.remove(piece)   # (the latest of that kind)
-                hand.reverse()
+            pieces = [piece for piece, _ in hand]
+            board[sq] = piece = self._placed(sq, pieces, needed, sq in boxed)
+            if piece in pieces:
+                del hand[len(pieces) - 1 - pieces[::-1].index(piece)]   # (the latest of that kind)
         return SetupGuide(self.target, tuple(sorted(board.items())), occupied, tuple(hand[-HAND_MAX:]))
 
     def _placed(self, square: int, hand: list[str], needed: set[str], from_box: bool) -> str:

@@ -81,6 +81,10 @@ class Backend:
         is), ``hints``: whether they may ask for hints; None keeps the configured ones."""
         raise CommandRefused("no_new_game_here")
 
+    def set_up_position(self, fen: str, now: float) -> Any:
+        """The next game from ``fen``, the board leading the hand there (POST /api/position/setup)."""
+        raise CommandRefused("no_new_game_here")
+
     def resign(self, color: str, now: float) -> Any:
         raise CommandRefused("no_resign_here")
 

@@ -91,6 +91,7 @@ NEW_GAME: Spec = {
 ENGINE_FIELDS = ("engine_side", "engine_level", "player")
 COACH_FIELDS = ("coach", "hints")   # not online: no assistance there
 SIDE: Spec = {"color": Choice(*COLOURS)}
+SET_UP: Spec = {"fen": Fen()}   # a position the board leads the hand to, the next game's start
 CORRECT: Spec = {"move": Text(max_length=5, min_length=4)}   # UCI; the session checks it explains the board
 TAKEBACK_ANSWER: Spec = {"action": Choice(*TAKEBACK_ANSWERS)}
 LICHESS_LOGIN: Spec = {"token": Secret(max_length=200)}
@@ -161,6 +162,7 @@ class WebCompanion:
         r.add_get("/api/words", self._words)
         r.add_post("/api/pair", self._pair)
         r.add_post("/api/game/new", self._command(NEW_GAME, self._new_game))
+        r.add_post("/api/position/setup", self._command(SET_UP, lambda v, now: self.backend.set_up_position(v["fen"], now)))
         r.add_post("/api/game/resign", self._command(SIDE, lambda v, now: self.backend.resign(v["color"], now)))
         r.add_post("/api/game/draw", self._command(DRAW, self._draw))
         r.add_post("/api/game/promotion", self._command(PROMOTE, lambda v, now: self.backend.promote(v["piece"], now)))

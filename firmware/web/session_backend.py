@@ -107,6 +107,9 @@ class SessionBackend(Backend):
                           engine_level=engine_level, variant=variant, start_position=start_position,
                           coach=coached or None)
 
+    def set_up_position(self, fen: str, now: float) -> Any:
+        return self._send("set_up_position", fen, now)
+
     def resign(self, color: str, now: float) -> Any:
         return self._send("resign", color, now)
 

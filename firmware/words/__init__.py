@@ -15,11 +15,11 @@ from .catalogue import LED_GROUPS, LED_LAYERS, Catalogue
 from .texts import (CATALOGUES, DEFAULT_NAMES, FALLBACK, LANGS, LED_ROLES, PAGE, PIECES, SIDES, Refusal, board_hint,
                     catalogue_of, draw_offers_from, illegal_text, in_english, opponent_line, opponent_plays,
                     outcome_text, paused_text, piece_name, player, player_name, prompt, put_back, refusal, refused_text,
-                    remove, setup_text, side_to_move, squares_text, takeback_text, void_text)
+                    remove, setup_step, setup_text, side_to_move, squares_text, takeback_text, void_text)
 from .message import Message, message_json, render
 
 __all__ = ["Catalogue", "CATALOGUES", "LANGS", "FALLBACK", "DEFAULT_NAMES", "PAGE", "LED_ROLES", "LED_GROUPS", "LED_LAYERS", "PIECES",
            "SIDES", "catalogue_of", "prompt", "piece_name", "side_to_move", "opponent_plays", "outcome_text",
-           "takeback_text", "put_back", "remove", "board_hint", "illegal_text", "squares_text", "setup_text",
+           "takeback_text", "put_back", "remove", "board_hint", "illegal_text", "squares_text", "setup_text", "setup_step",
            "refused_text", "opponent_line", "void_text", "draw_offers_from", "paused_text", "refusal", "Refusal",
            "player_name", "in_english", "player", "Message", "render", "message_json"]

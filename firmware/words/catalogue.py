@@ -34,7 +34,7 @@ class Catalogue:
 # tests/firmware/test_words.py checks the colours); every role of the legend is in one.
 LED_GROUPS = (("legal", "capture", "lifted", "last_move", "check", "opponent", "promotion", "low_time", "draw"),
               ("win", "loss", "draw"), ("fix",), ("hint", "good_move", "inaccuracy", "mistake", "blunder"),
-              ("review_move", "review_best"), ("app",), ("save_failed",), ("no_page",), ("pairing",))
+              ("review_move", "review_best"), ("setup_from", "setup_to", "from_box", "to_box"), ("app",), ("save_failed",), ("no_page",), ("pairing",))
 
 # The roles each layer of the LEDs may light, by layer (firmware.leds.compose.Priority, its name in
 # lower case), lowest first: the roles of layers shown together are checked apart too
@@ -43,6 +43,7 @@ LED_LAYERS = {
     "game": ("legal", "capture", "lifted", "last_move", "check", "opponent", "promotion", "low_time", "draw", "fix",
              "win", "loss"),
     "coach": ("hint", "good_move", "inaccuracy", "mistake", "blunder"),
+    "setup": ("setup_from", "setup_to", "from_box", "to_box"),
     "review": ("review_move", "review_best"),
     "app": ("app",),
     "alarm": ("save_failed", "no_page"),

@@ -12,6 +12,19 @@ from chess_core import Termination
 
 from .catalogue import Catalogue
 
+def _men() -> dict[str, str]:
+    """Eine Figur einer Farbe: „weißer Springer“ (Nominativ), „einen schwarzen Bauern“, „den weißen Läufer“ (Akkusativ)."""
+    names = {"p": ("Bauer", "Bauern", False), "n": ("Springer", "Springer", False), "b": ("Läufer", "Läufer", False),
+             "r": ("Turm", "Turm", False), "q": ("Dame", "Dame", True), "k": ("König", "König", False)}
+    men: dict[str, str] = {}
+    for c, colour in (("w", "weiß"), ("b", "schwarz")):
+        for k, (nominative, accusative, feminine) in names.items():
+            men[f"man_bare_{c}{k}"] = f"{colour}{'e' if feminine else 'er'} {nominative}"
+            men[f"man_a_{c}{k}"] = f"eine {colour}e {nominative}" if feminine else f"einen {colour}en {accusative}"
+            men[f"man_the_{c}{k}"] = f"die {colour}e {nominative}" if feminine else f"den {colour}en {accusative}"
+    return men
+
+
 CATALOGUE = Catalogue(
     page={
         "two_players": "Zwei Spieler am Brett",
@@ -220,6 +233,10 @@ CATALOGUE = Catalogue(
         "save_failed": "die Ecken, blinkend: die Partie kann nicht gespeichert werden",
         "no_page": "die Mitte, blinkend: die Seite kann nicht bereitgestellt werden",
         "pairing": "der Kopplungscode: zählen Sie die beleuchteten Felder jeder Linie von a aus",
+        "setup_from": "Aufstellen: die zu nehmende Figur",
+        "setup_to": "Aufstellen: wohin sie kommt",
+        "from_box": "Aufstellen: eine Figur aus der Kiste kommt hierhin",
+        "to_box": "Aufstellen: diese Figur kommt in die Kiste",
     },
     # The templates put a step that follows a colon or a comma in lower case (texts.py's
     # _lower_first): each step begins with its verb ("stellen Sie..."), never with a noun.
@@ -331,8 +348,17 @@ CATALOGUE = Catalogue(
         "file_illegal": "Diese Datei ist beschädigt: der Zug {move} kann dort nicht gespielt werden.",
         "file_unreadable": "Diese Datei ist beschädigt: ihre Partie kann nicht gelesen werden (Zeile {line}).",
         "file_too_big": "Diese Datei ist zu groß für das Brett: ihre ersten {mb} MB enthalten keine ganze Partie.",
+        "setup_move": "{man} {source} → {target}",
+        "setup_from_box": "{man} aus der Kiste nach {target}",
+        "setup_from_hand": "{man} aus Ihrer Hand nach {target}",
+        "setup_to_box": "{man} von {source} in die Kiste",
+        "setup_unknown_to_box": "die Figur auf {source} in die Kiste",
+        "setup_next": "Stellen Sie die Stellung auf, noch {n}: {step}",
+        **_men(),
     },
     refusals={
+        "bad_fen": "das ist keine Stellung, die das Brett aufstellen kann ({detail})",
+        "setup_online": "die Stellung einer Online-Partie bestimmt der Server: wählen Sie einen anderen Gegner, um eine Stellung aufzustellen",
         # the session's commands
         "bad_colour": "eine Farbe ist 0/'white' oder 1/'black', nicht {value}",
         "bad_engine_side": "die Engine spielt eine von {sides}, nicht {value}",

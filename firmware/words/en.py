@@ -5,6 +5,13 @@ from chess_core import Termination
 
 from .catalogue import Catalogue
 
+def _men() -> dict[str, str]:
+    """A piece of a colour, bare, with "a" and with "the": "white knight", "a black pawn", "the white bishop"."""
+    names = {"p": "pawn", "n": "knight", "b": "bishop", "r": "rook", "q": "queen", "k": "king"}
+    return {f"man_{form}_{c}{k}": f"{article}{colour} {name}" for c, colour in (("w", "white"), ("b", "black"))
+            for k, name in names.items() for form, article in (("bare", ""), ("a", "a "), ("the", "the "))}
+
+
 CATALOGUE = Catalogue(
     page={
         "two_players": "Two players over the board",
@@ -212,6 +219,10 @@ CATALOGUE = Catalogue(
         "save_failed": "the corners, flashing: the game cannot be saved",
         "no_page": "the centre, flashing: the page cannot be served",
         "pairing": "the pairing code: count the lit squares up each file from a",
+        "setup_from": "setting up: the piece to take",
+        "setup_to": "setting up: where it goes",
+        "from_box": "setting up: a piece from the box goes here",
+        "to_box": "setting up: this piece goes to the box",
     },
     prompts={
         # the status line
@@ -315,8 +326,17 @@ CATALOGUE = Catalogue(
         "file_illegal": "This file is damaged: the move {move} cannot be played there.",
         "file_unreadable": "This file is damaged: its game cannot be read (line {line}).",
         "file_too_big": "This file is too big for the board: its first {mb} MB hold no whole game.",
+        "setup_move": "{man} {source} → {target}",
+        "setup_from_box": "{man} from the box to {target}",
+        "setup_from_hand": "{man} in your hand to {target}",
+        "setup_to_box": "{man} {source} to the box",
+        "setup_unknown_to_box": "the piece on {source} to the box",
+        "setup_next": "Set up the position, {n} to go: {step}",
+        **_men(),
     },
     refusals={
+        "bad_fen": "that is not a position the board can set up ({detail})",
+        "setup_online": "an online game's position is the server's: choose another opponent to set up a position",
         # the session's commands
         "bad_colour": "a colour is 0/'white' or 1/'black', not {value}",
         "bad_engine_side": "the engine plays one of {sides}, not {value}",

@@ -9,6 +9,16 @@ from chess_core import Termination
 
 from .catalogue import Catalogue
 
+def _men() -> dict[str, str]:
+    """Une pièce d'une couleur, seule, avec « un » et avec « le » : « cavalier blanc », « une tour noire »."""
+    names = {"p": ("pion", False), "n": ("cavalier", False), "b": ("fou", False), "r": ("tour", True),
+             "q": ("dame", True), "k": ("roi", False)}
+    colours = (("w", "blanc", "blanche"), ("b", "noir", "noire"))
+    return {f"man_{form}_{c}{k}": f"{(a_f if f else a_m)}{name} {(col_f if f else col_m)}"
+            for c, col_m, col_f in colours for k, (name, f) in names.items()
+            for form, a_m, a_f in (("bare", "", ""), ("a", "un ", "une "), ("the", "le ", "la "))}
+
+
 CATALOGUE = Catalogue(
     page={
         "two_players": "Deux joueurs à l'échiquier",
@@ -216,6 +226,10 @@ CATALOGUE = Catalogue(
         "save_failed": "les coins qui clignotent : la partie ne peut pas être enregistrée",
         "no_page": "le centre qui clignote : la page ne peut pas être servie",
         "pairing": "le code d'appairage : comptez les cases allumées sur chaque colonne depuis a",
+        "setup_from": "mise en place : la pièce à prendre",
+        "setup_to": "mise en place : où la poser",
+        "from_box": "mise en place : une pièce de la boîte va ici",
+        "to_box": "mise en place : cette pièce va dans la boîte",
     },
     prompts={
         # the status line
@@ -320,8 +334,17 @@ CATALOGUE = Catalogue(
         "file_illegal": "Ce fichier est abîmé : le coup {move} ne peut pas y être joué.",
         "file_unreadable": "Ce fichier est abîmé : sa partie ne peut pas être lue (ligne {line}).",
         "file_too_big": "Ce fichier est trop gros pour l'échiquier : ses {mb} premiers Mo ne contiennent aucune partie entière.",
+        "setup_move": "{man} {source} → {target}",
+        "setup_from_box": "{man} de la boîte en {target}",
+        "setup_from_hand": "{man} que vous tenez en {target}",
+        "setup_to_box": "{man} {source} dans la boîte",
+        "setup_unknown_to_box": "la pièce en {source} dans la boîte",
+        "setup_next": "Placez la position, encore {n} : {step}",
+        **_men(),
     },
     refusals={
+        "bad_fen": "ce n'est pas une position que l'échiquier peut mettre en place ({detail})",
+        "setup_online": "la position d'une partie en ligne est celle du serveur : choisissez un autre adversaire pour mettre en place une position",
         # the session's commands
         "bad_colour": "une couleur est 0/'white' ou 1/'black', pas {value}",
         "bad_engine_side": "le moteur joue l'un de {sides}, pas {value}",

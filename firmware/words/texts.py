@@ -196,6 +196,24 @@ def setup_text(position: Position, occupied: int, wrong: int, *, number: int | N
     return Message.of("setup_steps", head=head, steps=Then(tuple(steps)))
 
 
+def setup_step(piece: str, source: int | None, target: int | None, *, in_hand: bool = False) -> Message:
+    """One step of a position set up by hand (``piece``: its FEN letter, "?" for one the board
+    never saw placed; None: the box): "white knight g1 → f3", "a black pawn from the box to d5",
+    "the white bishop c1 to the box"."""
+    if piece == "?" and source is not None:
+        return Message.of("setup_unknown_to_box", source=SQUARE_NAMES[source])
+    man = f"{'w' if piece.isupper() else 'b'}{piece.lower()}"
+    if source is None and target is not None:
+        return Message.of("setup_from_hand" if in_hand else "setup_from_box", man=Message.of(f"man_{'the' if in_hand else 'a'}_{man}"),
+                          target=SQUARE_NAMES[target])
+    if target is None and source is not None:
+        return Message.of("setup_to_box", man=Message.of(f"man_the_{man}"), source=SQUARE_NAMES[source])
+    if source is None or target is None:
+        raise ValueError("a step goes from a square or the box to a square or the box")
+    return Message.of("setup_move", man=Message.of(f"man_bare_{man}"), source=SQUARE_NAMES[source],
+                      target=SQUARE_NAMES[target])
+
+
 def refused_text(who: str, move: Move, reason: str, before: Position | None = None) -> Message:
     """The other end refused a move of the board: "Lichess refused Nf3 (reason): put the pieces
     back as shown" / "Lichess a refusé Cf3 (reason) : remettez les pièces comme indiqué" (SAN

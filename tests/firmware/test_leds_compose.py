@@ -60,7 +60,7 @@ def test_a_layer_alone_hides_every_layer_below_and_its_dark_squares_stay_dark():
     mark = steady("save_failed", Priority.ALARM, Light("save_failed", GREEN, sq("h1")))
     assert lit(compose([GAME, app, mark], 0.0)) == {"d4": BLUE, "h1": GREEN}  # an alarm paints above an app
     assert lit(compose([GAME, mark, pairing], 0.0)) == {"a1": RED}         # never over the pairing code
-    assert {Priority(p).name for p in ALONE} == {"COACH", "REVIEW", "APP", "PAIRING"}
+    assert {Priority(p).name for p in ALONE} == {"COACH", "SETUP", "REVIEW", "APP", "PAIRING"}
 
 
 def test_a_later_light_of_a_layer_paints_over_an_earlier_one_and_dark_lights_nothing():
@@ -201,7 +201,8 @@ def default_colours() -> dict[str, tuple[int, ...]]:
     """Each role's colours as the layers light them by default (two for an alarm, which flashes)."""
     style = LedStyle()
     colours: dict[str, tuple[int, ...]] = {role: (getattr(style, role),) for role in
-                                           words.LED_LAYERS["game"] + words.LED_LAYERS["coach"]}
+                                           words.LED_LAYERS["game"] + words.LED_LAYERS["coach"]
+                                           + words.LED_LAYERS["setup"]}
     review = review_layer(Move.from_uci("e2e4"), Move.from_uci("d2d4"), style)
     colours.update({light.role: (light.colour,) for light in review.phases[0]})
     colours["app"] = (parse_colour(EmulationConfig().colour),)
