@@ -140,7 +140,7 @@ def _line(pos: Position, sans: Sequence[Any]) -> tuple[str, ...]:
     for text in sans:
         if not isinstance(text, str):
             raise ValueError(f"not a move of the line: {text!r}")
-        move = parse_san(board, text, "en")
+        move = parse_san(board, text)      # (the analysis writes English letters: read first)
         found.append(move.uci())
         board.push(move)
     return tuple(found)
