@@ -78,9 +78,11 @@ def test_the_best_score_is_the_evaluation_of_the_position_before_the_fault(analy
     assert (missed.played, missed.best, missed.line) == ("h5h7", "h5f7", ("h5f7",))
     assert missed.best_score == Score(mate=review["moves"][5]["mate"]) == Score(mate=1)
     assert missed.played_score == Score(cp=review["moves"][6]["cp"])
-    first = next(iter(found.values()))
-    if first.ply == 1:
-        assert first.best_score == Score(cp=review["start"]["cp"])
+    evaluations = [review["start"], *review["moves"]]
+    for exercise in exercises_of(analyses["both"], (WHITE, BLACK), game_id="both"):
+        before, after = evaluations[exercise.ply - 1], evaluations[exercise.ply]
+        assert (exercise.best_score.cp, exercise.best_score.mate) == (before["cp"], before["mate"])
+        assert (exercise.played_score.cp, exercise.played_score.mate) == (after["cp"], after["mate"])
 
 
 def test_a_player_of_both_sides_gets_the_faults_of_both_in_the_games_order(analyses):
