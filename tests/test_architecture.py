@@ -37,7 +37,7 @@ LAYERS = {
     "firmware.openings": 1,
     "firmware.referee": 2,
     "firmware.leds": 2,
-    "firmware.training": 2,
+    "firmware.training": 3,
     "firmware.opponents": 3,
     "firmware.analysis": 3,
     "firmware.session": 4,
