@@ -8,7 +8,8 @@ SPOKEN: dict[str, Any] = {
     "espeak": "de",
     # what espeak-ng's German reads as German spelling, given as its phonemes: "Remis" is [rəˈmiː]
     # (not "Reemiss"), "Remisangebot" too; "en passant" is said the French way
-    "respell": ((re.compile(r"\bRemis"), "[[r@m'i:]]"), (re.compile(r"\ben passant\b"), "[[A~ pas'A~]]")),
+    "respell": ((re.compile(r"\bRemis"), "[[r@m'i:]]"), (re.compile(r"\ben passant\b"), "[[A~ pas'A~]]"),
+                (re.compile(r"\s*→\s*"), " nach ")),   # a step of a position set up by hand: "g1 → f3"
     "says": {
         # ein Zug: Figuren und Felder als Wörter („Springer f3“), ein Bauernzug nur mit seinem Feld („e4“)
         "move": "{piece} {to}",

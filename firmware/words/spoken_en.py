@@ -7,7 +7,9 @@ from typing import Any
 SPOKEN: dict[str, Any] = {
     "espeak": "en",
     # a file "a" alone is the letter, not the article ("rook A d1", "pawn A takes b6")
-    "respell": ((re.compile(r"\ba(?= (?:takes |[a-h][1-8]\b))"), "A"),),
+    "respell": ((re.compile(r"\ba(?= (?:takes |[a-h][1-8]\b))"), "A"),
+                # a step of a position set up by hand: "white knight g1 → f3" said "g1 to f3"
+                (re.compile(r"\s*→\s*"), " to ")),
     "says": {
         # a move: pieces and squares as words ("Knight f3"), a pawn's move by its square alone ("e4")
         "move": "{piece} {to}",

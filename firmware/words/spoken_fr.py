@@ -1,10 +1,13 @@
 """The board's spoken words in French, in the FIDE rule texts' terms: échec, mat, pat, nulle, roque, prise en passant, abandon."""
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 SPOKEN: dict[str, Any] = {
     "espeak": "fr",
+    "respell": ((re.compile(r"\s*→\s*"), " en "),),   # a step of a position set up by hand: "g1 → f3"
     "says": {
         # un coup : pièces et cases en mots (« Cavalier f3 »), un coup de pion par sa case seule (« e4 »)
         "move": "{piece} {to}",

@@ -308,3 +308,19 @@ def test_a_board_set_up_and_waiting_for_the_game_says_nothing_to_put_right(tmp_p
     ears.wait(0.01)   # (read, not yet settled: the game has not begun)
     assert ears.announcer.state.phase.value == "setting up" and not ears.announcer.state.wrong
     assert ears.announcer.next_deadline() is None and ears.texts() == []
+
+
+def test_a_position_set_up_by_hand_is_led_aloud_step_by_step(tmp_path):
+    from firmware.session.setup_guidance import set_up_position
+    table = Table(tmp_path)
+    table.setup()
+    ears = Ears(table, "en")
+    mark = len(ears.heard)
+    set_up_position(table.session, "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1", table.t)
+    ears.wait(1)
+    assert ears.since(mark) == ["Set up the position, 1 to go: white knight g1 → f3"]
+    assert ears.heard[-1].kind == "setup"
+    table.lift("g1")
+    table.place("f3")
+    ears.wait(1)
+    assert ears.texts()[-1] == "The game begins. Black to move"
