@@ -177,6 +177,11 @@ class Analyses:
                 return None
             return (stat.st_mtime_ns, stat.st_size), fh.read(most)
 
+    def kept(self, game_id: str) -> dict[str, Any] | None:
+        """The analysis kept of ``game_id`` (its ``<id>.json``), None if none; it reads the file:
+        call it in a worker thread (AnalysisLink for a link)."""
+        return self._kept(game_id)
+
     def _kept(self, game_id: str) -> dict[str, Any] | None:
         path = self.directory / f"{game_id}.json"
         try:

@@ -13,6 +13,7 @@ from firmware.session.app_link import AppLink
 from firmware.session.lights import Lights
 from firmware.session.play import Play
 from firmware.session.state import Phase
+from firmware.training.drill import Training
 from firmware.training.setup_guide import SetupGuide
 
 __all__ = ["BoardState"]
@@ -35,6 +36,7 @@ class BoardState:
     failed_helpers: tuple[str, ...] = ()
     lights: Lights = field(default_factory=Lights)
     setup: SetupGuide | None = None   # a position being set up by hand, the board leading (firmware.session.setup_guidance)
+    training: Training | None = None  # the drills under way (firmware.session.trainer)
 
     @property
     def live(self) -> bool:

@@ -51,7 +51,8 @@ def _commands() -> dict[str, Callable[["Session"], Callable[..., Any]]]:
         "show_on_board": on(show_on_board), "attach_app": on(attach_app),
         "publish": lambda s: s.publish, "helper_failed": on(helper_failed),
         "push_layer": on(push_layer), "remove_layer": on(remove_layer),
-        "set_up_position": on(set_up_position),
+        "set_up_position": on(set_up_position), "start_training": lambda s: s.trainer.start,
+        "next_training": lambda s: s.trainer.next, "stop_training": lambda s: s.trainer.stop,
     }
 
 

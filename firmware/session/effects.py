@@ -42,6 +42,7 @@ class Keep:
     style: Any = SAME                # firmware.referee.feedback.LedStyle: the LEDs' colours and blinking
     lights: Any = SAME               # firmware.session.lights.Lights: the layers of LEDs held
     setup: Any = SAME                # firmware.training.setup_guide.SetupGuide, or None: a position set up by hand
+    training: Any = SAME             # firmware.training.drill.Training, or None: the drills under way
 
     def changes(self) -> dict[str, Any]:
         """The session's fields this changes, by name."""

@@ -64,6 +64,7 @@ from firmware.referee.referee import Referee, RefereeEvent, Tick
 from firmware.session.amends import ended_by_last_move
 from firmware.session.board_state import BoardState
 from firmware.session.coach import Coach
+from firmware.session.trainer import Trainer
 from firmware.session.door import AtOnce, Door, through_the_door
 from firmware.session.commands import SessionError, colours_changed, engine_side_choice, require_live
 from firmware.words import in_english
@@ -124,6 +125,7 @@ class Session:
         self._changed = True     # subscribers must hear of it
         self._board_shown: Reading | None = None   # the settled board the subscribers last heard of
         self.coach = Coach(self)             # hints and each coached move judged ([coach])
+        self.trainer = Trainer(self)         # a training's moves judged (firmware.session.trainer)
 
     # -- state -----------------------------------------------------------------------------
 
@@ -241,6 +243,7 @@ class Session:
         """Stop the opponent and the coach, wait for the messages sent to the opponent, save. Idempotent."""
         await self.seat.stop()
         await self.coach.aclose()
+        await self.trainer.aclose()
         if self.file.dirty:
             self.file.save(self.game, self.clock())
 
@@ -364,6 +367,7 @@ class Session:
             for watcher in list(self._watchers):
                 watcher(self._board_shown, fen)
         self.coach.follow()   # (a move just made judged, one taken back marked: before the save)
+        self.trainer.follow()
         if self.file.dirty and self.file.saving.due(now):
             self._changed |= self.file.save(self.game, now)
             self._show_leds(game, now)   # (a save that failed: its mark at once)

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from firmware.session.effects import Effect
     from firmware.session.door import Door
     from firmware.session.coach import Coach
+    from firmware.session.trainer import Trainer
     from firmware.opponents.base import Opponent
     from firmware.session.seat import OpponentSeat
     from firmware.session.other_side import OtherSide
@@ -50,6 +51,9 @@ class SessionView(Protocol):
 
     @property
     def coach(self) -> Coach: ...
+
+    @property
+    def trainer(self) -> Trainer: ...
 
     @property
     def clock(self) -> Callable[[], float]: ...

@@ -22,8 +22,11 @@ from chess_core.squares import COLOR_NAMES, PIECE_SYMBOLS, SQUARE_NAMES, scan_sq
 
 from firmware.config import OpponentKind
 from firmware.session.app_link import AppLink
+from firmware.training.drill import Training
+from firmware.training.progress import Progress
 from firmware.openings import Opening
 import firmware.words as words
+from firmware.words.message import San
 from firmware.referee.gestures import GestureProgress
 
 SIDE_WORDS = ("White", "Black")
@@ -160,6 +163,8 @@ class SessionState:
     failed_helpers: tuple[str, ...] = ()   # "voice", "coach": the helpers that failed, the page says each once
     lit_roles: tuple[tuple[str, int], ...] = ()   # the LEDs' roles lit now and their colours (the legend)
     setup: Setup | None = None           # a position being set up by hand, the board leading
+    training: Training | None = None     # the drills under way (firmware.session.trainer)
+    progress: Progress | None = None     # the training player's progress
 
     @property
     def started(self) -> bool:
@@ -267,6 +272,48 @@ def _link(state: str | None, detail: str | None = "") -> dict[str, Any] | None:
     if not state:
         return None
     return {"state": state, "detail": detail or ""}
+
+
+def training_said(training: Training) -> words.Message | None:
+    """The last verdict in words: "Solved!", "Right: go on", "Try again...", "The move was Nf3..."."""
+    verdict, drill = training.verdict, training.drill
+    if verdict == "solved":
+        return words.Message.of("training_solved")
+    if verdict == "try again":
+        return words.Message.of("training_try_again")
+    if verdict == "shown" and training.end is not None:
+        position = Position(drill.fen)
+        for uci in drill.solution[:training.end - 1]:
+            position.push(Move.from_uci(uci))
+        return words.Message.of("training_shown", san=San(san(position, Move.from_uci(drill.solution[training.end - 1]))))
+    return words.Message.of("training_right") if training.made else None
+
+
+def training_json(training: Training | None, progress: Progress | None, lang: str | None = None) -> dict[str, Any] | None:
+    """The state's ``training``: the drill under way (its kind, id, position, the side to find the
+    move for, the move that led to it and the line once it is over, in SAN), how many are left, the
+    last verdict and the tries; the player's puzzle rating and themes."""
+    if training is None:
+        return None
+    drill = training.drill
+    position = Position(drill.fen)
+    line: list[str] = []
+    for uci in drill.line if training.over else ():
+        move = Move.from_uci(uci)
+        if not position.is_legal(move):
+            break
+        line.append(san(position, move))
+        position.push(move)
+    rating = progress.rating if progress is not None else None
+    return {"said": said(training_said(training), lang), "kind": drill.kind, "id": drill.id, "fen": drill.fen, "side": COLOR_NAMES[drill.side],
+            "left": training.left, "verdict": training.verdict, "tries": training.attempt.tries,
+            "over": training.over, "judging": training.waiting is not None, "line": line,
+            "themes": list(drill.themes), "puzzle_rating": drill.rating, "player": training.player,
+            "judgement": drill.exercise.judgement if drill.exercise is not None else None,
+            "rating": None if rating is None else {"rating": round(rating.rating), "deviation": round(rating.deviation),
+                                                   "provisional": rating.provisional},
+            "themes_counts": {} if progress is None else {
+                theme: {"solved": won, "failed": lost} for theme, (won, lost) in progress.theme_counts().items()}}
 
 
 def said(message: words.Message | None, lang: str | None) -> Any:
@@ -410,6 +457,7 @@ def to_json(state: SessionState, lang: str | None = None) -> dict[str, Any]:
         "touched": _square(state.touched),
         "leds": [f"#{c:06x}" if c else "" for c in state.leds],
         "lit_roles": [{"role": role, "colour": f"#{colour:06x}"} for role, colour in state.lit_roles],
+        "training": training_json(state.training, state.progress, lang),
         "setup": None if state.setup is None else {
             "target": state.setup.target, "done": state.setup.done,
             "steps": [{"piece": piece, "from": _square(source), "to": _square(target), "said": said(text, lang)}

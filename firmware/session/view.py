@@ -104,7 +104,9 @@ def session_state(session: SessionView, now: float, at: Seen | None = None) -> S
         hint_available=started and not over and session.coach.hint_offered(game.turn),
         failed_helpers=tuple(session.board_state.failed_helpers),
         lit_roles=lit_roles(session.leds_layers or (game_layer(feedback, session.style),), now),
-        setup=setup_state(session))
+        setup=setup_state(session), training=session.board_state.training,
+        progress=session.trainer.progresses.get(session.board_state.training.player)
+        if session.board_state.training is not None else None)
 
 
 def stage(session: SessionView) -> Stage:

@@ -18,7 +18,7 @@ from chess_core import Position
 
 import firmware.words as words
 from firmware.config import OpponentKind
-from firmware.session.state import Phase, SessionState, headline_and_notes
+from firmware.session.state import Phase, SessionState, headline_and_notes, training_said
 from firmware.voice import phrases
 from firmware.voice.phrases import LOW_TIME_S, say, sentence
 
@@ -155,6 +155,11 @@ class Announcer:
                 parts.append(("clock", say("clock_resumed", lang)))
         if state.notice is not None and state.notice != (None if prev is None else prev.notice):
             parts.append(("notice", state.notice.text(lang).rstrip(".")))
+        if state.training is not None and (prev is None or prev.training != state.training):
+            verdict = training_said(state.training)   # a training's verdict ("Solved!", "Try again...")
+            if verdict is not None and (prev is None or prev.training is None or training_said(prev.training) != verdict
+                                        or prev.training.attempt != state.training.attempt):
+                parts.append(("notice", verdict.text(lang).rstrip(".")))
         return parts
 
     def _prompt(self, state: SessionState, news: bool) -> list[tuple[str, str]]:

@@ -85,6 +85,20 @@ class Backend:
         """The next game from ``fen``, the board leading the hand there (POST /api/position/setup)."""
         raise CommandRefused("no_new_game_here")
 
+    def start_training(self, drills: tuple[Any, ...], player: str, progresses: dict[str, Any], now: float) -> Any:
+        """Begin a training of ``drills`` (firmware.training.drill) for ``player`` (firmware.web.training_pages)."""
+        raise CommandRefused("no_drills")
+
+    def next_training(self, now: float) -> Any:
+        raise CommandRefused("no_drills")
+
+    def stop_training(self, now: float) -> Any:
+        raise CommandRefused("no_drills")
+
+    def player_name(self) -> str:
+        """Whose training progress counts by default: the board's White player."""
+        return "White"
+
     def resign(self, color: str, now: float) -> Any:
         raise CommandRefused("no_resign_here")
 

@@ -58,6 +58,7 @@ from netserver.http_server import (HTTPError, HTTPServer, Request, Response, Rou
 from firmware.library.analyses import Analyses
 from firmware.library.games import GameLibrary
 from firmware.web.library_pages import LibraryPages
+from firmware.web.training_pages import TrainingPages
 from netserver.limits import ConnectionGuard, LogLimiter, parse_json
 from firmware.web.pairing import Pairing, client_key
 from firmware.web.rooms import Action, PageRoom, RoomFactory
@@ -184,6 +185,8 @@ class WebCompanion:
         r.add_post("/api/voice", self._command(VOICE, lambda v, now: self.backend.voice(v.get("say"), v["lang"], now,
                                                                                         v.get("mute"))))
         LibraryPages(self.library, analyses=self.analyses, backend=self.backend, clock=self.clock).add_to(r)
+        TrainingPages(self.backend, self.library, self.analyses,
+                      self.library.games_dir.parent if self.library is not None else None).add_to(r, self._command)
         if self.sim is not None:
             for path, (spec, action) in self.sim.commands().items():
                 r.add_post(path, self._command(spec, action))

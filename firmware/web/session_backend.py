@@ -110,6 +110,18 @@ class SessionBackend(Backend):
     def set_up_position(self, fen: str, now: float) -> Any:
         return self._send("set_up_position", fen, now)
 
+    def start_training(self, drills: tuple[Any, ...], player: str, progresses: dict[str, Any], now: float) -> Any:
+        return self._send("start_training", drills, player, progresses, now)
+
+    def next_training(self, now: float) -> Any:
+        return self._send("next_training", now)
+
+    def stop_training(self, now: float) -> Any:
+        return self._send("stop_training", now)
+
+    def player_name(self) -> str:
+        return self.session.config.game.white
+
     def resign(self, color: str, now: float) -> Any:
         return self._send("resign", color, now)
 

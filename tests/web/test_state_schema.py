@@ -88,6 +88,27 @@ def test_a_board_being_set_up_conforms(tmp_path):
     assert_conforms(snap)
 
 
+def test_a_position_set_up_by_hand_and_a_training_conform(tmp_path):
+    from firmware.training.drill import of_puzzle
+    from tests.firmware.test_session_setup import follow
+    table = Table(tmp_path)
+    table.setup()
+    table.session.trainer.start((of_puzzle("m1", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", ("a1a8",), rating=900,
+                                           themes=("mateIn1",)),), "Ada", {}, table.t)
+    snap = table.session.snapshot()
+    assert snap["setup"]["steps"] and snap["training"]["verdict"] is None
+    assert_conforms(snap)
+    follow(table)
+    table.play("h2h3")
+    assert_conforms(table.session.snapshot())
+    table.lift("h3")
+    table.place("h2")
+    table.play("a1a8")
+    snap = table.session.snapshot()
+    assert snap["training"]["over"] and snap["setup"]["done"] and snap["training"]["rating"] is not None
+    assert_conforms(snap)
+
+
 def test_a_game_being_played_with_a_clock_a_lifted_piece_and_an_illegal_board_conforms(tmp_path):
     table = Table(tmp_path, time_control="300+3")
     table.setup()

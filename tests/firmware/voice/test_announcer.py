@@ -324,3 +324,23 @@ def test_a_position_set_up_by_hand_is_led_aloud_step_by_step(tmp_path):
     table.place("f3")
     ears.wait(1)
     assert ears.texts()[-1] == "The game begins. Black to move"
+
+
+def test_a_trainings_verdicts_are_said(tmp_path):
+    from firmware.training.drill import of_puzzle
+    from tests.firmware.test_session_setup import follow
+    table = Table(tmp_path)
+    table.setup()
+    ears = Ears(table, "en")
+    table.session.trainer.start((of_puzzle("m1", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", ("a1a8",), rating=900),),
+                                "Ada", {}, table.t)
+    follow(table)
+    mark = len(ears.heard)
+    table.play("h2h3")
+    ears.wait(1)
+    assert "Try again: put the piece back" in ears.since(mark)
+    table.lift("h3")
+    table.place("h2")
+    table.play("a1a8")
+    ears.wait(1)
+    assert any(text.startswith("Solved!") or "Solved!" in text for text in ears.since(mark))

@@ -1,0 +1,158 @@
+"""Training at the board: a drill's position set up by the board's guidance, the solver's moves judged, a wrong one taken back, the right move shown after two, a puzzle's replies carried out, a mistake's other move judged by the real Stockfish, the progress kept."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chess_core import Move, STARTING_FEN
+from firmware.analysis.judgement import Score
+from firmware.session.commands import SessionError
+from firmware.training import progress as kept
+from firmware.training.drill import of_exercise, of_puzzle
+from firmware.training.exercises import Exercise
+
+from .session_support import Table
+from .test_session_setup import follow
+from tests.said import english
+
+# White mates in one (Ra8#) on a board set up from the start position by the board's guidance.
+MATE_IN_ONE = of_puzzle("m1", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", ("a1a8",), rating=900, themes=("mateIn1",))
+# A two-move combination: Rd8+ Rxd8, Rxd8# (the reply carried out as the engine's moves are).
+MATE_IN_TWO = of_puzzle("m2", "1r4k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", ("d2d8", "b8d8", "d1d8"), rating=1300,
+                        themes=("mateIn2",))
+OPEN: list[Table] = []
+
+
+@pytest.fixture(autouse=True)
+async def closed_after():
+    yield
+    while OPEN:
+        await OPEN.pop().session.aclose()
+
+
+def trained(tmp_path, *drills) -> Table:
+    table = Table(tmp_path)
+    OPEN.append(table)
+    table.setup()
+    table.session.trainer.start(tuple(drills), "Ada", {}, table.t)
+    assert table.session.snapshot()["setup"]["steps"]
+    follow(table)                                  # the hand follows the board to the drill's position
+    assert table.session.snapshot()["started"]
+    return table
+
+
+def training(table: Table) -> dict:
+    return english(table.session.snapshot())["training"]
+
+
+def move(table: Table, uci: str) -> None:
+    """A move made on the board, as a hand makes it (the victim first)."""
+    table.play(uci, think=0.5)
+
+
+def back(table: Table, uci: str) -> None:
+    """The LEDs guide the piece back: the hand puts it back."""
+    m = Move.from_uci(uci)
+    table.lift(chess_name(m.to_square))
+    table.place(chess_name(m.from_square))
+
+
+def chess_name(square: int) -> str:
+    return "abcdefgh"[square % 8] + str(square // 8 + 1)
+
+
+def saved(table: Table) -> dict:
+    return json.loads((table.tmp_path / "state" / kept.FILE).read_text())
+
+
+def test_a_puzzle_solved_at_the_first_try_raises_the_rating_and_is_kept(tmp_path):
+    table = trained(tmp_path, MATE_IN_ONE)
+    assert table.session.game.fen() == MATE_IN_ONE.fen
+    t = training(table)
+    assert t["kind"] == "puzzle" and t["verdict"] is None and t["side"] == "white" and t["left"] == 0
+    move(table, "a1a8")
+    snap = english(table.session.snapshot())
+    t = snap["training"]
+    assert t["verdict"] == "solved" and t["over"] and t["line"] == ["Ra8#"]
+    assert t["said"] == "Solved!"
+    assert t["rating"]["rating"] > 1500
+    progress = kept.player(kept.load(table.tmp_path / "state"), "Ada")
+    assert progress.solved_puzzles == ("m1",) and progress.theme_counts()["mateIn1"] == (1, 0)
+
+
+def test_a_wrong_move_is_taken_back_then_after_two_the_right_one_is_shown_to_carry_out(tmp_path):
+    table = trained(tmp_path, MATE_IN_ONE)
+    move(table, "h2h3")
+    t = training(table)
+    assert t["verdict"] == "try again" and t["tries"] == 1 and not t["over"]
+    assert "Try again: put the piece back" in json.dumps(english(table.session.snapshot()))
+    assert table.session.game.moves == []          # taken back: the board guides the pawn back
+    back(table, "h2h3")
+    move(table, "g1f1")
+    t = training(table)
+    assert t["verdict"] == "shown" and not t["over"]
+    back(table, "g1f1")
+    snap = table.session.snapshot()
+    assert snap["expected_move"] == "a1a8"         # the right move, lit to carry out
+    move(table, "a1a8")
+    t = training(table)
+    assert t["over"] and t["verdict"] == "shown" and t["rating"]["rating"] < 1500
+    progress = kept.player(kept.load(table.tmp_path / "state"), "Ada")
+    assert progress.solved_puzzles == () and progress.theme_counts()["mateIn1"] == (0, 1)
+
+
+def test_a_puzzles_reply_is_carried_out_on_the_board_then_the_solver_goes_on(tmp_path):
+    table = trained(tmp_path, MATE_IN_TWO, MATE_IN_ONE)
+    move(table, "d2d8")
+    t = training(table)
+    assert t["said"] == "Right: go on" and not t["over"]
+    assert table.session.snapshot()["expected_move"] == "b8d8"
+    move(table, "b8d8")
+    move(table, "d1d8")
+    t = training(table)
+    assert t["verdict"] == "solved" and t["over"] and t["left"] == 1 and t["line"] == ["Rd8+", "Rxd8", "Rxd8#"]
+    table.session.trainer.next(table.t)
+    follow(table)
+    assert training(table)["id"] == "m1" and table.session.game.fen() == MATE_IN_ONE.fen
+    with pytest.raises(SessionError):
+        table.session.trainer.next(table.t)
+    table.session.trainer.stop(table.t)
+    assert table.session.snapshot()["training"] is None
+
+
+def _scholar() -> Exercise:
+    # 1. e4 e5 2. Bc4 Nc6 3. Qh5 and Black played Nf6?? (a blunder): Black to find g6 (or Qe7).
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3"
+    return Exercise("g1", 6, fen, 1, "g8f6", "blunder", "g7g6", ("g7g6", "h5f3", "g8f6"), Score(cp=-30),
+                    Score(mate=1))
+
+
+async def test_a_mistakes_other_move_is_judged_by_stockfish(tmp_path):
+    table = trained(tmp_path, of_exercise(_scholar()))
+    assert table.session.game.turn == 1
+    move(table, "d8e7")                            # not the analysis's move: Stockfish judges it
+    assert training(table)["judging"]
+    await table.session.trainer.settled()
+    t = training(table)
+    assert t["verdict"] == "solved" and t["over"] and t["line"][0] == "g6" and t["judgement"] == "blunder"
+    progress = kept.player(kept.load(table.tmp_path / "state"), "Ada")
+    assert progress.solved_mistakes == (("g1", 6),)
+
+
+async def test_a_mistakes_losing_move_is_taken_back(tmp_path):
+    table = trained(tmp_path, of_exercise(_scholar()))
+    move(table, "a7a6")                            # Qxf7 mates
+    await table.session.trainer.settled()
+    t = training(table)
+    assert t["verdict"] == "try again" and table.session.game.moves == []
+
+
+def test_a_training_is_refused_during_a_game_with_moves(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.play_all("e2e4")
+    with pytest.raises(SessionError) as refused:
+        table.session.trainer.start((MATE_IN_ONE,), "Ada", {}, table.t)
+    assert refused.value.key == "training_during_game"
+    assert table.session.game.start_fen == STARTING_FEN

@@ -1,0 +1,82 @@
+"""The training routes on a real session and a real library analysed by the real Stockfish: a game's mistakes as drills, refusals in words, the progress served."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from firmware.config import parse_config
+from firmware.session.session import Session
+from firmware.web.pairing import Pairing
+from firmware.web.server import WebCompanion
+from firmware.web.session_backend import SessionBackend
+from firmware.library.games import GameLibrary
+
+from .conftest import ManualClock, PageClient
+from .test_library import SHEPHERD, record
+from tests.said import english
+
+GAME = "2025-03-01_1000_Anna-vs-Ben"
+
+
+@pytest.fixture
+async def page(tmp_path):
+    record(tmp_path / "games", GAME, SHEPHERD, Result="1-0")
+    config = parse_config({"board": {"sensors": "sim"}, "storage": {"dir": str(tmp_path)},
+                           "engine": {"path": "/usr/games/stockfish"}})
+    clock = ManualClock(100.0)
+    session = Session(config, clock=clock)
+    companion = WebCompanion(SessionBackend(session, rng=random.Random(1)), pairing=Pairing(None, required=False),
+                             library=GameLibrary(tmp_path / "games"), clock=clock)
+    port = await companion.start("127.0.0.1", 0)
+    client = PageClient("127.0.0.1", port)
+    yield client, companion, session
+    await client.close()
+    await companion.stop()
+    await session.aclose()
+
+
+async def answer(response) -> tuple[int, dict]:
+    async with response as r:
+        return r.status, english(await r.json())
+
+
+async def test_a_games_mistakes_become_drills_once_it_is_analysed(page):
+    client, companion, session = page
+    status, body = await answer(client.post("/api/training/start", json={"game": GAME}))
+    assert status == 409 and body["error"].startswith("this game has no analysis yet")
+    await companion.analyses.request(GAME)
+    await companion.analyses.settled()
+    status, body = await answer(client.post("/api/training/start", json={"game": GAME, "side": "white",
+                                                                         "player": "Ben"}))
+    assert status == 409 and "nothing to train on" in body["error"]      # White made no mistake
+    status, body = await answer(client.post("/api/training/start", json={"game": GAME, "player": "Ben"}))
+    assert status == 200, body
+    state = english(session.snapshot())
+    training = state["training"]
+    assert training["kind"] == "mistake" and training["side"] == "black" and training["judgement"] == "blunder"
+    assert training["id"] == f"{GAME}:6" and training["player"] == "Ben"
+    assert state["setup"]["target"] == training["fen"] == "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3"
+    status, body = await answer(client.post("/api/training/next", json={}))
+    assert status == 409 and body["error"].startswith("no exercise left here")
+    status, body = await answer(client.post("/api/training/stop", json={}))
+    assert status == 200 and session.snapshot()["training"] is None
+
+
+async def test_bad_requests_are_refused_in_words(page):
+    client, _, _ = page
+    status, body = await answer(client.post("/api/training/start", json={"game": "no-such-game"}))
+    assert status == 409 and body["error"] == "the library has no such game"
+    status, body = await answer(client.post("/api/training/start", json={"game": GAME, "side": "purple"}))
+    assert status == 400
+    status, body = await answer(client.post("/api/training/start", json={}))
+    assert status == 409
+    async with client.get("/api/training/progress?player=" + "x" * 61) as r:
+        assert r.status == 400
+
+
+async def test_the_progress_of_a_player_is_served(page):
+    client, _, _ = page
+    async with client.get("/api/training/progress?player=Ada") as r:
+        body = await r.json()
+    assert r.status == 200 and body["player"] == "Ada" and body["rating"]["rating"] == 1500
