@@ -177,7 +177,7 @@ def _start_record(s: Any, e: StartRecord, now: float) -> None:
     s.file.record = s.file.recorder.new_record(
         s.wall(), s.board_state.names[0], s.board_state.names[1], start_fen=game.start_fen, rules=game.rules,
         variant="chess960" if game.chess960 else "standard", time_control=str(s.referee.time_control),
-        event=g.event, site=g.site, round=g.round, replay=s.replay, tags=s.board_state.app.tags() if s.board_state.app else {})
+        event="Training" if s.board_state.training is not None else g.event, site=g.site, round=g.round, replay=s.replay, tags=s.board_state.app.tags() if s.board_state.app else {})
     s.file.note(s.referee, e.time)
 
 

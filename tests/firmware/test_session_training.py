@@ -79,6 +79,9 @@ def test_a_puzzle_solved_at_the_first_try_raises_the_rating_and_is_kept(tmp_path
     assert t["rating"]["rating"] > 1500
     progress = kept.player(kept.load(table.tmp_path / "state"), "Ada")
     assert progress.solved_puzzles == ("m1",) and progress.theme_counts()["mateIn1"] == (1, 0)
+    table.wait(1)
+    record = table.session.file.recorder.load()
+    assert record.event == "Training" and record.moves == ["a1a8"]   # (the library tells it from a game)
 
 
 def test_a_wrong_move_is_taken_back_then_after_two_the_right_one_is_shown_to_carry_out(tmp_path):
