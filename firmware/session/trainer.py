@@ -9,7 +9,7 @@ Contract
   the board's guidance (:func:`firmware.session.setup_guidance.set_up_position`) and the game
   starts there with its side to move. Refused online and during a game with moves.
   ``next`` (``next_training``) goes on to the next drill; ``stop`` (``stop_training``) ends the
-  training (the board's game stays as it is).
+  training: the drill's game is left unfinished and the board waits for the next game.
 * :meth:`Trainer.follow` (after every change, ``Session.refresh``): a move of the solver's is
   judged (:func:`firmware.training.drill.moved`); a wrong one is taken back (the LEDs guide the
   piece back: "try again"); after two, the right move is shown, to be carried out as an engine's
@@ -91,10 +91,16 @@ class Trainer:
         set_up_position(session, following.drill.fen, now)
 
     def stop(self, now: float | None = None) -> None:
-        """The training ends; the game on the board stays."""
+        """The training ends: its drill's game is left unfinished, and the board waits for the next
+        game (set up from the start position, as after a new game)."""
         session = self.session
         with session.command(now) as now:
+            if session.board_state.training is None:
+                raise SessionError("no_drills")
             session.carry_out([Keep(training=None, lights=session.board_state.lights.removed(LAYER))], now)
+            if session.live:
+                session.file.abandon(session.referee, now)
+            session.next_game(now, names=None)
 
     def follow(self) -> None:
         """After every change: the solver's move judged, a reply or a right move shown made."""

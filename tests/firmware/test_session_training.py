@@ -121,7 +121,10 @@ def test_a_puzzles_reply_is_carried_out_on_the_board_then_the_solver_goes_on(tmp
     with pytest.raises(SessionError):
         table.session.trainer.next(table.t)
     table.session.trainer.stop(table.t)
-    assert table.session.snapshot()["training"] is None
+    snap = table.session.snapshot()
+    assert snap["training"] is None and not snap["started"]      # the board waits for the next game
+    table.session.trainer.start((MATE_IN_ONE,), "Ada", {}, table.t)   # (a new training may begin at once)
+    assert training(table)["id"] == "m1"
 
 
 def _scholar() -> Exercise:
