@@ -491,6 +491,8 @@ CATALOGUE = Catalogue(
         "analysis_still_played": "die Partie läuft noch: sie wird analysiert, sobald sie beendet ist",
         "analysis_no_moves": "die Partie hat keinen Zug, der sich analysieren ließe",
         "analysis_too_long": "diese Partie ist zu lang für eine Analyse: das Brett liest nur ihre ersten {moves} Züge",
+        "one_field_needed": "eines dieser Felder ist nötig: {fields}",
+        "one_field_only": "nur eines dieser Felder, nicht {count}: {fields}",
     },
     sides=("Weiß", "Schwarz"),
     sides_played=("Weiß", "Schwarz"),

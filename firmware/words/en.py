@@ -463,6 +463,9 @@ CATALOGUE = Catalogue(
         "analysis_still_played": "the game is still being played: it is analysed once it has ended",
         "analysis_no_moves": "the game has no move to analyse",
         "analysis_too_long": "this game is too long to analyse: the board reads only its first {moves} moves",
+        # a body that names one of several fields (firmware/web/validate.py's one_of: the simulator's click)
+        "one_field_needed": "one of {fields} is required",
+        "one_field_only": "give one of {fields}, not {count}",
     },
     sides=("White", "Black"),
     sides_played=("White", "Black"),

@@ -473,6 +473,8 @@ CATALOGUE = Catalogue(
         "analysis_still_played": "la partie est encore en cours : elle sera analysée une fois finie",
         "analysis_no_moves": "la partie n'a aucun coup à analyser",
         "analysis_too_long": "cette partie est trop longue pour être analysée : l'échiquier n'en lit que les {moves} premiers coups",
+        "one_field_needed": "l'un de ces champs est requis : {fields}",
+        "one_field_only": "un seul de ces champs, pas {count} : {fields}",
     },
     sides=("Blancs", "Noirs"),
     sides_played=("les Blancs", "les Noirs"),
