@@ -208,6 +208,18 @@ CATALOGUE = Catalogue(
         "coach_helps_white": "Der Trainer hilft Weiß",
         "coach_helps_black": "Der Trainer hilft Schwarz",
         "voice": "Stimme",
+        # eine Stellung von Hand aufgestellt, das Brett führt (Issue 35)
+        "setup_title": "Eine Stellung aufstellen",
+        "setup_left_one": "noch {n} Schritt",
+        "setup_left": "noch {n} Schritte",
+        "setup_this": "Diese Stellung aufstellen",
+        "setup_fen": "Eine Stellung aufstellen (FEN)",
+        "setup_start": "Aufstellen",
+        "msg_setup": "Das Brett leuchtet die zu setzenden Figuren auf, Schritt für Schritt.",
+        "sim_box": "Kiste:",
+        "sim_held_box": "aus der Kiste (anklicken, um diese als Nächste abzusetzen)",
+        **{f"box_take_{key[6:]}": f"{text[0].upper()}{text[1:]} aus der Kiste nehmen" for key, text in _men().items()
+           if key.startswith("man_a_")},
     },
     leds={
         "legal": "ein Feld, auf das die angehobene Figur ziehen darf",

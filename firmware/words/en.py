@@ -194,6 +194,18 @@ CATALOGUE = Catalogue(
         "coach_helps_white": "The coach helps White",
         "coach_helps_black": "The coach helps Black",
         "voice": "Voice",
+        # a position set up by hand, the board leading (issue 35): the steps, the library's and the new game's
+        # buttons, the simulator's box beside the board (firmware/web/static/setup.js, simhand.js)
+        "setup_title": "Setting up a position",
+        "setup_left_one": "{n} step left",
+        "setup_left": "{n} steps left",
+        "setup_this": "Set up this position",
+        "setup_fen": "Set up a position (FEN)",
+        "setup_start": "Set up",
+        "msg_setup": "The board lights the pieces to move, one step at a time.",
+        "sim_box": "Box:",
+        "sim_held_box": "from the box (click to put this one down next)",
+        **{f"box_take_{key[6:]}": f"Take {text} from the box" for key, text in _men().items() if key.startswith("man_a_")},
     },
     leds={
         "legal": "a square the lifted piece may go to",

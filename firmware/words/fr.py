@@ -201,6 +201,17 @@ CATALOGUE = Catalogue(
         "coach_helps_white": "Le conseil aide les Blancs",
         "coach_helps_black": "Le conseil aide les Noirs",
         "voice": "Voix",
+        # une position mise en place à la main, l'échiquier guidant (issue 35)
+        "setup_title": "Mise en place d'une position",
+        "setup_left_one": "encore {n} étape",
+        "setup_left": "encore {n} étapes",
+        "setup_this": "Mettre en place cette position",
+        "setup_fen": "Mettre en place une position (FEN)",
+        "setup_start": "Mettre en place",
+        "msg_setup": "L'échiquier allume les pièces à déplacer, une étape à la fois.",
+        "sim_box": "Boîte :",
+        "sim_held_box": "venue de la boîte (un clic : c'est elle qui sera posée ensuite)",
+        **{f"box_take_{key[6:]}": f"Prendre {text} dans la boîte" for key, text in _men().items() if key.startswith("man_a_")},
     },
     leds={
         "legal": "une case où la pièce levée peut aller",
