@@ -326,3 +326,15 @@ def test_a_piece_from_the_box_stays_held_when_the_board_agrees_with_the_game(boa
     hand.from_box("Q")
     assert hand.sync(Position())
     assert hand.state()["hand"] == [{"piece": "Q", "from": None}]
+
+
+def test_the_hand_with_a_piece_from_the_box_conforms_to_the_state_schema(board):
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "state.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/sim"})
+    hand = SimHand(board, Position())
+    hand.lift(sq("e2"))
+    hand.from_box("n")
+    validator.validate(hand.state())
+    assert not validator.is_valid({**hand.state(), "hand": [{"piece": "n", "from": "box"}]})
