@@ -1,4 +1,4 @@
-"""The simulator's commands on the page: the hand's clicks, lifts, placings and set-ups (``POST /api/sim/...``)."""
+"""The simulator's commands on the page: the hand's clicks, lifts, placings, the box beside the board and set-ups (``POST /api/sim/...``)."""
 from __future__ import annotations
 
 import asyncio
@@ -7,15 +7,18 @@ from typing import Any
 
 from firmware.web.backend import Backend
 from firmware.web.rooms import Action
-from firmware.sim.hand import SimHand
-from firmware.web.validate import Number, Spec, Square, Squares
+from firmware.sim.hand import PIECE_LETTERS, SimHand
+from firmware.web.validate import Choice, Number, Spec, Square, Squares, one_of
 
 SIM_CAPTURE_PAUSE_S = 0.15   # the victim's sensor settles empty before the mover lands (settle_ms is 30)
 
 # Request bodies, one spec per command.
-SIM_SQUARE: Spec = {"square": Square(), "index": Number(low=0, high=1, integer=True, optional=True)}
+SIM_INDEX = Number(low=0, high=1, integer=True, optional=True)   # the held piece chosen to go down
+SIM_SQUARE: Spec = {"square": Square(), "index": SIM_INDEX}
+# A click on a square, or on a piece of the box beside the board (one of the two).
+SIM_CLICK: Spec = {"square": Square(optional=True), "box": Choice(*PIECE_LETTERS, optional=True), "index": SIM_INDEX}
 SIM_PASS: Spec = {"squares": Squares(max_items=64)}
-SIM_ASIDE: Spec = {"index": Number(low=0, high=1, integer=True, optional=True)}
+SIM_ASIDE: Spec = {"index": SIM_INDEX}
 EMPTY: Spec = {}
 
 
@@ -27,11 +30,17 @@ class SimCommands:
     * ``commands()``: ``{path: (spec, action)}``; the server checks each body against its spec,
       calls ``action(values, now)`` (awaiting it when it is a coroutine) and then reports the
       change. ``click`` answers ``{"did": ...}`` (what the hand did), the others nothing.
+    * ``click`` takes ``{"square": ...}`` or ``{"box": letter}`` (a piece of that kind from the box
+      into the hand: a position set up by hand); ``aside`` puts a held piece in the box.
     * A movement the hand cannot make raises :class:`~firmware.sim.hand.HandError` (a 409).
+    * While a position is set up by hand (``Backend.setting_up``), nothing is captured: a click on
+      a piece lifts it (the hand holds two: one to put down, the one in its way).
     * A capture, and a set-up that changes the pieces on squares that stay filled, happen in two
       steps: the pieces go, ``changed()`` is called, and ``SIM_CAPTURE_PAUSE_S`` later (the
       sensors settled on their going) the pieces come down.
-    * ``state()`` is the page state's ``"sim"`` (the hand synced with the game's position first);
+    * ``state()`` is the page state's ``"sim"`` (the hand synced with the game's position first,
+      but not while a position is set up by hand: the game's position is then the target, and the
+      pieces stand where the hand put them until the board sees them right);
       ``set_up()`` sets the pieces of the game's position (after a new game).
     """
 
@@ -42,7 +51,7 @@ class SimCommands:
 
     def commands(self) -> dict[str, tuple[Spec, Action]]:
         return {
-            "/api/sim/click": (SIM_SQUARE, self.click),
+            "/api/sim/click": (SIM_CLICK, self.click),
             "/api/sim/lift": (SIM_SQUARE, self.lift),
             "/api/sim/place": (SIM_SQUARE, self.place),
             "/api/sim/pass": (SIM_PASS, self.pass_over),
@@ -51,7 +60,8 @@ class SimCommands:
         }
 
     def state(self) -> dict[str, Any]:
-        self.hand.sync(self.backend.position())
+        if not self.backend.setting_up():
+            self.hand.sync(self.backend.position())
         return self.hand.state()
 
     def set_up(self) -> None:
@@ -63,7 +73,11 @@ class SimCommands:
     async def click(self, values: dict[str, Any], now: float) -> dict[str, Any]:
         """A click on the page, read here on the hand as it is now (the page's copy may lag): the
         side to move's held piece takes a piece of the other colour, else the click lifts the
-        piece there, or puts the held piece down on an empty square."""
+        piece there, or puts the held piece down on an empty square. A click on the box takes a
+        piece of that kind into the hand."""
+        if one_of(values, "square", "box") == "box":
+            self.hand.from_box(values["box"])
+            return {"did": "from_box"}
         if await self._capture(values, movers_only=True):
             return {"did": "capture"}
         did = self.hand.click(values["square"], self._turn_colour(), values["index"])
@@ -75,8 +89,8 @@ class SimCommands:
         ``movers_only``: only a piece of the side to move takes (a click on the mover's piece with
         the victim in the hand lifts it)."""
         hand, square, turn = self.hand, values["square"], self._turn_colour()
-        if not hand.captures(square, turn, values["index"]):
-            return False
+        if self.backend.setting_up() or not hand.captures(square, turn, values["index"]):
+            return False   # (a hand setting a position up takes nothing: a click there lifts the piece)
         if movers_only and hand.held[hand.choose(turn, values["index"])].colour != turn:
             return False
         hand.take(square)

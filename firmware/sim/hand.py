@@ -9,6 +9,8 @@ only sends where the mouse went; everything the sensors see still goes through t
 exactly as they judge a real board.
 
 * ``lift(square)`` takes the piece there into the hand (two at most: a capture, castling);
+  ``from_box(symbol)`` takes a piece of that kind from the box beside the board (a position set
+  up by hand: the sensors see nothing until it goes down);
 * ``place(square)`` puts a held piece down: the one chosen on the page, else the last lifted
   piece of the side to move (so that in "lift the bishop, lift the pawn it takes, put down"
   the bishop goes down), else the last lifted;
@@ -19,7 +21,10 @@ exactly as they judge a real board.
   sensor for an instant, which the debouncer must ignore;
 * ``sync(position)``: when the sensors agree with the game's position, the pieces take the
   game's identities (a promoted pawn becomes the chosen piece) and what is left in the hand
-  (the captured pieces) is put aside; not while a held piece is still needed (see ``sync``).
+  of the pieces lifted (the captured pieces) is put aside, a piece taken from the box stays
+  held; not while a held piece is still needed (see ``sync``);
+  the caller does not sync while a position is being set up by hand (the game's position is then
+  the target, not what stands on the board).
 """
 from __future__ import annotations
 
@@ -38,10 +43,13 @@ class HandError(CommandRefused, ValueError):
     the player's words: ``HandError(key, **values)``, a refusal of firmware/words."""
 
 
+PIECE_LETTERS = "KQRBNPkqrbnp"   # the pieces the box holds (FEN letters, upper case: white)
+
+
 @dataclass(frozen=True)
 class Held:
-    symbol: str   # "P", "n"... (upper case: white)
-    origin: int   # the square it was lifted from
+    symbol: str                 # "P", "n"... (upper case: white)
+    origin: int | None = None   # the square it was lifted from; None: taken from the box
 
     @property
     def colour(self) -> str:
@@ -74,6 +82,17 @@ class SimHand:
         piece = Held(self.pieces[square], square)
         self.board.lift(square)
         del self.pieces[square]
+        self.held.append(piece)
+        return piece
+
+    def from_box(self, symbol: str) -> Held:
+        """Take a piece of kind ``symbol`` (a FEN letter) from the box into the hand; the box
+        never runs out (a set of spare pieces)."""
+        if symbol not in PIECE_LETTERS or len(symbol) != 1:
+            raise ValueError(f"not a piece's FEN letter: {symbol!r}")
+        if len(self.held) >= MAX_HELD:
+            raise HandError("hand_full", n=MAX_HELD)
+        piece = Held(symbol)
         self.held.append(piece)
         return piece
 
@@ -132,7 +151,7 @@ class SimHand:
         return True
 
     def put_aside(self, index: int | None = None) -> Held:
-        """Put a held piece beside the board (a captured piece)."""
+        """Put a held piece beside the board, in the box (a captured piece, one set up away)."""
         i = self.choose(None, index if index is not None else len(self.held) - 1)
         return self.held.pop(i)
 
@@ -168,7 +187,8 @@ class SimHand:
             self.board.set_occupied(position.occupied)
 
     def sync(self, position: Position) -> bool:
-        """When the sensors agree with ``position``, take its identities and empty the hand.
+        """When the sensors agree with ``position``, take its identities and empty the hand of
+        the pieces lifted (a piece taken from the box stays held: it has not been put down yet).
 
         Not while the game has a piece of a held piece's side standing where the board has the
         other side's: it read a capture the hand has not made (a pawn held to think, its square
@@ -179,19 +199,22 @@ class SimHand:
         if self.board.colour and (self.board.white != position.occupied_by(0)):
             return False
         placement = _placement(position)
-        held = {h.symbol.isupper() for h in self.held}   # the colours held (True: white)
+        lifted = [h for h in self.held if h.origin is not None]   # (a piece from the box was no part of the game)
+        held = {h.symbol.isupper() for h in lifted}   # the colours held (True: white)
         if any(symbol.isupper() in held and (there := self.pieces.get(sq)) is not None
                and there.isupper() != symbol.isupper() for sq, symbol in placement.items()):
             return False   # the game has a held side's piece (a pawn promoted) where the other side's stands
         self.pieces = placement
-        self.held.clear()
+        self.held = [h for h in self.held if h.origin is None]
         return True
 
     def state(self) -> dict:
-        """For the page: the piece on each square, and the held pieces with their origins."""
+        """For the page: the piece on each square, and the held pieces with their origins (None:
+        from the box)."""
         return {
             "pieces": {square_name(sq): sym for sq, sym in sorted(self.pieces.items())},
-            "hand": [{"piece": h.symbol, "from": square_name(h.origin)} for h in self.held],
+            "hand": [{"piece": h.symbol, "from": None if h.origin is None else square_name(h.origin)}
+                     for h in self.held],
         }
 
 
@@ -199,4 +222,4 @@ def _placement(position: Position) -> dict[int, str]:
     return {sq: piece.symbol() for sq, piece in position.placement()}
 
 
-__all__ = ["SimHand", "HandError", "Held", "MAX_HELD"]
+__all__ = ["SimHand", "HandError", "Held", "MAX_HELD", "PIECE_LETTERS"]

@@ -69,6 +69,11 @@ class Backend:
         """The position the game knows now (the simulator's hand reads identities from it)."""
         raise NotImplementedError
 
+    def setting_up(self) -> bool:
+        """Whether a position is being set up by hand, the board leading (the state's ``setup``, not
+        done): ``position()`` is then the target, not what stands on the board."""
+        return False
+
     def new_game(self, *, white: str, black: str, time_control: str, rules: str, colours: str, now: float,
                  fen: str | None = None, opponent: str | None = None, engine_side: str | None = None,
                  engine_level: int | None = None, player: str | None = None, variant: str | None = None,

@@ -18,7 +18,7 @@ from uci.helper import HelperEngine
 from firmware.words import FALLBACK, LED_ROLES
 from firmware.session import SessionError
 from firmware.session.door import Command
-from firmware.session.state import SessionState, once, to_json
+from firmware.session.state import Phase, SessionState, once, to_json
 from firmware.web.backend import COACHED, CommandRefused, Backend, Listener
 from firmware.web.spoken import PageVoice
 
@@ -60,6 +60,11 @@ class SessionBackend(Backend):
 
     def position(self) -> Position:
         return self.session.game.position
+
+    def setting_up(self) -> bool:
+        board_state = self.session.board_state
+        return (board_state.setup is not None and not board_state.setup.done
+                and board_state.phase in (Phase.SETTING_UP, Phase.RESUMING))
 
     def close(self) -> None:
         while self._unsubscribers:

@@ -205,6 +205,25 @@ def _unprintable(value: str, low: int, high: int) -> BadRequest:
 Spec = dict[str, Field]   # a request body's fields by name
 
 
+def one_of(values: dict[str, Any], *names: str) -> str:
+    """The one field of ``names`` given in the checked ``values`` (each optional in its spec): a
+    body names one of them, never none nor two.
+
+    >>> one_of({"square": 12, "box": None}, "square", "box")
+    'square'
+    >>> one_of({"square": 12, "box": "N"}, "square", "box")
+    Traceback (most recent call last):
+    ...
+    firmware.web.validate.BadRequest: give one of square, box, not 2
+    """
+    given = [name for name in names if values.get(name) is not None]
+    if len(given) != 1:
+        fields = ", ".join(names)
+        raise BadRequest("one_field_needed", fields=fields) if not given else BadRequest(
+            "one_field_only", fields=fields, count=len(given))
+    return given[0]
+
+
 def check_body(body: Any, spec: Spec) -> dict[str, Any]:
     """The checked values of ``body`` (a parsed JSON object) against ``spec``."""
     if not isinstance(body, dict):
@@ -234,4 +253,4 @@ def check_body(body: Any, spec: Spec) -> dict[str, Any]:
 
 
 __all__ = ["BadRequest", "Field", "Text", "printable_text", "Secret", "TimeControlText", "Fen", "Choice", "Boolean", "Number", "Square",
-           "Squares", "Spec", "check_body"]
+           "Squares", "Spec", "check_body", "one_of"]

@@ -208,6 +208,18 @@ CATALOGUE = Catalogue(
         "coach_helps_white": "Der Trainer hilft Weiß",
         "coach_helps_black": "Der Trainer hilft Schwarz",
         "voice": "Stimme",
+        # eine Stellung von Hand aufgestellt, das Brett führt (Issue 35)
+        "setup_title": "Eine Stellung aufstellen",
+        "setup_left_one": "noch {n} Schritt",
+        "setup_left": "noch {n} Schritte",
+        "setup_this": "Diese Stellung aufstellen",
+        "setup_fen": "Eine Stellung aufstellen (FEN)",
+        "setup_start": "Aufstellen",
+        "msg_setup": "Das Brett leuchtet die zu setzenden Figuren auf, Schritt für Schritt.",
+        "sim_box": "Kiste:",
+        "sim_held_box": "aus der Kiste (anklicken, um diese als Nächste abzusetzen)",
+        **{f"box_take_{key[6:]}": f"{text[0].upper()}{text[1:]} aus der Kiste nehmen" for key, text in _men().items()
+           if key.startswith("man_a_")},
     },
     leds={
         "legal": "ein Feld, auf das die angehobene Figur ziehen darf",
@@ -501,6 +513,8 @@ CATALOGUE = Catalogue(
         "analysis_still_played": "die Partie läuft noch: sie wird analysiert, sobald sie beendet ist",
         "analysis_no_moves": "die Partie hat keinen Zug, der sich analysieren ließe",
         "analysis_too_long": "diese Partie ist zu lang für eine Analyse: das Brett liest nur ihre ersten {moves} Züge",
+        "one_field_needed": "eines dieser Felder ist nötig: {fields}",
+        "one_field_only": "nur eines dieser Felder, nicht {count}: {fields}",
     },
     sides=("Weiß", "Schwarz"),
     sides_played=("Weiß", "Schwarz"),

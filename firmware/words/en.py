@@ -194,6 +194,18 @@ CATALOGUE = Catalogue(
         "coach_helps_white": "The coach helps White",
         "coach_helps_black": "The coach helps Black",
         "voice": "Voice",
+        # a position set up by hand, the board leading (issue 35): the steps, the library's and the new game's
+        # buttons, the simulator's box beside the board (firmware/web/static/setup.js, simhand.js)
+        "setup_title": "Setting up a position",
+        "setup_left_one": "{n} step left",
+        "setup_left": "{n} steps left",
+        "setup_this": "Set up this position",
+        "setup_fen": "Set up a position (FEN)",
+        "setup_start": "Set up",
+        "msg_setup": "The board lights the pieces to move, one step at a time.",
+        "sim_box": "Box:",
+        "sim_held_box": "from the box (click to put this one down next)",
+        **{f"box_take_{key[6:]}": f"Take {text} from the box" for key, text in _men().items() if key.startswith("man_a_")},
     },
     leds={
         "legal": "a square the lifted piece may go to",
@@ -473,6 +485,9 @@ CATALOGUE = Catalogue(
         "analysis_still_played": "the game is still being played: it is analysed once it has ended",
         "analysis_no_moves": "the game has no move to analyse",
         "analysis_too_long": "this game is too long to analyse: the board reads only its first {moves} moves",
+        # a body that names one of several fields (firmware/web/validate.py's one_of: the simulator's click)
+        "one_field_needed": "one of {fields} is required",
+        "one_field_only": "give one of {fields}, not {count}",
     },
     sides=("White", "Black"),
     sides_played=("White", "Black"),

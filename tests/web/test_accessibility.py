@@ -104,6 +104,12 @@ def test_axe_finds_no_violation_on_any_view(sim, open_page, lang):
     page.check("#new-game [name=opponent][value=engine]")
     page.check("#new-game [name=coach_me]")                  # the coach and its hints against Stockfish
     found["new, against Stockfish, coached"] = violations(page)
+    page.fill("#setup-form [name=fen]", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    page.click("#setup-form [type=submit]")                 # a position set up by hand: the steps listed
+    expect(page.locator("#setup-guide")).to_be_visible()
+    page.locator("#box button").first.click()               # a piece from the box in the hand
+    expect(page.locator("#hand button.held")).to_have_count(1)
+    found["game, a position set up by hand"] = violations(page)
     assert page.errors == []
     assert {view: v for view, v in found.items() if v} == {}
 

@@ -546,3 +546,16 @@ def test_a_pawn_held_to_think_can_still_go_where_the_player_meant(table):
     table.move("c4")
     assert table.state()["moves"]["san"][-1] == "c4"
     assert table.hand.sync(table.backend.position()) and table.hand.state()["hand"] == []
+
+
+def test_the_page_knows_while_a_position_is_set_up_by_hand(table):
+    """Issue 35: while the board leads the hand to a position, the game's position is the target,
+    not what stands on the board (the simulator's hand then keeps its own pieces)."""
+    target = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5"
+    assert not table.backend.setting_up()
+    table.backend.set_up_position(target, table.clock.now)
+    table.settle()
+    assert table.backend.setting_up() and table.state()["setup"]["steps"]
+    table.setup()                                   # the arbiter sets the target at once
+    state = table.state()
+    assert state["setup"]["done"] and state["fen"] == target and not table.backend.setting_up()

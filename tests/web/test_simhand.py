@@ -214,12 +214,127 @@ async def test_a_click_is_read_on_the_hand_the_victim_in_it_lets_the_mover_be_li
     board = SimulatedBoard(position.occupied, clock=lambda: 0.0)
     hand = SimHand(board, position)
 
-    class Backend:
-        def position(self):
-            return position
-
-    commands = SimCommands(hand, Backend(), lambda: None)
+    commands = SimCommands(hand, SettingUpBackend(position, setting_up=False), lambda: None)
     said = [await commands.click({"square": sq(name), "index": None}, 0.0) for name in ("d5", "e4", "d5")]
     assert said == [{"did": "lift"}, {"did": "lift"}, {"did": "place"}]
     assert hand.pieces[sq("d5")] == "P" and sq("e4") not in hand.pieces
     assert [h.symbol for h in hand.held] == ["p"]
+
+
+# -- the box beside the board (a position set up by hand, issue 35) ---------------------------------
+
+def test_a_piece_taken_from_the_box_is_held_without_origin_and_the_sensors_see_it_only_once_down(board):
+    hand = SimHand(board, Position())
+    hand.lift(sq("e2"))
+    held = hand.from_box("n")
+    assert held.origin is None and held.colour == "black"
+    assert hand.state()["hand"] == [{"piece": "P", "from": "e2"}, {"piece": "n", "from": None}]
+    assert [r.occupied for r in board.readings] == [Position().occupied & ~bb("e2")]   # the box: nothing seen
+    with pytest.raises(HandError, match="holds 2 pieces"):
+        hand.from_box("Q")
+    hand.place(sq("d5"), index=1)
+    assert hand.state()["pieces"]["d5"] == "n" and board.occupied >> sq("d5") & 1
+    assert hand.put_aside().symbol == "P"          # the pawn into the box: gone from board and hand
+    assert hand.state()["hand"] == [] and "e2" not in hand.state()["pieces"]
+    with pytest.raises(ValueError):
+        hand.from_box("x")
+
+
+class SettingUpBackend:
+    """The game's position is the target of a position set up by hand (``setting_up``), or a game."""
+
+    def __init__(self, position, setting_up: bool) -> None:
+        self._position, self._setting_up = position, setting_up
+
+    def position(self):
+        return self._position
+
+    def setting_up(self) -> bool:
+        return self._setting_up
+
+
+@pytest.mark.parametrize("setting_up", [True, False])
+def test_while_a_position_is_set_up_by_hand_the_hand_keeps_its_own_pieces(board, setting_up):
+    """The target's occupancy reached with the wrong pieces (a knight where its bishop goes, and the
+    bishop where the knight goes): the simulator does not snap its pieces to the target while the
+    board leads the hand (it would hide the mistake the board is waiting to see put right); in a
+    game, the game's identities are taken (a promoted pawn becomes the chosen piece)."""
+    from firmware.sim.commands import SimCommands
+    target = Position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RBNQKBNR w KQkq - 0 1")   # b1, c1 swapped
+    hand = SimHand(board, Position())
+    hand.lift(sq("e2"))
+    hand.from_box("p")
+    commands = SimCommands(hand, SettingUpBackend(target, setting_up), lambda: None)
+    hand.place(sq("e2"), index=1)                  # a black pawn where the white one stood
+    hand.put_aside()
+    state = commands.state()
+    assert board.occupied == target.occupied
+    if setting_up:
+        assert state["pieces"]["b1"] == "N" and state["pieces"]["c1"] == "B" and state["pieces"]["e2"] == "p"
+    else:
+        assert state["pieces"]["b1"] == "B" and state["pieces"]["e2"] == "P"
+
+
+async def test_a_click_on_the_box_takes_a_piece_into_the_hand_and_put_aside_puts_it_back(serve):
+    client, companion, backend = await serve(sim=True)
+    headers = {"Content-Type": "application/json"}
+    r = await client.post("/api/sim/click", data='{"box": "N"}', headers=headers)
+    assert (await r.json()) == {"ok": True, "did": "from_box"}
+    state = await (await client.get("/api/state")).json()
+    assert state["sim"]["hand"] == [{"piece": "N", "from": None}]
+    r = await client.post("/api/sim/click", data='{"square": "e4"}', headers=headers)
+    assert (await r.json())["did"] == "place"
+    state = await (await client.get("/api/state")).json()
+    assert state["sim"]["pieces"]["e4"] == "N" and "e4" in state["occupied"] and state["sim"]["hand"] == []
+    await client.post("/api/sim/click", data='{"box": "q"}', headers=headers)
+    r = await client.post("/api/sim/aside", data="{}", headers=headers)
+    assert r.status == 200 and companion.sim.hand.held == []
+
+
+@pytest.mark.parametrize("body, says", [
+    ('{"square": "e2", "box": "N"}', "give one of square, box, not 2"),
+    ("{}", "one of square, box is required"),
+    ('{"index": 0}', "one of square, box is required"),
+    ('{"box": "X"}', "box: expected one of"),
+    ('{"box": "NN"}', "box: expected one of"),
+])
+async def test_a_click_names_a_square_or_a_piece_of_the_box_not_both_nor_neither(serve, body, says):
+    client, companion, backend = await serve(sim=True)
+    r = await client.post("/api/sim/click", data=body, headers={"Content-Type": "application/json"})
+    answer = await r.json()
+    assert r.status == 400 and says in answer["error"], answer
+    assert answer["message"]["kind"] == "refusals" and companion.sim.hand.held == []
+
+
+async def test_while_a_position_is_set_up_by_hand_a_click_on_a_piece_lifts_it_and_takes_nothing(board):
+    """Setting up, the held piece's square may still hold the piece in its way (of the other
+    colour): a click there lifts that piece too (no capture), and the chosen one goes down."""
+    from firmware.sim.commands import SimCommands
+    target = Position("rnbqkbnr/pppp1ppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    hand = SimHand(board, Position())
+    commands = SimCommands(hand, SettingUpBackend(target, setting_up=True), lambda: None)
+    said = [await commands.click({"square": sq(name), "box": None, "index": None}, 0.0) for name in ("e2", "e7")]
+    assert said == [{"did": "lift"}, {"did": "lift"}]
+    assert await commands.click({"square": sq("e7"), "box": None, "index": 0}, 0.0) == {"did": "place"}
+    assert hand.pieces[sq("e7")] == "P" and [h.symbol for h in hand.held] == ["p"]
+
+
+def test_a_piece_from_the_box_stays_held_when_the_board_agrees_with_the_game(board):
+    """A queen taken from the box to promote with: the sensors agree with the game meanwhile, and
+    the hand keeps the queen (it was never on the board, nor captured)."""
+    hand = SimHand(board, Position())
+    hand.from_box("Q")
+    assert hand.sync(Position())
+    assert hand.state()["hand"] == [{"piece": "Q", "from": None}]
+
+
+def test_the_hand_with_a_piece_from_the_box_conforms_to_the_state_schema(board):
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "state.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/sim"})
+    hand = SimHand(board, Position())
+    hand.lift(sq("e2"))
+    hand.from_box("n")
+    validator.validate(hand.state())
+    assert not validator.is_valid({**hand.state(), "hand": [{"piece": "n", "from": "box"}]})

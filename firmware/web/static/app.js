@@ -8,6 +8,7 @@ import { onRender } from "./ui.js";
 import { loadWords } from "./words.js";
 import "./board.js";
 import "./game.js";
+import "./setup.js";
 import "./online.js";
 import "./corrections.js";
 import "./settings.js";

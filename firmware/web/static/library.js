@@ -1,12 +1,14 @@
 // The library: the games recorded on the board, each as a line to open and its PGN to download;
 // the viewer steps through an opened game on a small board (the buttons, the move list, the arrow
-// keys). analysis.js adds the computer's analysis to it (onViewer).
+// keys), and sets up the position at the move shown on the board (setup.js). analysis.js adds the
+// computer's analysis to it (onViewer).
 import { $, ui, onRender } from "./ui.js";
 import { onLanguage, w, wf } from "./words.js";
 import { NAMES, buildBoard, placement, setPiece } from "./board.js";
 import { renderMoves, startOf } from "./moves.js";
 import { onSelect, shown } from "./tabs.js";
 import { said, sanIn, playerName } from "./said.js";
+import { setUpPosition } from "./setup.js";
 
 let viewer = null;         // the opened game: { id, game, ply }
 let viewerSquares = null;  // the viewer's board, built when a game is first opened
@@ -121,6 +123,10 @@ $("#v-first").addEventListener("click", () => step("first"));
 $("#v-prev").addEventListener("click", () => step(-1));
 $("#v-next").addEventListener("click", () => step(1));
 $("#v-last").addEventListener("click", () => step("last"));
+// The position after the move shown (the start's at move 0), set up on the board for the next game.
+$("#viewer-setup").addEventListener("click", (event) => {
+  if (viewer) setUpPosition(viewer.game.fens[viewer.ply], event.currentTarget);
+});
 document.addEventListener("keydown", (event) => {
   if (!shown("library") || !viewer) return;
   if (event.target.closest && event.target.closest("input, select, textarea")) return;

@@ -1,8 +1,9 @@
 // The simulator's hand (a board without sensors: `echiquier sim`): click a piece to lift it, a
-// square to put it down, or drag it; the hand holds two pieces, one chosen to go down next. The
+// square to put it down, or drag it; the hand holds two pieces, one chosen to go down next, and
+// takes a piece from the box beside the board (a position set up by hand), or puts one in it. The
 // server reads each click on the hand as it is then (/api/sim/...), in the order they were made.
 import { $, ui, onRender } from "./ui.js";
-import { w, wf } from "./words.js";
+import { onWords, w, wf } from "./words.js";
 import { post } from "./requests.js";
 import { colourOf, pieceSvg } from "./pieces.js";
 
@@ -84,7 +85,7 @@ function renderSim(s) {
     b.type = "button";
     b.className = "held " + colourOf(h.piece);
     b.innerHTML = pieceSvg(h.piece);
-    b.title = wf("sim_held", { square: h.from });
+    b.title = h.from ? wf("sim_held", { square: h.from }) : w("sim_held_box");
     b.dataset.piece = h.piece;
     b.setAttribute("aria-pressed", handIndex === i ? "true" : "false");
     b.addEventListener("click", () => { handIndex = handIndex === i ? null : i; renderSim(ui.state); });
@@ -94,6 +95,31 @@ function renderSim(s) {
   $("#aside").disabled = !s.sim.hand.length;
 }
 
+// The box beside the board: a button per piece (white, then black), named for a screen reader.
+const BOX = "KQRBNPkqrbnp";
+function buildBox() {
+  const box = $("#box");
+  for (const letter of BOX) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "held " + colourOf(letter);
+    b.innerHTML = pieceSvg(letter);
+    b.dataset.piece = letter;
+    b.addEventListener("click", () => simSend("/api/sim/click", { box: letter }));
+    box.appendChild(b);
+  }
+}
+function nameBox() {
+  for (const b of $("#box").children) {
+    const text = w(`box_take_${colourOf(b.dataset.piece)}${b.dataset.piece.toLowerCase()}`);
+    b.setAttribute("aria-label", text);
+    b.title = text;
+  }
+}
+
+buildBox();
+nameBox();
+onWords(nameBox);
 onRender(renderSim);
 $("#board").addEventListener("pointerdown", onPointerDown);
 window.addEventListener("pointermove", onPointerMove);
