@@ -69,7 +69,12 @@ def followed(session: SessionView) -> list[Effect]:
     state, board = session.board_state, session.referee.board
     guide, phase = state.setup, state.phase
     if phase is not Phase.SETTING_UP and phase is not Phase.RESUMING:   # the game began, or resumed: done
-        return [Keep(lights=state.lights.removed(LAYER))] if state.lights.get(LAYER) is not None else []
+        effects: list[Effect] = []
+        if guide is not None and not guide.done and board is not None:
+            effects.append(Keep(setup=guide.seen(board.occupied)))   # (the board it began on: the last piece down)
+        if state.lights.get(LAYER) is not None:
+            effects.append(Keep(lights=state.lights.removed(LAYER)))
+        return effects
     if board is None:
         return []
     if guide is None:
@@ -81,10 +86,11 @@ def followed(session: SessionView) -> list[Effect]:
 
 
 def _known(session: SessionView) -> dict[int, str]:
-    """The pieces believed on the board: a setup's under way, else the game's (its last position,
-    or the start position the board is being set to)."""
-    guide = session.board_state.setup
-    return dict(guide.board) if guide is not None else placement(session.game.fen())
+    """The pieces believed on the board: a setup's still under way, else the game's (its position
+    now, or the start position the board is being set to)."""
+    guide, phase = session.board_state.setup, session.board_state.phase
+    under_way = guide is not None and not guide.done and phase in (Phase.SETTING_UP, Phase.RESUMING)
+    return dict(guide.board) if guide is not None and under_way else placement(session.game.fen())
 
 
 def _kept(session: SessionView, guide: SetupGuide) -> list[Effect]:

@@ -1,7 +1,7 @@
 """A second position set up by hand after a first one (issue 35): the board must start from where the pieces stand now, not from what the first setup's guide last believed.
 
 Found by the page's Chromium test (tests/web/test_setup_browser.py) chaining setups. These tests
-document a bug of firmware/session/setup_guidance.py (marked xfail, strict: they pass once fixed):
+held a bug of firmware/session/setup_guidance.py, since fixed:
 
 * the guide of a setup stays in the board's state once the game has begun (done "until the next
   game"), and ``_known`` prefers it to the game's position whenever it is there, done or not;
@@ -15,8 +15,6 @@ stands (the game may then begin with a wrong piece there), and the moves played 
 """
 from __future__ import annotations
 
-import pytest
-
 from chess_core import STARTING_FEN
 from firmware.session.setup_guidance import set_up_position
 from firmware.training.setup_plan import fewest_moves, placement
@@ -25,7 +23,6 @@ from .session_support import Table
 from .test_session_setup import MIDDLEGAME, follow, steps_of
 
 AFTER_MIDDLEGAME = "r2qk2r/pppb1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQ1RK1 w kq - 3 7"
-STALE = pytest.mark.xfail(strict=True, reason="setup_guidance._known uses the last setup's guide, done and stale")
 
 
 def set_up_by_hand(table: Table, fen: str) -> None:
@@ -34,7 +31,6 @@ def set_up_by_hand(table: Table, fen: str) -> None:
     assert table.session.snapshot()["started"] and table.session.game.fen() == fen
 
 
-@STALE
 def test_the_guide_sees_the_last_piece_put_down_the_one_on_which_the_game_begins(tmp_path):
     table = Table(tmp_path)
     table.setup()
@@ -43,7 +39,6 @@ def test_the_guide_sees_the_last_piece_put_down_the_one_on_which_the_game_begins
     assert dict(guide.board) == placement(MIDDLEGAME) and guide.done   # (e5 is missing: the last put down)
 
 
-@STALE
 def test_a_second_setup_starts_from_the_first_ones_position(tmp_path):
     table = Table(tmp_path)
     table.setup()
@@ -55,7 +50,6 @@ def test_a_second_setup_starts_from_the_first_ones_position(tmp_path):
     assert len(steps) == fewest_moves(placement(MIDDLEGAME), placement(STARTING_FEN))
 
 
-@STALE
 def test_a_setup_after_a_game_played_from_a_set_up_position_starts_from_where_the_game_stands(tmp_path):
     table = Table(tmp_path)
     table.setup()
