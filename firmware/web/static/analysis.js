@@ -6,6 +6,7 @@ import { $, ui } from "./ui.js";
 import { onWords, w, wf } from "./words.js";
 import { post } from "./requests.js";
 import { onViewer } from "./library.js";
+import { onSelect } from "./tabs.js";
 import { playerName, sanIn } from "./said.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -15,6 +16,8 @@ const WIDTH = 600;          // the graph's own units: 600 x 100, scaled to the p
 const POLL_MS = 1000;       // while a game is being analysed, its progress is asked for this often
 
 const view = { id: null, game: null, ply: 0, poll: null, shown: null };
+const reviewing = [];   // what hears the viewer's game as this script has it, its analysis once done (training.js)
+export function onReview(fn) { reviewing.push(fn); }
 
 // -- the parts of the page this script adds ------------------------------------------------------
 function build() {
@@ -48,7 +51,6 @@ function build() {
     tab.addEventListener("click", () => {
       words();
       if (tab.dataset.tab === "library") loadSetting();
-      else showOnBoard(null, null);   // the board shows its own LEDs again
     });
   }
   words();
@@ -148,6 +150,7 @@ function render() {
   const move = view.ply > 0 ? game.uci[view.ply - 1] : null;
   const best = review && view.ply > 0 ? review.moves[view.ply - 1].best : null;
   showOnBoard(move, best);
+  for (const fn of reviewing) fn(view.id, game);
 }
 
 function x(ply, plies) { return plies ? (ply * WIDTH) / plies : 0; }
@@ -207,7 +210,7 @@ function drawAccuracy(review) {
   const head = table.insertRow();
   const plurals = { inaccuracy: w("inaccuracies"), mistake: w("mistakes"), blunder: w("blunders") };
   for (const text of ["", w("accuracy"), ...JUDGEMENTS.map((j) => plurals[j])]) {
-    const th = document.createElement("th");
+    const th = document.createElement(text ? "th" : "td");   // (the corner heads nothing: an empty header is a fault)
     th.textContent = text;
     head.appendChild(th);
   }
@@ -271,3 +274,5 @@ function showOnBoard(played, best) {
 
 build();
 onWords(words);
+// Away from the library (a tab clicked, or a position set up, a training begun), the board shows its own LEDs again.
+for (const name of ["game", "new", "settings"]) onSelect(name, () => showOnBoard(null, null));
