@@ -20,6 +20,7 @@ import "./newgame.js";
 import "./pairing.js";
 import "./keyboard.js";
 import "./analysis.js";
+import "./training.js";
 import { connect } from "./feed.js";
 
 // Drawn last: the state the page shows (its number), and that the page has shown one (the tests wait for it).
