@@ -114,6 +114,32 @@ def test_axe_finds_no_violation_on_any_view(sim, open_page, lang):
     assert {view: v for view, v in found.items() if v} == {}
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_axe_finds_no_violation_with_the_training_panel_showing(sim, open_page, lang, tmp_path):
+    """Issue 35: the library's "Learn from my mistakes" on a game analysed by the real Stockfish, the
+    training panel while the board leads the setup, then with a verdict; the new game's puzzle form."""
+    from .test_analysis_browser import open_analysed
+
+    server, page = open_analysed(sim, lambda s: open_page(s, lang=lang), tmp_path)
+    found = {"library, an analysed game": violations(page)}
+    page.select_option("#train-side", "black")
+    page.click("#train-mistakes")
+    expect(page.locator("#training")).to_be_visible()
+    expect(page.locator("#setup-guide")).to_be_visible()
+    found["game, a training set up"] = violations(page)
+    page.click("#setup")                                      # the simulator sets the pieces where they go
+    expect(page.locator("#setup-guide")).to_be_hidden()
+    for name in ("g8", "f6"):                                 # the blunder again: wrong
+        page.locator(f'#board [data-square="{name}"]').click()
+    expect(page.locator("#training")).to_have_attribute("data-verdict", "try again")
+    found["game, a training's wrong move"] = violations(page)
+    tab(page, "new")
+    expect(page.locator("#puzzle-form")).to_be_visible()
+    found["new, the puzzle's form"] = violations(page)
+    assert page.errors == []
+    assert {view: v for view, v in found.items() if v} == {}
+
+
 def test_axe_finds_no_violation_in_the_dark_nor_on_a_page_waiting_for_its_pairing_code(sim, open_page):
     page = open_page(sim(), scheme="dark")
     dark = violations(page)
