@@ -60,6 +60,11 @@ def test_a_blunder_of_an_analysed_game_is_trained_at_the_board_from_the_page(sim
     best = review["moves"][5]["best"]                                   # what 3... Nf6?? should have been
 
     expect(page.locator("#viewer-train")).to_be_visible()
+    page.select_option("#train-side", "white")                          # White made no mistake: refused in words
+    page.click("#train-mistakes")
+    expect(page.locator("#message")).to_contain_text("nothing to train on")
+    expect(page.locator("#message")).to_have_attribute("data-kind", "error")
+    expect(page.locator("#training")).to_be_hidden()
     page.select_option("#train-side", "black")
     page.click("#train-mistakes")                                       # POST /api/training/start
     panel = page.locator("#training")
@@ -141,3 +146,22 @@ def progress_of(page, server, player: str, attempts: int = 1, polls: int = 50) -
             return found
         page.wait_for_timeout(100)
     return found
+
+
+def test_solve_a_puzzle_asks_the_board_and_a_refusal_is_said_in_words(sim, open_page):
+    """The new game's "Solve a puzzle" during a game: refused in words, no puzzle shipped yet or a
+    game being played (whichever the board finds first), and no panel shown."""
+    server = sim()
+    page = open_page(server)
+    click(page, "e2", "e4")
+    expect(page.locator("#moves")).to_contain_text("e4")
+    page.click("[data-tab=new]")
+    page.fill("#puzzle-form [name=player]", "Ada")
+    page.click("#puzzle-form [type=submit]")
+    message = page.locator("#message")
+    expect(message).to_have_attribute("data-kind", "error")
+    expect(message).to_have_text(re.compile("^(no puzzle is available on this board|a game is being played: .*)$"))
+    page.click("#lang-fr")
+    page.click("#puzzle-form [type=submit]")
+    expect(message).to_have_text(re.compile("^(aucun problème n'est disponible sur cet échiquier|une partie est en cours.*)$"))
+    assert page_state(page, server)["training"] is None and not page.errors
