@@ -37,6 +37,7 @@ class BoardState:
     lights: Lights = field(default_factory=Lights)
     setup: SetupGuide | None = None   # a position being set up by hand, the board leading (firmware.session.setup_guidance)
     training: Training | None = None  # the drills under way (firmware.session.trainer)
+    standing: str | None = None       # the last game's position when the next was set up: where its pieces stood
 
     @property
     def live(self) -> bool:

@@ -43,6 +43,7 @@ class Keep:
     lights: Any = SAME               # firmware.session.lights.Lights: the layers of LEDs held
     setup: Any = SAME                # firmware.training.setup_guide.SetupGuide, or None: a position set up by hand
     training: Any = SAME             # firmware.training.drill.Training, or None: the drills under way
+    standing: Any = SAME             # str (FEN) or None: where the last game's pieces stood
 
     def changes(self) -> dict[str, Any]:
         """The session's fields this changes, by name."""

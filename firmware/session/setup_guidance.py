@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = ["LAYER", "set_up_position", "followed", "setup_state", "guide_layer"]
 
 LAYER = "setup"
+REVIEW = "review"   # a game reviewed from the library (firmware.analysis.leds)
 
 
 def set_up_position(session: SessionView, fen: str, now: float | None = None) -> None:
@@ -60,6 +61,8 @@ def set_up_position(session: SessionView, fen: str, now: float | None = None) ->
         if session.live:
             session.file.abandon(session.referee, now)
         session.next_game(now, names=None, fen=fen, arrange=guide.wrong())
+        # (a game reviewed from the library: its lights give way to the steps)
+        session.carry_out([Keep(lights=session.board_state.lights.removed(REVIEW))], now)
         if session.board_state.phase is Phase.SETTING_UP:   # (not begun at once: the board was not right)
             session.carry_out(_kept(session, guide), now)
 
@@ -86,11 +89,17 @@ def followed(session: SessionView) -> list[Effect]:
 
 
 def _known(session: SessionView) -> dict[int, str]:
-    """The pieces believed on the board: a setup's still under way, else the game's (its position
-    now, or the start position the board is being set to)."""
-    guide, phase = session.board_state.setup, session.board_state.phase
-    under_way = guide is not None and not guide.done and phase in (Phase.SETTING_UP, Phase.RESUMING)
-    return dict(guide.board) if guide is not None and under_way else placement(session.game.fen())
+    """The pieces believed on the board: a setup's still under way, else the game's position now;
+    before a game begins, the last game's pieces where it left them (``BoardState.standing``), and
+    the start position's on the squares they left empty."""
+    state = session.board_state
+    guide, phase = state.setup, state.phase
+    if guide is not None and not guide.done and phase in (Phase.SETTING_UP, Phase.RESUMING):
+        return dict(guide.board)
+    now = placement(session.game.fen())
+    if phase is Phase.SETTING_UP and state.standing is not None:   # the last game's pieces, where they stood
+        return {**now, **placement(state.standing)}
+    return now
 
 
 def _kept(session: SessionView, guide: SetupGuide) -> list[Effect]:

@@ -158,7 +158,7 @@ class Trainer:
                                          not training.failed, when)
         elif drill.exercise is not None:
             progress = kept.after_exercise(progress, drill.exercise.game_id, drill.exercise.ply,
-                                           "solved" if not training.failed else "shown", when)
+                                           training.verdict or "shown", when)   # (found after a try: solved)
         self.progresses = kept.put(self.progresses, training.player, progress)
         self._save(dict(self.progresses))
         return []

@@ -4,8 +4,8 @@ Routes (commands, under the server's guard as every other; refusals in words):
 
 * ``POST /api/training/start`` ``{"game": ID, "side"?: "white"|"black"|"both", "player"?: NAME}``:
   the player's inaccuracies, mistakes and blunders of an analysed game of the library, in turn
-  (409 ``no_analysis`` before its analysis, ``no_mistakes`` when it has none; 404 for an unknown
-  game). ``{"kind": "puzzle", "player"?: NAME}``: a puzzle of the shipped set
+  (409 ``no_analysis`` before its analysis, ``no_mistakes`` when it has none, ``no_such_game`` for
+  a game the library does not have). ``{"kind": "puzzle", "player"?: NAME}``: a puzzle of the shipped set
   (:mod:`firmware.training.puzzles`) near the player's rating, one not solved yet while others
   remain. ``player``: whose progress it counts in (default: the board's White player).
 * ``POST /api/training/next``: the next drill; ``POST /api/training/stop``: the training ends.
@@ -32,6 +32,7 @@ from firmware.training.exercises import exercises_of
 from firmware.web.answers import NO_STORE, error_answer
 from firmware.web.backend import Backend, CommandRefused
 from firmware.web.validate import Choice, Spec, Text
+from firmware.words.message import SidePlayed
 from netserver.http_server import Request, Response, Router, json_response
 
 START: Spec = {"game": Text(max_length=200, optional=True), "kind": Choice("mistakes", "puzzle", optional=True),
@@ -87,7 +88,9 @@ class TrainingPages:
         except ValueError:   # (an analysis of other moves: the game was continued since)
             raise CommandRefused("no_analysis") from None
         if not found:
-            raise CommandRefused("no_mistakes", side=side)
+            if side == "both":
+                raise CommandRefused("no_mistakes_both")
+            raise CommandRefused("no_mistakes", side=SidePlayed(SIDES[side][0]))
         return tuple(of_exercise(exercise) for exercise in found)
 
     async def _puzzle(self, progress: kept.Progress) -> Drill:

@@ -414,6 +414,7 @@ CATALOGUE = Catalogue(
         **_men(),
     },
     refusals={
+        "no_mistakes_both": "keine Ungenauigkeit, kein Fehler und kein Patzer in dieser Partie: nichts zu üben",
         "no_such_game": "die Bibliothek hat keine solche Partie",
         "no_drills": "keine Übung mehr: beginnen Sie ein anderes Training (die Fehler einer Partie oder eine Aufgabe)",
         "training_during_game": "eine Partie läuft: beenden Sie sie oder beginnen Sie eine neue Partie vor dem Training",

@@ -392,6 +392,7 @@ CATALOGUE = Catalogue(
         **_men(),
     },
     refusals={
+        "no_mistakes_both": "no inaccuracy, mistake or blunder in this game: nothing to train on",
         "no_such_game": "the library has no such game",
         "no_drills": "no exercise left here: start another training (a game's mistakes, or a puzzle)",
         "training_during_game": "a game is being played: finish it or start a new game before training",

@@ -399,6 +399,7 @@ CATALOGUE = Catalogue(
         **_men(),
     },
     refusals={
+        "no_mistakes_both": "aucune imprécision, erreur ou gaffe dans cette partie : rien à travailler",
         "no_such_game": "la bibliothèque n'a pas cette partie",
         "no_drills": "plus d'exercice ici : commencez un autre entraînement (les erreurs d'une partie, ou un problème)",
         "training_during_game": "une partie est en cours : finissez-la ou commencez une nouvelle partie avant de vous entraîner",

@@ -61,3 +61,26 @@ def test_a_setup_after_a_game_played_from_a_set_up_position_starts_from_where_th
     steps = steps_of(table)
     assert "?" not in [piece for piece, _, _ in steps], steps
     assert len(steps) == fewest_moves(placement(now), placement(AFTER_MIDDLEGAME))
+
+
+def test_after_a_game_the_next_setup_plans_from_where_its_pieces_stood(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    table.play_all("e2e4 e7e5 g1f3")
+    table.session.new_game(table.t)                       # (a new game: the board waits for the start position)
+    set_up_position(table.session, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", table.t)
+    assert steps_of(table) == [("N", "f3", "g1")]         # the knight the last game left on f3, not "?" to the box
+
+
+def test_a_reviewed_games_lights_give_way_to_the_steps(tmp_path):
+    from chess_core import Move
+    from firmware.analysis.leds import review_layer
+    from firmware.session.commands import show_on_board
+    table = Table(tmp_path)
+    table.setup()
+    show_on_board(table.session, review_layer(Move.from_uci("e2e4"), Move.from_uci("d2d4"), table.session.style),
+                  table.t)
+    assert table.session.board_state.lights.get("review") is not None
+    set_up_position(table.session, MIDDLEGAME, table.t)
+    assert table.session.board_state.lights.get("review") is None
+    assert table.session.board_state.lights.get("setup") is not None

@@ -162,3 +162,18 @@ def test_a_training_is_refused_during_a_game_with_moves(tmp_path):
         table.session.trainer.start((MATE_IN_ONE,), "Ada", {}, table.t)
     assert refused.value.key == "training_during_game"
     assert table.session.game.start_fen == STARTING_FEN
+
+
+# Found by the page's Chromium test (tests/web/test_training_browser.py): the page says "Solved!" and the
+# progress keeps the exercise solved too (as Lichess's "learn from your mistakes" counts a win after a try).
+def test_a_mistake_found_after_a_wrong_try_is_kept_solved_as_the_page_says(tmp_path):
+    table = trained(tmp_path, of_exercise(_scholar()))
+    move(table, "g8f6")                            # the blunder again: wrong at once, no engine
+    assert training(table)["verdict"] == "try again"
+    back(table, "g8f6")
+    move(table, "g7g6")                            # the analysis's move
+    t = training(table)
+    assert t["verdict"] == "solved" and t["said"] == "Solved!" and t["over"]
+    progress = kept.player(kept.load(table.tmp_path / "state"), "Ada")
+    assert [a.verdict for a in progress.attempts] == ["solved"]
+    assert progress.solved_mistakes == (("g1", 6),)

@@ -14,7 +14,7 @@ from firmware.library.games import GameLibrary
 
 from .conftest import ManualClock, PageClient
 from .test_library import SHEPHERD, record
-from tests.said import english
+from tests.said import english, error_in
 
 GAME = "2025-03-01_1000_Anna-vs-Ben"
 
@@ -80,3 +80,14 @@ async def test_the_progress_of_a_player_is_served(page):
     async with client.get("/api/training/progress?player=Ada") as r:
         body = await r.json()
     assert r.status == 200 and body["player"] == "Ada" and body["rating"]["rating"] == 1500
+
+
+async def test_no_mistake_for_a_side_names_the_side_in_the_players_words(page):
+    client, companion, _ = page
+    await companion.analyses.request(GAME)
+    await companion.analyses.settled()
+    async with client.post("/api/training/start", json={"game": GAME, "side": "white"}) as r:
+        assert r.status == 409
+        answer = await r.json()
+    assert "white" not in error_in(answer, "fr") and "Blancs" in error_in(answer, "fr")
+    assert "white" not in error_in(answer, "de") and "Weiß" in error_in(answer, "de")
