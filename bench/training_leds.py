@@ -165,7 +165,8 @@ def drill(table: Table, rng: random.Random) -> None:
     while board.is_game_over() or len(line) < 5:
         board = random_game(rng, rng.randrange(16, 40))
         line = random_game_from(board, rng, 5)
-    table.board.set_occupied(board.occupied)
+    table.board.set_occupied(board.occupied)   # (the hand puts the pieces roughly there first)
+    table.wait(0.5)
     table.session.trainer.start((of_puzzle("bench", board.fen(), tuple(line), rating=1500),), "Bench", {}, table.t)
     table.follow_setup()
     table.timing = True
