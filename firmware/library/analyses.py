@@ -49,7 +49,7 @@ from firmware.openings import classify
 from uci.helper import HelperEngine
 from uci.engine import DEFAULT_ENGINE_PATH, EngineError
 from firmware.tasks import cancel_and_wait
-from firmware.library.games import MAX_PLIES, GameLibrary, UnknownGame, first_game
+from firmware.library.games import ID_RE, MAX_PLIES, GameLibrary, UnknownGame, first_game
 from firmware.words import Refusal
 
 log = logging.getLogger(__name__)
@@ -180,6 +180,8 @@ class Analyses:
     def kept(self, game_id: str) -> dict[str, Any] | None:
         """The analysis kept of ``game_id`` (its ``<id>.json``), None if none; it reads the file:
         call it in a worker thread (AnalysisLink for a link)."""
+        if not ID_RE.fullmatch(game_id):
+            return None
         return self._kept(game_id)
 
     def _kept(self, game_id: str) -> dict[str, Any] | None:

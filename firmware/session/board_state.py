@@ -7,6 +7,7 @@ seat, the coach, the game's file) are beside it, not in it.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from firmware.session.app_link import AppLink
@@ -14,6 +15,7 @@ from firmware.session.lights import Lights
 from firmware.session.play import Play
 from firmware.session.state import Phase
 from firmware.training.drill import Training
+from firmware.training.progress import Progress
 from firmware.training.setup_guide import SetupGuide
 
 __all__ = ["BoardState"]
@@ -38,6 +40,7 @@ class BoardState:
     setup: SetupGuide | None = None   # a position being set up by hand, the board leading (firmware.session.setup_guidance)
     training: Training | None = None  # the drills under way (firmware.session.trainer)
     standing: str | None = None       # the last game's position when the next was set up: where its pieces stood
+    progress: Mapping[str, Progress] | None = None   # the players' training progress (None: not read yet)
 
     @property
     def live(self) -> bool:

@@ -19,7 +19,7 @@ from firmware.session.state import Phase
 
 __all__ = ["do", "Effect", "Keep", "SAME", "Note", "StartRecord", "SetOutcome", "Abandon", "Comment", "RecordFault",
            "ClearFault", "Tell", "SeatReset", "SeatMoved", "SeatEnded", "TakebackLapses", "TakeoverComment",
-           "NameEngineSides", "Step", "EndAsTold", "NextGame", "Publish"]
+           "NameEngineSides", "Step", "EndAsTold", "NextGame", "Publish", "SaveProgress"]
 
 
 SAME: Any = object()
@@ -44,6 +44,7 @@ class Keep:
     setup: Any = SAME                # firmware.training.setup_guide.SetupGuide, or None: a position set up by hand
     training: Any = SAME             # firmware.training.drill.Training, or None: the drills under way
     standing: Any = SAME             # str (FEN) or None: where the last game's pieces stood
+    progress: Any = SAME             # dict[str, firmware.training.progress.Progress]: the players' training progress
 
     def changes(self) -> dict[str, Any]:
         """The session's fields this changes, by name."""
@@ -164,13 +165,18 @@ class NextGame:
 
 
 @dataclass(frozen=True)
+class SaveProgress:
+    """The players' training progress (``BoardState.progress``) is saved beside the games."""
+
+
+@dataclass(frozen=True)
 class Publish:
     """Something shown changed: the LEDs, the file and the subscribers are brought up to date."""
 
 
 Effect = Union[Keep, Note, StartRecord, SetOutcome, Abandon, Comment, RecordFault, ClearFault, Tell, SeatReset,
                SeatMoved, SeatEnded, TakebackLapses, TakeoverComment, NameEngineSides, Step, EndAsTold, NextGame,
-               Publish]
+               Publish, SaveProgress]
 
 
 def _start_record(s: Any, e: StartRecord, now: float) -> None:
@@ -221,6 +227,7 @@ HANDLERS: dict[type, Callable[[Any, Any, float], None]] = {
     EndAsTold: lambda s, e, now: s.other_side.end(e.outcome, now),
     NextGame: lambda s, e, now: s.next_game(now, names=None),
     Publish: lambda s, e, now: s.publish(),
+    SaveProgress: lambda s, e, now: s.trainer.save(dict(s.board_state.progress or {})),
 }
 
 

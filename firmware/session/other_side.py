@@ -39,9 +39,14 @@ class OtherSide:
     def __init__(self, session: SessionView) -> None:
         self.session = session
 
-    def opponent_moved(self, move: Move) -> None:
-        """The opponent played ``move``: show it and wait for the board to carry it out."""
+    def opponent_moved(self, move: Move, *, trained: bool = False) -> None:
+        """The opponent played ``move``: show it and wait for the board to carry it out.
+        ``trained``: the trainer's (a puzzle's reply, the right move shown); during a training,
+        the opponent's own moves are set aside (a drill's game has no opponent)."""
         session = self.session
+        if session.board_state.training is not None and not trained:
+            log.info("opponent move %s set aside: a training stands", move.uci())
+            return
         if not session.live:
             # Before the pieces stand ready: the game starting tells the opponent again (on_reset).
             log.info("opponent move %s set aside: no game in progress on the board", move.uci())

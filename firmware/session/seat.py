@@ -156,15 +156,16 @@ class OpponentSeat:
         return str(self.opponent.name if self.opponent is not None else "") or "Engine"
 
     def on_move(self, move: Move) -> None:
-        """A move committed on the board (its own too, once carried out)."""
-        if self.opponent is not None:
+        """A move committed on the board (its own too, once carried out); not during a training
+        (a drill's game has no opponent: firmware.session.trainer)."""
+        if self.opponent is not None and self.session.board_state.training is None:
             self.opponent.on_move(move)
 
     def reset(self) -> None:
         """The game changed otherwise than by a move: the opponent reads it again (a move it
-        announced before, still on its way to the loop, is then left out)."""
+        announced before, still on its way to the loop, is then left out); not during a training."""
         self.resets += 1
-        if self.opponent is not None:
+        if self.opponent is not None and self.session.board_state.training is None:
             game = self.session.game
             self.opponent.on_reset(game.start_fen, list(game.moves))
 

@@ -425,7 +425,7 @@ class Session:
             if self.board_state.names[side] == before[1]:
                 self.set_names((g.white, self.board_state.names[1]) if side == 0 else (self.board_state.names[0], g.black))
         seat.name_engine_sides(names)
-        self._keep(phase=Phase.SETTING_UP, play=Play(), setup=None,
+        self._keep(phase=Phase.SETTING_UP, play=Play(), setup=None, training=None,   # (a trainer's drill: kept after)
                    standing=self.game.fen() if started else self.board_state.standing)
         self._changed = True
         self.apply(self.referee.begin(Match(self.match_config(arrange=arrange, **({} if fen is None else {"fen": fen}))), now), now)

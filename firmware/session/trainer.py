@@ -18,9 +18,15 @@ Contract
   (:class:`~firmware.session.door.News`); an engine that fails or is busy takes the move back
   with "try again" unsaid: it is judged wrong only by the engine.
 * Each verdict is in the state's ``training`` (firmware.session.state.training_said: the page and
-  the voice say it) and, solved, lit in the good colour for a moment (a layer of its own, ``training``, at the coach's priority). A finished drill counts in
-  the player's progress (:mod:`firmware.training.progress`: Glicko-2 for puzzles), saved in a
-  worker thread, crash-safe; a failed save is logged and the training goes on.
+  the voice say it) and, solved, lit in the good colour for a moment (a layer of its own,
+  ``training``, at the coach's priority). A drill counts once, when it is over, in the player's
+  progress (:mod:`firmware.training.progress`: Glicko-2 for puzzles), kept in the board's state
+  (``BoardState.progress``) and saved by one task in a worker thread, the latest progress last,
+  crash-safe; a failed save is logged and the training goes on.
+* A drill's game has no opponent: the engine or the server is told nothing while a training
+  stands (firmware.session.seat), and a move it would send is set aside. A new game, or a setup
+  asked by the page, ends the training (``Session.next_game``); a takeback on the board rewinds
+  the drill to the moves left.
 """
 from __future__ import annotations
 
@@ -34,18 +40,18 @@ from typing import TYPE_CHECKING, Any
 from chess_core import Move
 
 from firmware.analysis.engine import AnalysisLimit, evaluate_game
+from firmware.analysis.judgement import Score
 from firmware.leds.compose import Layer, Light, Priority
-from firmware.referee.orders import Expect, Order
+from firmware.referee.orders import Order
 from firmware.session.commands import SessionError
 from firmware.session.door import News
-from firmware.session.effects import Effect, Keep, Publish, Step
+from firmware.session.effects import Effect, Keep, Publish, SaveProgress, Step
 from firmware.session.lights import Held
 from firmware.session.setup_guidance import set_up_position
 from firmware.session.state import Phase
 from firmware.training import progress as kept
 from firmware.training.drill import PUZZLE, Drill, Outcome, Training, evaluated, moved, replied
-from uci.engine import EngineError
-from uci.helper import EngineBusy
+from firmware.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from firmware.session.session_view import SessionView
@@ -64,31 +70,38 @@ class Trainer:
 
     def __init__(self, session: SessionView) -> None:
         self.session = session
-        self.progresses: dict[str, kept.Progress] = {}
-        self._seen: tuple[str, ...] = ()
+        self._seen: tuple[str, ...] = ()        # the drill's moves judged so far (this part's own follow-up)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._saving: asyncio.Task[None] | None = None
+        self._to_save: dict[str, kept.Progress] | None = None
 
     def start(self, drills: tuple[Drill, ...], player: str, progresses: dict[str, kept.Progress] | None = None,
               now: float | None = None) -> None:
-        """Begin a training with ``drills`` for ``player`` (see the module docstring)."""
+        """Begin a training with ``drills`` for ``player`` (see the module docstring); ``progresses``:
+        as read from the state folder, used if the board has none in memory yet."""
         session = self.session
         if not drills:
             raise SessionError("no_drills")
         if session.live and session.game.moves and session.board_state.training is None:
             raise SessionError("training_during_game")
-        self.progresses = dict(progresses or {})
-        session.carry_out([Keep(training=Training(drills, player))], session.clock() if now is None else now)
-        set_up_position(session, drills[0].fen, now)
+        self._begin(Training(drills, player), now,
+                    progress=session.board_state.progress if session.board_state.progress is not None
+                    else dict(progresses or {}))
 
     def next(self, now: float | None = None) -> None:
         """The next drill (SessionError when none is left)."""
-        session = self.session
-        training = session.board_state.training
+        training = self.session.board_state.training
         following = training.next() if training is not None else None
         if following is None:
             raise SessionError("no_drills")
-        session.carry_out([Keep(training=following)], session.clock() if now is None else now)
-        set_up_position(session, following.drill.fen, now)
+        self._begin(following, now)
+
+    def _begin(self, training: Training, now: float | None, **kept_too: Any) -> None:
+        """The drill's position led by the board (a new game, which ends any training), then kept."""
+        session = self.session
+        set_up_position(session, training.drill.fen, now)   # (refused: nothing kept)
+        self._seen = ()
+        session.carry_out([Keep(training=training, **kept_too), Publish()], session.clock())
 
     def stop(self, now: float | None = None) -> None:
         """The training ends: its drill's game is left unfinished, and the board waits for the next
@@ -96,49 +109,57 @@ class Trainer:
         session = self.session
         with session.command(now) as now:
             if session.board_state.training is None:
-                raise SessionError("no_drills")
-            session.carry_out([Keep(training=None, lights=session.board_state.lights.removed(LAYER))], now)
+                raise SessionError("no_training")
             if session.live:
                 session.file.abandon(session.referee, now)
-            session.next_game(now, names=None)
+            session.next_game(now, names=None)   # (which ends the training)
+            session.carry_out([Keep(lights=session.board_state.lights.removed(LAYER))], now)
 
     def follow(self) -> None:
-        """After every change: the solver's move judged, a reply or a right move shown made."""
+        """After every change: the solver's move judged, a reply or a right move shown made, a
+        takeback followed."""
         session = self.session
         training = session.board_state.training
-        if training is None or not (session.board_state.phase is Phase.PLAYING or session.board_state.phase.over):
+        phase = session.board_state.phase
+        if training is None or not (phase is Phase.PLAYING or phase.over) \
+                or session.game.start_fen != training.drill.fen:
             self._seen = ()
             return
         moves = tuple(m.uci() for m in session.game.moves)
         before, self._seen = self._seen, moves
+        now = session.clock()
+        if len(moves) < len(before) and moves == before[:len(moves)] and training.end is None:
+            # taken back on the board: the drill goes on from the moves left
+            session.carry_out([Keep(training=replace(training, made=min(training.made, len(moves)), waiting=None))], now)
+            return
         if len(moves) != len(before) + 1 or moves[:-1] != before:
             return
-        move, now = moves[-1], session.clock()
+        move = moves[-1]
         if training.made % 2 == 0 and training.end is None and training.waiting is None:
             outcome = moved(training, move, mates=session.game.position.is_checkmate())
             if outcome.evaluate:
                 self._start(self._evaluate(session.game.start_fen, moves))
-            session.carry_out(self._effects(outcome, move), now)
+            if outcome.take_back:
+                self._seen = moves[:-1]   # (the move taken back is not the drill's)
+            self._carry_out(training, outcome, move, now)
         else:
             after = replied(training, move)
-            session.carry_out([Keep(training=after)] + self._finished(after), now)
+            session.carry_out([Keep(training=after)] + self._counted(training, after), now)
 
     # -- what a verdict does ---------------------------------------------------------------------
 
-    def _effects(self, outcome: Outcome, move: str) -> list[Effect]:
+    def _carry_out(self, before: Training, outcome: Outcome, move: str, now: float) -> None:
+        """The verdict's effects: the training kept, the move taken back, the reply (or the right
+        move shown) to carry out as an engine's move is, the solved move lit, the drill counted."""
         session, training = self.session, outcome.training
         effects: list[Effect] = [Keep(training=training)]
-        if outcome.evaluate:
-            return effects
         if outcome.take_back:
-            self._seen = self._seen[:-1]
             effects.append(Step(Order.UNDO_MOVE, refused_ok=True))
-        if outcome.reply is not None:
-            reply = Move.from_uci(outcome.reply)
-            effects += [Step(Expect(reply)), Keep(play=replace(session.board_state.play, expected_move=reply))]
         if training.over:
             effects.append(self._lit(Move.from_uci(move)))
-        return effects + self._finished(training) + [Publish()]
+        session.carry_out(effects + self._counted(before, training) + [Publish()], now)
+        if outcome.reply is not None:
+            session.other_side.opponent_moved(Move.from_uci(outcome.reply), trained=True)
 
     def _lit(self, move: Move) -> Keep:
         style, session = self.session.style, self.session
@@ -147,66 +168,73 @@ class Trainer:
                       until=session.clock() + MOMENT_S)
         return Keep(lights=session.board_state.lights.pushed(Held(layer, ply=len(session.game.moves))))
 
-    def _finished(self, training: Training) -> list[Effect]:
-        """A drill just over: the player's progress counts it, saved beside the games."""
-        if not training.over:
+    def _counted(self, before: Training, after: Training) -> list[Effect]:
+        """A drill just over counts in the player's progress (once), which is then saved."""
+        if not after.over or before.over:
             return []
-        drill, when = training.drill, self.session.wall().timestamp()
-        progress = kept.player(self.progresses, training.player)
+        drill, when = after.drill, self.session.wall().timestamp()
+        progresses = dict(self.session.board_state.progress or {})
+        progress = kept.player(progresses, after.player)
         if drill.kind == PUZZLE:
             progress = kept.after_puzzle(progress, drill.id, float(drill.rating or 1500), drill.themes,
-                                         not training.failed, when)
+                                         not after.failed, when)
         elif drill.exercise is not None:
             progress = kept.after_exercise(progress, drill.exercise.game_id, drill.exercise.ply,
-                                           training.verdict or "shown", when)   # (found after a try: solved)
-        self.progresses = kept.put(self.progresses, training.player, progress)
-        self._save(dict(self.progresses))
-        return []
+                                           after.verdict or "shown", when)   # (found after a try: solved)
+        return [Keep(progress=kept.put(progresses, after.player, progress)), SaveProgress()]
 
-    def _save(self, progresses: dict[str, kept.Progress]) -> None:
+    def save(self, progresses: dict[str, kept.Progress]) -> None:
+        """Save ``progresses`` in a worker thread: one save at a time, the latest last (the
+        ``SaveProgress`` effect's handler)."""
         state_dir = Path(self.session.file.recorder.state_dir)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:   # no loop (the tests' sessions): at once
-            self._saved(state_dir, progresses)
+            _saved(state_dir, progresses)
             return
-        task = loop.create_task(asyncio.to_thread(self._saved, state_dir, progresses), name="training-save")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._to_save = progresses
+        if self._saving is None or self._saving.done():
+            self._saving = loop.create_task(self._save_latest(state_dir), name="training-save")
 
-    @staticmethod
-    def _saved(state_dir: Path, progresses: dict[str, kept.Progress]) -> None:
-        try:
-            kept.save(state_dir, progresses)
-        except OSError as exc:   # (a full disk: the training goes on, its progress unsaved)
-            log.warning("%s", exc)
+    async def _save_latest(self, state_dir: Path) -> None:
+        while self._to_save is not None:
+            progresses, self._to_save = self._to_save, None
+            await asyncio.to_thread(_saved, state_dir, progresses)
 
     # -- a mistake's other move, evaluated -------------------------------------------------------
 
     async def _evaluate(self, start_fen: str, moves: tuple[str, ...]) -> None:
         session = self.session
+        score = None
         try:
             found = await evaluate_game([Move.from_uci(m) for m in moves], JUDGE_LIMIT, start_fen=start_fen,
                                         plies=[len(moves)], engine=session.coach.engine)
             score = found[0].score if found else None
-        except (EngineBusy, EngineError, OSError) as exc:
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a helper that fails never stops the training: the move is taken back
             log.warning("the trainer's evaluation failed: %s", exc)
-            score = None
         session.door.post(News(self._evaluated, (moves, score)))
 
-    def _evaluated(self, moves: tuple[str, ...], score: Any) -> None:
-        """The evaluation after the solver's move came (on the loop): the move judged."""
+    def _evaluated(self, moves: tuple[str, ...], score: Score | None) -> None:
+        """The evaluation after the solver's move came (on the loop): the move judged; none (the
+        engine failed), or the game went on meanwhile: the move is left unjudged, taken back if it
+        still stands."""
         session = self.session
         training = session.board_state.training
-        if training is None or training.waiting != moves[-1] or tuple(m.uci() for m in session.game.moves) != moves:
+        if training is None or training.waiting != moves[-1]:
             return
         now = session.clock()
-        if score is None:   # no engine: the move cannot be judged right; taken back, no try counted
-            self._seen = moves[:-1]
-            session.carry_out([Keep(training=replace(training, waiting=None)), Step(Order.UNDO_MOVE, refused_ok=True),
-                               Publish()], now)
+        if score is None or tuple(m.uci() for m in session.game.moves) != moves:
+            stands = tuple(m.uci() for m in session.game.moves) == moves
+            if stands:
+                self._seen = moves[:-1]
+            effects: list[Effect] = [Keep(training=replace(training, waiting=None)), Publish()]
+            if stands:
+                effects.insert(1, Step(Order.UNDO_MOVE, refused_ok=True))
+            session.carry_out(effects, now)
             return
-        session.carry_out(self._effects(evaluated(training, moves[-1], score), moves[-1]), now)
+        self._carry_out(training, evaluated(training, moves[-1], score), moves[-1], now)
 
     def _start(self, work: Coroutine[Any, Any, None]) -> None:
         try:
@@ -218,16 +246,20 @@ class Trainer:
         task.add_done_callback(self._tasks.discard)
 
     async def aclose(self) -> None:
-        """Wait for a save under way; stop the evaluations."""
+        """Stop the evaluations; wait for the save under way."""
         for task in list(self._tasks):
-            if task.get_name() == "trainer":
-                task.cancel()
-            try:
-                await task
-            except (asyncio.CancelledError, Exception):   # noqa: BLE001 - closing
-                pass
+            await cancel_and_wait(task)
+        if self._saving is not None:
+            await asyncio.gather(self._saving, return_exceptions=True)
 
     async def settled(self) -> None:
         """Return once no evaluation or save is under way (the tests)."""
-        while self._tasks:
-            await asyncio.wait(set(self._tasks))
+        while self._tasks or (self._saving is not None and not self._saving.done()):
+            await asyncio.wait(set(self._tasks) | ({self._saving} if self._saving is not None else set()))
+
+
+def _saved(state_dir: Path, progresses: dict[str, kept.Progress]) -> None:
+    try:
+        kept.save(state_dir, progresses)
+    except (OSError, ValueError) as exc:   # (a full disk: the training goes on, its progress unsaved)
+        log.warning("the training progress could not be saved: %s", exc)

@@ -105,7 +105,7 @@ def session_state(session: SessionView, now: float, at: Seen | None = None) -> S
         failed_helpers=tuple(session.board_state.failed_helpers),
         lit_roles=lit_roles(session.leds_layers or (game_layer(feedback, session.style),), now),
         setup=setup_state(session), training=session.board_state.training,
-        progress=session.trainer.progresses.get(session.board_state.training.player)
+        progress=(session.board_state.progress or {}).get(session.board_state.training.player)
         if session.board_state.training is not None else None)
 
 

@@ -6,15 +6,19 @@ Contract
 A board that senses occupancy only knows which piece stands on a square from what it saw
 happen: :class:`SetupGuide` is that belief, a value. It starts from the pieces known to stand on
 the board (the last game's position, the start position...), restricted to the squares occupied
-(:meth:`SetupGuide.start`: an occupied square of no known piece holds the target's piece, or an
-unknown one, ``"?"``, that goes to the box). Each settled occupancy (:meth:`SetupGuide.seen`)
+(:meth:`SetupGuide.start`: an occupied square of no known piece holds an unknown one, ``"?"``,
+that goes to the box: the board never assumes a piece it did not see). Each settled occupancy (:meth:`SetupGuide.seen`)
 moves the pieces of the squares emptied into the hand, then puts pieces on the squares filled:
 
+* the piece of the step the LEDs show, if it brings one from off the board to that square (the
+  hand followed the lights);
 * the target's piece of that square if the hand holds one, or if the steps bring it from the
-  box (a hand that put another kind there instead is not seen: the sensors cannot tell);
+  box: a hand that put another kind there instead (the piece it held for another square) is not
+  seen, the sensors cannot tell; the page's list of steps and the pieces drawn let the player
+  see it (occupancy alone cannot);
 * else the hand's latest piece the position still needs, or its latest (the hand carried it
-  there, wrongly: the board then asks for it to be moved on);
-* else the target's piece, or an unknown one on a square the target leaves empty.
+  there, wrongly: the board then asks for it to be moved on, and the game waits for it);
+* else an unknown one, on a square the target leaves empty.
 
 The pieces in the hand count as in the box for the plan (:func:`firmware.training.setup_plan.plan`):
 :attr:`steps` are the fewest from the belief to the target, in an order a hand can follow, and
@@ -53,8 +57,7 @@ class SetupGuide:
     def start(cls, target: str, known: dict[int, str], occupied: int) -> SetupGuide:
         """A guide to ``target`` (a FEN) with the pieces ``known`` to stand on their squares, on the
         squares ``occupied`` (a bitboard)."""
-        wanted = placement(target)
-        board = {sq: known.get(sq) or wanted.get(sq) or UNKNOWN for sq in scan_squares(occupied)}
+        board = {sq: known.get(sq) or UNKNOWN for sq in scan_squares(occupied)}
         return cls(target, tuple(sorted(board.items())), occupied)
 
     @cached_property
@@ -100,6 +103,8 @@ class SetupGuide:
             return self
         board, hand = dict(self.board), list(self.hand)
         meant = {step.source: step.target for step in self.steps if step.source is not None}
+        lit = self.steps[0] if self.steps else None   # the step the LEDs show
+        shown = lit.target if lit is not None and lit.source is None else None
         for sq in scan_squares(self.occupied & ~occupied):
             hand.append((board.pop(sq), meant.get(sq)))
         steps = plan(board, self.wanted)
@@ -107,16 +112,18 @@ class SetupGuide:
         boxed = {step.target for step in steps if step.source is None}
         for sq in scan_squares(occupied & ~self.occupied):
             pieces = [piece for piece, _ in hand]
-            board[sq] = piece = self._placed(sq, pieces, needed, sq in boxed)
+            board[sq] = piece = lit.piece if sq == shown and lit is not None else self._placed(sq, hand, needed,
+                                                                                               sq in boxed)
             if piece in pieces:
                 del hand[len(pieces) - 1 - pieces[::-1].index(piece)]   # (the latest of that kind)
         return SetupGuide(self.target, tuple(sorted(board.items())), occupied, tuple(hand[-HAND_MAX:]))
 
-    def _placed(self, square: int, hand: list[str], needed: set[str], from_box: bool) -> str:
+    def _placed(self, square: int, hand: list[tuple[str, int | None]], needed: set[str], from_box: bool) -> str:
         wanted = self.wanted.get(square)
-        if wanted is not None and (wanted in hand or from_box):
+        pieces = [piece for piece, _ in hand]
+        if wanted is not None and (wanted in pieces or from_box):
             return wanted
-        carried = [piece for piece in hand if piece in needed] or hand
+        carried = [piece for piece in pieces if piece in needed] or pieces
         if carried:
             return carried[-1]
         return wanted or UNKNOWN

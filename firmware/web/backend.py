@@ -104,6 +104,10 @@ class Backend:
         """Whose training progress counts by default: the board's White player."""
         return "White"
 
+    def training_progress(self) -> Any:
+        """The players' training progress the board holds (None: not read yet)."""
+        return None
+
     def resign(self, color: str, now: float) -> Any:
         raise CommandRefused("no_resign_here")
 

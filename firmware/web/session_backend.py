@@ -127,6 +127,9 @@ class SessionBackend(Backend):
     def player_name(self) -> str:
         return self.session.config.game.white
 
+    def training_progress(self) -> Any:
+        return self.session.board_state.progress
+
     def resign(self, color: str, now: float) -> Any:
         return self._send("resign", color, now)
 

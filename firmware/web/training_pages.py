@@ -11,13 +11,13 @@ Routes (commands, under the server's guard as every other; refusals in words):
 * ``POST /api/training/next``: the next drill; ``POST /api/training/stop``: the training ends.
 * ``GET /api/training/progress?player=NAME``: that player's progress (rating, themes, attempts).
 
-The analysis, the game, the puzzle set (once) and the progress file are read in worker threads,
-never on the loop that steps the board.
+The analysis, the game and its mistakes, the puzzle set (once) and the progress file (once per
+change, while the board holds none) are read in worker threads, never on the loop that steps the
+board; a body gives ``game`` or ``kind``, one of them (400 otherwise).
 """
 from __future__ import annotations
 
 import asyncio
-import importlib
 import random
 import time
 from collections.abc import Callable
@@ -29,9 +29,10 @@ from firmware.library.games import GameLibrary, UnknownGame
 from firmware.training import progress as kept
 from firmware.training.drill import Drill, of_exercise, of_puzzle
 from firmware.training.exercises import exercises_of
+from firmware.training.puzzles import Puzzle, choose, load
 from firmware.web.answers import NO_STORE, error_answer
 from firmware.web.backend import Backend, CommandRefused
-from firmware.web.validate import Choice, Spec, Text
+from firmware.web.validate import Choice, Spec, Text, one_of
 from firmware.words.message import SidePlayed
 from netserver.http_server import Request, Response, Router, json_response
 
@@ -50,7 +51,8 @@ class TrainingPages:
         self.puzzles_file = puzzles_file
         self.clock = clock
         self.rng = rng or random.Random()
-        self._puzzles: list[Any] | None = None
+        self._puzzles: list[Puzzle] | None = None
+        self._read: tuple[tuple[int, int] | None, dict[str, kept.Progress]] | None = None
 
     def add_to(self, router: Router, command: Callable[[Spec, Any], Any]) -> None:
         router.add_post("/api/training/start", command(START, self.start))
@@ -59,64 +61,80 @@ class TrainingPages:
         router.add_get("/api/training/progress", self.progress)
 
     async def start(self, values: dict[str, Any], now: float) -> Any:
+        which = one_of(values, "game", "kind")   # (a 400 in words for both or neither)
         player = values.get("player") or self.backend.player_name()
-        progresses = await asyncio.to_thread(self._progresses)
-        if values.get("game") is not None:
+        progresses = await self._progresses()
+        if which == "game":
             drills = await self._mistakes(values["game"], values.get("side") or "both")
-        elif values.get("kind") == "puzzle":
-            drills = (await self._puzzle(kept.player(progresses, player)),)
         else:
-            raise CommandRefused("no_drills")
-        return await _answer(self.backend.start_training(drills, player, progresses, now))
+            drills = (await self._puzzle(kept.player(progresses, player)),)
+        return await _answer(self.backend.start_training(drills, player, progresses, None))
 
     async def _mistakes(self, game_id: str, side: str) -> tuple[Drill, ...]:
         if self.library is None or self.analyses is None:
             raise CommandRefused("no_analysis")
         library, analyses = self.library, self.analyses
 
-        def read() -> tuple[dict[str, Any], dict[str, Any] | None]:
-            return library.game(game_id), analyses.kept(game_id)
+        def read() -> tuple[Drill, ...]:
+            """In a worker thread: the game, its analysis, its mistakes (a long game's take a while)."""
+            game = library.game(game_id)   # (UnknownGame for an id that is not a file name of the library)
+            analysis = analyses.kept(game_id)
+            fens = game.get("fens") or []
+            if analysis is None or not fens:
+                raise CommandRefused("no_analysis")
+            if game.get("chess960"):
+                raise CommandRefused("training_960")
+            try:
+                found = exercises_of(analysis, SIDES[side], game_id=game_id, start_fen=fens[0])
+            except ValueError:   # (an analysis of other moves: the game was continued since)
+                raise CommandRefused("no_analysis") from None
+            if not found:
+                if side == "both":
+                    raise CommandRefused("no_mistakes_both")
+                raise CommandRefused("no_mistakes", side=SidePlayed(SIDES[side][0]))
+            return tuple(of_exercise(exercise) for exercise in found)
         try:
-            game, analysis = await asyncio.to_thread(read)
+            return await asyncio.to_thread(read)
         except UnknownGame:
             raise CommandRefused("no_such_game") from None
-        if analysis is None:
-            raise CommandRefused("no_analysis")
-        try:
-            found = exercises_of(analysis, SIDES[side], game_id=game_id, start_fen=game["fens"][0],
-                                 chess960=bool(game.get("chess960")))
-        except ValueError:   # (an analysis of other moves: the game was continued since)
-            raise CommandRefused("no_analysis") from None
-        if not found:
-            if side == "both":
-                raise CommandRefused("no_mistakes_both")
-            raise CommandRefused("no_mistakes", side=SidePlayed(SIDES[side][0]))
-        return tuple(of_exercise(exercise) for exercise in found)
 
     async def _puzzle(self, progress: kept.Progress) -> Drill:
-        try:   # (the shipped set and its reader: firmware.training.puzzles)
-            puzzles = importlib.import_module("firmware.training.puzzles")
-        except ImportError:
-            raise CommandRefused("no_puzzles") from None
         if self._puzzles is None:
             try:
-                self._puzzles = await asyncio.to_thread(puzzles.load, *(() if self.puzzles_file is None else (self.puzzles_file,)))
-            except (OSError, ValueError):
-                self._puzzles = []
+                found = await asyncio.to_thread(load, *(() if self.puzzles_file is None else (self.puzzles_file,)))
+            except (OSError, ValueError):   # (tried again at the next request)
+                found = []
+            if found:
+                self._puzzles = found
         if not self._puzzles:
             raise CommandRefused("no_puzzles")
-        puzzle = puzzles.choose(self._puzzles, round(progress.rating.rating), set(progress.solved_puzzles), self.rng)
+        puzzle = choose(self._puzzles, round(progress.rating.rating), set(progress.solved_puzzles), self.rng)
         return of_puzzle(puzzle.id, puzzle.fen, puzzle.solution, rating=puzzle.rating, themes=puzzle.themes,
                          blunder=puzzle.blunder)
 
-    def _progresses(self) -> dict[str, kept.Progress]:
-        return kept.load(self.state_dir) if self.state_dir is not None else {}
+    async def _progresses(self) -> dict[str, kept.Progress]:
+        """The players' progress: the board's own while it holds one, else the state folder's,
+        read in a worker thread once per change of the file (its size and time)."""
+        held = self.backend.training_progress()
+        if held is not None:
+            return dict(held)
+        if self.state_dir is None:
+            return {}
+        path = self.state_dir / kept.FILE
+        try:
+            stat = await asyncio.to_thread(path.lstat)
+            stamp: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            stamp = None
+        if self._read is None or self._read[0] != stamp:
+            self._read = (stamp, await asyncio.to_thread(kept.load, self.state_dir))
+        return dict(self._read[1])
 
     async def progress(self, request: Request) -> Response:
         name = request.query.get("player") or self.backend.player_name()
         if len(name) > 60:
             return error_answer(400, "a player's name is at most 60 characters")
-        found = kept.player(await asyncio.to_thread(self._progresses), name)
+        found = kept.player(await self._progresses(), name)
         return json_response({"player": name, **found.to_json()}, headers=dict(NO_STORE))
 
 

@@ -215,7 +215,7 @@ CATALOGUE = Catalogue(
         "setup_this": "Diese Stellung aufstellen",
         "setup_fen": "Eine Stellung aufstellen (FEN)",
         "setup_start": "Aufstellen",
-        "msg_setup": "Das Brett leuchtet die zu setzenden Figuren auf, Schritt für Schritt.",
+        "msg_setup": "Das Brett lässt die zu setzenden Figuren aufleuchten, Schritt für Schritt.",
         "sim_box": "Kiste:",
         "sim_held_box": "aus der Kiste (anklicken, um diese als Nächste abzusetzen)",
         **{f"box_take_{key[6:]}": f"{text[0].upper()}{text[1:]} aus der Kiste nehmen" for key, text in _men().items()
@@ -414,6 +414,8 @@ CATALOGUE = Catalogue(
         **_men(),
     },
     refusals={
+        "training_960": "die Fehler einer Chess960-Partie werden noch nicht geübt",
+        "no_training": "kein Training läuft",
         "no_mistakes_both": "keine Ungenauigkeit, kein Fehler und kein Patzer in dieser Partie: nichts zu üben",
         "no_such_game": "die Bibliothek hat keine solche Partie",
         "no_drills": "keine Übung mehr: beginnen Sie ein anderes Training (die Fehler einer Partie oder eine Aufgabe)",

@@ -392,6 +392,8 @@ CATALOGUE = Catalogue(
         **_men(),
     },
     refusals={
+        "training_960": "a Chess960 game's mistakes are not trained on yet",
+        "no_training": "no training is under way",
         "no_mistakes_both": "no inaccuracy, mistake or blunder in this game: nothing to train on",
         "no_such_game": "the library has no such game",
         "no_drills": "no exercise left here: start another training (a game's mistakes, or a puzzle)",

@@ -399,6 +399,8 @@ CATALOGUE = Catalogue(
         **_men(),
     },
     refusals={
+        "training_960": "les erreurs d'une partie de Chess960 ne s'entraînent pas encore",
+        "no_training": "aucun entraînement n'est en cours",
         "no_mistakes_both": "aucune imprécision, erreur ou gaffe dans cette partie : rien à travailler",
         "no_such_game": "la bibliothèque n'a pas cette partie",
         "no_drills": "plus d'exercice ici : commencez un autre entraînement (les erreurs d'une partie, ou un problème)",

@@ -8,6 +8,7 @@ import pytest
 
 from chess_core import STARTING_FEN
 from firmware.training.setup_guide import UNKNOWN, SetupGuide
+from firmware.training.setup_plan import Step
 from firmware.training.setup_plan import fewest_moves, placement
 
 from tests.firmware.training.test_setup_plan import position_of
@@ -36,7 +37,9 @@ class Hand:
     def follow(self, rng: random.Random | None = None) -> None:
         """Carry out the guide's first step (or, with ``rng``, any of them), as the LEDs show it."""
         steps = self.guide.steps
-        step = steps[0] if rng is None else rng.choice(steps)
+        held = [s for s in steps if s.source is None and s.piece in self.holding and s.target not in self.board]
+        # (any order, but a hand puts down what it holds before it takes another piece)
+        step = steps[0] if rng is None else rng.choice(held or steps)
         if step.source is not None:
             self.lift(step.source)
         piece = step.piece if step.source is None else self.holding[-1]
@@ -104,6 +107,20 @@ def test_a_piece_put_on_the_wrong_square_is_asked_to_move_on_and_the_game_waits_
     assert hand.guide.done and hand.guide.wrong() == 0
 
 
+def test_the_step_the_leds_show_is_the_one_the_hand_carried_out():
+    # The knight lifted for c3 is lit to go there (first, as the hand holds it); the queen from the
+    # box goes to d4 after. A knight put on d4 instead cannot be told from the queen by occupancy:
+    # the board believes the queen (its steps said so) and shows the knight's step still to do.
+    fen = "4k3/8/8/8/3Q4/2N5/8/4K3 w - - 0 1"
+    board = {4: "K", 60: "k", 1: "N"}
+    hand = Hand(board, SetupGuide.start(fen, board, occupancy(board)))
+    assert sorted((s.piece, s.source, s.target) for s in hand.guide.steps) == [("N", 1, 18), ("Q", None, 27)]
+    hand.lift(1)
+    assert hand.guide.steps[0] == Step("N", None, 18)   # the knight in the hand to c3, lit first
+    hand.place("N", 18)
+    assert hand.guide.steps == (Step("Q", None, 27),)
+
+
 def test_a_piece_put_where_the_target_wants_none_is_the_one_in_the_hand():
     fen = "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1"
     board = {4: "K", 60: "k", 6: "N"}
@@ -114,10 +131,11 @@ def test_a_piece_put_where_the_target_wants_none_is_the_one_in_the_hand():
     assert [(s.piece, s.source, s.target) for s in hand.guide.steps] == [("N", 3, 6)]
 
 
-def test_pieces_the_board_never_saw_go_to_the_box_and_an_occupied_square_of_the_target_holds_its_piece():
+def test_pieces_the_board_never_saw_go_to_the_box():
     fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
-    guide = SetupGuide.start(fen, {}, (1 << 4) | (1 << 60) | (1 << 27))
+    guide = SetupGuide.start(fen, {4: "K", 60: "k"}, (1 << 4) | (1 << 60) | (1 << 27))
     assert dict(guide.board) == {4: "K", 60: "k", 27: UNKNOWN}
+    assert dict(SetupGuide.start(fen, {}, 1 << 4).board) == {4: UNKNOWN}   # (never assumed: unknown, to the box)
     assert [(s.piece, s.source, s.target) for s in guide.steps] == [(UNKNOWN, 27, None)]
     guide = guide.seen((1 << 4) | (1 << 60))
     assert guide.done and [piece for piece, _ in guide.hand] == [UNKNOWN]
