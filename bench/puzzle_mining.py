@@ -1,8 +1,8 @@
 """Benchmark of the puzzle miner (firmware.training.miner): Stockfish games mined as `echiquier puzzles mine` does, with the scan's searches timed against python-chess's engine client at the same limit.
 
 Games: ``--games`` Stockfish games played by ``play_game`` from a seed (as ``echiquier puzzles
-games``). Each is mined at the shipped file's budgets (scan 500 nodes a position, scout 50,000 /
-25,000, solver moves 400,000 with MultiPV 2, replies 200,000), one engine process, one thread,
+games``). Each is mined at the shipped file's budgets (scan 500 nodes a position, scout 20,000 /
+10,000, solver moves 400,000 with MultiPV 2, replies 200,000), one engine process, one thread,
 16 MB hash. Prints the rate (positions scanned a second, puzzles an hour of one core), the median
 and tail (90th percentile, max) of a scan search and of a candidate's probe, and the peer figure:
 python-chess's ``chess.engine`` (its own UCI client) searching the same positions at the same
@@ -31,7 +31,7 @@ from chess_core import Position  # noqa: E402
 from firmware.training.miner import GameSettings, MineLimits, Miner, play_game  # noqa: E402
 from uci.engine import DEFAULT_ENGINE_PATH, EngineLaunch, UciEngine  # noqa: E402
 
-LIMITS = MineLimits(scan_nodes=500)
+LIMITS = MineLimits()
 OPTIONS = {"Threads": 1, "Hash": 16}
 
 

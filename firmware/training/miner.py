@@ -84,11 +84,11 @@ VALUES = {PAWN: 1, KNIGHT: 3, BISHOP: 3, ROOK: 5, QUEEN: 9}
 class MineLimits:
     """The node budgets of the miner's searches (one thread)."""
 
-    scan_nodes: int = 40_000      # each position of a game, to find candidates
+    scan_nodes: int = 500         # each position of a game, to find candidates (the shipped file's)
     pair_nodes: int = 400_000     # each solver move, MultiPV 2
     reply_nodes: int = 200_000    # each opponent reply
-    scout_pair_nodes: int = 50_000    # the line searched at these first: only a puzzle there is searched again
-    scout_reply_nodes: int = 25_000   # at the full budgets (0: no scouting)
+    scout_pair_nodes: int = 20_000    # the line searched at these first: only a puzzle there is searched again
+    scout_reply_nodes: int = 10_000   # at the full budgets (0: no scouting)
 
 
 @dataclass
