@@ -81,6 +81,8 @@ def run_games(args: argparse.Namespace) -> int:
     low, _, high = args.skills.partition("-")
     if not problem and not (low.isdigit() and high.isdigit() and 0 <= int(low) <= int(high) <= 20):
         problem = "--skills must be LOW-HIGH within 0-20"
+    if not problem and not 0 <= args.max_slip <= 1:
+        problem = "--max-slip must be within 0..1"
     if problem:
         return _fail(problem)
     args.skill_range = (int(low), int(high))
@@ -105,7 +107,7 @@ async def _games(args: argparse.Namespace, out: TextIO) -> int:
             game = await play_game(engine, settings)
             headers = {"Event": "Echiquier puzzle games", "Site": f"seed {args.seed} game {index}",
                        "Round": str(index), "White": _player(engine.name, settings, 0),
-                       "Black": _player(engine.name, settings, 1), "Annotator": f"random moves seed {settings.seed}"}
+                       "Black": _player(engine.name, settings, 1), "Seed": str(settings.seed)}
             out.write(("\n" if index > 1 else "") + write_pgn(game, headers))
             out.flush()
             print(f"game {index}/{args.count}: {len(game.moves)} plies", file=sys.stderr)

@@ -30,6 +30,7 @@ MATE_IN_TWO = """[Event "test"]
     (["puzzles", "mine", "garbage.pgn", "--out", "p.jsonl", "--scout-nodes", "-1"], "--scout-nodes must be >= 0"),
     (["puzzles", "games", "--count", "0", "--out", "g.pgn"], "--count must be > 0"),
     (["puzzles", "games", "--count", "1", "--skills", "5-30", "--out", "g.pgn"], "--skills must be LOW-HIGH"),
+    (["puzzles", "games", "--count", "1", "--max-slip", "1.5", "--out", "g.pgn"], "--max-slip must be within 0..1"),
     (["puzzles", "games", "--count", "1", "--out", "no/such/dir/g.pgn"], "cannot write no/such/dir/g.pgn"),
 ])
 def test_bad_input_is_a_message_and_exit_code_2(argv, message, tmp_path, monkeypatch, capsys):
@@ -60,3 +61,4 @@ def test_stockfish_games_are_written_as_pgn(tmp_path):
     assert len(games) == 2 and all(isinstance(g, PgnGame) and g.game.moves for g in games)
     assert games[0].headers["Site"] == "seed 3 game 1"
     assert "skill" in games[0].headers["White"] and "nodes" in games[0].headers["Black"]
+    assert games[0].headers["Seed"].isdigit()       # the seed of the game's own random moves
