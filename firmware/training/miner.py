@@ -276,7 +276,8 @@ class Miner:
         return found
 
     async def evaluate(self, fen: str, nodes: int) -> Score | None:
-        """The score of a position (White's side), None when it has no legal move."""
+        """The score of a position (White's side): a checkmate or 0 when it has no legal move, None
+        when the engine gave no score."""
         pos = Position(fen)
         if not pos.has_legal_move():
             return Score.checkmated(pos.turn) if pos.is_check() else Score(cp=0)
