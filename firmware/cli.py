@@ -7,7 +7,7 @@ import sys
 
 # Each name is a module firmware.commands.<name> with `register(subparsers)` that adds its
 # sub-command and sets `func` (taking the parsed args, returning an exit code).
-COMMANDS = ("perft", "hwtest", "replay", "sim", "run", "lichess", "hub", "analyse")
+COMMANDS = ("perft", "hwtest", "replay", "sim", "run", "lichess", "hub", "analyse", "puzzles")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

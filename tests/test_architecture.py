@@ -191,6 +191,29 @@ def test_what_the_board_says_is_decided_purely(name):
             f"{name} imports {imported}"
 
 
+# Training's rules (firmware.training): positions and puzzles in, plans and choices out, no I/O; the
+# miner alone drives an engine. Training reuses the analysis's judgement, never the session's parts.
+TRAINING_RULES = ("firmware.training.setup_plan", "firmware.training.puzzles", "firmware.training.themes")
+
+
+@pytest.mark.parametrize("name", TRAINING_RULES)
+def test_the_training_rules_are_pure(name):
+    assert name in MODULES
+    for imported in imports_of(name):
+        top = imported.split(".")[0]
+        assert top not in NOT_IN_PURE, f"{name} imports {imported}"
+        assert top in ("chess_core", "firmware") or top in sys.stdlib_module_names, f"{name} imports {imported}"
+        assert not imported.startswith("firmware.") or imported.startswith("firmware.training."), \
+            f"{name} imports {imported}"
+
+
+def test_training_stays_below_the_session():
+    for name in (n for n in MODULES if n.startswith("firmware.training")):
+        for imported in imports_of(name):
+            assert not imported.startswith(("firmware.session", "firmware.web", "firmware.service",
+                                            "firmware.opponents", "firmware.commands")), f"{name} imports {imported}"
+
+
 def test_only_the_club_hub_imports_aiohttp():
     """The board's page runs on netserver (importing aiohttp took 14 MB of resident memory)."""
     for name in (n for n in MODULES if not n.startswith("club_hub")):

@@ -150,11 +150,17 @@ class SearchLimit:
 
 @dataclass(frozen=True)
 class BestMove:
-    """The engine's answer. ``move`` is None when it has no legal move (``bestmove (none)``)."""
+    """The engine's answer. ``move`` is None when it has no legal move (``bestmove (none)``).
+
+    ``info``: the last ``info`` of the main line (``multipv 1``). ``lines``: with the ``MultiPV``
+    option above 1, the last ``info`` of each line the engine reported, best first (``lines[0]``
+    is ``info``); empty when it reported none.
+    """
 
     move: Move | None
     ponder: Move | None = None
     info: Mapping[str, str] = field(default_factory=dict)
+    lines: tuple[Mapping[str, str], ...] = ()
 
 
 def position_command(start_fen: str, moves: Sequence[Move]) -> str:
@@ -228,6 +234,8 @@ class UciEngine:
         self._reader: asyncio.Task[None] | None = None
         self._waiting: dict[str, asyncio.Future[str]] = {}
         self._last_info: dict[str, str] = {}
+        self._lines: dict[int, dict[str, str]] = {}     # multipv rank -> its last info (MultiPV)
+        self._info_listener: Callable[[Mapping[str, str]], None] | None = None
         self._write_lock = asyncio.Lock()
         self._search_lock = asyncio.Lock()
         self._stop_asked = False
@@ -319,8 +327,12 @@ class UciEngine:
         await self._send("ucinewgame")
         await self.ping()
 
-    async def play(self, start_fen: str, moves: Sequence[Move], limit: SearchLimit) -> BestMove:
+    async def play(self, start_fen: str, moves: Sequence[Move], limit: SearchLimit, *,
+                   on_info: Callable[[Mapping[str, str]], None] | None = None) -> BestMove:
         """Search the position after ``moves`` and return the engine's move.
+
+        ``on_info``, if given, is called with every ``info`` line that has a score, as it comes
+        (the search's progress: depth by depth, each MultiPV line).
 
         EngineHung when no bestmove comes within ``limit.budget()`` + ``go_grace`` (and then not
         within ``stop_grace`` of a ``stop``); EngineCrashed when the process dies meanwhile.
@@ -331,6 +343,8 @@ class UciEngine:
             side = _side_to_move(start_fen, len(moves))
             fut = self._expect("bestmove")
             self._last_info = {}
+            self._lines = {}
+            self._info_listener = on_info
             self.state = EngineState.THINKING
             self._stop_asked = False
             try:
@@ -355,12 +369,14 @@ class UciEngine:
                                          f"nor {self.config.stop_grace:.1f} s after stop") from None
             finally:
                 self._waiting.pop("bestmove", None)
+                self._info_listener = None
                 if self.state is EngineState.THINKING:
                     self.state = EngineState.READY
             words = line.split()
             move = _parse_move(words[1]) if len(words) > 1 else None
             ponder = _parse_move(words[3]) if len(words) > 3 and words[2] == "ponder" else None
-            return BestMove(move, ponder, dict(self._last_info))
+            lines = tuple(dict(self._lines[rank]) for rank in sorted(self._lines))
+            return BestMove(move, ponder, dict(self._last_info), lines)
 
     def stop_search(self) -> None:
         """Ask a running search to end now; ``play`` then returns the move found so far."""
@@ -452,7 +468,12 @@ class UciEngine:
     def _on_info(self, line: str) -> None:
         info = _parse_info(line)
         if "score" in info:   # the main line so far; "info string" and "currmove" lines are chatter
-            self._last_info = info
+            rank = int(info["multipv"]) if info.get("multipv", "").isdigit() else 1
+            self._lines[rank] = info
+            if rank == 1:     # (with MultiPV, or a Skill Level's own, the other lines are not the move's)
+                self._last_info = info
+            if self._info_listener is not None:
+                self._info_listener(info)
 
     def _on_answer(self, line: str) -> None:
         fut = self._waiting.get(line.split(maxsplit=1)[0])
