@@ -90,7 +90,7 @@ class Backend:
         """The next game from ``fen``, the board leading the hand there (POST /api/position/setup)."""
         raise CommandRefused("no_new_game_here")
 
-    def start_training(self, drills: tuple[Any, ...], player: str, progresses: dict[str, Any], now: float) -> Any:
+    def start_training(self, drills: tuple[Any, ...], player: str, progresses: dict[str, Any], now: float | None) -> Any:
         """Begin a training of ``drills`` (firmware.training.drill) for ``player`` (firmware.web.training_pages)."""
         raise CommandRefused("no_drills")
 

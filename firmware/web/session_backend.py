@@ -115,7 +115,7 @@ class SessionBackend(Backend):
     def set_up_position(self, fen: str, now: float) -> Any:
         return self._send("set_up_position", fen, now)
 
-    def start_training(self, drills: tuple[Any, ...], player: str, progresses: dict[str, Any], now: float) -> Any:
+    def start_training(self, drills: tuple[Any, ...], player: str, progresses: dict[str, Any], now: float | None) -> Any:
         return self._send("start_training", drills, player, progresses, now)
 
     def next_training(self, now: float) -> Any:

@@ -177,3 +177,51 @@ def test_a_mistake_found_after_a_wrong_try_is_kept_solved_as_the_page_says(tmp_p
     progress = kept.player(kept.load(table.tmp_path / "state"), "Ada")
     assert [a.verdict for a in progress.attempts] == ["solved"]
     assert progress.solved_mistakes == (("g1", 6),)
+
+
+# -- a reviewer's findings -------------------------------------------------------------------------
+
+def test_a_new_game_ends_the_training_and_its_moves_are_not_judged(tmp_path):
+    table = trained(tmp_path, MATE_IN_ONE)
+    table.session.new_game(table.t)
+    assert table.session.snapshot()["training"] is None
+    table.setup()
+    move(table, "e2e4")
+    assert table.session.game.moves[-1].uci() == "e2e4"   # (not judged, not taken back)
+
+
+def test_a_training_refused_leaves_nothing_behind(tmp_path):
+    table = Table(tmp_path)
+    OPEN.append(table)
+    table.setup()
+    bad = of_puzzle("x", "8/8/8/8/8/8/8/8 w - - 0 1", ("a1a2",), rating=900)
+    with pytest.raises(SessionError):
+        table.session.trainer.start((bad,), "Ada", {}, table.t)
+    assert table.session.snapshot()["training"] is None
+
+
+async def test_an_opponent_is_told_nothing_during_a_training_and_its_moves_are_set_aside(tmp_path):
+    from tests.firmware.voice.test_announcer import Scripted
+    table = Table(tmp_path)
+    OPEN.append(table)
+    await table.session.start_opponent(Scripted({"a1a8": "g8h8", "h2h3": "g8h8"}))   # it would answer at once
+    table.setup()
+    table.session.trainer.start((MATE_IN_ONE,), "Ada", {}, table.t)
+    follow(table)
+    move(table, "h2h3")                            # wrong: taken back, and nobody answers it
+    assert training(table)["verdict"] == "try again" and table.session.snapshot()["expected_move"] is None
+    table.session.other_side.opponent_moved(Move.from_uci("g8h8"))   # (a move it sent anyway: set aside)
+    assert table.session.snapshot()["expected_move"] is None
+
+
+def test_a_drill_counts_once_in_the_progress_whatever_follows(tmp_path):
+    table = trained(tmp_path, MATE_IN_TWO)
+    move(table, "d2d8")
+    move(table, "b8d8")
+    move(table, "d1d8")
+    assert training(table)["over"]
+    table.lift("d8")                               # the hand plays on after the solution
+    table.place("d7")
+    table.wait(1)
+    progress = kept.player(kept.load(table.tmp_path / "state"), "Ada")
+    assert len(progress.attempts) == 1 and progress.theme_counts()["mateIn2"] == (1, 0)

@@ -70,7 +70,11 @@ async def test_bad_requests_are_refused_in_words(page):
     status, body = await answer(client.post("/api/training/start", json={"game": GAME, "side": "purple"}))
     assert status == 400
     status, body = await answer(client.post("/api/training/start", json={}))
-    assert status == 409
+    assert status == 400 and "game" in body["error"]
+    status, body = await answer(client.post("/api/training/start", json={"game": GAME, "kind": "puzzle"}))
+    assert status == 400
+    status, body = await answer(client.post("/api/training/start", json={"game": "../../etc/passwd"}))
+    assert status == 409 and body["error"] == "the library has no such game"
     async with client.get("/api/training/progress?player=" + "x" * 61) as r:
         assert r.status == 400
 
