@@ -95,3 +95,16 @@ async def test_no_mistake_for_a_side_names_the_side_in_the_players_words(page):
         answer = await r.json()
     assert "white" not in error_in(answer, "fr") and "Blancs" in error_in(answer, "fr")
     assert "white" not in error_in(answer, "de") and "Weiß" in error_in(answer, "de")
+
+
+async def test_a_puzzle_near_the_players_rating_from_the_shipped_set(page):
+    from firmware.training.puzzles import load
+    client, _, session = page
+    status, body = await answer(client.post("/api/training/start", json={"kind": "puzzle", "player": "Ada"}))
+    assert status == 200, body
+    training = english(session.snapshot())["training"]
+    shipped = {p.id: p for p in load()}
+    puzzle = shipped[training["id"]]
+    assert training["kind"] == "puzzle" and training["fen"] == puzzle.fen and training["player"] == "Ada"
+    assert abs(puzzle.rating - 1500) <= min(abs(p.rating - 1500) for p in shipped.values()) + 200
+    assert session.snapshot()["setup"]["target"] == puzzle.fen
