@@ -160,51 +160,32 @@ def test_the_referee_is_pure():
                                             "firmware.opponents", "firmware.commands")), f"{name} imports {imported}"
 
 
-# The codecs of the emulated boards (firmware.emulation): bytes and the time in, events out, no I/O.
+# The pure parts, each with what of ours it may import besides chess_core: the codecs of the emulated
+# boards (firmware.emulation: bytes and the time in, events out); what the board says (firmware.voice:
+# the session's states and the time in, words out: never the speaker nor its companion); training's
+# rules (firmware.training: positions, puzzles and analyses in, plans, verdicts and choices out; the
+# miner alone drives an engine, and training reuses the analysis's judgement, never the session's parts).
 EMULATION_CODECS = ("firmware.emulation.board", "firmware.emulation.chesslink", "firmware.emulation.dgt",
                     "firmware.emulation.chessnut")
-
-
-@pytest.mark.parametrize("name", EMULATION_CODECS)
-def test_the_emulated_boards_codecs_are_pure(name):
-    assert name in MODULES
-    for imported in imports_of(name):
-        top = imported.split(".")[0]
-        assert top not in NOT_IN_PURE, f"{name} imports {imported}"
-        assert top in ("chess_core", "firmware") or top in sys.stdlib_module_names, f"{name} imports {imported}"
-        assert not imported.startswith("firmware.") or imported.startswith("firmware.emulation."), \
-            f"{name} imports {imported}"
-
-
-# What the board says (firmware.voice): the session's states and the time in, words out, no I/O.
 VOICE_WORDS = ("firmware.voice.phrases", "firmware.voice.announcer")
+TRAINING_RULES = ("firmware.training.setup_plan", "firmware.training.setup_guide", "firmware.training.puzzles",
+                  "firmware.training.themes", "firmware.training.drill", "firmware.training.exercises",
+                  "firmware.training.glicko2")
+PURE_PARTS = ([(name, lambda i: i.startswith("firmware.emulation.")) for name in EMULATION_CODECS]
+              + [(name, lambda i: not i.startswith(("firmware.voice.speaker", "firmware.voice.companion")))
+                 for name in VOICE_WORDS]
+              + [(name, lambda i: i.startswith(("firmware.training.", "firmware.analysis.judgement")))
+                 for name in TRAINING_RULES])
 
 
-@pytest.mark.parametrize("name", VOICE_WORDS)
-def test_what_the_board_says_is_decided_purely(name):
+@pytest.mark.parametrize("name, allowed", PURE_PARTS, ids=[name for name, _ in PURE_PARTS])
+def test_the_pure_parts_import_no_io_and_only_what_they_may(name, allowed):
     assert name in MODULES
     for imported in imports_of(name):
         top = imported.split(".")[0]
         assert top not in NOT_IN_PURE, f"{name} imports {imported}"
         assert top in ("chess_core", "firmware") or top in sys.stdlib_module_names, f"{name} imports {imported}"
-        assert not imported.startswith(("firmware.voice.speaker", "firmware.voice.companion")), \
-            f"{name} imports {imported}"
-
-
-# Training's rules (firmware.training): positions and puzzles in, plans and choices out, no I/O; the
-# miner alone drives an engine. Training reuses the analysis's judgement, never the session's parts.
-TRAINING_RULES = ("firmware.training.setup_plan", "firmware.training.puzzles", "firmware.training.themes")
-
-
-@pytest.mark.parametrize("name", TRAINING_RULES)
-def test_the_training_rules_are_pure(name):
-    assert name in MODULES
-    for imported in imports_of(name):
-        top = imported.split(".")[0]
-        assert top not in NOT_IN_PURE, f"{name} imports {imported}"
-        assert top in ("chess_core", "firmware") or top in sys.stdlib_module_names, f"{name} imports {imported}"
-        assert not imported.startswith("firmware.") or imported.startswith("firmware.training."), \
-            f"{name} imports {imported}"
+        assert not imported.startswith("firmware.") or allowed(imported), f"{name} imports {imported}"
 
 
 def test_training_stays_below_the_session():
