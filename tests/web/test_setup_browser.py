@@ -168,6 +168,9 @@ def test_the_page_alone_leads_the_hand_to_the_position_in_the_fewest_moves(sim, 
 def test_the_box_buttons_are_named_in_the_pages_language_and_fill_the_hand(sim, open_page):
     server = sim()
     page = open_page(server)
+    expect(page.locator(".box-row")).to_be_hidden()        # (only while a position is set up by hand)
+    page.request.post(server.url + "api/position/setup",
+                      data={"fen": "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1"})
     page.get_by_role("button", name="Take a white knight from the box").click()
     expect(page.locator("#hand button.held")).to_have_attribute("title", re.compile("from the box"))
     assert page_state(page, server)["sim"]["hand"] == [{"piece": "N", "from": None}]

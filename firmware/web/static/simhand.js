@@ -93,6 +93,8 @@ function renderSim(s) {
   });
   if (!s.sim.hand.length) hand.textContent = w("sim_empty");
   $("#aside").disabled = !s.sim.hand.length;
+  // (the box only while a position is set up by hand: on a phone the board, clocks and status stay in view)
+  $(".box-row").hidden = !(s.setup && s.setup.steps && s.setup.steps.length);
 }
 
 // The box beside the board: a button per piece (white, then black), named for a screen reader.
