@@ -11,7 +11,8 @@ rounds:
 * setup: a random middlegame set up from the start position, the hand following the board's
   steps (each reading re-planned, its step lit, said in the state);
 * drill: puzzles (the next moves of a random game as the solution) solved on the board, each move
-  judged, the replies carried out as an engine's moves are.
+  judged, the replies carried out as an engine's moves are, the progress saved in a worker thread
+  (the scenarios run on an asyncio loop, as the service's).
 
 Prints median, p90, p99 and max per scenario (goal: the setup's and the drill's p99 within the
 game's, under 5 ms on this machine). Run: .venv/bin/python bench/training_leds.py [--rounds N]
@@ -19,6 +20,7 @@ game's, under 5 ms on this machine). Run: .venv/bin/python bench/training_leds.p
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import statistics
 import sys
@@ -193,21 +195,30 @@ def pct(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    args = parser.parse_args()
+async def run(rounds: int) -> dict[str, list[float]]:
+    """The scenarios on a running loop, as the service runs them (a drill's progress saved in a
+    worker thread, not in the step)."""
     rng = random.Random(35)
     results: dict[str, list[float]] = {"game": [], "setup": [], "drill": []}
     with tempfile.TemporaryDirectory() as tmp:
-        for round_ in range(args.rounds):
+        for round_ in range(rounds):
             for name, scenario in (("game", game), ("setup", setup), ("drill", drill)):
                 table = Table(str(Path(tmp) / f"{name}{round_}"))
                 table.board.set_occupied(chess.BB_RANK_1 | chess.BB_RANK_2 | chess.BB_RANK_7 | chess.BB_RANK_8)
                 table.wait(0.5)
                 for _ in range(3):
                     scenario(table, rng)
+                    await table.session.trainer.settled()
                 results[name] += table.samples
+                await table.session.aclose()
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    results = asyncio.run(run(args.rounds))
     print("CPU of the loop step that shows a new LED frame (ms), the same run, scenarios alternated:")
     print(f"{'scenario':10} {'frames':>7} {'median':>8} {'p90':>8} {'p99':>8} {'max':>8}")
     for name, samples in results.items():
