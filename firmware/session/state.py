@@ -188,10 +188,10 @@ def status_text(state: SessionState) -> words.Message:
     """One line for people, saying what to do (firmware.words: said in any language): "White to
     move", "Black to move: Stockfish plays Nf6, make it on the board", "Put the knight back on b8",
     "Black wins by checkmate"."""
-    if state.outcome is not None:
-        return words.outcome_text(state.outcome)
     if state.setup is not None and state.setup.steps:   # the board leads the hand, one step at a time
         return words.Message.of("setup_next", n=len(state.setup.steps), step=state.setup.steps[0][3])
+    if state.outcome is not None:   # (a position set up that is over already says so once it stands)
+        return words.outcome_text(state.outcome)
     if state.phase is Phase.SETTING_UP:
         start = Position(state.start_fen, chess960=state.chess960)
         number = chess960_number(start) if state.chess960 else None

@@ -95,6 +95,15 @@ def test_the_steps_say_what_to_do_with_the_box_in_each_language(tmp_path):
     assert pawn["piece"] == "p" and pawn["from"] is not None and pawn["from"][1] == "7"
 
 
+def test_a_position_already_drawn_is_set_up_step_by_step_before_its_result_is_said(tmp_path):
+    table = Table(tmp_path)
+    table.setup()
+    set_up_position(table.session, "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1", table.t)   # (insufficient material)
+    assert english(table.session.snapshot())["status"].startswith("Set up the position, 29 to go: ")
+    follow(table)
+    assert english(table.session.snapshot())["status"] == "Draw by insufficient material"
+
+
 def test_a_board_emptied_by_hand_is_filled_from_the_box(tmp_path):
     table = Table(tmp_path)
     table.setup("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
