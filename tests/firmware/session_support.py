@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
+
 from board_driver.backends.sim import SimulatedBoard
 from board_driver.backends.sim_leds import RecordingLedSink
 from chess_core import Move, Position, parse_square
@@ -129,3 +131,16 @@ class Table:
         else:
             leds = self.leds.lit()
         return {square_name(s) for s, c in leds.items() if c and (colour is None or c == colour)}
+
+
+OPEN: list[Table] = []
+"""Tables whose sessions are closed after the test that made them (``closed_after``)."""
+
+
+@pytest.fixture(autouse=True)
+async def closed_after():
+    """Every table in ``OPEN`` closed after its test: its engines quit, no Stockfish left (a test
+    module imports this fixture to use it)."""
+    yield
+    while OPEN:
+        await OPEN.pop().session.aclose()

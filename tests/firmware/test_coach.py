@@ -16,7 +16,7 @@ from firmware.session.commands import SessionError
 from firmware.words import Message
 from firmware.session.game_commands import button, takeback
 from tests.firmware.opponents.helpers import fill_the_queue
-from tests.firmware.session_support import Table
+from tests.firmware.session_support import OPEN, Table, closed_after  # noqa: F401 - closed_after: the fixture
 
 STOCKFISH = "/usr/games/stockfish"
 DEPTH = 8
@@ -35,15 +35,6 @@ def oracle_best(moves: list[str]) -> chess.Move:
     return info["pv"][0]
 
 
-OPEN: list[Table] = []
-
-
-@pytest.fixture(autouse=True)
-async def closed_after():
-    """Every table's session closed after its test: the coach's engine quit, no Stockfish left."""
-    yield
-    while OPEN:
-        await OPEN.pop().session.aclose()
 
 
 def coached_table(tmp_path, **coach: object) -> Table:

@@ -12,7 +12,7 @@ from firmware.training import progress as kept
 from firmware.training.drill import of_exercise, of_puzzle
 from firmware.training.exercises import Exercise
 
-from .session_support import Table
+from .session_support import OPEN, Table, closed_after  # noqa: F401 - closed_after: the fixture
 from .test_session_setup import follow
 from tests.said import english
 
@@ -21,14 +21,6 @@ MATE_IN_ONE = of_puzzle("m1", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", ("a1a8",),
 # A two-move combination: Rd8+ Rxd8, Rxd8# (the reply carried out as the engine's moves are).
 MATE_IN_TWO = of_puzzle("m2", "1r4k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", ("d2d8", "b8d8", "d1d8"), rating=1300,
                         themes=("mateIn2",))
-OPEN: list[Table] = []
-
-
-@pytest.fixture(autouse=True)
-async def closed_after():
-    yield
-    while OPEN:
-        await OPEN.pop().session.aclose()
 
 
 def trained(tmp_path, *drills) -> Table:
