@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from firmware.analysis.engine import AnalysisLimit
 from firmware.config import parse_config
 from firmware.session.session import Session
 from firmware.web.pairing import Pairing
@@ -28,6 +29,8 @@ async def page(tmp_path):
     session = Session(config, clock=clock)
     companion = WebCompanion(SessionBackend(session, rng=random.Random(1)), pairing=Pairing(None, required=False),
                              library=GameLibrary(tmp_path / "games"), clock=clock)
+    # A fixed depth judges the same moves on any machine: a timed search on a loaded one may not.
+    companion.analyses.limit = AnalysisLimit(depth=14)
     port = await companion.start("127.0.0.1", 0)
     client = PageClient("127.0.0.1", port)
     yield client, companion, session
