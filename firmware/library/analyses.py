@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import stat as stat_module
 from collections import deque
 from collections.abc import Callable
@@ -44,6 +43,7 @@ from chess_core import PgnError, PgnGame
 from firmware.analysis.annotated import annotated_pgn
 from firmware.analysis.engine import AnalysisLimit, PositionEval, evaluate_game
 from firmware.analysis.review import review
+from durable.bounded_read import read_bounded
 from durable.atomic_file import write_atomically
 from firmware.openings import classify
 from uci.helper import HelperEngine
@@ -168,14 +168,10 @@ class Analyses:
             except FileNotFoundError:
                 return None
         try:
-            fd = os.open(self.directory / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-        except OSError:     # (ELOOP: a link put there meanwhile)
+            read = read_bounded(self.directory / name, most)
+        except OSError:     # (ELOOP: a link put there meanwhile; not a regular file)
             return None
-        with os.fdopen(fd, "rb") as fh:
-            stat = os.fstat(fh.fileno())
-            if not stat_module.S_ISREG(stat.st_mode) or stat.st_size > most:
-                return None
-            return (stat.st_mtime_ns, stat.st_size), fh.read(most)
+        return None if read.cut else (read.stamp, read.data)
 
     def kept(self, game_id: str) -> dict[str, Any] | None:
         """The analysis kept of ``game_id`` (its ``<id>.json``), None if none; it reads the file:

@@ -23,7 +23,6 @@ which file the board is recording (``playing``), it is that file.
 """
 from __future__ import annotations
 
-import os
 import re
 import stat as stat_module
 import threading
@@ -35,6 +34,7 @@ from typing import Any, TypeVar
 
 from chess_core import Game, PgnError, PgnGame, read_games, san, square_name
 
+from durable.bounded_read import read_bounded
 from firmware.words import FALLBACK, Message, message_json, outcome_text, prompt
 
 MAX_PGN_BYTES = 4 * 1024 * 1024   # what is read of one file; the board's own games are a few kB
@@ -95,14 +95,8 @@ def _binary(data: bytes) -> bool:
 def _read_bytes(path: Path) -> tuple[bytes, bool, Stamp]:
     """The first ``MAX_PGN_BYTES`` of ``path``, whether there is more, its stamp (OSError if it is
     not a regular file, a link included)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)   # a link put there meanwhile fails
-    with os.fdopen(fd, "rb") as fh:
-        stat = os.fstat(fh.fileno())
-        if not stat_module.S_ISREG(stat.st_mode):
-            raise OSError(f"{path} is not a regular file")
-        data = fh.read(MAX_PGN_BYTES)
-        cut = len(fh.read(1)) > 0
-    return data, cut, (stat.st_mtime_ns, stat.st_size)
+    read = read_bounded(path, MAX_PGN_BYTES)     # (a link put there meanwhile fails, a FIFO too)
+    return read.data, read.cut, read.stamp
 
 
 def read_file(path: Path) -> _Read:

@@ -33,11 +33,13 @@ from chess_core import STARTING_FEN, Game, Move, Outcome, Position, Termination
 from chess_core.pgn import write_pgn
 
 from durable.atomic_file import write_atomically
+from durable.bounded_read import read_bounded
 
 log = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
 CURRENT = "current.json"
+MAX_CURRENT_BYTES = 16 * 1024 * 1024   # current.json read back (the longest legal game's, with clocks, is under 2 MB)
 NEXT_GAME = "next_game"     # the key of current.json that holds a new game chosen, not set up yet
 GAMES = "games"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
@@ -261,14 +263,16 @@ class Recorder:
         """What a restart continues: the saved game, the new game chosen (not set up yet), or
         None. A damaged file is set aside."""
         try:
-            data = self.current_path.read_bytes()
+            read = read_bounded(self.current_path, MAX_CURRENT_BYTES)   # (no link, no FIFO: see durable)
         except FileNotFoundError:
             return None
         except OSError as exc:
             log.error("%s cannot be read (%s); the board starts without it", self.current_path, exc.strerror or exc)
             return None
         try:
-            text = data.decode("utf-8")
+            if read.cut:
+                raise ValueError(f"over {MAX_CURRENT_BYTES} bytes")
+            text = read.data.decode("utf-8")
             parsed = json.loads(text)
             if isinstance(parsed, dict) and NEXT_GAME in parsed:
                 return NextGame.from_data(parsed)

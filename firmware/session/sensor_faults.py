@@ -9,10 +9,12 @@ from pathlib import Path
 from chess_core.squares import parse_square, square_name
 
 from durable.atomic_file import write_atomically
+from durable.bounded_read import read_bounded
 
 __all__ = ["FAULTS_FILE", "record_fault", "clear_fault", "read_faults", "known_faults"]
 
 FAULTS_FILE = "sensor-faults.json"   # {"f3": {"reads_piece": false, "since": ISO time}, ...}
+MAX_FAULTS_BYTES = 64 * 1024         # the file read back (64 squares' faults take under 6 KB)
 
 log = logging.getLogger(__name__)
 
@@ -20,7 +22,8 @@ log = logging.getLogger(__name__)
 def read_faults(state_dir: str | Path) -> dict[str, dict[str, object]]:
     """The faults on record by square name ({} when none, or when the file cannot be read)."""
     try:
-        data = json.loads((Path(state_dir) / FAULTS_FILE).read_text())
+        read = read_bounded(Path(state_dir) / FAULTS_FILE, MAX_FAULTS_BYTES)
+        data = json.loads(read.data.decode("utf-8")) if not read.cut else None
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):

@@ -27,18 +27,17 @@ Contract
 """
 from __future__ import annotations
 
-import errno
 import json
 import logging
 import math
 import os
-import stat as stat_module
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from durable.atomic_file import write_atomically
+from durable.bounded_read import read_bounded
 from firmware.config import printable_text
 from firmware.training import glicko2
 from firmware.training.exercises import SHOWN, SOLVED
@@ -253,19 +252,12 @@ def _set_aside(path: Path, why: str) -> None:
 
 
 def _read(path: Path) -> bytes:
-    """The file's bytes, never through a link; OSError (ELOOP for a link), or ValueError when it is
-    not a regular file of at most ``MAX_BYTES``."""
-    if stat_module.S_ISLNK(path.lstat().st_mode):
-        raise OSError(errno.ELOOP, "a symbolic link, not followed", str(path))
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as fh:
-        stat = os.fstat(fh.fileno())
-        if not stat_module.S_ISREG(stat.st_mode):
-            raise ValueError("not a regular file")
-        data = fh.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
+    """The file's bytes, never through a link; OSError (ELOOP for a link, NotRegular), or
+    ValueError when it has more than ``MAX_BYTES``."""
+    read = read_bounded(path, MAX_BYTES)
+    if read.cut:
         raise ValueError(f"over {MAX_BYTES} bytes")
-    return data
+    return read.data
 
 
 def load(state_dir: str | os.PathLike[str]) -> dict[str, Progress]:

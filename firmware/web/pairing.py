@@ -24,6 +24,7 @@ from rank 1).
 from __future__ import annotations
 
 import hashlib
+import logging
 import hmac
 import os
 import secrets
@@ -32,7 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from durable.atomic_file import PRIVATE_MODE, write_atomically
+from durable.bounded_read import read_bounded
 from firmware.leds.compose import Layer, Priority, of_frame
+
+log = logging.getLogger(__name__)
 
 CODE_LENGTH = 8
 CODE_DIGITS = "12345678"
@@ -43,6 +47,7 @@ PATTERN_COLOUR = 0x00A0FF
 CODE_FILE = "pairing-code"
 SECRET_FILE = "pairing-secret"
 SECRET_BYTES = 32
+MAX_CODE_BYTES = 64                  # the code file read back (a code and a newline)
 
 
 def generate_code() -> str:
@@ -74,11 +79,12 @@ def load_or_create_code(state_dir: str | Path) -> str:
     """
     path = Path(state_dir) / CODE_FILE
     try:
-        code = normalise(path.read_text(encoding="utf-8", errors="replace").strip())
+        code = normalise(read_bounded(path, MAX_CODE_BYTES).data.decode("utf-8", errors="replace").strip())
         if code and not _weak(code):
             return code
-    except FileNotFoundError:
-        pass
+    except OSError as exc:   # none yet; or a link, a FIFO, a folder put there: a new code replaces it
+        if not isinstance(exc, FileNotFoundError):
+            log.warning("%s cannot be read (%s): a new pairing code replaces it", path, exc.strerror or exc)
     code = generate_code()
     _write_private(path, (code + "\n").encode())
     return code
@@ -92,15 +98,15 @@ def load_or_create_secret(state_dir: str | Path) -> bytes:
     """
     path = Path(state_dir) / SECRET_FILE
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as fh:
-            secret = fh.read(SECRET_BYTES + 1)
-        if len(secret) == SECRET_BYTES:
+        read = read_bounded(path, SECRET_BYTES)
+        secret = read.data
+        if len(secret) == SECRET_BYTES and not read.cut:
             if os.stat(path).st_mode & 0o077:
                 os.chmod(path, 0o600)
             return secret
-    except FileNotFoundError:
-        pass
+    except OSError as exc:   # as the code's
+        if not isinstance(exc, FileNotFoundError):
+            log.warning("%s cannot be read (%s): a new pairing secret replaces it", path, exc.strerror or exc)
     secret = secrets.token_bytes(SECRET_BYTES)
     _write_private(path, secret)
     return secret
