@@ -12,6 +12,8 @@ Contract
 * ``save(game, now)``: write the PGN and the game in progress, or else the next game chosen (atomically, by the recorder);
   a full disk or a bad record never raises: the moves stay in memory, ``saving`` says why and
   when to try again, and ``save`` returns whether what the players are told changed.
+* ``keep_training(training)``: the drills under way (or None), saved with the record or the
+  choice (firmware.training.drill_codec), so that a restart goes on with them.
 * ``abandon(referee, now)``: the game is left unfinished (``*``, Termination "abandoned"); one
   without a move leaves no file.
 * ``leave(game, now)``: the next game is chosen; the record is saved first if it must be. One a
@@ -30,6 +32,8 @@ from firmware.openings import OpeningCache
 from firmware.session.recorder import GameRecord, NextGame, Recorder
 from firmware.session.saving import SaveState
 from firmware.session.state import SanCache
+from firmware.training.drill import Training
+from firmware.training.drill_codec import training_json
 
 if TYPE_CHECKING:
     from firmware.referee.referee import Referee
@@ -51,6 +55,7 @@ class GameFile:
         self.saving = SaveState()
         self.sans = SanCache()   # the game's SAN, extended move by move (English and French)
         self.opening = OpeningCache()   # the game's opening (ECO, name), looked up move by move
+        self.training: dict[str, Any] | None = None   # the drills under way, as saved
 
     def note(self, referee: Referee, time: float) -> None:
         """Copy the referee's game into the record; it is saved once the LEDs are out."""
@@ -80,6 +85,13 @@ class GameFile:
         """The sides the computer plays for players who left, kept for a restart."""
         if self.record is not None:
             self.record.takeovers = saved
+            self.dirty = True
+
+    def keep_training(self, training: Training | None) -> None:
+        """The drills under way (None: no training), saved with the game or the choice."""
+        kept = None if training is None else training_json(training)
+        if kept != self.training:
+            self.training = kept
             self.dirty = True
 
     def comment_once(self, ply: int, text: str) -> None:
@@ -114,9 +126,11 @@ class GameFile:
                 self.recorder.forget_current()   # (an abandoned game's, written above: not to be restored)
             elif self.record is None:
                 assert self.chosen is not None
+                self.chosen.training = self.training
                 self.recorder.save_next(self.chosen)
             else:
                 self.chosen = None   # (the game chosen has begun: its record replaces the choice)
+                self.record.training = self.training
                 self.sans.update(game)   # extended by the moves since the last change: no replay
                 self._name_opening(game)
                 self.recorder.save(self.record, game, self.sans.en)

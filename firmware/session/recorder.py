@@ -69,6 +69,8 @@ class GameRecord:
     ply (the key, a string for JSON: "12" goes after the 12th move), e.g. where an engine took a
     side over. ``online_id`` is the server's id of an online game (a Lichess game id); ``tags``
     more PGN tags (an online game's ratings, UTC date, id...), written after the others.
+    ``training``: the drills under way on this game's position, if any (as
+    firmware.training.drill_codec writes them): a restart goes on with them.
     """
 
     pgn_name: str
@@ -94,6 +96,7 @@ class GameRecord:
     variant: str = "standard"          # or "chess960" (castling with the rook of each right)
     # The computer playing a side its player left: side ("0" White, "1" Black) -> [player, engine, from_move]
     takeovers: dict[str, list[Any]] = field(default_factory=dict)
+    training: dict[str, Any] | None = None
 
     @property
     def is_over(self) -> bool:
@@ -143,7 +146,8 @@ class NextGame:
     the engine's side bears the engine's name unless one was given); ``start_fen``: its exact
     start (a Chess960 position drawn at random stays the one drawn); ``game`` and ``engine``: the
     ``[game]`` and ``[engine]`` settings it was chosen with (time control, rules, variant,
-    opponent, the engine's level...); ``engine_sides``: the sides the engine plays (0 White, 1 Black).
+    opponent, the engine's level...); ``engine_sides``: the sides the engine plays (0 White, 1 Black);
+    ``training``: the drills whose position this is (see :class:`GameRecord`).
     """
 
     white: str
@@ -153,6 +157,7 @@ class NextGame:
     game: dict[str, Any] = field(default_factory=dict)
     engine: dict[str, Any] = field(default_factory=dict)
     engine_sides: list[int] = field(default_factory=list)
+    training: dict[str, Any] | None = None
 
     def to_json(self) -> str:
         return json.dumps({"version": FORMAT_VERSION, NEXT_GAME: asdict(self)}, indent=1)
@@ -179,6 +184,8 @@ class NextGame:
             raise ValueError("game, engine: expected settings")
         if not isinstance(chosen.engine_sides, list) or not set(chosen.engine_sides) <= {0, 1}:
             raise ValueError("engine_sides: expected 0 (White) and/or 1 (Black)")
+        if chosen.training is not None and not isinstance(chosen.training, dict):
+            raise ValueError("training: expected an object")
         Position(chosen.start_fen, chess960=chosen.game.get("variant") == "chess960")
         return chosen
 

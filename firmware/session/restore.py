@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from board_driver.debounce import Debouncer
 from chess_core import Position
@@ -17,6 +17,7 @@ from firmware.session.effects import Keep
 from firmware.session.play import Play
 from firmware.session.recorder import GameRecord, NextGame
 from firmware.session.state import Phase
+from firmware.training.drill_codec import training_of_json
 
 if TYPE_CHECKING:
     from firmware.session.session_view import SessionView
@@ -39,6 +40,7 @@ def restore_saved(session: SessionView, now: float) -> bool:
     try:
         if isinstance(record, NextGame):
             set_up_chosen(session, record, now)
+            _go_on_training(session, record.training, now)
             log.info("restored the new game chosen: %s - %s", *session.board_state.names)
             return True
         match = restore_match(session.match_config(), record, now)
@@ -52,11 +54,29 @@ def restore_saved(session: SessionView, now: float) -> bool:
                             phase=Phase.CLEARED if session.game.is_over else Phase.RESUMING)], now)
     if not session.game.is_over:
         session.seat.takeovers.restore(record.takeovers)   # the computer plays on for who left
+    _go_on_training(session, record.training, now)
     session.seat.reset()  # it plays on from the restored game
     session.file.dirty = True  # the PGN is written again from the record: a cut may have left it behind
     log.info("restored %s: %d moves%s", record.pgn_name, len(record.moves),
              f", {outcome.describe()}" if (outcome := record.get_outcome()) is not None else "")
     return True
+
+
+def _go_on_training(session: SessionView, saved: dict[str, Any] | None, now: float) -> None:
+    """The drills under way before the restart go on (the game's or the chosen position's); a
+    saved training that cannot be used is left out, the game kept."""
+    if saved is None:
+        return
+    try:
+        training = training_of_json(saved)
+        if training.drill.fen != session.game.start_fen:
+            raise ValueError("not this game's drill")
+    except ValueError as exc:
+        log.error("the training saved cannot be used (%s): the game goes on without it", exc)
+        return
+    session.carry_out([Keep(training=training)], now)
+    session.trainer.resume(training)
+    log.info("the training goes on: %s %s, %d more after it", training.drill.kind, training.drill.id, training.left)
 
 
 def restore_match(config: MatchConfig, record: GameRecord, now: float, *, guide_back: bool = False,

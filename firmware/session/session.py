@@ -337,6 +337,8 @@ class Session:
                 for name in SETTINGS & changes.keys():
                     setattr(self, name, changes.pop(name))
                 self._keep(**changes)
+                if "training" in changes:
+                    self.file.keep_training(changes["training"])   # (a restart goes on with it)
                 self._changed = True
             else:
                 do(self, effect, now)

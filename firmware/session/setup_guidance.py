@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chess_core import FenError, Position
+from chess_core import STARTING_FEN, FenError, Position
 
 from firmware.leds.compose import Layer, Light, Priority
 from firmware.referee.feedback import LedStyle
@@ -81,9 +81,12 @@ def followed(session: SessionView) -> list[Effect]:
     if board is None:
         return []
     if guide is None:
-        if phase is not Phase.RESUMING or board.occupied == session.game.position.occupied:
-            return []
-        fen = session.game.fen()   # the pieces go back to the game's position: they stood there
+        if board.occupied == session.game.position.occupied or phase is Phase.SETTING_UP and (
+                session.game.start_fen == STARTING_FEN or session.game.chess960):
+            return []   # (the start position: the referee's own words; Chess960's: its own arranging)
+        # A game restored, or a position chosen before a restart: the pieces go back to the
+        # game's position (they stood there) or are set up from what stands, as at a power cut.
+        fen = session.game.fen()
         guide = SetupGuide.start(fen, placement(fen), board.occupied)
     return _kept(session, guide.seen(board.occupied))
 

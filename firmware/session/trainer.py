@@ -103,6 +103,11 @@ class Trainer:
         self._seen = ()
         session.carry_out([Keep(training=training, **kept_too), Publish()], session.clock())
 
+    def resume(self, training: Training) -> None:
+        """After a restart, the drill's game restored: its moves made so far are not judged again
+        (a move whose evaluation was awaited is: it stands past them)."""
+        self._seen = tuple(m.uci() for m in self.session.game.moves)[:training.made]
+
     def stop(self, now: float | None = None) -> None:
         """The training ends: its drill's game is left unfinished, and the board waits for the next
         game (set up from the start position, as after a new game)."""
@@ -121,10 +126,11 @@ class Trainer:
         session = self.session
         training = session.board_state.training
         phase = session.board_state.phase
-        if training is None or not (phase is Phase.PLAYING or phase.over) \
-                or session.game.start_fen != training.drill.fen:
+        if training is None or session.game.start_fen != training.drill.fen:
             self._seen = ()
             return
+        if not (phase is Phase.PLAYING or phase is Phase.RESUMING or phase.over):
+            return      # (the position being set up)
         moves = tuple(m.uci() for m in session.game.moves)
         before, self._seen = self._seen, moves
         now = session.clock()

@@ -217,3 +217,82 @@ def test_a_drill_counts_once_in_the_progress_whatever_follows(tmp_path):
     table.wait(1)
     progress = kept.player(kept.load(table.tmp_path / "state"), "Ada")
     assert len(progress.attempts) == 1 and progress.theme_counts()["mateIn2"] == (1, 0)
+
+
+# -- a power cut in the middle of a training ------------------------------------------------------
+
+def power_cut(table: Table) -> None:
+    """The power goes and comes back: the pieces stay where they stood, the service starts again
+    from its state folder."""
+    table.wait(1)                                  # (what was due is saved)
+    table.board.stop()
+    table.session = table.new_session()
+    OPEN.append(table)
+    assert table.session.restore(table.t)
+    table.board.start(table.feed)
+    table.wait(0.5)
+
+
+def test_a_puzzle_under_way_goes_on_after_a_power_cut_with_its_wrong_try_counted(tmp_path):
+    table = trained(tmp_path, MATE_IN_TWO, MATE_IN_ONE)
+    move(table, "d2d7")                            # wrong: taken back
+    back(table, "d2d7")
+    move(table, "d2d8")
+    move(table, "b8d8")                            # the reply carried out
+    before = training(table)
+    power_cut(table)
+    t = training(table)
+    assert (t["id"], t["tries"], t["left"], t["over"]) == ("m2", 1, 1, False) and t["player"] == "Ada"
+    assert table.session.game.moves == [Move.from_uci("d2d8"), Move.from_uci("b8d8")]
+    assert {k: t[k] for k in ("rating", "side", "kind")} == {k: before[k] for k in ("rating", "side", "kind")}
+    move(table, "d1d8")
+    t = training(table)
+    assert t["verdict"] == "solved" and t["over"] and t["rating"]["rating"] < 1500   # failed once: counted failed
+    progress = kept.player(kept.load(table.tmp_path / "state"), "Ada")
+    assert progress.solved_puzzles == () and len(progress.attempts) == 1             # counted once
+    table.session.trainer.next(table.t)                                               # the queue went on too
+    assert training(table)["id"] == "m1"
+
+
+def test_a_training_whose_position_was_being_set_up_is_led_on_after_a_power_cut(tmp_path):
+    table = Table(tmp_path)
+    OPEN.append(table)
+    table.setup()
+    table.session.trainer.start((MATE_IN_ONE,), "Ada", {}, table.t)
+    assert table.session.snapshot()["setup"]["steps"]
+    power_cut(table)
+    snap = english(table.session.snapshot())
+    assert snap["training"]["id"] == "m1" and snap["setup"]["target"] == MATE_IN_ONE.fen
+    assert snap["status"].startswith("Set up the position") and snap["setup"]["steps"]   # (from what it can know)
+    follow(table)
+    assert table.session.game.fen() == MATE_IN_ONE.fen and table.session.snapshot()["started"]
+    move(table, "a1a8")
+    assert training(table)["verdict"] == "solved"
+
+
+async def test_a_mistakes_move_awaiting_stockfish_at_the_cut_is_judged_again(tmp_path):
+    table = trained(tmp_path, of_exercise(_scholar()))
+    move(table, "d8e7")
+    assert training(table)["judging"]
+    power_cut(table)                               # (before Stockfish answered)
+    assert table.session.game.moves == [Move.from_uci("d8e7")] and training(table)["judging"]
+    await table.session.trainer.settled()
+    t = training(table)
+    assert t["verdict"] == "solved" and t["over"]
+    progress = kept.player(kept.load(table.tmp_path / "state"), "Ada")
+    assert progress.solved_mistakes == (("g1", 6),)
+
+
+def test_a_damaged_training_in_the_saved_game_leaves_the_game_restored_without_it(tmp_path):
+    table = trained(tmp_path, MATE_IN_TWO)
+    move(table, "d2d8")
+    table.wait(1)
+    path = table.tmp_path / "state" / "current.json"
+    saved = json.loads(path.read_text())
+    saved["training"]["drills"][0]["solution"] = "d2d8"            # not a list: not what the board wrote
+    path.write_text(json.dumps(saved))
+    table.board.stop()
+    table.session = table.new_session()
+    OPEN.append(table)
+    assert table.session.restore(table.t)
+    assert table.session.snapshot()["training"] is None and table.session.game.moves == [Move.from_uci("d2d8")]
