@@ -11,7 +11,7 @@ from firmware.leds.compose import Layer
 from firmware.session.effects import Keep
 from firmware.session.lights import Held
 from firmware.session.state import Phase
-from firmware.words import DEFAULT_NAMES, Refusal, catalogue_of, in_english, outcome_text
+from firmware.words import DEFAULT_NAMES, Refusal, in_english, outcome_text
 from firmware.words.message import SidePlayed
 
 if TYPE_CHECKING:

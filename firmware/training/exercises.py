@@ -42,7 +42,7 @@ from typing import Any
 from chess_core import STARTING_FEN, AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Position, parse_san
 from chess_core import parse_uci
 
-from firmware.analysis.judgement import BLACK, WHITE, Judgement, Score, winning_chances
+from firmware.analysis.judgement import BLACK, WHITE, Score, winning_chances
 
 __all__ = ["Exercise", "Verdict", "Attempt", "exercises_of", "needs_eval", "judge", "after_try", "give_up",
            "ACCEPT_LOSS", "MAX_TRIES", "SOLVED", "TRY_AGAIN", "SHOWN", "JUDGEMENTS"]

@@ -29,7 +29,6 @@ with the wrong pieces). Pure: occupancies in, values out.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 
