@@ -21,6 +21,7 @@ from pathlib import Path
 
 __all__ = ["BoundedRead", "NotRegular", "read_bounded"]
 
+_CHUNK = 64 * 1024
 _FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0)
 
 
@@ -59,6 +60,12 @@ def read_bounded(path: str | os.PathLike[str], most: int) -> BoundedRead:
         os.close(fd)
         raise
     with os.fdopen(fd, "rb") as fh:
-        data = fh.read(most)
+        data = fh.read(min(most, stat.st_size))   # (not ``most``: a read reserves what it may get)
+        if len(data) < most:                      # grown since: read on, a chunk at a time
+            chunks, have = [data], len(data)
+            while have < most and (chunk := fh.read(min(most - have, _CHUNK))):
+                chunks.append(chunk)
+                have += len(chunk)
+            data = b"".join(chunks)
         cut = len(fh.read(1)) > 0
     return BoundedRead(data, cut, (stat.st_mtime_ns, stat.st_size))

@@ -69,7 +69,8 @@ def _go_on_training(session: SessionView, saved: dict[str, Any] | None, now: flo
         return
     try:
         training = training_of_json(saved)
-        if training.drill.fen != session.game.start_fen:
+        moves = len(session.game.moves)
+        if training.drill.fen != session.game.start_fen or not training.made <= moves <= training.made + 1:
             raise ValueError("not this game's drill")
     except ValueError as exc:
         log.error("the training saved cannot be used (%s): the game goes on without it", exc)

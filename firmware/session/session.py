@@ -337,8 +337,6 @@ class Session:
                 for name in SETTINGS & changes.keys():
                     setattr(self, name, changes.pop(name))
                 self._keep(**changes)
-                if "training" in changes:
-                    self.file.keep_training(changes["training"])   # (a restart goes on with it)
                 self._changed = True
             else:
                 do(self, effect, now)
@@ -346,6 +344,8 @@ class Session:
     def _keep(self, **changes: Any) -> None:
         """The board's state from now on: this one value is replaced here, and here only."""
         self.board_state = dataclasses.replace(self.board_state, **changes)
+        if "training" in changes:
+            self.file.keep_training(changes["training"])   # (saved with the game: a restart goes on with it)
 
     # -- after every input: new games, LEDs, saving, subscribers ------------------------------
 

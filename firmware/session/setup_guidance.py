@@ -12,7 +12,10 @@ Contract
 * :func:`followed` (at each new settled board, ``Session.refresh``): the guide sees the
   occupancy and re-plans; a game restored after a power cut, or an online game synced, whose
   pieces must go back first (``Phase.RESUMING``) is led the same way, from the pieces of its
-  position. Its effects: the guide kept (``Keep(setup=...)``), its next step as a layer of LEDs
+  position; so is a position other than the start chosen otherwise (a choice restored after a
+  restart, the configuration's ``fen``), from the pieces the board can believe there (those of
+  the position, and of the last game where they stood). The start position and Chess960's keep
+  the referee's own words. Its effects: the guide kept (``Keep(setup=...)``), its next step as a layer of LEDs
   (:data:`LAYER`, alone: the piece to take and where it goes, or "from the box" and "to the
   box" in their colours), and the squares whose piece the board believes wrong, which the game
   may not start on until they are lifted (the referee's ``Arrange``). The guide is done, and its
@@ -84,10 +87,11 @@ def followed(session: SessionView) -> list[Effect]:
         if board.occupied == session.game.position.occupied or phase is Phase.SETTING_UP and (
                 session.game.start_fen == STARTING_FEN or session.game.chess960):
             return []   # (the start position: the referee's own words; Chess960's: its own arranging)
-        # A game restored, or a position chosen before a restart: the pieces go back to the
-        # game's position (they stood there) or are set up from what stands, as at a power cut.
+        # A game restored: the pieces go back to its position (they stood there). A position
+        # chosen otherwise than by set_up_position (before a restart, in the configuration): led
+        # from the pieces the board can believe there.
         fen = session.game.fen()
-        guide = SetupGuide.start(fen, placement(fen), board.occupied)
+        guide = SetupGuide.start(fen, placement(fen) if phase is Phase.RESUMING else _known(session), board.occupied)
     return _kept(session, guide.seen(board.occupied))
 
 

@@ -23,6 +23,9 @@ Contract
   progress (:mod:`firmware.training.progress`: Glicko-2 for puzzles), kept in the board's state
   (``BoardState.progress``) and saved by one task in a worker thread, the latest progress last,
   crash-safe; a failed save is logged and the training goes on.
+* After a restart the training goes on (firmware.session.restore: it is kept with the game in
+  progress): :meth:`Trainer.resume` judges no move twice and awaits again a reply or a right move
+  shown that was awaited.
 * A drill's game has no opponent: the engine or the server is told nothing while a training
   stands (firmware.session.seat), and a move it would send is set aside. A new game, or a setup
   asked by the page, ends the training (``Session.next_game``); a takeback on the board rewinds
@@ -51,6 +54,7 @@ from firmware.session.setup_guidance import set_up_position
 from firmware.session.state import Phase
 from firmware.training import progress as kept
 from firmware.training.drill import PUZZLE, Drill, Outcome, Training, evaluated, moved, replied
+from firmware.training.drill_codec import MAX_DRILLS
 from firmware.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
@@ -84,7 +88,7 @@ class Trainer:
             raise SessionError("no_drills")
         if session.live and session.game.moves and session.board_state.training is None:
             raise SessionError("training_during_game")
-        self._begin(Training(drills, player), now,
+        self._begin(Training(drills[:MAX_DRILLS], player), now,   # (as many as a restart reads back)
                     progress=session.board_state.progress if session.board_state.progress is not None
                     else dict(progresses or {}))
 
@@ -105,8 +109,13 @@ class Trainer:
 
     def resume(self, training: Training) -> None:
         """After a restart, the drill's game restored: its moves made so far are not judged again
-        (a move whose evaluation was awaited is: it stands past them)."""
-        self._seen = tuple(m.uci() for m in self.session.game.moves)[:training.made]
+        (a move whose evaluation was awaited is: it stands past them), and a reply or a right move
+        shown that was awaited on the board is awaited again."""
+        moves = tuple(m.uci() for m in self.session.game.moves)
+        self._seen = moves[:training.made]
+        solution = training.drill.solution
+        if len(moves) == training.made < len(solution) and (training.made % 2 or training.end == training.made + 1):
+            self.session.other_side.opponent_moved(Move.from_uci(solution[training.made]), trained=True)
 
     def stop(self, now: float | None = None) -> None:
         """The training ends: its drill's game is left unfinished, and the board waits for the next

@@ -3,12 +3,16 @@
 :func:`training_json` writes a :class:`~firmware.training.drill.Training` as plain JSON values;
 :func:`training_of_json` reads it back, or raises ValueError for anything it did not write (a
 damaged or hostile file): types checked, texts and lists bounded (``MAX_DRILLS`` drills, a move
-line of at most ``MAX_LINE`` moves). A move awaited from the engine (``waiting``) is not kept: a
-restart judges that move again. Pure.
+line of at most ``MAX_LINE`` moves), and what the board relies on holds: every drill's FEN is a
+position and its solution legal from it, a mistake's drill carries its exercise (and a puzzle's
+none), and where the training stands (``made``, ``end``) lies within the first drill's solution.
+A move awaited from the engine (``waiting``) is not kept: a restart judges that move again. Pure.
 """
 from __future__ import annotations
 
 from typing import Any
+
+from chess_core import WHITE, Move, Position
 
 from firmware.analysis.judgement import Score
 from firmware.config import printable_text
@@ -17,7 +21,7 @@ from firmware.training.exercises import SHOWN, SOLVED, TRY_AGAIN, Attempt, Exerc
 
 __all__ = ["training_json", "training_of_json", "MAX_DRILLS"]
 
-MAX_DRILLS = 1_000          # a 2,000-ply game's mistakes, one side's and the other's
+MAX_DRILLS = 2_000          # a game's every move (the library reads 2,000 plies at most): Trainer.start keeps as many
 MAX_LINE = 64               # moves of a solution, a line shown or the moves tried
 MAX_TEXT = 200              # an id, a FEN, a player's name, a theme
 
@@ -41,9 +45,13 @@ def training_of_json(data: Any) -> Training:
     if last not in (None, SOLVED, TRY_AGAIN, SHOWN):
         raise ValueError(f"not a verdict: {last!r}")
     end = data["end"]
-    return Training(tuple(_drill(d) for d in drills), _text(data["player"]),
-                    Attempt(_count(attempt["tries"]), _moves(attempt["moves"]), last),
-                    _count(data["made"]), None if end is None else _count(end), _flag(data["failed"]))
+    training = Training(tuple(_drill(d) for d in drills), _text(data["player"]),
+                        Attempt(_count(attempt["tries"]), _moves(attempt["moves"]), last),
+                        _count(data["made"]), None if end is None else _count(end), _flag(data["failed"]))
+    length = len(training.drill.solution)
+    if training.made > length or training.end is not None and not training.made <= training.end <= length:
+        raise ValueError(f"made {training.made}, end {training.end}: not within a solution of {length} moves")
+    return training
 
 
 def _drill_json(drill: Drill) -> dict[str, Any]:
@@ -69,10 +77,21 @@ def _drill(data: Any) -> Drill:
     rating, last, exercise = data["rating"], data["last"], data["exercise"]
     if rating is not None and (type(rating) is not int or not 0 <= rating <= 4000):
         raise ValueError(f"not a puzzle's rating: {rating!r}")
-    return Drill(kind, _text(data["id"]), _text(data["fen"]), _side(data["side"]), solution,
-                 _moves(data["line"]), None if exercise is None else _exercise(exercise), rating,
-                 tuple(_text(t) for t in _list(data["themes"], MAX_LINE)),
-                 None if last is None else _move(last))
+    if (kind == MISTAKE) != (exercise is not None):
+        raise ValueError("a mistake's drill carries its exercise, and only it")
+    drill = Drill(kind, _text(data["id"]), _text(data["fen"]), _side(data["side"]), solution,
+                  _moves(data["line"]), None if exercise is None else _exercise(exercise), rating,
+                  tuple(_text(t) for t in _list(data["themes"], MAX_LINE)),
+                  None if last is None else _move(last))
+    position = Position(drill.fen)                       # (FenError: a ValueError)
+    if (position.turn == WHITE) != (drill.side == 0) or drill.exercise is not None and drill.exercise.fen != drill.fen:
+        raise ValueError("the drill's side is the side to move of its position")
+    for uci in solution:
+        move = Move.from_uci(uci)                        # (InvalidMoveError: a ValueError)
+        if not position.is_legal(move):
+            raise ValueError(f"{uci} is not legal in the drill's solution")
+        position.push(move)
+    return drill
 
 
 def _exercise(data: Any) -> Exercise:
@@ -108,8 +127,8 @@ def _list(data: Any, most: int) -> list[Any]:
 
 
 def _text(data: Any) -> str:
-    if not isinstance(data, str):
-        raise ValueError(f"expected a text, not {data!r:.40}")
+    if not isinstance(data, str) or len(data) > MAX_TEXT:   # (the length first: a long text is not scanned)
+        raise ValueError(f"expected a text of at most {MAX_TEXT} characters, not {data!r:.40}")
     return printable_text(data, 1, MAX_TEXT)
 
 

@@ -23,6 +23,7 @@ from rank 1).
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
 import hmac
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from durable.atomic_file import PRIVATE_MODE, write_atomically
-from durable.bounded_read import read_bounded
+from durable.bounded_read import BoundedRead, NotRegular, read_bounded
 from firmware.leds.compose import Layer, Priority, of_frame
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,21 @@ def _weak(code: str) -> bool:
     return len(code) < CODE_LENGTH or led_pattern(code) is None
 
 
+def _read_kept(path: Path, most: int, what: str) -> BoundedRead | None:
+    """The file of ours at ``path``; None when there is none, or when a link, a FIFO or a folder
+    took its place (then replaced, said in the journal). Any other error (EACCES, EIO) is raised:
+    a new secret would unpair every device."""
+    try:
+        return read_bounded(path, most)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if not isinstance(exc, NotRegular) and exc.errno != errno.ELOOP:
+            raise
+        log.warning("%s is not a file of ours (%s): a new %s replaces it", path, exc.strerror or exc, what)
+        return None
+
+
 def load_or_create_code(state_dir: str | Path) -> str:
     """The code kept in ``<state_dir>/pairing-code``, created (mode 0600) on first use.
 
@@ -78,13 +94,10 @@ def load_or_create_code(state_dir: str | Path) -> str:
     and the journal show the new code at start.
     """
     path = Path(state_dir) / CODE_FILE
-    try:
-        code = normalise(read_bounded(path, MAX_CODE_BYTES).data.decode("utf-8", errors="replace").strip())
-        if code and not _weak(code):
-            return code
-    except OSError as exc:   # none yet; or a link, a FIFO, a folder put there: a new code replaces it
-        if not isinstance(exc, FileNotFoundError):
-            log.warning("%s cannot be read (%s): a new pairing code replaces it", path, exc.strerror or exc)
+    read = _read_kept(path, MAX_CODE_BYTES, "pairing code")
+    code = normalise(read.data.decode("utf-8", errors="replace").strip()) if read is not None else ""
+    if code and not _weak(code):
+        return code
     code = generate_code()
     _write_private(path, (code + "\n").encode())
     return code
@@ -97,16 +110,11 @@ def load_or_create_secret(state_dir: str | Path) -> bytes:
     under the old one are then revoked, which costs a new pairing and nothing else.
     """
     path = Path(state_dir) / SECRET_FILE
-    try:
-        read = read_bounded(path, SECRET_BYTES)
-        secret = read.data
-        if len(secret) == SECRET_BYTES and not read.cut:
-            if os.stat(path).st_mode & 0o077:
-                os.chmod(path, 0o600)
-            return secret
-    except OSError as exc:   # as the code's
-        if not isinstance(exc, FileNotFoundError):
-            log.warning("%s cannot be read (%s): a new pairing secret replaces it", path, exc.strerror or exc)
+    read = _read_kept(path, SECRET_BYTES, "pairing secret")
+    if read is not None and len(read.data) == SECRET_BYTES and not read.cut:
+        if os.stat(path).st_mode & 0o077:
+            os.chmod(path, 0o600)
+        return read.data
     secret = secrets.token_bytes(SECRET_BYTES)
     _write_private(path, secret)
     return secret

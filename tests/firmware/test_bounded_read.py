@@ -117,3 +117,31 @@ def test_a_fifo_that_becomes_a_game_file_after_the_listing_is_skipped(tmp_path, 
     monkeypatch.setattr(GameLibrary, "_files", lambda self: {name: games / f"{name}.pgn"})  # (listed as a file)
     monkeypatch.setattr(GameLibrary, "_stamp", staticmethod(lambda path: (0, 0)))
     assert within(5, library.games) == []
+
+
+def test_a_small_file_read_under_a_large_bound_costs_its_size_not_the_bound(tmp_path):
+    import tracemalloc
+    path = tmp_path / "current.json"
+    path.write_bytes(b"{}" * 1000)
+    tracemalloc.start()
+    try:
+        read = read_bounded(path, MAX_CURRENT_BYTES)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert read.data == b"{}" * 1000 and not read.cut
+    assert peak < 256 * 1024, peak
+
+
+def test_an_unreadable_pairing_secret_is_an_error_not_a_new_secret(tmp_path, monkeypatch):
+    """A new secret unpairs every phone: only a link, a FIFO or a folder in its place earns one."""
+    from firmware.web import pairing
+    (tmp_path / SECRET_FILE).write_bytes(b"k" * SECRET_BYTES)
+    def denied(path, most):
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+    monkeypatch.setattr(pairing, "read_bounded", denied)
+    with pytest.raises(PermissionError):
+        load_or_create_secret(tmp_path)
+    assert (tmp_path / SECRET_FILE).read_bytes() == b"k" * SECRET_BYTES
+    monkeypatch.undo()
+    assert load_or_create_secret(tmp_path) == b"k" * SECRET_BYTES

@@ -126,7 +126,7 @@ def _scholar() -> Exercise:
                     Score(mate=1))
 
 
-async def test_a_mistakes_other_move_is_judged_by_stockfish(tmp_path):
+async def test_a_mistakes_other_move_is_judged_by_stockfish(tmp_path, fixed_depth):
     table = trained(tmp_path, of_exercise(_scholar()))
     assert table.session.game.turn == 1
     move(table, "d8e7")                            # not the analysis's move: Stockfish judges it
@@ -270,7 +270,14 @@ def test_a_training_whose_position_was_being_set_up_is_led_on_after_a_power_cut(
     assert training(table)["verdict"] == "solved"
 
 
-async def test_a_mistakes_move_awaiting_stockfish_at_the_cut_is_judged_again(tmp_path):
+@pytest.fixture
+def fixed_depth(monkeypatch):
+    """Stockfish judges at a fixed depth: the same verdict on any machine, however loaded."""
+    from firmware.analysis.engine import AnalysisLimit
+    monkeypatch.setattr("firmware.session.trainer.JUDGE_LIMIT", AnalysisLimit(depth=12))
+
+
+async def test_a_mistakes_move_awaiting_stockfish_at_the_cut_is_judged_again(tmp_path, fixed_depth):
     table = trained(tmp_path, of_exercise(_scholar()))
     move(table, "d8e7")
     assert training(table)["judging"]
@@ -296,3 +303,50 @@ def test_a_damaged_training_in_the_saved_game_leaves_the_game_restored_without_i
     OPEN.append(table)
     assert table.session.restore(table.t)
     assert table.session.snapshot()["training"] is None and table.session.game.moves == [Move.from_uci("d2d8")]
+
+
+def test_a_reply_awaited_at_the_cut_is_lit_again_then_the_solver_goes_on(tmp_path):
+    table = trained(tmp_path, MATE_IN_TWO)
+    move(table, "d2d8")
+    assert table.session.snapshot()["expected_move"] == "b8d8"
+    power_cut(table)
+    assert table.session.snapshot()["expected_move"] == "b8d8" and table.lit     # the reply to carry out
+    move(table, "b8d8")
+    move(table, "d1d8")
+    t = training(table)
+    assert t["verdict"] == "solved" and t["over"] and t["rating"]["rating"] > 1500
+
+
+def test_a_right_move_shown_at_the_cut_is_shown_again(tmp_path):
+    table = trained(tmp_path, MATE_IN_ONE)
+    for wrong in ("h2h3", "g1f1"):
+        move(table, wrong)
+        back(table, wrong)
+    assert table.session.snapshot()["expected_move"] == "a1a8"
+    power_cut(table)
+    snap = english(table.session.snapshot())
+    assert snap["expected_move"] == "a1a8" and snap["training"]["said"].startswith("The move was Ra8#")
+    move(table, "a1a8")
+    t = training(table)
+    assert t["over"] and t["verdict"] == "shown" and t["rating"]["rating"] < 1500
+
+
+def test_a_training_ended_is_not_saved_with_the_next_game_nor_restored_onto_it(tmp_path):
+    opening = of_exercise(Exercise("g0", 1, STARTING_FEN, 0, "f2f3", "mistake", "e2e4", ("e2e4",), Score(cp=30),
+                                   Score(cp=-60)))       # (a drill from the start position itself)
+    table = Table(tmp_path)
+    OPEN.append(table)
+    table.setup()
+    table.session.trainer.start((opening,), "Ada", {}, table.t)     # (the board stands there: it begins)
+    assert table.session.snapshot()["started"] and training(table)["id"] == "g0:1"
+    table.wait(1)
+    assert json.loads((table.tmp_path / "state" / "current.json").read_text())["training"] is not None
+    table.session.trainer.stop(table.t)
+    table.wait(0.5)
+    assert table.session.snapshot()["started"]                       # (the pieces stand ready: a new game)
+    table.play_all("d2d4 d7d5")
+    table.wait(1)
+    saved = json.loads((table.tmp_path / "state" / "current.json").read_text())
+    assert saved["training"] is None and saved["moves"] == ["d2d4", "d7d5"]
+    power_cut(table)
+    assert table.session.snapshot()["training"] is None and len(table.session.game.moves) == 2
