@@ -33,8 +33,9 @@ typecheck: install-dev
 	$(BIN)/mypy --strict firmware/voice
 	$(BIN)/mypy firmware club_hub
 
+# Two workers: every test is independent (its own folder, ports, engines, browser), so the two cores share them.
 test: system-deps install-dev typecheck
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 install-pi:
 	sudo bash systemd/install.sh
