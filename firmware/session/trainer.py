@@ -29,7 +29,8 @@ Contract
 * A drill's game has no opponent: the engine or the server is told nothing while a training
   stands (firmware.session.seat), and a move it would send is set aside. A new game, or a setup
   asked by the page, ends the training (``Session.next_game``); a takeback on the board rewinds
-  the drill to the moves left.
+  the drill to the moves left, and a move its mover amends (moved on before it was final) is
+  judged afresh.
 """
 from __future__ import annotations
 
@@ -147,6 +148,12 @@ class Trainer:
             # taken back on the board: the drill goes on from the moves left
             session.carry_out([Keep(training=replace(training, made=min(training.made, len(moves)), waiting=None))], now)
             return
+        if training.end is None and len(moves) == len(before) and moves and moves[:-1] == before[:-1] \
+                and moves[-1] != before[-1]:
+            # the last move amended (its mover moved on before it was final): judged afresh
+            training = replace(training, made=min(training.made, len(moves) - 1), waiting=None)
+            session.carry_out([Keep(training=training)], now)
+            before = moves[:-1]
         if len(moves) != len(before) + 1 or moves[:-1] != before:
             return
         move = moves[-1]

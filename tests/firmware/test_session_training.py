@@ -350,3 +350,16 @@ def test_a_training_ended_is_not_saved_with_the_next_game_nor_restored_onto_it(t
     assert saved["training"] is None and saved["moves"] == ["d2d4", "d7d5"]
     power_cut(table)
     assert table.session.snapshot()["training"] is None and len(table.session.game.moves) == 2
+
+
+async def test_a_move_its_mover_amends_while_stockfish_judges_it_is_judged_afresh(tmp_path, fixed_depth):
+    table = trained(tmp_path, of_exercise(_scholar()))
+    move(table, "d8e7")                            # (judged by Stockfish: under way)
+    assert training(table)["judging"]
+    table.lift("e7")
+    table.place("g5")                              # moved on along the diagonal: Qg5?? lets Qxf7 mate
+    table.wait(1)
+    assert [m.uci() for m in table.session.game.moves] == ["d8g5"]
+    await table.session.trainer.settled()
+    t = training(table)
+    assert t["verdict"] == "try again" and t["tries"] == 1 and table.session.game.moves == []
