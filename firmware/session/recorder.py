@@ -24,6 +24,7 @@ import os
 import re
 import unicodedata
 from dataclasses import asdict, dataclass, field
+from dataclasses import fields as dataclass_fields
 from datetime import datetime
 from pathlib import Path
 from collections.abc import Sequence
@@ -128,7 +129,10 @@ class GameRecord:
         return game
 
     def to_json(self) -> str:
-        return json.dumps({"version": FORMAT_VERSION, **asdict(self)}, indent=1)
+        # Written after every move: its fields as they are (no deep copy), one line (json's C
+        # encoder; an indented text is encoded in Python, 6 ms for a training of 100 drills).
+        fields = {f.name: getattr(self, f.name) for f in dataclass_fields(self)}
+        return json.dumps({"version": FORMAT_VERSION, **fields}, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> "GameRecord":

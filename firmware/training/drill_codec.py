@@ -21,7 +21,7 @@ from firmware.training.exercises import SHOWN, SOLVED, TRY_AGAIN, Attempt, Exerc
 
 __all__ = ["training_json", "training_of_json", "MAX_DRILLS"]
 
-MAX_DRILLS = 2_000          # a game's every move (the library reads 2,000 plies at most): Trainer.start keeps as many
+MAX_DRILLS = 100            # a training's drills (Trainer.start keeps the first 100): each save of the game carries them
 MAX_LINE = 64               # moves of a solution, a line shown or the moves tried
 MAX_TEXT = 200              # an id, a FEN, a player's name, a theme
 
