@@ -17,6 +17,7 @@ from firmware.session.effects import Keep
 from firmware.session.play import Play
 from firmware.session.recorder import GameRecord, NextGame
 from firmware.session.state import Phase
+from firmware.training import progress as kept
 from firmware.training.drill_codec import training_of_json
 
 if TYPE_CHECKING:
@@ -75,7 +76,10 @@ def _go_on_training(session: SessionView, saved: dict[str, Any] | None, now: flo
     except ValueError as exc:
         log.error("the training saved cannot be used (%s): the game goes on without it", exc)
         return
-    session.carry_out([Keep(training=training)], now)
+    progress = session.board_state.progress
+    if progress is None:   # (the players' progress, which the training counts in: read once, bounded)
+        progress = kept.load(session.file.recorder.state_dir)
+    session.carry_out([Keep(training=training, progress=progress)], now)
     session.trainer.resume(training)
     log.info("the training goes on: %s %s, %d more after it", training.drill.kind, training.drill.id, training.left)
 

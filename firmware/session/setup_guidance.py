@@ -12,7 +12,8 @@ Contract
 * :func:`followed` (at each new settled board, ``Session.refresh``): the guide sees the
   occupancy and re-plans; a game restored after a power cut, or an online game synced, whose
   pieces must go back first (``Phase.RESUMING``) is led the same way, from the pieces of its
-  position; so is a position other than the start chosen otherwise (a choice restored after a
+  position (one whose pieces stand right at once goes on: ``Phase.PLAYING``, no reading to wait
+  for); so is a position other than the start chosen otherwise (a choice restored after a
   restart, the configuration's ``fen``), from the pieces the board can believe there (those of
   the position, and of the last game where they stood). The start position and Chess960's keep
   the referee's own words. Its effects: the guide kept (``Keep(setup=...)``), its next step as a layer of LEDs
@@ -83,6 +84,8 @@ def followed(session: SessionView) -> list[Effect]:
         return effects
     if board is None:
         return []
+    if guide is None and phase is Phase.RESUMING and board.occupied == session.game.position.occupied:
+        return [Keep(phase=Phase.PLAYING)]   # (a game restored whose pieces stand: it goes on at once)
     if guide is None:
         if board.occupied == session.game.position.occupied or phase is Phase.SETTING_UP and (
                 session.game.start_fen == STARTING_FEN or session.game.chess960):

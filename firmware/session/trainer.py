@@ -195,7 +195,9 @@ class Trainer:
         if not after.over or before.over:
             return []
         drill, when = after.drill, self.session.wall().timestamp()
-        progresses = dict(self.session.board_state.progress or {})
+        known = self.session.board_state.progress
+        # (never none read: a save from nothing would write over every player's progress kept)
+        progresses = dict(known if known is not None else kept.load(self.session.file.recorder.state_dir))
         progress = kept.player(progresses, after.player)
         if drill.kind == PUZZLE:
             progress = kept.after_puzzle(progress, drill.id, float(drill.rating or 1500), drill.themes,

@@ -218,3 +218,26 @@ def test_random_middlegames_from_the_start_in_the_fewest_steps(tmp_path, seed):
     assert follow(table) == fewest_actions_of(STARTING_FEN, board.fen())
     assert table.session.snapshot()["started"] and table.session.game.fen() == board.fen()
     assert Position(board.fen()).occupied == table.board.occupied
+
+
+def test_a_game_restored_on_a_board_that_stands_right_goes_on_and_a_capture_is_a_move(tmp_path):
+    """A tester's find: the game stayed "resuming" when nothing had to go back, and a capture's
+    lifted piece then brought up a setup that jammed the game."""
+    table = Table(tmp_path)
+    table.setup()
+    table.play_all("e2e4 d7d5")
+    table.wait(1)
+    table.board.stop()
+    table.session = table.new_session()
+    assert table.session.restore(table.t)
+    table.board.start(table.feed)
+    table.wait(0.5)
+    table.lift("d5")                              # the capture's first half
+    table.wait(0.6)
+    assert table.session.snapshot()["setup"] is None
+    table.lift("e4")
+    table.place("d5")
+    table.wait(1.5)
+    snap = english(table.session.snapshot())
+    assert [m.uci() for m in table.session.game.moves] == ["e2e4", "d7d5", "e4d5"]
+    assert snap["setup"] is None and snap["status"] == "Black to move"

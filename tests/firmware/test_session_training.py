@@ -363,3 +363,23 @@ async def test_a_move_its_mover_amends_while_stockfish_judges_it_is_judged_afres
     await table.session.trainer.settled()
     t = training(table)
     assert t["verdict"] == "try again" and t["tries"] == 1 and table.session.game.moves == []
+
+
+def test_a_training_finished_after_a_restart_keeps_every_players_progress(tmp_path):
+    """A tester's find: the restored board had no progress in memory, and the drill's count wrote
+    over the file from nothing: the other players' and the earlier attempts were gone."""
+    state = tmp_path / "state"
+    state.mkdir()
+    before = kept.put(kept.put({}, "Ben", kept.after_puzzle(kept.player({}, "Ben"), "p1", 1500, ("fork",), True, 1.0)),
+                      "Ada", kept.after_puzzle(kept.player({}, "Ada"), "p2", 1500, ("pin",), True, 2.0))
+    kept.save(state, before)
+    table = trained(tmp_path, MATE_IN_TWO)
+    move(table, "d2d8")
+    move(table, "b8d8")
+    power_cut(table)
+    assert training(table)["rating"]["rating"] == round(before["Ada"].rating.rating)     # (shown again at once)
+    move(table, "d1d8")
+    assert training(table)["verdict"] == "solved"
+    after = kept.load(state)
+    assert after["Ben"] == before["Ben"]
+    assert [a.id for a in after["Ada"].attempts] == ["p2", "m2"] and after["Ada"].rated == 2
