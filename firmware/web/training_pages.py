@@ -30,14 +30,15 @@ from firmware.training import progress as kept
 from firmware.training.drill import Drill, of_exercise, of_puzzle
 from firmware.training.exercises import exercises_of
 from firmware.training.puzzles import Puzzle, choose, load
-from firmware.web.answers import NO_STORE, error_answer
+from firmware.web.answers import NO_STORE
 from firmware.web.backend import Backend, CommandRefused
 from firmware.web.validate import Choice, Spec, Text, one_of
 from firmware.words.message import SidePlayed
 from netserver.http_server import Request, Response, Router, json_response
 
-START: Spec = {"game": Text(max_length=200, optional=True), "kind": Choice("mistakes", "puzzle", optional=True),
-               "side": Choice("white", "black", "both", optional=True), "player": Text(max_length=60, optional=True)}
+PLAYER = Text(max_length=60, optional=True)
+START: Spec = {"game": Text(max_length=200, optional=True), "kind": Choice("puzzle", optional=True),
+               "side": Choice("white", "black", "both", optional=True), "player": PLAYER}
 SIDES = {"white": (0,), "black": (1,), "both": (0, 1)}
 
 
@@ -131,9 +132,8 @@ class TrainingPages:
         return dict(self._read[1])
 
     async def progress(self, request: Request) -> Response:
-        name = request.query.get("player") or self.backend.player_name()
-        if len(name) > 60:
-            return error_answer(400, "a player's name is at most 60 characters")
+        given = request.query.get("player")
+        name = (PLAYER.check(given) if given else "") or self.backend.player_name()   # (a 400 in words, as the start's)
         found = kept.player(await self._progresses(), name)
         return json_response({"player": name, **found.to_json()}, headers=dict(NO_STORE))
 

@@ -164,3 +164,36 @@ def test_solve_a_puzzle_asks_the_board_and_a_refusal_is_said_in_words(sim, open_
     page.click("#puzzle-form [type=submit]")
     expect(message).to_have_text(re.compile("^une partie est en cours.*$"))
     assert page_state(page, server)["training"] is None and not page.errors
+
+
+def test_a_puzzle_from_the_page_hides_its_themes_until_it_is_solved(sim, open_page):
+    """The new game's "Solve a puzzle": the board leads the hand to the puzzle, the solver's moves
+    and the replies are carried out as lit, and the themes ("mate in 2" would give it away) are
+    shown once it is over, as Lichess shows them (a tester's find)."""
+    from firmware.training.puzzles import load
+    shipped = {p.id: p for p in load()}
+    server = sim()
+    page = open_page(server)
+    for _ in range(40):        # one with themes, and no promotion (its piece is asked on the page)
+        page.click("[data-tab=new]")
+        page.fill("#puzzle-form [name=player]", "Ada")
+        page.click("#puzzle-form [type=submit]")
+        expect(page.locator("#training")).to_be_visible()
+        puzzle = shipped[page_state(page, server)["training"]["id"]]
+        if puzzle.themes and not any(len(uci) == 5 for uci in puzzle.solution):
+            break
+        page.click("#training-stop")
+        expect(page.locator("#training")).to_be_hidden()
+    actions = 0
+    while steps(page) is not None:
+        set_up_next(page)
+        actions += 1
+        assert actions <= 64, "the steps do not end"
+    what = page.locator("#training-what")
+    expect(what).to_contain_text("A puzzle rated")
+    assert "Themes" not in what.text_content()
+    for uci in puzzle.solution:                          # the solver's moves and the replies, as lit
+        carry_out(page, server, uci)
+    expect(page.locator("#training-said")).to_have_text("Solved!")
+    expect(what).to_contain_text("Themes")
+    assert not page.errors

@@ -79,7 +79,14 @@ async def test_bad_requests_are_refused_in_words(page):
     status, body = await answer(client.post("/api/training/start", json={"game": "../../etc/passwd"}))
     assert status == 409 and body["error"] == "the library has no such game"
     async with client.get("/api/training/progress?player=" + "x" * 61) as r:
-        assert r.status == 400
+        assert r.status == 400 and (await r.json())["message"]["key"]          # (in words, as every 400)
+    for odd in ("%00", "Ada%0aBen", "Ada%E2%80%AE"):                           # (control and format characters)
+        async with client.get("/api/training/progress?player=" + odd) as r:
+            assert r.status == 400, odd
+    async with client.get("/api/training/progress?player=%20%0a") as r:        # (blank: the board's player, as at start)
+        assert r.status == 200 and (await r.json())["player"] == "White"
+    status, body = await answer(client.post("/api/training/start", json={"kind": "mistakes"}))
+    assert status == 400                                                         # (a game's mistakes need the game)
 
 
 async def test_the_progress_of_a_player_is_served(page):

@@ -40,7 +40,8 @@ function renderTraining(s) {
   $("#training").dataset.over = t.over ? "1" : "0";
   const what = t.kind === "puzzle"
     ? [t.puzzle_rating !== null ? wf("training_puzzle", { rating: t.puzzle_rating }) : "",
-      t.themes.length ? wf("training_themes", { themes: t.themes.map(theme).join(", ") }) : ""].filter(Boolean).join(" · ")
+      // (the themes once it is over, as Lichess shows them: "mate in 2" before would give it away)
+      t.over && t.themes.length ? wf("training_themes", { themes: t.themes.map(theme).join(", ") }) : ""].filter(Boolean).join(" · ")
     : w(`training_kind_${t.judgement || "mistake"}`);
   $("#training-what").textContent = what;
   $("#training-side").textContent = w(`training_find_${t.side}`);
