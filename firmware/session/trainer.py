@@ -179,7 +179,12 @@ class Trainer:
             effects.append(Step(Order.UNDO_MOVE, refused_ok=True))
         if training.over:
             effects.append(self._lit(Move.from_uci(move)))
+        standing = len(session.game.moves)
         session.carry_out(effects + self._counted(before, training) + [Publish()], now)
+        if outcome.take_back and len(session.game.moves) < standing and session.live:   # (the referee took it back)
+            # the status line's words: "Take back a6: put the pawn back on a7", not a board that
+            # shows no legal move (a tester's find)
+            session.carry_out([Keep(play=replace(session.board_state.play, takeback_move=Move.from_uci(move)))], now)
         if outcome.reply is not None:
             session.other_side.opponent_moved(Move.from_uci(outcome.reply), trained=True)
 

@@ -83,6 +83,8 @@ def test_a_wrong_move_is_taken_back_then_after_two_the_right_one_is_shown_to_car
     assert t["verdict"] == "try again" and t["tries"] == 1 and not t["over"]
     assert "Try again: put the piece back" in json.dumps(english(table.session.snapshot()))
     assert table.session.game.moves == []          # taken back: the board guides the pawn back
+    # in the status line too, as a takeback (not "Not a legal move": a tester's find)
+    assert english(table.session.snapshot())["status"] == "Take back h3: put the pawn back on h2"
     back(table, "h2h3")
     move(table, "g1f1")
     t = training(table)
