@@ -13,7 +13,8 @@ Contract
   a full disk or a bad record never raises: the moves stay in memory, ``saving`` says why and
   when to try again, and ``save`` returns whether what the players are told changed.
 * ``keep_training(training)``: the drills under way (or None), saved with the record or the
-  choice (firmware.training.drill_codec), so that a restart goes on with them.
+  choice (firmware.training.drill_codec), so that a restart goes on with them;
+  ``keep_setup(guide)``: the pieces a setup under way believes on the board, saved with the choice.
 * ``abandon(referee, now)``: the game is left unfinished (``*``, Termination "abandoned"); one
   without a move leaves no file.
 * ``leave(game, now)``: the next game is chosen; the record is saved first if it must be. One a
@@ -27,6 +28,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from chess_core import Game, Outcome
+from chess_core.squares import SQUARE_NAMES
 
 from firmware.openings import OpeningCache
 from firmware.session.recorder import GameRecord, NextGame, Recorder
@@ -34,6 +36,7 @@ from firmware.session.saving import SaveState
 from firmware.session.state import SanCache
 from firmware.training.drill import Training
 from firmware.training.drill_codec import training_json
+from firmware.training.setup_guide import SetupGuide
 
 if TYPE_CHECKING:
     from firmware.referee.referee import Referee
@@ -56,6 +59,7 @@ class GameFile:
         self.sans = SanCache()   # the game's SAN, extended move by move (English and French)
         self.opening = OpeningCache()   # the game's opening (ECO, name), looked up move by move
         self.training: dict[str, Any] | None = None   # the drills under way, as saved
+        self.pieces: dict[str, str] | None = None     # a setup's belief, as saved
 
     def note(self, referee: Referee, time: float) -> None:
         """Copy the referee's game into the record; it is saved once the LEDs are out."""
@@ -94,6 +98,13 @@ class GameFile:
             self.training = kept
             self.dirty = True
 
+    def keep_setup(self, guide: SetupGuide | None) -> None:
+        """The pieces the setup under way believes on the board (None: none under way)."""
+        kept = None if guide is None or guide.done else {SQUARE_NAMES[sq]: piece for sq, piece in guide.board}
+        if kept != self.pieces:
+            self.pieces = kept
+            self.dirty = True
+
     def comment_once(self, ply: int, text: str) -> None:
         """A comment after move ``ply``, in the PGN, unless the game has it already."""
         record = self.record
@@ -126,7 +137,7 @@ class GameFile:
                 self.recorder.forget_current()   # (an abandoned game's, written above: not to be restored)
             elif self.record is None:
                 assert self.chosen is not None
-                self.chosen.training = self.training
+                self.chosen.training, self.chosen.pieces = self.training, self.pieces
                 self.recorder.save_next(self.chosen)
             else:
                 self.chosen = None   # (the game chosen has begun: its record replaces the choice)

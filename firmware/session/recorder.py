@@ -32,6 +32,7 @@ from typing import Any
 
 from chess_core import STARTING_FEN, Game, Move, Outcome, Position, Termination
 from chess_core.pgn import write_pgn
+from chess_core.squares import SQUARE_NAMES
 
 from durable.atomic_file import write_atomically
 from durable.bounded_read import read_bounded
@@ -41,6 +42,7 @@ log = logging.getLogger(__name__)
 FORMAT_VERSION = 1
 CURRENT = "current.json"
 MAX_CURRENT_BYTES = 16 * 1024 * 1024   # current.json read back (the longest legal game's, with clocks, is under 2 MB)
+BELIEVED = "PNBRQKpnbrqk?"   # what a setup's belief may hold on a square (NextGame.pieces)
 NEXT_GAME = "next_game"     # the key of current.json that holds a new game chosen, not set up yet
 GAMES = "games"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
@@ -151,7 +153,9 @@ class NextGame:
     start (a Chess960 position drawn at random stays the one drawn); ``game`` and ``engine``: the
     ``[game]`` and ``[engine]`` settings it was chosen with (time control, rules, variant,
     opponent, the engine's level...); ``engine_sides``: the sides the engine plays (0 White, 1 Black);
-    ``training``: the drills whose position this is (see :class:`GameRecord`).
+    ``training``: the drills whose position this is (see :class:`GameRecord`); ``pieces``: while
+    the board leads the hand there, the piece it believes on each occupied square (square name ->
+    FEN letter, "?" for one it never saw placed), so that a restart leads on from the same belief.
     """
 
     white: str
@@ -162,6 +166,7 @@ class NextGame:
     engine: dict[str, Any] = field(default_factory=dict)
     engine_sides: list[int] = field(default_factory=list)
     training: dict[str, Any] | None = None
+    pieces: dict[str, str] | None = None
 
     def to_json(self) -> str:
         return json.dumps({"version": FORMAT_VERSION, NEXT_GAME: asdict(self)}, indent=1)
@@ -190,6 +195,10 @@ class NextGame:
             raise ValueError("engine_sides: expected 0 (White) and/or 1 (Black)")
         if chosen.training is not None and not isinstance(chosen.training, dict):
             raise ValueError("training: expected an object")
+        if chosen.pieces is not None and not (isinstance(chosen.pieces, dict) and len(chosen.pieces) <= 64 and all(
+                isinstance(k, str) and k in SQUARE_NAMES and isinstance(v, str) and len(v) == 1 and v in BELIEVED
+                for k, v in chosen.pieces.items())):
+            raise ValueError("pieces: expected square names with FEN letters or ?")
         Position(chosen.start_fen, chess960=chosen.game.get("variant") == "chess960")
         return chosen
 

@@ -7,7 +7,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from board_driver.debounce import Debouncer
-from chess_core import Position
+from chess_core import Position, parse_square
 from chess_core.chess960 import rearranged
 
 from firmware.config import SIMULATED, OpponentKind
@@ -18,6 +18,7 @@ from firmware.session.play import Play
 from firmware.session.recorder import GameRecord, NextGame
 from firmware.session.state import Phase
 from firmware.training import progress as kept
+from firmware.training.setup_guide import SetupGuide
 from firmware.training.drill_codec import training_of_json
 
 if TYPE_CHECKING:
@@ -33,7 +34,8 @@ CHOSEN_ENGINE = ("side", "level")
 
 def restore_saved(session: SessionView, now: float) -> bool:
     """After a restart: the saved game continued (its pieces then led back, firmware.session.setup_guidance),
-    or the new game chosen before it waited for again (before the opponent starts). True if one
+    or the new game chosen before it waited for again (before the opponent starts), a setup under
+    way led on from the pieces it believed, and a training under way gone on with. True if one
     was; a saved state that cannot be used is set aside, and the board starts without it."""
     record = session.file.recorder.load_saved()
     if record is None:
@@ -41,6 +43,11 @@ def restore_saved(session: SessionView, now: float) -> bool:
     try:
         if isinstance(record, NextGame):
             set_up_chosen(session, record, now)
+            if record.pieces is not None and session.board_state.phase is Phase.SETTING_UP:
+                believed = {parse_square(name): piece for name, piece in record.pieces.items()}
+                occupied = sum(1 << sq for sq in believed)
+                guide = SetupGuide.start(session.game.fen(), believed, occupied)   # (led on at the first reading)
+                session.carry_out([Keep(setup=guide)], now)
             _go_on_training(session, record.training, now)
             log.info("restored the new game chosen: %s - %s", *session.board_state.names)
             return True

@@ -346,6 +346,8 @@ class Session:
         self.board_state = dataclasses.replace(self.board_state, **changes)
         if "training" in changes:
             self.file.keep_training(changes["training"])   # (saved with the game: a restart goes on with it)
+        if "setup" in changes:
+            self.file.keep_setup(changes["setup"])         # (saved with the choice: a restart leads on from it)
 
     # -- after every input: new games, LEDs, saving, subscribers ------------------------------
 

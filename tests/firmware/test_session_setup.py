@@ -241,3 +241,24 @@ def test_a_game_restored_on_a_board_that_stands_right_goes_on_and_a_capture_is_a
     snap = english(table.session.snapshot())
     assert [m.uci() for m in table.session.game.moves] == ["e2e4", "d7d5", "e4d5"]
     assert snap["setup"] is None and snap["status"] == "Black to move"
+
+
+def test_a_setup_cut_by_a_power_cut_leads_on_from_the_same_belief(tmp_path):
+    """The pieces the board believed on each square are kept with the position chosen: after the
+    restart it leads on with the same steps (a tester found a pawn believed a queen when only the
+    target's pieces were assumed)."""
+    table = Table(tmp_path)
+    table.setup()
+    set_up_position(table.session, MIDDLEGAME, table.t)
+    assert [act(table) for _ in range(4)] == ["lift", "place", "lift", "place"]   # two steps done
+    before = sorted(steps_of(table))
+    assert len(before) == 6 and not table.session.board_state.setup.hand
+    table.wait(1)
+    table.board.stop()
+    table.session = table.new_session()
+    assert table.session.restore(table.t)
+    table.board.start(table.feed)
+    table.wait(0.5)
+    assert sorted(steps_of(table)) == before
+    follow(table)
+    assert table.session.game.fen() == MIDDLEGAME and table.session.snapshot()["started"]
