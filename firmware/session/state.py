@@ -277,15 +277,16 @@ def _link(state: str | None, detail: str | None = "") -> dict[str, Any] | None:
 def training_said(training: Training) -> words.Message | None:
     """The last verdict in words: "Solved!", "Right: go on", "Try again...", "The move was Nf3..."."""
     verdict, drill = training.verdict, training.drill
-    if verdict == "solved":
-        return words.Message.of("training_solved")
+    if verdict == "solved":   # (a puzzle found after a wrong try counts as failed, as on Lichess: said so)
+        return words.Message.of("training_solved_late" if training.failed and drill.kind == "puzzle" else "training_solved")
     if verdict == "try again":
         return words.Message.of("training_try_again")
     if verdict == "shown" and training.end is not None:
         position = Position(drill.fen)
         for uci in drill.solution[:training.end - 1]:
             position.push(Move.from_uci(uci))
-        return words.Message.of("training_shown", san=San(san(position, Move.from_uci(drill.solution[training.end - 1]))))
+        return words.Message.of("training_shown_made" if training.over else "training_shown",
+                                san=San(san(position, Move.from_uci(drill.solution[training.end - 1]))))
     return words.Message.of("training_right") if training.made else None
 
 

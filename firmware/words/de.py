@@ -411,6 +411,8 @@ CATALOGUE = Catalogue(
         "training_solved": "Gelöst!",
         "training_try_again": "Noch einmal: stellen Sie die Figur zurück",
         "training_shown": "Der Zug war {san}: spielen Sie ihn auf dem Brett",
+        "training_shown_made": "Der Zug war {san}",
+        "training_solved_late": "Gelöst, nach einem Fehlversuch: die Aufgabe zählt als nicht gelöst",
         **_men(),
     },
     refusals={

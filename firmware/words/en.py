@@ -389,6 +389,8 @@ CATALOGUE = Catalogue(
         "training_solved": "Solved!",
         "training_try_again": "Try again: put the piece back",
         "training_shown": "The move was {san}: play it on the board",
+        "training_shown_made": "The move was {san}",
+        "training_solved_late": "Solved, after a wrong try: the puzzle counts as failed",
         **_men(),
     },
     refusals={

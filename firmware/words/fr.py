@@ -396,6 +396,8 @@ CATALOGUE = Catalogue(
         "training_solved": "Résolu !",
         "training_try_again": "Essayez encore : remettez la pièce",
         "training_shown": "Le coup était {san} : jouez-le sur l'échiquier",
+        "training_shown_made": "Le coup était {san}",
+        "training_solved_late": "Résolu, après un essai manqué : le problème compte comme raté",
         **_men(),
     },
     refusals={

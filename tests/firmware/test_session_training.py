@@ -95,6 +95,7 @@ def test_a_wrong_move_is_taken_back_then_after_two_the_right_one_is_shown_to_car
     move(table, "a1a8")
     t = training(table)
     assert t["over"] and t["verdict"] == "shown" and t["rating"]["rating"] < 1500
+    assert t["said"] == "The move was Ra8#"            # (made: no more "play it on the board")
     progress = kept.player(kept.load(table.tmp_path / "state"), "Ada")
     assert progress.solved_puzzles == () and progress.theme_counts()["mateIn1"] == (0, 1)
 
@@ -250,6 +251,7 @@ def test_a_puzzle_under_way_goes_on_after_a_power_cut_with_its_wrong_try_counted
     move(table, "d1d8")
     t = training(table)
     assert t["verdict"] == "solved" and t["over"] and t["rating"]["rating"] < 1500   # failed once: counted failed
+    assert t["said"] == "Solved, after a wrong try: the puzzle counts as failed"   # (said so: a tester's find)
     progress = kept.player(kept.load(table.tmp_path / "state"), "Ada")
     assert progress.solved_puzzles == () and len(progress.attempts) == 1             # counted once
     table.session.trainer.next(table.t)                                               # the queue went on too
