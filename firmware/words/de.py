@@ -209,7 +209,7 @@ CATALOGUE = Catalogue(
         "coach_helps_black": "Der Trainer hilft Schwarz",
         "voice": "Stimme",
         # eine Stellung von Hand aufgestellt, das Brett führt (Issue 35)
-        "setup_title": "Eine Stellung aufstellen",
+        "setup_title": "Eine Stellung aufstellen:",
         "setup_left_one": "noch {n} Schritt",
         "setup_left": "noch {n} Schritte",
         "setup_this": "Diese Stellung aufstellen",

@@ -196,7 +196,7 @@ CATALOGUE = Catalogue(
         "voice": "Voice",
         # a position set up by hand, the board leading (issue 35): the steps, the library's and the new game's
         # buttons, the simulator's box beside the board (firmware/web/static/setup.js, simhand.js)
-        "setup_title": "Setting up a position",
+        "setup_title": "Setting up a position:",
         "setup_left_one": "{n} step left",
         "setup_left": "{n} steps left",
         "setup_this": "Set up this position",

@@ -202,7 +202,7 @@ CATALOGUE = Catalogue(
         "coach_helps_black": "Le conseil aide les Noirs",
         "voice": "Voix",
         # une position mise en place à la main, l'échiquier guidant (issue 35)
-        "setup_title": "Mise en place d'une position",
+        "setup_title": "Mise en place d'une position :",
         "setup_left_one": "encore {n} étape",
         "setup_left": "encore {n} étapes",
         "setup_this": "Mettre en place cette position",
