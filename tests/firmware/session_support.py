@@ -64,6 +64,16 @@ class Table:
         self.t = end
         self.session.poll(self.t)
 
+    def power_cut(self) -> None:
+        """The power goes and comes back: what was due is saved first, the pieces stay where they
+        stood, and the service starts again from its state folder and restores what it kept."""
+        self.wait(1)
+        self.board.stop()
+        self.session = self.new_session()
+        assert self.session.restore(self.t)
+        self.board.start(self.feed)
+        self.wait(0.5)
+
     def setup(self, fen: str | None = None) -> None:
         self.board.set_occupied(Position.from_fen(fen, validate=False, chess960=True).occupied if fen
                                 else START_OCCUPIED)

@@ -226,12 +226,7 @@ def test_a_game_restored_on_a_board_that_stands_right_goes_on_and_a_capture_is_a
     table = Table(tmp_path)
     table.setup()
     table.play_all("e2e4 d7d5")
-    table.wait(1)
-    table.board.stop()
-    table.session = table.new_session()
-    assert table.session.restore(table.t)
-    table.board.start(table.feed)
-    table.wait(0.5)
+    table.power_cut()
     table.lift("d5")                              # the capture's first half
     table.wait(0.6)
     assert table.session.snapshot()["setup"] is None
@@ -253,12 +248,7 @@ def test_a_setup_cut_by_a_power_cut_leads_on_from_the_same_belief(tmp_path):
     assert [act(table) for _ in range(4)] == ["lift", "place", "lift", "place"]   # two steps done
     before = sorted(steps_of(table))
     assert len(before) == 6 and not table.session.board_state.setup.hand
-    table.wait(1)
-    table.board.stop()
-    table.session = table.new_session()
-    assert table.session.restore(table.t)
-    table.board.start(table.feed)
-    table.wait(0.5)
+    table.power_cut()
     assert sorted(steps_of(table)) == before
     follow(table)
     assert table.session.game.fen() == MIDDLEGAME and table.session.snapshot()["started"]

@@ -227,13 +227,8 @@ def test_a_drill_counts_once_in_the_progress_whatever_follows(tmp_path):
 def power_cut(table: Table) -> None:
     """The power goes and comes back: the pieces stay where they stood, the service starts again
     from its state folder."""
-    table.wait(1)                                  # (what was due is saved)
-    table.board.stop()
-    table.session = table.new_session()
-    OPEN.append(table)
-    assert table.session.restore(table.t)
-    table.board.start(table.feed)
-    table.wait(0.5)
+    table.power_cut()
+    OPEN.append(table)                             # (its new session closed after the test too)
 
 
 def test_a_puzzle_under_way_goes_on_after_a_power_cut_with_its_wrong_try_counted(tmp_path):
